@@ -1,0 +1,1 @@
+"""The arena command and the generated protocol stubs (arena.v1)."""

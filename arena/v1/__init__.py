@@ -1,0 +1,1 @@
+"""Generated protocol stubs; see scripts/gen_proto.py."""

@@ -1,0 +1,1 @@
+"""The ladder (see issue 6)."""

@@ -1,0 +1,1 @@
+"""Arena's referee: the rule engines and the server that hosts matches."""

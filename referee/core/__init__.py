@@ -1,0 +1,1 @@
+"""The engine core every game is written against."""

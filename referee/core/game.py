@@ -1,0 +1,246 @@
+"""The contract between the referee and a game's rules.
+
+A game is pure rules. It is created from (number of players, seed, options),
+says which seats must act now, lists and checks their actions from one
+description of the decision, applies actions and returns events tagged with
+the seats that may see them, gives each seat a view holding only what that
+seat may know, and finally gives the result. It does no I/O, reads no clock
+and draws all chance from its own ``random.Random(seed)``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+OptionValue = int | bool | str
+
+
+class OptionError(ValueError):
+    """A game option that is unknown or out of range."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the message says why."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option: its type, default, bounds and what it means."""
+
+    name: str
+    default: OptionValue
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, raw: object) -> OptionValue:
+        """Coerce ``raw`` (a value or the text given on a command line) to this option's type."""
+        kind = type(self.default)
+        value: OptionValue
+        if kind is bool:
+            if isinstance(raw, bool):
+                value = raw
+            elif str(raw).lower() in ("1", "true", "yes", "on"):
+                value = True
+            elif str(raw).lower() in ("0", "false", "no", "off"):
+                value = False
+            else:
+                raise OptionError(f"option {self.name!r} takes true or false, not {raw!r}")
+        elif kind is int:
+            if isinstance(raw, bool):
+                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+            try:
+                value = int(str(raw))
+            except ValueError:
+                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}") from None
+            if self.minimum is not None and value < self.minimum:
+                raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise OptionError(f"option {self.name!r} must be at most {self.maximum}, not {value}")
+        else:
+            value = str(raw)
+            if self.choices and value not in self.choices:
+                raise OptionError(f"option {self.name!r} must be one of {', '.join(self.choices)}, not {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is, as data: it drives option validation, `arena games` and the docs."""
+
+    id: str
+    name: str
+    player_counts: tuple[int, ...]
+    summary: str
+    rules_file: str
+    options: tuple[OptionSpec, ...] = ()
+
+    def resolve_options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
+        """Defaults overlaid with ``given``; unknown names and bad values raise OptionError."""
+        known = {o.name: o for o in self.options}
+        resolved: dict[str, OptionValue] = {o.name: o.default for o in self.options}
+        for name, raw in (given or {}).items():
+            if name not in known:
+                names = ", ".join(sorted(known)) or "none"
+                raise OptionError(f"{self.id} has no option {name!r} (options: {names})")
+            resolved[name] = known[name].parse(raw)
+        return resolved
+
+    def check_players(self, num_players: int) -> None:
+        if num_players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise OptionError(f"{self.id} is played by {counts} players, not {num_players}")
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, and the seats that may see it (``None``: everyone)."""
+
+    payload: Any
+    visible_to: frozenset[int] | None = None
+
+    def visible(self, seat: int) -> bool:
+        return self.visible_to is None or seat in self.visible_to
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome: rank per seat (1 is best, equal ranks are ties) and a score per seat."""
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...]
+
+
+def ranks_from_scores(keys: list[tuple[Any, ...]] | list[float] | list[int]) -> tuple[int, ...]:
+    """Competition ranks (1, 2, 2, 4) from keys where larger is better."""
+    return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+
+
+A = TypeVar("A")
+
+
+class Game(ABC, Generic[A]):
+    """The rules of one game, as pure functions of its state."""
+
+    spec: ClassVar[GameSpec]
+    #: The dataclasses an action of this game may be (the protocol's Action oneof).
+    action_types: ClassVar[tuple[type, ...]]
+    #: The protobuf module of this game (``arena.v1.<game>_pb2``).
+    proto_module: ClassVar[Any]
+
+    def __init__(self, num_players: int, seed: int, options: Mapping[str, object] | None = None) -> None:
+        self.spec.check_players(num_players)
+        self.num_players = num_players
+        self.seed = seed
+        self.options = self.spec.resolve_options(options)
+        self.rng = random.Random(seed)
+        self._opening: list[Event] = []
+
+    def opening_events(self) -> list[Event]:
+        """Events of the setup done in the constructor (the deal)."""
+        return list(self._opening)
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must act now: one, several for simultaneous plays, none once over."""
+
+    def is_over(self) -> bool:
+        return not self.to_act()
+
+    @abstractmethod
+    def decision(self, seat: int) -> Any:
+        """What ``seat`` must decide now, described compactly (kind and constraints)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Iterator[A]:
+        """Every legal action of ``seat``, lazily; derived from ``decision``."""
+
+    @abstractmethod
+    def check(self, seat: int, action: A) -> str | None:
+        """Why ``action`` is illegal for ``seat`` now, or None if it is legal; derived from ``decision``."""
+
+    def apply(self, seat: int, action: A) -> list[Event]:
+        """Play ``action`` for ``seat``; raises IllegalAction with the reason if it is not legal."""
+        if seat not in self.to_act():
+            raise IllegalAction(f"seat {seat} is not to act")
+        reason = self.check(seat, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        return self._apply(seat, action)
+
+    @abstractmethod
+    def _apply(self, seat: int, action: A) -> list[Event]:
+        """Play a checked action."""
+
+    @abstractmethod
+    def default_action(self, seat: int) -> A:
+        """The action the referee plays for a seat that timed out, crashed or forfeited."""
+
+    def random_action(self, seat: int, rng: random.Random) -> A:
+        """A uniformly chosen legal action; games with huge action sets override this."""
+        return rng.choice(list(self.legal_actions(seat)))
+
+    @abstractmethod
+    def view(self, seat: int) -> Any:
+        """Everything ``seat`` may know now, and nothing else."""
+
+    @abstractmethod
+    def hidden_cards(self, seat: int) -> set[int]:
+        """Cards whose place ``seat`` may not know now (for the hidden-information check)."""
+
+    @abstractmethod
+    def result(self) -> Result:
+        """Ranks and scores; only meaningful once ``is_over()``."""
+
+    @abstractmethod
+    def full_state(self) -> dict[str, Any]:
+        """Everything, for spectators after the match and for replays (JSON-ready)."""
+
+
+def broadcast(payload: Any) -> Event:
+    """An event every seat sees."""
+    return Event(payload, None)
+
+
+def private(payload: Any, *seats: int) -> Event:
+    """An event only ``seats`` see."""
+    return Event(payload, frozenset(seats))
+
+
+def split(seat: int, num_players: int, mine: Any, theirs: Any) -> list[Event]:
+    """The same happening told in full to ``seat`` and in part to everyone else."""
+    others = frozenset(s for s in range(num_players) if s != seat)
+    events = [private(mine, seat)]
+    if others:
+        events.append(Event(theirs, others))
+    return events
+
+
+def choose_cards_reason(chosen: Iterable[int], candidates: Iterable[int], least: int, most: int) -> str | None:
+    """Why ``chosen`` is not a set of ``least``..``most`` distinct cards from ``candidates``."""
+    chosen = list(chosen)
+    allowed = set(candidates)
+    if len(set(chosen)) != len(chosen):
+        return "a card is named twice"
+    stray = [c for c in chosen if c not in allowed]
+    if stray:
+        return f"card {stray[0]} may not be chosen now"
+    if not least <= len(chosen) <= most:
+        if least == most:
+            return f"choose exactly {least} card(s), not {len(chosen)}"
+        return f"choose {least} to {most} cards, not {len(chosen)}"
+    return None
+
+
+def card_subsets(candidates: Iterable[int], least: int, most: int) -> Iterator[tuple[int, ...]]:
+    """Every set of ``least``..``most`` cards from ``candidates``, smallest sets first."""
+    from itertools import combinations
+
+    pool = sorted(candidates)
+    for size in range(least, min(most, len(pool)) + 1):
+        yield from combinations(pool, size)

@@ -1,0 +1,1 @@
+"""The games, one package each, and the registry that finds them by id."""

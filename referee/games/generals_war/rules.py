@@ -1,0 +1,456 @@
+"""General's War: squads of face-down cards, generals (aces), conquest and defeat points.
+
+Numbered readings of the rules live in docs/games/generals-war.md; the
+comments below cite them as (GW-n).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from itertools import chain
+from typing import Any
+
+from arena.v1 import generals_war_pb2
+from referee.core.cards import SUIT_ORDER, Rank, Suit, card_str, rank_of, suited_cards
+from referee.core.game import (
+    Event,
+    Game,
+    GameSpec,
+    OptionSpec,
+    Result,
+    broadcast,
+    card_subsets,
+    choose_cards_reason,
+    ranks_from_scores,
+    split,
+)
+from referee.games.generals_war.types import (
+    ACTION_TYPES,
+    Action,
+    Battle,
+    BattleResolved,
+    CardsDrawn,
+    ChooseTarget,
+    Decision,
+    EliminationReason,
+    GeneralsRevealed,
+    Phase,
+    Player,
+    PlayerEliminated,
+    PlaySquad,
+    RevealChoice,
+    RevealGenerals,
+    RoundEnded,
+    RoundStarted,
+    SquadChoice,
+    SquadPlaced,
+    TargetChoice,
+    TargetChosen,
+    View,
+)
+
+HAND = 5
+MAX_SQUAD = 3
+
+SPEC = GameSpec(
+    id="generals-war",
+    name="General's War",
+    player_counts=(2, 4),
+    summary="War with squads of up to three face-down cards, aces as generals, conquest and defeat points.",
+    rules_file="generals-war.txt",
+    options=(
+        OptionSpec("conquest_points", 7, "Conquest points that win a two-player game.", minimum=1, maximum=100),
+        OptionSpec("defeat_points", 3, "Defeat points that eliminate a player in a four-player game.", minimum=1, maximum=100),
+    ),
+)
+
+
+def power(cards: tuple[int, ...] | list[int]) -> int:
+    """Ace 1, two to ten at face value, jack 11, queen 12, king 13: the rank number."""
+    return sum(int(rank_of(c)) for c in cards)
+
+
+def is_general(card: int) -> bool:
+    return rank_of(card) == Rank.ACE
+
+
+class GeneralsWar(Game[Action]):
+    spec = SPEC
+    action_types = ACTION_TYPES
+    proto_module = generals_war_pb2
+
+    def __init__(self, num_players: int, seed: int, options: dict[str, object] | None = None) -> None:
+        super().__init__(num_players, seed, options)
+        n = num_players
+        if n == 2:
+            self.suits: list[tuple[Suit, ...]] = [(Suit.CLUBS, Suit.SPADES), (Suit.DIAMONDS, Suit.HEARTS)]
+        else:
+            self.suits = [(s,) for s in SUIT_ORDER]
+        self.decks: list[deque[int]] = []
+        for seat in range(n):
+            cards = suited_cards(self.suits[seat])
+            self.rng.shuffle(cards)
+            self.decks.append(deque(cards))
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.dead: list[list[int]] = [[] for _ in range(n)]
+        self.conquest: list[list[int]] = [[] for _ in range(n)]
+        self.squads: list[list[int]] = [[] for _ in range(n)]
+        self.revealed: list[list[int]] = [[] for _ in range(n)]
+        self.conquest_points = [0] * n
+        self.defeat_points = [0] * n
+        self.eliminated = [False] * n
+        self.eliminations: list[list[int]] = []  # groups of seats, in the order they went out
+        self.round = 0
+        self.attacker = 0  # the dealer attacks first (GW-1)
+        self.defender: int | None = None
+        self.phase = Phase.REVEAL
+        self.revealable: dict[int, tuple[int, ...]] = {}
+        self.pending_reveals: dict[int, tuple[int, ...]] = {}
+        self.last_battle: Battle | None = None
+        self.winners: list[int] = []
+        self._opening = self._start_round()
+
+    # --- who acts and what they may do -------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase == Phase.REVEAL:
+            return tuple(s for s in sorted(self.revealable) if s not in self.pending_reveals)
+        if self.phase in (Phase.CHOOSE_TARGET, Phase.ATTACK):
+            return (self.attacker,)
+        if self.phase == Phase.DEFEND:
+            assert self.defender is not None
+            return (self.defender,)
+        return ()
+
+    def decision(self, seat: int) -> Decision:
+        if seat not in self.to_act():
+            raise ValueError(f"seat {seat} has no decision now")
+        if self.phase == Phase.REVEAL:
+            return RevealChoice(self.revealable[seat])
+        if self.phase == Phase.CHOOSE_TARGET:
+            return TargetChoice(self._targets())
+        hand = tuple(self.hands[seat])
+        attacking = self.phase == Phase.ATTACK
+        opposing = 0 if attacking else len(self.squads[self.attacker])
+        return SquadChoice(hand, 1, min(MAX_SQUAD, len(hand)), attacking, opposing)
+
+    def legal_actions(self, seat: int) -> Iterator[Action]:
+        d = self.decision(seat)
+        if isinstance(d, RevealChoice):
+            return (RevealGenerals(ids) for ids in card_subsets(d.revealable, 0, len(d.revealable)))
+        if isinstance(d, TargetChoice):
+            return (ChooseTarget(t) for t in d.targets)
+        return (PlaySquad(ids) for ids in card_subsets(d.playable, d.min_cards, d.max_cards))
+
+    def check(self, seat: int, action: Action) -> str | None:
+        d = self.decision(seat)
+        if isinstance(d, RevealChoice):
+            if not isinstance(action, RevealGenerals):
+                return "reveal generals (possibly none) now"
+            return choose_cards_reason(action.card_ids, d.revealable, 0, len(d.revealable))
+        if isinstance(d, TargetChoice):
+            if not isinstance(action, ChooseTarget):
+                return "choose the seat to attack now"
+            return None if action.target in d.targets else f"seat {action.target} may not be attacked"
+        if not isinstance(action, PlaySquad):
+            return "place a squad now"
+        return choose_cards_reason(action.card_ids, d.playable, d.min_cards, d.max_cards)
+
+    def default_action(self, seat: int) -> Action:
+        d = self.decision(seat)
+        if isinstance(d, RevealChoice):
+            return RevealGenerals(())
+        if isinstance(d, TargetChoice):
+            return ChooseTarget(d.targets[0])
+        weakest = min(d.playable, key=lambda c: (int(rank_of(c)), c))
+        return PlaySquad((weakest,))
+
+    # --- applying actions ----------------------------------------------------------
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        if isinstance(action, RevealGenerals):
+            self.pending_reveals[seat] = tuple(action.card_ids)
+            return self._resolve_reveals() if not self.to_act() else []
+        if isinstance(action, ChooseTarget):
+            return self._choose_target(action.target)
+        return self._place_squad(seat, action.card_ids)
+
+    def _start_round(self) -> list[Event]:
+        self.round += 1
+        self.last_battle = None
+        self.defender = None
+        events = [broadcast(RoundStarted(self.round, self.attacker))]
+        if self.num_players == 2:
+            self.defender = 1 - self.attacker
+        elif len(self._targets()) == 1:  # only one opponent left: no choice to make (GW-9)
+            self.defender = self._targets()[0]
+            events.append(broadcast(TargetChosen(self.attacker, self.defender)))
+        else:
+            self.phase = Phase.CHOOSE_TARGET
+            return events
+        return events + self._deal()
+
+    def _targets(self) -> tuple[int, ...]:
+        return tuple(s for s in range(self.num_players) if s != self.attacker and not self.eliminated[s])
+
+    def _choose_target(self, target: int) -> list[Event]:
+        self.defender = target
+        return [broadcast(TargetChosen(self.attacker, target))] + self._deal()
+
+    def _participants(self) -> tuple[int, int]:
+        assert self.defender is not None
+        return (self.attacker, self.defender)
+
+    def _draw(self, seat: int, count: int) -> tuple[list[int], list[Event]]:
+        deck = self.decks[seat]
+        drawn = [deck.popleft() for _ in range(min(count, len(deck)))]
+        self.hands[seat].extend(drawn)
+        mine = CardsDrawn(seat, len(drawn), tuple(drawn))
+        theirs = CardsDrawn(seat, len(drawn), ())
+        return drawn, split(seat, self.num_players, mine, theirs)
+
+    def _deal(self) -> list[Event]:
+        events: list[Event] = []
+        self.revealable = {}
+        self.pending_reveals = {}
+        for seat in self._participants():
+            drawn, drawn_events = self._draw(seat, HAND)
+            events += drawn_events
+            aces = tuple(c for c in drawn if is_general(c))
+            if aces:
+                self.revealable[seat] = aces
+        return events + self._after_reveal_wave()
+
+    def _after_reveal_wave(self) -> list[Event]:
+        if self.revealable:
+            self.phase = Phase.REVEAL
+            return []
+        self.phase = Phase.ATTACK
+        return []
+
+    def _resolve_reveals(self) -> list[Event]:
+        """All seats of this wave have chosen; reveal and draw for each, attacker first (GW-2)."""
+        events: list[Event] = []
+        next_wave: dict[int, tuple[int, ...]] = {}
+        for seat in self._participants():
+            chosen = self.pending_reveals.get(seat, ())
+            if not chosen:
+                continue
+            self.revealed[seat].extend(chosen)
+            events.append(broadcast(GeneralsRevealed(seat, tuple(chosen))))
+            drawn, drawn_events = self._draw(seat, HAND * len(chosen))
+            events += drawn_events
+            aces = tuple(c for c in drawn if is_general(c))
+            if aces:
+                next_wave[seat] = aces
+        self.revealable = next_wave
+        self.pending_reveals = {}
+        return events + self._after_reveal_wave()
+
+    def _place_squad(self, seat: int, card_ids: tuple[int, ...]) -> list[Event]:
+        hand = self.hands[seat]
+        for c in card_ids:
+            hand.remove(c)
+        self.squads[seat] = list(card_ids)
+        events = split(seat, self.num_players, SquadPlaced(seat, len(card_ids), tuple(card_ids)), SquadPlaced(seat, len(card_ids), ()))
+        if self.phase == Phase.ATTACK:
+            self.phase = Phase.DEFEND
+            return events
+        return events + self._battle()
+
+    def _battle(self) -> list[Event]:
+        attacker, defender = self._participants()
+        a_squad, d_squad = self.squads[attacker], self.squads[defender]
+        a_power, d_power = power(a_squad), power(d_squad)
+        winner = attacker if a_power > d_power else defender if d_power > a_power else None
+        for seat, squad in ((attacker, a_squad), (defender, d_squad)):
+            # Equal power: both squads die (GW-3).
+            (self.conquest if seat == winner else self.dead)[seat].extend(squad)
+            self.revealed[seat] = [c for c in self.revealed[seat] if c not in squad]
+        self.squads[attacker], self.squads[defender] = [], []
+        self.last_battle = Battle(attacker, defender, tuple(a_squad), tuple(d_squad), a_power, d_power, winner)
+        events = [broadcast(BattleResolved(self.last_battle))]
+        fallen = [s for s in (attacker, defender) if self.generals_alive(s) == 0]
+        if fallen:
+            return events + self._generals_killed(fallen)
+        if not self.hands[attacker] or not self.hands[defender]:
+            return events + self._end_round(interrupted=False)
+        self.phase = Phase.ATTACK
+        return events
+
+    def _generals_killed(self, fallen: list[int]) -> list[Event]:
+        if self.num_players == 2:
+            # Both generals of one side are dead: the other side wins; both at once is a draw (GW-4).
+            self.winners = [s for s in range(2) if s not in fallen]
+            self._finish_round_cards()
+            self.phase = Phase.OVER
+            return []
+        # Four players: a player without a general is out at once and the round stops (GW-6).
+        events = self._end_round(interrupted=True, fallen=fallen)
+        return events
+
+    def _finish_round_cards(self) -> list[int]:
+        """Hands to conquest piles, then conquest piles under their owners' decks; returns the pile sizes."""
+        counts = [0] * self.num_players
+        for seat in self._participants():
+            self.conquest[seat].extend(self.hands[seat])
+            self.hands[seat] = []
+            self.revealed[seat] = []
+            counts[seat] = len(self.conquest[seat])
+        for seat in self._participants():
+            self.decks[seat].extend(self.conquest[seat])
+            self.conquest[seat] = []
+        return counts
+
+    def _end_round(self, interrupted: bool, fallen: list[int] | None = None) -> list[Event]:
+        attacker, defender = self._participants()
+        counts = self._finish_round_cards()
+        cp_to: int | None = None
+        dp_to: int | None = None
+        if not interrupted and counts[attacker] != counts[defender]:  # equal piles: no point (GW-5)
+            more, fewer = (attacker, defender) if counts[attacker] > counts[defender] else (defender, attacker)
+            if self.num_players == 2:
+                cp_to = more
+                self.conquest_points[more] += 1
+            else:
+                dp_to = fewer
+                self.defeat_points[fewer] += 1
+        events = [broadcast(RoundEnded(self.round, tuple(counts), cp_to, dp_to, interrupted))]
+        if self.num_players == 2:
+            if cp_to is not None and self.conquest_points[cp_to] >= int(self.options["conquest_points"]):
+                self.winners = [cp_to]
+                self.phase = Phase.OVER
+                return events
+        else:
+            out = list(fallen or [])
+            limit = int(self.options["defeat_points"])
+            out += [s for s in (attacker, defender) if s not in out and self.defeat_points[s] >= limit]
+            events += self._eliminate(out, EliminationReason.NO_GENERAL if fallen else EliminationReason.DEFEAT_POINTS)
+            alive = [s for s in range(self.num_players) if not self.eliminated[s]]
+            if len(alive) <= 1:
+                self.winners = alive
+                self.phase = Phase.OVER
+                return events
+        self.attacker = self._next_attacker()
+        return events + self._start_round()
+
+    def _eliminate(self, seats: list[int], reason: EliminationReason) -> list[Event]:
+        if not seats:
+            return []
+        events: list[Event] = []
+        attacker, defender = self._participants()
+        for seat in seats:
+            self.eliminated[seat] = True
+        for seat in seats:
+            foe = defender if seat == attacker else attacker
+            survivors = list(self.decks[seat])
+            self.decks[seat].clear()
+            if not self.eliminated[foe]:
+                # The surviving cards go under the deck of the player fought (GW-7); if both fell, they leave play (GW-8).
+                self.decks[foe].extend(survivors)
+            events.append(broadcast(PlayerEliminated(seat, foe, reason, len(survivors) if not self.eliminated[foe] else 0)))
+        self.eliminations.append(sorted(seats))
+        return events
+
+    def _next_attacker(self) -> int:
+        if self.num_players == 2:
+            return 1 - self.attacker
+        seat = self.attacker
+        for _ in range(self.num_players):
+            seat = (seat + 1) % self.num_players  # the turn passes to the left (GW-10)
+            if not self.eliminated[seat]:
+                return seat
+        return seat
+
+    # --- what seats may know -------------------------------------------------------
+
+    def generals_alive(self, seat: int) -> int:
+        zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
+        return sum(1 for c in zones if is_general(c))
+
+    def _player(self, seat: int) -> Player:
+        return Player(
+            seat=seat,
+            suits=tuple(int(s) for s in self.suits[seat]),
+            deck_size=len(self.decks[seat]),
+            hand_size=len(self.hands[seat]),
+            revealed_generals=tuple(self.revealed[seat]),
+            dead=tuple(self.dead[seat]),
+            conquest=tuple(self.conquest[seat]),
+            squad_size=len(self.squads[seat]),
+            conquest_points=self.conquest_points[seat],
+            defeat_points=self.defeat_points[seat],
+            eliminated=self.eliminated[seat],
+            generals_alive=self.generals_alive(seat),
+        )
+
+    def view(self, seat: int) -> View:
+        return View(
+            seat=seat,
+            num_players=self.num_players,
+            round=self.round,
+            phase=self.phase,
+            attacker=self.attacker,
+            defender=self.defender,
+            hand=tuple(self.hands[seat]),
+            squad=tuple(self.squads[seat]),
+            players=tuple(self._player(s) for s in range(self.num_players)),
+            conquest_target=int(self.options["conquest_points"]),
+            defeat_limit=int(self.options["defeat_points"]),
+            last_battle=self.last_battle,
+        )
+
+    def hidden_cards(self, seat: int) -> set[int]:
+        hidden: set[int] = set()
+        for other in range(self.num_players):
+            hidden.update(self.decks[other])
+            if other != seat:
+                hidden.update(c for c in self.hands[other] if c not in self.revealed[other])
+                hidden.update(self.squads[other])
+        return hidden
+
+    def result(self) -> Result:
+        n = self.num_players
+        if n == 2:
+            keys = [1 if s in self.winners else 0 for s in range(n)]
+            scores = tuple(float(p) for p in self.conquest_points)
+        else:
+            outlasted = [0] * n
+            gone = 0
+            for group in self.eliminations:
+                for s in group:
+                    outlasted[s] = gone
+                gone += len(group)
+            for s in range(n):
+                if not self.eliminated[s]:
+                    outlasted[s] = gone
+            keys = outlasted
+            scores = tuple(float(k) for k in outlasted)
+        return Result(ranks_from_scores(keys), scores)
+
+    def full_state(self) -> dict[str, Any]:
+        def names(cards: Any) -> list[str]:
+            return [card_str(c) for c in cards]
+
+        return {
+            "round": self.round,
+            "phase": self.phase.name,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "players": [
+                {
+                    "seat": s,
+                    "deck": names(self.decks[s]),
+                    "hand": names(self.hands[s]),
+                    "squad": names(self.squads[s]),
+                    "dead": names(self.dead[s]),
+                    "conquest": names(self.conquest[s]),
+                    "revealed_generals": names(self.revealed[s]),
+                    "conquest_points": self.conquest_points[s],
+                    "defeat_points": self.defeat_points[s],
+                    "eliminated": self.eliminated[s],
+                }
+                for s in range(self.num_players)
+            ],
+        }

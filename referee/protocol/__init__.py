@@ -1,0 +1,1 @@
+"""Turning a game's Python objects into protocol messages and back."""

@@ -1,0 +1,153 @@
+"""Generic conversion between a game's dataclasses and its protobuf messages.
+
+Games speak in frozen dataclasses; each game's .proto file mirrors them field
+by field. A union type (an action, a decision, an event) maps to a message
+whose ``kind`` oneof has one field per dataclass, named as the class in
+snake_case. Fields typed ``arena.v1.Card`` hold card ids on the Python side.
+Any mismatch raises ``CodecError`` at once, so a proto that drifts from its
+dataclasses fails the conformance suite instead of dropping data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+from enum import Enum
+from functools import cache
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from arena.v1 import cards_pb2
+from referee.core.cards import rank_of, suit_of
+
+CARD_MESSAGE = "arena.v1.Card"
+ONEOF = "kind"
+
+
+class CodecError(ValueError):
+    """A dataclass and its protobuf message do not match, or a message cannot be decoded."""
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def fill_card(msg: Any, card: int) -> None:
+    msg.id = card
+    msg.rank = int(rank_of(card))
+    msg.suit = int(suit_of(card))
+
+
+def card_message(card: int) -> cards_pb2.Card:
+    msg = cards_pb2.Card()
+    fill_card(msg, card)
+    return msg
+
+
+@cache
+def _is_union(descriptor: Descriptor) -> bool:
+    return ONEOF in descriptor.oneofs_by_name
+
+
+def encode(obj: Any, msg: Message) -> Message:
+    """Fill ``msg`` from dataclass ``obj`` (wrapping it in the ``kind`` oneof if ``msg`` is a union)."""
+    descriptor = msg.DESCRIPTOR
+    if _is_union(descriptor) and descriptor.name != type(obj).__name__:
+        field = snake(type(obj).__name__)
+        if field not in descriptor.fields_by_name:
+            raise CodecError(f"{descriptor.full_name} has no kind {field!r} for {type(obj).__name__}")
+        _fill(obj, getattr(msg, field))
+        if msg.WhichOneof(ONEOF) is None:  # an empty payload still selects its kind
+            getattr(msg, field).SetInParent()
+        return msg
+    _fill(obj, msg)
+    return msg
+
+
+def _fill(obj: Any, msg: Any) -> None:
+    if not dataclasses.is_dataclass(obj):
+        raise CodecError(f"cannot encode {obj!r} into {msg.DESCRIPTOR.full_name}")
+    fields_by_name = msg.DESCRIPTOR.fields_by_name
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        fd = fields_by_name.get(f.name)
+        if fd is None:
+            raise CodecError(f"{msg.DESCRIPTOR.full_name} has no field {f.name!r} for {type(obj).__name__}")
+        if value is None:
+            continue
+        if fd.is_repeated:
+            target = getattr(msg, f.name)
+            if fd.type == FieldDescriptor.TYPE_MESSAGE:
+                for item in value:
+                    _set_message(target.add(), fd, item)
+            else:
+                target.extend(_scalar(v) for v in value)
+        elif fd.type == FieldDescriptor.TYPE_MESSAGE:
+            _set_message(getattr(msg, f.name), fd, value)
+        else:
+            setattr(msg, f.name, _scalar(value))
+
+
+def _set_message(target: Any, fd: FieldDescriptor, value: Any) -> None:
+    if fd.message_type.full_name == CARD_MESSAGE:
+        fill_card(target, value)
+    else:
+        encode(value, target)
+        target.SetInParent()
+
+
+def _scalar(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def decode(msg: Message, types: tuple[type, ...]) -> Any:
+    """The dataclass for union message ``msg``, chosen among ``types`` by the set ``kind``."""
+    kind = msg.WhichOneof(ONEOF)
+    if kind is None:
+        raise CodecError(f"{msg.DESCRIPTOR.full_name} has no kind set")
+    by_field = {snake(t.__name__): t for t in types}
+    cls = by_field.get(kind)
+    if cls is None:
+        raise CodecError(f"unknown kind {kind!r}")
+    return _build(cls, getattr(msg, kind))
+
+
+@cache
+def _field_types(cls: type) -> dict[str, Any]:
+    """Each field's declared type, with ``X | None`` and ``tuple[X, ...]`` unwrapped to X."""
+    out: dict[str, Any] = {}
+    for name, hint in typing.get_type_hints(cls).items():
+        args = [a for a in typing.get_args(hint) if a is not type(None) and a is not Ellipsis]
+        out[name] = args[0] if args else hint
+    return out
+
+
+def _build(cls: type, msg: Any) -> Any:
+    kwargs: dict[str, Any] = {}
+    types = _field_types(cls)
+    for f in dataclasses.fields(cls):
+        name = f.name
+        fd = msg.DESCRIPTOR.fields_by_name.get(name)
+        if fd is None:
+            raise CodecError(f"{msg.DESCRIPTOR.full_name} has no field {name!r}")
+        value = getattr(msg, name)
+        if fd.is_repeated:
+            kwargs[name] = tuple(_value(types[name], fd, item) for item in value)
+        elif fd.type == FieldDescriptor.TYPE_MESSAGE or fd.has_presence:
+            kwargs[name] = _value(types[name], fd, value) if msg.HasField(name) else None
+        else:
+            kwargs[name] = _value(types[name], fd, value)
+    return cls(**kwargs)
+
+
+def _value(hint: Any, fd: FieldDescriptor, value: Any) -> Any:
+    if fd.type != FieldDescriptor.TYPE_MESSAGE:
+        return hint(value) if isinstance(hint, type) and issubclass(hint, Enum) else value
+    if fd.message_type.full_name == CARD_MESSAGE:
+        return int(value.id)
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return _build(hint, value)
+    raise CodecError(f"cannot decode {fd.message_type.full_name} into {hint!r}")

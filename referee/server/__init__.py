@@ -1,0 +1,1 @@
+"""The referee: match sessions, the gRPC service and the local match runner."""

@@ -1,0 +1,464 @@
+"""One match, hosted: seats, clocks, strikes and verdicts around a game's rules.
+
+The session owns the game and the clock. Every input (a bot's message, a
+connection or disconnection, a crashed process) goes through one queue and is
+handled by ``run`` in order, so the rules never see two things at once.
+Timeouts, crashes and illegal actions are handled here, never inside a game.
+Transports plug in as ``SeatLink`` objects; the session only hands them
+``RefereeMessage`` protobufs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arena.v1 import referee_pb2 as pb
+from referee.core.game import Event, Game, IllegalAction, Result, ranks_from_scores
+from referee.protocol.codec import CodecError
+from referee.protocol.messages import PROTOCOL_VERSION, GameCodec, option_values
+
+V = pb.VerdictKind
+
+
+class SeatLink(Protocol):
+    """One live connection of a seat; ``send`` must not block."""
+
+    def send(self, msg: pb.RefereeMessage) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class AttachError(Exception):
+    """A connection the session refuses; ``code`` names the gRPC status to answer with."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    move_time_ms: int = 1000
+    time_bank_ms: int = 10000
+    strike_limit: int = 3
+    #: Rejected actions allowed per decision before the referee plays the default action (a strike).
+    max_rejections: int = 20
+    #: How long every bot has to connect before it is a no-show.
+    connect_timeout_ms: int = 15000
+
+    def to_proto(self) -> pb.TimeControl:
+        return pb.TimeControl(move_time_ms=self.move_time_ms, time_bank_ms=self.time_bank_ms, strike_limit=self.strike_limit)
+
+
+@dataclass
+class Pending:
+    request_id: int
+    decision_index: int
+    sent_at: float
+    fingerprint: bytes
+    version: int  # the game's state version the request was built from
+    rejections: int = 0
+
+
+@dataclass
+class Seat:
+    seat: int
+    name: str
+    token: str
+    bank_ms: float
+    link: SeatLink | None = None
+    ever_connected: bool = False
+    pending: Pending | None = None
+    strikes: int = 0
+    forfeited_at: int | None = None
+    gone: bool = False  # the bot's process has ended
+    verdicts: list[pb.Verdict] = field(default_factory=list)
+    cursor: int = 0  # events of the log already delivered to this seat
+
+
+@dataclass
+class LoggedAction:
+    seat: int
+    action: Any
+    auto: bool  # played by the referee (timeout, forfeit) rather than by the bot
+
+
+@dataclass
+class MatchRecord:
+    """Everything that happened: enough to replay the match and to render it."""
+
+    match_id: str
+    game: Game[Any]
+    codec: GameCodec
+    names: list[str]
+    actions: list[LoggedAction]
+    events: list[Event]
+    seats: list[Seat]
+    result: pb.MatchResult
+    game_result: Result
+    started_at: float
+    finished_at: float
+
+
+class MatchSession:
+    """Hosts one match of ``game`` for bots that connect through links."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        names: list[str],
+        time_control: TimeControl | None = None,
+        match_id: str | None = None,
+        list_limit: int = 64,
+        clock: Callable[[], float] = time.monotonic,
+        tokens: list[str] | None = None,
+    ) -> None:
+        if len(names) != game.num_players:
+            raise ValueError(f"{len(names)} names for {game.num_players} seats")
+        self.game = game
+        self.codec = GameCodec(type(game))
+        self.match_id = match_id or secrets.token_hex(8)
+        self.tc = time_control or TimeControl()
+        self.list_limit = list_limit
+        self.clock = clock
+        tokens = tokens or [secrets.token_hex(16) for _ in names]
+        self.seats = [Seat(i, name, tokens[i], float(self.tc.time_bank_ms)) for i, name in enumerate(names)]
+        self.inbox: asyncio.Queue[tuple[str, int, Any]] = asyncio.Queue()
+        self.log: list[Event] = []
+        self.actions: list[LoggedAction] = []
+        self.decisions = 0
+        self.version = 0  # bumped whenever the game's state changes
+        self._request_ids = itertools.count(1)
+        self.finished = False
+        self.record: MatchRecord | None = None
+        self._all_connected = asyncio.Event()
+        self._started_at = time.time()
+
+    # --- connections (called by transports) --------------------------------------
+
+    def tokens(self) -> list[str]:
+        return [s.token for s in self.seats]
+
+    def attach(self, token: str, link: SeatLink) -> int:
+        """Bind ``link`` to the seat whose token it presented; raises AttachError if refused."""
+        seat = next((s for s in self.seats if secrets.compare_digest(s.token, token)), None)
+        if seat is None:
+            raise AttachError("UNAUTHENTICATED", "wrong token for this match")
+        if self.finished:
+            raise AttachError("FAILED_PRECONDITION", "the match is over")
+        if seat.link is not None:
+            raise AttachError("ALREADY_EXISTS", f"seat {seat.seat} is already connected")
+        if seat.gone or seat.forfeited_at is not None:
+            raise AttachError("FAILED_PRECONDITION", f"seat {seat.seat} has forfeited")
+        resumed = seat.ever_connected
+        seat.link = link
+        seat.ever_connected = True
+        link.send(pb.RefereeMessage(start=self._game_start(seat, resumed)))
+        self.inbox.put_nowait(("attach", seat.seat, link))
+        if all(s.ever_connected for s in self.seats):
+            self._all_connected.set()
+        return seat.seat
+
+    def post(self, seat: int, link: SeatLink, msg: pb.BotMessage) -> None:
+        """A message arrived from ``seat`` over ``link``."""
+        self.inbox.put_nowait(("message", seat, (link, msg)))
+
+    def detach(self, seat: int, link: SeatLink) -> None:
+        """``link`` of ``seat`` is gone (stream closed, broken, or refused a message)."""
+        self.inbox.put_nowait(("detach", seat, link))
+
+    def process_ended(self, seat: int, detail: str) -> None:
+        """The bot process of ``seat`` has exited (reported by the runner)."""
+        self.inbox.put_nowait(("ended", seat, detail))
+
+    # --- the match loop -----------------------------------------------------------
+
+    async def run(self) -> MatchRecord:
+        """Play the match to its end and return the record."""
+        try:
+            await asyncio.wait_for(self._all_connected.wait(), self.tc.connect_timeout_ms / 1000)
+        except TimeoutError:
+            pass
+        for s in self.seats:
+            if not s.ever_connected:
+                self._verdict(s, V.NO_SHOW, "the bot never connected")
+                self._forfeit(s, "no show")
+        self._append_events(self.game.opening_events())
+        while True:
+            self._drain_inbox()
+            if self.game.is_over():
+                break
+            if self._autoplay():
+                continue
+            self._issue_requests()
+            timeout = self._next_deadline() - self.clock()
+            if timeout <= 0:
+                self._expire()
+                continue
+            try:
+                item = await asyncio.wait_for(self.inbox.get(), timeout)
+            except TimeoutError:
+                self._expire()
+                continue
+            self._handle(item)
+        return self._finish()
+
+    def _drain_inbox(self) -> None:
+        while not self.inbox.empty():
+            self._handle(self.inbox.get_nowait())
+
+    def _autoplay(self) -> bool:
+        """Play default actions for forfeited seats; True if anything was played."""
+        for seat in self.game.to_act():
+            s = self.seats[seat]
+            if s.forfeited_at is not None:
+                self._play(s, self.game.default_action(seat), auto=True)
+                return True
+        return False
+
+    def _issue_requests(self) -> None:
+        acting = set(self.game.to_act())
+        for s in self.seats:
+            if s.pending is not None and s.seat not in acting:
+                s.pending = None  # the decision went away (another seat's action ended it)
+        for seat in sorted(acting):
+            s = self.seats[seat]
+            if s.forfeited_at is not None:
+                continue
+            if s.pending is not None and s.pending.version == self.version:
+                continue
+            msg = self._request(s)
+            fingerprint = msg.SerializeToString()
+            if s.pending is not None and s.pending.fingerprint == fingerprint:
+                s.pending.version = self.version
+                continue
+            sent_at = s.pending.sent_at if s.pending else self.clock()  # a re-issued request keeps its clock
+            index = s.pending.decision_index if s.pending else self._next_decision_index()
+            s.pending = Pending(next(self._request_ids), index, sent_at, fingerprint, self.version)
+            self._send_request(s, msg)
+
+    def _next_decision_index(self) -> int:
+        self.decisions += 1
+        return self.decisions - 1
+
+    def _request(self, s: Seat) -> pb.DecisionRequest:
+        """The request for ``s`` without its id and timing (those change; the rest fingerprints it)."""
+        game = self.game
+        msg = pb.DecisionRequest(view=self.codec.view(game.view(s.seat)), decision=self.codec.decision(game.decision(s.seat)))
+        listed = list(itertools.islice(game.legal_actions(s.seat), self.list_limit + 1))
+        if len(listed) <= self.list_limit:
+            msg.legal_actions.extend(self.codec.action(a) for a in listed)
+            msg.legal_actions_listed = True
+        return msg
+
+    def _send_request(self, s: Seat, body: pb.DecisionRequest | None = None) -> None:
+        assert s.pending is not None
+        if s.link is None:
+            return
+        msg = pb.DecisionRequest()
+        msg.CopyFrom(body if body is not None else self._request(s))
+        msg.request_id = s.pending.request_id
+        msg.decision_index = s.pending.decision_index
+        left = self._time_left_ms(s)
+        msg.time_left_ms = max(0, int(left))
+        msg.time_bank_left_ms = max(0, int(min(left, s.bank_ms)))
+        s.link.send(pb.RefereeMessage(decision=msg))
+
+    def _time_left_ms(self, s: Seat) -> float:
+        assert s.pending is not None
+        elapsed = (self.clock() - s.pending.sent_at) * 1000
+        return self.tc.move_time_ms + s.bank_ms - elapsed
+
+    def _next_deadline(self) -> float:
+        deadlines = [
+            s.pending.sent_at + (self.tc.move_time_ms + s.bank_ms) / 1000 for s in self.seats if s.pending is not None
+        ]
+        return min(deadlines) if deadlines else self.clock() + 3600
+
+    def _charge(self, s: Seat) -> None:
+        """Spend the time the pending decision took: move time first, then the bank."""
+        assert s.pending is not None
+        elapsed = (self.clock() - s.pending.sent_at) * 1000
+        s.bank_ms = max(0.0, s.bank_ms - max(0.0, elapsed - self.tc.move_time_ms))
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for s in self.seats:
+            if s.pending is None or s.pending.sent_at + (self.tc.move_time_ms + s.bank_ms) / 1000 > now:
+                continue
+            kind = V.TIMEOUT if s.link is not None else V.DISCONNECT
+            self._charge(s)
+            self._strike(s, kind, "no legal action before the deadline")
+            if s.pending is not None and s.seat in self.game.to_act():
+                self._play(s, self.game.default_action(s.seat), auto=True)
+            return
+
+    def _handle(self, item: tuple[str, int, Any]) -> None:
+        kind, seat, payload = item
+        s = self.seats[seat]
+        if kind == "attach":
+            s.cursor = len(self.log)  # a fresh link gets the view in the next request, not old events
+            if s.pending is not None:
+                self._send_request(s)
+        elif kind == "detach":
+            if s.link is payload:
+                s.link = None
+        elif kind == "ended":
+            s.gone = True
+            if s.link is not None:
+                s.link.close()
+                s.link = None
+            if not self.finished and s.forfeited_at is None:
+                self._verdict(s, V.CRASH, payload)
+                self._forfeit(s, "the bot's process ended")
+        elif kind == "message":
+            link, msg = payload
+            if link is s.link:
+                self._on_message(s, msg)
+
+    def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
+        which = msg.WhichOneof("msg")
+        if which != "action":
+            self._protocol_error(s, pb.UNEXPECTED_MESSAGE, f"expected an action, got {which or 'an empty message'}")
+            return
+        answer = msg.action
+        if s.pending is None or answer.request_id != s.pending.request_id:
+            self._protocol_error(s, pb.STALE_REQUEST, f"request {answer.request_id} is not pending")
+            return
+        try:
+            action = self.codec.decode_action(answer.action)
+        except CodecError as exc:
+            self._verdict(s, V.MALFORMED, str(exc))
+            self._protocol_error(s, pb.MALFORMED_ACTION, str(exc))
+            return
+        reason = self.game.check(s.seat, action)
+        if reason is not None:
+            self._reject(s, reason)
+            return
+        self._charge(s)
+        self._play(s, action, auto=False)
+
+    def _reject(self, s: Seat, reason: str) -> None:
+        assert s.pending is not None and s.link is not None
+        s.pending.rejections += 1
+        self._verdict(s, V.ILLEGAL_ACTION, reason)
+        s.link.send(pb.RefereeMessage(rejection=pb.Rejection(request_id=s.pending.request_id, reason=reason)))
+        if s.pending.rejections >= self.tc.max_rejections:
+            self._charge(s)
+            self._strike(s, V.ILLEGAL_ACTION, f"{s.pending.rejections} illegal actions for one decision")
+            if s.seat in self.game.to_act():
+                self._play(s, self.game.default_action(s.seat), auto=True)
+
+    def _protocol_error(self, s: Seat, code: int, message: str) -> None:
+        if s.link is not None:
+            s.link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=message)))  # type: ignore[arg-type]
+
+    def _play(self, s: Seat, action: Any, auto: bool) -> None:
+        try:
+            events = self.game.apply(s.seat, action)
+        except IllegalAction as exc:  # a default action the rules refuse is a bug in the game
+            raise RuntimeError(f"{self.game.spec.id}: default action {action!r} refused: {exc}") from exc
+        s.pending = None
+        self.version += 1
+        self.actions.append(LoggedAction(s.seat, action, auto))
+        self._append_events(events)
+
+    def _append_events(self, events: list[Event]) -> None:
+        self.log.extend(events)
+        for s in self.seats:
+            self._deliver(s)
+
+    def _deliver(self, s: Seat) -> None:
+        if s.link is None:
+            s.cursor = len(self.log)
+            return
+        batch = [
+            self.codec.event(e.payload, seq) for seq, e in enumerate(self.log[s.cursor :], start=s.cursor) if e.visible(s.seat)
+        ]
+        s.cursor = len(self.log)
+        if batch:
+            s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=batch)))
+
+    # --- penalties ----------------------------------------------------------------
+
+    def _verdict(self, s: Seat, kind: int, detail: str) -> None:
+        index = s.pending.decision_index if s.pending is not None else self.decisions
+        s.verdicts.append(pb.Verdict(kind=kind, decision_index=index, detail=detail))  # type: ignore[arg-type]
+
+    def _strike(self, s: Seat, kind: int, detail: str) -> None:
+        self._verdict(s, kind, detail)
+        s.strikes += 1
+        if s.strikes > self.tc.strike_limit:
+            self._forfeit(s, f"{s.strikes} strikes, over the limit of {self.tc.strike_limit}")
+
+    def _forfeit(self, s: Seat, detail: str) -> None:
+        if s.forfeited_at is not None:
+            return
+        self._verdict(s, V.FORFEIT, detail)
+        s.forfeited_at = self.decisions
+        s.pending = None
+
+    # --- the end ------------------------------------------------------------------
+
+    def _game_start(self, s: Seat, resumed: bool) -> pb.GameStart:
+        return pb.GameStart(
+            match_id=self.match_id,
+            game=self.game.spec.id,
+            seat=s.seat,
+            num_seats=len(self.seats),
+            options=option_values(self.game.options),
+            time_control=self.tc.to_proto(),
+            protocol_version=PROTOCOL_VERSION,
+            resumed=resumed,
+            seat_names=[x.name for x in self.seats],
+            time_bank_left_ms=int(s.bank_ms),
+        )
+
+    def _final_ranks(self, result: Result) -> tuple[int, ...]:
+        """The game's ranks, except that seats that forfeited rank last (earlier forfeits lower)."""
+        keys: list[tuple[int, int]] = []
+        for s in self.seats:
+            if s.forfeited_at is None:
+                keys.append((1, -result.ranks[s.seat]))
+            else:
+                keys.append((0, s.forfeited_at))
+        return ranks_from_scores(keys)
+
+    def _finish(self) -> MatchRecord:
+        self.finished = True
+        game_result = self.game.result()
+        ranks = self._final_ranks(game_result)
+        result = pb.MatchResult(match_id=self.match_id)
+        for s in self.seats:
+            result.seats.add(
+                seat=s.seat,
+                rank=ranks[s.seat],
+                score=game_result.scores[s.seat],
+                forfeited=s.forfeited_at is not None,
+                verdicts=s.verdicts,
+            )
+        for s in self.seats:
+            if s.link is not None:
+                s.link.send(pb.RefereeMessage(result=result))
+                s.link.close()
+                s.link = None
+        self.record = MatchRecord(
+            match_id=self.match_id,
+            game=self.game,
+            codec=self.codec,
+            names=[s.name for s in self.seats],
+            actions=self.actions,
+            events=self.log,
+            seats=self.seats,
+            result=result,
+            game_result=game_result,
+            started_at=self._started_at,
+            finished_at=time.time(),
+        )
+        return self.record

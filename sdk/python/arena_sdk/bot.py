@@ -1,0 +1,80 @@
+"""The bot base class and the request it answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.v1 import referee_pb2 as pb
+
+
+def game_field(game_id: str) -> str:
+    """The field of a game in the protocol's oneofs: ``generals-war`` -> ``generals_war``."""
+    return game_id.replace("-", "_")
+
+
+class Request:
+    """One decision request, with the game's own messages unwrapped.
+
+    ``view`` and ``decision`` are the game's protobuf messages (for example
+    ``arena.v1.generals_war_pb2.View``); ``choice`` is the set member of the
+    decision's ``kind`` oneof, and ``kind`` its name.
+    """
+
+    def __init__(self, raw: pb.DecisionRequest, start: pb.GameStart) -> None:
+        self.raw = raw
+        self.start = start
+        self.field = game_field(start.game)
+
+    @property
+    def seat(self) -> int:
+        return self.start.seat
+
+    @property
+    def view(self) -> Any:
+        return getattr(self.raw.view, self.field)
+
+    @property
+    def decision(self) -> Any:
+        return getattr(self.raw.decision, self.field)
+
+    @property
+    def kind(self) -> str:
+        return str(self.decision.WhichOneof("kind"))
+
+    @property
+    def choice(self) -> Any:
+        return getattr(self.decision, self.kind)
+
+    @property
+    def legal_actions(self) -> list[Any] | None:
+        """The game's actions, when the referee listed them all; None when only ``decision`` describes them."""
+        if not self.raw.legal_actions_listed:
+            return None
+        return [getattr(a, self.field) for a in self.raw.legal_actions]
+
+    @property
+    def time_left_ms(self) -> int:
+        return self.raw.time_left_ms
+
+
+class Bot:
+    """Subclass this and implement ``act``; the other hooks are optional."""
+
+    name = "bot"
+    version = "0"
+
+    def on_start(self, start: pb.GameStart) -> None:
+        """The match started (or resumed after a reconnect)."""
+
+    def act(self, request: Request) -> Any:
+        """Return the game's action message (such as ``generals_war_pb2.Action``) for this request."""
+        raise NotImplementedError
+
+    def on_events(self, events: list[Any]) -> None:
+        """Events this seat may see, as the game's Event messages, in order."""
+
+    def on_rejection(self, reason: str) -> None:
+        """The last action was illegal; ``act`` is asked again with the same request."""
+
+    def on_result(self, result: pb.MatchResult) -> None:
+        """The match is over."""

@@ -1,0 +1,79 @@
+"""The protocol logic of a bot, apart from any transport.
+
+``BotDriver.handle`` takes each message from the referee and returns the
+messages to send back. The gRPC client feeds it from a stream; the referee's
+in-process runner feeds it directly.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from arena.v1 import referee_pb2 as pb
+from arena_sdk.bot import Bot, Request
+
+PROTOCOL_VERSION = 1
+log = logging.getLogger("arena_sdk")
+
+
+class BotDriver:
+    def __init__(self, bot: Bot, max_retries: int = 3) -> None:
+        self.bot = bot
+        self.start: pb.GameStart | None = None
+        self.result: pb.MatchResult | None = None
+        self.pending: pb.DecisionRequest | None = None
+        self.retries = 0
+        self.max_retries = max_retries
+
+    def hello(self, match_id: str, token: str) -> pb.BotMessage:
+        return pb.BotMessage(
+            hello=pb.Hello(
+                match_id=match_id,
+                token=token,
+                protocol_version=PROTOCOL_VERSION,
+                bot_name=self.bot.name,
+                bot_version=self.bot.version,
+            )
+        )
+
+    def handle(self, msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        which = msg.WhichOneof("msg")
+        if which == "start":
+            self.start = msg.start
+            self.bot.on_start(msg.start)
+        elif which == "events":
+            if self.start is not None:
+                field = self.start.game.replace("-", "_")
+                self.bot.on_events([getattr(e, field) for e in msg.events.events])
+        elif which == "decision":
+            self.pending = msg.decision
+            self.retries = 0
+            return self._answer()
+        elif which == "rejection":
+            log.warning("action rejected: %s", msg.rejection.reason)
+            self.bot.on_rejection(msg.rejection.reason)
+            if self.pending is not None and msg.rejection.request_id == self.pending.request_id:
+                self.retries += 1
+                if self.retries <= self.max_retries:
+                    return self._answer()
+        elif which == "error":
+            log.warning("protocol error %s: %s", pb.ErrorCode.Name(msg.error.code), msg.error.message)
+        elif which == "result":
+            self.result = msg.result
+            self.bot.on_result(msg.result)
+        return []
+
+    def _answer(self) -> list[pb.BotMessage]:
+        assert self.pending is not None and self.start is not None
+        action = self.bot.act(Request(self.pending, self.start))
+        return [pb.BotMessage(action=pb.ActionResponse(request_id=self.pending.request_id, action=wrap(action, self.start.game)))]
+
+
+def wrap(action: Any, game: str) -> pb.Action:
+    """The envelope Action for a game's action message (an envelope passes through)."""
+    if isinstance(action, pb.Action):
+        return action
+    envelope = pb.Action()
+    getattr(envelope, game.replace("-", "_")).CopyFrom(action)
+    return envelope
