@@ -1,2 +1,186 @@
+"""The ``arena`` command."""
+
+from __future__ import annotations
+
+import os
+
+# Bots are started with fork+exec while the referee's gRPC server runs; gRPC's fork handlers are not needed.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
 import typer
-app = typer.Typer()
+from rich.console import Console
+from rich.table import Table
+
+from referee.core.game import OptionError
+from referee.games.registry import GAMES
+from referee.server.manifest import ManifestError
+
+app = typer.Typer(help="Arena: bots in any language play hidden-information card games.", no_args_is_help=True)
+referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
+app.add_typer(referee_app, name="referee")
+console = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            fail(f"--option takes NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the games with their player counts and options."""
+    if as_json:
+        data = [
+            {
+                "id": cls.spec.id,
+                "name": cls.spec.name,
+                "players": list(cls.spec.player_counts),
+                "options": {o.name: {"default": o.default, "description": o.description} for o in cls.spec.options},
+            }
+            for cls in GAMES.values()
+        ]
+        print(json.dumps(data, indent=1))
+        return
+    table = Table(title="Games")
+    table.add_column("id", style="bold")
+    table.add_column("name")
+    table.add_column("players")
+    table.add_column("options (default)")
+    for cls in GAMES.values():
+        spec = cls.spec
+        table.add_row(
+            spec.id, spec.name, ", ".join(map(str, spec.player_counts)), "\n".join(f"{o.name}={o.default}" for o in spec.options)
+        )
+    console.print(table)
+
+
+@app.command()
+def match(
+    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
+    bots: Annotated[list[Path], typer.Argument(help="Bot directories, one per seat, in seat order.")],
+    seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and bots replay the same match.")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
+    replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
+    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
+    strike_limit: Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.")] = 3,
+    log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
+) -> None:
+    """Play one local match: a referee on a unix socket and one process per bot."""
+    from referee.server.replay import write_replay
+    from referee.server.runner import MatchSetup, prepare, run_local_match
+    from referee.server.session import TimeControl
+
+    options = parse_options(option)
+    try:
+        cls = prepare(game, bots)
+        del cls
+        GAMES[game].spec.resolve_options(options)
+    except (OptionError, ManifestError) as exc:
+        fail(str(exc))
+    if min(move_time_ms, time_bank_ms, strike_limit) < 0 or move_time_ms == 0:
+        fail("times must be positive and the strike limit not negative")
+    seed = seed if seed is not None else random.randrange(2**31)
+    setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir)
+    played = asyncio.run(run_local_match(setup))
+    record = played.record
+    path = replay or Path("replays") / f"{game}-{seed}.json"
+    write_replay(record, path)
+    seats = [
+        {
+            "seat": s.seat,
+            "bot": played.manifests[s.seat].name,
+            "rank": s.rank,
+            "score": s.score,
+            "forfeited": s.forfeited,
+            "verdicts": [verdict_json(v) for v in s.verdicts],
+        }
+        for s in record.result.seats
+    ]
+    if as_json:
+        print(json.dumps({"game": game, "seed": seed, "match_id": record.match_id, "replay": str(path), "seats": seats}))
+        return
+    table = Table(title=f"{GAMES[game].spec.name} · seed {seed} · {len(record.actions)} actions")
+    for column in ("seat", "bot", "rank", "score", "verdicts"):
+        table.add_column(column)
+    for s in seats:
+        verdicts = ", ".join(f"{v['kind']}@{v['decision']}" for v in s["verdicts"]) or "-"
+        table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
+    console.print(table)
+    console.print(f"replay: {path}   logs: {log_dir}/")
+
+
+def verdict_json(v: Any) -> dict[str, Any]:
+    from arena.v1 import referee_pb2 as pb
+
+    return {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail}
+
+
+@referee_app.command("serve")
+def referee_serve(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    players: Annotated[int, typer.Option(help="Number of seats.")] = 2,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).")] = 50051,
+    seed: Annotated[int | None, typer.Option(help="Match seed.")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],  # noqa: B006
+    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
+    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
+    connect_timeout_s: Annotated[int, typer.Option(help="How long to wait for every bot to connect.")] = 300,
+    replay: Annotated[Path | None, typer.Option(help="Where to write the replay.")] = None,
+) -> None:
+    """Host one match on TCP for remote bots: prints the match id and each seat's token, plays, prints the result."""
+    from referee.games.registry import game_class
+    from referee.server.replay import write_replay
+    from referee.server.service import RefereeService, make_server
+    from referee.server.session import MatchSession, TimeControl
+
+    try:
+        cls = game_class(game)
+        the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
+    except OptionError as exc:
+        fail(str(exc))
+
+    async def serve() -> None:
+        tc = TimeControl(move_time_ms, time_bank_ms, connect_timeout_ms=connect_timeout_s * 1000)
+        session = MatchSession(the_game, [f"seat{i}" for i in range(players)], tc)
+        service = RefereeService()
+        service.add(session)
+        server = make_server(service)
+        bound = server.add_insecure_port(f"{host}:{port}")
+        await server.start()
+        console.print(f"referee for {game} listening on {host}:{bound}")
+        console.print(f"ARENA_MATCH_ID={session.match_id}")
+        for i, token in enumerate(session.tokens()):
+            console.print(f"seat {i}: ARENA_TOKEN={token}")
+        record = await session.run()
+        await server.stop(grace=1.0)
+        path = replay or Path("replays") / f"{game}-{the_game.seed}-{session.match_id}.json"
+        write_replay(record, path)
+        for s in record.result.seats:
+            console.print(f"seat {s.seat}: rank {s.rank} score {s.score:g}" + (" (forfeited)" if s.forfeited else ""))
+        console.print(f"replay: {path}")
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    app()

@@ -60,14 +60,16 @@ def joker_id(which: int, deck: int = 0) -> int:
     return deck * CARDS_PER_DECK + 52 + which
 
 
+_RANK_TABLE = tuple(Rank(k % 13 + 1) for k in range(52)) + (Rank.JOKER, Rank.JOKER)
+_SUIT_TABLE = tuple(SUIT_ORDER[k // 13] for k in range(52)) + (Suit.NONE, Suit.NONE)
+
+
 def rank_of(card: int) -> Rank:
-    k = card % CARDS_PER_DECK
-    return Rank.JOKER if k >= 52 else Rank(k % 13 + 1)
+    return _RANK_TABLE[card % CARDS_PER_DECK]
 
 
 def suit_of(card: int) -> Suit:
-    k = card % CARDS_PER_DECK
-    return Suit.NONE if k >= 52 else SUIT_ORDER[k // 13]
+    return _SUIT_TABLE[card % CARDS_PER_DECK]
 
 
 def deck_of(card: int) -> int:

@@ -191,7 +191,13 @@ class Game(ABC, Generic[A]):
 
     @abstractmethod
     def hidden_cards(self, seat: int) -> set[int]:
-        """Cards whose place ``seat`` may not know now (for the hidden-information check)."""
+        """Cards ``seat`` may not know of now (for the hidden-information check).
+
+        These are the cards in places the seat cannot see (decks, other hands,
+        face-down plays) that it has not been shown since they were last
+        shuffled: a card once revealed to everyone, then put under a deck, may
+        still be named in the events that told of it.
+        """
 
     @abstractmethod
     def result(self) -> Result:

@@ -56,51 +56,78 @@ def encode(obj: Any, msg: Message) -> Message:
     """Fill ``msg`` from dataclass ``obj`` (wrapping it in the ``kind`` oneof if ``msg`` is a union)."""
     descriptor = msg.DESCRIPTOR
     if _is_union(descriptor) and descriptor.name != type(obj).__name__:
-        field = snake(type(obj).__name__)
-        if field not in descriptor.fields_by_name:
-            raise CodecError(f"{descriptor.full_name} has no kind {field!r} for {type(obj).__name__}")
-        _fill(obj, getattr(msg, field))
-        if msg.WhichOneof(ONEOF) is None:  # an empty payload still selects its kind
-            getattr(msg, field).SetInParent()
+        field = _union_field(descriptor, type(obj))
+        inner = getattr(msg, field)
+        _fill(obj, inner)
+        inner.SetInParent()  # an empty payload still selects its kind
         return msg
     _fill(obj, msg)
     return msg
 
 
+@cache
+def _union_field(descriptor: Descriptor, cls: type) -> str:
+    field = snake(cls.__name__)
+    if field not in descriptor.fields_by_name:
+        raise CodecError(f"{descriptor.full_name} has no kind {field!r} for {cls.__name__}")
+    return field
+
+
+# How each field of a dataclass is written into its message.
+SCALAR, ENUM, REPEATED, REPEATED_CARDS, REPEATED_MESSAGES, CARD, MESSAGE = range(7)
+
+
+@cache
+def _plan(cls: type, descriptor: Descriptor) -> tuple[tuple[str, int], ...]:
+    plan: list[tuple[str, int]] = []
+    for f in dataclasses.fields(cls):
+        fd = descriptor.fields_by_name.get(f.name)
+        if fd is None:
+            raise CodecError(f"{descriptor.full_name} has no field {f.name!r} for {cls.__name__}")
+        is_message = fd.type == FieldDescriptor.TYPE_MESSAGE
+        is_card = is_message and fd.message_type.full_name == CARD_MESSAGE
+        if fd.is_repeated:
+            kind = REPEATED_CARDS if is_card else REPEATED_MESSAGES if is_message else REPEATED
+        elif is_message:
+            kind = CARD if is_card else MESSAGE
+        else:
+            kind = ENUM if fd.type == FieldDescriptor.TYPE_ENUM else SCALAR
+        plan.append((f.name, kind))
+    return tuple(plan)
+
+
+_RANKS = [int(rank_of(c)) for c in range(54)]
+_SUITS = [int(suit_of(c)) for c in range(54)]
+
+
 def _fill(obj: Any, msg: Any) -> None:
     if not dataclasses.is_dataclass(obj):
         raise CodecError(f"cannot encode {obj!r} into {msg.DESCRIPTOR.full_name}")
-    fields_by_name = msg.DESCRIPTOR.fields_by_name
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
-        fd = fields_by_name.get(f.name)
-        if fd is None:
-            raise CodecError(f"{msg.DESCRIPTOR.full_name} has no field {f.name!r} for {type(obj).__name__}")
+    for name, kind in _plan(type(obj), msg.DESCRIPTOR):
+        value = getattr(obj, name)
         if value is None:
             continue
-        if fd.is_repeated:
-            target = getattr(msg, f.name)
-            if fd.type == FieldDescriptor.TYPE_MESSAGE:
-                for item in value:
-                    _set_message(target.add(), fd, item)
-            else:
-                target.extend(_scalar(v) for v in value)
-        elif fd.type == FieldDescriptor.TYPE_MESSAGE:
-            _set_message(getattr(msg, f.name), fd, value)
+        if kind == SCALAR:
+            setattr(msg, name, value)
+        elif kind == REPEATED_CARDS:
+            add = getattr(msg, name).add
+            for c in value:
+                k = c % 54
+                add(id=c, rank=_RANKS[k], suit=_SUITS[k])
+        elif kind == REPEATED:
+            getattr(msg, name).extend(v.value if isinstance(v, Enum) else v for v in value)
+        elif kind == ENUM:
+            setattr(msg, name, int(value))
+        elif kind == CARD:
+            fill_card(getattr(msg, name), value)
+        elif kind == MESSAGE:
+            target = getattr(msg, name)
+            encode(value, target)
+            target.SetInParent()
         else:
-            setattr(msg, f.name, _scalar(value))
-
-
-def _set_message(target: Any, fd: FieldDescriptor, value: Any) -> None:
-    if fd.message_type.full_name == CARD_MESSAGE:
-        fill_card(target, value)
-    else:
-        encode(value, target)
-        target.SetInParent()
-
-
-def _scalar(value: Any) -> Any:
-    return value.value if isinstance(value, Enum) else value
+            container = getattr(msg, name)
+            for item in value:
+                encode(item, container.add())
 
 
 def decode(msg: Message, types: tuple[type, ...]) -> Any:

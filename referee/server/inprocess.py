@@ -1,12 +1,13 @@
 """Matches with bots in this process: the real session and the real SDK driver, no network.
 
 The links serialise every message to bytes and parse it back, as a wire would,
-and can record the bytes each seat receives (the hidden-information check reads them).
+and hand the bytes each seat receives to ``on_send`` (the hidden-information check reads them).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from arena.v1 import referee_pb2 as pb
@@ -19,17 +20,17 @@ RELAXED = TimeControl(move_time_ms=60_000, time_bank_ms=60_000, connect_timeout_
 
 
 class MemoryLink:
-    def __init__(self, session: MatchSession, driver: BotDriver, recorder: list[tuple[int, bytes]] | None) -> None:
+    def __init__(self, session: MatchSession, driver: BotDriver, on_send: Callable[[int, bytes], None] | None) -> None:
         self.session = session
         self.driver = driver
-        self.recorder = recorder
+        self.on_send = on_send
         self.seat = -1
         self.loop = asyncio.get_running_loop()
 
     def send(self, msg: pb.RefereeMessage) -> None:
         data = msg.SerializeToString()
-        if self.recorder is not None:
-            self.recorder.append((self.seat, data))
+        if self.on_send is not None:
+            self.on_send(self.seat, data)
         self.loop.call_soon(self._receive, data)
 
     def _receive(self, data: bytes) -> None:
@@ -44,14 +45,13 @@ async def play_async(
     game: Game[Any],
     bots: list[Bot],
     time_control: TimeControl = RELAXED,
-    recorder: list[tuple[int, bytes]] | None = None,
+    on_send: Callable[[int, bytes], None] | None = None,
     list_limit: int = 64,
 ) -> MatchRecord:
     session = MatchSession(game, [b.name for b in bots], time_control, list_limit=list_limit)
     for bot, token in zip(bots, session.tokens()):
-        link = MemoryLink(session, BotDriver(bot), recorder)
-        # attach() sends GameStart at once, so the seat must be known before: tokens are in seat order.
-        link.seat = session.tokens().index(token)
+        link = MemoryLink(session, BotDriver(bot), on_send)
+        link.seat = session.tokens().index(token)  # known before attach(), which sends GameStart at once
         session.attach(token, link)
     return await session.run()
 

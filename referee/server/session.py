@@ -161,9 +161,12 @@ class MatchSession:
         seat.ever_connected = True
         link.send(pb.RefereeMessage(start=self._game_start(seat, resumed)))
         self.inbox.put_nowait(("attach", seat.seat, link))
-        if all(s.ever_connected for s in self.seats):
-            self._all_connected.set()
+        self._check_ready()
         return seat.seat
+
+    def _check_ready(self) -> None:
+        if all(s.ever_connected or s.gone for s in self.seats):
+            self._all_connected.set()
 
     def post(self, seat: int, link: SeatLink, msg: pb.BotMessage) -> None:
         """A message arrived from ``seat`` over ``link``."""
@@ -175,6 +178,8 @@ class MatchSession:
 
     def process_ended(self, seat: int, detail: str) -> None:
         """The bot process of ``seat`` has exited (reported by the runner)."""
+        self.seats[seat].gone = True
+        self._check_ready()
         self.inbox.put_nowait(("ended", seat, detail))
 
     # --- the match loop -----------------------------------------------------------
@@ -185,8 +190,9 @@ class MatchSession:
             await asyncio.wait_for(self._all_connected.wait(), self.tc.connect_timeout_ms / 1000)
         except TimeoutError:
             pass
+        self._drain_inbox()  # crashes before connecting are judged as crashes, not no-shows
         for s in self.seats:
-            if not s.ever_connected:
+            if not s.ever_connected and s.forfeited_at is None:
                 self._verdict(s, V.NO_SHOW, "the bot never connected")
                 self._forfeit(s, "no show")
         self._append_events(self.game.opening_events())
@@ -202,7 +208,8 @@ class MatchSession:
                 self._expire()
                 continue
             try:
-                item = await asyncio.wait_for(self.inbox.get(), timeout)
+                async with asyncio.timeout(timeout):
+                    item = await self.inbox.get()
             except TimeoutError:
                 self._expire()
                 continue
@@ -310,7 +317,6 @@ class MatchSession:
             if s.link is payload:
                 s.link = None
         elif kind == "ended":
-            s.gone = True
             if s.link is not None:
                 s.link.close()
                 s.link = None

@@ -109,6 +109,8 @@ class GeneralsWar(Game[Action]):
         self.pending_reveals: dict[int, tuple[int, ...]] = {}
         self.last_battle: Battle | None = None
         self.winners: list[int] = []
+        # Cards each seat has been shown; decks are shuffled only once, so this only grows.
+        self.seen: list[set[int]] = [set() for _ in range(n)]
         self._opening = self._start_round()
 
     # --- who acts and what they may do -------------------------------------------
@@ -206,6 +208,7 @@ class GeneralsWar(Game[Action]):
         deck = self.decks[seat]
         drawn = [deck.popleft() for _ in range(min(count, len(deck)))]
         self.hands[seat].extend(drawn)
+        self.seen[seat].update(drawn)
         mine = CardsDrawn(seat, len(drawn), tuple(drawn))
         theirs = CardsDrawn(seat, len(drawn), ())
         return drawn, split(seat, self.num_players, mine, theirs)
@@ -238,6 +241,7 @@ class GeneralsWar(Game[Action]):
             if not chosen:
                 continue
             self.revealed[seat].extend(chosen)
+            self._show_all(chosen)
             events.append(broadcast(GeneralsRevealed(seat, tuple(chosen))))
             drawn, drawn_events = self._draw(seat, HAND * len(chosen))
             events += drawn_events
@@ -247,6 +251,10 @@ class GeneralsWar(Game[Action]):
         self.revealable = next_wave
         self.pending_reveals = {}
         return events + self._after_reveal_wave()
+
+    def _show_all(self, cards: tuple[int, ...] | list[int]) -> None:
+        for seen in self.seen:
+            seen.update(cards)
 
     def _place_squad(self, seat: int, card_ids: tuple[int, ...]) -> list[Event]:
         hand = self.hands[seat]
@@ -264,6 +272,7 @@ class GeneralsWar(Game[Action]):
         a_squad, d_squad = self.squads[attacker], self.squads[defender]
         a_power, d_power = power(a_squad), power(d_squad)
         winner = attacker if a_power > d_power else defender if d_power > a_power else None
+        self._show_all(a_squad + d_squad)
         for seat, squad in ((attacker, a_squad), (defender, d_squad)):
             # Equal power: both squads die (GW-3).
             (self.conquest if seat == winner else self.dead)[seat].extend(squad)
@@ -408,7 +417,7 @@ class GeneralsWar(Game[Action]):
             if other != seat:
                 hidden.update(c for c in self.hands[other] if c not in self.revealed[other])
                 hidden.update(self.squads[other])
-        return hidden
+        return hidden - self.seen[seat]
 
     def result(self) -> Result:
         n = self.num_players

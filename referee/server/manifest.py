@@ -1,0 +1,66 @@
+"""Bot directories and their manifests (bot.toml)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+MANIFEST = "bot.toml"
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+LANGUAGES = ("python", "typescript", "javascript", "other")
+
+
+class ManifestError(ValueError):
+    """A bot directory without a usable manifest; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class BotManifest:
+    path: Path
+    name: str
+    version: str
+    games: tuple[str, ...]
+    command: tuple[str, ...]
+    language: str
+
+    def plays(self, game_id: str) -> bool:
+        return game_id in self.games
+
+
+def load_manifest(bot_dir: str | Path) -> BotManifest:
+    """Read and check ``bot_dir/bot.toml``."""
+    path = Path(bot_dir)
+    if not path.is_dir():
+        raise ManifestError(f"{path}: not a directory (a bot is a directory with a {MANIFEST})")
+    file = path / MANIFEST
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: no {MANIFEST} (it names the bot, its games and the command that starts it)") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{file}: not valid TOML: {exc}") from None
+
+    def text(key: str) -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise ManifestError(f"{file}: '{key}' must be a non-empty string")
+        return value.strip()
+
+    name = text("name")
+    if not NAME_RE.match(name):
+        raise ManifestError(f"{file}: name {name!r} may use letters, digits, '_', '.', '-' (at most 64)")
+    version = text("version")
+    games = data.get("games")
+    if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
+        raise ManifestError(f"{file}: 'games' must be a non-empty list of game ids")
+    command = data.get("command")
+    if isinstance(command, str):
+        command = command.split()
+    if not isinstance(command, list) or not command or not all(isinstance(c, str) and c for c in command):
+        raise ManifestError(f"{file}: 'command' must be a list of strings, such as [\"python\", \"bot.py\"]")
+    language = data.get("language", "other")
+    if language not in LANGUAGES:
+        raise ManifestError(f"{file}: 'language' must be one of {', '.join(LANGUAGES)}")
+    return BotManifest(path.resolve(), name, version, tuple(games), tuple(command), str(language))

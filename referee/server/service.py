@@ -1,0 +1,113 @@
+"""The gRPC face of the referee: one bidirectional stream per seat, bound to a session by its token."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena.v1 import referee_pb2 as pb
+from arena.v1 import referee_pb2_grpc
+from referee.server.session import AttachError, MatchSession
+
+HELLO_TIMEOUT_S = 10.0
+#: Largest message a bot may send; anything bigger is refused by gRPC and ends that stream only.
+MAX_BOT_MESSAGE = 64 * 1024
+MAX_REFEREE_MESSAGE = 4 * 1024 * 1024
+
+
+class StreamLink:
+    """A seat's live stream: the session writes messages, the handler yields them."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[pb.RefereeMessage | None] = asyncio.Queue()
+
+    def send(self, msg: pb.RefereeMessage) -> None:
+        self.queue.put_nowait(msg)
+
+    def close(self) -> None:
+        self.queue.put_nowait(None)
+
+
+class RefereeService(referee_pb2_grpc.RefereeServicer):  # type: ignore[misc]
+    """Routes each stream to its match by ``Hello.match_id`` and to its seat by token."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, MatchSession] = {}
+
+    def add(self, session: MatchSession) -> None:
+        self.sessions[session.match_id] = session
+
+    def remove(self, match_id: str) -> None:
+        self.sessions.pop(match_id, None)
+
+    async def Play(  # noqa: N802 (gRPC method name)
+        self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.RefereeMessage]:
+        incoming = request_iterator.__aiter__()
+        try:
+            first = await asyncio.wait_for(incoming.__anext__(), HELLO_TIMEOUT_S)
+        except (StopAsyncIteration, TimeoutError):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send hello first")
+            return
+        if first.WhichOneof("msg") != "hello":
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
+            return
+        hello = first.hello
+        if hello.protocol_version not in (0, 1):
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"protocol version {hello.protocol_version} is not spoken here (1 is)")
+            return
+        session = self.sessions.get(hello.match_id)
+        if session is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {hello.match_id!r} here")
+            return
+        link = StreamLink()
+        try:
+            seat = session.attach(hello.token, link)
+        except AttachError as exc:
+            await context.abort(getattr(grpc.StatusCode, exc.code), str(exc))
+            return
+        reader = asyncio.create_task(self._read(incoming, session, seat, link))
+        try:
+            while True:
+                msg = await link.queue.get()
+                if msg is None:
+                    break
+                yield msg
+        finally:
+            reader.cancel()
+            session.detach(seat, link)
+
+    @staticmethod
+    async def _read(incoming: AsyncIterator[pb.BotMessage], session: MatchSession, seat: int, link: StreamLink) -> None:
+        try:
+            async for msg in incoming:
+                session.post(seat, link, msg)
+        except (grpc.aio.AioRpcError, asyncio.CancelledError, grpc.RpcError):
+            pass
+        finally:
+            session.detach(seat, link)
+            link.close()
+
+
+def make_server(service: RefereeService) -> grpc.aio.Server:
+    """A gRPC server with the referee, standard health checking and server reflection."""
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
+            ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
+        ]
+    )
+    referee_pb2_grpc.add_RefereeServicer_to_server(service, server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    names = (
+        pb.DESCRIPTOR.services_by_name["Referee"].full_name,
+        health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+        reflection.SERVICE_NAME,
+    )
+    reflection.enable_server_reflection(names, server)
+    return server

@@ -1,0 +1,92 @@
+"""Every game through the real referee session: hidden information on the bytes sent, and replays."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from typing import Any
+
+import pytest
+
+from arena.v1 import referee_pb2 as pb
+from referee.games.registry import GAMES
+from referee.server.inprocess import play, play_async
+from referee.server.replay import ReplayError, replay_dict, replay_game
+from tests.support import CONFIGS, card_ids_in, load_bot_class
+
+RandomBot = load_bot_class("random", "RandomBot")
+#: Matches per (game, player count) for the hidden-information check; CI runs the default.
+LEAK_MATCHES = int(os.environ.get("ARENA_LEAK_MATCHES", "300"))
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_no_seat_is_ever_sent_a_card_it_may_not_know(game_id: str, n: int) -> None:
+    """Each message is parsed from the bytes sent and checked against the cards hidden from that seat at that moment."""
+    cls = GAMES[game_id]
+    seen_cards = 0
+
+    async def run_all() -> None:
+        nonlocal seen_cards
+        for seed in range(LEAK_MATCHES):
+            game = cls(n, seed)
+
+            def check(seat: int, data: bytes, game: Any = game) -> None:
+                nonlocal seen_cards
+                msg = pb.RefereeMessage.FromString(data)
+                named = set(card_ids_in(msg))
+                seen_cards += len(named)
+                leaked = named & game.hidden_cards(seat)
+                assert not leaked, f"{game_id} seed {seed}: seat {seat} was sent hidden cards {sorted(leaked)} in {msg}"
+
+            rng = random.Random(seed)
+            await play_async(game, [RandomBot(rng.randrange(1 << 30)) for _ in range(n)], on_send=check)
+
+    asyncio.run(run_all())
+    assert seen_cards > 0
+
+
+def test_the_check_catches_a_leak() -> None:
+    """A view that shows another seat's hand must fail the same check."""
+    cls = GAMES["generals-war"]
+    game = cls(2, 5)
+    original = cls.view
+
+    def leaky_view(self: Any, seat: int) -> Any:
+        view = original(self, seat)
+        return type(view)(**{**view.__dict__, "hand": tuple(self.hands[1 - seat]) or view.hand})
+
+    cls.view = leaky_view  # type: ignore[method-assign]
+    try:
+        leaks: list[int] = []
+
+        def check(seat: int, data: bytes) -> None:
+            leaks.extend(set(card_ids_in(pb.RefereeMessage.FromString(data))) & game.hidden_cards(seat))
+
+        play(game, [RandomBot(1), RandomBot(2)], on_send=check)
+    finally:
+        cls.view = original  # type: ignore[method-assign]
+    assert leaks
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_replays_round_trip(game_id: str, n: int) -> None:
+    for seed in range(5):
+        record = play(GAMES[game_id](n, seed), [RandomBot(seed * 10 + i) for i in range(n)])
+        data = replay_dict(record)
+        game, events = replay_game(data)
+        assert events == data["events"]
+        assert list(game.result().ranks) == data["game_result"]["ranks"]
+        assert [s["rank"] for s in data["seats"]] == [s.rank for s in record.result.seats]
+
+
+def test_a_tampered_replay_is_detected() -> None:
+    record = play(GAMES["generals-war"](2, 3), [RandomBot(1), RandomBot(2)])
+    data = replay_dict(record)
+    data["events"][-1]["seq"] += 1
+    with pytest.raises(ReplayError):
+        replay_game(data)
+    data = replay_dict(record)
+    data["actions"] = data["actions"][:-1]
+    with pytest.raises(ReplayError):
+        replay_game(data)

@@ -1,0 +1,135 @@
+"""The engine contract, checked on every game and player count with random legal play."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.core.game import Game, IllegalAction
+from referee.games.registry import GAMES
+from referee.protocol.messages import GameCodec
+from tests.support import CONFIGS, random_playout
+
+FOREIGN_CARD = 10_000  # no deck has a card with this id
+LIST_ALL = 5000
+
+
+def new(game_id: str, n: int, seed: int) -> Game[Any]:
+    return GAMES[game_id](n, seed)
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_random_play_reaches_a_valid_result(game_id: str, n: int) -> None:
+    for seed in range(60):
+        game = new(game_id, n, seed)
+        rng = random.Random(seed)
+        for seat, action, events in random_playout(game, rng):
+            assert 0 <= seat < n
+            for event in events:
+                assert event.visible_to is None or event.visible_to <= set(range(n))
+        result = game.result()
+        assert len(result.ranks) == n and len(result.scores) == n
+        assert all(1 <= r <= n for r in result.ranks)
+        assert min(result.ranks) == 1
+        assert game.to_act() == ()
+
+
+def perturbations(action: Any) -> list[Any]:
+    """Variants of a legal action that name a card nobody holds, repeat a card, or give an absurd number."""
+    out: list[Any] = []
+    for f in dataclasses.fields(action):
+        value = getattr(action, f.name)
+        if isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+            out.append(dataclasses.replace(action, **{f.name: value + (FOREIGN_CARD,)}))
+            if value:
+                out.append(dataclasses.replace(action, **{f.name: value + (value[0],)}))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out.append(dataclasses.replace(action, **{f.name: 1_000_000}))
+    return out
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_listed_actions_are_accepted_and_others_refused(game_id: str, n: int) -> None:
+    checked_illegal = 0
+    for seed in range(8):
+        game = new(game_id, n, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not game.is_over() and steps < 400:
+            steps += 1
+            acting = game.to_act()
+            for seat in acting:
+                listed = list(itertools.islice(game.legal_actions(seat), LIST_ALL + 1))
+                assert listed, f"{game_id}: seat {seat} must act but has no legal action"
+                complete = len(listed) <= LIST_ALL
+                for action in listed[:300]:
+                    assert game.check(seat, action) is None, f"listed action refused: {action}"
+                legal = set(listed) if complete else None
+                for bad in perturbations(rng.choice(listed)):
+                    reason = game.check(seat, bad)
+                    if legal is not None and bad in legal:
+                        assert reason is None
+                        continue
+                    assert isinstance(reason, str) and reason, f"{game_id}: {bad} was not refused"
+                    before = json.dumps(game.full_state(), sort_keys=True)
+                    with pytest.raises(IllegalAction):
+                        game.apply(seat, bad)
+                    assert json.dumps(game.full_state(), sort_keys=True) == before, "a refused action changed the state"
+                    checked_illegal += 1
+                sampled = game.random_action(seat, rng)
+                assert game.check(seat, sampled) is None, f"random_action gave an illegal action: {sampled}"
+            idle = [s for s in range(n) if s not in acting]
+            if idle:
+                with pytest.raises(IllegalAction):
+                    game.apply(idle[0], game.random_action(acting[0], random.Random(0)))
+            seat = rng.choice(acting)
+            game.apply(seat, game.random_action(seat, rng))
+    assert checked_illegal > 0
+
+
+def trace(game_id: str, n: int, seed: int, policy_seed: int) -> list[Any]:
+    game = new(game_id, n, seed)
+    codec = GameCodec(type(game))
+    out: list[Any] = [codec.event_to_json(e, i) for i, e in enumerate(game.opening_events())]
+    for seat, action, events in random_playout(game, random.Random(policy_seed)):
+        out.append((seat, codec.action_to_json(action), [codec.event_to_json(e, 0) for e in events]))
+    out.append(dataclasses.asdict(game.result()))
+    return out
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), policy_seed=st.integers(0, 2**31 - 1))
+def test_same_seed_and_actions_give_the_same_match(game_id: str, n: int, seed: int, policy_seed: int) -> None:
+    assert trace(game_id, n, seed, policy_seed) == trace(game_id, n, seed, policy_seed)
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_the_seed_decides_the_deal(game_id: str, n: int) -> None:
+    states = {json.dumps(new(game_id, n, seed).full_state(), sort_keys=True) for seed in range(6)}
+    assert len(states) > 1, "different seeds dealt the same cards"
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_views_round_trip_through_the_protocol(game_id: str, n: int) -> None:
+    """Every view, decision, action and event encodes; an action decodes back to itself."""
+    game = new(game_id, n, 11)
+    codec = GameCodec(type(game))
+    rng = random.Random(11)
+    while not game.is_over():
+        for seat in range(n):
+            codec.view(game.view(seat))
+        seat = rng.choice(game.to_act())
+        codec.decision(game.decision(seat))
+        action = game.random_action(seat, rng)
+        assert codec.decode_action(codec.action(action)) == action
+        assert codec.action_from_json(codec.action_to_json(action)) == action
+        for event in game.apply(seat, action):
+            codec.event(event.payload, 0)
