@@ -71,6 +71,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):  # type: ignore[misc]
             await context.abort(getattr(grpc.StatusCode, exc.code), str(exc))
             return
         reader = asyncio.create_task(self._read(incoming, session, seat, link))
+        # When gRPC ends the call itself (a refused oversized message, a dropped peer), let go of the seat.
+        context.add_done_callback(lambda _: (session.detach(seat, link), link.close()))
         try:
             while True:
                 msg = await link.queue.get()
@@ -86,7 +88,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):  # type: ignore[misc]
         try:
             async for msg in incoming:
                 session.post(seat, link, msg)
-        except (grpc.aio.AioRpcError, asyncio.CancelledError, grpc.RpcError):
+        except (grpc.RpcError, asyncio.CancelledError):
             pass
         finally:
             session.detach(seat, link)

@@ -173,8 +173,9 @@ class MatchSession:
         self.inbox.put_nowait(("message", seat, (link, msg)))
 
     def detach(self, seat: int, link: SeatLink) -> None:
-        """``link`` of ``seat`` is gone (stream closed, broken, or refused a message)."""
-        self.inbox.put_nowait(("detach", seat, link))
+        """``link`` of ``seat`` is gone (stream closed, broken, or refused a message); the seat may connect again."""
+        if self.seats[seat].link is link:
+            self.seats[seat].link = None
 
     def process_ended(self, seat: int, detail: str) -> None:
         """The bot process of ``seat`` has exited (reported by the runner)."""
@@ -313,9 +314,6 @@ class MatchSession:
             s.cursor = len(self.log)  # a fresh link gets the view in the next request, not old events
             if s.pending is not None:
                 self._send_request(s)
-        elif kind == "detach":
-            if s.link is payload:
-                s.link = None
         elif kind == "ended":
             if s.link is not None:
                 s.link.close()

@@ -1,0 +1,304 @@
+"""General's War rulings (docs/games/generals-war.md), one test or more each."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import pytest
+
+from referee.core.cards import Rank, Suit, card_id, rank_of, suit_of, suited_cards
+from referee.games.generals_war import GeneralsWar
+from referee.games.generals_war.types import (
+    BattleResolved,
+    CardsDrawn,
+    ChooseTarget,
+    GeneralsRevealed,
+    Phase,
+    PlayerEliminated,
+    PlaySquad,
+    RevealChoice,
+    RevealGenerals,
+    RoundEnded,
+    SquadChoice,
+    TargetChoice,
+)
+
+C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
+
+
+def c(rank: int, suit: Suit) -> int:
+    return card_id(rank, suit)
+
+
+def rigged(n: int, decks: list[list[int]], **options: object) -> GeneralsWar:
+    """A game whose decks are ``decks`` (top first) with any missing aces of the seat put at the bottom, dealt afresh."""
+    game = GeneralsWar(n, 0, options)
+    for seat in range(n):
+        aces = [card_id(1, s) for s in game.suits[seat] if card_id(1, s) not in decks[seat]]
+        game.hands[seat] = []
+        game.decks[seat] = deque(decks[seat] + aces)
+    game.round = 0
+    game._opening = game._start_round()
+    return game
+
+
+def fillers(suits: tuple[Suit, ...], skip: set[int], count: int) -> list[int]:
+    pool = [x for x in suited_cards(suits) if x not in skip and rank_of(x) != Rank.ACE]
+    return pool[:count]
+
+
+def test_gw1_seats_suits_and_alternating_attacker() -> None:
+    game = GeneralsWar(2, 4)
+    assert {suit_of(x) for x in game.hands[0] + list(game.decks[0])} == {C, S}
+    assert {suit_of(x) for x in game.hands[1] + list(game.decks[1])} == {D, H}
+    assert game.attacker == 0
+    four = GeneralsWar(4, 4)
+    for seat, suit in enumerate((C, D, H, S)):
+        assert {suit_of(x) for x in four.decks[seat]} == {suit}
+    assert four.to_act() == (0,)
+    # Play a round out and check the attack passes to seat 1.
+    rng = random.Random(1)
+    while game.round == 1 and not game.is_over():
+        seat = game.to_act()[0]
+        game.apply(seat, game.random_action(seat, rng))
+    if not game.is_over():
+        assert game.attacker == 1
+
+
+def test_gw2_reveals_are_simultaneous_and_only_for_new_aces() -> None:
+    a0 = [c(1, C), c(1, S)] + fillers((C, S), set(), 3)
+    rest0 = fillers((C, S), set(a0), 20)
+    a1 = [c(1, D)] + fillers((D, H), set(), 4)
+    rest1 = [c(1, H)] + fillers((D, H), set(a1) | {c(1, H)}, 20)
+    game = rigged(2, [a0 + rest0, a1 + rest1])
+    assert game.to_act() == (0, 1)
+    assert game.decision(0) == RevealChoice((c(1, C), c(1, S)))
+    events = game.apply(0, RevealGenerals((c(1, C),)))
+    assert events == [], "seat 0's reveal must stay secret until seat 1 has chosen"
+    assert game.to_act() == (1,)
+    events = game.apply(1, RevealGenerals((c(1, D),)))
+    revealed = [e.payload for e in events if isinstance(e.payload, GeneralsRevealed)]
+    assert [(r.seat, r.cards) for r in revealed] == [(0, (c(1, C),)), (1, (c(1, D),))]
+    assert len(game.hands[0]) == 10 and len(game.hands[1]) == 10
+    # Seat 1 drew the ace of hearts in its five extra cards: a new wave, for seat 1 only, for that ace only.
+    assert game.to_act() == (1,)
+    assert game.decision(1) == RevealChoice((c(1, H),))
+    # The unrevealed ace of spades cannot be revealed later.
+    assert game.check(1, RevealGenerals((c(1, D),))) is not None
+    game.apply(1, RevealGenerals((c(1, H),)))
+    assert len(game.hands[1]) == 15
+    assert game.phase == Phase.ATTACK
+
+
+def test_gw2_a_short_deck_draws_what_is_left() -> None:
+    game = rigged(2, [[c(1, C)] + fillers((C, S), set(), 6), fillers((D, H), set(), 5)])
+    assert len(game.decks[0]) == 3  # two fillers and the ace of spades put at the bottom
+    game.apply(0, RevealGenerals((c(1, C),)))
+    assert len(game.hands[0]) == 8 and not game.decks[0]
+    assert game.decision(0) == RevealChoice((c(1, S),))
+
+
+def test_gw3_equal_power_kills_both_squads() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    seven_c, seven_d = c(7, C), c(7, D)
+    game.hands[0] = [seven_c, c(2, C)]
+    game.hands[1] = [seven_d, c(3, D)]
+    game.apply(0, PlaySquad((seven_c,)))
+    events = game.apply(1, PlaySquad((seven_d,)))
+    battle = next(e.payload.battle for e in events if isinstance(e.payload, BattleResolved))
+    assert battle.winner is None
+    assert seven_c in game.dead[0] and seven_d in game.dead[1]
+
+
+def test_gw4_killing_both_generals_wins_and_a_double_kill_draws() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    # Put seat 1's aces in its hand; one is already dead.
+    game.dead[1] = [c(1, D)]
+    game.decks[1] = deque(x for x in game.decks[1] if x != c(1, D))
+    game.hands[1] = [c(1, H), c(2, D)]
+    game.decks[1] = deque(x for x in game.decks[1] if x not in (c(1, H), c(2, D)))
+    game.hands[0] = [c(13, C), c(2, C)]
+    game.apply(0, PlaySquad((c(13, C),)))
+    game.apply(1, PlaySquad((c(1, H),)))
+    assert game.is_over()
+    assert game.result().ranks == (1, 2)
+
+    draw = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    draw.dead = [[c(1, C)], [c(1, D)]]
+    draw.hands = [[c(1, S), c(2, C)], [c(1, H), c(2, D)]]
+    draw.decks = [deque(), deque()]
+    draw.apply(0, PlaySquad((c(1, S),)))
+    draw.apply(1, PlaySquad((c(1, H),)))
+    assert draw.is_over()
+    assert draw.result().ranks == (1, 1)
+
+
+def test_gw5_equal_conquest_piles_give_no_point() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.hands = [[c(9, C)], [c(9, D), c(2, D)]]  # tie kills both; seat 0's hand is empty
+    game.conquest = [[c(5, C)], []]
+    game.apply(0, PlaySquad((c(9, C),)))
+    events = game.apply(1, PlaySquad((c(9, D),)))
+    ended = next(e.payload for e in events if isinstance(e.payload, RoundEnded))
+    assert ended.conquest_counts == (1, 1)
+    assert ended.conquest_point_to is None and game.conquest_points == [0, 0]
+
+
+def four_player_duel() -> GeneralsWar:
+    game = GeneralsWar(4, 0)
+    game.apply(0, ChooseTarget(1))
+    while game.phase == Phase.REVEAL:
+        for seat in game.to_act():
+            game.apply(seat, RevealGenerals(()))
+    return game
+
+
+def test_gw6_and_gw7_losing_the_last_general_eliminates_at_once_and_cards_move() -> None:
+    game = four_player_duel()
+    ace1 = c(1, D)
+    for zone in (game.decks[1],):
+        if ace1 in zone:
+            zone.remove(ace1)
+    if ace1 in game.hands[1]:
+        game.hands[1].remove(ace1)
+    game.hands[1].append(ace1)
+    game.hands[0] = [c(13, C), c(12, C)]
+    game.decks[0] = deque(x for x in game.decks[0] if x not in (c(13, C), c(12, C)))
+    deck0_before = len(game.decks[0])
+    game.apply(0, PlaySquad((c(13, C),)))
+    events = game.apply(1, PlaySquad((ace1,)))
+    payloads = [e.payload for e in events]
+    ended = next(p for p in payloads if isinstance(p, RoundEnded))
+    out = next(p for p in payloads if isinstance(p, PlayerEliminated))
+    assert ended.interrupted and ended.defeat_point_to is None
+    assert out.seat == 1 and out.by == 0 and out.cards_transferred > 0
+    assert game.eliminated[1] and not game.decks[1] and not game.hands[1]
+    # Seat 0 got back its hand and conquest (2 cards) and then seat 1's survivors.
+    assert len(game.decks[0]) == deck0_before + 2 + out.cards_transferred
+    assert game.decks[0][-1] in suited_cards((D,))
+
+
+def test_gw8_both_fighters_eliminated_together_share_rank() -> None:
+    game = four_player_duel()
+    for seat, ace in ((0, c(1, C)), (1, c(1, D))):
+        for zone in (game.decks[seat], game.hands[seat]):
+            if ace in zone:
+                zone.remove(ace)
+    game.hands[0] = [c(1, C), c(5, C)]
+    game.hands[1] = [c(1, D), c(5, D)]
+    game.apply(0, PlaySquad((c(1, C),)))
+    game.apply(1, PlaySquad((c(1, D),)))
+    assert game.eliminated[0] and game.eliminated[1]
+    assert not game.decks[0] and not game.decks[1]
+    rng = random.Random(3)
+    while not game.is_over():
+        seat = game.to_act()[0]
+        game.apply(seat, game.random_action(seat, rng))
+    ranks = game.result().ranks
+    assert ranks[0] == ranks[1] == 3
+
+
+def test_gw9_target_first_then_only_the_two_fighters_draw() -> None:
+    game = GeneralsWar(4, 7)
+    assert game.phase == Phase.CHOOSE_TARGET and all(not h for h in game.hands)
+    assert game.decision(0) == TargetChoice((1, 2, 3))
+    events = game.apply(0, ChooseTarget(2))
+    drew = {e.payload.seat for e in events if isinstance(e.payload, CardsDrawn)}
+    assert drew == {0, 2}
+    assert not game.hands[1] and not game.hands[3]
+    # With one opponent left, nobody is asked to choose.
+    last = GeneralsWar(4, 7)
+    last.eliminated = [False, True, True, False]
+    last.attacker = 3
+    last.round = 5
+    last._start_round()
+    assert last.phase != Phase.CHOOSE_TARGET and last.defender == 0
+
+
+def test_gw10_the_attack_passes_left_skipping_the_eliminated() -> None:
+    game = GeneralsWar(4, 1)
+    game.eliminated = [False, True, False, False]
+    game.attacker = 0
+    assert game._next_attacker() == 2
+    game.attacker = 3
+    assert game._next_attacker() == 0
+
+
+def test_gw11_an_empty_hand_ends_the_round() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.hands = [[c(10, C), c(9, C)], [c(2, D)]]
+    game.apply(0, PlaySquad((c(10, C),)))
+    events = game.apply(1, PlaySquad((c(2, D),)))
+    assert any(isinstance(e.payload, RoundEnded) for e in events)
+    assert game.round == 2 and game.attacker == 1
+
+
+def test_gw12_piles_go_under_the_deck_in_order_and_hands_stay_hidden() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.hands = [[c(10, C), c(3, C)], [c(2, D)]]
+    game.conquest = [[c(4, C)], []]
+    game.apply(0, PlaySquad((c(10, C),)))
+    events = game.apply(1, PlaySquad((c(2, D),)))
+    ended = next(e for e in events if isinstance(e.payload, RoundEnded))
+    assert ended.payload.conquest_counts == (3, 0)
+    # Seat 0: the earlier conquest, the squad won, then the card left in hand, under the deck in that order.
+    assert list(game.decks[0])[-3:] == [c(4, C), c(10, C), c(3, C)]
+    assert c(3, C) not in game.view(1).players[0].conquest
+
+
+def test_gw13_the_defender_sees_the_count_not_the_cards() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    squad = tuple(game.hands[0][:2])
+    events = game.apply(0, PlaySquad(squad))
+    for e in events:
+        if e.visible(1):
+            assert e.payload.cards == () and e.payload.count == 2
+    choice = game.decision(1)
+    assert isinstance(choice, SquadChoice) and choice.opposing_squad_size == 2
+    assert game.view(1).players[0].squad_size == 2
+    assert not set(squad) & set(game.view(1).hand) and game.view(1).squad == ()
+    assert set(squad) <= game.hidden_cards(1)
+
+
+def test_gw14_ranks_and_scores() -> None:
+    game = GeneralsWar(2, 2, {"conquest_points": 1})
+    rng = random.Random(2)
+    while not game.is_over():
+        seat = game.to_act()[0]
+        game.apply(seat, game.random_action(seat, rng))
+    result = game.result()
+    assert sorted(result.ranks) in ([1, 2], [1, 1])
+    assert result.scores == tuple(float(p) for p in game.conquest_points)
+    four = GeneralsWar(4, 2)
+    while not four.is_over():
+        seat = four.to_act()[0]
+        four.apply(seat, four.random_action(seat, rng))
+    r = four.result()
+    winner = r.ranks.index(1)
+    assert not four.eliminated[winner] and r.scores[winner] == 3.0
+
+
+def test_gw15_default_actions() -> None:
+    game = rigged(2, [[c(1, C)] + fillers((C, S), set(), 12), fillers((D, H), set(), 13)])
+    assert game.default_action(0) == RevealGenerals(())
+    game.apply(0, game.default_action(0))
+    weakest = min(game.hands[0], key=lambda x: (int(rank_of(x)), x))
+    assert game.default_action(0) == PlaySquad((weakest,))
+    four = GeneralsWar(4, 0)
+    assert four.default_action(0) == ChooseTarget(1)
+
+
+@pytest.mark.parametrize("option,value", [("conquest_points", 0), ("defeat_points", -1), ("nonsense", 1)])
+def test_bad_options_are_refused(option: str, value: int) -> None:
+    from referee.core.game import OptionError
+
+    with pytest.raises(OptionError):
+        GeneralsWar(2, 0, {option: value})
+
+
+def test_three_players_are_refused() -> None:
+    from referee.core.game import OptionError
+
+    with pytest.raises(OptionError, match="2, 4"):
+        GeneralsWar(3, 0)

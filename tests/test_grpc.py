@@ -1,0 +1,152 @@
+"""The referee over real gRPC on a unix socket, with the Python SDK as the client."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from arena.v1 import referee_pb2 as pb
+from arena_sdk.client import MatchRefused, play
+from referee.games.generals_war import GeneralsWar
+from referee.server.service import MAX_BOT_MESSAGE, RefereeService, make_server
+from referee.server.session import MatchSession, TimeControl
+from tests.support import load_bot_class
+
+RandomBot = load_bot_class("random", "RandomBot")
+
+
+class Referee:
+    """A referee serving one match from a thread of its own."""
+
+    def __init__(self, n: int = 2, tc: TimeControl | None = None) -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="arena-t-")
+        self.address = f"unix:{Path(self.tmp.name) / 'r.sock'}"
+        self.loop = asyncio.new_event_loop()
+        self.session = MatchSession(GeneralsWar(n, 5), [f"b{i}" for i in range(n)], tc or TimeControl(connect_timeout_ms=20_000))
+        self.ready = threading.Event()
+        self.record: Any = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+
+        async def main() -> None:
+            service = RefereeService()
+            service.add(self.session)
+            server = make_server(service)
+            server.add_insecure_port(self.address)
+            await server.start()
+            self.ready.set()
+            self.record = await self.session.run()
+            await asyncio.sleep(0.2)
+            await server.stop(grace=0.5)
+
+        self.loop.run_until_complete(main())
+
+    def join(self) -> Any:
+        self.thread.join(60)
+        assert not self.thread.is_alive()
+        self.tmp.cleanup()
+        return self.record
+
+
+def bot_thread(ref: Referee, seat: int, out: dict[int, Any]) -> threading.Thread:
+    def go() -> None:
+        out[seat] = play(RandomBot(seat), ref.address, ref.session.match_id, ref.session.tokens()[seat])
+
+    t = threading.Thread(target=go, daemon=True)
+    t.start()
+    return t
+
+
+def raw_stream(address: str, messages: list[bytes]) -> grpc.RpcError | list[bytes]:
+    """Send raw bytes as BotMessages; returns what came back or the error."""
+    with grpc.insecure_channel(address) as channel:
+        call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+        try:
+            return list(call(iter(messages), timeout=5))
+        except grpc.RpcError as exc:
+            return exc
+
+
+@pytest.fixture
+def referee() -> Iterator[Referee]:
+    ref = Referee()
+    yield ref
+    if ref.thread.is_alive():
+        for seat in (0, 1):
+            ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "test over")
+        ref.thread.join(30)
+
+
+def test_two_sdk_bots_play_a_match_over_grpc(referee: Referee) -> None:
+    results: dict[int, Any] = {}
+    threads = [bot_thread(referee, s, results) for s in (0, 1)]
+    for t in threads:
+        t.join(60)
+    record = referee.join()
+    assert record.game.is_over()
+    assert sorted(s.rank for s in results[0].seats) == sorted(s.rank for s in record.result.seats)
+    assert not any(s.verdicts for s in record.result.seats)
+
+
+def test_a_wrong_token_is_refused(referee: Referee) -> None:
+    with pytest.raises(MatchRefused, match="UNAUTHENTICATED"):
+        play(RandomBot(0), referee.address, referee.session.match_id, "wrong", reconnect_seconds=1)
+    with pytest.raises(MatchRefused, match="NOT_FOUND"):
+        play(RandomBot(0), referee.address, "no-such-match", referee.session.tokens()[0], reconnect_seconds=1)
+
+
+def test_garbage_and_oversized_messages_are_refused_and_the_match_goes_on(referee: Referee) -> None:
+    garbage = raw_stream(referee.address, [b"\xff\xfe\x00garbage\x07\x07"])
+    assert isinstance(garbage, grpc.RpcError)
+    hello = pb.BotMessage(hello=pb.Hello(match_id=referee.session.match_id, token=referee.session.tokens()[0], protocol_version=1))
+    huge = pb.BotMessage(hello=pb.Hello(match_id="x", bot_name="x" * (MAX_BOT_MESSAGE + 10)))
+    oversized = raw_stream(referee.address, [huge.SerializeToString()])
+    assert isinstance(oversized, grpc.RpcError) and oversized.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    # A connected seat that then sends an oversized message loses only that stream, and may come back.
+    dropped = raw_stream(referee.address, [hello.SerializeToString(), huge.SerializeToString()])
+    assert isinstance(dropped, grpc.RpcError) or dropped
+    results: dict[int, Any] = {}
+    threads = [bot_thread(referee, s, results) for s in (0, 1)]
+    for t in threads:
+        t.join(60)
+    record = referee.join()
+    assert record.game.is_over() and results[0] is not None and results[1] is not None
+    assert not any(s.forfeited for s in record.result.seats)
+
+
+def test_a_second_live_connection_for_a_seat_is_refused() -> None:
+    ref = Referee(tc=TimeControl(move_time_ms=3000, time_bank_ms=0, connect_timeout_ms=20_000))
+    results: dict[int, Any] = {}
+    first = bot_thread(ref, 0, results)
+    hello = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=ref.session.tokens()[0], protocol_version=1))
+    import time
+
+    for _ in range(100):
+        if ref.session.seats[0].link is not None:
+            break
+        time.sleep(0.02)
+    second = raw_stream(ref.address, [hello.SerializeToString()])
+    assert isinstance(second, grpc.RpcError) and second.code() == grpc.StatusCode.ALREADY_EXISTS
+    other = bot_thread(ref, 1, results)
+    first.join(60)
+    other.join(60)
+    record = ref.join()
+    assert record.game.is_over() and not any(s.verdicts for s in record.result.seats)
+
+
+def test_health_checking_answers(referee: Referee) -> None:
+    with grpc.insecure_channel(referee.address) as channel:
+        reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+    assert reply.status == health_pb2.HealthCheckResponse.SERVING

@@ -1,0 +1,248 @@
+"""The referee session: clocks, strikes, verdicts, forfeits and connections, around real rules."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from arena.v1 import generals_war_pb2 as gwpb
+from arena.v1 import referee_pb2 as pb
+from arena_sdk.driver import BotDriver
+from referee.games.generals_war import GeneralsWar
+from referee.server.inprocess import MemoryLink
+from referee.server.session import AttachError, MatchSession, TimeControl
+from tests.support import load_bot_class
+
+RandomBot = load_bot_class("random", "RandomBot")
+V = pb.VerdictKind
+FAST = TimeControl(move_time_ms=40, time_bank_ms=40, strike_limit=2, connect_timeout_ms=2000)
+
+
+class Scripted:
+    """A link whose answers come from ``answer(msg) -> list[BotMessage]``; records what it was sent."""
+
+    def __init__(self, session: MatchSession, seat: int, answer: Callable[[pb.RefereeMessage], list[pb.BotMessage]]) -> None:
+        self.session = session
+        self.seat = seat
+        self.answer = answer
+        self.sent: list[pb.RefereeMessage] = []
+        self.closed = False
+
+    def send(self, msg: pb.RefereeMessage) -> None:
+        self.sent.append(msg)
+        asyncio.get_running_loop().call_soon(self._reply, msg)
+
+    def _reply(self, msg: pb.RefereeMessage) -> None:
+        for reply in self.answer(msg):
+            self.session.post(self.seat, self, reply)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def of(self, kind: str) -> list[Any]:
+        return [getattr(m, kind) for m in self.sent if m.WhichOneof("msg") == kind]
+
+
+def silent(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+    return []
+
+
+def driver_answers(seed: int) -> Callable[[pb.RefereeMessage], list[pb.BotMessage]]:
+    return BotDriver(RandomBot(seed)).handle
+
+
+def run_session(answers: list[Callable[[pb.RefereeMessage], list[pb.BotMessage]]], tc: TimeControl = FAST, seed: int = 1) -> tuple[Any, list[Scripted]]:
+    async def go() -> tuple[Any, list[Scripted]]:
+        session = MatchSession(GeneralsWar(len(answers), seed), [f"b{i}" for i in range(len(answers))], tc)
+        links = [Scripted(session, i, a) for i, a in enumerate(answers)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await session.run(), links
+
+    return asyncio.run(go())
+
+
+def kinds(record: Any, seat: int) -> list[int]:
+    return [v.kind for v in record.result.seats[seat].verdicts]
+
+
+def test_a_silent_seat_times_out_strikes_out_and_forfeits_but_the_match_ends() -> None:
+    record, links = run_session([silent, driver_answers(3)])
+    k = kinds(record, 0)
+    assert k[:3] == [V.TIMEOUT, V.TIMEOUT, V.TIMEOUT] and k[3] == V.FORFEIT
+    seat0 = record.result.seats[0]
+    assert seat0.forfeited and seat0.rank == 2 and record.result.seats[1].rank == 1
+    assert record.game.is_over()
+    assert all(a.auto for a in record.actions if a.seat == 0)
+    assert links[0].of("result") and links[1].of("result")
+    assert not kinds(record, 1), "the other seat must be unaffected"
+
+
+def test_the_time_bank_covers_a_slow_decision() -> None:
+    tc = TimeControl(move_time_ms=20, time_bank_ms=400, strike_limit=0)
+    delays = iter([0.1] + [0.0] * 10_000)
+    inner = driver_answers(5)
+
+    def slow(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        replies = inner(msg)
+        if msg.WhichOneof("msg") == "decision":
+            import time
+
+            time.sleep(next(delays))
+        return replies
+
+    record, links = run_session([slow, driver_answers(6)], tc)
+    assert not kinds(record, 0)
+    assert record.seats[0].bank_ms < 400 - 50
+    first = links[0].of("decision")[0]
+    assert first.time_left_ms <= 420 and first.time_bank_left_ms <= 400
+
+
+def test_an_illegal_action_is_rejected_with_a_reason_and_may_be_retried() -> None:
+    tried = {"bad": 0}
+    inner = driver_answers(7)
+
+    def sloppy(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and tried["bad"] == 0:
+            tried["bad"] += 1
+            inner(msg)  # the driver learns of the request; its answer is replaced by a bad one
+            bad = pb.Action(generals_war=gwpb.Action(play_squad=gwpb.PlaySquad(card_ids=[9999])))
+            return [pb.BotMessage(action=pb.ActionResponse(request_id=msg.decision.request_id, action=bad))]
+        return inner(msg)
+
+    record, links = run_session([sloppy, driver_answers(8)], TimeControl(move_time_ms=2000, time_bank_ms=0))
+    rejections = links[0].of("rejection")
+    assert len(rejections) == 1 and "9999" in rejections[0].reason
+    assert kinds(record, 0) == [V.ILLEGAL_ACTION]
+    assert not record.result.seats[0].forfeited
+    assert not any(a.auto for a in record.actions), "the retry was played, not a default"
+
+
+def test_endless_illegal_actions_become_a_strike() -> None:
+    def spam(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") in ("decision", "rejection"):
+            rid = msg.decision.request_id if msg.WhichOneof("msg") == "decision" else msg.rejection.request_id
+            bad = pb.Action(generals_war=gwpb.Action(choose_target=gwpb.ChooseTarget(target=9)))
+            return [pb.BotMessage(action=pb.ActionResponse(request_id=rid, action=bad))]
+        return []
+
+    tc = TimeControl(move_time_ms=5000, time_bank_ms=0, strike_limit=0, max_rejections=5)
+    record, _ = run_session([spam, driver_answers(2)], tc)
+    k = kinds(record, 0)
+    assert k.count(V.ILLEGAL_ACTION) == 6 and k[-1] == V.FORFEIT  # five rejections, then the strike
+
+
+def test_malformed_and_stale_answers_are_protocol_errors_not_illegal_moves() -> None:
+    state = {"n": 0}
+    inner = driver_answers(4)
+
+    def confused(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and state["n"] < 3:
+            state["n"] += 1
+            rid = msg.decision.request_id
+            if state["n"] == 1:  # no action at all
+                return [pb.BotMessage(action=pb.ActionResponse(request_id=rid))]
+            if state["n"] == 2:  # an answer to a request that does not exist
+                return [pb.BotMessage(action=pb.ActionResponse(request_id=rid + 1000))] + inner(msg)
+            return [pb.BotMessage(hello=pb.Hello())] + inner(msg)
+        return inner(msg)
+
+    record, links = run_session([confused, driver_answers(5)], TimeControl(move_time_ms=300, time_bank_ms=0))
+    codes = [e.code for e in links[0].of("error")]
+    assert codes[:3] == [pb.MALFORMED_ACTION, pb.STALE_REQUEST, pb.UNEXPECTED_MESSAGE]
+    assert V.MALFORMED in kinds(record, 0) and V.ILLEGAL_ACTION not in kinds(record, 0)
+
+
+def test_a_crashed_process_forfeits_and_the_others_play_on() -> None:
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], FAST)
+        for i, token in enumerate(session.tokens()):
+            session.attach(token, Scripted(session, i, driver_answers(i)))
+        session.process_ended(2, "the bot's process exited with code 1")
+        return await session.run()
+
+    record = asyncio.run(go())
+    assert kinds(record, 2) == [V.CRASH, V.FORFEIT]
+    assert record.result.seats[2].rank == 4
+    assert all(not kinds(record, s) for s in (0, 1, 3))
+
+
+def test_a_bot_that_never_connects_is_a_no_show() -> None:
+    async def go() -> Any:
+        tc = TimeControl(move_time_ms=50, time_bank_ms=0, connect_timeout_ms=100)
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], tc)
+        session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(1)))
+        return await session.run()
+
+    record = asyncio.run(go())
+    assert kinds(record, 1) == [V.NO_SHOW, V.FORFEIT]
+    assert record.result.seats[0].rank == 1
+
+
+def test_wrong_tokens_and_second_connections_are_refused_without_harm() -> None:
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], FAST)
+        first = Scripted(session, 0, driver_answers(1))
+        session.attach(session.tokens()[0], first)
+        with pytest.raises(AttachError) as wrong:
+            session.attach("not-a-token", Scripted(session, 0, silent))
+        assert wrong.value.code == "UNAUTHENTICATED"
+        with pytest.raises(AttachError) as twice:
+            session.attach(session.tokens()[0], Scripted(session, 0, silent))
+        assert twice.value.code == "ALREADY_EXISTS"
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
+        return await session.run()
+
+    record = asyncio.run(go())
+    assert not kinds(record, 0) and not kinds(record, 1)
+
+
+def test_a_reconnecting_seat_resumes_with_its_pending_request() -> None:
+    async def go() -> tuple[Any, Scripted, Scripted]:
+        tc = TimeControl(move_time_ms=3000, time_bank_ms=0)
+        session = MatchSession(GeneralsWar(2, 9), ["a", "b"], tc)
+        dropped = Scripted(session, 0, silent)
+        session.attach(session.tokens()[0], dropped)
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
+        task = asyncio.create_task(session.run())
+        await asyncio.sleep(0.05)
+        session.detach(0, dropped)
+        await asyncio.sleep(0.05)
+        again = Scripted(session, 0, driver_answers(3))
+        session.attach(session.tokens()[0], again)
+        return await task, dropped, again
+
+    record, dropped, again = asyncio.run(go())
+    start = again.of("start")[0]
+    assert start.resumed and start.seat == 0
+    assert again.of("decision"), "the pending request is sent again after reconnecting"
+    assert dropped.of("decision")[0].request_id == again.of("decision")[0].request_id
+    assert not kinds(record, 0)
+
+
+def test_every_seat_is_told_only_its_own_draws() -> None:
+    record, links = run_session([driver_answers(1), driver_answers(2)], TimeControl())
+    for seat, link in enumerate(links):
+        for batch in link.of("events"):
+            for event in batch.events:
+                drawn = event.generals_war.cards_drawn
+                if event.generals_war.WhichOneof("kind") == "cards_drawn" and drawn.seat != seat:
+                    assert not drawn.cards and drawn.count > 0
+
+
+def test_memory_link_is_the_real_driver() -> None:
+    """The in-process link answers through the SDK driver (used by the conformance suite)."""
+
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 1), ["a", "b"])
+        for i, token in enumerate(session.tokens()):
+            link = MemoryLink(session, BotDriver(RandomBot(i)), None)
+            link.seat = i
+            session.attach(token, link)
+        return await session.run()
+
+    record = asyncio.run(go())
+    assert record.game.is_over() and not any(a.auto for a in record.actions)
