@@ -47,6 +47,7 @@ def card_ids_in(msg: Message) -> Iterator[int]:
     """Every card a message names: each arena.v1.Card, and every field called card_id(s) or ending so."""
     for fd, value in msg.ListFields():
         if fd.type == FieldDescriptor.TYPE_MESSAGE:
+            assert fd.message_type is not None
             if fd.message_type.GetOptions().map_entry:
                 value = list(value.values())
                 if not value or not isinstance(value[0], Message):

@@ -104,7 +104,7 @@ def match(
     record = played.record
     path = replay or Path("replays") / f"{game}-{seed}.json"
     write_replay(record, path)
-    seats = [
+    seats: list[dict[str, Any]] = [
         {
             "seat": s.seat,
             "bot": played.manifests[s.seat].name,

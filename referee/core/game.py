@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -116,7 +116,7 @@ class Result:
     scores: tuple[float, ...]
 
 
-def ranks_from_scores(keys: list[tuple[Any, ...]] | list[float] | list[int]) -> tuple[int, ...]:
+def ranks_from_scores(keys: Sequence[Any]) -> tuple[int, ...]:
     """Competition ranks (1, 2, 2, 4) from keys where larger is better."""
     return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
 
@@ -131,7 +131,7 @@ class Game(ABC, Generic[A]):
     #: The dataclasses an action of this game may be (the protocol's Action oneof).
     action_types: ClassVar[tuple[type, ...]]
     #: The protobuf module of this game (``arena.v1.<game>_pb2``).
-    proto_module: ClassVar[Any]
+    proto_module: Any
 
     def __init__(self, num_players: int, seed: int, options: Mapping[str, object] | None = None) -> None:
         self.spec.check_players(num_players)

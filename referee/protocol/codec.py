@@ -31,6 +31,10 @@ class CodecError(ValueError):
     """A dataclass and its protobuf message do not match, or a message cannot be decoded."""
 
 
+def _message_name(fd: FieldDescriptor) -> str:
+    return fd.message_type.full_name if fd.message_type is not None else ""
+
+
 def snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
@@ -56,7 +60,7 @@ def encode(obj: Any, msg: Message) -> Message:
     """Fill ``msg`` from dataclass ``obj`` (wrapping it in the ``kind`` oneof if ``msg`` is a union)."""
     descriptor = msg.DESCRIPTOR
     if _is_union(descriptor) and descriptor.name != type(obj).__name__:
-        field = _union_field(descriptor, type(obj))
+        field = _union_field(descriptor, obj.__class__)
         inner = getattr(msg, field)
         _fill(obj, inner)
         inner.SetInParent()  # an empty payload still selects its kind
@@ -66,7 +70,7 @@ def encode(obj: Any, msg: Message) -> Message:
 
 
 @cache
-def _union_field(descriptor: Descriptor, cls: type) -> str:
+def _union_field(descriptor: Descriptor, cls: Any) -> str:
     field = snake(cls.__name__)
     if field not in descriptor.fields_by_name:
         raise CodecError(f"{descriptor.full_name} has no kind {field!r} for {cls.__name__}")
@@ -78,14 +82,14 @@ SCALAR, ENUM, REPEATED, REPEATED_CARDS, REPEATED_MESSAGES, CARD, MESSAGE = range
 
 
 @cache
-def _plan(cls: type, descriptor: Descriptor) -> tuple[tuple[str, int], ...]:
+def _plan(cls: Any, descriptor: Descriptor) -> tuple[tuple[str, int], ...]:
     plan: list[tuple[str, int]] = []
     for f in dataclasses.fields(cls):
         fd = descriptor.fields_by_name.get(f.name)
         if fd is None:
             raise CodecError(f"{descriptor.full_name} has no field {f.name!r} for {cls.__name__}")
         is_message = fd.type == FieldDescriptor.TYPE_MESSAGE
-        is_card = is_message and fd.message_type.full_name == CARD_MESSAGE
+        is_card = is_message and _message_name(fd) == CARD_MESSAGE
         if fd.is_repeated:
             kind = REPEATED_CARDS if is_card else REPEATED_MESSAGES if is_message else REPEATED
         elif is_message:
@@ -103,7 +107,8 @@ _SUITS = [int(suit_of(c)) for c in range(54)]
 def _fill(obj: Any, msg: Any) -> None:
     if not dataclasses.is_dataclass(obj):
         raise CodecError(f"cannot encode {obj!r} into {msg.DESCRIPTOR.full_name}")
-    for name, kind in _plan(type(obj), msg.DESCRIPTOR):
+    cls: Any = obj.__class__
+    for name, kind in _plan(cls, msg.DESCRIPTOR):
         value = getattr(obj, name)
         if value is None:
             continue
@@ -143,7 +148,7 @@ def decode(msg: Message, types: tuple[type, ...]) -> Any:
 
 
 @cache
-def _field_types(cls: type) -> dict[str, Any]:
+def _field_types(cls: Any) -> dict[str, Any]:
     """Each field's declared type, with ``X | None`` and ``tuple[X, ...]`` unwrapped to X."""
     out: dict[str, Any] = {}
     for name, hint in typing.get_type_hints(cls).items():
@@ -173,8 +178,8 @@ def _build(cls: type, msg: Any) -> Any:
 def _value(hint: Any, fd: FieldDescriptor, value: Any) -> Any:
     if fd.type != FieldDescriptor.TYPE_MESSAGE:
         return hint(value) if isinstance(hint, type) and issubclass(hint, Enum) else value
-    if fd.message_type.full_name == CARD_MESSAGE:
+    if _message_name(fd) == CARD_MESSAGE:
         return int(value.id)
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):
         return _build(hint, value)
-    raise CodecError(f"cannot decode {fd.message_type.full_name} into {hint!r}")
+    raise CodecError(f"cannot decode {_message_name(fd)} into {hint!r}")

@@ -32,7 +32,7 @@ class StreamLink:
         self.queue.put_nowait(None)
 
 
-class RefereeService(referee_pb2_grpc.RefereeServicer):  # type: ignore[misc]
+class RefereeService(referee_pb2_grpc.RefereeServicer):
     """Routes each stream to its match by ``Hello.match_id`` and to its seat by token."""
 
     def __init__(self) -> None:
@@ -72,7 +72,11 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):  # type: ignore[misc]
             return
         reader = asyncio.create_task(self._read(incoming, session, seat, link))
         # When gRPC ends the call itself (a refused oversized message, a dropped peer), let go of the seat.
-        context.add_done_callback(lambda _: (session.detach(seat, link), link.close()))
+        def release(_: object) -> None:
+            session.detach(seat, link)
+            link.close()
+
+        context.add_done_callback(release)
         try:
             while True:
                 msg = await link.queue.get()

@@ -80,6 +80,8 @@ class Seat:
     gone: bool = False  # the bot's process has ended
     verdicts: list[pb.Verdict] = field(default_factory=list)
     cursor: int = 0  # events of the log already delivered to this seat
+    held: tuple[Any, bool] | None = None
+    think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled  # a simultaneous choice waiting for the other seats' (action, auto)
 
 
 @dataclass
@@ -225,7 +227,7 @@ class MatchSession:
         """Play default actions for forfeited seats; True if anything was played."""
         for seat in self.game.to_act():
             s = self.seats[seat]
-            if s.forfeited_at is not None:
+            if s.forfeited_at is not None and s.held is None:
                 self._play(s, self.game.default_action(seat), auto=True)
                 return True
         return False
@@ -237,7 +239,7 @@ class MatchSession:
                 s.pending = None  # the decision went away (another seat's action ended it)
         for seat in sorted(acting):
             s = self.seats[seat]
-            if s.forfeited_at is not None:
+            if s.forfeited_at is not None or s.held is not None:
                 continue
             if s.pending is not None and s.pending.version == self.version:
                 continue
@@ -293,6 +295,7 @@ class MatchSession:
         """Spend the time the pending decision took: move time first, then the bank."""
         assert s.pending is not None
         elapsed = (self.clock() - s.pending.sent_at) * 1000
+        s.think_ms.append(elapsed)
         s.bank_ms = max(0.0, s.bank_ms - max(0.0, elapsed - self.tc.move_time_ms))
 
     def _expire(self) -> None:
@@ -364,6 +367,24 @@ class MatchSession:
             s.link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=message)))  # type: ignore[arg-type]
 
     def _play(self, s: Seat, action: Any, auto: bool) -> None:
+        """Play a legal action; in a simultaneous decision, hold it until every acting seat has chosen.
+
+        Held actions are then applied in seat order, so the log and the events
+        do not depend on which bot answered first.
+        """
+        s.pending = None
+        acting = self.game.to_act()
+        if len(acting) > 1:
+            s.held = (action, auto)
+            if all(self.seats[x].held is not None for x in acting):
+                for x in sorted(acting):
+                    held, self.seats[x].held = self.seats[x].held, None
+                    assert held is not None
+                    self._apply(self.seats[x], *held)
+            return
+        self._apply(s, action, auto)
+
+    def _apply(self, s: Seat, action: Any, auto: bool) -> None:
         try:
             events = self.game.apply(s.seat, action)
         except IllegalAction as exc:  # a default action the rules refuse is a bug in the game

@@ -37,15 +37,15 @@ class GreedyBot(Bot):
             # Attack with the single strongest card, saving the rest: each battle costs the loser its squad.
             return gw.squad([soldiers[-1].id])
         expected = self._expected_attack(request, choice.opposing_squad_size)
-        best: tuple[Any, ...] | None = None
+        cheapest: tuple[Any, ...] | None = None
         for size in range(1, choice.max_cards + 1):
             for combo in combinations(soldiers, min(size, len(soldiers))):
                 total = sum(c.rank for c in combo)
-                if total > expected and (best is None or (len(combo), total) < (len(best), sum(c.rank for c in best))):
-                    best = combo
-        if best is None:
+                if total > expected and (cheapest is None or (len(combo), total) < (len(cheapest), sum(c.rank for c in cheapest))):
+                    cheapest = combo
+        if cheapest is None:
             return gw.squad([soldiers[0].id])
-        return gw.squad(c.id for c in best)
+        return gw.squad(c.id for c in cheapest)
 
     @staticmethod
     def _expected_attack(request: Request, size: int) -> float:
@@ -57,7 +57,7 @@ class GreedyBot(Bot):
         known_sum = sum(c.rank for c in attacker.dead) + sum(c.rank for c in attacker.conquest)
         unseen = max(1, total_cards - len(seen))
         mean = (7 * total_cards - known_sum) / unseen
-        return mean * size
+        return float(mean * size)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,3 @@
+import sys
+
+sys.exit("crashing on purpose")

@@ -1,0 +1,15 @@
+import time
+from typing import Any
+
+from arena_sdk import Bot, Request, run
+
+
+class Sleepy(Bot):
+    name = "sleepy"
+
+    def act(self, request: Request) -> Any:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    run(Sleepy())

@@ -1,0 +1,88 @@
+"""The arena command, end to end: real bot processes on a real referee."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from referee.server.replay import load_replay, replay_game
+from tests.support import ROOT, SAMPLE_BOTS
+
+runner = CliRunner()
+GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
+RANDOM = str(SAMPLE_BOTS / "random")
+TEST_BOTS = ROOT / "tests" / "bots"
+
+
+def match_json(tmp_path: Path, *args: str) -> dict:  # type: ignore[type-arg]
+    result = runner.invoke(app, ["match", *args, "--json", "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_games_lists_every_game_with_player_counts() -> None:
+    result = runner.invoke(app, ["games", "--json"])
+    assert result.exit_code == 0
+    games = {g["id"]: g for g in json.loads(result.stdout)}
+    assert games["generals-war"]["players"] == [2, 4]
+    assert games["generals-war"]["options"]["conquest_points"]["default"] == 7
+    table = runner.invoke(app, ["games"])
+    assert "General's War" in table.stdout and "2, 4" in table.stdout
+
+
+def test_match_prints_json_writes_a_replay_and_is_deterministic(tmp_path: Path) -> None:
+    replay = tmp_path / "m.json"
+    first = match_json(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "42", "--replay", str(replay))
+    assert first["game"] == "generals-war" and first["seed"] == 42
+    assert [s["bot"] for s in first["seats"]] == ["gw-greedy", "random"]
+    assert sorted(s["rank"] for s in first["seats"]) in ([1, 2], [1, 1])
+    for seat in first["seats"]:
+        assert set(seat) >= {"seat", "bot", "rank", "score", "verdicts"} and seat["verdicts"] == []
+    data = load_replay(replay)
+    replay_game(data)
+    again = match_json(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "42", "--replay", str(tmp_path / "m2.json"))
+    assert [(s["rank"], s["score"]) for s in again["seats"]] == [(s["rank"], s["score"]) for s in first["seats"]]
+    assert load_replay(tmp_path / "m2.json")["actions"] == data["actions"]
+
+
+def test_four_player_match_with_a_table(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["match", "generals-war", GREEDY, RANDOM, RANDOM, GREEDY, "--seed", "3", "--replay", str(tmp_path / "r.json"), "--log-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "gw-greedy" in result.stdout and "rank" in result.stdout
+
+
+def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: Path) -> None:
+    out = match_json(tmp_path, "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1", "--replay", str(tmp_path / "a.json"))
+    crash = out["seats"][0]
+    assert [v["kind"] for v in crash["verdicts"]] == ["CRASH", "FORFEIT"] and crash["rank"] == 2
+    assert "crashing on purpose" in next((tmp_path / "logs").glob("*crash-at-start.log")).read_text()
+    out = match_json(
+        tmp_path, "generals-war", RANDOM, str(TEST_BOTS / "sleepy"), "--seed", "1", "--move-time-ms", "100", "--time-bank-ms", "0",
+        "--strike-limit", "1", "--replay", str(tmp_path / "b.json"),
+    )
+    sleepy = out["seats"][1]
+    assert [v["kind"] for v in sleepy["verdicts"]] == ["TIMEOUT", "TIMEOUT", "FORFEIT"]
+    assert sleepy["rank"] == 2 and out["seats"][0]["verdicts"] == []
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["no-such-game", RANDOM, RANDOM], "unknown game"),
+        (["generals-war", RANDOM, RANDOM, RANDOM], "2, 4 players"),
+        (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=0"], "at least 1"),
+        (["generals-war", RANDOM, RANDOM, "-o", "speed"], "NAME=VALUE"),
+        (["generals-war", RANDOM, "/nonexistent"], "not a directory"),
+        (["generals-war", RANDOM, str(ROOT / "tests")], "no bot.toml"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["match", *args])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
