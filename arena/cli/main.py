@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli.ladder import ladder_app
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError
@@ -24,6 +25,7 @@ from referee.server.manifest import ManifestError
 app = typer.Typer(help="Arena: bots in any language play hidden-information card games.", no_args_is_help=True)
 referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
 app.add_typer(referee_app, name="referee")
+app.add_typer(ladder_app, name="ladder")
 console = Console()
 err = Console(stderr=True)
 

@@ -1,0 +1,220 @@
+"""`arena ladder ...`: run the ladder, manage owners, submit bots, watch the standings."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import httpx
+import typer
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+ladder_app = typer.Typer(help="The ladder: submit bots, schedule and rate matches, watch the standings.", no_args_is_help=True)
+user_app = typer.Typer(help="Bot owners and their API tokens.", no_args_is_help=True)
+ladder_app.add_typer(user_app, name="user")
+console = Console()
+err = Console(stderr=True)
+
+DataDir = Annotated[Path, typer.Option("--data", help="The ladder's data folder (database, bot store, replays).")]
+DbUrl = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL (default: SQLite in the data folder).")]
+Server = Annotated[str, typer.Option("--server", envvar="ARENA_LADDER_URL", help="The ladder's address.")]
+Token = Annotated[str, typer.Option("--token", envvar="ARENA_LADDER_TOKEN", help="Your API token.")]
+DEFAULT_DATA = Path("arena-data")
+DEFAULT_SERVER = "http://127.0.0.1:8765"
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+def call(method: str, server: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        response = httpx.request(method, server.rstrip("/") + path, headers=headers, timeout=300, **kwargs)
+    except httpx.HTTPError as exc:
+        fail(f"cannot reach the ladder at {server}: {exc}")
+    if response.status_code >= 400 and response.status_code != 422:
+        detail = response.json().get("detail", response.text) if response.headers.get("content-type", "").startswith("application/json") else response.text
+        fail(f"{response.status_code}: {detail}")
+    return response.json()
+
+
+@ladder_app.command()
+def serve(
+    data: DataDir = DEFAULT_DATA,
+    db: DbUrl = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
+    workers: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
+    samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game.")] = True,
+    game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
+    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
+    seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.")] = None,
+) -> None:
+    """Run the ladder: HTTP API, scheduler and match workers in one process."""
+    import logging
+
+    from ladder.service import Ladder, LadderConfig
+    from referee.games.registry import GAMES
+    from referee.server.session import TimeControl
+
+    for g in game:
+        if g not in GAMES:
+            fail(f"unknown game {g!r} (games: {', '.join(GAMES)})")
+    if workers < 1:
+        fail("--workers must be at least 1")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    config = LadderConfig(data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), seed=seed)
+    ladder = Ladder(config)
+    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}")
+    console.print("watch the standings: arena ladder standings GAME --watch")
+    asyncio.run(ladder.run())
+
+
+@user_app.command("add")
+def user_add(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Create an owner and print their API token (shown once)."""
+    from ladder.accounts import AccountError, add_user
+    from ladder.service import LadderConfig, open_db
+
+    make = open_db(LadderConfig(data, db))
+    with make() as session:
+        try:
+            token = add_user(session, name)
+        except AccountError as exc:
+            fail(str(exc))
+    print(token)
+
+
+@ladder_app.command()
+def submit(
+    bot: Annotated[Path, typer.Argument(help="A bot directory or a .zip of one.")],
+    server: Server = DEFAULT_SERVER,
+    token: Token = "",
+) -> None:
+    """Upload a new version of your bot; it joins the ladder once its validation matches pass."""
+    from ladder.upload import UploadError, zip_directory
+
+    if not token:
+        fail("give your API token with --token or ARENA_LADDER_TOKEN (an operator makes one: arena ladder user add NAME)")
+    if bot.is_dir():
+        try:
+            data = zip_directory(bot)
+        except UploadError as exc:
+            fail(str(exc))
+    elif bot.is_file():
+        data = bot.read_bytes()
+    else:
+        fail(f"{bot}: no such directory or file")
+    reply = call("POST", server, "/api/bots", token, content=data)
+    if "accepted" not in reply:
+        fail(str(reply.get("detail", reply)))
+    if reply["accepted"]:
+        console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) is on the ladder")
+        return
+    console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
+    if reply.get("log"):
+        console.print(reply["log"][-4000:], markup=False, highlight=False)
+    raise typer.Exit(1)
+
+
+def standings_table(game: str, rows: list[dict[str, Any]]) -> Table:
+    table = Table(title=f"{game} · {time.strftime('%H:%M:%S')}")
+    for column in ("rank", "bot", "owner", "version", "μ", "σ", "μ−3σ", "games"):
+        table.add_column(column, justify="right" if column not in ("bot", "owner", "version") else "left")
+    for r in rows:
+        table.add_row(str(r["rank"]), r["bot"], r["owner"], r["version"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}", str(r["games"]))
+    return table
+
+
+@ladder_app.command()
+def standings(
+    game: str,
+    server: Server = DEFAULT_SERVER,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep the table up to date.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    interval: Annotated[float, typer.Option(help="Seconds between updates with --watch.")] = 2.0,
+) -> None:
+    """The leaderboard of one game, by conservative rating μ − 3σ."""
+    rows = call("GET", server, f"/api/games/{game}/standings")
+    if as_json:
+        print(json.dumps(rows))
+        return
+    if not watch:
+        console.print(standings_table(game, rows))
+        return
+    with Live(standings_table(game, rows), console=console, refresh_per_second=4) as live:
+        try:
+            while True:
+                time.sleep(interval)
+                live.update(standings_table(game, call("GET", server, f"/api/games/{game}/standings")))
+        except KeyboardInterrupt:
+            pass
+
+
+@ladder_app.command()
+def matches(
+    server: Server = DEFAULT_SERVER,
+    game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
+    bot: Annotated[str | None, typer.Option(help="Only matches of this bot.")] = None,
+    limit: Annotated[int, typer.Option(help="How many.")] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Recent matches with their results and verdicts."""
+    params: dict[str, Any] = {"limit": limit}
+    if game:
+        params["game"] = game
+    if bot:
+        params["bot"] = bot
+    rows = call("GET", server, "/api/matches", params=params)
+    if as_json:
+        print(json.dumps(rows))
+        return
+    table = Table(title="Recent matches")
+    for column in ("id", "game", "kind", "status", "seats (rank)", "verdicts"):
+        table.add_column(column)
+    for m in rows:
+        seats = ", ".join(f"{s['bot']} ({s['rank']})" for s in m["seats"])
+        verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
+        table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], seats, verdicts)
+    console.print(table)
+
+
+@ladder_app.command("challenge")
+def challenge_cmd(
+    bot: Annotated[str, typer.Argument(help="Your bot.")],
+    opponent: Annotated[str, typer.Argument(help="The bot to play.")],
+    game: Annotated[str, typer.Option(help="The game.")],
+    server: Server = DEFAULT_SERVER,
+    token: Token = "",
+) -> None:
+    """Ask for a challenge: a duplicate pair between your bot and another, ahead of the queue."""
+    if not token:
+        fail("give your API token with --token or ARENA_LADDER_TOKEN")
+    reply = call("POST", server, "/api/challenges", token, json={"bot": bot, "opponent": opponent, "game": game})
+    if "matches" not in reply:
+        fail(str(reply.get("detail", reply)))
+    console.print(f"queued matches {', '.join(map(str, reply['matches']))}")
+
+
+@ladder_app.command("check-ratings")
+def check_ratings(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Rebuild every rating from the match log and compare with the stored ones."""
+    from ladder.rebuild import mismatches
+    from ladder.service import LadderConfig, open_db
+
+    make = open_db(LadderConfig(data, db))
+    with make() as session:
+        problems = mismatches(session)
+    for p in problems:
+        console.print(p)
+    if problems:
+        raise typer.Exit(1)
+    console.print("ratings match the match log")
+

@@ -1,0 +1,162 @@
+"""The ladder's HTTP JSON API (FastAPI; its OpenAPI document is at /openapi.json)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Iterator
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder import queries
+from ladder.accounts import user_for_token
+from ladder.models import Bot, BotVersion, Match, MatchSeat, User
+from ladder.scheduler import ScheduleError, challenge
+from ladder.submissions import SubmissionRefused, submit
+from ladder.upload import Limits
+from referee.games.registry import GAMES
+
+
+@dataclass
+class LadderState:
+    make: sessionmaker[Session]
+    store: Path
+    data_dir: Path
+    limits: Limits = Limits()
+    validate: bool = True
+
+
+class ChallengeRequest(BaseModel):
+    bot: str
+    opponent: str
+    game: str
+
+
+def get_db(request: Request) -> Iterator[Session]:
+    state: LadderState = request.app.state.ladder
+    with state.make() as session:
+        yield session
+
+
+Db = Annotated[Session, Depends(get_db)]
+
+
+def get_owner(db: Db, authorization: Annotated[str | None, Header()] = None) -> User:
+    """The user whose API token is in the Authorization header."""
+    if not authorization or not authorization.startswith("Bearer "):
+        raise HTTPException(401, "send your API token as 'Authorization: Bearer TOKEN'")
+    user = user_for_token(db, authorization.removeprefix("Bearer ").strip())
+    if user is None:
+        raise HTTPException(401, "unknown API token")
+    return user
+
+
+Owner = Annotated[User, Depends(get_owner)]
+
+
+def create_app(state: LadderState) -> FastAPI:
+    app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
+    app.state.ladder = state
+
+    def known_game(game: str) -> str:
+        if game not in GAMES:
+            raise HTTPException(404, f"unknown game {game!r}")
+        return game
+
+    @app.get("/api/health")
+    def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/api/games")
+    def games() -> list[dict[str, Any]]:
+        return [
+            {"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "summary": c.spec.summary}
+            for c in GAMES.values()
+        ]
+
+    @app.get("/api/games/{game}/standings")
+    def standings(game: str, db: Db) -> list[dict[str, Any]]:
+        return queries.standings(db, known_game(game))
+
+    @app.get("/api/matches")
+    def matches(db: Db, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        return queries.recent_matches(db, game, bot, max(1, min(limit, 200)))
+
+    @app.get("/api/matches/{match_id}")
+    def match(match_id: int, db: Db) -> dict[str, Any]:
+        found = db.get(Match, match_id)
+        if found is None:
+            raise HTTPException(404, f"no match {match_id}")
+        return queries.match_summary(db, found)
+
+    @app.get("/api/matches/{match_id}/replay")
+    def replay(match_id: int, db: Db) -> Any:
+        found = db.get(Match, match_id)
+        if found is None or found.status != "done" or not found.replay_path:
+            raise HTTPException(404, f"no replay for match {match_id}")
+        return JSONResponse(json.loads(Path(found.replay_path).read_text()))
+
+    @app.get("/api/bots/{name}")
+    def bot(name: str, db: Db) -> dict[str, Any]:
+        detail = queries.bot_detail(db, name)
+        if detail is None:
+            raise HTTPException(404, f"no bot {name!r}")
+        return detail
+
+    @app.get("/api/bots/{name}/history")
+    def history(name: str, game: str, db: Db) -> list[dict[str, Any]]:
+        return queries.rating_history(db, name, known_game(game))
+
+    @app.post("/api/bots", status_code=201)
+    async def upload(request: Request, user: Owner) -> Any:
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > state.limits.archive_bytes:
+                raise HTTPException(413, f"the archive is larger than {state.limits.archive_bytes} bytes")
+        try:
+            outcome = await submit(state.make, state.store, user, bytes(body), state.limits, state.validate)
+        except SubmissionRefused as exc:
+            raise HTTPException(exc.status, str(exc)) from None
+        payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
+        return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
+
+    @app.post("/api/challenges", status_code=201)
+    def make_challenge(body: ChallengeRequest, user: Owner, db: Db) -> dict[str, Any]:
+        known_game(body.game)
+        try:
+            made = challenge(db, user.id, body.bot, body.opponent, body.game, random.randrange(2**31))
+        except ScheduleError as exc:
+            raise HTTPException(422, str(exc)) from None
+        return {"matches": [m.id for m in made]}
+
+    @app.get("/api/matches/{match_id}/logs/{seat}")
+    def seat_log(match_id: int, seat: int, user: Owner, db: Db) -> Any:
+        row = db.execute(select_seat(match_id, seat)).first()
+        if row is None:
+            raise HTTPException(404, "no such seat")
+        match_seat, bot_owner = row
+        if bot_owner != user.id:
+            raise HTTPException(403, "only the bot's owner may read its logs")
+        if not match_seat.log_path or not Path(match_seat.log_path).exists():
+            raise HTTPException(404, "no log kept for this seat")
+        return JSONResponse({"log": Path(match_seat.log_path).read_text(errors="replace")})
+
+    return app
+
+
+def select_seat(match_id: int, seat: int) -> Any:
+    """A seat of a match with the owner id of the bot that sat there."""
+    return (
+        select(MatchSeat, Bot.owner_id)
+        .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(MatchSeat.match_id == match_id, MatchSeat.seat == seat)
+    )

@@ -1,0 +1,117 @@
+"""The ladder's tables. Schema changes go through Alembic (ladder/migrations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class User(Base):
+    """A bot owner; the API token is stored only as its SHA-256."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class Bot(Base):
+    """A bot name, owned by one user for good."""
+
+    __tablename__ = "bots"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class BotVersion(Base):
+    """One uploaded version of a bot: validating, active, rejected or retired (superseded)."""
+
+    __tablename__ = "bot_versions"
+    __table_args__ = (UniqueConstraint("bot_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bot_id: Mapped[int] = mapped_column(ForeignKey("bots.id"))
+    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, ... per bot
+    version: Mapped[str] = mapped_column(String(64))  # the manifest's version string
+    status: Mapped[str] = mapped_column(String(16))
+    games: Mapped[list[str]] = mapped_column(JSON)
+    language: Mapped[str] = mapped_column(String(16))
+    path: Mapped[str] = mapped_column(String(512))  # relative to the bot store
+    reason: Mapped[str] = mapped_column(Text, default="")
+    log: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class Rating(Base):
+    """The current TrueSkill rating of a bot version in one game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (UniqueConstraint("bot_version_id", "game"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    game: Mapped[str] = mapped_column(String(64))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatingChange(Base):
+    """Every rating update, so that history can be drawn and ratings rebuilt."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("match_id", "bot_version_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
+    game: Mapped[str] = mapped_column(String(64))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class Match(Base):
+    """A match to play or played; claimed by a worker with a lease."""
+
+    __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_status_priority", "status", "priority"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int] = mapped_column(Integer)
+    num_players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    kind: Mapped[str] = mapped_column(String(16))  # rated, placement, challenge
+    status: Mapped[str] = mapped_column(String(16))  # queued, running, done, failed
+    priority: Mapped[int] = mapped_column(Integer, default=0)  # higher first
+    deal: Mapped[str] = mapped_column(String(64))  # matches sharing a deal are one duplicate set
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_expires: Mapped[float | None] = mapped_column(Float, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    replay_path: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    error: Mapped[str] = mapped_column(Text, default="")
+
+
+class MatchSeat(Base):
+    """Who sat where in a match, and how it went for them."""
+
+    __tablename__ = "match_seats"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    verdicts: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    log_path: Mapped[str | None] = mapped_column(String(512), nullable=True)

@@ -1,0 +1,97 @@
+"""Read-only views of the ladder for the API and the terminal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
+from ladder.ratings import Skill
+
+
+def standings(db: Session, game: str) -> list[dict[str, Any]]:
+    """Active versions in ``game`` by conservative rating (mu - 3 sigma)."""
+    rows = db.execute(
+        select(Bot.name, User.name, BotVersion.version, BotVersion.seq, BotVersion.id, Rating.mu, Rating.sigma, Rating.games, Rating.updated_at)
+        .join(BotVersion, BotVersion.bot_id == Bot.id)
+        .join(User, User.id == Bot.owner_id)
+        .join(Rating, (Rating.bot_version_id == BotVersion.id) & (Rating.game == game))
+        .where(BotVersion.status == "active")
+    ).all()
+    table = [
+        {
+            "bot": bot, "owner": owner, "version": version, "seq": seq, "version_id": vid, "mu": mu, "sigma": sigma,
+            "conservative": Skill(mu, sigma).conservative, "games": games, "last_match": last if games else None,
+        }
+        for bot, owner, version, seq, vid, mu, sigma, games, last in rows
+    ]
+    table.sort(key=lambda r: (-r["conservative"], r["bot"]))
+    for i, row in enumerate(table, start=1):
+        row["rank"] = i
+    return table
+
+
+def match_summary(db: Session, match: Match) -> dict[str, Any]:
+    seats = db.execute(
+        select(MatchSeat, Bot.name, BotVersion.version)
+        .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(MatchSeat.match_id == match.id)
+        .order_by(MatchSeat.seat)
+    ).all()
+    return {
+        "id": match.id, "game": match.game, "seed": match.seed, "kind": match.kind, "status": match.status, "deal": match.deal,
+        "attempts": match.attempts, "created_at": match.created_at, "finished_at": match.finished_at, "error": match.error,
+        "seats": [
+            {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank, "score": s.score, "verdicts": s.verdicts}
+            for s, name, version in seats
+        ],
+    }
+
+
+def recent_matches(db: Session, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    query = select(Match).where(Match.status.in_(("done", "failed")))
+    if game:
+        query = query.where(Match.game == game)
+    if bot:
+        query = query.where(
+            Match.id.in_(
+                select(MatchSeat.match_id).join(BotVersion, BotVersion.id == MatchSeat.bot_version_id).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == bot)
+            )
+        )
+    matches = db.scalars(query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit)).all()
+    return [match_summary(db, m) for m in matches]
+
+
+def bot_detail(db: Session, name: str) -> dict[str, Any] | None:
+    bot = db.scalar(select(Bot).where(Bot.name == name))
+    if bot is None:
+        return None
+    owner = db.get_one(User, bot.owner_id)
+    versions = db.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id).order_by(BotVersion.seq)).all()
+    out_versions = []
+    for v in versions:
+        ratings = db.scalars(select(Rating).where(Rating.bot_version_id == v.id)).all()
+        out_versions.append(
+            {
+                "seq": v.seq, "version": v.version, "status": v.status, "games": v.games, "reason": v.reason, "created_at": v.created_at,
+                "ratings": {r.game: {"mu": r.mu, "sigma": r.sigma, "conservative": Skill(r.mu, r.sigma).conservative, "games": r.games} for r in ratings},
+            }
+        )
+    return {"name": bot.name, "owner": owner.name, "versions": out_versions}
+
+
+def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
+    rows = db.execute(
+        select(RatingChange.match_id, RatingChange.mu, RatingChange.sigma, RatingChange.created_at, BotVersion.seq)
+        .join(BotVersion, BotVersion.id == RatingChange.bot_version_id)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(Bot.name == name, RatingChange.game == game)
+        .order_by(RatingChange.id)
+    ).all()
+    return [
+        {"match": m, "mu": mu, "sigma": sigma, "conservative": Skill(mu, sigma).conservative, "at": at, "seq": seq}
+        for m, mu, sigma, at, seq in rows
+    ]

@@ -1,0 +1,36 @@
+"""TrueSkill ratings per bot version and game, updated from match ranks (ties allowed)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import trueskill
+
+ENV = trueskill.TrueSkill(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300, draw_probability=0.1)
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """The rating leaderboards sort by: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+INITIAL = Skill(ENV.mu, ENV.sigma)
+
+
+def update(skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
+    """New skills after one match; ``ranks`` are 1-based competition ranks, equal ranks tie."""
+    groups = [(ENV.create_rating(s.mu, s.sigma),) for s in skills]
+    rated = ENV.rate(groups, ranks=[r - 1 for r in ranks])
+    return [Skill(g[0].mu, g[0].sigma) for g in rated]
+
+
+def quality(skills: Iterable[Skill]) -> float:
+    """TrueSkill's match quality: the draw probability of these players, 1 for a perfect match."""
+    return float(ENV.quality([(ENV.create_rating(s.mu, s.sigma),) for s in skills]))

@@ -1,0 +1,132 @@
+"""Choosing the matches that teach the ladder the most.
+
+Bots with few games or a wide sigma play first; their opponents are drawn
+from those with the best TrueSkill match quality; every deal is played twice
+with the seats reversed (a duplicate set) so that card luck cancels. New
+versions get placement matches first, and owners can ask for challenges.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating
+from ladder.ratings import Skill, quality
+from referee.games.registry import GAMES
+
+PLACEMENT_GAMES = 4
+PRIORITY = {"rated": 0, "placement": 1, "challenge": 2}
+
+
+class ScheduleError(ValueError):
+    """A challenge that cannot be scheduled."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    version_id: int
+    bot: str
+    skill: Skill
+    games: int
+
+
+def entrants(db: Session, game: str) -> list[Entrant]:
+    """The active versions that play ``game``, with their ratings and games played or queued."""
+    rows = db.execute(
+        select(BotVersion.id, Bot.name, Rating.mu, Rating.sigma, Rating.games)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .join(Rating, (Rating.bot_version_id == BotVersion.id) & (Rating.game == game))
+        .where(BotVersion.status == "active")
+        .order_by(BotVersion.id)
+    ).all()
+    queued = Counter(
+        db.scalars(
+            select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.game == game, Match.status.in_(("queued", "running")))
+        ).all()
+    )
+    return [Entrant(vid, name, Skill(mu, sigma), games + queued[vid]) for vid, name, mu, sigma, games in rows]
+
+
+def add_duplicate_set(db: Session, game: str, version_ids: list[int], seed: int, kind: str) -> list[Match]:
+    """The same deal twice, the second time with the seat order reversed."""
+    deal = uuid.uuid4().hex
+    matches = []
+    for order in (version_ids, list(reversed(version_ids))):
+        match = Match(
+            game=game, seed=seed, num_players=len(order), options={}, kind=kind, status="queued",
+            priority=PRIORITY[kind], deal=deal, created_at=time.time(),
+        )
+        db.add(match)
+        db.flush()
+        for seat, vid in enumerate(order):
+            db.add(MatchSeat(match_id=match.id, seat=seat, bot_version_id=vid, verdicts=[]))
+        matches.append(match)
+    return matches
+
+
+def plan_one(db: Session, game: str, rng: random.Random) -> list[Match]:
+    """One duplicate set for ``game`` around the entrant that most needs games; none if too few bots."""
+    pool = entrants(db, game)
+    counts = [n for n in GAMES[game].spec.player_counts if n <= len(pool)]
+    if not counts:
+        return []
+    focus = min(pool, key=lambda e: (e.games, -e.skill.sigma, rng.random()))
+    n = rng.choice(counts)
+    table = [focus]
+    others = [e for e in pool if e is not focus]
+    while len(table) < n:
+        scored = sorted(others, key=lambda e: -quality([t.skill for t in table] + [e.skill]))
+        pick = rng.choice(scored[:3])
+        table.append(pick)
+        others.remove(pick)
+    rng.shuffle(table)
+    kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
+    return add_duplicate_set(db, game, [e.version_id for e in table], rng.randrange(2**31), kind)
+
+
+def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None) -> int:
+    """Queue duplicate sets until ``target`` matches wait; returns how many matches were added."""
+    waiting = db.scalar(select(func.count()).select_from(Match).where(Match.status == "queued")) or 0
+    added = 0
+    order = list(games or GAMES)
+    rng.shuffle(order)
+    stalled = 0
+    while waiting + added < target and stalled < len(order):
+        game = order[(added + stalled) % len(order)]
+        made = plan_one(db, game, rng)
+        if not made:
+            stalled += 1
+            continue
+        added += len(made)
+    db.commit()
+    return added
+
+
+def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, seed: int) -> list[Match]:
+    """A duplicate set between the owner's bot and an opponent, ahead of everything else."""
+    versions = {}
+    for name in (bot, opponent):
+        row = db.execute(
+            select(BotVersion.id, Bot.owner_id, BotVersion.games)
+            .join(Bot, Bot.id == BotVersion.bot_id)
+            .where(Bot.name == name, BotVersion.status == "active")
+        ).first()
+        if row is None:
+            raise ScheduleError(f"no active bot named {name!r}")
+        if game not in row.games:
+            raise ScheduleError(f"{name} does not play {game}")
+        versions[name] = row
+    if versions[bot].owner_id != owner_id:
+        raise ScheduleError(f"you do not own {bot}")
+    if 2 not in GAMES[game].spec.player_counts:
+        raise ScheduleError(f"{game} is not played by two; challenges are head to head")
+    made = add_duplicate_set(db, game, [versions[bot].id, versions[opponent].id], seed, "challenge")
+    db.commit()
+    return made

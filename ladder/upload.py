@@ -1,0 +1,112 @@
+"""Checking and unpacking an uploaded bot archive, without writing outside the bot store."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from referee.server.manifest import MANIFEST
+
+
+class UploadError(ValueError):
+    """An archive the ladder refuses; the message says why."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    archive_bytes: int = 8 * 1024 * 1024
+    unpacked_bytes: int = 32 * 1024 * 1024
+    files: int = 1000
+    ratio: int = 100  # largest compression ratio of one member; beyond is treated as a bomb
+
+
+def zip_directory(path: Path) -> bytes:
+    """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders."""
+    skip = {"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for root, dirs, files in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d not in skip)
+            for name in sorted(files):
+                full = Path(root) / name
+                if full.is_symlink():
+                    raise UploadError(f"{full}: links cannot be submitted")
+                zf.write(full, full.relative_to(path).as_posix())
+    return buffer.getvalue()
+
+
+def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:
+    name = info.filename
+    if "\\" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        raise UploadError(f"{name!r}: absolute or Windows-style paths are not allowed")
+    path = PurePosixPath(name)
+    if any(part in ("..", "") for part in path.parts) or not path.parts:
+        raise UploadError(f"{name!r}: paths may not leave the bot's folder")
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        raise UploadError(f"{name!r}: links are not allowed")
+    if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise UploadError(f"{name!r}: only plain files and folders are allowed")
+    return path
+
+
+def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
+    """Validate an archive's members before anything is unpacked; returns them with their paths inside the bot."""
+    if len(data) > limits.archive_bytes:
+        raise UploadError(f"the archive is {len(data)} bytes; the limit is {limits.archive_bytes}")
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise UploadError(f"not a zip archive: {exc}") from None
+    if len(infos) > limits.files:
+        raise UploadError(f"the archive has {len(infos)} entries; the limit is {limits.files}")
+    members = [(info, _member_path(info)) for info in infos]
+    total = sum(info.file_size for info, _ in members)
+    if total > limits.unpacked_bytes:
+        raise UploadError(f"the archive unpacks to {total} bytes; the limit is {limits.unpacked_bytes}")
+    for info, path in members:
+        if info.compress_size and info.file_size / info.compress_size > limits.ratio:
+            raise UploadError(f"{path}: compressed {info.file_size // info.compress_size}:1, which looks like an archive bomb")
+    files = [p for info, p in members if not info.is_dir()]
+    if PurePosixPath(MANIFEST) in files:
+        return members
+    tops = {p.parts[0] for p in files}
+    if len(tops) == 1 and PurePosixPath(next(iter(tops)), MANIFEST) in files:
+        # A single top folder holding the bot: strip it.
+        return [(info, PurePosixPath(*p.parts[1:])) for info, p in members if len(p.parts) > 1]
+    raise UploadError(f"no {MANIFEST} at the top of the archive")
+
+
+def unpack(data: bytes, target: Path, limits: Limits = Limits()) -> None:
+    """Unpack a checked archive into ``target`` (which must not exist), never following or creating links."""
+    members = check_archive(data, limits)
+    target.mkdir(parents=True)
+    root = target.resolve()
+    zf = zipfile.ZipFile(io.BytesIO(data))
+    written = 0
+    for info, path in members:
+        dest = (root / path).resolve()
+        if root not in dest.parents and dest != root:
+            raise UploadError(f"{path}: leaves the bot's folder")
+        if info.is_dir():
+            dest.mkdir(parents=True, exist_ok=True)
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with zf.open(info) as src, open(dest, "xb") as out:
+            while chunk := src.read(65536):
+                written += len(chunk)
+                if written > limits.unpacked_bytes:  # sizes in the archive's directory can lie
+                    raise UploadError("the archive unpacks to more than it declares")
+                out.write(chunk)
+        mode = (info.external_attr >> 16) & 0o777
+        os.chmod(dest, 0o755 if mode & 0o111 else 0o644)
+
+
+def remove_tree(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
