@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import grpc
@@ -92,7 +92,7 @@ def _echo_client(address: str, rounds: int) -> None:
     box: queue.Queue[bytes | None] = queue.Queue()
     box.put(b"hello")
 
-    def outgoing():  # type: ignore[no-untyped-def]
+    def outgoing() -> Iterator[bytes]:
         while (item := box.get()) is not None:
             yield item
 

@@ -20,7 +20,7 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
         .join(Rating, (Rating.bot_version_id == BotVersion.id) & (Rating.game == game))
         .where(BotVersion.status == "active")
     ).all()
-    table = [
+    table: list[dict[str, Any]] = [
         {
             "bot": bot, "owner": owner, "version": version, "seq": seq, "version_id": vid, "mu": mu, "sigma": sigma,
             "conservative": Skill(mu, sigma).conservative, "games": games, "last_match": last if games else None,

@@ -7,6 +7,7 @@ import logging
 import os
 import random
 import socket
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -114,7 +115,19 @@ class Ladder:
                 fill_queue(db, self.rng, target=max(4, 2 * self.config.workers), games=self.config.games)
             await asyncio.sleep(0.5)
 
+    def _clear_interrupted_validations(self) -> None:
+        """Versions left validating by a ladder that died long ago will never finish: reject them."""
+        stale = time.time() - 15 * 60
+        with self.make() as db:
+            db.execute(
+                update(BotVersion)
+                .where(BotVersion.status == "validating", BotVersion.created_at < stale)
+                .values(status="rejected", reason="validation was interrupted; submit again")
+            )
+            db.commit()
+
     async def run(self, serve_http: bool = True) -> None:
+        self._clear_interrupted_validations()
         if self.config.samples:
             await register_samples(self.make, self.store, self.config.games)
         tasks = [asyncio.create_task(self.scheduler())]

@@ -91,12 +91,13 @@ async def submit(
     if validate:
         reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}")
     with make() as db:
-        version = db.get(BotVersion, version_id)
-        assert version is not None
+        version = db.get_one(BotVersion, version_id)
         version.reason, version.log = reason, log
         if reason:
             version.status = "rejected"
             shutil.rmtree(final, ignore_errors=True)
+            if not any(final.parent.iterdir()):
+                final.parent.rmdir()
         else:
             version.status = "active"
             for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.id != version.id)):

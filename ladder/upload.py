@@ -50,7 +50,8 @@ def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         raise UploadError(f"{name!r}: links are not allowed")
-    if mode and not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+    kind = stat.S_IFMT(mode)
+    if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
         raise UploadError(f"{name!r}: only plain files and folders are allowed")
     return path
 

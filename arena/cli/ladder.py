@@ -56,6 +56,7 @@ def serve(
     game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
     move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.")] = None,
+    lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.")] = 60.0,
 ) -> None:
     """Run the ladder: HTTP API, scheduler and match workers in one process."""
     import logging
@@ -70,7 +71,7 @@ def serve(
     if workers < 1:
         fail("--workers must be at least 1")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    config = LadderConfig(data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), seed=seed)
+    config = LadderConfig(data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed)
     ladder = Ladder(config)
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}")
     console.print("watch the standings: arena ladder standings GAME --watch")

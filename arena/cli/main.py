@@ -184,5 +184,10 @@ def referee_serve(
     asyncio.run(serve())
 
 
+from arena.cli.tournament import tournament  # noqa: E402
+
+app.command()(tournament)
+
+
 if __name__ == "__main__":
     app()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import resource
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -27,9 +26,15 @@ class BotProcess:
     log_truncated: bool = field(default=False)
 
 
-def _limits() -> None:  # runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+def with_limits(command: list[str]) -> list[str]:
+    """Run ``command`` under the subprocess runner's limits (no core files, capped memory).
+
+    The limits are set by a shell that then execs the bot: a Python ``preexec_fn``
+    would run Python code in a forked copy of the multi-threaded referee, which
+    is not safe.
+    """
+    script = f'ulimit -c 0; ulimit -v {MEMORY_LIMIT_BYTES // 1024}; exec "$@"'
+    return ["/bin/sh", "-c", script, "arena-bot", *command]
 
 
 def resolve_command(command: tuple[str, ...]) -> list[str]:
@@ -40,19 +45,33 @@ def resolve_command(command: tuple[str, ...]) -> list[str]:
     return [first, *rest]
 
 
-async def start_bot(bot: BotProcess, env: dict[str, str]) -> None:
+def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
+    """A bot sees none of the referee's environment (it may hold secrets): only what it needs to run."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": str(home),
+        "TMPDIR": str(home),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **extra,
+    }
+
+
+async def start_bot(bot: BotProcess, env: dict[str, str], home: Path) -> None:
+    """Start the bot's command in its directory, with ``home`` as its private, fresh HOME and TMPDIR."""
     bot.log_path.parent.mkdir(parents=True, exist_ok=True)
-    full_env = {**os.environ, **env}
+    home.mkdir(parents=True, exist_ok=True)
+    full_env = bot_environment(home, env)
     try:
         bot.proc = await asyncio.create_subprocess_exec(
-            *resolve_command(bot.manifest.command),
+            *with_limits(resolve_command(bot.manifest.command)),
             cwd=bot.manifest.path,
             env=full_env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=_limits,
         )
     except OSError as exc:
         bot.log_path.write_text(f"could not start {bot.manifest.command!r}: {exc}\n")

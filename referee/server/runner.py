@@ -70,7 +70,7 @@ async def run_local_match(setup: MatchSetup) -> LocalMatch:
                     "ARENA_TOKEN": token,
                     "ARENA_BOT_SEED": str(setup.seed * 1000 + bot.seat),
                 }
-                await start_bot(bot, env)
+                await start_bot(bot, env, Path(tmp) / f"home{bot.seat}")
                 watchers.append(asyncio.create_task(_watch(bot, session)))
             record = await session.run()
         finally:

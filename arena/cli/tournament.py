@@ -1,0 +1,261 @@
+"""``arena tournament``: a local event between bot directories, with standings, a crosstable or an SPRT verdict."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from referee.core.game import OptionError
+from referee.server.manifest import ManifestError
+from referee.tournament.schedule import FORMATS, deals_for
+from referee.tournament.sprt import MODELS, Sprt, score_to_elo
+
+if TYPE_CHECKING:
+    from referee.tournament.run import TournamentResult
+
+console = Console()
+err = Console(stderr=True)
+
+
+def tournament(
+    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
+    bots: Annotated[list[Path], typer.Argument(help="Bot directories (a directory may be given twice).")],
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="round-robin, gauntlet (the first bot against each other) or swiss.")
+    ] = "round-robin",
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            "-n",
+            help="Games per table (round-robin, gauntlet; default 2), rounds (swiss; default 2), "
+            "or the most games (--sprt; default 1000).",
+        ),
+    ] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", help="Matches played at once.")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed: the same seed gives the same schedule and deals.")] = None,
+    players: Annotated[int | None, typer.Option(help="Seats per table (default 2, or the game's smallest count).")] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (no progress bar).")] = False,
+    sprt: Annotated[bool, typer.Option("--sprt", help="Test whether the first bot is stronger than the second.")] = False,
+    elo0: Annotated[float, typer.Option(help="SPRT: Elo difference under H0.")] = 0.0,
+    elo1: Annotated[float, typer.Option(help="SPRT: Elo difference under H1.")] = 50.0,
+    alpha: Annotated[float, typer.Option(help="SPRT: false-positive rate.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="SPRT: false-negative rate.")] = 0.05,
+    sprt_model: Annotated[str, typer.Option(help="SPRT: pentanomial (duplicate pairs) or trinomial (games).")] = "pentanomial",
+    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
+    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
+    strike_limit: Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.")] = 3,
+    log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
+    replay_dir: Annotated[Path | None, typer.Option(help="Write every match's replay here (default: none).")] = None,
+) -> None:
+    """Play a local tournament and print TrueSkill standings and a crosstable (or, with --sprt, a verdict).
+
+    Games come in duplicate deals: one seed played once per rotation of the
+    seats (for two players: swapped), so each bot plays each seat equally and
+    card luck cancels. The result depends on the seed, never on --concurrency.
+    """
+    from arena.cli.main import fail, parse_options
+    from referee.games.registry import GAMES, game_class
+    from referee.server.session import TimeControl
+    from referee.tournament.run import TournamentConfig, TournamentError, check, planned_games, run_sprt, run_tournament
+
+    options = parse_options(option)
+    if sprt_model not in MODELS:
+        fail(f"unknown --sprt-model {sprt_model!r} (models: {', '.join(MODELS)})")
+    if not sprt and fmt not in FORMATS:
+        fail(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    try:
+        counts = game_class(game).spec.player_counts
+    except OptionError as exc:
+        fail(str(exc))
+    if players is None:
+        players = 2 if 2 in counts else min(counts)
+    if min(move_time_ms, time_bank_ms, strike_limit) < 0 or move_time_ms == 0:
+        fail("times must be positive and the strike limit not negative")
+    seed = seed if seed is not None else random.randrange(2**31)
+    if games is None:
+        games = 1000 if sprt else 2
+    config = TournamentConfig(
+        game, list(bots), fmt, games, players, seed, options,
+        TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency,
+    )  # fmt: skip
+    test: Sprt | None = None
+    try:
+        check(config, sprt=sprt)
+        if sprt:
+            test = Sprt(elo0, elo1, alpha, beta, sprt_model)
+    except (OptionError, ManifestError, TournamentError, ValueError) as exc:
+        fail(str(exc))
+
+    per = 2 if sprt else players
+    if fmt != "swiss" or sprt:
+        rounded = deals_for(games, per) * per
+        if rounded != games:
+            err.print(f"note: --games {games} rounded up to {rounded}: whole duplicate deals of {per} games")
+    total = planned_games(config, sprt=sprt)
+    label = f"{'sprt' if sprt else fmt} · {GAMES[game].spec.name}"
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=err, disable=as_json, transient=True,
+    ) as progress:  # fmt: skip
+        task = progress.add_task(label, total=total)
+
+        def advance(done: int, planned: int, _: Any) -> None:
+            note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
+            progress.update(task, completed=done, total=planned, description=label + note)
+
+        if test is not None:
+            result = asyncio.run(run_sprt(config, test, advance))
+        else:
+            result = asyncio.run(run_tournament(config, advance))
+
+    data = result_json(result)
+    if as_json:
+        print(json.dumps(data))
+        return
+    print_result(data)
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def result_json(result: TournamentResult) -> dict[str, Any]:
+    """The tournament as one JSON-ready object."""
+    labels = result.labels
+    cfg = result.config
+    st = result.standings
+    n = len(labels)
+    data: dict[str, Any] = {
+        "game": cfg.game,
+        "format": "sprt" if result.sprt is not None else cfg.fmt,
+        "players": cfg.players,
+        "seed": cfg.seed,
+        "matches": len(result.games),
+        "bots": [{"name": labels[i], "path": str(m.path)} for i, m in enumerate(result.manifests)],
+        "standings": [
+            {
+                "place": place,
+                "bot": labels[r.bot],
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "conservative": r.conservative,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "points": r.points,
+                "avg_rank": r.avg_rank,
+                "games": r.games,
+                "forfeits": r.forfeits,
+            }
+            for place, r in enumerate(st.rows, 1)
+        ],
+        "crosstable": {
+            labels[a]: {
+                labels[b]: {"wins": h.wins, "draws": h.draws, "losses": h.losses, "points": h.points, "games": h.games}
+                for b in range(n)
+                if b != a and (h := st.against(a, b)).games
+            }
+            for a in range(n)
+        },
+        "results": [
+            {
+                "index": g.scheduled.index,
+                "round": g.scheduled.round,
+                "deal": g.scheduled.deal,
+                "seed": g.scheduled.seed,
+                "seats": [labels[b] for b in g.scheduled.seats],
+                "ranks": list(g.ranks),
+                "scores": list(g.scores),
+                "forfeited": list(g.forfeited),
+                "match_id": g.match_id,
+                "replay": str(g.replay) if g.replay else None,
+            }
+            for g in result.games
+        ],
+    }
+    if cfg.fmt == "swiss" and result.sprt is None:
+        data["byes"] = [{"round": r, "bots": [labels[b] for b in bye]} for r, bye in result.byes if bye]
+    test = result.sprt
+    if test is not None:
+        lower, upper = test.bounds
+        decision = test.decision()
+        a, b = labels[0], labels[1]
+        losses, draws, wins = test.trinomial
+        data["sprt"] = {
+            "verdict": decision,
+            "summary": (
+                f"H1 accepted: {a} is stronger than {b}"
+                if decision == "H1"
+                else f"H0 accepted: {a} is not stronger than {b} by elo1"
+                if decision == "H0"
+                else "inconclusive: the game limit came first"
+            ),
+            "llr": test.llr,
+            "lower": lower,
+            "upper": upper,
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "model": test.model,
+            "games": test.games,
+            "pairs": test.pairs,
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "pentanomial": list(test.pentanomial),
+            "score": test.score,
+            "elo": _finite(score_to_elo(test.score)),
+        }
+    return data
+
+
+def print_result(data: dict[str, Any]) -> None:
+    title = f"{data['game']} · {data['format']} · {data['players']} players · seed {data['seed']} · {data['matches']} matches"
+    table = Table(title=title)
+    for column in ("#", "bot", "μ", "σ", "μ−3σ", "W", "D", "L", "points", "avg rank", "games"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for r in data["standings"]:
+        table.add_row(
+            str(r["place"]), r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}",
+            str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{r['points']:g}", f"{r['avg_rank']:.2f}", str(r["games"]),
+        )  # fmt: skip
+    console.print(table)
+    order = [r["bot"] for r in data["standings"]]
+    cross = Table(title="crosstable: row against column, wins-draws-losses")
+    cross.add_column("")
+    for name in order:
+        cross.add_column(name, justify="center")
+    for a in order:
+        cells = []
+        for b in order:
+            h = data["crosstable"][a].get(b)
+            cells.append("·" if a == b else f"{h['wins']}-{h['draws']}-{h['losses']}" if h else "")
+        cross.add_row(a, *cells)
+    console.print(cross)
+    forfeits = [f"{r['bot']} ({r['forfeits']})" for r in data["standings"] if r["forfeits"]]
+    if forfeits:
+        console.print(f"[yellow]forfeited games:[/] {', '.join(forfeits)} — see the bot logs")
+    for bye in data.get("byes", []):
+        console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
+    s = data.get("sprt")
+    if s is not None:
+        elo = "n/a" if s["elo"] is None else f"{s['elo']:+.0f}"
+        console.print(
+            f"[bold]SPRT[/] ({s['model']}, elo0={s['elo0']:g}, elo1={s['elo1']:g}, α={s['alpha']:g}, β={s['beta']:g}): "
+            f"[bold]{s['summary']}[/]\n"
+            f"LLR {s['llr']:+.3f}  bounds [{s['lower']:+.3f}, {s['upper']:+.3f}]  "
+            f"games {s['games']} ({s['pairs']} pairs)  W-D-L {s['wins']}-{s['draws']}-{s['losses']}  "
+            f"pairs by score 0..2 {s['pentanomial']}  score {s['score']:.3f}  Elo ≈ {elo}"
+        )

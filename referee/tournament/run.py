@@ -1,0 +1,279 @@
+"""Playing a tournament: local matches run as asyncio tasks, at most ``concurrency`` at once.
+
+Results are kept by schedule index, so standings, ratings, swiss pairings and
+the SPRT verdict depend only on the schedule and the bots, never on how many
+matches ran at once or which finished first. Each match starts fresh bot
+processes (``run_local_match`` does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.core.game import OptionError
+from referee.games.registry import game_class
+from referee.server.manifest import BotManifest, load_manifest
+from referee.server.runner import LocalMatch, MatchSetup, run_local_match
+from referee.server.session import TimeControl
+from referee.tournament.schedule import (
+    FORMATS,
+    ScheduledGame,
+    SwissState,
+    deal_games,
+    deals_for,
+    derive_seed,
+    fixed_schedule,
+    rotations,
+)
+from referee.tournament.sprt import Sprt
+from referee.tournament.standings import GameResult, Standings, compute_standings
+
+#: Called after each counted match with (matches done, matches planned, the match).
+Progress = Callable[[int, int, "PlayedGame"], None]
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be played as asked; the message says why."""
+
+
+@dataclass
+class TournamentConfig:
+    game: str
+    bot_dirs: list[Path]
+    fmt: str = "round-robin"
+    games: int = 2  # per table (round-robin, gauntlet), rounds (swiss), or the most games (SPRT)
+    players: int = 2
+    seed: int = 0
+    options: dict[str, str] = field(default_factory=dict)
+    time_control: TimeControl = field(default_factory=TimeControl)
+    log_dir: Path = Path("replays/logs")
+    replay_dir: Path | None = None
+    concurrency: int = 1
+
+
+@dataclass
+class PlayedGame:
+    scheduled: ScheduledGame
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...]
+    forfeited: tuple[bool, ...]
+    match_id: str
+    replay: Path | None = None
+
+    @property
+    def result(self) -> GameResult:
+        return GameResult(self.scheduled.seats, self.ranks, self.forfeited)
+
+
+@dataclass
+class TournamentResult:
+    config: TournamentConfig
+    manifests: list[BotManifest]
+    labels: list[str]  # unique display names, by bot index
+    games: list[PlayedGame]  # schedule order
+    standings: Standings
+    byes: list[tuple[int, list[int]]] = field(default_factory=list)  # swiss: (round, bots sitting it out)
+    sprt: Sprt | None = None
+
+
+def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
+    """Validate the whole tournament before any match starts.
+
+    Raises OptionError (game, options), ManifestError (bot directories) or TournamentError.
+    """
+    cls = game_class(config.game)
+    cls.spec.resolve_options(config.options)
+    if config.players not in cls.spec.player_counts:
+        counts = ", ".join(map(str, cls.spec.player_counts))
+        raise TournamentError(f"{config.game} is played by {counts} players, not {config.players} (--players)")
+    if not sprt and config.fmt not in FORMATS:
+        raise TournamentError(f"unknown format {config.fmt!r} (formats: {', '.join(FORMATS)})")
+    n = len(config.bot_dirs)
+    if sprt and (n != 2 or config.players != 2):
+        raise TournamentError(f"--sprt compares exactly two bots in two-player games; got {n} bots, {config.players} players")
+    if n < max(2, config.players):
+        raise TournamentError(f"{config.players}-player tables need at least {max(2, config.players)} bots, got {n}")
+    if config.games < 1:
+        raise TournamentError("--games must be at least 1")
+    if config.concurrency < 1:
+        raise TournamentError("--concurrency must be at least 1")
+    manifests = [load_manifest(d) for d in config.bot_dirs]
+    for m in manifests:
+        if not m.plays(config.game):
+            raise OptionError(f"bot {m.name} ({m.path}) does not play {config.game} (its games: {', '.join(m.games)})")
+    return manifests
+
+
+def unique_labels(manifests: Sequence[BotManifest]) -> list[str]:
+    """Bot names, with ``#2``, ``#3``… on repeats, so each entrant has its own row and column."""
+    seen: dict[str, int] = {}
+    out = []
+    for m in manifests:
+        seen[m.name] = seen.get(m.name, 0) + 1
+        out.append(m.name if seen[m.name] == 1 else f"{m.name}#{seen[m.name]}")
+    return out
+
+
+def planned_games(config: TournamentConfig, sprt: bool = False) -> int:
+    """How many matches the tournament plays (for SPRT: at most)."""
+    n, p = len(config.bot_dirs), config.players
+    if sprt:
+        return 2 * deals_for(config.games, 2)
+    if config.fmt == "swiss":
+        return config.games * (n - n % p)
+    return len(fixed_schedule(config.fmt, n, p, config.games, config.seed))
+
+
+class _Player:
+    """Plays scheduled games, at most ``concurrency`` at once."""
+
+    def __init__(
+        self, config: TournamentConfig, labels: list[str], total: int, progress: Progress | None
+    ) -> None:
+        self.config = config
+        self.labels = labels
+        self.total = total
+        self.progress = progress
+        self.done = 0
+        self.limit = asyncio.Semaphore(config.concurrency)
+
+    async def play(self, game: ScheduledGame) -> PlayedGame:
+        c = self.config
+        async with self.limit:
+            setup = MatchSetup(
+                c.game, [c.bot_dirs[b] for b in game.seats], game.seed, dict(c.options), c.time_control, c.log_dir
+            )
+            match = await run_local_match(setup)
+        return self._played(game, match)
+
+    def _played(self, game: ScheduledGame, match: LocalMatch) -> PlayedGame:
+        seats = sorted(match.record.result.seats, key=lambda s: s.seat)
+        played = PlayedGame(
+            game,
+            tuple(int(s.rank) for s in seats),
+            tuple(float(s.score) for s in seats),
+            tuple(bool(s.forfeited) for s in seats),
+            match.record.match_id,
+        )
+        if self.config.replay_dir is not None:
+            from referee.server.replay import write_replay
+
+            names = "-".join(self.labels[b] for b in game.seats)
+            played.replay = self.config.replay_dir / f"{game.index:04d}-{self.config.game}-{game.seed}-{names}.json"
+            write_replay(match.record, played.replay)
+        return played
+
+    def count(self, played: PlayedGame) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total, played)
+
+    async def play_all(self, games: Sequence[ScheduledGame]) -> list[PlayedGame]:
+        async def one(g: ScheduledGame) -> PlayedGame:
+            played = await self.play(g)
+            self.count(played)
+            return played
+
+        try:
+            async with asyncio.TaskGroup() as tg:
+                tasks = [tg.create_task(one(g)) for g in games]
+        except BaseExceptionGroup as group:
+            raise group.exceptions[0] from None
+        return [t.result() for t in tasks]  # schedule order, whatever order they finished in
+
+
+async def run_tournament(config: TournamentConfig, progress: Progress | None = None) -> TournamentResult:
+    """Play a round-robin, gauntlet or swiss tournament and compute the standings."""
+    manifests = check(config)
+    labels = unique_labels(manifests)
+    n = len(manifests)
+    player = _Player(config, labels, planned_games(config), progress)
+    byes: list[tuple[int, list[int]]] = []
+    if config.fmt == "swiss":
+        state = SwissState(n, config.players)
+        played: list[PlayedGame] = []
+        for r in range(config.games):
+            tables, bye = state.pair()
+            state.record_round(tables, bye)
+            byes.append((r, bye))
+            schedule = deal_games(tables, r, config.seed, len(played), r * len(tables))
+            round_games = await player.play_all(schedule)
+            for g in round_games:
+                state.record_game(g.scheduled.seats, g.ranks)
+            played.extend(round_games)
+    else:
+        played = await player.play_all(fixed_schedule(config.fmt, n, config.players, config.games, config.seed))
+    standings = compute_standings(n, (g.result for g in played))
+    return TournamentResult(config, manifests, labels, played, standings, byes)
+
+
+def sprt_schedule(seed: int, max_games: int) -> list[ScheduledGame]:
+    """Duplicate pairs of bot 0 against bot 1: pair j is games 2j (bot 0 in seat 0) and 2j+1 (seats swapped)."""
+    out: list[ScheduledGame] = []
+    for j in range(deals_for(max_games, 2)):
+        deal_seed = derive_seed(seed, "round", j)
+        for seats in rotations((0, 1)):
+            out.append(ScheduledGame(len(out), j, j, (0, 1), deal_seed, seats))
+    return out
+
+
+def score_of(game: PlayedGame, bot: int) -> float:
+    """1 for a win, ½ for a draw, 0 for a loss of ``bot`` in a two-player game."""
+    seat = game.scheduled.seats.index(bot)
+    mine, theirs = game.ranks[seat], game.ranks[1 - seat]
+    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | None = None) -> TournamentResult:
+    """Play duplicate pairs of bot 0 against bot 1 until ``test`` accepts H0 or H1, or ``config.games`` games.
+
+    Up to ``concurrency`` matches run ahead of the test; the test reads pairs
+    strictly in schedule order and stops at the first decision, so later
+    matches that already ran are discarded and the verdict does not depend on
+    the concurrency.
+    """
+    manifests = check(config, sprt=True)
+    labels = unique_labels(manifests)
+    schedule = sprt_schedule(config.seed, config.games)
+    player = _Player(config, labels, len(schedule), progress)
+    results: dict[int, PlayedGame] = {}
+    errors: list[BaseException] = []
+    changed = asyncio.Event()
+    indices = itertools.count()
+
+    async def worker() -> None:
+        while (i := next(indices)) < len(schedule):
+            try:
+                results[i] = await player.play(schedule[i])
+            except Exception as exc:  # noqa: BLE001 - handed to the main loop
+                errors.append(exc)
+            changed.set()
+
+    workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
+    counted: list[PlayedGame] = []
+    try:
+        while len(counted) < len(schedule) and test.decision() is None:
+            i = len(counted)
+            while i not in results or i + 1 not in results:
+                if errors:
+                    raise errors[0]
+                changed.clear()
+                await changed.wait()
+            pair = [results[i], results[i + 1]]
+            for g in pair:
+                counted.append(g)
+                player.count(g)
+            test.add_pair(score_of(pair[0], 0), score_of(pair[1], 0))
+    finally:
+        for w in workers:
+            w.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    for i, extra in results.items():  # played ahead of the decision: not part of the result
+        if i >= len(counted) and extra.replay is not None:
+            extra.replay.unlink(missing_ok=True)
+    standings = compute_standings(2, (g.result for g in counted))
+    return TournamentResult(config, manifests, labels, counted, standings, sprt=test)

@@ -1,0 +1,179 @@
+"""Who plays whom, in which seat, with which seed.
+
+A *table* is a set of bots that play together (two for a two-player game,
+``players`` in general), named by bot index in canonical order. A table plays
+*duplicate deals*: one seed, played once per cyclic rotation of the seats, so
+every bot of the table sits in every seat exactly once with the same cards
+dealt (for two players: the seed is played again with the seats swapped). Card
+luck cancels within a deal.
+
+Every seed is derived from the tournament seed by hashing, so a schedule
+depends only on (format, bots, players, games, seed) — never on the order in
+which matches finish. All tables of one round play the same seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from referee.tournament.standings import game_points
+
+FORMATS = ("round-robin", "gauntlet", "swiss")
+
+#: Points a swiss bye is worth, per game of the deal the bot sits out (the chess convention: a bye scores as a win).
+BYE_POINTS_PER_GAME = 1.0
+#: Nodes the swiss pairing search may visit per repeat budget before it allows one more repeat.
+SEARCH_LIMIT = 20_000
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One match of the schedule; results are ordered by ``index``, never by completion."""
+
+    index: int
+    round: int  # the deal round: every table of a round plays the same seed
+    deal: int  # the duplicate deal this game belongs to (unique per table and round)
+    table: tuple[int, ...]  # the bots of the table, canonical order
+    seed: int
+    seats: tuple[int, ...]  # the bot in each seat
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A match seed in [0, 2**31) from the tournament seed and a label; stable across runs and platforms."""
+    text = ":".join(map(str, (seed, *parts)))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") % 2**31
+
+
+def rotations(table: Sequence[int]) -> list[tuple[int, ...]]:
+    """The seat orders of one duplicate deal: every cyclic rotation, so each bot plays each seat once."""
+    t = tuple(table)
+    return [t[r:] + t[:r] for r in range(len(t))]
+
+
+def deals_for(games: int, players: int) -> int:
+    """Duplicate deals needed for at least ``games`` games per table (a deal is ``players`` games)."""
+    return max(1, -(-games // players))
+
+
+def round_robin_tables(num_bots: int, players: int) -> list[tuple[int, ...]]:
+    """Every combination of ``players`` bots (every pair, for two players)."""
+    return list(combinations(range(num_bots), players))
+
+
+def gauntlet_tables(num_bots: int, players: int) -> list[tuple[int, ...]]:
+    """Bot 0 with every combination of ``players - 1`` of the others."""
+    return [(0, *rest) for rest in combinations(range(1, num_bots), players - 1)]
+
+
+def deal_games(
+    tables: Sequence[tuple[int, ...]], round_no: int, seed: int, first_index: int, first_deal: int
+) -> list[ScheduledGame]:
+    """One round: every table plays one duplicate deal of the round's seed."""
+    deal_seed = derive_seed(seed, "round", round_no)
+    out: list[ScheduledGame] = []
+    for t, table in enumerate(tables):
+        for seats in rotations(table):
+            out.append(ScheduledGame(first_index + len(out), round_no, first_deal + t, table, deal_seed, seats))
+    return out
+
+
+def fixed_schedule(fmt: str, num_bots: int, players: int, games: int, seed: int) -> list[ScheduledGame]:
+    """The whole schedule of a round-robin or a gauntlet: ``games`` games per table, rounded up to whole deals."""
+    if fmt == "round-robin":
+        tables = round_robin_tables(num_bots, players)
+    elif fmt == "gauntlet":
+        tables = gauntlet_tables(num_bots, players)
+    else:
+        raise ValueError(f"{fmt} has no fixed schedule")
+    out: list[ScheduledGame] = []
+    for r in range(deals_for(games, players)):
+        out.extend(deal_games(tables, r, seed, len(out), r * len(tables)))
+    return out
+
+
+@dataclass
+class SwissState:
+    """Points, meetings and byes so far; ``pair`` makes the next round's tables."""
+
+    num_bots: int
+    players: int
+    points: list[float] = field(default_factory=list)
+    met: Counter[frozenset[int]] = field(default_factory=Counter)
+    byes: Counter[int] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        if not self.points:
+            self.points = [0.0] * self.num_bots
+
+    def order(self) -> list[int]:
+        """Standings order for pairing: most points first, then the order the bots were given in."""
+        return sorted(range(self.num_bots), key=lambda b: (-self.points[b], b))
+
+    def pair(self) -> tuple[list[tuple[int, ...]], list[int]]:
+        """The next round's tables (each in canonical order) and the bots sitting it out."""
+        return swiss_tables(self.order(), self.players, self.met, self.byes)
+
+    def record_round(self, tables: Iterable[tuple[int, ...]], bye: Iterable[int]) -> None:
+        for table in tables:
+            for a, b in combinations(table, 2):
+                self.met[frozenset((a, b))] += 1
+        for b in bye:
+            self.byes[b] += 1
+            self.points[b] += BYE_POINTS_PER_GAME * self.players
+
+    def record_game(self, seats: Sequence[int], ranks: Sequence[int]) -> None:
+        for bot, pts in zip(seats, game_points(ranks)):
+            self.points[bot] += pts
+
+
+def swiss_tables(
+    order: Sequence[int], players: int, met: Mapping[frozenset[int], int], byes: Mapping[int, int]
+) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Tables for one swiss round from the standings ``order`` (best first).
+
+    Bots left over when the field does not divide into tables sit out (a bye):
+    those with the fewest byes so far, lowest in the standings first. The rest
+    are seated top down: the best unseated bot with the nearest bots below it
+    (Monrad-style), searching for the seating that repeats the fewest earlier
+    meetings — none when that is possible.
+    """
+    position = {b: i for i, b in enumerate(order)}
+    sit_out = len(order) % players
+    bye = sorted(order, key=lambda b: (byes.get(b, 0), -position[b]))[:sit_out]
+    seated = [b for b in order if b not in bye]
+
+    def cost(table: tuple[int, ...]) -> int:
+        return sum(met.get(frozenset(p), 0) for p in combinations(table, 2))
+
+    def search(rest: list[int], budget: int, nodes: list[int]) -> list[tuple[int, ...]] | None:
+        if not rest:
+            return []
+        first, others = rest[0], rest[1:]
+        for picked in combinations(range(len(others)), players - 1):
+            table = (first, *(others[i] for i in picked))
+            c = cost(table)
+            if c > budget:
+                continue
+            nodes[0] -= 1
+            if nodes[0] < 0:
+                return None
+            remaining = [b for i, b in enumerate(others) if i not in picked]
+            found = search(remaining, budget - c, nodes)
+            if found is not None:
+                return [table, *found]
+        return None
+
+    # The greedy seating (always the nearest bots) costs at most this much, so the loop ends.
+    greedy = [tuple(seated[i : i + players]) for i in range(0, len(seated), players)]
+    worst = sum(cost(t) for t in greedy)
+    tables: list[tuple[int, ...]] = greedy
+    for budget in range(worst + 1):
+        found = search(seated, budget, [SEARCH_LIMIT])
+        if found is not None:
+            tables = found
+            break
+    return [tuple(sorted(t)) for t in tables], sorted(bye)

@@ -1,0 +1,72 @@
+"""SIGKILL the ladder at random moments, again and again: no result lost, none counted twice, nothing claimed forever."""
+
+from __future__ import annotations
+
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from sqlalchemy import select
+
+from ladder.db import default_url, make_engine, sessions
+from ladder.models import Match, MatchSeat, Rating, RatingChange
+from ladder.rebuild import mismatches
+
+ARENA = [sys.executable, "-m", "arena.cli.main"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(data: Path, port: int) -> subprocess.Popen[bytes]:
+    cmd = ARENA + ["ladder", "serve", "--data", str(data), "--port", str(port), "--workers", "2", "--game", "generals-war",
+                   "--lease-seconds", "3", "--seed", "1", "--move-time-ms", "2000"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    port = free_port()
+    rng = random.Random(11)
+    proc = start(data, port)
+    time.sleep(12)  # long enough to enter the sample bots and play a few matches
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    kills = 0
+    for _ in range(6):
+        proc = start(data, port)
+        time.sleep(rng.uniform(1.5, 5.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        kills += 1
+    proc = start(data, port)
+    time.sleep(10)  # leases of the killed runs (3 s) run out and are reaped
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) is not None
+
+    make = sessions(make_engine(default_url(data)))
+    with make() as db:
+        assert mismatches(db) == []
+        matches = db.scalars(select(Match)).all()
+        done = [m for m in matches if m.status == "done"]
+        assert len(done) >= 10, f"only {len(done)} matches finished"
+        assert not [m.id for m in matches if m.status == "running"], "a match was left claimed"
+        assert any(m.attempts > 0 for m in matches), "no kill hit a running match; the test proved nothing"
+        seats_done: Counter[tuple[int, str]] = Counter()
+        for m in done:
+            changes = db.scalars(select(RatingChange).where(RatingChange.match_id == m.id)).all()
+            assert len(changes) == m.num_players, f"match {m.id} rated {len(changes)} times for {m.num_players} seats"
+            for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id)):
+                assert seat.rank is not None
+                seats_done[(seat.bot_version_id, m.game)] += 1
+        for rating in db.scalars(select(Rating)).all():
+            assert rating.games == seats_done[(rating.bot_version_id, rating.game)]
+    assert kills == 6

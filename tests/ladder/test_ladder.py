@@ -1,0 +1,122 @@
+"""The ladder: submissions, ownership, validation, scheduling, ratings and the API."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from sqlalchemy import select
+
+from ladder.models import BotVersion, Match, MatchSeat, RatingChange
+from ladder.rebuild import mismatches
+from ladder.scheduler import entrants, fill_queue
+from tests.ladder.conftest import LadderFixture
+from tests.support import ROOT, SAMPLE_BOTS
+
+GREEDY = SAMPLE_BOTS / "generals_war_greedy"
+RANDOM = SAMPLE_BOTS / "random"
+
+
+def test_submission_validation_and_ownership(ladder: LadderFixture, tmp_path: Path) -> None:
+    alice, bob = ladder.user("alice"), ladder.user("bob")
+    status, body = ladder.submit(alice, GREEDY)
+    assert status == 201 and body["accepted"] and body["seq"] == 1
+    status, body = ladder.submit(bob, GREEDY)
+    assert status == 403 and "belongs to another user" in body["detail"]
+    status, body = ladder.submit(alice, GREEDY)
+    assert status == 201 and body["seq"] == 2
+    with ladder.make() as db:
+        statuses = [v.status for v in db.scalars(select(BotVersion).order_by(BotVersion.id))]
+    assert statuses == ["retired", "active"]
+    crash = ROOT / "tests" / "bots" / "crash_at_start"
+    status, body = ladder.submit(bob, crash)
+    assert status == 422 and not body["accepted"]
+    assert "CRASH" in body["reason"] and "crashing on purpose" in body["log"]
+    assert not (ladder.ladder.store / "crash-at-start" / "1").exists()
+    assert ladder.client.post("/api/bots", content=b"zip?", headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert ladder.client.post("/api/bots", content=b"not a zip", headers=alice).status_code == 422
+    # Nothing but the store, the database and the validation area was written.
+    assert sorted(p.name for p in ladder.ladder.store.iterdir()) == [".staging", ".validation", "gw-greedy"]
+
+
+def test_matches_are_duplicate_deals_and_new_bots_place_first(ladder: LadderFixture) -> None:
+    owner = ladder.user("carol")
+    for bot in (GREEDY, RANDOM):
+        assert ladder.submit(owner, bot)[1]["accepted"]
+    with ladder.make() as db:
+        added = fill_queue(db, random.Random(3), target=6, games=["generals-war"])
+        matches = db.scalars(select(Match).order_by(Match.id)).all()
+        assert added == len(matches) >= 6
+        by_deal: dict[str, list[Match]] = {}
+        for m in matches:
+            by_deal.setdefault(m.deal, []).append(m)
+        for pair in by_deal.values():
+            assert len(pair) == 2 and pair[0].seed == pair[1].seed
+            seats = [[s.bot_version_id for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id).order_by(MatchSeat.seat))] for m in pair]
+            assert seats[1] == list(reversed(seats[0]))
+        # Each new bot's first PLACEMENT_GAMES games (played or queued) are placement matches, then rated ones.
+        from ladder.scheduler import PLACEMENT_GAMES
+
+        kinds = [m.kind for m in matches]
+        assert kinds[:PLACEMENT_GAMES] == ["placement"] * PLACEMENT_GAMES
+        assert set(kinds[PLACEMENT_GAMES:]) == {"rated"}
+
+
+def test_ratings_update_and_rebuild_from_the_log(ladder: LadderFixture) -> None:
+    owner = ladder.user("dave")
+    for bot in (GREEDY, RANDOM):
+        assert ladder.submit(owner, bot)[1]["accepted"]
+    ladder.play(12)
+    with ladder.make() as db:
+        assert mismatches(db) == []
+        done = db.scalars(select(Match).where(Match.status == "done")).all()
+        assert len(done) >= 12
+        for m in done:
+            changes = db.scalars(select(RatingChange).where(RatingChange.match_id == m.id)).all()
+            assert len(changes) == m.num_players
+    standings = ladder.client.get("/api/games/generals-war/standings").json()
+    assert [r["bot"] for r in standings] == ["gw-greedy", "random"]
+    assert standings[0]["conservative"] == standings[0]["mu"] - 3 * standings[0]["sigma"]
+    history = ladder.client.get("/api/bots/gw-greedy/history", params={"game": "generals-war"}).json()
+    assert len(history) == standings[0]["games"]
+    recent = ladder.client.get("/api/matches", params={"limit": 3}).json()
+    assert len(recent) == 3 and all(m["status"] == "done" for m in recent)
+    replay = ladder.client.get(f"/api/matches/{recent[0]['id']}/replay").json()
+    assert replay["format"] == "arena-replay" and replay["game"] == "generals-war"
+
+
+def test_challenges_jump_the_queue_and_logs_are_for_owners(ladder: LadderFixture) -> None:
+    erin, frank = ladder.user("erin"), ladder.user("frank")
+    assert ladder.submit(erin, GREEDY)[1]["accepted"]
+    assert ladder.submit(frank, RANDOM)[1]["accepted"]
+    refused = ladder.client.post("/api/challenges", json={"bot": "random", "opponent": "gw-greedy", "game": "generals-war"}, headers=erin)
+    assert refused.status_code == 422 and "do not own" in refused.json()["detail"]
+    made = ladder.client.post("/api/challenges", json={"bot": "gw-greedy", "opponent": "random", "game": "generals-war"}, headers=erin)
+    assert made.status_code == 201
+    ids = made.json()["matches"]
+    with ladder.make() as db:
+        fill_queue(db, random.Random(1), target=8, games=["generals-war"])
+    from ladder.worker import claim
+
+    assert claim(ladder.make, "test", 30) == ids[0]
+    ladder.play(3)
+    match = ladder.client.get(f"/api/matches/{ids[1]}").json()
+    assert match["kind"] == "challenge"
+    greedy_seat = next(s["seat"] for s in match["seats"] if s["bot"] == "gw-greedy")
+    assert ladder.client.get(f"/api/matches/{ids[1]}/logs/{greedy_seat}", headers=erin).status_code == 200
+    assert ladder.client.get(f"/api/matches/{ids[1]}/logs/{greedy_seat}", headers=frank).status_code == 403
+
+
+def test_the_ladder_ranks_a_family_of_known_strength_in_order(ladder: LadderFixture) -> None:
+    owner = ladder.user("grace")
+    noises = {"noise-0": 0.0, "noise-50": 0.5, "noise-100": 1.0}
+    for name, noise in noises.items():
+        status, body = ladder.submit(owner, ladder.noisy_bot(name, noise))
+        assert status == 201, body
+    ladder.play(90)
+    standings = ladder.client.get("/api/games/generals-war/standings").json()
+    by_mu = [r["bot"] for r in sorted(standings, key=lambda r: -r["mu"])]
+    assert by_mu == ["noise-0", "noise-50", "noise-100"], standings
+    with ladder.make() as db:
+        assert mismatches(db) == []
+        assert {e.bot for e in entrants(db, "generals-war")} == set(noises)

@@ -1,0 +1,92 @@
+"""Upload safety: nothing unpacks outside the bot's folder, and bad archives say why."""
+
+from __future__ import annotations
+
+import io
+import stat
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ladder.upload import Limits, UploadError, check_archive, unpack, zip_directory
+from tests.support import SAMPLE_BOTS
+
+MANIFEST = b'name = "x"\nversion = "1"\ngames = ["generals-war"]\ncommand = ["python", "bot.py"]\n'
+
+
+def archive(entries: list[tuple[str, bytes]], link: str | None = None, mode: int | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries:
+            zf.writestr(name, data)
+        if link:
+            info = zipfile.ZipInfo(link)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            zf.writestr(info, "/etc/passwd")
+        if mode is not None:
+            info = zipfile.ZipInfo("device")
+            info.external_attr = mode << 16
+            zf.writestr(info, "")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (archive([("bot.toml", MANIFEST), ("../escape.txt", b"x")]), "may not leave"),
+        (archive([("bot.toml", MANIFEST), ("/etc/cron.d/x", b"x")]), "absolute"),
+        (archive([("bot.toml", MANIFEST), ("a\\..\\b", b"x")]), "Windows-style"),
+        (archive([("bot.toml", MANIFEST)], link="evil"), "links are not allowed"),
+        (archive([("bot.toml", MANIFEST)], mode=stat.S_IFCHR | 0o600), "only plain files"),
+        (archive([("bot.py", b"print(1)")]), "no bot.toml"),
+        (b"this is not a zip", "not a zip"),
+        (archive([("bot.toml", MANIFEST), ("zeros.bin", b"\0" * 5_000_000)]), "archive bomb"),
+    ],
+)
+def test_unsafe_archives_are_refused(tmp_path: Path, data: bytes, message: str) -> None:
+    with pytest.raises(UploadError, match=message):
+        unpack(data, tmp_path / "bot")
+    assert not (tmp_path / "bot").exists() or not any((tmp_path / "bot").iterdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["bot"])
+    assert not (tmp_path / "escape.txt").exists()
+
+
+def test_limits_on_size_and_count(tmp_path: Path) -> None:
+    many = archive([("bot.toml", MANIFEST)] + [(f"f{i}", b"x") for i in range(20)])
+    with pytest.raises(UploadError, match="entries"):
+        check_archive(many, Limits(files=10))
+    big = archive([("bot.toml", MANIFEST), ("r.bin", bytes(range(256)) * 400)])
+    with pytest.raises(UploadError, match="unpacks to"):
+        check_archive(big, Limits(unpacked_bytes=50_000))
+    with pytest.raises(UploadError, match="limit is"):
+        check_archive(big, Limits(archive_bytes=100))
+
+
+def test_a_lying_size_is_caught_while_unpacking(tmp_path: Path) -> None:
+    data = bytearray(archive([("bot.toml", MANIFEST), ("data.bin", bytes(range(256)) * 40)]))
+    # Shrink the declared size of data.bin in the central directory; the real bytes stay.
+    zf = zipfile.ZipFile(io.BytesIO(bytes(data)))
+    info = zf.getinfo("data.bin")
+    assert info.file_size == 10240
+    with pytest.raises((UploadError, zipfile.BadZipFile)):
+        forged = bytes(data).replace((10240).to_bytes(4, "little"), (10).to_bytes(4, "little"))
+        unpack(forged, tmp_path / "bot", Limits(unpacked_bytes=5000))
+
+
+def test_a_sample_bot_round_trips_and_a_single_top_folder_is_stripped(tmp_path: Path) -> None:
+    data = zip_directory(SAMPLE_BOTS / "random")
+    unpack(data, tmp_path / "a")
+    assert (tmp_path / "a" / "bot.toml").read_bytes() == (SAMPLE_BOTS / "random" / "bot.toml").read_bytes()
+    nested = archive([("mybot/bot.toml", MANIFEST), ("mybot/bot.py", b"pass")])
+    unpack(nested, tmp_path / "b")
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["bot.py", "bot.toml"]
+
+
+def test_links_in_a_directory_are_refused(tmp_path: Path) -> None:
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_bytes(MANIFEST)
+    (bot / "secret").symlink_to("/etc/hostname")
+    with pytest.raises(UploadError, match="links"):
+        zip_directory(bot)

@@ -1,0 +1,379 @@
+"""arena tournament: schedules, standings, SPRT arithmetic, and real tournaments of sample bots."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from referee.tournament.schedule import (
+    SwissState,
+    derive_seed,
+    fixed_schedule,
+    gauntlet_tables,
+    round_robin_tables,
+    swiss_tables,
+)
+from referee.tournament.sprt import PENTANOMIAL, TRINOMIAL, Sprt, bounds, elo_to_score, llr, mle, score_to_elo
+from referee.tournament.standings import GameResult, compute_standings, game_points, outcome
+from tests.support import ROOT, SAMPLE_BOTS
+
+runner = CliRunner()
+GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
+RANDOM = str(SAMPLE_BOTS / "random")
+HEURISTIC = str(SAMPLE_BOTS / "generals_and_assassins_heuristic")
+CRASH = str(ROOT / "tests" / "bots" / "crash_at_start")
+ELO_075 = 400 * math.log10(3)  # the Elo difference whose expected score is exactly 3/4
+
+
+def tournament_json(tmp_path: Path, *args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["tournament", *args, "--json", "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return data
+
+
+# --- schedules ------------------------------------------------------------------------
+
+
+def test_round_robin_plays_every_pair_n_times_with_balanced_seats() -> None:
+    games = fixed_schedule("round-robin", 4, 2, 4, seed=11)
+    assert [g.index for g in games] == list(range(len(games)))
+    per_pair = Counter(frozenset(g.seats) for g in games)
+    assert set(per_pair) == {frozenset(p) for p in itertools.combinations(range(4), 2)}
+    assert set(per_pair.values()) == {4}
+    seat0 = Counter((frozenset(g.seats), g.seats[0]) for g in games)
+    assert set(seat0.values()) == {2}  # each bot of each pair in seat 0 twice out of 4
+    # an odd count is rounded up to whole duplicate deals
+    assert Counter(frozenset(g.seats) for g in fixed_schedule("round-robin", 3, 2, 3, 0)).most_common(1)[0][1] == 4
+
+
+def test_multi_player_round_robin_seats_every_combination_with_each_bot_in_each_seat() -> None:
+    games = fixed_schedule("round-robin", 5, 3, 3, seed=1)
+    tables = Counter(g.table for g in games)
+    assert set(tables) == set(itertools.combinations(range(5), 3)) and set(tables.values()) == {3}
+    for table in tables:
+        seated = [g.seats for g in games if g.table == table]
+        for seat in range(3):
+            assert sorted(s[seat] for s in seated) == list(table)
+    assert round_robin_tables(4, 4) == [(0, 1, 2, 3)]
+
+
+def test_gauntlet_pits_the_first_bot_against_each_other() -> None:
+    games = fixed_schedule("gauntlet", 4, 2, 2, seed=5)
+    assert Counter(g.table for g in games) == {(0, 1): 2, (0, 2): 2, (0, 3): 2}
+    assert all(0 in g.seats for g in games)
+    assert Counter(g.seats.index(0) for g in games) == {0: 3, 1: 3}
+    assert gauntlet_tables(4, 3) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+
+
+def test_duplicate_deals_share_a_seed_with_the_seats_permuted() -> None:
+    games = fixed_schedule("round-robin", 3, 2, 6, seed=2)
+    deals: dict[int, list[Any]] = {}
+    for g in games:
+        deals.setdefault(g.deal, []).append(g)
+    assert len(deals) == 3 * 3  # 3 pairs × 3 deals
+    for deal in deals.values():
+        assert len({g.seed for g in deal}) == 1
+        assert sorted(g.seats for g in deal) == sorted([deal[0].table, deal[0].table[::-1]])
+    seeds_by_round = {g.round: g.seed for g in games}
+    assert len(set(seeds_by_round.values())) == 3  # each round a new deal, shared by every pair of that round
+    assert all(g.seed == seeds_by_round[g.round] for g in games)
+    # four players: one seed, four rotations, each bot once in each seat
+    four = fixed_schedule("round-robin", 4, 4, 4, seed=2)
+    assert [g.seats for g in four] == [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]
+    assert len({g.seed for g in four}) == 1
+
+
+def test_the_schedule_depends_only_on_the_seed() -> None:
+    assert fixed_schedule("round-robin", 4, 2, 4, 9) == fixed_schedule("round-robin", 4, 2, 4, 9)
+    assert [g.seed for g in fixed_schedule("gauntlet", 3, 2, 2, 9)] != [g.seed for g in fixed_schedule("gauntlet", 3, 2, 2, 10)]
+    assert derive_seed(9, "round", 0) == derive_seed(9, "round", 0) < 2**31
+
+
+def test_swiss_pairs_neighbours_and_avoids_a_repeat() -> None:
+    # Round 1 was 0-1 and 2-3, round 2 was 0-2 and 1-3; now 0 leads and 1 is second: they met, so 0 meets 3.
+    met = Counter({frozenset(p): 1 for p in [(0, 1), (2, 3), (0, 2), (1, 3)]})
+    assert swiss_tables([0, 1, 2, 3], 2, met, {}) == ([(0, 3), (1, 2)], [])
+    # Without history the leaders meet and so do the last two.
+    assert swiss_tables([3, 1, 0, 2], 2, Counter(), {}) == ([(1, 3), (0, 2)], [])
+
+
+def test_swiss_never_repeats_when_it_can_be_avoided() -> None:
+    for seed in range(20):
+        rng = random.Random(seed)
+        # four bots, three rounds: every pair meets exactly once whatever the results
+        state = SwissState(4, 2)
+        for _ in range(3):
+            tables, bye = state.pair()
+            assert bye == []
+            state.record_round(tables, bye)
+            for t in tables:
+                state.record_game(t, rng.choice([(1, 2), (2, 1), (1, 1)]))
+        assert set(state.met.values()) == {1} and len(state.met) == 6
+        # six bots, five rounds: each round repeats as few meetings as any seating could
+        state = SwissState(6, 2)
+        for _ in range(5):
+            tables, bye = state.pair()
+            best = min(
+                sum(state.met[frozenset(p)] for p in matching) for matching in _perfect_matchings(list(range(6)))
+            )
+            assert sum(state.met[frozenset(t)] for t in tables) == best
+            state.record_round(tables, bye)
+            for t in tables:
+                state.record_game(t, rng.choice([(1, 2), (2, 1)]))
+
+
+def _perfect_matchings(bots: list[int]) -> list[list[tuple[int, int]]]:
+    if not bots:
+        return [[]]
+    first, rest = bots[0], bots[1:]
+    return [[(first, b), *m] for b in rest for m in _perfect_matchings([x for x in rest if x != b])]
+
+
+def test_swiss_byes_go_to_the_bottom_and_rotate() -> None:
+    state = SwissState(5, 2)
+    byes: list[list[int]] = []
+    for _ in range(5):
+        tables, bye = state.pair()
+        byes.append(bye)
+        state.record_round(tables, bye)
+        for t in tables:
+            state.record_game(t, (1, 2))  # the lower index wins
+    assert byes[0] == [4]  # all level: the last one sits out
+    assert sorted(b for bye in byes for b in bye) == [0, 1, 2, 3, 4]  # nobody sits out twice
+    assert state.points[4] >= 2  # a bye is worth a won deal
+
+
+# --- standings ------------------------------------------------------------------------
+
+
+def test_outcomes_and_points_for_two_and_more_players() -> None:
+    assert [outcome((1, 2), s) for s in (0, 1)] == ["win", "loss"]
+    assert [outcome((1, 1), s) for s in (0, 1)] == ["draw", "draw"]
+    assert [outcome((1, 2, 2, 4), s) for s in range(4)] == ["win", "loss", "loss", "loss"]
+    assert [outcome((1, 1, 3, 4), s) for s in range(4)] == ["draw", "draw", "loss", "loss"]
+    assert game_points((1, 2)) == [1.0, 0.0] and game_points((1, 1)) == [0.5, 0.5]
+    assert game_points((1, 2, 2, 4)) == [1.0, 0.5, 0.5, 0.0]  # (ahead + ties/2) / 3
+
+
+def test_standings_and_crosstable_from_synthetic_results() -> None:
+    results = [
+        GameResult((0, 1), (1, 2)),  # A beats B
+        GameResult((1, 0), (2, 1)),  # A beats B again (seats swapped)
+        GameResult((0, 2), (1, 1)),  # A draws C
+        GameResult((2, 1), (1, 2), (False, True)),  # C beats B, B forfeited
+    ]
+    st = compute_standings(3, results)
+    by_bot = {r.bot: r for r in st.rows}
+    a, b, c = by_bot[0], by_bot[1], by_bot[2]
+    assert (a.wins, a.draws, a.losses, a.games, a.points) == (2, 1, 0, 3, 2.5)
+    assert (b.wins, b.draws, b.losses, b.games, b.points, b.forfeits) == (0, 0, 3, 3, 0.0, 1)
+    assert (c.wins, c.draws, c.losses, c.games, c.points) == (1, 1, 0, 2, 1.5)
+    assert a.avg_rank == 1.0 and b.avg_rank == 2.0 and c.avg_rank == 1.0
+    assert [r.bot for r in st.rows] == [0, 2, 1]
+    assert [r.conservative for r in st.rows] == sorted((r.conservative for r in st.rows), reverse=True)
+    assert (st.against(0, 1).wins, st.against(1, 0).losses) == (2, 2)
+    assert (st.against(0, 2).draws, st.against(2, 0).draws, st.against(2, 1).wins) == (1, 1, 1)
+    assert st.against(0, 1).points == 2.0 and st.against(1, 2).games == 1
+
+
+def test_trueskill_matches_the_published_one_on_one_values() -> None:
+    # trueskill's documentation: a win between two new players gives 29.396 / 20.604, σ 7.171; a draw 25.000, σ 6.458.
+    won = compute_standings(2, [GameResult((0, 1), (1, 2))])
+    winner, loser = won.rows
+    assert (round(winner.mu, 3), round(loser.mu, 3), round(winner.sigma, 3)) == (29.396, 20.604, 7.171)
+    assert winner.conservative == winner.mu - 3 * winner.sigma == pytest.approx(7.881, abs=1e-3)
+    drawn = compute_standings(2, [GameResult((0, 1), (1, 1))])
+    assert [(round(r.mu, 3), round(r.sigma, 3)) for r in drawn.rows] == [(25.0, 6.458), (25.0, 6.458)]
+
+
+def test_multi_player_standings_rate_by_rank() -> None:
+    st = compute_standings(4, [GameResult((2, 0, 3, 1), (1, 2, 2, 4))])
+    by_bot = {r.bot: r for r in st.rows}
+    assert [r.bot for r in st.rows][0] == 2 and [r.bot for r in st.rows][-1] == 1
+    assert by_bot[0].mu == pytest.approx(by_bot[3].mu, abs=0.05)  # tied second (TrueSkill iterates to a tolerance)
+    assert by_bot[2].mu > by_bot[0].mu > by_bot[1].mu
+    assert (by_bot[2].wins, by_bot[0].losses, by_bot[3].losses) == (1, 1, 1)
+    assert st.against(0, 3).draws == 1 and st.against(0, 1).wins == 1 and st.against(0, 2).losses == 1
+    assert by_bot[0].points == 0.5 and by_bot[0].avg_rank == 2.0
+
+
+# --- SPRT -----------------------------------------------------------------------------
+
+
+def test_elo_scale_and_wald_bounds() -> None:
+    assert elo_to_score(0) == 0.5
+    assert elo_to_score(ELO_075) == pytest.approx(0.75)
+    assert score_to_elo(0.75) == pytest.approx(190.848, abs=1e-3)
+    assert score_to_elo(1.0) == math.inf
+    lower, upper = bounds(0.05, 0.05)
+    assert (lower, upper) == pytest.approx((-math.log(19), math.log(19)))  # log(0.05/0.95), log(0.95/0.05)
+    assert bounds(0.05, 0.1)[0] == pytest.approx(math.log(0.1 / 0.95))
+
+
+def test_llr_against_hand_computed_values() -> None:
+    # Trinomial, 6 wins, 3 draws, 1 loss, s0 = 1/2, s1 = 3/4.
+    # Under s1 the sample mean is already 3/4, so p1 = (0.1, 0.3, 0.6).
+    # Under s0, g(λ) = 0.1(−½)/(1 − λ/2) + 0.6(½)/(1 + λ/2) = 0 gives λ = 10/7 and p0 = (0.35, 0.3, 0.35).
+    # LLR = 1·log(0.1/0.35) + 3·log(0.3/0.3) + 6·log(0.6/0.35) = log(2/7) + 6 log(12/7) ≈ 1.98122.
+    assert mle([1, 3, 6], TRINOMIAL, 0.5) == pytest.approx([0.35, 0.3, 0.35])
+    assert llr([1, 3, 6], TRINOMIAL, 0, ELO_075) == pytest.approx(1.98122, abs=1e-5)
+    # No draws: the best distribution with mean s is (1 − s, 0, s), a binomial:
+    # 30 log(0.75/0.5) + 10 log(0.25/0.5) ≈ 12.16395 − 6.93147 = 5.23248.
+    assert llr([10, 0, 30], TRINOMIAL, 0, ELO_075) == pytest.approx(5.23248, abs=1e-5)
+    # Pentanomial, one pair drawn 1-1 and one won 2-0 (mean 3/4). Under s0 = 1/2 the lowest score (0) is unobserved
+    # and g(2) > 0, so the maximum is on the boundary: p0 = (¼, 0, ½, 0, ¼). LLR = log(½/½) + log(½/¼) = log 2.
+    assert mle([0, 0, 1, 0, 1], PENTANOMIAL, 0.5) == pytest.approx([0.25, 0, 0.5, 0, 0.25])
+    assert llr([0, 0, 1, 0, 1], PENTANOMIAL, 0, ELO_075) == pytest.approx(math.log(2))
+    # Every pair won: N log(s1/s0); every pair lost: N log((1 − s1)/(1 − s0)).
+    assert llr([0, 0, 0, 0, 5], PENTANOMIAL, 0, ELO_075) == pytest.approx(5 * math.log(1.5))
+    assert llr([5, 0, 0, 0, 0], PENTANOMIAL, 0, ELO_075) == pytest.approx(5 * math.log(0.5))
+    assert llr([0, 0, 0], TRINOMIAL, 0, 50) == 0.0
+
+
+def test_sprt_counts_pairs_and_decides() -> None:
+    test = Sprt(elo0=0, elo1=ELO_075, model="pentanomial")
+    test.add_pair(1.0, 0.5)
+    test.add_pair(0.0, 0.5)
+    assert test.trinomial == [1, 2, 1] and test.pentanomial == [0, 1, 0, 1, 0] and (test.games, test.pairs) == (4, 2)
+    assert test.score == 0.5 and test.decision() is None
+    wins = Sprt(elo0=0, elo1=ELO_075)
+    for _ in range(7):  # 7 log 1.5 ≈ 2.838 < log 19 ≈ 2.944 < 8 log 1.5 ≈ 3.244
+        wins.add_pair(1.0, 1.0)
+    assert wins.decision() is None
+    wins.add_pair(1.0, 1.0)
+    assert wins.decision() == "H1" and wins.llr == pytest.approx(8 * math.log(1.5))
+    games = Sprt(elo0=0, elo1=ELO_075, model="trinomial")
+    for _ in range(4):
+        games.add_pair(1.0, 1.0)
+    assert games.llr == pytest.approx(8 * math.log(1.5)) and games.decision() == "H1"
+    losses = Sprt(elo0=0, elo1=ELO_075)
+    for _ in range(5):
+        losses.add_pair(0.0, 0.0)
+    assert losses.decision() == "H0"  # 5 log ½ ≈ −3.47
+    with pytest.raises(ValueError):
+        Sprt(elo0=50, elo1=0)
+    with pytest.raises(ValueError):
+        Sprt(alpha=0.6, beta=0.5)
+
+
+# --- real tournaments -------------------------------------------------------------------
+
+
+def test_results_do_not_depend_on_concurrency_and_the_json_has_standings_and_a_crosstable(tmp_path: Path) -> None:
+    args = ["generals-war", GREEDY, RANDOM, RANDOM, "--games", "2", "--seed", "5"]
+    one = tournament_json(tmp_path, *args, "--concurrency", "1", "--replay-dir", str(tmp_path / "replays"))
+    two = tournament_json(tmp_path, *args, "--concurrency", "2")
+    assert one["standings"] == two["standings"] and one["crosstable"] == two["crosstable"]
+    strip = [{k: v for k, v in r.items() if k not in ("match_id", "replay")} for r in one["results"]]
+    assert strip == [{k: v for k, v in r.items() if k not in ("match_id", "replay")} for r in two["results"]]
+
+    assert (one["game"], one["format"], one["players"], one["seed"], one["matches"]) == ("generals-war", "round-robin", 2, 5, 6)
+    assert [b["name"] for b in one["bots"]] == ["gw-greedy", "random", "random#2"]
+    rows = one["standings"]
+    assert [r["place"] for r in rows] == [1, 2, 3] and {r["bot"] for r in rows} == {"gw-greedy", "random", "random#2"}
+    for r in rows:
+        assert set(r) >= {"bot", "mu", "sigma", "conservative", "wins", "draws", "losses", "avg_rank", "games", "points"}
+        assert r["conservative"] == pytest.approx(r["mu"] - 3 * r["sigma"])
+        assert r["games"] == 4 and r["wins"] + r["draws"] + r["losses"] == 4
+    assert [r["conservative"] for r in rows] == sorted((r["conservative"] for r in rows), reverse=True)
+    cross = one["crosstable"]
+    assert set(cross["gw-greedy"]) == {"random", "random#2"}
+    for a, row in cross.items():
+        for b, h in row.items():
+            assert h["games"] == 2 and (h["wins"], h["losses"]) == (cross[b][a]["losses"], cross[b][a]["wins"])
+    # the two games of each deal share a seed with the seats swapped, and each has a replay
+    for first, second in zip(one["results"][::2], one["results"][1::2]):
+        assert first["seed"] == second["seed"] and first["seats"] == second["seats"][::-1]
+    assert len(list((tmp_path / "replays").glob("*.json"))) == 6
+
+
+def test_sprt_stops_early_on_a_clearly_stronger_bot(tmp_path: Path) -> None:
+    out = tournament_json(
+        tmp_path, "generals-war", GREEDY, RANDOM, "--sprt", "--elo1", "300", "--games", "40", "--seed", "1", "-j", "2"
+    )
+    s = out["sprt"]
+    assert out["format"] == "sprt" and s["verdict"] == "H1" and "gw-greedy is stronger than random" in s["summary"]
+    assert s["llr"] >= s["upper"] == pytest.approx(math.log(19))
+    assert s["games"] < 40 and s["games"] == 2 * s["pairs"] == out["matches"] == len(out["results"])
+    assert (s["wins"], s["draws"], s["losses"]) == (out["standings"][0]["wins"], out["standings"][0]["draws"], out["standings"][0]["losses"])
+    assert sum(s["pentanomial"]) == s["pairs"] and s["elo0"] == 0 and s["alpha"] == 0.05
+    # Replaying the pairs in schedule order, the test decides at the last pair and not before,
+    # although with -j 2 matches ran ahead of the decision.
+    again = Sprt(elo0=0, elo1=300)
+    results = out["results"]
+    for k, (first, second) in enumerate(zip(results[::2], results[1::2])):
+        assert first["seed"] == second["seed"] and first["seats"] == ["gw-greedy", "random"] == second["seats"][::-1]
+        assert again.decision() is None
+        again.add_pair(_score(first, "gw-greedy"), _score(second, "gw-greedy"))
+    assert again.decision() == "H1" and again.llr == pytest.approx(s["llr"])
+
+
+def _score(result: dict[str, Any], bot: str) -> float:
+    mine = result["ranks"][result["seats"].index(bot)]
+    theirs = result["ranks"][1 - result["seats"].index(bot)]
+    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+def test_an_sprt_that_reaches_the_game_limit_is_inconclusive(tmp_path: Path) -> None:
+    out = tournament_json(tmp_path, "generals-war", RANDOM, RANDOM, "--sprt", "--games", "2", "--seed", "3")
+    s = out["sprt"]
+    assert s["verdict"] is None and s["summary"].startswith("inconclusive") and s["games"] == 2
+    assert s["lower"] < s["llr"] < s["upper"] and [b["name"] for b in out["bots"]] == ["random", "random#2"]
+
+
+def test_swiss_and_four_player_tournaments(tmp_path: Path) -> None:
+    swiss = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, RANDOM, "--format", "swiss", "--games", "2", "--seed", "4", "-j", "2")
+    assert swiss["format"] == "swiss" and swiss["matches"] == 4  # 3 bots: one deal a round, one bot sits out
+    assert [b["round"] for b in swiss["byes"]] == [0, 1] and swiss["byes"][0]["bots"] != swiss["byes"][1]["bots"]
+    pairs = [frozenset(r["seats"]) for r in swiss["results"]]
+    assert pairs[0] == pairs[1] and pairs[2] == pairs[3] and pairs[0] != pairs[2]
+
+    result = runner.invoke(
+        app,
+        ["tournament", "generals-war", GREEDY, RANDOM, RANDOM, GREEDY, "--players", "4", "--games", "4", "--seed", "2",
+         "-j", "2", "--log-dir", str(tmp_path / "logs")],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "4 players" in text and "crosstable" in text and "gw-greedy#2" in text and "μ−3σ" in text
+
+
+def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:
+    out = tournament_json(tmp_path, "generals-war", RANDOM, CRASH, "--games", "2", "--seed", "1")
+    rows = {r["bot"]: r for r in out["standings"]}
+    assert rows["crash-at-start"]["forfeits"] == 2 and rows["crash-at-start"]["losses"] == 2
+    assert out["standings"][0]["bot"] == "random"
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["no-such-game", RANDOM, RANDOM], "unknown game"),
+        (["generals-war", RANDOM, RANDOM, "--players", "3"], "2, 4 players, not 3"),
+        (["generals-war", RANDOM, RANDOM, RANDOM, "--players", "4"], "need at least 4 bots, got 3"),
+        (["generals-war", RANDOM], "need at least 2 bots"),
+        (["generals-war", RANDOM, HEURISTIC], "does not play generals-war"),
+        (["generals-war", RANDOM, "/nonexistent"], "not a directory"),
+        (["generals-war", RANDOM, RANDOM, RANDOM, "--sprt"], "exactly two bots"),
+        (["generals-war", RANDOM, RANDOM, "--format", "knockout"], "unknown format 'knockout'"),
+        (["generals-war", RANDOM, RANDOM, "--sprt", "--elo0", "10", "--elo1", "5"], "elo0 (10) must be below elo1"),
+        (["generals-war", RANDOM, RANDOM, "--sprt-model", "binomial"], "unknown --sprt-model"),
+        (["generals-war", RANDOM, RANDOM, "--games", "0"], "--games must be at least 1"),
+        (["generals-war", RANDOM, RANDOM, "--concurrency", "0"], "--concurrency must be at least 1"),
+        (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=0"], "at least 1"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["tournament", *args])
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())
