@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from benchmarks.engine import decisions_per_second
+from benchmarks.startup import median_ms, time_to_hello
 from benchmarks.wire import bare_round_trips, referee_round_trips, summary
 from referee.games.registry import GAMES
 
@@ -71,7 +72,27 @@ def main() -> int:
         f"| ratio | {ref_median / bare_median:.2f} | {ref_p99 / bare_p99:.2f} |",
         "",
     ]
-    print("\n".join(lines[-8:]))
+    from referee.server.launchers import ProcessLauncher
+
+    process = median_ms(asyncio.run(time_to_hello(ProcessLauncher())))
+    lines += [
+        "## Bot start-up: process and container",
+        "",
+        "Command: `python -m benchmarks.run` (benchmarks/startup.py). Median of 5 launches of the random sample bot,",
+        "from launch to its Hello reaching the referee.",
+        "",
+        "| launcher | median ms |",
+        "|---|---|",
+        f"| process | {process:.0f} |",
+    ]
+    try:
+        from referee.server.sandbox import DockerLauncher
+
+        docker = median_ms(asyncio.run(time_to_hello(DockerLauncher())))
+        lines += [f"| docker | {docker:.0f} |", f"| extra for a container | {docker - process:.0f} |", ""]
+    except Exception as exc:  # no engine or image on this machine
+        lines += ["", f"Docker: not measured ({exc}).", ""]
+    print("\n".join(lines[-16:]))
     OUT.write_text("\n".join(lines))
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0

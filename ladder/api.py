@@ -31,6 +31,7 @@ class LadderState:
     data_dir: Path
     limits: Limits = Limits()
     validate: bool = True
+    sandbox: str = "process"
 
 
 class ChallengeRequest(BaseModel):
@@ -122,7 +123,7 @@ def create_app(state: LadderState) -> FastAPI:
             if len(body) > state.limits.archive_bytes:
                 raise HTTPException(413, f"the archive is larger than {state.limits.archive_bytes} bytes")
         try:
-            outcome = await submit(state.make, state.store, user, bytes(body), state.limits, state.validate)
+            outcome = await submit(state.make, state.store, user, bytes(body), state.limits, state.validate, state.sandbox)
         except SubmissionRefused as exc:
             raise HTTPException(exc.status, str(exc)) from None
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}

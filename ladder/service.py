@@ -41,6 +41,7 @@ class LadderConfig:
     time_control: TimeControl = field(default_factory=TimeControl)
     lease_seconds: float = 60.0
     seed: int | None = None
+    sandbox: str = "process"
 
     @property
     def db_url(self) -> str:
@@ -53,7 +54,7 @@ def open_db(config: LadderConfig) -> sessionmaker[Session]:
     return sessions(make_engine(config.db_url))
 
 
-async def register_samples(make: sessionmaker[Session], store: Path, games: list[str] | None) -> None:
+async def register_samples(make: sessionmaker[Session], store: Path, games: list[str] | None, sandbox: str = "process") -> None:
     """Submit every sample bot as the house user, once per version."""
     with make() as db:
         house = house_user(db)
@@ -70,7 +71,7 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
                 )
             )
         if known is None:
-            outcome = await submit(make, store, house, zip_directory(path))
+            outcome = await submit(make, store, house, zip_directory(path), sandbox=sandbox)
             log.info("sample bot %s %s: %s", manifest.name, manifest.version, "active" if outcome.accepted else outcome.reason)
 
 
@@ -81,7 +82,7 @@ class Ladder:
         self.store = config.data_dir / "bots"
         self.store.mkdir(parents=True, exist_ok=True)
         self.rng = random.Random(config.seed)
-        self.worker_config = WorkerConfig(self.store, config.data_dir, config.time_control, config.lease_seconds)
+        self.worker_config = WorkerConfig(self.store, config.data_dir, config.time_control, config.lease_seconds, config.sandbox)
         self.owner_prefix = f"{socket.gethostname()}-{os.getpid()}"
         self.matches_played = 0
 
@@ -129,12 +130,12 @@ class Ladder:
     async def run(self, serve_http: bool = True) -> None:
         self._clear_interrupted_validations()
         if self.config.samples:
-            await register_samples(self.make, self.store, self.config.games)
+            await register_samples(self.make, self.store, self.config.games, self.config.sandbox)
         tasks = [asyncio.create_task(self.scheduler())]
         tasks += [asyncio.create_task(self.worker(i)) for i in range(self.config.workers)]
         try:
             if serve_http:
-                app = create_app(LadderState(self.make, self.store, self.config.data_dir))
+                app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox))
                 server = uvicorn.Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 await server.serve()
             else:

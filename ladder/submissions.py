@@ -51,7 +51,7 @@ def store_dirs(store: Path) -> tuple[Path, Path]:
 
 
 async def submit(
-    make: sessionmaker[Session], store: Path, owner: User, data: bytes, limits: Limits = Limits(), validate: bool = True
+    make: sessionmaker[Session], store: Path, owner: User, data: bytes, limits: Limits = Limits(), validate: bool = True, sandbox: str = "process"
 ) -> Outcome:
     """Run a whole submission. Raises SubmissionRefused for archives and manifests that cannot even be registered."""
     staging_root, validation_root = store_dirs(store)
@@ -89,7 +89,7 @@ async def submit(
     staging.rename(final)
     reason, log = "", ""
     if validate:
-        reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}")
+        reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
     with make() as db:
         version = db.get_one(BotVersion, version_id)
         version.reason, version.log = reason, log
@@ -108,14 +108,14 @@ async def submit(
     return Outcome(manifest.name, seq, manifest.version, not reason, reason, log)
 
 
-async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path) -> tuple[str, str]:
+async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, sandbox: str = "process") -> tuple[str, str]:
     """One match per game against the random sample bot; returns (reason, log) with an empty reason on success."""
     from arena.v1 import referee_pb2 as pb
 
     logs: list[str] = []
     for game in games:
         n = min(GAMES[game].spec.player_counts)
-        setup = MatchSetup(game, [bot_dir] + [SAMPLE_BOTS / "random"] * (n - 1), 1, {}, VALIDATION_TC, log_dir)
+        setup = MatchSetup(game, [bot_dir] + [SAMPLE_BOTS / "random"] * (n - 1), 1, {}, VALIDATION_TC, log_dir, sandbox)
         try:
             played = await run_local_match(setup)
         except (OptionError, ManifestError) as exc:

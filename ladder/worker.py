@@ -36,6 +36,7 @@ class WorkerConfig:
     data_dir: Path
     time_control: TimeControl
     lease_seconds: float = 60.0
+    sandbox: str = "process"
 
 
 def claim(make: sessionmaker[Session], owner: str, lease_seconds: float) -> int | None:
@@ -150,7 +151,7 @@ async def play_match(make: sessionmaker[Session], match_id: int, owner: str, con
             copy = Path(tmp) / f"seat{seat}"
             shutil.copytree(path, copy, symlinks=False)
             copies.append(copy)
-        setup = MatchSetup(game, copies, seed, options, config.time_control, log_dir)
+        setup = MatchSetup(game, copies, seed, options, config.time_control, log_dir, config.sandbox)
         keeper = asyncio.create_task(_keep_lease(make, match_id, owner, config.lease_seconds))
         try:
             played = await run_local_match(setup)

@@ -57,6 +57,7 @@ def serve(
     move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.")] = None,
     lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.")] = 60.0,
+    sandbox: Annotated[str, typer.Option(help="Run bots as processes or in Docker containers (`arena sandbox build` first).")] = "process",
 ) -> None:
     """Run the ladder: HTTP API, scheduler and match workers in one process."""
     import logging
@@ -70,8 +71,15 @@ def serve(
             fail(f"unknown game {g!r} (games: {', '.join(GAMES)})")
     if workers < 1:
         fail("--workers must be at least 1")
+    from referee.core.game import OptionError
+    from referee.server.runner import launcher_for
+
+    try:
+        launcher_for(sandbox)
+    except OptionError as exc:
+        fail(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    config = LadderConfig(data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed)
+    config = LadderConfig(data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox)
     ladder = Ladder(config)
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}")
     console.print("watch the standings: arena ladder standings GAME --watch")

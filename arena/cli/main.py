@@ -85,10 +85,11 @@ def match(
     time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
     strike_limit: Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.")] = 3,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
+    sandbox: Annotated[str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
 ) -> None:
-    """Play one local match: a referee on a unix socket and one process per bot."""
+    """Play one local match: a referee on a unix socket per seat and one process (or container) per bot."""
     from referee.server.replay import write_replay
-    from referee.server.runner import MatchSetup, prepare, run_local_match
+    from referee.server.runner import MatchSetup, launcher_for, prepare, run_local_match
     from referee.server.session import TimeControl
 
     options = parse_options(option)
@@ -101,8 +102,12 @@ def match(
     if min(move_time_ms, time_bank_ms, strike_limit) < 0 or move_time_ms == 0:
         fail("times must be positive and the strike limit not negative")
     seed = seed if seed is not None else random.randrange(2**31)
-    setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir)
-    played = asyncio.run(run_local_match(setup))
+    try:
+        launcher = launcher_for(sandbox)
+    except OptionError as exc:
+        fail(str(exc))
+    setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
+    played = asyncio.run(run_local_match(setup, launcher))
     record = played.record
     path = replay or Path("replays") / f"{game}-{seed}.json"
     write_replay(record, path)
@@ -134,6 +139,22 @@ def verdict_json(v: Any) -> dict[str, Any]:
     from arena.v1 import referee_pb2 as pb
 
     return {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail}
+
+
+sandbox_app = typer.Typer(help="The Docker sandbox for untrusted bots.", no_args_is_help=True)
+app.add_typer(sandbox_app, name="sandbox")
+
+
+@sandbox_app.command("build")
+def sandbox_build() -> None:
+    """Build the bots' runtime image locally (nothing is pulled from a registry)."""
+    from referee.server.sandbox import IMAGE, SandboxError, build_image
+
+    try:
+        image = build_image()
+    except SandboxError as exc:
+        fail(str(exc))
+    console.print(f"built {IMAGE} ({image[:19]})")
 
 
 @referee_app.command("serve")
@@ -187,6 +208,10 @@ def referee_serve(
 from arena.cli.tournament import tournament  # noqa: E402
 
 app.command()(tournament)
+
+from arena.cli.replay import replay  # noqa: E402
+
+app.command()(replay)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -14,8 +15,10 @@ from arena.v1 import referee_pb2_grpc
 from referee.server.session import AttachError, MatchSession
 
 HELLO_TIMEOUT_S = 10.0
-#: Largest message a bot may send; anything bigger is refused by gRPC and ends that stream only.
+#: Largest message a bot may send: a bigger one is refused with a MALFORMED verdict (the session checks it).
 MAX_BOT_MESSAGE = 64 * 1024
+#: Beyond this gRPC itself refuses the message and ends that stream only.
+MAX_WIRE_MESSAGE = 1024 * 1024
 MAX_REFEREE_MESSAGE = 4 * 1024 * 1024
 
 
@@ -35,8 +38,10 @@ class StreamLink:
 class RefereeService(referee_pb2_grpc.RefereeServicer):
     """Routes each stream to its match by ``Hello.match_id`` and to its seat by token."""
 
-    def __init__(self) -> None:
+    def __init__(self, only_seat: int | None = None) -> None:
         self.sessions: dict[str, MatchSession] = {}
+        #: When set, this service (listening on one seat's socket) serves that seat alone.
+        self.only_seat = only_seat
 
     def add(self, session: MatchSession) -> None:
         self.sessions[session.match_id] = session
@@ -63,6 +68,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         session = self.sessions.get(hello.match_id)
         if session is None:
             await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {hello.match_id!r} here")
+            return
+        if self.only_seat is not None and session.seat_of(hello.token) != self.only_seat:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"this socket serves seat {self.only_seat} only")
             return
         link = StreamLink()
         try:
@@ -91,9 +99,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def _read(incoming: AsyncIterator[pb.BotMessage], session: MatchSession, seat: int, link: StreamLink) -> None:
         try:
             async for msg in incoming:
+                size = msg.ByteSize()
+                if size > MAX_BOT_MESSAGE:
+                    session.malformed(seat, link, f"a message of {size} bytes; the limit is {MAX_BOT_MESSAGE}", pb.MESSAGE_TOO_LARGE)
+                    continue
                 session.post(seat, link, msg)
         except (grpc.RpcError, asyncio.CancelledError):
             pass
+        except DecodeError as exc:  # bytes that are no BotMessage: the stream is dead, and the seat is told why
+            session.malformed(seat, link, f"undecodable message: {exc}")
         finally:
             session.detach(seat, link)
             link.close()
@@ -103,7 +117,7 @@ def make_server(service: RefereeService) -> grpc.aio.Server:
     """A gRPC server with the referee, standard health checking and server reflection."""
     server = grpc.aio.server(
         options=[
-            ("grpc.max_receive_message_length", MAX_BOT_MESSAGE),
+            ("grpc.max_receive_message_length", MAX_WIRE_MESSAGE),
             ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
         ]
     )

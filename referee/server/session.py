@@ -147,6 +147,10 @@ class MatchSession:
     def tokens(self) -> list[str]:
         return [s.token for s in self.seats]
 
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to, if any."""
+        return next((s.seat for s in self.seats if secrets.compare_digest(s.token, token)), None)
+
     def attach(self, token: str, link: SeatLink) -> int:
         """Bind ``link`` to the seat whose token it presented; raises AttachError if refused."""
         seat = next((s for s in self.seats if secrets.compare_digest(s.token, token)), None)
@@ -178,6 +182,10 @@ class MatchSession:
         """``link`` of ``seat`` is gone (stream closed, broken, or refused a message); the seat may connect again."""
         if self.seats[seat].link is link:
             self.seats[seat].link = None
+
+    def malformed(self, seat: int, link: SeatLink, detail: str, code: int = pb.MALFORMED_ACTION) -> None:
+        """``link`` of ``seat`` sent something that is not a usable message (undecodable or too large)."""
+        self.inbox.put_nowait(("malformed", seat, (link, detail, code)))
 
     def process_ended(self, seat: int, detail: str) -> None:
         """The bot process of ``seat`` has exited (reported by the runner)."""
@@ -328,6 +336,11 @@ class MatchSession:
             link, msg = payload
             if link is s.link:
                 self._on_message(s, msg)
+        elif kind == "malformed":
+            link, detail, code = payload
+            self._verdict(s, V.MALFORMED, detail)
+            if link is s.link:
+                self._protocol_error(s, code, detail)
 
     def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
         which = msg.WhichOneof("msg")

@@ -62,6 +62,8 @@ class Bot:
 
     name = "bot"
     version = "0"
+    #: How often ``act`` is asked again after a rejected action before the bot gives up on that decision.
+    max_retries = 3
 
     def on_start(self, start: pb.GameStart) -> None:
         """The match started (or resumed after a reconnect)."""

@@ -18,13 +18,13 @@ log = logging.getLogger("arena_sdk")
 
 
 class BotDriver:
-    def __init__(self, bot: Bot, max_retries: int = 3) -> None:
+    def __init__(self, bot: Bot, max_retries: int | None = None) -> None:
         self.bot = bot
         self.start: pb.GameStart | None = None
         self.result: pb.MatchResult | None = None
         self.pending: pb.DecisionRequest | None = None
         self.retries = 0
-        self.max_retries = max_retries
+        self.max_retries = bot.max_retries if max_retries is None else max_retries
 
     def hello(self, match_id: str, token: str) -> pb.BotMessage:
         return pb.BotMessage(

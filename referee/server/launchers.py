@@ -1,0 +1,159 @@
+"""Starting bots: as local processes (the default) or in Docker containers (referee/server/sandbox.py).
+
+Either way a bot gets its directory, a private writable HOME, a seat directory
+holding the only socket it may reach, and the ARENA_* variables; its output
+goes to a capped log; it is killed, with everything it started, when the
+match ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from referee.server.manifest import BotManifest
+
+LOG_CAP_BYTES = 1024 * 1024
+#: Address space a bot process may use (the subprocess runner's memory limit).
+MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024
+#: CPU seconds a bot process may use in one match.
+CPU_LIMIT_SECONDS = 900
+TRUNCATED = b"\n[log truncated by the referee]\n"
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    seat: int
+    manifest: BotManifest
+    bot_dir: Path  # the bot's files (the runner may hand a fresh copy)
+    seat_dir: Path  # holds referee.sock, this seat's only way out
+    home: Path  # private writable directory
+    env: dict[str, str]  # ARENA_* variables, with ARENA_ADDRESS pointing into seat_dir
+    log_path: Path
+
+
+class BotHandle(Protocol):
+    """A started bot."""
+
+    async def wait(self) -> int:
+        """Wait for the bot to end; its exit code."""
+        ...
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Let the bot end within ``grace`` seconds, then kill it and all it started; finish its log."""
+        ...
+
+
+class Launcher(Protocol):
+    name: str
+
+    async def launch(self, spec: LaunchSpec) -> BotHandle:
+        """Start a bot; raises LaunchError when it cannot be started at all."""
+        ...
+
+
+class LaunchError(RuntimeError):
+    """A bot that could not be started (the message goes to its log and its verdict)."""
+
+
+def resolve_command(command: tuple[str, ...], python: str = sys.executable) -> list[str]:
+    """``python`` in a manifest means the referee's own interpreter, which has the SDK installed."""
+    first, *rest = command
+    if first in ("python", "python3"):
+        first = python
+    return [first, *rest]
+
+
+def with_limits(command: list[str]) -> list[str]:
+    """Run ``command`` under the subprocess runner's limits (no core files, capped memory and CPU time).
+
+    A shell sets the limits and then execs the bot: a Python ``preexec_fn``
+    would run Python code in a forked copy of the multi-threaded referee, which
+    is not safe.
+    """
+    script = f'ulimit -c 0; ulimit -v {MEMORY_LIMIT_BYTES // 1024}; ulimit -t {CPU_LIMIT_SECONDS}; exec "$@"'
+    return ["/bin/sh", "-c", script, "arena-bot", *command]
+
+
+def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
+    """A bot sees none of the referee's environment (it may hold secrets): only what it needs to run."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "HOME": str(home),
+        "TMPDIR": str(home),
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        **extra,
+    }
+
+
+async def pump_log(stream: asyncio.StreamReader, path: Path) -> None:
+    """Copy a bot's output to its log, up to LOG_CAP_BYTES; the rest is read and dropped."""
+    written = 0
+    with path.open("wb") as out:
+        while chunk := await stream.read(65536):
+            if written < LOG_CAP_BYTES:
+                piece = chunk[: LOG_CAP_BYTES - written]
+                out.write(piece)
+                written += len(piece)
+                if written >= LOG_CAP_BYTES:
+                    out.write(TRUNCATED)
+                out.flush()
+
+
+class ProcessHandle:
+    def __init__(self, proc: asyncio.subprocess.Process, log_path: Path) -> None:
+        self.proc = proc
+        assert proc.stdout is not None
+        self.pump = asyncio.create_task(pump_log(proc.stdout, log_path))
+
+    async def wait(self) -> int:
+        return await self.proc.wait()
+
+    def kill_group(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    async def stop(self, grace: float = 1.0) -> None:
+        if self.proc.returncode is None:
+            try:
+                await asyncio.wait_for(self.proc.wait(), grace)
+            except TimeoutError:
+                pass
+        self.kill_group()  # also whatever the bot left behind in its group
+        await self.proc.wait()
+        try:
+            await asyncio.wait_for(self.pump, 2.0)
+        except TimeoutError:
+            self.pump.cancel()
+
+
+class ProcessLauncher:
+    """Each bot in its own process group (its own session), with resource limits, killed with its group."""
+
+    name = "process"
+
+    async def launch(self, spec: LaunchSpec) -> BotHandle:
+        spec.log_path.parent.mkdir(parents=True, exist_ok=True)
+        spec.home.mkdir(parents=True, exist_ok=True)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *with_limits(resolve_command(spec.manifest.command)),
+                cwd=spec.bot_dir,
+                env=bot_environment(spec.home, {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise LaunchError(f"could not start {spec.manifest.command!r}: {exc}") from None
+        return ProcessHandle(proc, spec.log_path)

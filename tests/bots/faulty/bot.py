@@ -1,0 +1,149 @@
+"""A bot with a fault, named by its first argument; the fault matrix (tests/test_faults.py) runs each one.
+
+Faults that try to break out exit with code 3 if they succeed, so a breach
+shows up as a CRASH verdict instead of passing quietly.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+import socket
+import sys
+import time
+from typing import Any
+
+import grpc
+
+from arena.v1 import referee_pb2 as pb
+from arena_sdk import Bot, Request, random_action, run
+from arena_sdk.games import generals_war as gw
+
+BREACH = 3
+FAULT = sys.argv[1] if len(sys.argv) > 1 else "none"
+
+
+def breach(what: str) -> None:
+    print(f"BREACH: {what}", flush=True)
+    os._exit(BREACH)
+
+
+def raw_stream(messages: list[bytes]) -> None:
+    """Speak to the referee with raw bytes."""
+    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"])
+    call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+    try:
+        for _ in call(iter(messages), timeout=5):
+            pass
+    except grpc.RpcError as exc:
+        print(f"stream ended: {exc.code()}", flush=True)
+
+
+def hello(token: str | None = None) -> bytes:
+    msg = pb.BotMessage(hello=pb.Hello(match_id=os.environ["ARENA_MATCH_ID"], token=token or os.environ["ARENA_TOKEN"], protocol_version=1))
+    return msg.SerializeToString()
+
+
+def probe_breakouts() -> None:
+    """What a contained bot must not be able to do; exits with BREACH if one works."""
+    try:
+        socket.create_connection(("1.1.1.1", 53), timeout=2).close()
+        breach("opened a network connection")
+    except OSError as exc:
+        print(f"network blocked: {exc}", flush=True)
+    for path in ("/bot/planted", "/usr/planted", "/etc/planted", "/planted", "/arena/../planted"):
+        try:
+            with open(path, "w") as f:
+                f.write("x")
+            breach(f"wrote {path}")
+        except OSError as exc:
+            print(f"write to {path} refused: {exc.strerror}", flush=True)
+    mine = os.environ["ARENA_TOKEN"]
+    for environ in glob.glob("/proc/[0-9]*/environ"):
+        try:
+            data = open(environ, "rb").read()
+        except OSError:
+            continue
+        for item in data.split(b"\0"):
+            if item.startswith(b"ARENA_TOKEN=") and item.decode(errors="replace").split("=", 1)[1] != mine:
+                breach(f"read another seat's token from {environ}")
+
+
+
+def probe_other_seats() -> None:
+    """Another seat's socket must refuse this bot; exits with BREACH if it serves it."""
+    address = os.environ["ARENA_ADDRESS"].removeprefix("unix:")
+    here = os.path.dirname(address)
+    for other in glob.glob(os.path.join(os.path.dirname(here), "seat*", "referee.sock")):
+        if os.path.dirname(other) == here:
+            continue
+        channel = grpc.insecure_channel(f"unix:{other}")
+        call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+        try:
+            for _ in call(iter([hello()]), timeout=3):
+                breach(f"was served on another seat's socket {other}")
+        except grpc.RpcError as exc:
+            print(f"other seat's socket {other} refused: {exc.code()}", flush=True)
+
+
+class Faulty(Bot):
+    name = "faulty"
+    max_retries = 1_000_000 if FAULT == "illegal_forever" else 3
+
+    def __init__(self) -> None:
+        self.rng = random.Random(1)
+        self.decisions = 0
+
+    def act(self, request: Request) -> Any:
+        self.decisions += 1
+        if FAULT == "crash_mid_game" and self.decisions == 3:
+            os._exit(1)
+        if FAULT == "hang":
+            time.sleep(3600)
+        if FAULT == "too_slow":
+            time.sleep(request.time_left_ms / 1000 + 0.3)
+        if FAULT == "illegal_forever":
+            return gw.squad([9999])  # well formed, never legal
+        if FAULT == "memory_hog" and self.decisions == 2:
+            hog = []
+            while True:
+                hog.append(bytearray(50 * 1024 * 1024))
+        return random_action(request, self.rng)
+
+
+def main() -> None:
+    if FAULT == "crash_at_start":
+        sys.exit("crashing at start")
+    if FAULT == "garbage":
+        raw_stream([hello(), b"\xff\x00garbage\x07" * 10])
+        time.sleep(3600)
+    if FAULT == "oversized":
+        big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 200_000)).SerializeToString()
+        raw_stream([hello(), big])
+        time.sleep(3600)
+    if FAULT == "wrong_token":
+        raw_stream([hello("not-my-token")])
+        sys.exit("refused")
+    if FAULT == "fork_bomb":
+        children = 0
+        for _ in range(100_000):
+            try:
+                if os.fork() == 0:
+                    time.sleep(30)
+                    os._exit(0)
+                children += 1
+            except OSError as exc:
+                print(f"fork refused after {children} children: {exc.strerror}", flush=True)
+                break
+        if children >= 100_000:
+            breach("forked without limit")
+    if FAULT == "breakout":
+        probe_breakouts()
+    if FAULT == "other_seat":
+        probe_other_seats()
+    run(Faulty())
+
+
+if __name__ == "__main__":
+    main()

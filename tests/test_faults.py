@@ -1,0 +1,128 @@
+"""The fault matrix: a test bot per fault, in both runners where it makes sense (docs/faults.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.v1 import referee_pb2 as pb
+from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
+from referee.server.session import TimeControl
+from tests.support import ROOT, SAMPLE_BOTS
+
+FAULTY = ROOT / "tests" / "bots" / "faulty"
+TC = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, max_rejections=20, connect_timeout_ms=8000)
+
+
+def docker_ready() -> bool:
+    try:
+        launcher_for("docker")
+        return True
+    except Exception:
+        return False
+
+
+DOCKER = docker_ready()
+
+
+def runners(*names: str) -> list[object]:
+    out: list[object] = []
+    for name in names:
+        if name == "docker":
+            # In CI the Docker tests must run: a missing engine or image fails them instead of skipping.
+            marks = [] if DOCKER or os.environ.get("CI") else [pytest.mark.skip(reason="no Docker engine or image here")]
+            out.append(pytest.param(name, marks=marks, id=name))
+        else:
+            out.append(pytest.param(name, id=name))
+    return out
+
+
+def faulty_bot(tmp: Path, fault: str) -> Path:
+    path = tmp / f"faulty-{fault}"
+    shutil.copytree(FAULTY, path)
+    (path / "bot.toml").write_text(
+        f'name = "faulty-{fault.replace("_", "-")}"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "bot.py", "{fault}"]\n'
+    )
+    return path
+
+
+def play(tmp: Path, fault: str, sandbox: str, tc: TimeControl = TC) -> tuple[LocalMatch, list[str], str]:
+    setup = MatchSetup("generals-war", [faulty_bot(tmp, fault), SAMPLE_BOTS / "random"], 5, {}, tc, tmp / "logs", sandbox)
+    played = asyncio.run(run_local_match(setup))
+    kinds = [pb.VerdictKind.Name(v.kind) for v in played.record.result.seats[0].verdicts]
+    log = played.logs[0].read_text(errors="replace") if played.logs[0].exists() else ""
+    # Whatever the fault: the match finished, the other seat was unaffected and won.
+    assert played.record.game.is_over()
+    assert not played.record.result.seats[1].verdicts
+    return played, kinds, log
+
+
+FORFEITS = {
+    "crash_at_start": ["CRASH", "FORFEIT"],
+    "crash_mid_game": ["CRASH", "FORFEIT"],
+    "wrong_token": ["CRASH", "FORFEIT"],
+    "hang": ["TIMEOUT", "TIMEOUT", "FORFEIT"],
+    "too_slow": ["TIMEOUT", "TIMEOUT", "FORFEIT"],
+    "garbage": ["MALFORMED", "DISCONNECT", "DISCONNECT", "FORFEIT"],
+    "oversized": ["MALFORMED", "DISCONNECT", "DISCONNECT", "FORFEIT"],
+}
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+@pytest.mark.parametrize("fault", sorted(FORFEITS))
+def test_faults_that_forfeit(tmp_path: Path, fault: str, sandbox: str) -> None:
+    played, kinds, log = play(tmp_path, fault, sandbox)
+    assert kinds == FORFEITS[fault], log[-2000:]
+    assert played.record.result.seats[0].rank == 2 and played.record.result.seats[1].rank == 1
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_a_memory_hog_is_stopped(tmp_path: Path, sandbox: str) -> None:
+    played, kinds, log = play(tmp_path, "memory_hog", sandbox)
+    # The hog crashes at its memory limit, unless filling memory up to it outlasts its time and it forfeits first.
+    assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH"} and kinds[:-1], log[-2000:]
+    if "CRASH" in kinds and sandbox == "docker":
+        assert "code 137" in played.record.result.seats[0].verdicts[kinds.index("CRASH")].detail  # the OOM killer
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_endless_illegal_actions(tmp_path: Path, sandbox: str) -> None:
+    tc = TimeControl(move_time_ms=10_000, time_bank_ms=0, strike_limit=1, max_rejections=20)  # time for every retry
+    played, kinds, _ = play(tmp_path, "illegal_forever", sandbox, tc)
+    # Each decision: max_rejections rejections, then the strike; past the strike limit, the forfeit.
+    per_decision = tc.max_rejections + 1
+    assert kinds == ["ILLEGAL_ACTION"] * per_decision * (tc.strike_limit + 1) + ["FORFEIT"]
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_another_seats_socket_refuses(tmp_path: Path, sandbox: str) -> None:
+    played, kinds, log = play(tmp_path, "other_seat", sandbox)
+    assert kinds == [], log[-2000:]
+    if sandbox == "process":
+        assert "PERMISSION_DENIED" in log  # the socket is there to try, and it refuses
+    else:
+        assert "BREACH" not in log  # the container cannot even see it
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_breakout_attempts_are_contained(tmp_path: Path, sandbox: str) -> None:
+    played, kinds, log = play(tmp_path, "breakout", sandbox)
+    assert kinds == [], log[-3000:]
+    assert "network blocked" in log and "write to /usr/planted refused" in log and "write to /bot/planted refused" in log
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_fork_bomb_hits_the_process_limit(tmp_path: Path, sandbox: str) -> None:
+    before = len(os.listdir("/proc"))
+    played, kinds, log = play(tmp_path, "fork_bomb", sandbox)
+    assert "fork refused after" in log
+    # With every process slot taken, the bomber cannot start the threads it needs to play: it loses by forfeit.
+    assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH", "DISCONNECT", "NO_SHOW"}, kinds
+    assert len(os.listdir("/proc")) < before + 50, "the bomb's processes outlived the match"
+    left = subprocess.run(["docker", "ps", "-q", "--filter", "label=arena.seat"], capture_output=True, text=True)
+    assert left.stdout.strip() == "", "a bot container outlived its match"
