@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set up, then list the games and play a local match between the sample bots.
+# Set up, then run the ladder with its embedded database and the sample bots of every game.
+# It plays matches until you stop it (Ctrl-C); watch with `arena ladder standings GAME --watch`
+# or open http://127.0.0.1:8765/ in a browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/arena games
-.venv/bin/arena match generals-war sample_bots/generals_war_greedy sample_bots/random --seed 1
+exec .venv/bin/arena ladder serve --data arena-data "$@"

@@ -1,11 +1,16 @@
 """Golden playthroughs: every seat's view and decision at every step of a few seeded games.
 
+The first FULL_STEPS steps keep the views and decisions in full, so a diff
+reads easily; later steps keep their SHA-256 (long games would otherwise write
+tens of megabytes). Actions and events are always kept in full.
+
 ``python -m tests.golden_playthrough`` regenerates tests/golden/; tests/test_golden.py
 regenerates in memory and diffs against the files, so any change in behaviour shows.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import sys
@@ -17,6 +22,7 @@ from referee.protocol.messages import GameCodec
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SEEDS = (1, 2)
+FULL_STEPS = 40
 
 
 def configs() -> Iterator[tuple[str, int, int]]:
@@ -28,6 +34,10 @@ def configs() -> Iterator[tuple[str, int, int]]:
 
 def path_for(game_id: str, n: int, seed: int) -> Path:
     return GOLDEN / game_id / f"{n}p-seed{seed}.jsonl"
+
+
+def digest(obj: object) -> str:
+    return "sha256:" + hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:32]
 
 
 def playthrough(game_id: str, n: int, seed: int) -> list[str]:
@@ -48,11 +58,16 @@ def playthrough(game_id: str, n: int, seed: int) -> list[str]:
         acting = game.to_act()
         seat = rng.choice(acting)
         action = game.random_action(seat, rng)
+        views: list[object] = [codec.view_to_json(game.view(s)) for s in range(n)]
+        decisions: dict[str, object] = {str(s): js(codec.decision(game.decision(s))) for s in acting}
+        if step >= FULL_STEPS:
+            views = [digest(v) for v in views]
+            decisions = {s: digest(d) for s, d in decisions.items()}
         entry = {
             "step": step,
             "to_act": list(acting),
-            "views": [codec.view_to_json(game.view(s)) for s in range(n)],
-            "decisions": {str(s): js(codec.decision(game.decision(s))) for s in acting},
+            "views": views,
+            "decisions": decisions,
             "seat": seat,
             "action": codec.action_to_json(action),
         }

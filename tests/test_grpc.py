@@ -16,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.client import MatchRefused, play
 from referee.games.generals_war import GeneralsWar
-from referee.server.service import MAX_BOT_MESSAGE, RefereeService, make_server
+from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, make_server
 from referee.server.session import MatchSession, TimeControl
 from tests.support import load_bot_class
 
@@ -110,13 +110,17 @@ def test_a_wrong_token_is_refused(referee: Referee) -> None:
 def test_garbage_and_oversized_messages_are_refused_and_the_match_goes_on(referee: Referee) -> None:
     garbage = raw_stream(referee.address, [b"\xff\xfe\x00garbage\x07\x07"])
     assert isinstance(garbage, grpc.RpcError)
+    assert garbage.code() == grpc.StatusCode.INVALID_ARGUMENT
     hello = pb.BotMessage(hello=pb.Hello(match_id=referee.session.match_id, token=referee.session.tokens()[0], protocol_version=1))
-    huge = pb.BotMessage(hello=pb.Hello(match_id="x", bot_name="x" * (MAX_BOT_MESSAGE + 10)))
+    huge = pb.BotMessage(hello=pb.Hello(match_id="x", bot_name="x" * (MAX_WIRE_MESSAGE + 10)))
     oversized = raw_stream(referee.address, [huge.SerializeToString()])
     assert isinstance(oversized, grpc.RpcError) and oversized.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    # A connected seat that then sends an oversized message loses only that stream, and may come back.
-    dropped = raw_stream(referee.address, [hello.SerializeToString(), huge.SerializeToString()])
-    assert isinstance(dropped, grpc.RpcError) or dropped
+    # A connected seat that sends a message over the protocol's limit is told so; the message is ignored.
+    big = pb.BotMessage(hello=pb.Hello(bot_name="x" * (MAX_BOT_MESSAGE + 10)))
+    replies = raw_stream(referee.address, [hello.SerializeToString(), big.SerializeToString()])
+    assert not isinstance(replies, grpc.RpcError)
+    errors = [m.error for m in map(pb.RefereeMessage.FromString, replies) if m.WhichOneof("msg") == "error"]
+    assert [e.code for e in errors] == [pb.MESSAGE_TOO_LARGE]
     results: dict[int, Any] = {}
     threads = [bot_thread(referee, s, results) for s in (0, 1)]
     for t in threads:
@@ -124,6 +128,7 @@ def test_garbage_and_oversized_messages_are_refused_and_the_match_goes_on(refere
     record = referee.join()
     assert record.game.is_over() and results[0] is not None and results[1] is not None
     assert not any(s.forfeited for s in record.result.seats)
+    assert [v.kind for v in record.result.seats[0].verdicts] == [pb.MALFORMED]
 
 
 def test_a_second_live_connection_for_a_seat_is_refused() -> None:
@@ -150,3 +155,63 @@ def test_health_checking_answers(referee: Referee) -> None:
     with grpc.insecure_channel(referee.address) as channel:
         reply = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
     assert reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_the_sdk_reconnects_after_its_stream_drops() -> None:
+    """The referee drops seat 0's stream after its first decision; the SDK connects again and the match goes on."""
+    ref = Referee(tc=TimeControl(move_time_ms=5000, time_bank_ms=0, connect_timeout_ms=20_000))
+    dropped = threading.Event()
+    original = ref.session._on_message
+
+    def on_message(s: Any, msg: Any) -> None:
+        original(s, msg)
+        if s.seat == 0 and not dropped.is_set() and s.link is not None:
+            dropped.set()
+            s.link.close()  # ends the stream from the referee's side, as a network failure would
+
+    ref.session._on_message = on_message  # type: ignore[method-assign]
+    results: dict[int, Any] = {}
+    threads = [bot_thread(ref, s, results) for s in (0, 1)]
+    for t in threads:
+        t.join(60)
+    record = ref.join()
+    assert dropped.is_set()
+    assert record.game.is_over() and results[0] is not None
+    assert not record.result.seats[0].verdicts, "a quick reconnection costs nothing"
+
+
+def test_arena_referee_serve_hosts_remote_bots_over_tcp(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "referee", "serve", "generals-war", "--players", "2", "--port", "0",
+         "--seed", "4", "--replay", str(tmp_path / "r.json")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    while len([line for line in lines if "ARENA_TOKEN=" in line]) < 2:
+        line = proc.stdout.readline()
+        assert line, "the referee exited early"
+        lines.append(line)
+    text = "".join(lines)
+    port = re.search(r"listening on 127\.0\.0\.1:(\d+)", text)
+    match_id = re.search(r"ARENA_MATCH_ID=(\w+)", text)
+    tokens = re.findall(r"ARENA_TOKEN=(\w+)", text)
+    assert port and match_id and len(tokens) == 2
+    outcomes: dict[int, Any] = {}
+
+    def go(seat: int) -> None:
+        outcomes[seat] = play(RandomBot(seat), f"127.0.0.1:{port.group(1)}", match_id.group(1), tokens[seat])
+
+    threads = [threading.Thread(target=go, args=(s,)) for s in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    rest, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0
+    assert "seat 0: rank" in rest and (tmp_path / "r.json").exists()
+    assert sorted(s.rank for s in outcomes[0].seats) in ([1, 2], [1, 1])

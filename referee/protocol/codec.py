@@ -83,6 +83,8 @@ SCALAR, ENUM, REPEATED, REPEATED_CARDS, REPEATED_MESSAGES, CARD, MESSAGE = range
 
 @cache
 def _plan(cls: Any, descriptor: Descriptor) -> tuple[tuple[str, int], ...]:
+    if not dataclasses.is_dataclass(cls):
+        raise CodecError(f"cannot encode a {cls.__name__} into {descriptor.full_name}")
     plan: list[tuple[str, int]] = []
     for f in dataclasses.fields(cls):
         fd = descriptor.fields_by_name.get(f.name)
@@ -105,8 +107,6 @@ _SUITS = [int(suit_of(c)) for c in range(54)]
 
 
 def _fill(obj: Any, msg: Any) -> None:
-    if not dataclasses.is_dataclass(obj):
-        raise CodecError(f"cannot encode {obj!r} into {msg.DESCRIPTOR.full_name}")
     cls: Any = obj.__class__
     for name, kind in _plan(cls, msg.DESCRIPTOR):
         value = getattr(obj, name)

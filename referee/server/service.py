@@ -58,6 +58,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         except (StopAsyncIteration, TimeoutError):
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send hello first")
             return
+        except DecodeError:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage")
+            return
         if first.WhichOneof("msg") != "hello":
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
             return

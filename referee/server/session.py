@@ -133,6 +133,7 @@ class MatchSession:
         self.seats = [Seat(i, name, tokens[i], float(self.tc.time_bank_ms)) for i, name in enumerate(names)]
         self.inbox: asyncio.Queue[tuple[str, int, Any]] = asyncio.Queue()
         self.log: list[Event] = []
+        self._events_pb: list[pb.Event | None] = []
         self.actions: list[LoggedAction] = []
         self.decisions = 0
         self.version = 0  # bumped whenever the game's state changes
@@ -185,7 +186,9 @@ class MatchSession:
 
     def malformed(self, seat: int, link: SeatLink, detail: str, code: int = pb.MALFORMED_ACTION) -> None:
         """``link`` of ``seat`` sent something that is not a usable message (undecodable or too large)."""
-        self.inbox.put_nowait(("malformed", seat, (link, detail, code)))
+        if self.seats[seat].link is link:
+            link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
+        self.inbox.put_nowait(("malformed", seat, detail))
 
     def process_ended(self, seat: int, detail: str) -> None:
         """The bot process of ``seat`` has exited (reported by the runner)."""
@@ -337,10 +340,7 @@ class MatchSession:
             if link is s.link:
                 self._on_message(s, msg)
         elif kind == "malformed":
-            link, detail, code = payload
-            self._verdict(s, V.MALFORMED, detail)
-            if link is s.link:
-                self._protocol_error(s, code, detail)
+            self._verdict(s, V.MALFORMED, payload)
 
     def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
         which = msg.WhichOneof("msg")
@@ -416,12 +416,19 @@ class MatchSession:
         if s.link is None:
             s.cursor = len(self.log)
             return
-        batch = [
-            self.codec.event(e.payload, seq) for seq, e in enumerate(self.log[s.cursor :], start=s.cursor) if e.visible(s.seat)
-        ]
+        batch = [self._encoded_event(seq) for seq in range(s.cursor, len(self.log)) if self.log[seq].visible(s.seat)]
         s.cursor = len(self.log)
         if batch:
             s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=batch)))
+
+    def _encoded_event(self, seq: int) -> pb.Event:
+        """Each event is encoded once, whichever seats see it."""
+        while len(self._events_pb) <= seq:
+            self._events_pb.append(None)
+        msg = self._events_pb[seq]
+        if msg is None:
+            msg = self._events_pb[seq] = self.codec.event(self.log[seq].payload, seq)
+        return msg
 
     # --- penalties ----------------------------------------------------------------
 

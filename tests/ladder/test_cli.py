@@ -1,0 +1,67 @@
+"""The ladder's terminal commands against a live ladder on localhost."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from ladder.api import LadderState, create_app
+from tests.ladder.conftest import LadderFixture
+from tests.support import SAMPLE_BOTS
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def server(ladder: LadderFixture) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    state = LadderState(ladder.make, ladder.ladder.store, ladder.ladder.config.data_dir)
+    uv = uvicorn.Server(uvicorn.Config(create_app(state), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    while not uv.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(10)
+
+
+def arena(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_user_submit_standings_matches_and_challenge(ladder: LadderFixture, server: str, tmp_path: Path) -> None:
+    data = str(ladder.ladder.config.data_dir)
+    token = arena("ladder", "user", "add", "heidi", "--data", data).strip()
+    assert token.startswith("arena_")
+    refused = runner.invoke(app, ["ladder", "user", "add", "heidi", "--data", data])
+    assert refused.exit_code == 2 and "exists already" in refused.output
+    out = arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
+    assert "accepted" in out
+    arena("ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", token)
+    bad = runner.invoke(app, ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", "nope"])
+    assert bad.exit_code == 2 and "401" in bad.output
+    ladder.play(4)
+    rows = json.loads(arena("ladder", "standings", "generals-war", "--json", "--server", server))
+    assert {r["bot"] for r in rows} == {"gw-greedy", "random"} and all(r["games"] >= 4 for r in rows)
+    table = arena("ladder", "standings", "generals-war", "--server", server)
+    assert "gw-greedy" in table and "μ−3σ" in table
+    matches = json.loads(arena("ladder", "matches", "--json", "--limit", "2", "--server", server))
+    assert len(matches) == 2 and matches[0]["status"] == "done"
+    out = arena("ladder", "challenge", "gw-greedy", "random", "--game", "generals-war", "--server", server, "--token", token)
+    assert "queued matches" in out
+    missing = runner.invoke(app, ["ladder", "standings", "generals-war", "--server", "http://127.0.0.1:9"])
+    assert missing.exit_code == 2 and "cannot reach the ladder" in missing.output
