@@ -9,7 +9,7 @@ from pathlib import Path
 from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, HTTPException, Request
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy import select
@@ -21,7 +21,10 @@ from ladder.models import Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, challenge
 from ladder.submissions import SubmissionRefused, submit
 from ladder.upload import Limits
+from ladder.web import mount_pages
 from referee.games.registry import GAMES
+from referee.server.frames import FrameCache, parse_seat
+from referee.server.replay import ReplayError
 
 
 @dataclass
@@ -65,57 +68,58 @@ Owner = Annotated[User, Depends(get_owner)]
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
+    frame_cache = FrameCache()
 
     def known_game(game: str) -> str:
         if game not in GAMES:
             raise HTTPException(404, f"unknown game {game!r}")
         return game
 
-    @app.get("/api/health")
+    @app.get("/api/health", summary="Whether the ladder answers", tags=["ladder"])
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/api/games")
+    @app.get("/api/games", summary="The games with their player counts", tags=["games"])
     def games() -> list[dict[str, Any]]:
         return [
             {"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "summary": c.spec.summary}
             for c in GAMES.values()
         ]
 
-    @app.get("/api/games/{game}/standings")
+    @app.get("/api/games/{game}/standings", summary="The leaderboard of a game: active versions by conservative rating", tags=["games"])
     def standings(game: str, db: Db) -> list[dict[str, Any]]:
         return queries.standings(db, known_game(game))
 
-    @app.get("/api/matches")
+    @app.get("/api/matches", summary="Recent finished matches, optionally of one game or one bot", tags=["matches"])
     def matches(db: Db, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         return queries.recent_matches(db, game, bot, max(1, min(limit, 200)))
 
-    @app.get("/api/matches/{match_id}")
+    @app.get("/api/matches/{match_id}", summary="A match: its seats, results and verdicts", tags=["matches"])
     def match(match_id: int, db: Db) -> dict[str, Any]:
         found = db.get(Match, match_id)
         if found is None:
             raise HTTPException(404, f"no match {match_id}")
         return queries.match_summary(db, found)
 
-    @app.get("/api/matches/{match_id}/replay")
+    @app.get("/api/matches/{match_id}/replay", summary="The replay file of a finished match", tags=["matches"])
     def replay(match_id: int, db: Db) -> Any:
         found = db.get(Match, match_id)
         if found is None or found.status != "done" or not found.replay_path:
             raise HTTPException(404, f"no replay for match {match_id}")
         return JSONResponse(json.loads(Path(found.replay_path).read_text()))
 
-    @app.get("/api/bots/{name}")
+    @app.get("/api/bots/{name}", summary="A bot: owner, versions and their ratings", tags=["bots"])
     def bot(name: str, db: Db) -> dict[str, Any]:
         detail = queries.bot_detail(db, name)
         if detail is None:
             raise HTTPException(404, f"no bot {name!r}")
         return detail
 
-    @app.get("/api/bots/{name}/history")
+    @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game, one point per rated match", tags=["bots"])
     def history(name: str, game: str, db: Db) -> list[dict[str, Any]]:
         return queries.rating_history(db, name, known_game(game))
 
-    @app.post("/api/bots", status_code=201)
+    @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"])
     async def upload(request: Request, user: Owner) -> Any:
         body = bytearray()
         async for chunk in request.stream():
@@ -129,7 +133,7 @@ def create_app(state: LadderState) -> FastAPI:
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
         return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
 
-    @app.post("/api/challenges", status_code=201)
+    @app.post("/api/challenges", status_code=201, summary="Challenge another bot to a duplicate pair of matches (owner token)", tags=["matches"])
     def make_challenge(body: ChallengeRequest, user: Owner, db: Db) -> dict[str, Any]:
         known_game(body.game)
         try:
@@ -138,7 +142,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(422, str(exc)) from None
         return {"matches": [m.id for m in made]}
 
-    @app.get("/api/matches/{match_id}/logs/{seat}")
+    @app.get("/api/matches/{match_id}/logs/{seat}", summary="The log a bot wrote in a match (its owner only)", tags=["matches"])
     def seat_log(match_id: int, seat: int, user: Owner, db: Db) -> Any:
         row = db.execute(select_seat(match_id, seat)).first()
         if row is None:
@@ -150,6 +154,36 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, "no log kept for this seat")
         return JSONResponse({"log": Path(match_seat.log_path).read_text(errors="replace")})
 
+    @app.get("/api/me", summary="The owner an API token belongs to", tags=["bots"])
+    def me(user: Owner) -> dict[str, Any]:
+        return {"name": user.name}
+
+    @app.get("/api/bots/{name}/crosstable", summary="Head-to-head results of a bot against every opponent", tags=["bots"])
+    def crosstable(name: str, db: Db, game: str | None = None) -> list[dict[str, Any]]:
+        if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
+            raise HTTPException(404, f"no bot {name!r}")
+        return queries.crosstable(db, name, known_game(game) if game else None)
+
+    @app.get("/api/matches/{match_id}/frames", summary="Replay frames of a finished match, for everyone or as one seat saw them", tags=["matches"])
+    def frames(
+        match_id: int,
+        db: Db,
+        seat: Annotated[str, Query(description="'all' (full state and every event) or a seat number (that seat's views and events)")] = "all",
+    ) -> Any:
+        found = db.get(Match, match_id)
+        path = queries.replay_path(db, match_id)
+        if found is None or path is None:
+            raise HTTPException(404, f"no replay for match {match_id}")
+        try:
+            which = parse_seat(seat, found.num_players)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        try:
+            return JSONResponse(frame_cache.frames(Path(path), which))
+        except (OSError, ReplayError) as exc:
+            raise HTTPException(500, f"the replay of match {match_id} cannot be shown: {exc}") from None
+
+    mount_pages(app)
     return app
 
 

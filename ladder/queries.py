@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
 from ladder.ratings import Skill
@@ -95,3 +95,53 @@ def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
         {"match": m, "mu": mu, "sigma": sigma, "conservative": Skill(mu, sigma).conservative, "at": at, "seq": seq}
         for m, mu, sigma, at, seq in rows
     ]
+
+
+def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str, Any]]:
+    """Head-to-head results of bot ``name`` (all its versions) against every opponent, per game, from match_seats.
+
+    Each finished match counts once per opponent seat: a win when the bot ranked better than that
+    seat, a loss when worse, a draw when equal. ``score`` is (wins + draws / 2) / games.
+    """
+    me, them = aliased(MatchSeat), aliased(MatchSeat)
+    my_version, their_version = aliased(BotVersion), aliased(BotVersion)
+    my_bot, their_bot = aliased(Bot), aliased(Bot)
+    query = (
+        select(Match.id, Match.game, me.rank, them.rank, their_bot.name)
+        .join(me, me.match_id == Match.id)
+        .join(my_version, my_version.id == me.bot_version_id)
+        .join(my_bot, my_bot.id == my_version.bot_id)
+        .join(them, (them.match_id == Match.id) & (them.seat != me.seat))
+        .join(their_version, their_version.id == them.bot_version_id)
+        .join(their_bot, their_bot.id == their_version.bot_id)
+        .where(my_bot.name == name, their_bot.id != my_bot.id, Match.status == "done")
+        .order_by(Match.id)
+    )
+    if game:
+        query = query.where(Match.game == game)
+    table: dict[tuple[str, str], dict[str, Any]] = {}
+    for match_id, match_game, my_rank, their_rank, opponent in db.execute(query).all():
+        row = table.setdefault(
+            (match_game, opponent), {"game": match_game, "opponent": opponent, "games": 0, "wins": 0, "draws": 0, "losses": 0, "last_match": None}
+        )
+        row["games"] += 1
+        if my_rank is None or their_rank is None or my_rank == their_rank:
+            row["draws"] += 1
+        elif my_rank < their_rank:
+            row["wins"] += 1
+        else:
+            row["losses"] += 1
+        row["last_match"] = match_id
+    rows = list(table.values())
+    for row in rows:
+        row["score"] = (row["wins"] + row["draws"] / 2) / row["games"]
+    rows.sort(key=lambda r: (r["game"], -r["games"], r["opponent"]))
+    return rows
+
+
+def replay_path(db: Session, match_id: int) -> str | None:
+    """Where the replay of a finished match is, or None (no such match, not finished, or no replay kept)."""
+    found = db.get(Match, match_id)
+    if found is None or found.status != "done" or not found.replay_path:
+        return None
+    return found.replay_path

@@ -83,13 +83,14 @@ SCALAR, ENUM, REPEATED, REPEATED_CARDS, REPEATED_MESSAGES, CARD, MESSAGE = range
 
 @cache
 def _plan(cls: Any, descriptor: Descriptor) -> tuple[tuple[str, int], ...]:
+    name = getattr(cls, "__name__", repr(cls))
     if not dataclasses.is_dataclass(cls):
-        raise CodecError(f"cannot encode a {cls.__name__} into {descriptor.full_name}")
+        raise CodecError(f"cannot encode a {name} into {descriptor.full_name}")
     plan: list[tuple[str, int]] = []
     for f in dataclasses.fields(cls):
         fd = descriptor.fields_by_name.get(f.name)
         if fd is None:
-            raise CodecError(f"{descriptor.full_name} has no field {f.name!r} for {cls.__name__}")
+            raise CodecError(f"{descriptor.full_name} has no field {f.name!r} for {name}")
         is_message = fd.type == FieldDescriptor.TYPE_MESSAGE
         is_card = is_message and _message_name(fd) == CARD_MESSAGE
         if fd.is_repeated:

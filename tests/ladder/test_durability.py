@@ -26,6 +26,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def done_matches(data: Path) -> int:
+    if not (data / "ladder.db").exists():
+        return 0
+    try:
+        with sessions(make_engine(default_url(data)))() as db:
+            return len(db.scalars(select(Match.id).where(Match.status == "done")).all())
+    except Exception:  # the schema may not exist yet
+        return 0
+
+
 def start(data: Path, port: int) -> subprocess.Popen[bytes]:
     cmd = ARENA + ["ladder", "serve", "--data", str(data), "--port", str(port), "--workers", "2", "--game", "generals-war",
                    "--lease-seconds", "3", "--seed", "1", "--move-time-ms", "2000"]
@@ -37,7 +47,10 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
     port = free_port()
     rng = random.Random(11)
     proc = start(data, port)
-    time.sleep(12)  # long enough to enter the sample bots and play a few matches
+    deadline = time.monotonic() + 120
+    while done_matches(data) < 3:  # the sample bots are entered (validated) and a few matches played
+        assert time.monotonic() < deadline, "the ladder played nothing"
+        time.sleep(1)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     kills = 0

@@ -1,0 +1,131 @@
+"""Routes of the web pages. The pages are shells: their scripts read the JSON API (or, for a local replay, its two endpoints)."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import select
+
+from ladder.models import Bot, Match
+from referee.games.registry import GAMES
+from referee.server.frames import FrameCache, parse_seat, replay_summary
+from referee.server.replay import ReplayError, load_replay
+
+WEB = Path(__file__).resolve().parent
+STATIC = WEB / "static"
+TEMPLATES = WEB / "templates"
+
+
+@cache
+def _asset_version() -> str:
+    """A digest of the static files, appended to their URLs so that a new release is not served from a stale cache."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC.iterdir()):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def render(page: str, title: str, data: dict[str, str] | None = None, scripts: tuple[str, ...] = (), status: int = 200) -> HTMLResponse:
+    """``templates/page`` inside ``templates/base.html``; ``data`` becomes data-* attributes of <body> for the scripts."""
+    version = _asset_version()
+    attrs = "".join(f' data-{html.escape(k)}="{html.escape(v)}"' for k, v in (data or {}).items())
+    tags = "\n".join(f'<script src="/static/{html.escape(s)}?v={version}" defer></script>' for s in ("common.js", *scripts))
+    text = (
+        (TEMPLATES / "base.html")
+        .read_text()
+        .replace("{{ title }}", html.escape(title))
+        .replace("{{ body_attrs }}", attrs)
+        .replace("{{ version }}", version)
+        .replace("{{ scripts }}", tags)
+        .replace("{{ content }}", (TEMPLATES / page).read_text())
+    )
+    return HTMLResponse(text, status_code=status)
+
+
+def game_list() -> list[dict[str, Any]]:
+    """Every game, as /api/games lists them."""
+    return [{"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "summary": c.spec.summary} for c in GAMES.values()]
+
+
+def not_found(message: str) -> HTMLResponse:
+    return render("not_found.html", "Not found", {"message": message}, status=404)
+
+
+def _viewer(title: str, summary_url: str, frames_url: str, local: bool) -> HTMLResponse:
+    data = {"summary": summary_url, "frames": frames_url}
+    if local:
+        data["local"] = "1"
+    return render("match.html", title, data, ("cards.js", "viewer.js"))
+
+
+def pages_router() -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/", response_class=HTMLResponse)
+    def index() -> HTMLResponse:
+        return render("index.html", "Arena ladder", scripts=("index.js",))
+
+    @router.get("/games/{game}", response_class=HTMLResponse)
+    def leaderboard(game: str) -> HTMLResponse:
+        if game not in GAMES:
+            return not_found(f"There is no game {game!r}.")
+        return render("leaderboard.html", f"{GAMES[game].spec.name} · Arena ladder", {"game": game}, ("leaderboard.js",))
+
+    @router.get("/bots/{name}", response_class=HTMLResponse)
+    def bot_page(name: str, request: Request) -> HTMLResponse:
+        with request.app.state.ladder.make() as db:
+            if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
+                return not_found(f"There is no bot {name!r}.")
+        return render("bot.html", f"{name} · Arena ladder", {"bot": name}, ("chart.js", "bot.js"))
+
+    @router.get("/matches/{match_id}", response_class=HTMLResponse)
+    def match_page(match_id: int, request: Request) -> HTMLResponse:
+        with request.app.state.ladder.make() as db:
+            if db.get(Match, match_id) is None:
+                return not_found(f"There is no match {match_id}.")
+        return _viewer(f"Match {match_id} · Arena ladder", f"/api/matches/{match_id}", f"/api/matches/{match_id}/frames", local=False)
+
+    return router
+
+
+def mount_pages(app: FastAPI) -> None:
+    """Add the pages and their static files to the ladder's app."""
+    app.include_router(pages_router())
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+def replay_app(path: Path) -> FastAPI:
+    """An app that shows one replay file in the viewer (``arena replay FILE``): frames are built as the ladder builds them."""
+    data = load_replay(path)  # fail early on a file that is not a replay
+    num_players = int(data["num_players"])
+    cache_ = FrameCache()
+    app = FastAPI(title=f"Arena replay {path.name}", version="1", description="One replay file in the Arena viewer.")
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def viewer() -> HTMLResponse:
+        return _viewer(f"{path.name} · Arena replay", "/api/replay", "/api/replay/frames", local=True)
+
+    @app.get("/api/games", summary="The games with their player counts", tags=["replay"])
+    def games() -> list[dict[str, Any]]:
+        return game_list()
+
+    @app.get("/api/replay", summary="The replay's match: game, seed and seats with their results", tags=["replay"])
+    def summary() -> dict[str, Any]:
+        return replay_summary(load_replay(path), path.name)
+
+    @app.get("/api/replay/frames", summary="Frames of the replay, for everyone or as one seat saw them", tags=["replay"])
+    def frames(seat: Annotated[str, Query(description="'all' or a seat number")] = "all") -> Any:
+        try:
+            return JSONResponse(cache_.frames(path, parse_seat(seat, num_players)))
+        except ValueError as exc:  # a bad seat, or a ReplayError
+            raise HTTPException(422 if not isinstance(exc, ReplayError) else 500, str(exc)) from None
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

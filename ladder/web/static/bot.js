@@ -1,0 +1,186 @@
+/* A bot's page: rating history chart, head-to-head crosstable, recent matches with verdicts and (for its owner) logs, versions. */
+"use strict";
+
+(() => {
+  const { el, api, num } = Arena;
+  const name = document.body.dataset.bot;
+  const TOKEN_KEY = "arena.token";
+  let detail = null;
+  let owner = false; // whether the saved token is the bot owner's
+
+  const $ = (id) => document.getElementById(id);
+
+  /* The games the bot is rated in, the most played first. */
+  function gamesOf(d) {
+    const played = new Map();
+    for (const v of d.versions) for (const [g, r] of Object.entries(v.ratings)) played.set(g, (played.get(g) || 0) + r.games);
+    return [...played.keys()].sort((a, b) => played.get(b) - played.get(a) || a.localeCompare(b));
+  }
+
+  async function drawChart(game) {
+    const history = await api(`/api/bots/${encodeURIComponent(name)}/history?game=${encodeURIComponent(game)}`);
+    RatingChart.draw($("chart"), history);
+    const last = history[history.length - 1];
+    const active = detail.versions.filter((v) => v.status === "active" && v.ratings[game]);
+    const now = active.length ? active[active.length - 1].ratings[game] : last ? { mu: last.mu, sigma: last.sigma, conservative: last.conservative, games: history.length } : null;
+    $("rating-now").replaceChildren(
+      ...(now
+        ? [
+            el("span", { class: "stat" }, el("b", {}, num(now.conservative)), el("small", {}, "rating μ − 3σ")),
+            el("span", { class: "stat" }, el("b", {}, num(now.mu)), el("small", {}, "μ")),
+            el("span", { class: "stat" }, el("b", {}, num(now.sigma)), el("small", {}, "σ")),
+            el("span", { class: "stat" }, el("b", {}, String(history.length)), el("small", {}, "rated matches")),
+          ]
+        : [])
+    );
+  }
+
+  async function drawCrosstable() {
+    const rows = await api(`/api/bots/${encodeURIComponent(name)}/crosstable`);
+    if (!rows.length) {
+      $("crosstable").replaceChildren(el("p", { class: "muted" }, "No finished match yet."));
+      return;
+    }
+    const several = new Set(rows.map((r) => r.game)).size > 1;
+    const names = new Map((await Arena.games()).map((g) => [g.id, g.name]));
+    $("crosstable").replaceChildren(
+      el(
+        "table",
+        { class: "data crosstable" },
+        el("thead", {}, el("tr", {}, several ? el("th", {}, "Game") : null, el("th", {}, "Opponent"), el("th", { class: "num" }, "Games"), el("th", { class: "num" }, "W"), el("th", { class: "num" }, "D"), el("th", { class: "num" }, "L"), el("th", {}, "Score"))),
+        el(
+          "tbody",
+          {},
+          rows.map((r) =>
+            el(
+              "tr",
+              { dataset: { opponent: r.opponent } },
+              several ? el("td", { class: "game-name" }, el("a", { href: `/games/${r.game}` }, names.get(r.game) || r.game)) : null,
+              el("td", {}, Arena.botLink(r.opponent)),
+              el("td", { class: "num" }, String(r.games)),
+              el("td", { class: "num win" }, String(r.wins)),
+              el("td", { class: "num" }, String(r.draws)),
+              el("td", { class: "num loss" }, String(r.losses)),
+              el("td", {}, el("span", { class: "bar", title: `${(100 * r.score).toFixed(1)}%` }, el("span", { style: `width:${(100 * r.score).toFixed(1)}%` })), ` ${(100 * r.score).toFixed(0)}%`)
+            )
+          )
+        )
+      )
+    );
+  }
+
+  async function downloadLog(match, seat, button) {
+    const token = localStorage.getItem(TOKEN_KEY);
+    try {
+      const body = await api(`/api/matches/${match}/logs/${seat}`, { headers: { Authorization: `Bearer ${token}`, Accept: "application/json" } });
+      const url = URL.createObjectURL(new Blob([body.log], { type: "text/plain" }));
+      const a = el("a", { href: url, download: `${name}-match-${match}-seat-${seat}.log` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      button.textContent = "log \u2713";
+    } catch (err) {
+      button.replaceWith(el("span", { class: "small error" }, err.message));
+    }
+  }
+
+  function logCell(m) {
+    const seats = m.seats.filter((s) => s.bot === name);
+    if (!owner || m.status !== "done") return "";
+    return el(
+      "span",
+      {},
+      seats.map((s) => {
+        const button = el("button", { class: "small log-button", type: "button", dataset: { match: m.id, seat: s.seat } }, seats.length > 1 ? `log (seat ${s.seat})` : "log");
+        button.addEventListener("click", () => downloadLog(m.id, s.seat, button));
+        return button;
+      })
+    );
+  }
+
+  async function drawMatches() {
+    const matches = await api(`/api/matches?bot=${encodeURIComponent(name)}&limit=25`);
+    $("matches").replaceChildren(Arena.matchTable(matches, { showGame: gamesOf(detail).length > 1, highlight: name, extra: owner ? { title: "Log", cell: logCell } : null }));
+  }
+
+  function drawVersions() {
+    const rows = [...detail.versions].reverse().map((v) =>
+      el(
+        "tr",
+        { class: v.status },
+        el("td", { class: "num" }, `#${v.seq}`),
+        el("td", {}, v.version),
+        el("td", {}, el("span", { class: `badge status-${v.status}` }, v.status)),
+        el("td", { class: "num" }, String(Object.values(v.ratings).reduce((a, r) => a + r.games, 0))),
+        el("td", {}, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, `${g}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})`))),
+        el("td", { title: Arena.when(v.created_at) }, Arena.ago(v.created_at)),
+        el("td", { class: "small muted" }, v.reason || "")
+      )
+    );
+    $("versions").replaceChildren(
+      el(
+        "table",
+        { class: "data" },
+        el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Seq"), el("th", {}, "Version"), el("th", {}, "Status"), el("th", { class: "num" }, "Games"), el("th", {}, "Ratings"), el("th", {}, "Submitted"), el("th", {}, "Note"))),
+        el("tbody", {}, rows)
+      )
+    );
+  }
+
+  /* Whose token is saved: only the owner's shows the log buttons (the server checks the token again on every download). */
+  async function checkToken() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    $("token-forget").hidden = !token;
+    owner = false;
+    if (!token) {
+      $("token-status").textContent = "";
+      return;
+    }
+    try {
+      const me = await api("/api/me", { headers: { Authorization: `Bearer ${token}`, Accept: "application/json" } });
+      owner = me.name === detail.owner;
+      $("token-status").textContent = owner ? `signed in as ${me.name}, the owner: logs can be downloaded` : `this token is ${me.name}'s, not the owner's: no logs`;
+    } catch (err) {
+      $("token-status").textContent = `the saved token is refused (${err.message})`;
+    }
+  }
+
+  async function start() {
+    try {
+      detail = await api(`/api/bots/${encodeURIComponent(name)}`);
+    } catch (err) {
+      $("bot-name").textContent = name;
+      $("bot-owner").textContent = err.message;
+      return;
+    }
+    $("bot-name").textContent = detail.name;
+    const active = detail.versions.filter((v) => v.status === "active").pop();
+    $("bot-owner").textContent = `owned by ${detail.owner}` + (active ? ` · version ${active.version} (#${active.seq}) active` : " · no active version");
+    const games = gamesOf(detail);
+    const pick = $("game-pick");
+    for (const g of games) pick.append(el("option", { value: g }, await Arena.gameName(g)));
+    $("game-pick-label").hidden = games.length < 2;
+    pick.addEventListener("change", () => drawChart(pick.value));
+    $("token-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const token = $("token").value.trim();
+      if (!token) return;
+      localStorage.setItem(TOKEN_KEY, token);
+      $("token").value = "";
+      await checkToken();
+      await drawMatches();
+    });
+    $("token-forget").addEventListener("click", async () => {
+      localStorage.removeItem(TOKEN_KEY);
+      await checkToken();
+      await drawMatches();
+    });
+    drawVersions();
+    await checkToken();
+    await Promise.all([games.length ? drawChart(games[0]) : RatingChart.draw($("chart"), []), drawCrosstable(), drawMatches()]);
+    document.body.dataset.ready = "1";
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();

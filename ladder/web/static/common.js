@@ -1,0 +1,142 @@
+/* Helpers shared by every page: DOM building, the JSON API, formatting, the navigation bar. */
+"use strict";
+
+const Arena = (() => {
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat(Infinity)) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  class ApiError extends Error {
+    constructor(status, detail) {
+      super(detail);
+      this.status = status;
+    }
+  }
+
+  async function api(path, options) {
+    const response = await fetch(path, Object.assign({ headers: { Accept: "application/json" } }, options || {}));
+    let body = null;
+    try {
+      body = await response.json();
+    } catch (e) {
+      body = null;
+    }
+    if (!response.ok) {
+      const detail = body && body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : response.statusText;
+      throw new ApiError(response.status, detail);
+    }
+    return body;
+  }
+
+  function num(value, digits) {
+    return value === null || value === undefined ? "–" : Number(value).toFixed(digits === undefined ? 2 : digits);
+  }
+
+  function when(ts) {
+    return ts ? new Date(ts * 1000).toLocaleString() : "";
+  }
+
+  function ago(ts) {
+    if (!ts) return "–";
+    const s = Math.max(0, Date.now() / 1000 - ts);
+    if (s < 45) return "just now";
+    if (s < 90) return "a minute ago";
+    if (s < 3600) return `${Math.round(s / 60)} min ago`;
+    if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+    return `${Math.round(s / 86400)} days ago`;
+  }
+
+  function label(key) {
+    return String(key).replace(/_/g, " ");
+  }
+
+  function botLink(name) {
+    return el("a", { href: `/bots/${encodeURIComponent(name)}`, class: "bot" }, name);
+  }
+
+  function matchLink(id) {
+    return el("a", { href: `/matches/${id}` }, `#${id}`);
+  }
+
+  function verdictBadges(verdicts) {
+    return (verdicts || []).map((v) =>
+      el("span", { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: v.detail || "" }, `${v.kind}${v.decision !== undefined && v.decision !== null ? "@" + v.decision : ""}`)
+    );
+  }
+
+  let gamesPromise = null;
+  function games() {
+    if (!gamesPromise) gamesPromise = api("/api/games").catch(() => []);
+    return gamesPromise;
+  }
+
+  async function gameName(id) {
+    const found = (await games()).find((g) => g.id === id);
+    return found ? found.name : id;
+  }
+
+  /* A match's seats as "rank. bot (score)" lines: the winner first. */
+  function seatResults(match, highlight) {
+    const seats = [...match.seats].sort((a, b) => (a.rank || 99) - (b.rank || 99) || a.seat - b.seat);
+    return el(
+      "span",
+      { class: "seat-line" },
+      seats.map((s) =>
+        el(
+          "span",
+          { class: "seat-result" + (s.bot === highlight ? " me" : "") + (s.rank === 1 ? " won" : "") },
+          s.rank ? `${s.rank}. ` : "",
+          botLink(s.bot),
+          s.score !== null && s.score !== undefined ? el("span", { class: "muted" }, ` ${Number(s.score)}`) : null,
+          ...verdictBadges(s.verdicts)
+        )
+      )
+    );
+  }
+
+  /* The latest matches as a table; rows link to the viewer. */
+  function matchTable(matches, options) {
+    const opts = options || {};
+    if (!matches.length) return el("p", { class: "muted" }, "No match finished yet.");
+    const head = el("tr", {}, el("th", {}, "Match"), opts.showGame ? el("th", {}, "Game") : null, el("th", {}, "Kind"), el("th", {}, "Finished"), el("th", {}, "Result (rank. bot score)"), opts.extra ? el("th", {}, opts.extra.title) : null);
+    const rows = matches.map((m) =>
+      el(
+        "tr",
+        { dataset: { match: m.id }, class: m.status === "failed" ? "failed" : "" },
+        el("td", {}, matchLink(m.id)),
+        opts.showGame ? el("td", {}, el("a", { href: `/games/${m.game}` }, m.game)) : null,
+        el("td", {}, m.kind),
+        el("td", { title: when(m.finished_at) }, ago(m.finished_at)),
+        el("td", {}, m.status === "failed" ? el("span", { class: "badge verdict" }, `failed: ${m.error || "?"}`) : seatResults(m, opts.highlight)),
+        opts.extra ? el("td", {}, opts.extra.cell(m)) : null
+      )
+    );
+    return el("table", { class: "data matches" }, el("thead", {}, head), el("tbody", {}, rows));
+  }
+
+  async function fillNav() {
+    const nav = document.getElementById("nav");
+    if (!nav || document.body.dataset.local) return;
+    for (const g of await games()) {
+      const here = location.pathname === `/games/${g.id}` || document.body.dataset.game === g.id;
+      nav.append(el("a", { href: `/games/${g.id}`, class: here ? "here" : "" }, g.name));
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", fillNav);
+
+  return { el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, seatResults, matchTable };
+})();

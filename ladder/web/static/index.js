@@ -1,0 +1,47 @@
+/* The front page: every game with its top bots, and the latest matches (refreshed every few seconds). */
+"use strict";
+
+(() => {
+  const { el, api } = Arena;
+
+  async function drawGames() {
+    const games = await Arena.games();
+    const cards = await Promise.all(
+      games.map(async (g) => {
+        let top = [];
+        try {
+          top = (await api(`/api/games/${g.id}/standings`)).slice(0, 3);
+        } catch (e) {
+          top = [];
+        }
+        return el(
+          "a",
+          { class: "game-card", href: `/games/${g.id}`, dataset: { game: g.id } },
+          el("h2", {}, g.name),
+          el("p", { class: "muted small" }, `${g.players.join(", ")} players`),
+          el("p", { class: "summary" }, g.summary),
+          top.length
+            ? el("ol", { class: "top" }, top.map((r) => el("li", {}, el("b", {}, r.bot), el("span", { class: "muted" }, ` ${Arena.num(r.conservative, 1)}`))))
+            : el("p", { class: "muted small" }, "no rated bot yet"),
+          el("span", { class: "more" }, "Leaderboard \u2192")
+        );
+      })
+    );
+    document.getElementById("games").replaceChildren(...cards);
+  }
+
+  async function drawRecent() {
+    try {
+      document.getElementById("recent").replaceChildren(Arena.matchTable(await api("/api/matches?limit=10"), { showGame: true }));
+    } catch (e) {
+      /* keep what is shown; the next poll tries again */
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    drawGames();
+    drawRecent();
+    setInterval(drawRecent, 5000);
+    setInterval(drawGames, 15000);
+  });
+})();

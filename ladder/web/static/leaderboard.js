@@ -1,0 +1,51 @@
+/* A game's leaderboard, polled from the JSON API so that it changes as matches finish, without reloading. */
+"use strict";
+
+(() => {
+  const { el, api, num } = Arena;
+  const game = document.body.dataset.game;
+  const POLL_MS = Number(document.body.dataset.poll || 2000);
+  const previous = new Map(); // bot -> games, to flash the rows that moved
+
+  function row(r) {
+    const changed = previous.has(r.bot) && previous.get(r.bot) !== r.games;
+    return el(
+      "tr",
+      { class: changed ? "flash" : "", dataset: { bot: r.bot, games: r.games } },
+      el("td", { class: "num rank" }, String(r.rank)),
+      el("td", {}, Arena.botLink(r.bot)),
+      el("td", {}, r.owner),
+      el("td", {}, r.version, el("span", { class: "muted small" }, ` #${r.seq}`)),
+      el("td", { class: "num" }, num(r.mu)),
+      el("td", { class: "num" }, num(r.sigma)),
+      el("td", { class: "num strong", dataset: { field: "conservative" } }, num(r.conservative)),
+      el("td", { class: "num", dataset: { field: "games" } }, String(r.games)),
+      el("td", { title: Arena.when(r.last_match) }, Arena.ago(r.last_match))
+    );
+  }
+
+  async function refresh() {
+    try {
+      const [standings, recent] = await Promise.all([api(`/api/games/${game}/standings`), api(`/api/matches?game=${encodeURIComponent(game)}&limit=10`)]);
+      document.querySelector("#standings tbody").replaceChildren(...standings.map(row));
+      document.getElementById("empty").hidden = standings.length > 0;
+      for (const r of standings) previous.set(r.bot, r.games);
+      document.getElementById("recent").replaceChildren(Arena.matchTable(recent));
+      document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+      document.getElementById("live-status").classList.remove("stale");
+      document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
+    } catch (e) {
+      document.getElementById("updated").textContent = `cannot reach the ladder (${e.message}); retrying`;
+      document.getElementById("live-status").classList.add("stale");
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", async () => {
+    const games = await Arena.games();
+    const info = games.find((g) => g.id === game);
+    document.getElementById("game-title").textContent = info ? info.name : game;
+    document.getElementById("game-summary").textContent = info ? info.summary : "";
+    await refresh();
+    setInterval(refresh, POLL_MS);
+  });
+})();

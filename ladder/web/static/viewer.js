@@ -1,0 +1,416 @@
+/* The replay viewer. It draws whatever frames the server sends: "all" frames (full state, every event)
+   or one seat's frames (the views and events the referee sent that seat). It never hides anything itself:
+   a seat's frames hold nothing that seat did not know, and only steps up to the current one are drawn. */
+"use strict";
+
+(() => {
+  const { el, api, label } = Arena;
+  const { isCard, chip, suitSymbol, isDict } = Cards;
+  const data = document.body.dataset;
+  const local = Boolean(data.local);
+
+  /* Fields whose number names a seat. */
+  const SEAT_KEYS = new Set(["seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat", "to_seat", "loser", "dealer", "leader", "owner", "dealt_by"]);
+  /* Top-level fields that give a seat a role, shown as a badge on its panel. */
+  const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];
+  /* Per-game touches: the order of a player's fields, and an accent. */
+  const TOUCHES = {
+    "generals-war": { first: ["hand", "squad", "revealed_generals", "conquest", "dead", "deck"] },
+    "generals-and-assassins": { first: ["hand", "lands", "discard", "deck"] },
+    glory: { first: ["hand", "domain", "treasury"] },
+  };
+  const LONG_PILE = 18;
+
+  let summary = null;
+  let mode = "all";
+  let step = 0;
+  let timer = null;
+  const loaded = new Map(); // mode -> frames document
+  let frames = null;
+
+  const $ = (id) => document.getElementById(id);
+
+  function seatName(seat) {
+    const s = summary && summary.seats.find((x) => x.seat === seat);
+    return s ? s.bot : `seat ${seat}`;
+  }
+
+  function seatRef(seat) {
+    return el("span", { class: `seat-ref s${seat % 8}`, title: seatName(seat) }, `seat ${seat}`, el("span", { class: "seat-name" }, ` ${seatName(seat)}`));
+  }
+
+  function isScalar(v) {
+    return v === null || ["string", "number", "boolean"].includes(typeof v);
+  }
+
+  function isCardIdKey(key) {
+    return /(^|_)card_ids?$/.test(key);
+  }
+
+  function isCardList(key, v) {
+    return Array.isArray(v) && v.length > 0 && (v.every(isCard) || (isCardIdKey(key) && v.every(Number.isInteger)));
+  }
+
+  function cardListKey(key, v) {
+    return Array.isArray(v) && (v.length === 0 ? /hand|deck|pile|discard|squad|cards|lands|treasury|domain|dead|conquest|generals|board|stock|trick/.test(key) : isCardList(key, v));
+  }
+
+  function chips(key, list) {
+    const row = el("span", { class: "chips" }, list.map(chip));
+    if (list.length <= LONG_PILE) return row;
+    return el("details", { class: "long-pile" }, el("summary", {}, `${list.length} cards`), row);
+  }
+
+  function scalar(key, v) {
+    if (v === null || v === undefined) return el("span", { class: "muted" }, "–");
+    if (typeof v === "boolean") return el("span", { class: v ? "yes" : "no" }, v ? "yes" : "no");
+    if (typeof v === "number") {
+      if (SEAT_KEYS.has(key) && Number.isInteger(v) && summary && v >= 0 && v < summary.seats.length) return seatRef(v);
+      if (isCardIdKey(key)) return chip(v);
+      return el("span", { class: "n" }, String(v));
+    }
+    if (typeof v === "string") {
+      if (isCard(v)) return chip(v);
+      const suit = suitSymbol(v);
+      if (suit) return suit;
+      if (/^[A-Z][A-Z0-9_]*$/.test(v)) return el("span", { class: "enum" }, v.toLowerCase().replace(/_/g, " "));
+      return el("span", {}, v);
+    }
+    return el("span", {}, String(v));
+  }
+
+  /* Any JSON value. */
+  function value(key, v) {
+    if (isScalar(v)) return isCard(v) ? chip(v) : scalar(key, v);
+    if (isCard(v)) return chip(v);
+    if (Array.isArray(v)) {
+      if (!v.length) return el("span", { class: "muted" }, "none");
+      if (isCardList(key, v)) return chips(key, v);
+      if (v.every(isScalar)) return el("span", { class: "list" }, v.map((x, i) => [i ? ", " : "", scalar(key, x)]));
+      if (v.every(Array.isArray)) return grid(key, v);
+      if (v.every(isRecord)) return records(key, v);
+      return el("div", { class: "sub-list" }, v.map((x, i) => el("div", { class: "sub" }, el("span", { class: "sub-index" }, `${i}`), value(key, x))));
+    }
+    if (isDict(v)) return fields(v);
+    return el("span", {}, JSON.stringify(v));
+  }
+
+  /* A flat object: every field a scalar, a card or a short list of them. */
+  function isRecord(v) {
+    return isDict(v) && !isCard(v) && Object.values(v).every((x) => isScalar(x) || isCard(x) || (Array.isArray(x) && x.length <= 8 && x.every((y) => isScalar(y) || isCard(y))));
+  }
+
+  /* A list of flat objects (lands, pieces, rounds played…) as a table, one row each. */
+  function records(key, list) {
+    const columns = [];
+    for (const item of list) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
+    return el(
+      "table",
+      { class: "records", dataset: { field: key } },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), columns.map((c) => el("th", {}, label(c))))),
+      el("tbody", {}, list.map((item, i) => el("tr", {}, el("td", { class: "muted" }, String(i)), columns.map((c) => el("td", {}, c in item ? value(c, item[c]) : "")))))
+    );
+  }
+
+  /* A board: rows of cells (pieces, cards or numbers). */
+  function grid(key, rows) {
+    return el(
+      "table",
+      { class: "board" },
+      el("tbody", {}, rows.map((row) => el("tr", {}, row.map((cell) => el("td", {}, cell === null || cell === "" ? "" : value(key, cell))))))
+    );
+  }
+
+  /* An object's fields as label/value rows: card piles first, then the rest. */
+  function fields(obj, order) {
+    const keys = Object.keys(obj);
+    const first = (order || []).filter((k) => k in obj);
+    const sorted = [...first, ...keys.filter((k) => !first.includes(k) && cardListKey(k, obj[k])), ...keys.filter((k) => !first.includes(k) && !cardListKey(k, obj[k]))];
+    const dl = el("dl", { class: "kv" });
+    for (const key of sorted) {
+      const pile = cardListKey(key, obj[key]);
+      dl.append(el("dt", { class: pile ? "pile" : "" }, label(key)), el("dd", { class: pile ? "pile" : "", dataset: { field: key } }, value(key, obj[key])));
+    }
+    return dl;
+  }
+
+  function playerPanel(player, index, state, frame, own) {
+    const seat = Number.isInteger(player.seat) ? player.seat : index;
+    const viewer = mode === "all" ? null : Number(mode);
+    const badges = [];
+    if (viewer === seat) badges.push(el("span", { class: "badge you" }, "you"));
+    for (const key of ROLE_KEYS) if (state[key] === seat && frame.to_act.length) badges.push(el("span", { class: "badge role" }, label(key)));
+    if (frame.to_act.includes(seat)) badges.push(el("span", { class: "badge to-act" }, "to act"));
+    if (frame.result) badges.push(el("span", { class: "badge rank" + (frame.result.ranks[seat] === 1 ? " won" : "") }, `rank ${frame.result.ranks[seat]} · ${frame.result.scores[seat]}`));
+    const shown = Object.assign({}, own, player);
+    delete shown.seat;
+    const touch = TOUCHES[frames.game] || {};
+    return el(
+      "section",
+      { class: `player s${seat % 8}` + (viewer === seat ? " mine" : "") + (frame.to_act.includes(seat) ? " acting" : ""), dataset: { seat } },
+      el("h3", {}, `Seat ${seat} `, el("span", { class: "seat-name" }, seatName(seat)), " ", badges),
+      fields(shown, touch.first)
+    );
+  }
+
+  function renderTable(frame) {
+    const state = frame.state || {};
+    const viewer = mode === "all" ? null : Number(mode);
+    // The list of players: "players" in most games ("seats" in some full states), shown as one panel per seat.
+    const playersKey = ["players", "seats"].find((k) => Array.isArray(state[k]) && state[k].length > 0 && state[k].every(isDict));
+    const players = playersKey ? state[playersKey] : null;
+    // In a seat's view, top-level piles such as "hand" whose size the players list gives ("hand_size") are that seat's own.
+    const own = {};
+    if (viewer !== null && players) {
+      for (const [key, v] of Object.entries(state)) {
+        if (cardListKey(key, v) && players.some((p) => `${key}_size` in p)) own[key] = v;
+      }
+    }
+    const facts = el("div", { class: "facts" });
+    const piles = {};
+    const sections = [];
+    for (const [key, v] of Object.entries(state)) {
+      if (key === playersKey) continue;
+      if (key in own || key === "num_players" || (key === "seat" && viewer !== null)) continue;
+      if (isScalar(v) || (Array.isArray(v) && v.every(isScalar) && !cardListKey(key, v))) {
+        facts.append(el("span", { class: "fact", dataset: { field: key } }, el("span", { class: "fact-key" }, label(key)), " ", value(key, v)));
+      } else if (cardListKey(key, v)) {
+        piles[key] = v;
+      } else {
+        sections.push(el("section", { class: "sub-panel", dataset: { field: key } }, el("h3", {}, label(key)), value(key, v)));
+      }
+    }
+    const out = el("div", {}, facts);
+    if (Object.keys(piles).length) out.append(el("div", { class: "piles" }, fields(piles)));
+    if (players) {
+      out.append(el("div", { class: "players" }, players.map((p, i) => playerPanel(p, i, state, frame, (Number.isInteger(p.seat) ? p.seat : i) === viewer ? own : {}))));
+    }
+    if (sections.length) out.append(el("div", { class: "sections" }, sections));
+    return out;
+  }
+
+  function kindOf(wrapper) {
+    const entries = Object.entries(wrapper || {});
+    return entries.length ? entries[0] : ["nothing", {}];
+  }
+
+  function inline(obj) {
+    const parts = [];
+    for (const [key, v] of Object.entries(obj || {})) {
+      if (Array.isArray(v) && !v.length) continue;
+      parts.push(el("span", { class: "arg" }, el("span", { class: "arg-key" }, label(key)), " ", value(key, v)));
+    }
+    return parts;
+  }
+
+  function renderEvent(ev, current) {
+    const [kind, body] = kindOf(ev.event);
+    const seen = ev.visible_to;
+    return el(
+      "li",
+      { class: "event" + (current ? " now" : ""), dataset: { seq: ev.seq } },
+      el("span", { class: "seq" }, `${ev.seq}`),
+      el("span", { class: "kind" }, label(kind)),
+      " ",
+      inline(body),
+      Array.isArray(seen) ? el("span", { class: "badge private", title: "a private event: only these seats were told" }, `seen by ${seen.map((s) => `${s} ${seatName(s)}`).join(", ")}`) : null
+    );
+  }
+
+  function renderStepInfo(frame) {
+    const box = el("div", {});
+    if (frame.actor === null || frame.actor === undefined) {
+      box.append(el("p", {}, "The deal: the match starts."));
+    } else {
+      const who = el("p", { class: "action-line" }, seatRef(frame.actor), " ");
+      if (frame.action) {
+        const [kind, body] = kindOf(frame.action);
+        who.append(el("span", { class: "kind" }, label(kind)), " ", ...inline(body));
+      } else {
+        who.append(el("span", { class: "muted" }, "acted (what it chose is not for this seat to know)"));
+      }
+      if (frame.auto) who.append(" ", el("span", { class: "badge verdict", title: "the referee played the default action for this seat (timeout, crash, illegal action or forfeit)" }, "played by the referee"));
+      box.append(who);
+    }
+    if (frame.decision) {
+      const [kind, body] = kindOf(frame.decision);
+      box.append(el("div", { class: "decision" }, el("span", { class: "fact-key" }, "asked to decide: "), el("span", { class: "kind" }, label(kind)), " ", ...inline(body)));
+    }
+    if (frame.to_act.length) {
+      box.append(el("p", { class: "small" }, "to act next: ", frame.to_act.map((s, i) => [i ? ", " : "", seatRef(s)])));
+    }
+    if (frame.result) {
+      const rows = frame.result.ranks.map((rank, seat) => ({ seat, rank, score: frame.result.scores[seat] })).sort((a, b) => a.rank - b.rank);
+      box.append(
+        el("div", { class: "result" }, el("h3", {}, "Result"), el("table", { class: "data" }, el("tbody", {}, rows.map((r) => el("tr", { class: r.rank === 1 ? "won" : "" }, el("td", {}, `${r.rank}.`), el("td", {}, seatRef(r.seat)), el("td", { class: "num" }, String(r.score)))))))
+      );
+    } else if (!frame.to_act.length) {
+      box.append(el("p", { class: "muted" }, "The match is over."));
+    }
+    return box;
+  }
+
+  function renderEvents() {
+    const list = $("events");
+    list.replaceChildren();
+    for (let i = 0; i <= step; i++) {
+      for (const ev of frames.frames[i].events) list.append(renderEvent(ev, i === step));
+    }
+    const now = list.querySelector(".now");
+    const target = now || list.lastElementChild;
+    if (target) list.scrollTop = target.offsetTop - list.offsetTop - list.clientHeight / 2 + target.clientHeight;
+    if (!list.children.length) list.append(el("li", { class: "muted" }, "no event yet"));
+  }
+
+  function render() {
+    if (!frames) return;
+    const last = frames.frames.length - 1;
+    step = Math.max(0, Math.min(step, last));
+    const frame = frames.frames[step];
+    $("scrub").max = String(last);
+    $("scrub").value = String(step);
+    $("step-label").textContent = `step ${step} / ${last}`;
+    $("table-title").textContent = mode === "all" ? "Table — everything" : `Table — as seat ${mode} (${seatName(Number(mode))}) saw it`;
+    $("table").replaceChildren(renderTable(frame));
+    $("step-info").replaceChildren(renderStepInfo(frame));
+    renderEvents();
+    $("prev").disabled = $("first").disabled = step === 0;
+    $("next").disabled = $("last").disabled = step === last;
+    document.body.dataset.step = String(step);
+    document.body.dataset.mode = mode;
+    history.replaceState(null, "", `#view=${mode}&step=${step}`);
+  }
+
+  function go(to) {
+    step = to;
+    render();
+  }
+
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    $("play").classList.remove("playing");
+    $("play").setAttribute("aria-label", "play");
+  }
+
+  function play() {
+    if (!frames) return;
+    if (step >= frames.frames.length - 1) go(0);
+    const every = 800 / Number($("speed").value);
+    timer = setInterval(() => {
+      if (step >= frames.frames.length - 1) stop();
+      else go(step + 1);
+    }, every);
+    $("play").classList.add("playing");
+    $("play").setAttribute("aria-label", "pause");
+  }
+
+  function toggle() {
+    if (timer === null) play();
+    else stop();
+  }
+
+  async function setMode(next) {
+    mode = next;
+    $("mode").value = next;
+    $("mode-note").textContent =
+      next === "all"
+        ? "Everything: the full state at each step and every event; a private event is marked with the seats that were told."
+        : `As seat ${next} (${seatName(Number(next))}): only what the referee sent that seat — its views, the events it was told, its own actions.`;
+    $("mode-note").className = "mode-note small " + (next === "all" ? "everything" : "seat-view");
+    $("table").replaceChildren(el("p", { class: "muted" }, "loading…"));
+    try {
+      if (!loaded.has(next)) loaded.set(next, await api(`${data.frames}?seat=${encodeURIComponent(next)}`));
+      if (mode !== next) return;
+      frames = loaded.get(next);
+      render();
+    } catch (err) {
+      frames = null;
+      $("table").replaceChildren(el("p", { class: "error" }, `The replay cannot be shown: ${err.message}`));
+    }
+  }
+
+  function header() {
+    const s = summary;
+    $("match-title").textContent = local ? `Replay ${s.id}` : `Match #${s.id}`;
+    Arena.gameName(s.game).then((name) => {
+      const bits = [name, `seed ${s.seed}`, s.kind];
+      if (s.finished_at) bits.push(`finished ${Arena.when(s.finished_at)}`);
+      $("match-meta").replaceChildren(local ? bits.join(" · ") : el("span", {}, el("a", { href: `/games/${s.game}` }, name), " · " + bits.slice(1).join(" · ")));
+    });
+    $("match-seats").replaceChildren(
+      ...s.seats.map((seat) =>
+        el(
+          "span",
+          { class: `seat-card s${seat.seat % 8}` + (seat.rank === 1 ? " won" : "") },
+          el("b", {}, `seat ${seat.seat}`),
+          " ",
+          local ? seat.bot : Arena.botLink(seat.bot),
+          seat.version ? el("span", { class: "muted" }, ` v${seat.version}`) : null,
+          seat.rank ? el("span", { class: "badge rank" + (seat.rank === 1 ? " won" : "") }, `rank ${seat.rank}`) : null,
+          seat.score !== null && seat.score !== undefined ? el("span", { class: "muted" }, ` score ${seat.score}`) : null,
+          ...Arena.verdictBadges(seat.verdicts)
+        )
+      )
+    );
+    for (const seat of s.seats) $("mode").append(el("option", { value: String(seat.seat) }, `As seat ${seat.seat} — ${seat.bot}`));
+  }
+
+  function fromHash() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const view = params.get("view");
+    const at = Number(params.get("step"));
+    return { view: view !== null && (view === "all" || summary.seats.some((s) => String(s.seat) === view)) ? view : "all", step: Number.isInteger(at) && at >= 0 ? at : 0 };
+  }
+
+  async function start() {
+    try {
+      summary = await api(data.summary);
+    } catch (err) {
+      $("match-title").textContent = "Match not found";
+      $("viewer").replaceChildren(el("p", { class: "error" }, err.message));
+      return;
+    }
+    header();
+    if (summary.status !== "done") {
+      $("controls").hidden = true;
+      $("viewer").replaceChildren(el("section", { class: "panel" }, el("p", {}, summary.status === "failed" ? `This match failed: ${summary.error || "no reason given"}.` : `This match is ${summary.status}: its replay can be watched once it is over.`)));
+      return;
+    }
+    const wanted = fromHash();
+    step = wanted.step;
+    $("first").addEventListener("click", () => go(0));
+    $("prev").addEventListener("click", () => go(step - 1));
+    $("next").addEventListener("click", () => go(step + 1));
+    $("last").addEventListener("click", () => go(Infinity));
+    $("play").addEventListener("click", toggle);
+    $("scrub").addEventListener("input", () => go(Number($("scrub").value)));
+    $("speed").addEventListener("change", () => {
+      if (timer !== null) {
+        stop();
+        play();
+      }
+    });
+    $("mode").addEventListener("change", () => setMode($("mode").value));
+    document.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === " " && e.target instanceof HTMLButtonElement) return; // the focused button takes the space itself
+      if (e.key === "ArrowRight") go(step + 1);
+      else if (e.key === "ArrowLeft") go(step - 1);
+      else if (e.key === "Home") go(0);
+      else if (e.key === "End") go(Infinity);
+      else if (e.key === " ") toggle();
+      else return;
+      e.preventDefault();
+    });
+    window.addEventListener("hashchange", () => {
+      const asked = fromHash();
+      step = asked.step;
+      if (asked.view !== mode) setMode(asked.view);
+      else render();
+    });
+    await setMode(wanted.view);
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,122 @@
+"""The web pages' JSON endpoints and the pages themselves, over HTTP against a ladder that played real matches (no browser)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sqlalchemy import select
+from typer.testing import CliRunner
+
+from arena.cli.main import app as cli
+from ladder.models import Match
+from referee.server.frames import build_frames
+from referee.server.replay import load_replay
+from tests.web.conftest import GAME, ServedLadder
+
+
+def done_matches(served: ServedLadder) -> list[Match]:
+    with served.ladder.make() as db:
+        return list(db.scalars(select(Match).where(Match.status == "done").order_by(Match.id)))
+
+
+def test_the_openapi_document_lists_every_endpoint_with_a_summary(served: ServedLadder) -> None:
+    doc = served.get("/openapi.json").json()
+    paths = doc["paths"]
+    for path in (
+        "/api/games",
+        "/api/games/{game}/standings",
+        "/api/bots/{name}",
+        "/api/bots/{name}/history",
+        "/api/bots/{name}/crosstable",
+        "/api/matches",
+        "/api/matches/{match_id}",
+        "/api/matches/{match_id}/replay",
+        "/api/matches/{match_id}/frames",
+        "/api/matches/{match_id}/logs/{seat}",
+        "/api/me",
+    ):
+        assert path in paths, path
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            assert operation.get("summary"), f"{method.upper()} {path} has no summary"
+    assert not [p for p in paths if not p.startswith("/api/")], "pages and static files stay out of the API document"
+    seat = next(p for p in paths["/api/matches/{match_id}/frames"]["get"]["parameters"] if p["name"] == "seat")
+    assert "seat number" in seat["description"]
+
+
+def test_the_crosstable_is_the_head_to_head_record_of_match_seats(served: ServedLadder) -> None:
+    for bot in ("gw-greedy", "random", "gw-noisy-60"):
+        expected: dict[str, list[int]] = {}
+        for m in served.get("/api/matches", bot=bot, limit=200).json():
+            if m["status"] != "done":
+                continue
+            mine = [s for s in m["seats"] if s["bot"] == bot]
+            for me in mine:
+                for other in m["seats"]:
+                    if other["bot"] == bot:
+                        continue
+                    tally = expected.setdefault(other["bot"], [0, 0, 0])
+                    tally[0 if me["rank"] < other["rank"] else 2 if me["rank"] > other["rank"] else 1] += 1
+        rows = served.get(f"/api/bots/{bot}/crosstable").json()
+        assert {r["opponent"]: [r["wins"], r["draws"], r["losses"]] for r in rows} == expected
+        for r in rows:
+            assert r["game"] == GAME and r["games"] == r["wins"] + r["draws"] + r["losses"]
+            assert r["score"] == (r["wins"] + r["draws"] / 2) / r["games"]
+    assert sum(r["games"] for r in served.get("/api/bots/gw-greedy/crosstable", game=GAME).json()) > 0
+    assert served.get("/api/bots/nobody/crosstable").status_code == 404
+    assert served.get("/api/bots/gw-greedy/crosstable", game="chess").status_code == 404
+
+
+def test_frames_are_the_replay_re_played_for_a_seat_or_for_everyone(served: ServedLadder) -> None:
+    match = done_matches(served)[0]
+    assert match.replay_path
+    data = load_replay(Path(match.replay_path))
+    for seat in (0, 1, "all"):
+        got = served.get(f"/api/matches/{match.id}/frames", seat=str(seat))
+        assert got.status_code == 200
+        assert got.json() == json.loads(json.dumps(build_frames(data, seat)))
+        assert len(got.json()["frames"]) == len(data["actions"]) + 1
+    assert served.get(f"/api/matches/{match.id}/frames").json()["seat"] == "all"
+    assert served.get(f"/api/matches/{match.id}/frames", seat="2").status_code == 422
+    assert served.get(f"/api/matches/{match.id}/frames", seat="dealer").status_code == 422
+    assert served.get("/api/matches/999999/frames").status_code == 404
+
+
+def test_me_names_the_token_owner_and_logs_are_for_the_owner_only(served: ServedLadder) -> None:
+    alice, bob = served.tokens["alice"], served.tokens["bob"]
+    assert served.get("/api/me", token=alice).json() == {"name": "alice"}
+    assert served.get("/api/me").status_code == 401
+    assert served.get("/api/me", token="arena_nope").status_code == 401
+    match = next(m for m in served.get("/api/matches", bot="gw-greedy").json() if m["status"] == "done")
+    seat = next(s["seat"] for s in match["seats"] if s["bot"] == "gw-greedy")
+    assert served.get(f"/api/matches/{match['id']}/logs/{seat}", token=alice).status_code == 200
+    assert served.get(f"/api/matches/{match['id']}/logs/{seat}", token=bob).status_code == 403
+    assert served.get(f"/api/matches/{match['id']}/logs/{seat}").status_code == 401
+
+
+def test_the_pages_are_served_with_their_static_files(served: ServedLadder) -> None:
+    match = done_matches(served)[0]
+    for path in ("/", f"/games/{GAME}", "/bots/gw-greedy", f"/matches/{match.id}"):
+        page = served.get(path)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html"), path
+        assert "/static/common.js?v=" in page.text
+        text = page.text.replace("http://www.w3.org/2000/svg", "")  # a namespace name, not an address
+        assert "http://" not in text and "https://" not in text, f"{path} must fetch nothing from the internet"
+    assert 'data-frames="/api/matches/' in served.get(f"/matches/{match.id}").text
+    for path in ("/games/chess", "/bots/nobody", "/matches/999999"):
+        assert served.get(path).status_code == 404, path
+    static = Path(__file__).resolve().parents[2] / "ladder" / "web" / "static"
+    for asset in sorted(static.iterdir()):
+        got = served.get(f"/static/{asset.name}")
+        assert got.status_code == 200 and got.content == asset.read_bytes(), asset.name
+        if asset.suffix in (".js", ".css"):
+            text = got.text.replace("http://www.w3.org/2000/svg", "")  # a namespace name, not an address
+            assert "http://" not in text and "https://" not in text, f"{asset.name} must fetch nothing from the internet"
+
+
+def test_arena_replay_refuses_what_is_not_a_replay(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something else"}')
+    result = CliRunner().invoke(cli, ["replay", str(bad), "--no-browser"])
+    assert result.exit_code == 2 and "not an arena replay" in result.output

@@ -1,0 +1,194 @@
+"""Replay frames (referee/server/frames.py): a seat's frames are exactly the views and events the referee sends that seat."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+
+from referee.core.game import Game
+from referee.games.registry import GAMES
+from referee.protocol.messages import GameCodec
+from referee.server.frames import ALL, FrameCache, build_frames, message_json, parse_seat, replay_summary
+from referee.server.replay import FORMAT, VERSION, ReplayError
+from tests.support import random_playout
+
+#: Every game, with its smallest and largest player counts.
+CASES = sorted({(gid, n) for gid, cls in GAMES.items() for n in (min(cls.spec.player_counts), max(cls.spec.player_counts))})
+
+
+def new_game(game_id: str, players: int, seed: int) -> Game[Any]:
+    return GAMES[game_id](players, seed, {})
+
+
+def replay_data(game_id: str, players: int, seed: int) -> dict[str, Any]:
+    """A replay file's contents, from a random playout (what write_replay stores, less the referee's own bookkeeping)."""
+    game = new_game(game_id, players, seed)
+    codec = GameCodec(type(game))
+    events = list(game.opening_events())
+    actions = []
+    for seat, action, produced in random_playout(game, random.Random(seed)):
+        actions.append({"seat": seat, "auto": False, "action": codec.action_to_json(action)})
+        events += produced
+    result = game.result()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "match_id": f"test-{seed}",
+        "game": game_id,
+        "num_players": players,
+        "seed": seed,
+        "options": game.options,
+        "seats": [{"seat": s, "name": f"bot{s}", "rank": result.ranks[s], "score": result.scores[s], "forfeited": False, "verdicts": []} for s in range(players)],
+        "actions": actions,
+        "events": [codec.event_to_json(e, seq) for seq, e in enumerate(events)],
+        "game_result": {"ranks": list(result.ranks), "scores": list(result.scores)},
+        "final_state": game.full_state(),
+    }
+
+
+def steps(data: dict[str, Any]) -> Iterator[tuple[Game[Any], list[Any]]]:
+    """The game after the deal and after each action, with the events of that step."""
+    game = new_game(data["game"], data["num_players"], data["seed"])
+    codec = GameCodec(type(game))
+    yield game, list(game.opening_events())
+    for taken in data["actions"]:
+        yield game, game.apply(taken["seat"], codec.action_from_json(taken["action"]))
+
+
+def named_cards(value: Any, key: str = "") -> Iterator[int]:
+    """Every card id in a frame's JSON: Card messages, and numbers in fields called card_id(s)."""
+    if isinstance(value, dict):
+        if set(value) == {"id", "rank", "suit"}:
+            yield int(value["id"])
+            return
+        for k, v in value.items():
+            yield from named_cards(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from named_cards(v, key)
+    elif isinstance(value, int) and not isinstance(value, bool) and (key == "card_id" or key == "card_ids"):
+        yield value
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[f"{g}-{n}p" for g, n in CASES])
+def case(request: pytest.FixtureRequest) -> dict[str, Any]:
+    game_id, players = request.param
+    return replay_data(game_id, players, seed=20 + players)
+
+
+def test_a_seat_frame_is_what_the_referee_sent_that_seat_and_names_no_card_hidden_from_it(case: dict[str, Any]) -> None:
+    """Each frame of seat k: the view the referee sent k, the events k was told, k's own action only, no hidden card."""
+    for seat in range(case["num_players"]):
+        built = build_frames(case, seat)
+        assert built["seat"] == seat and built["names"] == [f"bot{s}" for s in range(case["num_players"])]
+        assert len(built["frames"]) == len(case["actions"]) + 1
+        seq = 0
+        for frame, (game, produced) in zip(built["frames"], steps(case)):
+            codec = GameCodec(type(game))
+            sent = getattr(codec.view(game.view(seat)), codec.field)  # what the session puts in a DecisionRequest
+            assert frame["state"] == message_json(sent)
+            if frame["step"] % 25 == 0:  # message_json writes what json_format writes (checked on a sample: json_format is slow)
+                assert frame["state"] == json_format.MessageToDict(sent, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+                assert json_format.ParseDict(frame["state"], type(sent)()) == sent
+            told = [(s, e) for s, e in enumerate(produced, start=seq) if e.visible(seat)]
+            assert [e["seq"] for e in frame["events"]] == [s for s, _ in told]
+            for got, (s, e) in zip(frame["events"], told):
+                message = getattr(codec.event(e.payload, s), codec.field)
+                assert got["event"] == message_json(message) and "visible_to" not in got
+            seq += len(produced)
+            assert frame["to_act"] == list(game.to_act())
+            if frame["actor"] is not None and frame["actor"] != seat:
+                assert "action" not in frame, "another seat's action is not for this seat to know"
+            assert ("decision" in frame) == (seat in game.to_act())
+            leaked = set(named_cards(frame)) & game.hidden_cards(seat)
+            assert not leaked, f"step {frame['step']}: seat {seat} is shown cards it may not know: {sorted(leaked)}"
+
+
+def test_the_all_frames_hold_the_full_state_and_every_event(case: dict[str, Any]) -> None:
+    built = build_frames(case, ALL)
+    assert built["seat"] == ALL
+    events = [e for frame in built["frames"] for e in frame["events"]]
+    assert [e["seq"] for e in events] == list(range(len(case["events"])))
+    assert [e["visible_to"] for e in events] == [e["visible_to"] for e in case["events"]]
+    for frame, (game, _) in zip(built["frames"], steps(case)):
+        assert frame["state"] == json.loads(json.dumps(game.full_state()))
+        if frame["actor"] is not None:
+            assert frame["action"] == case["actions"][frame["step"] - 1]["action"]
+        assert "decision" not in frame
+    assert built["frames"][-1]["state"] == case["final_state"]
+    assert built["frames"][-1]["result"] == case["game_result"] | {"scores": [float(s) for s in case["game_result"]["scores"]]}
+    assert built["frames"][-1]["over"] and not any(f["over"] for f in built["frames"][:-1])
+
+
+def test_a_replay_that_does_not_re_play_is_refused() -> None:
+    data = replay_data("generals-war", 2, seed=5)
+    other_events = copy.deepcopy(data)
+    other_events["events"][3]["visible_to"] = None
+    with pytest.raises(ReplayError, match="events differ"):
+        build_frames(other_events, 0)
+    other_actions = copy.deepcopy(data)
+    other_actions["actions"][0]["seat"] = 1 - other_actions["actions"][0]["seat"]
+    with pytest.raises(ReplayError, match="refused"):
+        build_frames(other_actions, ALL)
+    with pytest.raises(ReplayError, match="seat"):
+        build_frames(data, 7)
+    with pytest.raises(ReplayError):
+        build_frames(data | {"game": "chess"}, ALL)
+
+
+def test_seats_are_parsed_and_the_summary_comes_from_the_file(tmp_path: Path) -> None:
+    assert parse_seat("all", 2) == ALL and parse_seat("1", 2) == 1 and parse_seat(0, 2) == 0
+    for bad in ("2", "-1", "x", ""):
+        with pytest.raises(ValueError):
+            parse_seat(bad, 2)
+    data = replay_data("generals-war", 2, seed=9)
+    data["seats"][1]["verdicts"] = [{"kind": "TIMEOUT", "decision_index": 4, "detail": "no answer in 1000 ms"}]
+    summary = replay_summary(data, "x.json")
+    assert summary["id"] == "x.json" and summary["game"] == "generals-war" and summary["status"] == "done"
+    assert [s["bot"] for s in summary["seats"]] == ["bot0", "bot1"]
+    assert summary["seats"][1]["verdicts"] == [{"kind": "TIMEOUT", "decision": 4, "detail": "no answer in 1000 ms"}]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    cache = FrameCache(size=1)
+    first = cache.frames(path, 0)
+    assert cache.frames(path, 0) is first
+    cache.frames(path, ALL)
+    assert cache.frames(path, 0) is not first and cache.frames(path, 0) == first
+
+
+def test_message_json_writes_what_json_format_writes() -> None:
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+    from arena.v1 import referee_pb2 as pb
+
+    proto = descriptor_pb2.FileDescriptorProto(name="web_test.proto", package="webtest", syntax="proto3", dependency=["google/protobuf/timestamp.proto"])
+    kind = descriptor_pb2.FieldDescriptorProto
+    entry = proto.message_type.add(name="Rare")
+    for number, (name, type_, label) in enumerate(
+        [("f", kind.TYPE_FLOAT, kind.LABEL_OPTIONAL), ("fs", kind.TYPE_FLOAT, kind.LABEL_REPEATED), ("b", kind.TYPE_BYTES, kind.LABEL_OPTIONAL),
+         ("d", kind.TYPE_DOUBLE, kind.LABEL_REPEATED), ("big", kind.TYPE_SINT64, kind.LABEL_OPTIONAL)],
+        start=1,
+    ):
+        entry.field.add(name=name, number=number, type=type_, label=label)
+    entry.field.add(name="when", number=6, type=kind.TYPE_MESSAGE, label=kind.LABEL_OPTIONAL, type_name=".google.protobuf.Timestamp")
+    pool = descriptor_pool.DescriptorPool()
+    from google.protobuf import timestamp_pb2
+
+    pool.AddSerializedFile(timestamp_pb2.DESCRIPTOR.serialized_pb)
+    pool.Add(proto)
+    rare: Any = message_factory.GetMessageClass(pool.FindMessageTypeByName("webtest.Rare"))
+    samples = [
+        rare(), rare(f=0.1, fs=[0.1, 2.5], b=b"ab", d=[float("nan"), float("inf"), 1.5], big=-(2**40)),
+        pb.OptionValue(int_value=2**40), pb.SeatResult(seat=1, score=float("nan")), pb.SeatResult(score=0.5, verdicts=[pb.Verdict(detail="x")]),
+    ]
+    rare_with_time = rare()
+    rare_with_time.when.seconds = 5
+    for msg in [*samples, rare_with_time]:
+        assert message_json(msg) == json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
