@@ -1,0 +1,62 @@
+"""What a card is worth and which role it may play (GA-2, GA-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from referee.core.cards import CARDS_PER_DECK
+
+# Per card index within a deck (0..53): value and role.
+GENERAL, SOLDIER, LAND, MONEY, HEALTH, ASSASSIN = range(6)
+_SUIT_ROLE = (SOLDIER, MONEY, HEALTH, LAND)  # clubs, diamonds, hearts, spades
+
+
+def _value(k: int) -> int:
+    if k >= 52:
+        return 25
+    rank = k % 13 + 1
+    return 10 if rank == 11 else 11 if rank == 12 else 12 if rank == 13 else rank
+
+
+def _role(k: int) -> int:
+    if k >= 52:
+        return ASSASSIN
+    if k % 13 + 1 >= 11:
+        return GENERAL
+    return _SUIT_ROLE[k // 13]
+
+
+_VALUES = tuple(_value(k) for k in range(CARDS_PER_DECK))
+_ROLES = tuple(_role(k) for k in range(CARDS_PER_DECK))
+
+
+def value(card: int) -> int:
+    """Ace 1, two to ten face value, jack 10, queen 11, king 12, joker 25."""
+    return _VALUES[card % CARDS_PER_DECK]
+
+
+def role(card: int) -> int:
+    """GENERAL (any court card), SOLDIER (club), LAND (spade), MONEY (diamond), HEALTH (heart) or ASSASSIN (joker)."""
+    return _ROLES[card % CARDS_PER_DECK]
+
+
+def is_ace(card: int) -> bool:
+    k = card % CARDS_PER_DECK
+    return k < 52 and k % 13 == 0
+
+
+def is_general(card: int) -> bool:
+    return _ROLES[card % CARDS_PER_DECK] == GENERAL
+
+
+def is_fighter(card: int) -> bool:
+    """A general or a soldier: a card that may attack, defend or assist."""
+    return _ROLES[card % CARDS_PER_DECK] <= SOLDIER
+
+
+def of_role(cards: Iterable[int], wanted: int) -> tuple[int, ...]:
+    return tuple(c for c in cards if _ROLES[c % CARDS_PER_DECK] == wanted)
+
+
+def total(cards: Iterable[int]) -> int:
+    return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
