@@ -178,7 +178,12 @@ def _build(cls: type, msg: Any) -> Any:
 
 def _value(hint: Any, fd: FieldDescriptor, value: Any) -> Any:
     if fd.type != FieldDescriptor.TYPE_MESSAGE:
-        return hint(value) if isinstance(hint, type) and issubclass(hint, Enum) else value
+        if isinstance(hint, type) and issubclass(hint, Enum):
+            try:
+                return hint(value)
+            except ValueError:
+                raise CodecError(f"{value} is not a valid {fd.name}") from None
+        return value
     if _message_name(fd) == CARD_MESSAGE:
         return int(value.id)
     if dataclasses.is_dataclass(hint) and isinstance(hint, type):

@@ -1,0 +1,92 @@
+"""What each card is worth and what it is for in Glory (G-1)."""
+
+from __future__ import annotations
+
+from referee.core.cards import CARDS_PER_DECK, Rank, Suit, rank_of, suit_of
+
+_VALUE = {Rank.JACK: 10, Rank.QUEEN: 11, Rank.KING: 12, Rank.JOKER: 25}
+
+
+class Kind:
+    """The role of a card, from its rank and suit."""
+
+    GENERAL = "general"
+    SOLDIER = "soldier"
+    LAND = "land"
+    MONEY = "money"
+    HEALTH = "health"
+    ASSASSIN = "assassin"
+
+
+def _kind(k: int) -> str:
+    rank, suit = rank_of(k), suit_of(k)
+    if rank == Rank.JOKER:
+        return Kind.ASSASSIN
+    if rank in (Rank.JACK, Rank.QUEEN, Rank.KING):
+        return Kind.GENERAL
+    return {Suit.CLUBS: Kind.SOLDIER, Suit.SPADES: Kind.LAND, Suit.DIAMONDS: Kind.MONEY, Suit.HEARTS: Kind.HEALTH}[suit]
+
+
+_KINDS = tuple(_kind(k) for k in range(CARDS_PER_DECK))
+_VALUES = tuple(_VALUE.get(rank_of(k), int(rank_of(k))) for k in range(CARDS_PER_DECK))
+_RANKS = tuple(int(rank_of(k)) for k in range(CARDS_PER_DECK))
+
+
+def value(card: int) -> int:
+    """Ace 1, two to ten face value, jack 10, queen 11, king 12, joker 25."""
+    return _VALUES[card % CARDS_PER_DECK]
+
+
+def kind(card: int) -> str:
+    return _KINDS[card % CARDS_PER_DECK]
+
+
+def is_general(card: int) -> bool:
+    return _KINDS[card % CARDS_PER_DECK] == Kind.GENERAL
+
+
+def is_soldier(card: int) -> bool:
+    return _KINDS[card % CARDS_PER_DECK] == Kind.SOLDIER
+
+
+def is_fighter(card: int) -> bool:
+    """A General or a Soldier: the cards that attack, defend and assist."""
+    return _KINDS[card % CARDS_PER_DECK] in (Kind.GENERAL, Kind.SOLDIER)
+
+
+def is_land(card: int) -> bool:
+    return _KINDS[card % CARDS_PER_DECK] == Kind.LAND
+
+
+def is_money(card: int) -> bool:
+    return _KINDS[card % CARDS_PER_DECK] == Kind.MONEY
+
+
+def is_health(card: int) -> bool:
+    return _KINDS[card % CARDS_PER_DECK] == Kind.HEALTH
+
+
+def is_assassin(card: int) -> bool:
+    return _KINDS[card % CARDS_PER_DECK] == Kind.ASSASSIN
+
+
+def is_ace(card: int) -> bool:
+    return _RANKS[card % CARDS_PER_DECK] == Rank.ACE
+
+
+def high_card_rank(card: int) -> int:
+    """Order of the first-player draw: ace lowest, then 2..10, jack, queen, king, joker highest (G-4)."""
+    return _RANKS[card % CARDS_PER_DECK]
+
+
+def half_up(v: int) -> int:
+    """Half a value, rounded up: mercenaries and healing."""
+    return (v + 1) // 2
+
+
+def mercenary_points(card: int) -> int:
+    return half_up(value(card))
+
+
+def total(cards: tuple[int, ...] | list[int]) -> int:
+    return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
