@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.game import Game, OptionError
+from referee.games.assassination import Assassination
 from referee.games.generals_and_assassins import GeneralsAndAssassins
 from referee.games.generals_war import GeneralsWar
 from referee.games.glory import Glory
 from referee.games.land_and_castle import LandAndCastle
 
-GAMES: dict[str, type[Game[Any]]] = {cls.spec.id: cls for cls in (GeneralsWar, GeneralsAndAssassins, Glory, LandAndCastle)}
+GAMES: dict[str, type[Game[Any]]] = {cls.spec.id: cls for cls in (GeneralsWar, GeneralsAndAssassins, Glory, LandAndCastle, Assassination)}
 
 
 def game_class(game_id: str) -> type[Game[Any]]:

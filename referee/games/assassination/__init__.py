@@ -1,0 +1,5 @@
+"""The Assassination Game (game id ``assassination``)."""
+
+from referee.games.assassination.rules import SPEC, Assassination
+
+__all__ = ["SPEC", "Assassination"]

@@ -1,0 +1,191 @@
+"""Helpers for the Assassination Game tests: rigged deals, loaded dice, whole stages played at once.
+
+This module holds no tests; the rules tests and the secrecy tests import it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from referee.core.game import Event
+from referee.games.assassination import Assassination, board, deck
+from referee.games.assassination.state import Assignment, PresidentState
+from referee.games.assassination.types import (
+    Direction,
+    Identity,
+    MovePresident,
+    Phase,
+    PlayEvent,
+    PlayMovement,
+    React,
+    Room,
+    TakeAction,
+)
+
+SS, PO, SN, BO, REP = Identity.SECRET_SERVICE, Identity.POLICE_OFFICER, Identity.SNIPER, Identity.BOMBER, Identity.REPORTER
+UP, DOWN, LEFT, RIGHT, STAY = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT, Direction.STAY
+
+
+class Loaded(random.Random):
+    """A random generator whose die rolls are given in advance (shuffles stay random)."""
+
+    def __init__(self, rolls: Iterable[int], seed: int = 0) -> None:
+        super().__init__(seed)
+        self.rolls = list(rolls)
+
+    def randint(self, a: int, b: int) -> int:
+        assert self.rolls, "the test did not load enough dice"
+        return self.rolls.pop(0)
+
+
+def cards_of(colour: int, directions: Iterable[Direction]) -> list[int]:
+    """Movement cards of ``colour`` going these ways, in order (lowest ids first), then the rest, stays first."""
+    pool = deck.movement_deck(colour)
+    out: list[int] = []
+    for d in directions:
+        card = min(c for c in pool if deck.direction_of(c) == d and c not in out)
+        out.append(card)
+    rest = sorted((c for c in pool if c not in out), key=lambda c: (deck.direction_of(c) != STAY, c))
+    return out + rest
+
+
+def make(
+    identities: tuple[Identity, ...] = (SS, PO, SN, BO),
+    colours: tuple[int, ...] = (0, 1, 2, 3),
+    reporter: int = 4,
+    reporter_moves: Iterable[Direction] = (),
+    seed: int = 0,
+    start: Room | None = None,
+    route_die: int = 3,
+    **options: object,
+) -> Assassination:
+    """A first-round game with this secret assignment; the reporter stands still unless told otherwise."""
+    g = Assassination(4, seed, options or None)
+    assert g.phase == Phase.MOVEMENT and g.turn == 1
+    idle = [c for c in deck.event_deck(reporter) if not deck.is_action(c)]
+    g.install(Assignment(list(identities), list(colours), reporter), cards_of(reporter, reporter_moves), idle)
+    if start is not None:
+        g.president = PresidentState(room=start, start=start, route_die=route_die, route=board.route(start, route_die))
+    else:
+        freeze(g)
+        g.president.room = Room.HEALTH_SERVICES  # out of the way until a test puts him somewhere
+    return g
+
+
+def freeze(g: Assassination) -> None:
+    """The president stays where the test puts him unless the agent moves him."""
+    g._auto_president_room = lambda: g.president.room  # type: ignore[method-assign]
+
+
+def unfreeze(g: Assassination) -> None:
+    """The president walks by the rules again."""
+    del g._auto_president_room
+
+
+def place(g: Assassination, colour: int, room: Room) -> None:
+    g.pieces[colour].enter(room)
+
+
+def put_president(g: Assassination, room: Room, speech_given: bool = False) -> None:
+    g.president.room = room
+    g.president.speech_given = speech_given
+    g.president.route_pos = len(g.president.route) if room == Room.PODIUM or speech_given else g.president.route_pos
+
+
+def card(g: Assassination, seat: int, direction: Direction) -> int:
+    """The seat's lowest card going ``direction``; long tests get their six stand-still cards back when spent."""
+    hand = g.movement_hands[seat]
+    if direction == STAY and not any(deck.direction_of(c) == STAY for c in hand):
+        hand.extend(c for c in deck.movement_deck(g.secret.colours[seat]) if deck.direction_of(c) == STAY)
+    return min(c for c in hand if deck.direction_of(c) == direction)
+
+
+def move(g: Assassination, dirs: dict[int, Direction] | None = None, order: Iterable[int] | None = None) -> list[Event]:
+    """Every living player plays a movement card (standing still unless told), in ``order``."""
+    assert g.phase == Phase.MOVEMENT, g.phase
+    dirs = dirs or {}
+    events: list[Event] = []
+    for seat in list(order if order is not None else g.to_act()):
+        events += g.apply(seat, PlayMovement(card(g, seat, dirs.get(seat, STAY))))
+    return events
+
+
+def lead_president(g: Assassination, room: Room | None = None) -> list[Event]:
+    """If the agent moves the president, move him to ``room`` (default: where he would go by himself)."""
+    if g.phase != Phase.PRESIDENT:
+        return []
+    seat = g.to_act()[0]
+    return g.apply(seat, MovePresident(room if room is not None else g._auto_president_room()))
+
+
+def play_events(g: Assassination, acting: Iterable[int] = ()) -> list[Event]:
+    """Every living player plays an event card: an action card for the seats in ``acting``.
+
+    If the agent moves the president this turn, he first keeps him where he is.
+    """
+    events: list[Event] = lead_president(g, g.president.room)
+    assert g.phase == Phase.EVENT, g.phase
+    acting = set(acting)
+    for seat in list(g.to_act()):
+        hand = g.event_hands[seat]
+        wanted = [c for c in hand if deck.is_action(c) == (seat in acting)] or hand
+        events += g.apply(seat, PlayEvent(min(wanted)))
+    return events
+
+
+def take(g: Assassination, choices: dict[int, TakeAction] | None = None) -> list[Event]:
+    """The revealed players act: as given, else doing nothing."""
+    assert g.phase == Phase.ACTION, g.phase
+    choices = choices or {}
+    events: list[Event] = []
+    for seat in list(g.to_act()):
+        events += g.apply(seat, choices.get(seat) or g.default_action(seat))
+    return events
+
+
+def react(g: Assassination, detainers: Iterable[int] = ()) -> list[Event]:
+    assert g.phase == Phase.REACTION, g.phase
+    detainers = set(detainers)
+    events: list[Event] = []
+    for seat in list(g.to_act()):
+        events += g.apply(seat, React(seat in detainers))
+    return events
+
+
+def turn(
+    g: Assassination,
+    dirs: dict[int, Direction] | None = None,
+    acting: Iterable[int] = (),
+    choices: dict[int, TakeAction] | None = None,
+    president_to: Room | None = None,
+) -> list[Event]:
+    """One whole turn: movement, the president, events, actions."""
+    events = move(g, dirs)
+    events += lead_president(g, president_to)
+    if g.phase == Phase.EVENT:
+        events += play_events(g, acting)
+        if g.phase == Phase.ACTION:
+            events += take(g, choices)
+    return events
+
+
+def to_event_stage(g: Assassination) -> list[Event]:
+    """Nobody moves (the president may); the test then places pieces and plays the event stage."""
+    events = move(g)
+    events += lead_president(g, g.president.room)
+    assert g.phase == Phase.EVENT, g.phase
+    return events
+
+
+def act(g: Assassination, acting: Iterable[int], choices: dict[int, TakeAction] | None = None) -> list[Event]:
+    """The event stage with these seats turning over action cards, then their actions."""
+    events = play_events(g, acting)
+    if g.phase == Phase.ACTION:
+        events += take(g, choices)
+    return events
+
+
+def of(events: Iterable[Event], cls: type) -> list[Any]:
+    return [e.payload for e in events if isinstance(e.payload, cls)]
