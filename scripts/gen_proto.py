@@ -1,14 +1,17 @@
 """Generate the Python protocol stubs in arena/v1/ from proto/arena/v1/*.proto.
 
 Never edit the generated files by hand: change the .proto files and run
-``python scripts/gen_proto.py``. tests/test_proto_stubs.py fails when the
-committed stubs differ from what this script generates.
+``python scripts/gen_proto.py``, which also regenerates the TypeScript SDK's
+types when Node.js is installed. tests/test_proto_stubs.py (and
+tests/test_typescript.py) fail when the committed stubs differ from what the
+generators make.
 """
 
 from __future__ import annotations
 
 import argparse
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -60,6 +63,9 @@ def main() -> int:
         for p in fresh:
             shutil.copy(p, target / p.name)
     print(f"generated {len(fresh)} files in arena/v1")
+    if shutil.which("node"):  # the TypeScript SDK's types come from the same files
+        return subprocess.run(["node", str(ROOT / "sdk" / "typescript" / "scripts" / "gen-types.mjs")]).returncode
+    print("node is not installed: the TypeScript types (sdk/typescript/src/generated) were not regenerated")
     return 0
 
 

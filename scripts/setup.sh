@@ -8,3 +8,12 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
+
+# The TypeScript SDK and its sample bot (sdk/typescript, docs/typescript.md), where Node.js is installed:
+# its packages from package-lock.json, then tsc into sdk/typescript/dist and the bots bundled.
+if command -v npm >/dev/null 2>&1; then
+  if [ ! sdk/typescript/node_modules/.package-lock.json -nt sdk/typescript/package-lock.json ]; then
+    (cd sdk/typescript && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  bash sdk/typescript/scripts/build-bots.sh || echo "setup: the TypeScript build failed (above); tests/test_typescript.py says more" >&2
+fi

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli.botkit import bot_app
 from arena.cli.ladder import ladder_app
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
@@ -26,6 +27,7 @@ app = typer.Typer(help="Arena: bots in any language play hidden-information card
 referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
 app.add_typer(referee_app, name="referee")
 app.add_typer(ladder_app, name="ladder")
+app.add_typer(bot_app, name="bot")
 console = Console()
 err = Console(stderr=True)
 

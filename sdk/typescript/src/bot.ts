@@ -1,0 +1,130 @@
+/** The bot base class and the request it answers. */
+
+import type {
+  ActionOf,
+  ChoiceOf,
+  DecisionOf,
+  DecisionRequest,
+  EventEnvelope,
+  EventOf,
+  GameId,
+  GameStart,
+  KindOf,
+  ListedActionOf,
+  MatchResult,
+  ViewOf,
+} from "./types.js";
+import { gameField } from "./types.js";
+
+/**
+ * One decision request, with the game's own messages unwrapped.
+ *
+ * `view` and `decision` are the game's messages (for General's War, `arena.v1.generals_war.View`
+ * and `Decision`); `kind` names the member of the decision's `kind` oneof that is set (such as
+ * "squadChoice") and `choice` is that member: the constraints of the decision.
+ */
+export class Request<G extends GameId = GameId> {
+  constructor(
+    /** The DecisionRequest as received. */
+    readonly raw: DecisionRequest,
+    /** The match's GameStart. */
+    readonly start: GameStart,
+  ) {}
+
+  /** The game id, such as "generals-war". */
+  get game(): G {
+    return this.start.game as G;
+  }
+
+  /** The game's field in the protocol's oneofs, such as "generalsWar". */
+  get field(): string {
+    return gameField(this.start.game);
+  }
+
+  /** This bot's seat. */
+  get seat(): number {
+    return this.start.seat;
+  }
+
+  /** True (and the request typed for that game) when the match is of ``game``. */
+  is<H extends GameId>(game: H): this is Request<H> {
+    return this.start.game === game;
+  }
+
+  get view(): ViewOf<G> {
+    return (this.raw.view as Record<string, unknown> | null)?.[this.field] as ViewOf<G>;
+  }
+
+  get decision(): DecisionOf<G> {
+    return (this.raw.decision as Record<string, unknown> | null)?.[this.field] as DecisionOf<G>;
+  }
+
+  /** The kind of decision, such as "squadChoice". */
+  get kind(): KindOf<G> {
+    return (this.decision as { kind?: string } | undefined)?.kind as KindOf<G>;
+  }
+
+  /** The decision's constraints: the message of its kind. */
+  get choice(): ChoiceOf<G> {
+    const decision = this.decision as Record<string, unknown> | undefined;
+    return (decision && this.kind ? decision[this.kind] : undefined) as ChoiceOf<G>;
+  }
+
+  /** The constraints when the decision is of ``kind``, else undefined: `const squad = request.choiceFor("squadChoice")`. */
+  choiceFor<K extends KindOf<G>>(kind: K): ChoiceOf<G, K> | undefined {
+    return this.kind === kind ? (this.choice as unknown as ChoiceOf<G, K>) : undefined;
+  }
+
+  /** The game's actions when the referee listed them all (at most 64); null when only `decision` describes them. */
+  get legalActions(): ListedActionOf<G>[] | null {
+    if (!this.raw.legalActionsListed) return null;
+    return this.raw.legalActions.map((a) => (a as Record<string, unknown>)[this.field] as ListedActionOf<G>);
+  }
+
+  get requestId(): number {
+    return this.raw.requestId;
+  }
+
+  /** Milliseconds left for this decision, counted from when the referee sent it (move time plus bank). */
+  get timeLeftMs(): number {
+    return this.raw.timeLeftMs;
+  }
+
+  /** Of timeLeftMs, the part that comes from the match's time bank. */
+  get timeBankLeftMs(): number {
+    return this.raw.timeBankLeftMs;
+  }
+
+  /** How many decisions the match asked of any seat before this one. */
+  get decisionIndex(): number {
+    return this.raw.decisionIndex;
+  }
+}
+
+/**
+ * Subclass this and implement `act`; the other hooks are optional.
+ *
+ * `Bot<"generals-war">` types requests and actions for one game; a plain `Bot` plays any game
+ * (use `request.is("glory")` to narrow).
+ */
+export abstract class Bot<G extends GameId = GameId> {
+  name = "bot";
+  version = "0";
+  /** How often `act` is asked again after a rejected action before the bot gives up on that decision. */
+  maxRetries = 3;
+
+  /** The match started (or resumed after a reconnect). */
+  onStart(start: GameStart): void {}
+
+  /** Return the game's action for this request (or a promise of it). */
+  abstract act(request: Request<G>): ActionOf<G> | Promise<ActionOf<G>>;
+
+  /** Events this seat may see, as the game's Event messages, in order; `raw` has the envelopes with their `seq`. */
+  onEvents(events: EventOf<G>[], raw: EventEnvelope[]): void {}
+
+  /** The last action was illegal; `act` is asked again with the same request. */
+  onRejection(reason: string): void {}
+
+  /** The match is over. */
+  onResult(result: MatchResult): void {}
+}

@@ -1,0 +1,178 @@
+/** Running a bot over gRPC: connect, play, reconnect within the match, log to stderr. */
+
+import * as grpc from "@grpc/grpc-js";
+
+import type { Bot } from "./bot.js";
+import { BotDriver } from "./driver.js";
+import { log } from "./log.js";
+import { protocol } from "./protocol.js";
+import type { MatchResult, RefereeMessage } from "./types.js";
+
+const MAX_MESSAGE = 4 * 1024 * 1024;
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  "grpc.max_receive_message_length": MAX_MESSAGE,
+  "grpc.max_send_message_length": MAX_MESSAGE,
+};
+
+/** Statuses that mean the referee refused this bot for good (wrong token, match over, seat taken or another seat's socket). */
+const REFUSED = new Set<grpc.status>([
+  grpc.status.UNAUTHENTICATED,
+  grpc.status.ALREADY_EXISTS,
+  grpc.status.FAILED_PRECONDITION,
+  grpc.status.NOT_FOUND,
+  grpc.status.PERMISSION_DENIED,
+]);
+
+/** The referee refused the connection for good. */
+export class MatchRefused extends Error {
+  override name = "MatchRefused";
+}
+
+export interface PlayOptions {
+  /** How long to keep trying to reconnect after the stream drops (default 10 s). */
+  reconnectSeconds?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Play one match; reconnects after a dropped stream until the result arrives or `reconnectSeconds` pass. */
+export async function play(
+  bot: Bot<any>,
+  address: string,
+  matchId: string,
+  token: string,
+  options: PlayOptions = {},
+): Promise<MatchResult | null> {
+  const reconnectMs = (options.reconnectSeconds ?? 10) * 1000;
+  const driver = new BotDriver(bot);
+  const Referee = protocol().arena.v1.Referee;
+  let giveUpAt: number | null = null;
+  while (!driver.result) {
+    const client = new Referee(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    let status: grpc.StatusObject;
+    try {
+      status = await stream(client, driver, matchId, token, () => {
+        giveUpAt = null;
+      });
+    } finally {
+      client.close();
+    }
+    if (driver.result) break;
+    const code = grpc.status[status.code] ?? String(status.code);
+    if (REFUSED.has(status.code)) throw new MatchRefused(`${code}: ${status.details}`);
+    log.warning(`stream broke (${code}${status.details ? `: ${status.details}` : ""}); reconnecting`);
+    const now = Date.now();
+    giveUpAt ??= now + reconnectMs;
+    if (now > giveUpAt) {
+      log.error(`could not reconnect within ${Math.round(reconnectMs / 1000)} s`);
+      return null;
+    }
+    await sleep(50);
+  }
+  return driver.result;
+}
+
+/** One stream: hello, then every message through the driver in order; resolves with the call's status. */
+function stream(
+  client: InstanceType<ReturnType<typeof protocol>["arena"]["v1"]["Referee"]>,
+  driver: BotDriver,
+  matchId: string,
+  token: string,
+  onMessage: () => void,
+): Promise<grpc.StatusObject> {
+  return new Promise((resolve, reject) => {
+    const call = client.Play(new grpc.Metadata({ waitForReady: true }));
+    let chain: Promise<void> = Promise.resolve();
+    let failed = false;
+    const send = (msg: Parameters<typeof call.write>[0]): void => {
+      try {
+        call.write(msg);
+      } catch (err) {
+        log.debug(`could not send: ${String(err)}`); // the stream is gone; the next one sends hello again
+      }
+    };
+    call.on("data", (msg: RefereeMessage) => {
+      onMessage();
+      chain = chain.then(async () => {
+        if (failed) return;
+        try {
+          for (const reply of await driver.handle(msg)) send(reply);
+        } catch (err) {
+          // An exception in the bot's own code ends the bot, as in the Python SDK.
+          failed = true;
+          call.cancel();
+          reject(err);
+          return;
+        }
+        if (driver.result) call.end();
+      });
+    });
+    call.on("error", () => {
+      // The status event carries the code; without this listener an error status would throw.
+    });
+    call.on("status", (status: grpc.StatusObject) => {
+      void chain.then(() => resolve(status));
+    });
+    send(driver.hello(matchId, token));
+  });
+}
+
+function logResult(result: MatchResult | null): void {
+  if (result) log.info(`match over: ${result.seats.map((s) => `seat ${s.seat} rank ${s.rank}`).join(", ")}`);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/** Several matches in a row: one JSON line per match on stdin ({address, match_id, token, seed}); the end of stdin ends. */
+async function playFromControl(bot: Bot<any>, options: PlayOptions): Promise<void> {
+  const { createInterface } = await import("node:readline");
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    const order = JSON.parse(line) as { address: string; match_id: string; token: string; seed?: string | number | null };
+    if (order.seed !== undefined && order.seed !== null) process.env.ARENA_BOT_SEED = String(order.seed);
+    try {
+      logResult(await play(bot, order.address, order.match_id, order.token, options));
+    } catch (err) {
+      if (!(err instanceof MatchRefused)) throw err;
+      log.error(`refused by the referee: ${err.message}`);
+    }
+  }
+}
+
+/**
+ * Entry point of a bot process: reads ARENA_ADDRESS, ARENA_MATCH_ID and ARENA_TOKEN from the environment, plays, exits.
+ *
+ * With ARENA_CONTROL=stdin (a manifest with `matches_per_process` above 1) it plays every match the
+ * referee hands it on standard input instead, one JSON line each, until stdin closes.
+ */
+export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<void> {
+  log.prefix = bot.name;
+  const env = process.env;
+  if (env.ARENA_CONTROL === "stdin") {
+    try {
+      await playFromControl(bot, options);
+    } catch (err) {
+      log.error(`the bot failed: ${describe(err)}`);
+      process.exit(1);
+    }
+    process.exit(0);
+  }
+  for (const name of ["ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"]) {
+    if (!env[name]) {
+      process.stderr.write(`${bot.name}: ${name} is not set; bots are started by the referee (arena match)\n`);
+      process.exit(1);
+    }
+  }
+  let result: MatchResult | null;
+  try {
+    result = await play(bot, env.ARENA_ADDRESS as string, env.ARENA_MATCH_ID as string, env.ARENA_TOKEN as string, options);
+  } catch (err) {
+    if (err instanceof MatchRefused) process.stderr.write(`${bot.name}: refused by the referee: ${err.message}\n`);
+    else log.error(`the bot failed: ${describe(err)}`);
+    process.exit(1);
+  }
+  logResult(result);
+  process.exit(result ? 0 : 1);
+}

@@ -1,0 +1,100 @@
+/**
+ * The protocol logic of a bot, apart from any transport.
+ *
+ * `BotDriver.handle` takes each message from the referee and returns the messages to send back.
+ * The gRPC client (client.ts) feeds it from a stream; a test can feed it directly.
+ */
+
+import { Bot, Request } from "./bot.js";
+import { log } from "./log.js";
+import { PROTOCOL_VERSION } from "./protocol.js";
+import type { BotMessage, DecisionRequest, EnvelopeAction, EventOf, GameId, GameStart, MatchResult, RefereeMessage } from "./types.js";
+import { gameField } from "./types.js";
+
+const ERROR_CODES = ["ERROR_CODE_UNSPECIFIED", "STALE_REQUEST", "MALFORMED_ACTION", "UNEXPECTED_MESSAGE", "MESSAGE_TOO_LARGE"];
+
+export class BotDriver {
+  start: GameStart | null = null;
+  result: MatchResult | null = null;
+  pending: DecisionRequest | null = null;
+  retries = 0;
+  readonly maxRetries: number;
+
+  constructor(
+    readonly bot: Bot<any>,
+    maxRetries?: number,
+  ) {
+    this.maxRetries = maxRetries ?? bot.maxRetries;
+  }
+
+  hello(matchId: string, token: string): BotMessage {
+    return {
+      hello: { matchId, token, protocolVersion: PROTOCOL_VERSION, botName: this.bot.name, botVersion: this.bot.version },
+    };
+  }
+
+  async handle(msg: RefereeMessage): Promise<BotMessage[]> {
+    switch (msg.msg) {
+      case "start":
+        this.start = msg.start ?? null;
+        if (this.start) this.bot.onStart(this.start);
+        break;
+      case "events":
+        if (this.start && msg.events) {
+          const field = gameField(this.start.game);
+          const raw = msg.events.events;
+          this.bot.onEvents(
+            raw.map((e) => (e as unknown as Record<string, unknown>)[field] as EventOf<GameId>),
+            raw,
+          );
+        }
+        break;
+      case "decision":
+        this.pending = msg.decision ?? null;
+        this.retries = 0;
+        return this.answer();
+      case "rejection": {
+        const rejection = msg.rejection;
+        if (!rejection) break;
+        log.warning(`action rejected: ${rejection.reason}`);
+        this.bot.onRejection(rejection.reason);
+        if (this.pending && rejection.requestId === this.pending.requestId) {
+          this.retries += 1;
+          if (this.retries <= this.maxRetries) return this.answer();
+        }
+        break;
+      }
+      case "error":
+        if (msg.error) log.warning(`protocol error ${ERROR_CODES[msg.error.code] ?? msg.error.code}: ${msg.error.message}`);
+        break;
+      case "result":
+        this.result = msg.result ?? null;
+        if (this.result) this.bot.onResult(this.result);
+        break;
+      default:
+        break;
+    }
+    return [];
+  }
+
+  private async answer(): Promise<BotMessage[]> {
+    const pending = this.pending;
+    const start = this.start;
+    if (!pending || !start) return [];
+    const action = await this.bot.act(new Request(pending, start));
+    return [{ action: { requestId: pending.requestId, action: wrap(action, start.game) } }];
+  }
+}
+
+/** The envelope Action for a game's action (an envelope passes through). */
+export function wrap(action: unknown, game: string): EnvelopeAction {
+  const field = gameField(game);
+  if (action === null || typeof action !== "object") {
+    log.error(`act returned ${String(action)}, not an action`);
+    return {};
+  }
+  if (field in action) return action as EnvelopeAction;
+  const keys = Object.keys(action).filter((k) => k !== "kind");
+  if (keys.length !== 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ") || "none"}); exactly one is needed`);
+  return { [field]: action } as EnvelopeAction;
+}

@@ -1,0 +1,195 @@
+/** Unit tests of the SDK: the driver's protocol logic, requests, wrapping, the wire format, the generator of random numbers. */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  type ActionOf,
+  Bot,
+  BotDriver,
+  decodeBotMessage,
+  decodeRefereeMessage,
+  encodeBotMessage,
+  encodeRefereeMessage,
+  gameField,
+  generalsWar as gw,
+  type MatchResult,
+  randomAction,
+  Rank,
+  Request,
+  Rng,
+  Suit,
+  wrap,
+} from "arena-sdk";
+
+/** A RefereeMessage as the SDK receives it: encoded and decoded like on the wire. */
+function received(msg: Parameters<typeof encodeRefereeMessage>[0]) {
+  return decodeRefereeMessage(encodeRefereeMessage(msg));
+}
+
+const START = received({ start: { matchId: "m1", game: "generals-war", seat: 1, numSeats: 2, protocolVersion: 1 } });
+const card = (id: number, rank: number, suit = 1) => ({ id, rank: rank as Rank, suit: suit as Suit });
+
+function squadRequest(requestId: number, listed: boolean) {
+  return received({
+    decision: {
+      requestId,
+      timeLeftMs: 1500,
+      decisionIndex: 7,
+      view: { generalsWar: { seat: 1, numPlayers: 2, hand: [card(3, 4), card(4, 5)] } },
+      decision: { generalsWar: { squadChoice: { playable: [card(3, 4), card(4, 5)], minCards: 1, maxCards: 2, attacking: true } } },
+      legalActions: listed ? [{ generalsWar: { playSquad: { cardIds: [3] } } }, { generalsWar: { playSquad: { cardIds: [4] } } }] : [],
+      legalActionsListed: listed,
+    },
+  });
+}
+
+class Recorder extends Bot<"generals-war"> {
+  override name = "recorder";
+  override version = "2.0";
+  requests: Request<"generals-war">[] = [];
+  rejections: string[] = [];
+  events: unknown[] = [];
+  result: MatchResult | null = null;
+
+  act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+    this.requests.push(request);
+    return gw.squad([request.choiceFor("squadChoice")?.playable[0] ?? 0]);
+  }
+
+  override onEvents(events: gw.Event[]): void {
+    this.events.push(...events);
+  }
+
+  override onRejection(reason: string): void {
+    this.rejections.push(reason);
+  }
+
+  override onResult(result: MatchResult): void {
+    this.result = result;
+  }
+}
+
+test("hello carries the match, the token, the protocol version and the bot's name", () => {
+  const hello = new BotDriver(new Recorder()).hello("m1", "secret");
+  assert.deepEqual(hello, { hello: { matchId: "m1", token: "secret", protocolVersion: 1, botName: "recorder", botVersion: "2.0" } });
+  assert.equal(decodeBotMessage(encodeBotMessage(hello)).hello?.token, "secret");
+});
+
+test("a decision is answered with the same request id and the action in its game's envelope", async () => {
+  const bot = new Recorder();
+  const driver = new BotDriver(bot);
+  assert.deepEqual(await driver.handle(START), []);
+  const replies = await driver.handle(squadRequest(12, false));
+  assert.equal(replies.length, 1);
+  const sent = decodeBotMessage(encodeBotMessage(replies[0]!));
+  assert.equal(sent.action?.requestId, 12);
+  assert.deepEqual(sent.action?.action?.generalsWar?.playSquad?.cardIds, [3]);
+  const request = bot.requests[0]!;
+  assert.equal(request.game, "generals-war");
+  assert.equal(request.kind, "squadChoice");
+  assert.equal(request.choiceFor("revealChoice"), undefined);
+  assert.equal(request.choiceFor("squadChoice")?.maxCards, 2);
+  assert.equal(request.legalActions, null);
+  assert.equal(request.timeLeftMs, 1500);
+  assert.equal(request.decisionIndex, 7);
+  assert.equal(request.seat, 1);
+  assert.deepEqual(
+    request.view.hand.map((c) => c.id),
+    [3, 4],
+  );
+  assert.equal(request.view.defender, undefined, "an unset optional field is undefined");
+});
+
+test("listed actions are the game's actions", async () => {
+  const bot = new Recorder();
+  const driver = new BotDriver(bot);
+  await driver.handle(START);
+  await driver.handle(squadRequest(3, true));
+  const listed = bot.requests[0]!.legalActions;
+  assert.deepEqual(
+    listed?.map((a) => a.playSquad?.cardIds),
+    [[3], [4]],
+  );
+  assert.equal(listed?.[0]?.kind, "playSquad");
+  const chosen = randomAction(bot.requests[0]!, new Rng(1));
+  assert.ok(listed?.includes(chosen as (typeof listed)[number]));
+});
+
+test("a rejection asks again up to maxRetries times, then gives up on that request", async () => {
+  const bot = new Recorder();
+  bot.maxRetries = 2;
+  const driver = new BotDriver(bot);
+  await driver.handle(START);
+  await driver.handle(squadRequest(5, false));
+  const reject = (requestId: number) => received({ rejection: { requestId, reason: "no" } });
+  assert.equal((await driver.handle(reject(5))).length, 1);
+  assert.equal((await driver.handle(reject(5))).length, 1);
+  assert.equal((await driver.handle(reject(5))).length, 0);
+  assert.equal((await driver.handle(reject(99))).length, 0, "a rejection of another request is not retried");
+  assert.deepEqual(bot.rejections, ["no", "no", "no", "no"]);
+  assert.equal(bot.requests.length, 3);
+});
+
+test("events are unwrapped to the game's events, and the result is kept", async () => {
+  const bot = new Recorder();
+  const driver = new BotDriver(bot);
+  await driver.handle(START);
+  await driver.handle(received({ events: { events: [{ seq: 4, generalsWar: { roundStarted: { round: 1, attacker: 0 } } }] } }));
+  assert.deepEqual(bot.events, [{ roundStarted: { round: 1, attacker: 0 }, kind: "roundStarted" }]);
+  await driver.handle(received({ error: { code: 1, message: "stale" } }));
+  await driver.handle(received({ result: { matchId: "m1", seats: [{ seat: 0, rank: 1 }, { seat: 1, rank: 2 }] } }));
+  assert.deepEqual(
+    driver.result?.seats.map((s) => s.rank),
+    [1, 2],
+  );
+  assert.equal(bot.result, driver.result);
+});
+
+test("an async act is awaited", async () => {
+  class Slow extends Bot<"generals-war"> {
+    async act(): Promise<ActionOf<"generals-war">> {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return gw.reveal();
+    }
+  }
+  const driver = new BotDriver(new Slow());
+  await driver.handle(START);
+  const [reply] = await driver.handle(squadRequest(8, false));
+  assert.deepEqual(reply?.action?.action, { generalsWar: { revealGenerals: { cardIds: [] } } });
+});
+
+test("wrap puts a game's action in the envelope and passes an envelope through", () => {
+  assert.deepEqual(wrap(gw.target(2), "generals-war"), { generalsWar: { chooseTarget: { target: 2 } } });
+  const envelope = { generalsWar: gw.reveal([1]) };
+  assert.equal(wrap(envelope, "generals-war"), envelope);
+  assert.equal(gameField("generals-and-assassins"), "generalsAndAssassins");
+  assert.equal(gameField("glory"), "glory");
+});
+
+test("the generator is seeded, and its draws stay in range", () => {
+  const a = new Rng("42");
+  const b = new Rng(42);
+  const draws = Array.from({ length: 50 }, () => a.random());
+  assert.deepEqual(
+    draws,
+    Array.from({ length: 50 }, () => b.random()),
+  );
+  assert.ok(draws.every((x) => x >= 0 && x < 1));
+  assert.notDeepEqual(draws, Array.from({ length: 50 }, () => new Rng(43).random()));
+  const rng = new Rng(7);
+  for (let i = 0; i < 200; i++) {
+    const n = rng.randint(2, 4);
+    assert.ok(n >= 2 && n <= 4);
+    const picked = rng.sample([1, 2, 3, 4, 5], 3);
+    assert.equal(new Set(picked).size, 3);
+  }
+  assert.throws(() => rng.choice([]));
+});
+
+test("64-bit ids survive the wire as numbers", () => {
+  const msg = received({ decision: { requestId: 2 ** 40 + 3, decisionIndex: 9 } });
+  assert.equal(msg.decision?.requestId, 2 ** 40 + 3);
+  const request = new Request(msg.decision!, START.start!);
+  assert.equal(request.requestId, 2 ** 40 + 3);
+});

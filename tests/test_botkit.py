@@ -1,0 +1,128 @@
+"""`arena bot new`: starter kits that `arena match` runs at once and whose own tests pass."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.botkit import class_name, ts_field
+from arena.cli.main import app
+from referee.server.manifest import load_manifest
+from tests.support import ROOT
+
+runner = CliRunner()
+NODE = shutil.which("node")
+NPM = shutil.which("npm")
+TS_READY = NODE is not None and (ROOT / "sdk" / "typescript" / "node_modules" / "esbuild").is_dir()
+needs_node = pytest.mark.skipif(not TS_READY and not os.environ.get("CI"), reason="needs node and `npm ci` in sdk/typescript")
+
+
+def new(*args: str) -> str:
+    result = runner.invoke(app, ["bot", "new", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def match(tmp_path: Path, game: str, *bots: Path) -> list[dict]:  # type: ignore[type-arg]
+    args = ["match", game, *map(str, bots), "--seed", "3", "--json", "--log-dir", str(tmp_path / "logs"), "--replay", str(tmp_path / "r.json")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    seats: list[dict] = json.loads(result.stdout.strip().splitlines()[-1])["seats"]  # type: ignore[type-arg]
+    return seats
+
+
+def test_a_python_kit_plays_at_once_and_passes_its_tests(tmp_path: Path) -> None:
+    bot = tmp_path / "my-bot"
+    out = new("my-bot", "--game", "generals-war", "--lang", "python", "--dir", str(bot))
+    assert "arena match generals-war" in out
+    assert sorted(p.name for p in bot.iterdir()) == ["README.md", "bot.py", "bot.toml", "test_bot.py"]
+    manifest = load_manifest(bot)
+    assert (manifest.name, manifest.language, manifest.games, manifest.command) == ("my-bot", "python", ("generals-war",), ("python", "bot.py"))
+    assert "class MyBot(Bot)" in (bot / "bot.py").read_text()
+    seats = match(tmp_path, "generals-war", bot, ROOT / "sample_bots" / "random")
+    assert seats[0]["bot"] == "my-bot" and seats[0]["verdicts"] == []
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(bot)], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert "2 passed" in tests.stdout
+
+
+@needs_node
+@pytest.mark.parametrize("game", ["assassination", "land-and-castle"])
+def test_a_typescript_kit_plays_at_once_and_passes_its_tests(tmp_path: Path, game: str) -> None:
+    bot = tmp_path / "ts-bot"
+    new("ts-bot", "--game", game, "--lang", "typescript", "--dir", str(bot))
+    expected = ["README.md", "bot.test.ts", "bot.toml", "bot.ts", "dist", "fixtures.json", "main.ts", "package.json", "tsconfig.json"]
+    assert sorted(p.name for p in bot.iterdir()) == expected
+    manifest = load_manifest(bot)
+    assert (manifest.language, manifest.games) == ("typescript", (game,))
+    assert (bot / "dist" / "main.js").is_file() and (bot / "dist" / "bot.test.js").is_file()
+    fixtures = json.loads((bot / "fixtures.json").read_text())
+    assert fixtures["game"] == game and len(fixtures["requests"]) >= 2
+    # `arena match` runs it as made, in every seat of the game's smallest table.
+    seats_needed = 4 if game == "assassination" else 2
+    seats = match(tmp_path, game, *[bot] * seats_needed)
+    assert all(s["verdicts"] == [] for s in seats)
+    # Its node test passes, and so do its package scripts (build: type-check and bundle; test).
+    assert NODE is not None
+    tests = subprocess.run([NODE, "--test", "dist/bot.test.js"], cwd=bot, capture_output=True, text=True, timeout=120)
+    assert tests.returncode == 0 and "# fail 0" in tests.stdout, tests.stdout[-3000:] + tests.stderr
+    assert NPM is not None
+    for script in ("build", "test"):
+        run = subprocess.run([NPM, "run", script], cwd=bot, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, f"npm run {script}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
+
+
+@needs_node
+def test_a_typescript_kit_build_reports_type_errors(tmp_path: Path) -> None:
+    bot = tmp_path / "typo"
+    new("typo", "--game", "glory", "--lang", "typescript", "--dir", str(bot))
+    source = (bot / "bot.ts").read_text()
+    (bot / "bot.ts").write_text(source.replace("return randomAction(request, this.rng);", "return request.view.hand.length;"))
+    assert NPM is not None
+    build = subprocess.run([NPM, "run", "build"], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert build.returncode != 0
+    assert "bot.ts" in build.stdout + build.stderr and "type errors" in build.stderr
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["bad name!", "--game", "glory"], "may use letters"),
+        (["ok", "--game", "chess"], "unknown game"),
+        (["ok", "--game", "glory", "--lang", "rust"], "--lang must be one of python, typescript"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["bot", "new", *args, "--dir", str(tmp_path / "b")])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+    assert not (tmp_path / "b").exists()
+
+
+def test_an_existing_directory_is_left_alone(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "keep.txt").write_text("mine")
+    result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--dir", str(taken)])
+    assert result.exit_code == 2 and "not an empty directory" in result.output
+    assert [p.name for p in taken.iterdir()] == ["keep.txt"]
+
+
+def test_the_default_directory_is_the_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    new("plain", "--game", "glory")
+    assert (tmp_path / "plain" / "bot.toml").is_file()
+
+
+def test_names() -> None:
+    assert class_name("my-bot") == "MyBot"
+    assert class_name("gw.greedy_2") == "GwGreedy2Bot"
+    assert class_name("7up") == "Bot7upBot"
+    assert ts_field("generals-and-assassins") == "generalsAndAssassins"

@@ -1,0 +1,313 @@
+"""The TypeScript SDK (sdk/typescript) and its sample bot (sample_bots/typescript_random), end to end.
+
+The TypeScript bot plays every game against Python bots through the runner of `arena match`, as
+local processes and in the Docker sandbox, so a protocol change that breaks another language
+fails here. Also: the generated types are current (and the check notices a changed .proto), the
+SDK type-checks and passes its own node tests, every sampled action is legal, and the bot
+reconnects within a match and reports a refusal.
+
+These tests need Node.js and the SDK's packages (`npm ci` in sdk/typescript; scripts/setup.sh
+does it). Without them they are skipped, except under CI, where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.v1 import referee_pb2 as pb
+from arena_sdk.client import play as python_play
+from referee.games.generals_war import GeneralsWar
+from referee.games.registry import GAMES
+from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
+from referee.server.service import RefereeService, make_server
+from referee.server.session import MatchSession, TimeControl
+from tests.support import ROOT, SAMPLE_BOTS, load_bot_class
+
+SDK = ROOT / "sdk" / "typescript"
+SAMPLE = SAMPLE_BOTS / "typescript_random"
+NODE = shutil.which("node")
+READY = NODE is not None and (SDK / "node_modules" / "esbuild").is_dir()
+pytestmark = pytest.mark.skipif(
+    not READY and not os.environ.get("CI"), reason="needs node and the SDK's packages (npm ci in sdk/typescript)"
+)
+
+#: Each game's Python opponents, after the TypeScript bot in seat 0.
+OPPONENTS = {
+    "generals-war": ["generals_war_greedy"],
+    "generals-and-assassins": ["generals_and_assassins_heuristic", "random"],
+    "glory": ["glory_heuristic", "random"],
+    "land-and-castle": ["land_and_castle_heuristic"],
+    "assassination": ["assassination_heuristic", "random", "random"],
+}
+TC = TimeControl(move_time_ms=2000, time_bank_ms=10_000, strike_limit=3)
+
+
+def docker_ready() -> bool:
+    try:
+        launcher_for("docker")
+        return True
+    except Exception:
+        return False
+
+
+def sandboxes() -> list[Any]:
+    docker = docker_ready()
+    # In CI the Docker runs must happen: a missing engine or image fails them instead of skipping.
+    skip = [] if docker or os.environ.get("CI") else [pytest.mark.skip(reason="no Docker engine or image here")]
+    return [pytest.param("process", id="process"), pytest.param("docker", marks=skip, id="docker")]
+
+
+def node(*args: str | Path, cwd: Path = SDK, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    assert NODE is not None, "node is not installed"
+    return subprocess.run([NODE, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def bots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The sample bot bundled from the current sources (in a copy, so parallel runs never share files),
+    and a variant that samples every action from the decision's constraints (`--sample-only`)."""
+    root = tmp_path_factory.mktemp("ts-bots")
+    built = root / "ts-random"
+    shutil.copytree(SAMPLE, built, ignore=shutil.ignore_patterns("dist"))
+    result = node(SDK / "scripts" / "bundle.mjs", "--no-check", "--outdir", built / "dist", built / "main.ts")
+    assert result.returncode == 0, result.stdout + result.stderr
+    sampler = root / "ts-sample"
+    shutil.copytree(built, sampler)
+    manifest = (built / "bot.toml").read_text()
+    assert '"dist/main.js"]' in manifest
+    (sampler / "bot.toml").write_text(
+        manifest.replace('name = "ts-random"', 'name = "ts-sample"').replace('"dist/main.js"]', '"dist/main.js", "--sample-only"]')
+    )
+    return {"random": built, "sample": sampler}
+
+
+def play_match(game: str, seats: list[Path], tmp: Path, seed: int = 3, sandbox: str = "process") -> LocalMatch:
+    setup = MatchSetup(game, seats, seed, {}, TC, tmp / "logs", sandbox)
+    return asyncio.run(run_local_match(setup))
+
+
+def assert_clean(played: LocalMatch, seats: list[int]) -> None:
+    assert played.record.game.is_over()
+    for seat in seats:
+        result = played.record.result.seats[seat]
+        log = played.logs[seat].read_text(errors="replace") if played.logs[seat].exists() else "(no log)"
+        assert not result.verdicts, f"seat {seat}: {[pb.VerdictKind.Name(v.kind) for v in result.verdicts]}\n{log[-3000:]}"
+        assert "match over" in log, log[-3000:]
+
+
+# --- generated types ------------------------------------------------------------------------
+
+
+def test_generated_types_are_up_to_date() -> None:
+    result = node(SDK / "scripts" / "gen-types.mjs", "--check")
+    assert result.returncode == 0, f"run `node sdk/typescript/scripts/gen-types.mjs`:\n{result.stdout}{result.stderr}"
+
+
+def test_the_types_check_notices_a_changed_proto(tmp_path: Path) -> None:
+    before = {p: p.read_bytes() for p in (SDK / "src" / "generated").rglob("*.ts")}
+    proto = tmp_path / "proto"
+    shutil.copytree(ROOT / "proto", proto)
+    same = node(SDK / "scripts" / "gen-types.mjs", "--check", "--proto", proto)
+    assert same.returncode == 0, "an unchanged copy of proto/ elsewhere is not stale:\n" + same.stdout + same.stderr
+    gw = proto / "arena" / "v1" / "generals_war.proto"
+    text = gw.read_text()
+    marker = "  repeated arena.v1.Card revealable = 1;\n"
+    assert marker in text
+    gw.write_text(text.replace(marker, marker + "  // A new field.\n  uint32 extra = 2;\n"))
+    stale = node(SDK / "scripts" / "gen-types.mjs", "--check", "--proto", proto)
+    assert stale.returncode == 1
+    assert "stale: sdk/typescript/src/generated/arena/v1/generals_war/RevealChoice.ts" in stale.stdout
+    assert "stale: sdk/typescript/src/generated/descriptor.ts" in stale.stdout
+    assert {p: p.read_bytes() for p in (SDK / "src" / "generated").rglob("*.ts")} == before, "--check changes nothing"
+
+
+def test_the_sdk_and_the_sample_bot_type_check() -> None:
+    result = node(SDK / "node_modules" / "typescript" / "bin" / "tsc", "--noEmit", "-p", SDK)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_sdk_unit_tests_pass(tmp_path: Path) -> None:
+    tests = sorted((SDK / "test").glob("*.test.ts"))
+    assert tests
+    bundled = node(SDK / "scripts" / "bundle.mjs", "--no-check", "--outdir", tmp_path, *tests)
+    assert bundled.returncode == 0, bundled.stdout + bundled.stderr
+    result = node("--test", *sorted(tmp_path.glob("*.test.js")))
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr
+    assert "# fail 0" in result.stdout
+
+
+# --- matches --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sandbox", sandboxes())
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_typescript_bot_plays_every_game_against_python_bots(bots: dict[str, Path], tmp_path: Path, game: str, sandbox: str) -> None:
+    seats = [bots["random"], *(SAMPLE_BOTS / name for name in OPPONENTS[game])]
+    played = play_match(game, seats, tmp_path, sandbox=sandbox)
+    assert_clean(played, [0])
+
+
+def test_every_game_is_covered() -> None:
+    assert set(OPPONENTS) == set(GAMES)
+    for game, names in OPPONENTS.items():
+        assert 1 + len(names) in GAMES[game].spec.player_counts
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_sampled_action_is_legal(bots: dict[str, Path], tmp_path: Path, game: str) -> None:
+    """Actions built by games/*.ts `sample` from the decision alone, never from a list, in every seat: none is rejected."""
+    n = min(GAMES[game].spec.player_counts)
+    played = play_match(game, [bots["sample"]] * n, tmp_path, seed=1)
+    assert_clean(played, list(range(n)))
+
+
+def test_arena_match_runs_the_sample_bot_directory(tmp_path: Path) -> None:
+    """The directory as scripts/setup.sh leaves it (bundled by sdk/typescript/scripts/build-bots.sh)."""
+    if not (SAMPLE / "dist" / "main.js").exists():
+        if os.environ.get("CI"):
+            pytest.fail("sample_bots/typescript_random/dist/main.js is missing: scripts/setup.sh builds it")
+        pytest.skip("the sample bot is not built (bash sdk/typescript/scripts/build-bots.sh)")
+    args = ["match", "generals-war", str(SAMPLE), str(SAMPLE_BOTS / "random"), "--seed", "5", "--json"]
+    result = CliRunner().invoke(app, [*args, "--log-dir", str(tmp_path), "--replay", str(tmp_path / "r.json")])
+    assert result.exit_code == 0, result.output
+    seats = json.loads(result.stdout.strip().splitlines()[-1])["seats"]
+    assert seats[0]["bot"] == "ts-random" and seats[0]["verdicts"] == []
+
+
+def test_a_pooled_typescript_bot_plays_several_matches_in_one_process(bots: dict[str, Path], tmp_path: Path) -> None:
+    """With `matches_per_process` above 1 the referee keeps the process and hands it each match on stdin (ARENA_CONTROL=stdin)."""
+    from referee.server import runner
+
+    pool_class = getattr(runner, "BotPool", None)
+    if pool_class is None:
+        pytest.skip("this referee has no pool of bot processes")
+    bot = tmp_path / "pooled"
+    shutil.copytree(bots["random"], bot)
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('name = "ts-random"', 'name = "ts-pooled"') + "matches_per_process = 3\n")
+
+    async def main() -> tuple[int, list[LocalMatch]]:
+        pool = pool_class(tmp_path / "logs")
+        try:
+            played = [
+                await run_local_match(MatchSetup("glory", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs"), pool=pool)
+                for seed in (1, 2, 3)
+            ]
+            return int(pool.started), played
+        finally:
+            await pool.close()
+
+    started, played = asyncio.run(main())
+    assert started == 1, "one process played all three matches"
+    for match in played:
+        assert match.record.game.is_over() and not match.record.result.seats[0].verdicts
+    assert played[0].logs[0].read_text().count("match over") == 3
+
+
+# --- reconnection and refusal, against a referee in this process -----------------------------
+
+
+class Referee:
+    """A referee serving one General's War match on a unix socket, from a thread of its own."""
+
+    def __init__(self, tc: TimeControl) -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="arena-ts-")
+        self.address = f"unix:{Path(self.tmp.name) / 'r.sock'}"
+        self.loop = asyncio.new_event_loop()
+        self.session = MatchSession(GeneralsWar(2, 5), ["ts", "py"], tc)
+        self.ready = threading.Event()
+        self.record: Any = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+
+        async def main() -> None:
+            server = make_server(service := RefereeService())
+            service.add(self.session)
+            server.add_insecure_port(self.address)
+            await server.start()
+            self.ready.set()
+            self.record = await self.session.run()
+            await asyncio.sleep(0.2)
+            await server.stop(grace=0.5)
+
+        self.loop.run_until_complete(main())
+
+    def env(self, seat: int, token: str | None = None) -> dict[str, str]:
+        return {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "ARENA_ADDRESS": self.address,
+            "ARENA_MATCH_ID": self.session.match_id,
+            "ARENA_TOKEN": token if token is not None else self.session.tokens()[seat],
+            "ARENA_BOT_SEED": "9",
+        }
+
+    def stop(self) -> None:
+        if self.thread.is_alive():
+            for seat in (0, 1):
+                self.loop.call_soon_threadsafe(self.session.process_ended, seat, "test over")
+            self.thread.join(30)
+        self.tmp.cleanup()
+
+
+@pytest.fixture
+def referee() -> Iterator[Referee]:
+    ref = Referee(TimeControl(move_time_ms=5000, time_bank_ms=0, connect_timeout_ms=20_000))
+    yield ref
+    ref.stop()
+
+
+def python_seat(ref: Referee, seat: int) -> threading.Thread:
+    bot = load_bot_class("random", "RandomBot")(seat)
+    thread = threading.Thread(target=python_play, args=(bot, ref.address, ref.session.match_id, ref.session.tokens()[seat]), daemon=True)
+    thread.start()
+    return thread
+
+
+def test_the_typescript_bot_reconnects_after_its_stream_drops(bots: dict[str, Path], referee: Referee) -> None:
+    """The referee drops seat 0's stream after its first answer; the SDK connects again and the match goes on."""
+    dropped = threading.Event()
+    original = referee.session._on_message
+
+    def on_message(s: Any, msg: Any) -> None:
+        original(s, msg)
+        if s.seat == 0 and not dropped.is_set() and s.link is not None:
+            dropped.set()
+            s.link.close()  # ends the stream from the referee's side, as a network failure would
+
+    referee.session._on_message = on_message  # type: ignore[method-assign]
+    other = python_seat(referee, 1)
+    assert NODE is not None
+    proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=referee.env(0), capture_output=True, text=True, timeout=120)
+    other.join(60)
+    referee.thread.join(60)
+    record = referee.record
+    assert dropped.is_set()
+    assert proc.returncode == 0, proc.stderr
+    assert "reconnecting" in proc.stderr and "match over" in proc.stderr, proc.stderr
+    assert record.game.is_over()
+    assert not record.result.seats[0].verdicts, "a quick reconnection costs nothing"
+
+
+def test_a_refused_typescript_bot_says_why(bots: dict[str, Path], referee: Referee) -> None:
+    assert NODE is not None
+    wrong = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=referee.env(0, token="wrong"), capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 1
+    assert "refused by the referee: UNAUTHENTICATED" in wrong.stderr, wrong.stderr
+    unset = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, timeout=60)
+    assert unset.returncode == 1 and "ARENA_ADDRESS is not set" in unset.stderr
