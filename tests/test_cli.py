@@ -86,3 +86,15 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["match", *args])
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    "game,heuristic,players",
+    [("glory", "glory_heuristic", n) for n in (2, 3, 4, 6)] + [("generals-and-assassins", "generals_and_assassins_heuristic", n) for n in (2, 3, 4)],
+)
+def test_multiplayer_games_run_with_sample_bots(tmp_path: Path, game: str, heuristic: str, players: int) -> None:
+    bots = [str(SAMPLE_BOTS / heuristic)] + [RANDOM] * (players - 1)
+    out = match_json(tmp_path, game, *bots, "--seed", str(players), "--replay", str(tmp_path / "r.json"))
+    assert len(out["seats"]) == players and min(s["rank"] for s in out["seats"]) == 1
+    assert all(s["verdicts"] == [] for s in out["seats"])
+    replay_game(load_replay(tmp_path / "r.json"))
