@@ -124,5 +124,6 @@ def test_a_fork_bomb_hits_the_process_limit(tmp_path: Path, sandbox: str) -> Non
     # With every process slot taken, the bomber cannot start the threads it needs to play: it loses by forfeit.
     assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH", "DISCONNECT", "NO_SHOW"}, kinds
     assert len(os.listdir("/proc")) < before + 50, "the bomb's processes outlived the match"
-    left = subprocess.run(["docker", "ps", "-q", "--filter", "label=arena.seat"], capture_output=True, text=True)
+    label = f"label=arena.match={played.record.match_id}"  # this match only: other tests may run containers meanwhile
+    left = subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True)
     assert left.stdout.strip() == "", "a bot container outlived its match"
