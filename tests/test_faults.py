@@ -73,10 +73,16 @@ FORFEITS = {
 }
 
 
+#: Faults whose bot never gets into the match: the referee may see the exit first (CRASH) or the connect timeout (NO_SHOW).
+NEVER_IN = {"crash_at_start", "wrong_token"}
+
+
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
 @pytest.mark.parametrize("fault", sorted(FORFEITS))
 def test_faults_that_forfeit(tmp_path: Path, fault: str, sandbox: str) -> None:
     played, kinds, log = play(tmp_path, fault, sandbox)
+    if fault in NEVER_IN and kinds == ["NO_SHOW", "FORFEIT"]:
+        kinds = FORFEITS[fault]  # a slow start (a loaded machine) may let the connect timeout come before the exit
     assert kinds == FORFEITS[fault], log[-2000:]
     assert played.record.result.seats[0].rank == 2 and played.record.result.seats[1].rank == 1
 
