@@ -215,3 +215,17 @@ def test_arena_referee_serve_hosts_remote_bots_over_tcp(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert "seat 0: rank" in rest and (tmp_path / "r.json").exists()
     assert sorted(s.rank for s in outcomes[0].seats) in ([1, 2], [1, 1])
+
+
+def test_a_bot_whose_referee_is_gone_gives_up_after_its_reconnect_window(tmp_path: Path) -> None:
+    """Nobody serves the address (the referee was killed): the SDK stops trying instead of lingering as an orphan."""
+    results: dict[str, Any] = {}
+
+    def run() -> None:
+        results["result"] = play(RandomBot(0), f"unix:{tmp_path / 'gone.sock'}", "m", "t", reconnect_seconds=0.5)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the bot kept waiting for a referee that is gone"
+    assert results == {"result": None}

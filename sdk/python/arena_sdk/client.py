@@ -1,13 +1,24 @@
-"""Running a bot over gRPC: connect, play, reconnect within the match, log to stderr."""
+"""Running a bot over gRPC: connect, play, reconnect within the match, log to stderr.
+
+The stream is driven by grpc's asyncio API on one thread: each message is read,
+handed to the driver and answered in place. (The synchronous API feeds its
+request stream from a thread of its own, which cost a thread hand-off per
+answer: about a third of a decision's round trip.)
+
+A bot process plays one match (the ARENA_* variables say which), or, when the
+referee starts it with ``ARENA_CONTROL=stdin``, one match per line it reads on
+standard input until that closes (see "Bots that play several matches" in
+docs/protocol.md).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import os
-import queue
 import sys
 import time
-from collections.abc import Iterator
 
 import grpc
 
@@ -18,57 +29,93 @@ from arena_sdk.driver import BotDriver
 
 log = logging.getLogger("arena_sdk")
 MAX_MESSAGE = 4 * 1024 * 1024
+_REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND)
 
 
 class MatchRefused(Exception):
     """The referee refused the connection for good (wrong token, match over, seat taken)."""
 
 
-def _outgoing(box: queue.Queue[pb.BotMessage | None]) -> Iterator[pb.BotMessage]:
-    while True:
-        item = box.get()
-        if item is None:
-            return
-        yield item
-
-
-def play(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0) -> pb.MatchResult | None:
+async def play_async(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0) -> pb.MatchResult | None:
     """Play one match; reconnects after a dropped stream until the result arrives or ``reconnect_seconds`` pass."""
     driver = BotDriver(bot)
     give_up_at: float | None = None
+    options = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE)]
     while driver.result is None:
-        box: queue.Queue[pb.BotMessage | None] = queue.Queue()
-        box.put(driver.hello(match_id, token))
-        options = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE)]
         try:
-            with grpc.insecure_channel(address, options=options) as channel:
-                stub = referee_pb2_grpc.RefereeStub(channel)
-                for msg in stub.Play(_outgoing(box), wait_for_ready=True, timeout=None):
+            async with grpc.aio.insecure_channel(address, options=options) as channel:
+                # Bounded: a referee that is gone for good (killed, its match over) must not keep the bot waiting forever.
+                wait = (give_up_at or time.monotonic() + reconnect_seconds) - time.monotonic()
+                try:
+                    await asyncio.wait_for(channel.channel_ready(), max(wait, 0.05))
+                except asyncio.TimeoutError:
+                    log.error("no referee at %s within %.0f s", address, reconnect_seconds)
+                    return None
+                call = referee_pb2_grpc.RefereeStub(channel).Play(wait_for_ready=True)
+                await call.write(driver.hello(match_id, token))
+                while True:
+                    msg = await call.read()
+                    if msg is grpc.aio.EOF:
+                        break
                     give_up_at = None
                     for reply in driver.handle(msg):
-                        box.put(reply)
+                        await call.write(reply)
                     if driver.result is not None:
                         break
+                if driver.result is not None:
+                    call.cancel()
+                else:  # the referee ended the stream without a result (read() raises on an error status)
+                    log.warning("stream ended early; reconnecting")
         except grpc.RpcError as exc:
             code = exc.code() if hasattr(exc, "code") else None
-            if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND):
+            if code in _REFUSED:
+                assert code is not None
                 raise MatchRefused(f"{code.name}: {exc.details() if hasattr(exc, 'details') else exc}") from None
-            log.warning("stream broke (%s); reconnecting", code)
-        finally:
-            box.put(None)
+            if driver.result is None:
+                log.warning("stream broke (%s); reconnecting", code)
         if driver.result is None:
             now = time.monotonic()
             give_up_at = give_up_at or now + reconnect_seconds
             if now > give_up_at:
                 log.error("could not reconnect within %.0f s", reconnect_seconds)
                 return None
-            time.sleep(0.05)
+            await asyncio.sleep(0.05)
     return driver.result
 
 
+def play(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0) -> pb.MatchResult | None:
+    """Play one match (blocking); see ``play_async``."""
+    return asyncio.run(play_async(bot, address, match_id, token, reconnect_seconds))
+
+
+def _log_result(result: pb.MatchResult | None) -> None:
+    if result is not None:
+        log.info("match over: %s", [(s.seat, s.rank) for s in result.seats])
+
+
+def _play_from_control(bot: Bot) -> None:
+    """Several matches in a row: one JSON line per match on stdin ({address, match_id, token, seed}); EOF ends."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        order = json.loads(line)
+        if order.get("seed") is not None:
+            os.environ["ARENA_BOT_SEED"] = str(order["seed"])
+        try:
+            _log_result(play(bot, order["address"], order["match_id"], order["token"]))
+        except MatchRefused as exc:
+            log.error("refused by the referee: %s", exc)
+
+
 def run(bot: Bot) -> None:
-    """Entry point of a bot process: reads ARENA_ADDRESS, ARENA_MATCH_ID and ARENA_TOKEN from the environment."""
+    """Entry point of a bot process: reads ARENA_ADDRESS, ARENA_MATCH_ID and ARENA_TOKEN from the environment.
+
+    With ``ARENA_CONTROL=stdin`` it plays every match the referee hands it on standard input instead.
+    """
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("ARENA_LOG_LEVEL", "INFO"), format=f"[{bot.name}] %(levelname)s %(message)s")
+    if os.environ.get("ARENA_CONTROL") == "stdin":
+        _play_from_control(bot)
+        return
     try:
         address = os.environ["ARENA_ADDRESS"]
         match_id = os.environ["ARENA_MATCH_ID"]
@@ -79,5 +126,4 @@ def run(bot: Bot) -> None:
         result = play(bot, address, match_id, token)
     except MatchRefused as exc:
         sys.exit(f"{bot.name}: refused by the referee: {exc}")
-    if result is not None:
-        log.info("match over: %s", [(s.seat, s.rank) for s in result.seats])
+    _log_result(result)
