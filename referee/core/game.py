@@ -14,6 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any, ClassVar, Generic, TypeVar
 
 OptionValue = int | bool | str
@@ -245,8 +246,6 @@ def choose_cards_reason(chosen: Iterable[int], candidates: Iterable[int], least:
 
 def card_subsets(candidates: Iterable[int], least: int, most: int) -> Iterator[tuple[int, ...]]:
     """Every set of ``least``..``most`` cards from ``candidates``, smallest sets first."""
-    from itertools import combinations
-
     pool = sorted(candidates)
     for size in range(least, min(most, len(pool)) + 1):
         yield from combinations(pool, size)

@@ -271,19 +271,17 @@ class MatchSession:
     def _request(self, s: Seat) -> pb.DecisionRequest:
         """The request for ``s`` without its id and timing (those change; the rest fingerprints it)."""
         game = self.game
-        msg = pb.DecisionRequest(view=self.codec.view(game.view(s.seat)), decision=self.codec.decision(game.decision(s.seat)))
+        msg = pb.DecisionRequest()
+        view, decision = game.view(s.seat), game.decision(s.seat)
         listed = list(itertools.islice(game.legal_actions(s.seat), self.list_limit + 1))
-        if len(listed) <= self.list_limit:
-            msg.legal_actions.extend(self.codec.action(a) for a in listed)
-            msg.legal_actions_listed = True
+        self.codec.fill_request(msg, view, decision, listed if len(listed) <= self.list_limit else None)
         return msg
 
     def _send_request(self, s: Seat, body: pb.DecisionRequest | None = None) -> None:
         assert s.pending is not None
         if s.link is None:
             return
-        msg = pb.DecisionRequest()
-        msg.CopyFrom(body if body is not None else self._request(s))
+        msg = body if body is not None else self._request(s)  # a body is built for this send alone: no copy
         msg.request_id = s.pending.request_id
         msg.decision_index = s.pending.decision_index
         left = self._time_left_ms(s)

@@ -12,7 +12,7 @@ from itertools import chain
 from typing import Any
 
 from arena.v1 import generals_war_pb2
-from referee.core.cards import SUIT_ORDER, Rank, Suit, card_str, rank_of, suited_cards
+from referee.core.cards import CARDS_PER_DECK, SUIT_ORDER, Rank, Suit, card_str, rank_of, suited_cards
 from referee.core.game import (
     Event,
     Game,
@@ -71,8 +71,12 @@ def power(cards: tuple[int, ...] | list[int]) -> int:
     return sum(int(rank_of(c)) for c in cards)
 
 
+#: Whether each card of a deck is an ace (a general), by id modulo the deck: a lookup instead of an enum comparison.
+_IS_GENERAL = tuple(rank_of(c) == Rank.ACE for c in range(CARDS_PER_DECK))
+
+
 def is_general(card: int) -> bool:
-    return rank_of(card) == Rank.ACE
+    return _IS_GENERAL[card % CARDS_PER_DECK]
 
 
 class GeneralsWar(Game[Action]):
@@ -376,7 +380,8 @@ class GeneralsWar(Game[Action]):
 
     def generals_alive(self, seat: int) -> int:
         zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
-        return sum(1 for c in zones if is_general(c))
+        table = _IS_GENERAL
+        return sum([table[c % CARDS_PER_DECK] for c in zones])
 
     def _player(self, seat: int) -> Player:
         return Player(
