@@ -187,6 +187,35 @@ def test_arena_match_runs_the_sample_bot_directory(tmp_path: Path) -> None:
     assert seats[0]["bot"] == "ts-random" and seats[0]["verdicts"] == []
 
 
+def test_a_pooled_typescript_bot_plays_several_matches_in_one_process(bots: dict[str, Path], tmp_path: Path) -> None:
+    """With `matches_per_process` above 1 the referee keeps the process and hands it each match on stdin (ARENA_CONTROL=stdin)."""
+    from referee.server.runner import BotPool
+
+    bot = tmp_path / "pooled"
+    shutil.copytree(bots["random"], bot)
+    (bot / "bot.toml").write_text((bot / "bot.toml").read_text().replace('name = "ts-random"', 'name = "ts-pooled"') + "matches_per_process = 3\n")
+
+    async def main() -> tuple[int, list[LocalMatch]]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            played = [
+                await run_local_match(MatchSetup("glory", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs"), pool=pool)
+                for seed in (1, 2, 3)
+            ]
+            return int(pool.started), played
+        finally:
+            await pool.close()
+
+    started, played = asyncio.run(main())
+    assert started == 1, "one process played all three matches"
+    for match in played:
+        assert match.record.game.is_over() and not match.record.result.seats[0].verdicts
+    assert played[0].logs[0].read_text().count("match over") == 3
+
+
+# --- reconnection and refusal, against a referee in this process -----------------------------
+
+
 class Referee:
     """A referee serving one General's War match on a unix socket, from a thread of its own."""
 

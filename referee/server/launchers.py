@@ -35,6 +35,8 @@ class LaunchSpec:
     home: Path  # private writable directory
     env: dict[str, str]  # ARENA_* variables, with ARENA_ADDRESS pointing into seat_dir
     log_path: Path
+    #: Keep the bot's stdin open as a control pipe: it is handed one match per line (ARENA_CONTROL=stdin).
+    control: bool = False
 
 
 class BotHandle(Protocol):
@@ -112,6 +114,18 @@ class ProcessHandle:
         self.proc = proc
         assert proc.stdout is not None
         self.pump = asyncio.create_task(pump_log(proc.stdout, log_path))
+        self.log_path = log_path
+
+    def send_control(self, line: str) -> None:
+        """Hand a bot started with a control pipe one line (its next match); BrokenPipeError if it is gone."""
+        if self.proc.stdin is None or self.proc.returncode is not None:
+            raise BrokenPipeError("the bot's process has ended")
+        self.proc.stdin.write(line.encode() + b"\n")
+
+    def close_control(self) -> None:
+        """No more matches: a bot reading its matches on stdin sees the end of it and exits."""
+        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
+            self.proc.stdin.close()
 
     async def wait(self) -> int:
         return await self.proc.wait()
@@ -123,6 +137,7 @@ class ProcessHandle:
             pass
 
     async def stop(self, grace: float = 1.0) -> None:
+        self.close_control()
         if self.proc.returncode is None:
             try:
                 await asyncio.wait_for(self.proc.wait(), grace)
@@ -144,12 +159,15 @@ class ProcessLauncher:
     async def launch(self, spec: LaunchSpec) -> BotHandle:
         spec.log_path.parent.mkdir(parents=True, exist_ok=True)
         spec.home.mkdir(parents=True, exist_ok=True)
+        extra = {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}
+        if spec.control:
+            extra["ARENA_CONTROL"] = "stdin"
         try:
             proc = await asyncio.create_subprocess_exec(
                 *with_limits(resolve_command(spec.manifest.command)),
                 cwd=spec.bot_dir,
-                env=bot_environment(spec.home, {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}),
-                stdin=asyncio.subprocess.DEVNULL,
+                env=bot_environment(spec.home, extra),
+                stdin=asyncio.subprocess.PIPE if spec.control else asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,

@@ -10,6 +10,7 @@ from pathlib import Path
 MANIFEST = "bot.toml"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 LANGUAGES = ("python", "typescript", "javascript", "other")
+MAX_MATCHES_PER_PROCESS = 1000
 
 
 class ManifestError(ValueError):
@@ -24,6 +25,9 @@ class BotManifest:
     games: tuple[str, ...]
     command: tuple[str, ...]
     language: str
+    #: How many matches one process of this bot may play in a row (1: a fresh process per match).
+    #: Above 1 the bot must read its matches on stdin (``ARENA_CONTROL=stdin``; the Python SDK's ``run`` does).
+    matches_per_process: int = 1
 
     def plays(self, game_id: str) -> bool:
         return game_id in self.games
@@ -63,4 +67,7 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     language = data.get("language", "other")
     if language not in LANGUAGES:
         raise ManifestError(f"{file}: 'language' must be one of {', '.join(LANGUAGES)}")
-    return BotManifest(path.resolve(), name, version, tuple(games), tuple(command), str(language))
+    per_process = data.get("matches_per_process", 1)
+    if not isinstance(per_process, int) or isinstance(per_process, bool) or not 1 <= per_process <= MAX_MATCHES_PER_PROCESS:
+        raise ManifestError(f"{file}: 'matches_per_process' must be a whole number from 1 to {MAX_MATCHES_PER_PROCESS}")
+    return BotManifest(path.resolve(), name, version, tuple(games), tuple(command), str(language), per_process)

@@ -1,19 +1,29 @@
-"""A local match: the referee serving each seat on its own unix socket, one bot process (or container) per seat."""
+"""A local match: the referee serving each seat on its own unix socket, one bot process (or container) per seat.
+
+Bots whose manifest allows it (``matches_per_process`` above 1) may instead be
+played by a process kept in a ``BotPool`` between matches: the pool hands it
+each next match as one line on its stdin. A pooled process is never handed a
+deal it has already played (the same game, seed and options), so a bot cannot
+carry what it saw of a deal into the other half of a duplicate pair.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
+import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
 
 from referee.core.game import OptionError
 from referee.games.registry import game_class
-from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessLauncher
+from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import BotManifest, load_manifest
 from referee.server.service import RefereeService, make_server
 from referee.server.session import MatchRecord, MatchSession, TimeControl
@@ -60,7 +70,109 @@ def launcher_for(sandbox: str) -> Launcher:
     raise OptionError(f"unknown sandbox {sandbox!r} (process or docker)")
 
 
-async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None) -> LocalMatch:
+def deal_of(setup: MatchSetup) -> Hashable:
+    """What makes two matches the same deal: game, seed and options (the seats may differ)."""
+    return (setup.game, setup.seed, tuple(sorted(setup.options.items())))
+
+
+@dataclass(eq=False)
+class _Resident:
+    """A pooled bot process and what it has played."""
+
+    handle: ProcessHandle
+    manifest: BotManifest
+    played: int = 0
+    deals: set[Hashable] = field(default_factory=set)
+    session: MatchSession | None = None
+    seat: int = -1
+    watcher: asyncio.Task[None] | None = None
+
+    @property
+    def alive(self) -> bool:
+        return self.handle.proc.returncode is None
+
+
+class BotPool:
+    """Bot processes kept alive between matches, for bots whose manifest sets ``matches_per_process`` above 1.
+
+    ``close()`` ends every process (their stdin closes, then they are stopped).
+    """
+
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-"))
+        self.idle: list[_Resident] = []
+        self.residents: list[_Resident] = []
+        self.launcher = ProcessLauncher()
+        self.started = 0  # processes launched, for the benchmarks
+
+    @staticmethod
+    def pools(manifest: BotManifest) -> bool:
+        return manifest.matches_per_process > 1
+
+    async def acquire(self, manifest: BotManifest, deal: Hashable, session: MatchSession, seat: int) -> _Resident:
+        """An idle process of this bot that has not played ``deal``, or a new one; bound to ``seat`` of ``session``."""
+        for r in self.idle:
+            if r.manifest.path == manifest.path and r.manifest.command == manifest.command and deal not in r.deals and r.alive:
+                self.idle.remove(r)
+                break
+        else:
+            r = await self._launch(manifest)
+        r.session, r.seat = session, seat
+        r.deals.add(deal)
+        r.played += 1
+        return r
+
+    async def _launch(self, manifest: BotManifest) -> _Resident:
+        self.started += 1
+        home = self.tmp / f"home{self.started}"
+        spec = LaunchSpec(
+            seat=-1,
+            manifest=manifest,
+            bot_dir=manifest.path,
+            seat_dir=self.tmp,
+            home=home,
+            env={},
+            log_path=self.log_dir / f"pool-{manifest.name}-{self.started}.log",
+            control=True,
+        )
+        handle = await self.launcher.launch(spec)
+        assert isinstance(handle, ProcessHandle)
+        r = _Resident(handle, manifest)
+        r.watcher = asyncio.create_task(self._watch(r))
+        self.residents.append(r)
+        return r
+
+    async def _watch(self, r: _Resident) -> None:
+        code = await r.handle.wait()
+        if r in self.idle:
+            self.idle.remove(r)
+        if r.session is not None and not r.session.finished:
+            r.session.process_ended(r.seat, f"the bot's process exited with code {code}")
+
+    async def release(self, r: _Resident, clean: bool) -> None:
+        """The match of ``r`` is over: keep the process for another (if it played cleanly and may play more) or stop it."""
+        r.session, r.seat = None, -1
+        if clean and r.alive and r.played < r.manifest.matches_per_process:
+            self.idle.append(r)
+        else:
+            await r.handle.stop(grace=2.0)
+
+    async def close(self) -> None:
+        for r in self.residents:
+            r.handle.close_control()
+        await asyncio.gather(*(r.handle.stop(grace=2.0) for r in self.residents))
+        for r in self.residents:
+            if r.watcher is not None:
+                r.watcher.cancel()
+        await asyncio.gather(*(r.watcher for r in self.residents if r.watcher is not None), return_exceptions=True)
+        self.idle.clear()
+        self.residents.clear()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None, pool: BotPool | None = None) -> LocalMatch:
+    """Play one match; bots that allow it are played by ``pool``'s processes (only with the process sandbox)."""
     manifests = prepare(setup.game, setup.bot_dirs)
     launcher = launcher or launcher_for(setup.sandbox)
     game = game_class(setup.game)(len(manifests), setup.seed, setup.options)
@@ -70,6 +182,8 @@ async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None) -
     servers: list[grpc.aio.Server] = []
     handles: list[BotHandle | None] = [None] * len(manifests)
     watchers: list[asyncio.Task[None]] = []
+    residents: list[_Resident] = []
+    use_pool = pool is not None and setup.sandbox == "process" and (launcher is None or isinstance(launcher, ProcessLauncher))
     with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
         try:
             for seat in range(len(manifests)):
@@ -85,13 +199,24 @@ async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None) -
                 os.chmod(seat_dir, 0o777)  # a container's unprivileged user must reach the socket
                 os.chmod(seat_dir / SOCKET, 0o777)
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
+                bot_seed = str(setup.seed * 1000 + seat)
+                if use_pool and pool is not None and pool.pools(manifest):
+                    resident = await pool.acquire(manifest, deal_of(setup), session, seat)
+                    residents.append(resident)
+                    logs[seat] = resident.handle.log_path
+                    order = {"address": f"unix:{Path(tmp) / f'seat{seat}' / SOCKET}", "match_id": match_id, "token": token, "seed": bot_seed}
+                    try:
+                        resident.handle.send_control(json.dumps(order))
+                    except (BrokenPipeError, ConnectionResetError) as exc:
+                        session.process_ended(seat, f"the bot's process is gone: {exc}")
+                    continue
                 spec = LaunchSpec(
                     seat=seat,
                     manifest=manifest,
                     bot_dir=manifest.path,
                     seat_dir=Path(tmp) / f"seat{seat}",
                     home=Path(tmp) / f"home{seat}",
-                    env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": str(setup.seed * 1000 + seat)},
+                    env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": bot_seed},
                     log_path=logs[seat],
                 )
                 watchers.append(asyncio.create_task(_start_and_watch(launcher, spec, session, handles)))
@@ -101,6 +226,11 @@ async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None) -
                 w.cancel()
             await asyncio.gather(*watchers, return_exceptions=True)
             await asyncio.gather(*(h.stop() for h in handles if h is not None))
+            if pool is not None:
+                record_seats = session.seats
+                await asyncio.gather(
+                    *(pool.release(r, session.finished and record_seats[r.seat].forfeited_at is None and not record_seats[r.seat].verdicts) for r in residents)
+                )
             await asyncio.gather(*(s.stop(grace=0.2) for s in servers))
     return LocalMatch(record, manifests, logs)
 

@@ -3,7 +3,9 @@
 Results are kept by schedule index, so standings, ratings, swiss pairings and
 the SPRT verdict depend only on the schedule and the bots, never on how many
 matches ran at once or which finished first. Each match starts fresh bot
-processes (``run_local_match`` does).
+processes (``run_local_match`` does), except for bots whose manifest sets
+``matches_per_process`` above 1: their processes are kept in a ``BotPool`` and
+play several matches in a row, never the same deal twice.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from referee.core.game import OptionError
 from referee.games.registry import game_class
 from referee.server.manifest import BotManifest, load_manifest
-from referee.server.runner import LocalMatch, MatchSetup, run_local_match
+from referee.server.runner import BotPool, LocalMatch, MatchSetup, run_local_match
 from referee.server.session import TimeControl
 from referee.tournament.schedule import (
     FORMATS,
@@ -140,6 +142,7 @@ class _Player:
         self.progress = progress
         self.done = 0
         self.limit = asyncio.Semaphore(config.concurrency)
+        self.pool = BotPool(config.log_dir)
 
     async def play(self, game: ScheduledGame) -> PlayedGame:
         c = self.config
@@ -147,7 +150,7 @@ class _Player:
             setup = MatchSetup(
                 c.game, [c.bot_dirs[b] for b in game.seats], game.seed, dict(c.options), c.time_control, c.log_dir
             )
-            match = await run_local_match(setup)
+            match = await run_local_match(setup, pool=self.pool)
         return self._played(game, match)
 
     def _played(self, game: ScheduledGame, match: LocalMatch) -> PlayedGame:
@@ -190,8 +193,15 @@ async def run_tournament(config: TournamentConfig, progress: Progress | None = N
     """Play a round-robin, gauntlet or swiss tournament and compute the standings."""
     manifests = check(config)
     labels = unique_labels(manifests)
-    n = len(manifests)
     player = _Player(config, labels, planned_games(config), progress)
+    try:
+        return await _run_tournament(config, manifests, labels, player)
+    finally:
+        await player.pool.close()
+
+
+async def _run_tournament(config: TournamentConfig, manifests: list[BotManifest], labels: list[str], player: _Player) -> TournamentResult:
+    n = len(manifests)
     byes: list[tuple[int, list[int]]] = []
     if config.fmt == "swiss":
         state = SwissState(n, config.players)
@@ -272,6 +282,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
         for w in workers:
             w.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
+        await player.pool.close()
     for i, extra in results.items():  # played ahead of the decision: not part of the result
         if i >= len(counted) and extra.replay is not None:
             extra.replay.unlink(missing_ok=True)
