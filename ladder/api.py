@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,13 +9,14 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder import queries
 from ladder.accounts import user_for_token
+from ladder.jobs import REPLAY_FILE
 from ladder.models import Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, challenge
 from ladder.submissions import SubmissionRefused, submit
@@ -24,7 +24,7 @@ from ladder.upload import Limits
 from ladder.web import mount_pages
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
-from referee.server.replay import ReplayError
+from referee.server.replay import ReplayError, parse_replay
 
 
 @dataclass
@@ -103,10 +103,13 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/matches/{match_id}/replay", summary="The replay file of a finished match", tags=["matches"])
     def replay(match_id: int, db: Db) -> Any:
-        found = db.get(Match, match_id)
-        if found is None or found.status != "done" or not found.replay_path:
+        try:
+            raw = queries.replay_json(db, match_id)
+        except OSError:
+            raw = None
+        if raw is None:
             raise HTTPException(404, f"no replay for match {match_id}")
-        return JSONResponse(json.loads(Path(found.replay_path).read_text()))
+        return Response(raw, media_type="application/json")
 
     @app.get("/api/bots/{name}", summary="A bot: owner, versions and their ratings", tags=["bots"])
     def bot(name: str, db: Db) -> dict[str, Any]:
@@ -150,9 +153,10 @@ def create_app(state: LadderState) -> FastAPI:
         match_seat, bot_owner = row
         if bot_owner != user.id:
             raise HTTPException(403, "only the bot's owner may read its logs")
-        if not match_seat.log_path or not Path(match_seat.log_path).exists():
+        text = queries.seat_log(db, match_seat)
+        if text is None:
             raise HTTPException(404, "no log kept for this seat")
-        return JSONResponse({"log": Path(match_seat.log_path).read_text(errors="replace")})
+        return JSONResponse({"log": text})
 
     @app.get("/api/me", summary="The owner an API token belongs to", tags=["bots"])
     def me(user: Owner) -> dict[str, Any]:
@@ -171,14 +175,19 @@ def create_app(state: LadderState) -> FastAPI:
         seat: Annotated[str, Query(description="'all' (full state and every event) or a seat number (that seat's views and events)")] = "all",
     ) -> Any:
         found = db.get(Match, match_id)
+        stored = queries.match_file(db, match_id, REPLAY_FILE) if found is not None and found.status == "done" else None
         path = queries.replay_path(db, match_id)
-        if found is None or path is None:
+        if found is None or (stored is None and path is None):
             raise HTTPException(404, f"no replay for match {match_id}")
         try:
             which = parse_seat(seat, found.num_players)
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         try:
+            if stored is not None:  # a replay never changes once stored: the match id names it
+                data = stored
+                return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}")))
+            assert path is not None
             return JSONResponse(frame_cache.frames(Path(path), which))
         except (OSError, ReplayError) as exc:
             raise HTTPException(500, f"the replay of match {match_id} cannot be shown: {exc}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from threading import Lock
 from typing import Any
 
 from alembic import command
@@ -48,3 +49,15 @@ def migrate(url: str) -> None:
 
 def sessions(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+_shared: dict[str, sessionmaker[Session]] = {}
+_shared_lock = Lock()
+
+
+def shared_sessions(url: str) -> sessionmaker[Session]:
+    """One engine (and connection pool) per URL in this process, for workers that are handed URLs job by job."""
+    with _shared_lock:
+        if url not in _shared:
+            _shared[url] = sessions(make_engine(url))
+        return _shared[url]

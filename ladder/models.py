@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -98,8 +98,9 @@ class Match(Base):
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    replay_path: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    replay_path: Mapped[str | None] = mapped_column(String(512), nullable=True)  # None when the replay is a MatchFile
     error: Mapped[str] = mapped_column(Text, default="")
+    played_by: Mapped[str | None] = mapped_column(String(128), nullable=True)  # the worker that recorded the result
 
 
 class MatchSeat(Base):
@@ -114,4 +115,21 @@ class MatchSeat(Base):
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
     verdicts: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    log_path: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    log_path: Mapped[str | None] = mapped_column(String(512), nullable=True)  # None when the log is a MatchFile
+
+
+class MatchFile(Base):
+    """A finished match's replay ("replay.json") or a seat's log ("seat0.log"), gzipped, kept in the database.
+
+    Workers on other machines share no folder with the ladder: they write these
+    in the same transaction as the result, so a recorded match always has them.
+    """
+
+    __tablename__ = "match_files"
+    __table_args__ = (UniqueConstraint("match_id", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer)  # bytes before compression
+    data: Mapped[bytes] = mapped_column(LargeBinary)  # gzip
+    created_at: Mapped[float] = mapped_column(Float)

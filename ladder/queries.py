@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import gzip
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
+from ladder.jobs import REPLAY_FILE, seat_log_name
+from ladder.models import Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
 from ladder.ratings import Skill
 
 
@@ -140,8 +143,40 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
 
 
 def replay_path(db: Session, match_id: int) -> str | None:
-    """Where the replay of a finished match is, or None (no such match, not finished, or no replay kept)."""
+    """Where the replay file of a finished match is, or None (no such match, not finished, or its replay is in the database)."""
     found = db.get(Match, match_id)
     if found is None or found.status != "done" or not found.replay_path:
         return None
     return found.replay_path
+
+
+def match_file(db: Session, match_id: int, name: str) -> bytes | None:
+    """A file a worker stored with a match's result (see MatchFile), uncompressed, or None."""
+    data = db.scalar(select(MatchFile.data).where(MatchFile.match_id == match_id, MatchFile.name == name))
+    return None if data is None else gzip.decompress(data)
+
+
+def replay_json(db: Session, match_id: int) -> bytes | None:
+    """The replay of a finished match as JSON: stored in the database by a remote worker, or the file the local pool wrote.
+
+    None when there is no such match, it is not finished, or its replay is gone. Raises OSError when the file cannot be read.
+    """
+    found = db.get(Match, match_id)
+    if found is None or found.status != "done":
+        return None
+    stored = match_file(db, match_id, REPLAY_FILE)
+    if stored is not None:
+        return stored
+    if found.replay_path:
+        return Path(found.replay_path).read_bytes()
+    return None
+
+
+def seat_log(db: Session, seat: MatchSeat) -> str | None:
+    """The log a bot wrote in a match: stored in the database by a remote worker, or the file the local pool wrote."""
+    stored = match_file(db, seat.match_id, seat_log_name(seat.seat))
+    if stored is not None:
+        return stored.decode(errors="replace")
+    if seat.log_path and Path(seat.log_path).exists():
+        return Path(seat.log_path).read_text(errors="replace")
+    return None

@@ -1,4 +1,8 @@
-"""`arena ladder serve`: the HTTP API, the scheduler and the match workers in one process."""
+"""`arena ladder serve`: the HTTP API, the scheduler and the dispatcher of matches in one process.
+
+The dispatcher claims matches and hands them to an executor (ladder/executors.py):
+asyncio tasks of this process, or the workers of a Dask cluster.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import os
 import random
 import socket
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,7 +27,9 @@ from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
-from ladder.worker import WorkerConfig, claim, fail_match, play_match, reap
+from ladder.executors import Executor, make_executor
+from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, build_job
+from ladder.worker import WorkerConfig, claim, fail_match, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -42,10 +49,20 @@ class LadderConfig:
     lease_seconds: float = 60.0
     seed: int | None = None
     sandbox: str = "process"
+    executor: str = "local"  # or "dask"
+    dask_address: str | None = None  # a `dask scheduler`; None with the dask executor: a LocalCluster on this machine
+    dask_workers: int = 2  # workers of that LocalCluster
+    matches_per_worker: int = 1  # the LocalCluster workers' `matches` resource
+    keep: str | None = None  # replays and logs: "files" or "database" (default: files for local, database for dask)
+    schedule: bool = True  # queue new matches (off: play only what is queued)
 
     @property
     def db_url(self) -> str:
         return self.url or default_url(self.data_dir)
+
+    @property
+    def keep_in(self) -> str:
+        return self.keep or ("database" if self.executor == "dask" else "files")
 
 
 def open_db(config: LadderConfig) -> sessionmaker[Session]:
@@ -76,44 +93,108 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
 
 
 class Ladder:
-    def __init__(self, config: LadderConfig) -> None:
+    def __init__(self, config: LadderConfig, executor: Executor | None = None) -> None:
         self.config = config
         self.make = open_db(config)
         self.store = config.data_dir / "bots"
         self.store.mkdir(parents=True, exist_ok=True)
         self.rng = random.Random(config.seed)
         self.worker_config = WorkerConfig(self.store, config.data_dir, config.time_control, config.lease_seconds, config.sandbox)
-        self.owner_prefix = f"{socket.gethostname()}-{os.getpid()}"
+        self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0
+        self.outcomes: list[JobOutcome] = []
+        self.executor = executor or make_executor(
+            config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker
+        )
+        self.settings = JobSettings(
+            self.store, config.time_control, config.lease_seconds, config.sandbox, config.keep_in, config.data_dir.resolve(),
+            config.db_url, ship_bots=self.executor.remote,
+        )
+        self.archives = ArchiveCache(self.store)
+        self.capacity = config.workers if config.executor == "local" else 0
+        self._claims = 0
 
-    async def worker(self, index: int) -> None:
-        owner = f"{self.owner_prefix}-{index}"
-        while True:
-            match_id = claim(self.make, owner, self.config.lease_seconds)
-            if match_id is None:
-                await asyncio.sleep(0.2)
-                continue
-            try:
-                if await play_match(self.make, match_id, owner, self.worker_config):
-                    self.matches_played += 1
-            except asyncio.CancelledError:
-                self._release(owner)
-                raise
-            except Exception as exc:  # a broken match must not stop the ladder
-                log.exception("match %s failed", match_id)
-                fail_match(self.make, match_id, owner, f"{type(exc).__name__}: {exc}")
+    async def dispatcher(self) -> None:
+        """Claim as many matches as the executor can play at once, hand each over as a job, and keep their leases.
 
-    def _release(self, owner: str) -> None:
-        """On a clean shutdown, hand running matches straight back to the queue."""
-        with self.make() as db:
-            db.execute(update(Match).where(Match.status == "running", Match.lease_owner == owner).values(status="queued", lease_owner=None, lease_expires=None))
-            db.commit()
+        A job waiting in Dask's queue is not playing yet: the dispatcher renews
+        the leases of every job it has in flight, and the job renews its own
+        while it plays (so a job orphaned by a ladder that died still finishes
+        and records). A job that comes back with an error (its worker lost more
+        often than Dask retries, a task cancelled) is handed back to the queue.
+        """
+        in_flight: dict[asyncio.Future[JobOutcome], tuple[int, str]] = {}
+        renewed = time.monotonic()
+        try:
+            while True:
+                try:
+                    for future in [f for f in in_flight if f.done()]:
+                        match_id, owner = in_flight.pop(future)
+                        self._settle(future, match_id, owner)
+                    self.capacity = await self.executor.capacity()
+                    # No more than that: a match queued behind another at one worker could wait while another worker is idle.
+                    while len(in_flight) < self.capacity:
+                        self._claims += 1
+                        owner = f"{self.owner_prefix}-{self._claims}"
+                        claimed = claim(self.make, owner, self.config.lease_seconds)
+                        if claimed is None:
+                            break
+                        try:
+                            job = build_job(self.make, claimed, owner, self.settings, self.archives)
+                        except Exception as exc:  # a version whose files are gone from the store
+                            log.exception("match %s cannot be handed out", claimed)
+                            fail_match(self.make, claimed, owner, f"{type(exc).__name__}: {exc}")
+                            continue
+                        in_flight[asyncio.ensure_future(self.executor.submit(job))] = (claimed, owner)
+                    if in_flight and time.monotonic() - renewed > self.config.lease_seconds / 3:
+                        renew_all(self.make, dict(in_flight.values()), self.config.lease_seconds)
+                        renewed = time.monotonic()
+                except Exception:  # the database or the cluster out of reach for a moment: the leases say what was lost
+                    log.exception("the dispatcher stumbled; going on")
+                    await asyncio.sleep(1.0)
+                if in_flight:  # wake up as soon as a match ends
+                    await asyncio.wait(list(in_flight), timeout=0.2, return_when=asyncio.FIRST_COMPLETED)
+                else:
+                    await asyncio.sleep(0.2)
+        finally:
+            for future in in_flight:
+                future.cancel()
+            for match_id, owner in in_flight.values():
+                release(self.make, match_id, owner)  # a clean shutdown: straight back to the queue
+            if in_flight:  # let the local pool's matches stop their bots and servers, even if cancelled again meanwhile
+                stopping = asyncio.ensure_future(asyncio.wait(list(in_flight), timeout=10))
+                while not stopping.done():
+                    try:
+                        await asyncio.shield(stopping)
+                    except asyncio.CancelledError:
+                        continue
+
+    def _settle(self, future: asyncio.Future[JobOutcome], match_id: int, owner: str) -> None:
+        if future.cancelled():
+            release(self.make, match_id, owner)
+            return
+        error = future.exception()
+        if error is not None:
+            # The job never reported: its worker died more often than Dask retries, or the task was lost.
+            log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
+            release(self.make, match_id, owner, count_attempt=True, error=f"{type(error).__name__}: {error}")
+            return
+        outcome = future.result()
+        self.outcomes.append(outcome)
+        del self.outcomes[:-1000]
+        if outcome.status == "recorded":
+            self.matches_played += 1
+        elif outcome.status == "unfit":
+            log.error("worker %s cannot play match %s: %s", outcome.worker, match_id, outcome.detail)
+        elif outcome.status == "lost":
+            log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
 
     async def scheduler(self) -> None:
         while True:
             reap(self.make)
-            with self.make() as db:
-                fill_queue(db, self.rng, target=max(4, 2 * self.config.workers), games=self.config.games)
+            if self.config.schedule:
+                with self.make() as db:
+                    fill_queue(db, self.rng, target=max(4, 2 * self.capacity), games=self.config.games)
             await asyncio.sleep(0.5)
 
     def _clear_interrupted_validations(self) -> None:
@@ -131,8 +212,9 @@ class Ladder:
         self._clear_interrupted_validations()
         if self.config.samples:
             await register_samples(self.make, self.store, self.config.games, self.config.sandbox)
-        tasks = [asyncio.create_task(self.scheduler())]
-        tasks += [asyncio.create_task(self.worker(i)) for i in range(self.config.workers)]
+        await self.executor.start()
+        log.info("matches are played by %s", self.executor.describe())
+        tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher())]
         try:
             if serve_http:
                 app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox))
@@ -144,6 +226,7 @@ class Ladder:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            await self.executor.close()
 
 
 def count_done(make: sessionmaker[Session]) -> int:

@@ -9,9 +9,7 @@ match again.
 
 from __future__ import annotations
 
-import asyncio
-import shutil
-import tempfile
+import gzip
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,11 +18,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
-from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
+from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill
 from ladder.ratings import update as rate
-from referee.server.replay import write_replay
-from referee.server.runner import LocalMatch, MatchSetup, run_local_match
+from referee.server.runner import LocalMatch
 from referee.server.session import TimeControl
 
 MAX_ATTEMPTS = 3
@@ -91,12 +88,35 @@ def reap(make: sessionmaker[Session]) -> int:
 
 def record_result(make: sessionmaker[Session], match_id: int, owner: str, played: LocalMatch, replay: Path, logs: list[Path]) -> bool:
     """Record a finished match and update ratings in one transaction; False if the lease was lost."""
+    return record_outcome(make, match_id, owner, played, replay_path=str(replay), log_paths=[str(p) for p in logs])
+
+
+def record_outcome(
+    make: sessionmaker[Session],
+    match_id: int,
+    owner: str,
+    played: LocalMatch,
+    *,
+    replay_path: str | None = None,
+    log_paths: list[str | None] | None = None,
+    files: dict[str, bytes] | None = None,
+    played_by: str | None = None,
+) -> bool:
+    """Record a finished match, its ratings and its files (replay, logs) in one transaction.
+
+    The conditional update (running, with this lease owner -> done) makes the
+    result count once: a second recorder of the same match (a retried task, a
+    worker that lost its lease to the reaper) changes no row and rolls back.
+    Returns False when the lease was lost.
+    """
     result = played.record.result
+    paths = log_paths or [None] * len(result.seats)
+    now = time.time()
     with make() as db:
         done = db.execute(
             update(Match)
             .where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner)
-            .values(status="done", finished_at=time.time(), replay_path=str(replay), lease_owner=None, lease_expires=None)
+            .values(status="done", finished_at=now, replay_path=replay_path, lease_owner=None, lease_expires=None, played_by=played_by)
         )
         if done.rowcount != 1:  # type: ignore[attr-defined]
             db.rollback()
@@ -104,27 +124,33 @@ def record_result(make: sessionmaker[Session], match_id: int, owner: str, played
         match = db.get(Match, match_id)
         assert match is not None
         seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
-        for seat, outcome, log in zip(seats, result.seats, logs):
+        for seat, outcome, log in zip(seats, result.seats, paths):
             seat.rank = outcome.rank
             seat.score = outcome.score
             seat.verdicts = [
                 {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail} for v in outcome.verdicts
             ]
-            seat.log_path = str(log)
+            seat.log_path = log
+        for name, data in (files or {}).items():
+            db.add(MatchFile(match_id=match_id, name=name, size=len(data), data=gzip.compress(data, 6), created_at=now))
         apply_ratings(db, match, list(seats))
         db.commit()
         return True
 
 
 def apply_ratings(db: Session, match: Match, seats: list[MatchSeat]) -> None:
-    """TrueSkill update for one match's seats, with a RatingChange per seat."""
-    ratings = []
-    for seat in seats:
-        rating = db.scalar(
-            select(Rating).where(Rating.bot_version_id == seat.bot_version_id, Rating.game == match.game).with_for_update()
-        )
-        assert rating is not None, f"no rating for version {seat.bot_version_id} in {match.game}"
-        ratings.append(rating)
+    """TrueSkill update for one match's seats, with a RatingChange per seat.
+
+    The rating rows are locked in version-id order: the two matches of a
+    duplicate set seat the same versions in reverse order, and on PostgreSQL
+    two results recorded at once would otherwise lock them crosswise.
+    """
+    locked: dict[int, Rating] = {}
+    for version_id in sorted({s.bot_version_id for s in seats}):
+        rating = db.scalar(select(Rating).where(Rating.bot_version_id == version_id, Rating.game == match.game).with_for_update())
+        assert rating is not None, f"no rating for version {version_id} in {match.game}"
+        locked[version_id] = rating
+    ratings = [locked[s.bot_version_id] for s in seats]
     new = rate([Skill(r.mu, r.sigma) for r in ratings], [s.rank or len(seats) for s in seats])
     now = time.time()
     for rating, skill, seat in zip(ratings, new, seats):
@@ -136,35 +162,11 @@ def apply_ratings(db: Session, match: Match, seats: list[MatchSeat]) -> None:
 
 async def play_match(make: sessionmaker[Session], match_id: int, owner: str, config: WorkerConfig) -> bool:
     """Play a claimed match in fresh copies of its bots and record it; returns whether it was recorded."""
-    with make() as db:
-        match = db.get(Match, match_id)
-        assert match is not None
-        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
-        paths = [config.store / db.get_one(BotVersion, s.bot_version_id).path for s in seats]
-        game, seed, options = match.game, match.seed, dict(match.options)
-    log_dir = config.data_dir / "logs" / str(match_id)
-    replay = config.data_dir / "replays" / f"{match_id}.json"
-    with tempfile.TemporaryDirectory(prefix=f"arena-m{match_id}-") as tmp:
-        # Fresh storage per match: a bot never finds what it wrote in another match (or the other deal of its pair).
-        copies = []
-        for seat, path in enumerate(paths):
-            copy = Path(tmp) / f"seat{seat}"
-            shutil.copytree(path, copy, symlinks=False)
-            copies.append(copy)
-        setup = MatchSetup(game, copies, seed, options, config.time_control, log_dir, config.sandbox)
-        keeper = asyncio.create_task(_keep_lease(make, match_id, owner, config.lease_seconds))
-        try:
-            played = await run_local_match(setup)
-        finally:
-            keeper.cancel()
-    write_replay(played.record, replay)
-    return record_result(make, match_id, owner, played, replay, played.logs)
+    from ladder.jobs import FILES, JobSettings, build_job, play_job
 
-
-async def _keep_lease(make: sessionmaker[Session], match_id: int, owner: str, lease_seconds: float) -> None:
-    while True:
-        await asyncio.sleep(lease_seconds / 3)
-        renew(make, match_id, owner, lease_seconds)
+    settings = JobSettings(config.store, config.time_control, config.lease_seconds, config.sandbox, FILES, config.data_dir)
+    outcome = await play_job(make, build_job(make, match_id, owner, settings))
+    return outcome.status == "recorded"
 
 
 def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: str) -> None:
@@ -175,3 +177,38 @@ def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: st
             .values(status="failed", error=error[:2000], lease_owner=None, lease_expires=None)
         )
         db.commit()
+
+
+def release(make: sessionmaker[Session], match_id: int, owner: str, count_attempt: bool = False, error: str = "") -> bool:
+    """Give a claimed match back to the queue (or fail it once it used up MAX_ATTEMPTS); only its lease owner can."""
+    with make() as db:
+        match = db.scalar(select(Match).where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner))
+        if match is None:
+            return False
+        attempts = match.attempts + (1 if count_attempt else 0)
+        status = "failed" if attempts >= MAX_ATTEMPTS else "queued"
+        changed = db.execute(
+            update(Match)
+            .where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner)
+            .values(status=status, lease_owner=None, lease_expires=None, attempts=attempts, error=(error or match.error)[:2000])
+        )
+        db.commit()
+        return bool(changed.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def renew_all(make: sessionmaker[Session], leases: dict[int, str], lease_seconds: float) -> int:
+    """Renew the leases of several claimed matches (match id -> owner); returns how many were still held."""
+    if not leases:
+        return 0
+    expires = time.time() + lease_seconds
+    held = 0
+    with make() as db:
+        for match_id, owner in leases.items():
+            done = db.execute(
+                update(Match)
+                .where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner)
+                .values(lease_expires=expires)
+            )
+            held += int(done.rowcount)  # type: ignore[attr-defined]
+        db.commit()
+    return held

@@ -57,9 +57,14 @@ def serve(
     move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.")] = None,
     lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.")] = 60.0,
-    sandbox: Annotated[str, typer.Option(help="Run bots as processes or in Docker containers (`arena sandbox build` first).")] = "process",
+    sandbox: Annotated[str, typer.Option(help="Run bots as processes or in Docker containers (`arena sandbox build` first, on every machine that plays).")] = "process",
+    executor: Annotated[str, typer.Option(help="Who plays the matches: 'local' (this process, --workers at once) or 'dask' (a Dask cluster).")] = "local",
+    dask_address: Annotated[str | None, typer.Option(help="With --executor dask: the address of a `dask scheduler`, e.g. tcp://host:8786 (its workers need --resources \"matches=N\").")] = None,
+    dask_workers: Annotated[int, typer.Option(help="With --executor dask and no --dask-address: worker processes of a LocalCluster on this machine.")] = 2,
+    matches_per_worker: Annotated[int, typer.Option(help="With a LocalCluster: matches each of its workers plays at once.")] = 1,
+    keep: Annotated[str | None, typer.Option(help="Where replays and bot logs go: 'files' (the data folder) or 'database' (default: files for local, database for dask).")] = None,
 ) -> None:
-    """Run the ladder: HTTP API, scheduler and match workers in one process."""
+    """Run the ladder: HTTP API, scheduler and the dispatcher of matches to local workers or a Dask cluster."""
     import logging
 
     from ladder.service import Ladder, LadderConfig
@@ -71,6 +76,19 @@ def serve(
             fail(f"unknown game {g!r} (games: {', '.join(GAMES)})")
     if workers < 1:
         fail("--workers must be at least 1")
+    if executor not in ("local", "dask"):
+        fail(f"unknown executor {executor!r} (local or dask)")
+    if executor == "dask" and dask_address is None and (dask_workers < 1 or matches_per_worker < 1):
+        fail("--dask-workers and --matches-per-worker must be at least 1")
+    if executor == "local" and dask_address is not None:
+        fail("--dask-address needs --executor dask")
+    if keep not in (None, "files", "database"):
+        fail(f"unknown --keep {keep!r} (files or database)")
+    if executor == "dask" and keep == "files" and dask_address is not None:
+        fail("with workers on other machines, replays and logs must be kept in the database (--keep database)")
+    if executor == "dask" and dask_address is not None and (db is None or db.startswith("sqlite")):
+        err.print("[yellow]warning:[/] the workers write results to the database named by --db: SQLite works only if every worker is on this"
+                  " machine; for workers elsewhere use a database server (--db postgresql+psycopg://USER:PASSWORD@HOST/DB)")
     from referee.core.game import OptionError
     from referee.server.runner import launcher_for
 
@@ -79,11 +97,19 @@ def serve(
     except OptionError as exc:
         fail(str(exc))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    config = LadderConfig(data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox)
+    config = LadderConfig(
+        data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
+        executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
+    )
     ladder = Ladder(config)
-    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}")
+    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}")
     console.print("watch the standings: arena ladder standings GAME --watch")
-    asyncio.run(ladder.run())
+    try:
+        asyncio.run(ladder.run())
+    except (OSError, TimeoutError) as exc:
+        if executor != "dask":
+            raise
+        fail(f"the Dask cluster cannot be reached or started: {exc}")
 
 
 @user_app.command("add")

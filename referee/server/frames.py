@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from threading import Lock
 from typing import Any
@@ -235,7 +236,7 @@ def replay_summary(data: dict[str, Any], ident: Any = None) -> dict[str, Any]:
 
 
 class FrameCache:
-    """Frames of replay files, kept for the last few (file, seat) pairs; a rewritten file is read again."""
+    """Frames of replays, kept for the last few (replay, seat) pairs; a rewritten file is read again."""
 
     def __init__(self, size: int = 16) -> None:
         self.size = size
@@ -243,12 +244,19 @@ class FrameCache:
         self._lock = Lock()
 
     def frames(self, path: Path, seat: Seat) -> dict[str, Any]:
-        key = (str(path), path.stat().st_mtime, seat)
+        """Frames of a replay file."""
+        return self._frames((str(path), path.stat().st_mtime, seat), lambda: load_replay(path))
+
+    def frames_for(self, name: str, seat: Seat, load: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """Frames of a replay that never changes, named ``name`` (a ladder's replay kept in its database); ``load`` reads it."""
+        return self._frames((name, 0.0, seat), load)
+
+    def _frames(self, key: tuple[str, float, Seat], load: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        built = build_frames(load_replay(path), seat)
+        built = build_frames(load(), key[2])
         with self._lock:
             self._items[key] = built
             while len(self._items) > self.size:

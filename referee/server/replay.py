@@ -67,13 +67,22 @@ def write_replay(record: MatchRecord, path: Path) -> None:
 
 def load_replay(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, json.JSONDecodeError) as exc:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
         raise ReplayError(f"{path}: {exc}") from None
+    return parse_replay(raw, str(path))
+
+
+def parse_replay(raw: bytes, origin: str) -> dict[str, Any]:
+    """A replay's JSON checked for its format and version; ``origin`` names it in errors (ReplayError)."""
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReplayError(f"{origin}: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ReplayError(f"{path}: not an arena replay")
+        raise ReplayError(f"{origin}: not an arena replay")
     if data.get("version") != VERSION:
-        raise ReplayError(f"{path}: replay version {data.get('version')} is not {VERSION}")
+        raise ReplayError(f"{origin}: replay version {data.get('version')} is not {VERSION}")
     return data
 
 

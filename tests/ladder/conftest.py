@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -10,15 +11,32 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
+from ladder.models import BotVersion
 from ladder.service import Ladder, LadderConfig
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS
 
 NOISY = ROOT / "tests" / "bots" / "gw_noisy"
+
+
+def enter(ladder: Ladder, bots: list[Path], validate: bool = True) -> list[int]:
+    """Submit ``bots`` through the API as a new owner (validated in this process unless told not to); returns the active version ids."""
+    from ladder.upload import zip_directory
+
+    app = create_app(LadderState(ladder.make, ladder.store, ladder.config.data_dir, validate=validate))
+    with TestClient(app) as client:
+        with ladder.make() as db:
+            token = add_user(db, f"owner-{random.randrange(10**9)}")
+        for bot in bots:
+            reply = client.post("/api/bots", content=zip_directory(bot), headers={"Authorization": f"Bearer {token}"})
+            assert reply.status_code == 201 and reply.json()["accepted"], reply.text
+    with ladder.make() as db:
+        return list(db.scalars(select(BotVersion.id).where(BotVersion.status == "active").order_by(BotVersion.id)))
 
 
 @dataclass

@@ -1,0 +1,178 @@
+"""Where matches are played: a pool of asyncio tasks in the ladder's process, or a Dask cluster.
+
+The ladder's dispatcher (ladder/service.py) claims a match with a lease and
+hands the executor a :class:`~ladder.jobs.MatchJob`; the executor plays it
+with :func:`~ladder.jobs.play_job`, which renews the lease while it plays and
+records the result with the conditional update. The database stays the
+source of truth: an executor that loses a job (a Dask worker killed
+mid-match, the ladder killed) loses only that match, whose lease runs out
+and which the ladder's reaper queues again; a job played twice (Dask
+re-running a task whose worker died) records once, since only one update
+finds the match still running under that lease.
+
+Dask: every job is a task that asks for one unit of the worker resource
+``matches`` (``dask worker --resources "matches=2"`` plays two at once), so
+workers without it never play. On the worker, matches run on one asyncio
+loop in a thread of their own (the referee is asyncio and gRPC), and the
+worker records the result itself, through the database URL shipped in the
+job, with the replay and bot logs as MatchFile rows: no folder is shared
+with the ladder. The bots travel in the job as the zips of their versions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import time
+from collections.abc import Awaitable
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder.jobs import JobOutcome, MatchJob, play_job
+
+log = logging.getLogger("arena.ladder.executors")
+
+RESOURCE = "matches"
+
+
+class Executor(Protocol):
+    name: str
+    #: Jobs for this executor must carry their bots as zips, and keep replays and logs in the database.
+    remote: bool
+
+    async def start(self) -> None: ...
+
+    async def capacity(self) -> int:
+        """How many matches it can play at once now."""
+        ...
+
+    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]: ...
+
+    async def close(self) -> None: ...
+
+    def describe(self) -> str: ...
+
+
+class LocalExecutor:
+    """What the ladder always did: ``workers`` matches at once, as asyncio tasks of the ladder's own process."""
+
+    name = "local"
+    remote = False
+
+    def __init__(self, make: sessionmaker[Session], workers: int) -> None:
+        self.make = make
+        self.workers = workers
+        self.worker_name = f"{socket.gethostname()}/local"
+
+    async def start(self) -> None:
+        return None
+
+    async def capacity(self) -> int:
+        return self.workers
+
+    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
+        return asyncio.ensure_future(play_job(self.make, job, self.worker_name))
+
+    async def close(self) -> None:
+        return None
+
+    def describe(self) -> str:
+        return f"local pool of {self.workers}"
+
+
+class DaskExecutor:
+    """Jobs as tasks of a Dask cluster: the scheduler at ``address``, or a LocalCluster of ``n_workers`` processes."""
+
+    name = "dask"
+    remote = True
+
+    def __init__(self, address: str | None = None, n_workers: int = 2, matches_per_worker: int = 1, capacity_ttl: float = 1.0) -> None:
+        self.address = address
+        self.n_workers = n_workers
+        self.matches_per_worker = matches_per_worker
+        self.capacity_ttl = capacity_ttl
+        self.cluster: Any = None
+        self.client: Any = None
+        self._capacity = (0.0, 0)
+        self._futures: set[Any] = set()
+
+    async def start(self) -> None:
+        from distributed import Client, LocalCluster
+
+        if self.address:
+            self.client = await Client(self.address, asynchronous=True, name="arena-ladder")  # type: ignore[no-untyped-call]
+        else:
+            self.cluster = await LocalCluster(  # type: ignore[no-untyped-call]
+                n_workers=self.n_workers,
+                threads_per_worker=self.matches_per_worker + 1,
+                resources={RESOURCE: self.matches_per_worker},
+                processes=True,
+                asynchronous=True,
+                dashboard_address=None,
+                host="127.0.0.1",
+                silence_logs=logging.WARNING,
+            )
+            self.client = await Client(self.cluster, asynchronous=True, name="arena-ladder")  # type: ignore[no-untyped-call]
+        from ladder.dask_worker import ArenaWorkerPlugin
+
+        await self.client.register_plugin(ArenaWorkerPlugin(), name="arena")
+
+    async def capacity(self) -> int:
+        """The sum of the workers' ``matches`` resources (refreshed at most every ``capacity_ttl`` seconds)."""
+        at, known = self._capacity
+        if time.monotonic() - at < self.capacity_ttl:
+            return known
+        try:
+            identity = await self.client.scheduler.identity(n_workers=-1)
+        except Exception:  # the scheduler is out of reach for a moment
+            log.warning("the Dask scheduler did not answer", exc_info=True)
+            return 0
+        total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in identity.get("workers", {}).values())
+        if total == 0 and identity.get("workers"):
+            log.warning("no Dask worker offers the %r resource: start workers with --resources \"%s=2\"", RESOURCE, RESOURCE)
+        self._capacity = (time.monotonic(), total)
+        return total
+
+    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
+        from ladder.dask_worker import run_dask_job
+
+        future = self.client.submit(
+            run_dask_job, job, key=f"arena-match-{job.match_id}-{job.owner}", resources={RESOURCE: 1}, pure=False, retries=0
+        )
+        self._futures.add(future)
+
+        async def outcome() -> JobOutcome:
+            try:
+                result: JobOutcome = await future
+                return result
+            finally:
+                self._futures.discard(future)
+
+        return asyncio.ensure_future(outcome())
+
+    async def close(self) -> None:
+        if self.client is not None:
+            if self._futures:
+                try:
+                    await self.client.cancel(list(self._futures))
+                except Exception:
+                    pass
+            await self.client.close()
+            self.client = None
+        if self.cluster is not None:
+            await self.cluster.close()
+            self.cluster = None
+
+    def describe(self) -> str:
+        return f"Dask scheduler {self.address}" if self.address else f"Dask LocalCluster of {self.n_workers} x {self.matches_per_worker}"
+
+
+def make_executor(kind: str, make: sessionmaker[Session], workers: int, dask_address: str | None = None, dask_workers: int = 2,
+                  matches_per_worker: int = 1) -> Executor:
+    if kind == "local":
+        return LocalExecutor(make, workers)
+    if kind == "dask":
+        return DaskExecutor(dask_address, dask_workers, matches_per_worker)
+    raise ValueError(f"unknown executor {kind!r} (local or dask)")

@@ -1,0 +1,233 @@
+"""A claimed match as a self-contained job: all a worker on any machine needs to play it and record it once.
+
+The ladder's dispatcher claims a match (the conditional update of
+ladder/worker.py) and builds a :class:`MatchJob`: the match id and the lease
+owner, the game, seed and options, each seat's bot (a folder of the bot store
+for the in-process pool, the version's zip for a remote worker), the time
+control, the sandbox, and where the replay and logs go. :func:`play_job` plays
+it in fresh copies of the bots while renewing the lease, and records the
+result with the conditional update (running, this owner -> done) in the same
+transaction as the ratings and, for remote workers, the replay and logs
+(MatchFile rows). A second player of the same job (a task retried by Dask, a
+worker that lost its lease) records nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import shutil
+import socket
+import tempfile
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder.models import BotVersion, Match, MatchSeat
+from ladder.upload import Limits, unpack, zip_directory
+from ladder.worker import fail_match, record_outcome, release, renew
+from referee.core.game import OptionError
+from referee.server.replay import replay_dict, write_replay
+from referee.server.runner import MatchSetup, launcher_for, run_local_match
+from referee.server.session import TimeControl
+
+log = logging.getLogger("arena.ladder.jobs")
+
+FILES = "files"  # replays and logs as files under the ladder's data folder (one machine)
+DATABASE = "database"  # replays and logs as MatchFile rows (workers on any machine)
+REPLAY_FILE = "replay.json"
+#: Unpacking shipped bots: generous, since the archive was checked when it was submitted.
+SHIPPED = Limits(archive_bytes=64 * 1024 * 1024, unpacked_bytes=256 * 1024 * 1024, files=10000, ratio=100000)
+
+
+def seat_log_name(seat: int) -> str:
+    return f"seat{seat}.log"
+
+
+@dataclass(frozen=True)
+class BotSource:
+    """One seat's bot: a folder on the worker's machine, or the version's zip shipped with the job."""
+
+    version_id: int
+    folder: str | None = None
+    archive: bytes | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    match_id: int
+    owner: str  # the lease owner: only this job may renew the lease and record the result
+    game: str
+    seed: int
+    options: dict[str, str]
+    bots: tuple[BotSource, ...]
+    time_control: TimeControl
+    lease_seconds: float
+    sandbox: str = "process"
+    keep: str = DATABASE  # FILES or DATABASE
+    data_dir: str = ""  # with FILES: where replays/ and logs/ are
+    db_url: str = field(default="", repr=False)  # for workers in other processes (it may hold a password)
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    match_id: int
+    owner: str
+    status: str  # recorded, lost (the lease was gone: someone else plays or played it), failed, unfit
+    worker: str
+    seconds: float
+    detail: str = ""
+
+
+class ArchiveCache:
+    """Zips of bot versions for remote workers; a version never changes, so each is zipped once (the last few kept)."""
+
+    def __init__(self, store: Path, size: int = 64) -> None:
+        self.store = store
+        self.size = size
+        self._items: OrderedDict[int, bytes] = OrderedDict()
+
+    def get(self, version_id: int, rel: str) -> bytes:
+        if version_id in self._items:
+            self._items.move_to_end(version_id)
+            return self._items[version_id]
+        data = zip_directory(self.store / rel)
+        self._items[version_id] = data
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return data
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """What the ladder puts in every job besides the match itself."""
+
+    store: Path
+    time_control: TimeControl
+    lease_seconds: float
+    sandbox: str = "process"
+    keep: str = FILES
+    data_dir: Path = Path(".")
+    db_url: str = ""
+    ship_bots: bool = False  # zips in the job (remote workers) rather than store folders
+
+
+def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: JobSettings, archives: ArchiveCache | None = None) -> MatchJob:
+    """The job of a match this ladder has just claimed."""
+    with make() as db:
+        match = db.get_one(Match, match_id)
+        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
+        bots = []
+        for seat in seats:
+            rel = db.get_one(BotVersion, seat.bot_version_id).path
+            if settings.ship_bots:
+                cache = archives or ArchiveCache(settings.store)
+                bots.append(BotSource(seat.bot_version_id, archive=cache.get(seat.bot_version_id, rel)))
+            else:
+                bots.append(BotSource(seat.bot_version_id, folder=str(settings.store / rel)))
+        return MatchJob(
+            match_id=match_id, owner=owner, game=match.game, seed=match.seed, options=dict(match.options), bots=tuple(bots),
+            time_control=settings.time_control, lease_seconds=settings.lease_seconds, sandbox=settings.sandbox,
+            keep=settings.keep, data_dir=str(settings.data_dir), db_url=settings.db_url,
+        )
+
+
+def materialize(bots: tuple[BotSource, ...], into: Path) -> list[Path]:
+    """Fresh copies of the bots, one folder per seat: a bot never finds what it wrote in another match."""
+    copies = []
+    for seat, bot in enumerate(bots):
+        copy = into / f"seat{seat}"
+        if bot.archive is not None:
+            unpack(bot.archive, copy, SHIPPED)
+        elif bot.folder is not None:
+            shutil.copytree(bot.folder, copy, symlinks=False)
+        else:
+            raise ValueError(f"seat {seat}: the job carries no bot")
+        copies.append(copy)
+    return copies
+
+
+def default_worker_name() -> str:
+    return f"{socket.gethostname()}/local"
+
+
+async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | None = None) -> JobOutcome:
+    """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing."""
+    worker = worker or default_worker_name()
+    began = time.monotonic()
+
+    def outcome(status: str, detail: str = "") -> JobOutcome:
+        return JobOutcome(job.match_id, job.owner, status, worker, time.monotonic() - began, detail)
+
+    if not renew(make, job.match_id, job.owner, job.lease_seconds):
+        return outcome("lost", "the lease was gone before the match started")
+    try:
+        launcher = launcher_for(job.sandbox)
+    except OptionError as exc:  # this worker cannot run the sandbox (no Docker, no image): not the match's fault
+        release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc}")
+        return outcome("unfit", str(exc))
+    try:
+        with tempfile.TemporaryDirectory(prefix=f"arena-m{job.match_id}-") as tmp:
+            copies = materialize(job.bots, Path(tmp))
+            if job.keep == FILES:
+                log_dir = Path(job.data_dir) / "logs" / str(job.match_id)
+            else:
+                log_dir = Path(tmp) / "logs"
+            setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox)
+            playing = asyncio.create_task(run_local_match(setup, launcher))
+            lost = asyncio.Event()
+            keeper = asyncio.create_task(_keep_lease(make, job, playing, lost))
+            try:
+                played = await playing
+            except asyncio.CancelledError:
+                if lost.is_set() and not _being_cancelled():
+                    return outcome("lost", "the lease was lost during the match")
+                raise
+            finally:
+                keeper.cancel()
+            if job.keep == FILES:
+                replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"
+                write_replay(played.record, replay)
+                recorded = record_outcome(
+                    make, job.match_id, job.owner, played, replay_path=str(replay), log_paths=[str(p) for p in played.logs], played_by=worker
+                )
+            else:
+                files = {REPLAY_FILE: json.dumps(replay_dict(played.record)).encode()}
+                for seat, path in enumerate(played.logs):
+                    if path.exists():
+                        files[seat_log_name(seat)] = path.read_bytes()
+                recorded = record_outcome(make, job.match_id, job.owner, played, files=files, played_by=worker)
+    except asyncio.CancelledError:
+        release(make, job.match_id, job.owner)  # a clean shutdown: straight back to the queue
+        raise
+    except Exception as exc:  # a broken match must not stop the worker
+        log.exception("match %s failed", job.match_id)
+        fail_match(make, job.match_id, job.owner, f"{type(exc).__name__}: {exc}")
+        return outcome("failed", f"{type(exc).__name__}: {exc}")
+    return outcome("recorded" if recorded else "lost")
+
+
+def _being_cancelled() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def _keep_lease(make: sessionmaker[Session], job: MatchJob, playing: asyncio.Task[Any], lost: asyncio.Event) -> None:
+    """Renew the lease every third of its length; stop the match if it was lost (reaped, or handed back)."""
+    while True:
+        await asyncio.sleep(job.lease_seconds / 3)
+        try:
+            held = renew(make, job.match_id, job.owner, job.lease_seconds)
+        except Exception:  # the database is out of reach for a moment: try again at the next tick
+            log.warning("could not renew the lease of match %s", job.match_id, exc_info=True)
+            continue
+        if not held:
+            lost.set()
+            playing.cancel()
+            return

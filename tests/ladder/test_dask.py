@@ -1,0 +1,381 @@
+"""The ladder on a real Dask cluster: `dask scheduler` and `dask worker` processes on this machine, or a LocalCluster.
+
+A worker killed mid-match costs that match only, which is played again and
+recorded once; two workers finish a batch faster than one; the ladder keeps
+scheduling and recording while workers come and go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psutil  # type: ignore[import-untyped]
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder.accounts import add_user
+from ladder.api import LadderState, create_app
+from ladder.models import BotVersion, Match, MatchFile, MatchSeat, RatingChange
+from ladder.rebuild import mismatches
+from ladder.scheduler import add_duplicate_set
+from ladder.service import Ladder, LadderConfig
+from ladder.upload import zip_directory
+from referee.server.session import TimeControl
+from tests.ladder.conftest import enter
+from tests.support import SAMPLE_BOTS
+
+DASK = str(Path(sys.executable).parent / "dask")
+GAME = "generals-war"
+
+SLOW_BOT = '''"""Random legal play after a pause: a bot whose matches last long enough to be interrupted."""
+import os
+import random
+import sys
+import time
+
+from arena_sdk import Bot, random_action, run
+
+
+class Slow(Bot):
+    name = "slow"
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.rng = random.Random(os.environ.get("ARENA_BOT_SEED"))
+
+    def act(self, request):
+        time.sleep(self.delay)
+        return random_action(request, self.rng)
+
+
+if __name__ == "__main__":
+    run(Slow(float(sys.argv[1])))
+'''
+
+
+def slow_bot(tmp: Path, name: str, delay: float) -> Path:
+    path = tmp / "bots" / name
+    path.mkdir(parents=True)
+    (path / "bot.py").write_text(SLOW_BOT)
+    (path / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1"\nlanguage = "python"\ngames = ["{GAME}"]\ncommand = ["python", "bot.py", "{delay}"]\n'
+    )
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(what: str, check: Callable[[], bool], timeout: float = 120, every: float = 0.2) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(every)
+
+
+class Cluster:
+    """A `dask scheduler` and `dask worker` processes (no nanny: a killed worker stays dead), all on 127.0.0.1."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.address = f"tcp://127.0.0.1:{free_port()}"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.workers: dict[str, subprocess.Popen[bytes]] = {}
+        self.scheduler = self._spawn("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1], "--no-dashboard"])
+        from distributed import Client
+
+        self.client = Client(self.address, timeout=60)  # type: ignore[no-untyped-call]
+
+    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen[bytes]:
+        log = (self.tmp / f"dask-{name}.log").open("wb")
+        proc = subprocess.Popen([DASK, *args], stdout=log, stderr=subprocess.STDOUT)
+        self.procs.append(proc)
+        return proc
+
+    def start_worker(self, name: str, matches: int = 1) -> subprocess.Popen[bytes]:
+        proc = self._spawn(name, [
+            "worker", self.address, "--name", name, "--nthreads", str(matches + 1), "--resources", f"matches={matches}",
+            "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+        ])
+        self.workers[name] = proc
+        wait_for(f"worker {name} to join", lambda: name in self.names(), timeout=60)
+        return proc
+
+    def names(self) -> dict[str, str]:
+        """Worker name -> address."""
+        info = self.client.scheduler_info(n_workers=-1)
+        return {str(w["name"]): addr for addr, w in info["workers"].items()}
+
+    def playing(self, name: str) -> list[int]:
+        """Ids of the matches worker ``name`` is playing now (not those queued at it)."""
+        address = self.names().get(name)
+        if address is None:
+            return []
+        try:
+            found = self.client.run(lambda dask_worker: [str(ts.key) for ts in dask_worker.state.executing], workers=[address])
+        except Exception:  # the worker is going
+            return []
+        keys = found.get(address, [])
+        return [int(k.split("-")[2]) for k in keys if k.startswith("arena-match-")]
+
+    def bot_processes(self, name: str) -> list[psutil.Process]:
+        try:
+            return psutil.Process(self.workers[name].pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+
+    def close(self) -> None:
+        self.client.close()  # type: ignore[no-untyped-call]
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    found = Cluster(tmp_path)
+    try:
+        yield found
+    finally:
+        found.close()
+
+
+class Running:
+    """A ladder's scheduler and dispatcher running in a thread of their own (its own asyncio loop)."""
+
+    def __init__(self, ladder: Ladder) -> None:
+        self.ladder = ladder
+        self.loop = asyncio.new_event_loop()
+        self.task: asyncio.Task[None] | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.task = self.loop.create_task(self.ladder.run(serve_http=False))
+        try:
+            self.loop.run_until_complete(self.task)
+        except asyncio.CancelledError:
+            pass
+        except BaseException as exc:  # surfaced by stop()
+            self.error = exc
+        finally:
+            self.loop.close()
+
+    def start(self) -> Running:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        wait_for("the ladder's loop", lambda: self.task is not None, timeout=10, every=0.05)
+        assert self.task is not None
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(timeout=60)
+        assert not self.thread.is_alive(), "the ladder did not stop"
+        if self.error is not None:
+            raise self.error
+
+
+@contextmanager
+def running(ladder: Ladder) -> Iterator[Running]:
+    run = Running(ladder).start()
+    try:
+        yield run
+    finally:
+        run.stop()
+
+
+def make_ladder(tmp: Path, url: str | None = None, **options: Any) -> Ladder:
+    config = LadderConfig(
+        tmp / "data", url=url, samples=False, games=[GAME], time_control=TimeControl(move_time_ms=2000), seed=5, lease_seconds=6.0,
+        executor="dask", **options,
+    )
+    return Ladder(config)
+
+
+def done_count(make: sessionmaker[Session]) -> int:
+    with make() as db:
+        return int(db.scalar(select(func.count()).select_from(Match).where(Match.status == "done")) or 0)
+
+
+def check_recorded_once(make: sessionmaker[Session]) -> list[Match]:
+    """Every done match rated once per seat with its replay and logs stored; ratings equal the ones rebuilt from the log."""
+    with make() as db:
+        assert mismatches(db) == []
+        done = db.scalars(select(Match).where(Match.status == "done")).all()
+        for match in done:
+            changes = db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == match.id))
+            assert changes == match.num_players, f"match {match.id} rated {changes} times for {match.num_players} seats"
+            names = set(db.scalars(select(MatchFile.name).where(MatchFile.match_id == match.id)))
+            assert "replay.json" in names and match.replay_path is None
+            assert {f"seat{s}.log" for s in range(match.num_players)} <= names
+            ranks = db.scalars(select(MatchSeat.rank).where(MatchSeat.match_id == match.id)).all()
+            assert None not in ranks
+        assert not db.scalars(select(Match.id).where(Match.status == "running")).all(), "a match was left claimed"
+        return list(done)
+
+
+def test_a_worker_killed_mid_match_costs_that_match_only(cluster: Cluster, tmp_path: Path) -> None:
+    cluster.start_worker("w1")
+    cluster.start_worker("w2")
+    ladder = make_ladder(tmp_path, dask_address=cluster.address)
+    enter(ladder, [slow_bot(tmp_path, "slow-a", 0.12), slow_bot(tmp_path, "slow-b", 0.12)])
+    with running(ladder):
+        # Both workers busy, w1 in the middle of a match: its bots are running.
+        wait_for("w1 to be mid-match", lambda: bool(cluster.playing("w1")) and len(cluster.bot_processes("w1")) >= 2, timeout=120, every=0.1)
+        [victim] = cluster.playing("w1")
+        with ladder.make() as db:
+            assert db.get_one(Match, victim).status == "running"
+        bots = cluster.bot_processes("w1")
+        killed_at = time.time()
+        cluster.workers["w1"].send_signal(signal.SIGKILL)
+        cluster.workers["w1"].wait()
+        for bot in bots:  # orphans give up on the referee within seconds; don't wait for them
+            try:
+                bot.kill()
+            except psutil.NoSuchProcess:
+                pass
+
+        def victim_done() -> bool:
+            with ladder.make() as db:
+                return db.get_one(Match, victim).status == "done"
+
+        wait_for(f"match {victim} to be played again", victim_done, timeout=180)
+        before = done_count(ladder.make)
+        wait_for("more matches on the surviving worker", lambda: done_count(ladder.make) >= before + 2, timeout=120)
+    done = check_recorded_once(ladder.make)
+    with ladder.make() as db:
+        match = db.get_one(Match, victim)
+        assert match.finished_at is not None and match.finished_at > killed_at
+        assert match.played_by is not None and match.played_by.endswith("/w2"), match.played_by
+        print(f"match {match.id}: attempts {match.attempts} (0: Dask ran the task again under the same lease; 1: the lease ran out and was reaped)")
+    assert sum(1 for m in done if m.id == victim) == 1
+
+
+def test_two_workers_play_a_batch_faster_than_one(tmp_path: Path) -> None:
+    """The same batch (same bots, deals and seats: the same matches) on a LocalCluster of one worker, then of two."""
+    first = make_ladder(tmp_path, dask_workers=1, schedule=False)
+    versions = enter(first, [slow_bot(tmp_path, "slow-a", 0.08), slow_bot(tmp_path, "slow-b", 0.08)])
+    seeds = [11, 12, 13]
+
+    def play_batch(ladder: Ladder, workers: int) -> float:
+        with running(ladder) as run:
+            wait_for(f"{workers} workers", lambda: run.ladder.capacity == workers, timeout=120)
+            with ladder.make() as db:
+                batch = [m.id for seed in seeds for m in add_duplicate_set(db, GAME, versions, seed, "rated")]
+                db.commit()
+            began = time.monotonic()
+
+            def finished() -> bool:
+                with ladder.make() as db:
+                    return all(db.get_one(Match, m).status in ("done", "failed") for m in batch)
+
+            wait_for("the batch", finished, timeout=300, every=0.05)
+            elapsed = time.monotonic() - began
+        with ladder.make() as db:
+            assert {db.get_one(Match, m).status for m in batch} == {"done"}
+            used = {db.get_one(Match, m).played_by for m in batch}
+        assert len(used) == workers, used
+        return elapsed
+
+    one = play_batch(first, 1)
+    two = play_batch(make_ladder(tmp_path, dask_workers=2, schedule=False), 2)
+    print(f"batch of {2 * len(seeds)} matches: one worker {one:.1f} s, two workers {two:.1f} s")
+    assert two < 0.8 * one, f"two workers took {two:.1f} s, one worker {one:.1f} s"
+    check_recorded_once(first.make)
+
+
+def test_the_ladder_keeps_going_while_workers_come_and_go(cluster: Cluster, tmp_path: Path) -> None:
+    ladder = make_ladder(tmp_path, dask_address=cluster.address)
+    enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"])
+    began = time.monotonic()
+    with running(ladder) as run:
+        time.sleep(2)
+        assert done_count(ladder.make) == 0 and run.ladder.capacity == 0  # no worker yet: nothing is played ...
+        with ladder.make() as db:  # ... but the queue is kept full
+            assert (db.scalar(select(func.count()).select_from(Match).where(Match.status == "queued")) or 0) >= 4
+
+        def more(n: int, what: str) -> None:
+            target = done_count(ladder.make) + n
+            wait_for(what, lambda: done_count(ladder.make) >= target, timeout=120)
+            print(f"{time.monotonic() - began:.1f} s: {what}")
+
+        cluster.start_worker("w1")
+        print(f"{time.monotonic() - began:.1f} s: w1 joined")
+        more(3, "matches on w1")
+        cluster.start_worker("w2", matches=2)
+        more(3, "matches on w1 and w2")
+        cluster.workers["w1"].send_signal(signal.SIGKILL)  # lost without a word
+        cluster.workers["w1"].wait()
+        more(3, "matches on w2 alone")
+        cluster.start_worker("w3")
+        cluster.workers["w2"].send_signal(signal.SIGTERM)  # leaves cleanly
+        cluster.workers["w2"].wait(timeout=60)
+        more(3, "matches on w3")
+    done = check_recorded_once(ladder.make)
+    players = {m.played_by.rsplit("/", 1)[1] for m in done if m.played_by}
+    assert {"w1", "w2", "w3"} <= players, players
+    with ladder.make() as db:
+        assert not db.scalars(select(Match.id).where(Match.status == "failed")).all()
+
+
+def test_the_cli_refuses_inconsistent_executor_options(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    runner = CliRunner()
+    data = str(tmp_path / "data")
+    result = runner.invoke(app, ["ladder", "serve", "--data", data, "--executor", "ray"])
+    assert result.exit_code == 2 and "unknown executor" in result.output
+    result = runner.invoke(app, ["ladder", "serve", "--data", data, "--dask-address", "tcp://127.0.0.1:1"])
+    assert result.exit_code == 2 and "--executor dask" in result.output
+    result = runner.invoke(app, ["ladder", "serve", "--data", data, "--executor", "dask", "--dask-address", "tcp://127.0.0.1:1", "--keep", "files"])
+    assert result.exit_code == 2 and "--keep database" in result.output
+
+
+def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Path) -> None:
+    """No Docker engine or image on a worker: the match goes back to the queue (an attempt counted), not to 'failed'."""
+    from ladder.jobs import JobSettings, build_job, play_job
+    from ladder.worker import claim
+
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=[GAME]))
+    versions = enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    with ladder.make() as db:
+        add_duplicate_set(db, GAME, versions, 3, "rated")
+        db.commit()
+    match_id = claim(ladder.make, "w-test", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, sandbox="no-such-sandbox", keep="database", db_url=ladder.config.db_url, ship_bots=True)
+    job = build_job(ladder.make, match_id, "w-test", settings)
+    assert all(b.archive and b.folder is None for b in job.bots)
+    outcome = asyncio.run(play_job(ladder.make, job, "box/w9"))
+    assert outcome.status == "unfit" and "no-such-sandbox" in outcome.detail
+    with ladder.make() as db:
+        match = db.get_one(Match, match_id)
+        assert (match.status, match.attempts, match.lease_owner) == ("queued", 1, None)
+        assert "box/w9" in match.error
+    # The same job again (a retry of the task): its lease is gone, so it plays nothing.
+    assert asyncio.run(play_job(ladder.make, job, "box/w9")).status == "lost"

@@ -1,0 +1,202 @@
+"""The ladder on a real PostgreSQL server: the same migrations as SQLite, submissions, matches recorded once, ratings rebuilt.
+
+The server's URL comes from ARENA_TEST_PG_URL (.ci/run starts a throwaway
+cluster and sets it); every test gets a database of its own, dropped after.
+Without a reachable server these tests skip, except under CI (the CI
+variable set), where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, func, inspect, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from ladder.accounts import add_user
+from ladder.api import LadderState, create_app
+from ladder.db import alembic_config, default_url, make_engine, migrate, sessions
+from ladder.jobs import REPLAY_FILE
+from ladder.models import Base, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
+from ladder.rebuild import mismatches
+from ladder.scheduler import add_duplicate_set
+from ladder.service import Ladder, LadderConfig
+from ladder.upload import zip_directory
+from ladder.worker import claim, record_outcome
+from referee.server.runner import MatchSetup, run_local_match
+from referee.server.session import TimeControl
+from tests.ladder.conftest import enter
+from tests.support import SAMPLE_BOTS
+
+PG_ENV = "ARENA_TEST_PG_URL"
+GAME = "generals-war"
+
+
+def unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"the PostgreSQL tests cannot run under CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """The URL of a new, empty database on the test server."""
+    base = os.environ.get(PG_ENV)
+    if not base:
+        unavailable(f"{PG_ENV} is not set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres)")
+        return
+    url = make_url(base)
+    name = f"arena_t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except OperationalError as exc:
+        admin.dispose()
+        unavailable(f"no PostgreSQL at {url.render_as_string(hide_password=True)}: {exc}")
+        return
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return default_url(tmp_path)
+    return str(request.getfixturevalue("pg_url"))
+
+
+def test_the_migrations_build_the_models_schema_and_go_down_and_up_again(any_url: str) -> None:
+    migrate(any_url)
+    engine = make_engine(any_url)
+    try:
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+            assert "match_files" in inspect(conn).get_table_names()
+        command.downgrade(alembic_config(any_url), "0001")
+        with engine.connect() as conn:
+            assert "match_files" not in inspect(conn).get_table_names()
+            assert "played_by" not in {c["name"] for c in inspect(conn).get_columns("matches")}
+        migrate(any_url)
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("keep", ["files", "database"])
+def test_the_ladder_on_postgresql_records_every_match_once(pg_url: str, tmp_path: Path, keep: str) -> None:
+    config = LadderConfig(tmp_path / "data", url=pg_url, workers=2, samples=False, games=[GAME], time_control=TimeControl(move_time_ms=2000), seed=3, keep=keep)
+    ladder = Ladder(config)
+    app = create_app(LadderState(ladder.make, ladder.store, config.data_dir))
+    with TestClient(app) as client:
+        with ladder.make() as db:
+            alice, bob = add_user(db, "alice"), add_user(db, "bob")
+        for token, bot in ((alice, SAMPLE_BOTS / "generals_war_greedy"), (bob, SAMPLE_BOTS / "random")):
+            reply = client.post("/api/bots", content=zip_directory(bot), headers={"Authorization": f"Bearer {token}"})
+            assert reply.status_code == 201 and reply.json()["accepted"], reply.text
+        refused = client.post("/api/bots", content=zip_directory(SAMPLE_BOTS / "random"), headers={"Authorization": f"Bearer {alice}"})
+        assert refused.status_code == 403
+
+        async def play(n: int) -> None:
+            runner = asyncio.create_task(ladder.run(serve_http=False))
+            try:
+                async with asyncio.timeout(240):
+                    while ladder.matches_played < n:
+                        await asyncio.sleep(0.2)
+            finally:
+                runner.cancel()
+                await asyncio.gather(runner, return_exceptions=True)
+
+        asyncio.run(play(10))
+        with ladder.make() as db:
+            assert mismatches(db) == []
+            done = db.scalars(select(Match).where(Match.status == "done")).all()
+            assert len(done) >= 10
+            for match in done:
+                changes = db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == match.id))
+                assert changes == match.num_players
+            assert not db.scalars(select(Match.id).where(Match.status == "running")).all()
+            stored = db.scalar(select(func.count()).select_from(MatchFile).where(MatchFile.name == REPLAY_FILE))
+            assert stored == (len(done) if keep == "database" else 0)
+            games = {r.bot_version_id: r.games for r in db.scalars(select(Rating).where(Rating.game == GAME))}
+            seats = db.execute(select(MatchSeat.bot_version_id, func.count()).join(Match).where(Match.status == "done").group_by(MatchSeat.bot_version_id)).all()
+            assert games == dict(seats)
+        standings = client.get(f"/api/games/{GAME}/standings").json()
+        assert sorted(r["bot"] for r in standings) == ["gw-greedy", "random"] and all(r["games"] >= 10 for r in standings)
+        last = client.get("/api/matches", params={"limit": 1}).json()[0]
+        replay = client.get(f"/api/matches/{last['id']}/replay").json()
+        assert replay["format"] == "arena-replay" and replay["seed"] == last["seed"]
+        frames = client.get(f"/api/matches/{last['id']}/frames", params={"seat": "0"}).json()
+        assert len(frames["frames"]) == len(replay["actions"]) + 1
+        greedy_seat = next(s["seat"] for s in last["seats"] if s["bot"] == "gw-greedy")
+        log = client.get(f"/api/matches/{last['id']}/logs/{greedy_seat}", headers={"Authorization": f"Bearer {alice}"})
+        assert log.status_code == 200 and isinstance(log.json()["log"], str)
+        assert client.get(f"/api/matches/{last['id']}/logs/{greedy_seat}", headers={"Authorization": f"Bearer {bob}"}).status_code == 403
+
+
+def test_two_recorders_of_one_match_at_once_count_it_once(pg_url: str, tmp_path: Path) -> None:
+    """A retried task and the original, both holding the lease, record at the same moment: one wins, on row locks."""
+    config = LadderConfig(tmp_path / "data", url=pg_url, samples=False, games=[GAME])
+    ladder = Ladder(config)
+    versions = enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    assert len(versions) == 2
+    with ladder.make() as db:
+        pair = [m.id for m in add_duplicate_set(db, GAME, versions, 7, "rated")]
+        db.commit()
+    played = asyncio.run(run_local_match(MatchSetup(GAME, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], 7, {}, TimeControl(), tmp_path / "logs")))
+    owners = {}
+    for _ in pair:
+        owner = f"test-{uuid.uuid4().hex[:6]}"
+        owners[claim(ladder.make, owner, 60)] = owner
+    assert set(owners) == set(pair)
+    # Four recorders at once: two per match of the duplicate pair (whose seats lock the same ratings crosswise).
+    results: dict[tuple[int, int], bool] = {}
+    barrier = threading.Barrier(4)
+
+    def record(match_id: int, copy: int) -> None:
+        engine = make_engine(pg_url)
+        barrier.wait(timeout=30)
+        results[(match_id, copy)] = record_outcome(sessions(engine), match_id, owners[match_id], played, files={REPLAY_FILE: b"{}"}, played_by=f"copy{copy}")
+        engine.dispose()
+
+    threads = [threading.Thread(target=record, args=(m, c), daemon=True) for m in pair for c in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    for match_id in pair:
+        assert sorted(results[(match_id, c)] for c in (0, 1)) == [False, True]
+    with ladder.make() as db:
+        assert mismatches(db) == []
+        for match_id in pair:
+            assert db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == match_id)) == 2
+            assert db.scalar(select(func.count()).select_from(MatchFile).where(MatchFile.match_id == match_id)) == 1
+        assert [r.games for r in db.scalars(select(Rating).where(Rating.game == GAME))] == [2, 2]
+
+
+def test_dask_workers_record_into_postgresql(pg_url: str, tmp_path: Path) -> None:
+    """A LocalCluster of two workers writing results, replays and logs into PostgreSQL; ratings rebuild equal."""
+    from tests.ladder.test_dask import check_recorded_once, done_count, make_ladder, running, wait_for
+
+    ladder = make_ladder(tmp_path, url=pg_url, dask_workers=2)
+    enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"])
+    with running(ladder):
+        wait_for("matches played by the workers", lambda: done_count(ladder.make) >= 12, timeout=240)
+    done = check_recorded_once(ladder.make)
+    assert len({m.played_by for m in done}) == 2
