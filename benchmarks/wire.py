@@ -9,12 +9,13 @@ requests and answers.
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import grpc
@@ -27,10 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PING_METHOD = "/bench.Echo/PingPong"
 
 
-async def referee_round_trips(matches: int = 20) -> tuple[list[float], int, int]:
+async def referee_round_trips(matches: int = 20, event_sizes: list[int] | None = None) -> tuple[list[float], int, int]:
     """Play General's War matches between two SDK random bots in their own processes.
 
-    Returns the round trips in ms and the mean sizes of decision requests and answers in bytes.
+    Returns the round trips in ms and the mean sizes of decision requests and answers in bytes;
+    the sizes of the event batches sent go to ``event_sizes``.
     """
     from arena.v1 import referee_pb2 as pb
     from referee.server import service as service_module
@@ -42,8 +44,11 @@ async def referee_round_trips(matches: int = 20) -> tuple[list[float], int, int]
     original_post = MatchSession.post
 
     def send(self: service_module.StreamLink, msg: pb.RefereeMessage) -> None:
-        if msg.WhichOneof("msg") == "decision":
+        which = msg.WhichOneof("msg")
+        if which == "decision":
             request_sizes.append(msg.ByteSize())
+        elif which == "events" and event_sizes is not None:
+            event_sizes.append(msg.ByteSize())
         original_send(self, msg)
 
     def post(self: MatchSession, seat: int, link: object, msg: pb.BotMessage) -> None:
@@ -66,7 +71,7 @@ async def referee_round_trips(matches: int = 20) -> tuple[list[float], int, int]
                 env = {"ARENA_ADDRESS": address, "ARENA_MATCH_ID": session.match_id, "ARENA_BOT_SEED": str(seed), "ARENA_LOG_LEVEL": "WARNING"}
                 procs = [
                     await asyncio.create_subprocess_exec(
-                        sys.executable, str(ROOT / "sample_bots" / "random" / "bot.py"), env={**env, "ARENA_TOKEN": token}
+                        sys.executable, os.environ.get("BENCH_BOT", str(ROOT / "sample_bots" / "random" / "bot.py")), env={**env, "ARENA_TOKEN": token}
                     )
                     for token in session.tokens()
                 ]
@@ -84,25 +89,28 @@ async def referee_round_trips(matches: int = 20) -> tuple[list[float], int, int]
 
 
 def _echo_client(address: str, rounds: int) -> None:
-    """Run in a child process: answer every ping with a reply of the given size."""
-    channel = grpc.insecure_channel(address)
-    call = channel.stream_stream(PING_METHOD, request_serializer=lambda b: b, response_deserializer=lambda b: b)
-    import queue
+    """Run in a child process: answer every ping with a reply of the given size.
 
-    box: queue.Queue[bytes | None] = queue.Queue()
-    box.put(b"hello")
+    Driven as the SDK drives its stream (grpc's asyncio API, one thread), so
+    that the ratio measures what the referee and the SDK add, not the client's style.
+    """
 
-    def outgoing() -> Iterator[bytes]:
-        while (item := box.get()) is not None:
-            yield item
+    async def main() -> None:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = channel.stream_stream(PING_METHOD, request_serializer=lambda b: b, response_deserializer=lambda b: b)()
+            await call.write(b"hello")
+            while (msg := await call.read()) is not grpc.aio.EOF:
+                size = int.from_bytes(msg[:4], "big")
+                if size:  # a size of 0 marks a message that wants no answer
+                    await call.write(b"r" * size)
+            await call.done_writing()
 
-    for msg in call(outgoing()):
-        size = int.from_bytes(msg[:4], "big")
-        box.put(b"r" * size)
-    box.put(None)
+    asyncio.run(main())
 
 
-async def bare_round_trips(request_size: int, reply_size: int, rounds: int = 2000) -> list[float]:
+async def bare_round_trips(request_size: int, reply_size: int, rounds: int = 2000, before: int = 0) -> list[float]:
+    """Round trips in ms of a ping-pong; with ``before`` > 0 each ping is preceded by a message of that size
+    the client reads and ignores (as the referee's events come before its decision)."""
     samples: list[float] = []
     done = asyncio.Event()
 
@@ -110,8 +118,11 @@ async def bare_round_trips(request_size: int, reply_size: int, rounds: int = 200
         incoming = requests.__aiter__()
         await incoming.__anext__()  # hello
         payload = reply_size.to_bytes(4, "big") + b"p" * max(0, request_size - 4)
+        extra = (0).to_bytes(4, "big") + b"e" * max(0, before - 4)
         for _ in range(rounds):
             start = time.perf_counter()
+            if before:
+                yield extra
             yield payload
             await incoming.__anext__()
             samples.append((time.perf_counter() - start) * 1000)

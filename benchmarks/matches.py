@@ -1,0 +1,151 @@
+"""Whole matches: one ``arena match`` per game, and matches per minute through the tournament runner and the ladder.
+
+The tournament runner is measured twice with the same bots: a bot process
+started per match (the default), and bot processes that play several matches
+in a row (copies of the bots whose manifest sets ``matches_per_process``).
+The ladder (ladder/, SQLite, two local workers, its sample bots) is measured as
+it is: from the moment its first matches are done, so that bot validation at
+submission is not counted, to ``matches`` more done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from referee.games.registry import GAMES
+from referee.server.manifest import load_manifest
+from referee.server.session import TimeControl
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_BOTS = ROOT / "sample_bots"
+TC = TimeControl(move_time_ms=2000, time_bank_ms=10000)
+
+
+def sample_bots_for(game_id: str) -> list[Path]:
+    """The Python sample bots that play ``game_id``, the game's own heuristic bot first."""
+    bots = []
+    for path in sorted(SAMPLE_BOTS.iterdir()):
+        if not (path / "bot.toml").exists():
+            continue
+        m = load_manifest(path)
+        if m.plays(game_id) and m.language == "python":
+            bots.append(path)
+    bots.sort(key=lambda p: p.name == "random")  # the game's own bot(s) first, random last
+    return bots
+
+
+def arena_match_seconds(game_id: str, runs: int = 3) -> tuple[float, list[Path]]:
+    """Median wall time of ``arena match`` (the CLI, in a process of its own) with the game's sample bots."""
+    cls = GAMES[game_id]
+    bots = sample_bots_for(game_id)
+    n = min(cls.spec.player_counts)
+    seats = [bots[i % len(bots)] for i in range(n)]
+    times = []
+    with tempfile.TemporaryDirectory(prefix="arena-bm-") as tmp:
+        for seed in range(runs):
+            start = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-m", "arena.cli.main", "match", game_id, *map(str, seats), "--seed", str(seed), "--json",
+                 "--replay", str(Path(tmp) / f"{seed}.json"), "--log-dir", str(Path(tmp) / "logs")],
+                cwd=ROOT, check=True, capture_output=True,
+            )
+            times.append(time.perf_counter() - start)
+    times.sort()
+    return times[len(times) // 2], seats
+
+
+def pooled_copies(bots: list[Path], tmp: Path, per_process: int) -> list[Path]:
+    """Copies of ``bots`` whose manifests let one process play ``per_process`` matches."""
+    out = []
+    for bot in bots:
+        copy = tmp / f"pooled-{bot.name}"
+        if not copy.exists():
+            shutil.copytree(bot, copy)
+            text = (copy / "bot.toml").read_text()
+            (copy / "bot.toml").write_text(text + f"\nmatches_per_process = {per_process}\n")
+        out.append(copy)
+    return out
+
+
+def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool) -> tuple[float, int, int]:
+    """Matches per minute of a round robin of ``bots`` (two-player General's War): (rate, matches, processes started)."""
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    with tempfile.TemporaryDirectory(prefix="arena-bt-") as tmp:
+        dirs = pooled_copies(bots, Path(tmp), 1000) if pooled else bots
+        config = TournamentConfig("generals-war", dirs, games=games, seed=7, time_control=TC, log_dir=Path(tmp) / "logs", concurrency=concurrency)
+        started = [0]
+        from referee.server import runner
+
+        original = runner.BotPool._launch
+
+        async def counting(self: runner.BotPool, manifest: object) -> object:
+            started[0] += 1
+            return await original(self, manifest)  # type: ignore[arg-type]
+
+        runner.BotPool._launch = counting  # type: ignore[method-assign, assignment]
+        try:
+            start = time.perf_counter()
+            result = asyncio.run(run_tournament(config))
+            elapsed = time.perf_counter() - start
+        finally:
+            runner.BotPool._launch = original  # type: ignore[method-assign]
+        matches = len(result.games)
+        processes = started[0] if pooled else matches * 2
+    return matches / elapsed * 60, matches, processes
+
+
+def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300) -> tuple[float, list[str]] | str:
+    """Matches per minute through the ladder on SQLite with local workers, General's War only; or why not measured."""
+    try:
+        from ladder.service import Ladder, LadderConfig, count_done
+    except Exception as exc:  # noqa: BLE001 - the ladder is optional here
+        return f"the ladder does not import: {exc}"
+    with tempfile.TemporaryDirectory(prefix="arena-bl-") as tmp:
+        config = LadderConfig(Path(tmp) / "data", workers=workers, samples=True, games=["generals-war"], time_control=TC, seed=1)
+        try:
+            ladder = Ladder(config)
+        except Exception as exc:  # noqa: BLE001
+            return f"the ladder does not start: {exc}"
+
+        async def go() -> float:
+            task = asyncio.create_task(ladder.run(serve_http=False))
+            try:
+                async with asyncio.timeout(timeout):
+                    while count_done(ladder.make) < workers:
+                        if task.done():
+                            task.result()
+                        await asyncio.sleep(0.05)
+                    first, start = count_done(ladder.make), time.perf_counter()
+                    while count_done(ladder.make) < first + matches:
+                        if task.done():
+                            task.result()
+                        await asyncio.sleep(0.05)
+                    return (count_done(ladder.make) - first) / (time.perf_counter() - start) * 60
+            finally:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+        try:
+            rate = asyncio.run(go())
+        except Exception as exc:  # noqa: BLE001
+            return f"the ladder failed: {type(exc).__name__}: {exc}"
+        bots = [p.name for p in sample_bots_for("generals-war")]
+    return rate, bots
+
+
+if __name__ == "__main__":
+    for gid in GAMES:
+        print(gid, arena_match_seconds(gid, 1))
+    bots = sample_bots_for("generals-war")
+    print("fresh", tournament_rate(bots, 4, 2, False))
+    print("pooled", tournament_rate(bots, 4, 2, True))
+    print("ladder", ladder_rate(8))
+    print(json.dumps([str(b) for b in bots]))
