@@ -20,10 +20,12 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 from ladder.db import shared_sessions
 from ladder.jobs import JobOutcome, MatchJob, play_job
+from referee.server.runner import BotPool
 
 _loop: asyncio.AbstractEventLoop | None = None
 _loop_lock = threading.Lock()
 _playing: set[asyncio.Task[JobOutcome]] = set()  # matches on the loop now (touched on the loop's thread only)
+_pool: BotPool | None = None  # bot processes kept between this worker's matches (matches_per_process)
 #: How long a worker that is closing waits for its matches to stop their bots and hand their leases back.
 STOP_SECONDS = 3.0
 #: A worker's own URL of the ladder's database, used instead of the one in the jobs.
@@ -72,6 +74,8 @@ class ArenaWorkerPlugin(WorkerPlugin):
                 task.cancel()
             if _playing:
                 await asyncio.wait(list(_playing), timeout=STOP_SECONDS)
+            if _pool is not None:
+                await asyncio.wait_for(_pool.close(), STOP_SECONDS)
 
         try:
             asyncio.run_coroutine_threadsafe(stop_all(), loop).result(timeout=STOP_SECONDS + 1)
@@ -93,8 +97,13 @@ def run_dask_job(job: MatchJob) -> JobOutcome:
     The database is the one named in the job, unless the worker's environment
     names its own way to it in ARENA_DB_URL (another host name, its own role).
     """
+    global _pool
     make = shared_sessions(os.environ.get(DB_URL_ENV) or job.db_url)
-    running = asyncio.run_coroutine_threadsafe(_tracked(play_job(make, job, worker_name())), match_loop())
+    loop = match_loop()
+    with _loop_lock:
+        if _pool is None:
+            _pool = BotPool()
+    running = asyncio.run_coroutine_threadsafe(_tracked(play_job(make, job, worker_name(), _pool)), loop)
     return running.result()
 
 

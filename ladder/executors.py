@@ -26,11 +26,13 @@ import logging
 import socket
 import time
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.jobs import JobOutcome, MatchJob, play_job
+from referee.server.runner import BotPool
 
 log = logging.getLogger("arena.ladder.executors")
 
@@ -56,27 +58,35 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """What the ladder always did: ``workers`` matches at once, as asyncio tasks of the ladder's own process."""
+    """``workers`` matches at once, as asyncio tasks of the ladder's own process.
+
+    Bots whose manifest sets ``matches_per_process`` above 1 are played by processes kept in a ``BotPool``
+    (their logs under ``log_dir``) when given one.
+    """
 
     name = "local"
     remote = False
 
-    def __init__(self, make: sessionmaker[Session], workers: int) -> None:
+    def __init__(self, make: sessionmaker[Session], workers: int, log_dir: Path | None = None) -> None:
         self.make = make
         self.workers = workers
         self.worker_name = f"{socket.gethostname()}/local"
+        self.log_dir = log_dir
+        self.pool: BotPool | None = None
 
     async def start(self) -> None:
-        return None
+        if self.log_dir is not None:
+            self.pool = BotPool(self.log_dir)
 
     async def capacity(self) -> int:
         return self.workers
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
-        return asyncio.ensure_future(play_job(self.make, job, self.worker_name))
+        return asyncio.ensure_future(play_job(self.make, job, self.worker_name, self.pool))
 
     async def close(self) -> None:
-        return None
+        if self.pool is not None:
+            await self.pool.close()
 
     def describe(self) -> str:
         return f"local pool of {self.workers}"
@@ -170,9 +180,9 @@ class DaskExecutor:
 
 
 def make_executor(kind: str, make: sessionmaker[Session], workers: int, dask_address: str | None = None, dask_workers: int = 2,
-                  matches_per_worker: int = 1) -> Executor:
+                  matches_per_worker: int = 1, log_dir: Path | None = None) -> Executor:
     if kind == "local":
-        return LocalExecutor(make, workers)
+        return LocalExecutor(make, workers, log_dir)
     if kind == "dask":
         return DaskExecutor(dask_address, dask_workers, matches_per_worker)
     raise ValueError(f"unknown executor {kind!r} (local or dask)")

@@ -34,7 +34,7 @@ from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import fail_match, record_outcome, release, renew
 from referee.core.game import OptionError
 from referee.server.replay import replay_dict, write_replay
-from referee.server.runner import MatchSetup, launcher_for, run_local_match
+from referee.server.runner import BotPool, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 
 log = logging.getLogger("arena.ladder.jobs")
@@ -157,8 +157,13 @@ def default_worker_name() -> str:
     return f"{socket.gethostname()}/local"
 
 
-async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | None = None) -> JobOutcome:
-    """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing."""
+async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | None = None, pool: BotPool | None = None) -> JobOutcome:
+    """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
+
+    With ``pool``, bots whose manifest allows it (``matches_per_process``) are played by processes kept between
+    matches, named by their version id; the pool never hands a process a deal it has played, so the two matches
+    of a duplicate set always meet different processes.
+    """
     worker = worker or default_worker_name()
     began = time.monotonic()
 
@@ -180,7 +185,8 @@ async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | Non
             else:
                 log_dir = Path(tmp) / "logs"
             setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox)
-            playing = asyncio.create_task(run_local_match(setup, launcher))
+            keys = [bot.version_id for bot in job.bots]
+            playing = asyncio.create_task(run_local_match(setup, launcher, pool, keys))
             lost = asyncio.Event()
             keeper = asyncio.create_task(_keep_lease(make, job, playing, lost))
             try:

@@ -104,7 +104,8 @@ class Ladder:
         self.matches_played = 0
         self.outcomes: list[JobOutcome] = []
         self.executor = executor or make_executor(
-            config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker
+            config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker,
+            log_dir=config.data_dir / "logs" / "processes",
         )
         self.settings = JobSettings(
             self.store, config.time_control, config.lease_seconds, config.sandbox, config.keep_in, config.data_dir.resolve(),

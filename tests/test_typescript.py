@@ -210,7 +210,8 @@ def test_a_pooled_typescript_bot_plays_several_matches_in_one_process(bots: dict
     assert started == 1, "one process played all three matches"
     for match in played:
         assert match.record.game.is_over() and not match.record.result.seats[0].verdicts
-    assert played[0].logs[0].read_text().count("match over") == 3
+    (process_log,) = (tmp_path / "logs").glob("pool-ts-pooled-*.log")
+    assert process_log.read_text().count("match over") == 3
 
 
 # --- reconnection and refusal, against a referee in this process -----------------------------

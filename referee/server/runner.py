@@ -15,7 +15,7 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,7 +81,10 @@ class _Resident:
 
     handle: ProcessHandle
     manifest: BotManifest
+    key: Hashable
+    number: int  # the pool's count of processes when it started
     played: int = 0
+    log_start: int = 0  # where this match's lines begin in the process's log
     deals: set[Hashable] = field(default_factory=set)
     session: MatchSession | None = None
     seat: int = -1
@@ -98,47 +101,62 @@ class BotPool:
     ``close()`` ends every process (their stdin closes, then they are stopped).
     """
 
-    def __init__(self, log_dir: Path) -> None:
-        self.log_dir = log_dir
+    def __init__(self, log_dir: Path | None = None) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-"))
+        #: The processes' own logs (each match's part is copied to the match's log); None: in the pool's folder, removed at close.
+        self.log_dir = log_dir or self.tmp / "logs"
         self.idle: list[_Resident] = []
         self.residents: list[_Resident] = []
         self.launcher = ProcessLauncher()
         self.started = 0  # processes launched, for the benchmarks
+        #: Every hand-out, kept after close(): (process number, bot key, deal).
+        self.assignments: list[tuple[int, Hashable, Hashable]] = []
 
     @staticmethod
     def pools(manifest: BotManifest) -> bool:
         return manifest.matches_per_process > 1
 
-    async def acquire(self, manifest: BotManifest, deal: Hashable, session: MatchSession, seat: int) -> _Resident:
-        """An idle process of this bot that has not played ``deal``, or a new one; bound to ``seat`` of ``session``."""
+    async def acquire(self, manifest: BotManifest, deal: Hashable, session: MatchSession, seat: int, key: Hashable = None) -> _Resident:
+        """An idle process of this bot that has not played ``deal``, or a new one; bound to ``seat`` of ``session``.
+
+        ``key`` names the bot (the ladder passes its version id, since each match hands it a fresh copy of the
+        bot's folder); by default its folder and command.
+        """
+        key = key if key is not None else (manifest.path, manifest.command)
         for r in self.idle:
-            if r.manifest.path == manifest.path and r.manifest.command == manifest.command and deal not in r.deals and r.alive:
+            if r.key == key and deal not in r.deals and r.alive:
                 self.idle.remove(r)
                 break
         else:
-            r = await self._launch(manifest)
+            r = await self._launch(manifest, key)
         r.session, r.seat = session, seat
         r.deals.add(deal)
         r.played += 1
+        self.assignments.append((r.number, key, deal))
+        log = r.handle.log_path
+        r.log_start = log.stat().st_size if log.exists() else 0
         return r
 
-    async def _launch(self, manifest: BotManifest) -> _Resident:
+    async def _launch(self, manifest: BotManifest, key: Hashable) -> _Resident:
         self.started += 1
-        home = self.tmp / f"home{self.started}"
+        number = self.started  # others may start while this one launches
+        home = self.tmp / f"home{number}"
+        # A folder of its own, made now: the process outlives the folder it came from, and shares it with no other.
+        folder = self.tmp / f"bot{number}"
+        shutil.copytree(manifest.path, folder, symlinks=False)
         spec = LaunchSpec(
             seat=-1,
             manifest=manifest,
-            bot_dir=manifest.path,
+            bot_dir=folder,
             seat_dir=self.tmp,
             home=home,
             env={},
-            log_path=self.log_dir / f"pool-{manifest.name}-{self.started}.log",
+            log_path=self.log_dir / f"pool-{manifest.name}-{number}.log",
             control=True,
         )
         handle = await self.launcher.launch(spec)
         assert isinstance(handle, ProcessHandle)
-        r = _Resident(handle, manifest)
+        r = _Resident(handle, manifest, key, number)
         r.watcher = asyncio.create_task(self._watch(r))
         self.residents.append(r)
         return r
@@ -171,8 +189,14 @@ class BotPool:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None, pool: BotPool | None = None) -> LocalMatch:
-    """Play one match; bots that allow it are played by ``pool``'s processes (only with the process sandbox)."""
+async def run_local_match(
+    setup: MatchSetup, launcher: Launcher | None = None, pool: BotPool | None = None, pool_keys: Sequence[Hashable] | None = None
+) -> LocalMatch:
+    """Play one match; bots that allow it are played by ``pool``'s processes (only with the process sandbox).
+
+    ``pool_keys`` name each seat's bot for the pool (see ``BotPool.acquire``). A pooled seat's log is the part of
+    its process's log written during this match, copied to the seat's usual log file.
+    """
     manifests = prepare(setup.game, setup.bot_dirs)
     launcher = launcher or launcher_for(setup.sandbox)
     game = game_class(setup.game)(len(manifests), setup.seed, setup.options)
@@ -201,9 +225,8 @@ async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None, p
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
                 bot_seed = str(setup.seed * 1000 + seat)
                 if use_pool and pool is not None and pool.pools(manifest):
-                    resident = await pool.acquire(manifest, deal_of(setup), session, seat)
+                    resident = await pool.acquire(manifest, deal_of(setup), session, seat, pool_keys[seat] if pool_keys else None)
                     residents.append(resident)
-                    logs[seat] = resident.handle.log_path
                     order = {"address": f"unix:{Path(tmp) / f'seat{seat}' / SOCKET}", "match_id": match_id, "token": token, "seed": bot_seed}
                     try:
                         resident.handle.send_control(json.dumps(order))
@@ -228,11 +251,23 @@ async def run_local_match(setup: MatchSetup, launcher: Launcher | None = None, p
             await asyncio.gather(*(h.stop() for h in handles if h is not None))
             if pool is not None:
                 record_seats = session.seats
+                for r in residents:
+                    _copy_log(r.handle.log_path, r.log_start, logs[r.seat])
                 await asyncio.gather(
                     *(pool.release(r, session.finished and record_seats[r.seat].forfeited_at is None and not record_seats[r.seat].verdicts) for r in residents)
                 )
             await asyncio.gather(*(s.stop(grace=0.2) for s in servers))
     return LocalMatch(record, manifests, logs)
+
+
+def _copy_log(source: Path, start: int, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with source.open("rb") as f:
+            f.seek(start)
+            target.write_bytes(f.read())
+    except OSError:
+        target.write_bytes(b"")
 
 
 async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchSession, handles: list[BotHandle | None]) -> None:

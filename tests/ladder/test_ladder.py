@@ -120,3 +120,26 @@ def test_the_ladder_ranks_a_family_of_known_strength_in_order(ladder: LadderFixt
     with ladder.make() as db:
         assert mismatches(db) == []
         assert {e.bot for e in entrants(db, "generals-war")} == set(noises)
+
+
+def test_pooled_bot_processes_play_several_matches_but_never_both_deals_of_a_pair(ladder: LadderFixture, tmp_path: Path) -> None:
+    """Bots with `matches_per_process` keep their processes between ladder matches; a duplicate pair meets two processes per bot."""
+    from ladder.executors import LocalExecutor
+    from tests.test_persistent_bots import pooled_bot
+
+    owner = ladder.user("pia")
+    for name in ("pooled-a", "pooled-b"):
+        assert ladder.submit(owner, pooled_bot(tmp_path, name, per_process=20))[1]["accepted"]
+    ladder.play(8)
+    executor = ladder.ladder.executor
+    assert isinstance(executor, LocalExecutor) and executor.pool is not None
+    handed = executor.pool.assignments
+    assert len(handed) >= 16
+    assert len(set((process, deal) for process, _, deal in handed)) == len(handed), "a process was handed a deal twice"
+    with ladder.make() as db:
+        done = db.scalars(select(Match).where(Match.status == "done")).all()
+        deals = {m.deal for m in done}
+        assert any(sum(1 for m in done if m.deal == d) == 2 for d in deals), "both matches of some duplicate pair were played"
+        for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id.in_([m.id for m in done]))):
+            assert seat.verdicts == [] and seat.log_path is not None
+    assert executor.pool.started < len(handed), "processes were reused"
