@@ -86,9 +86,9 @@ def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool
 
         original = runner.BotPool._launch
 
-        async def counting(self: runner.BotPool, manifest: object) -> object:
+        async def counting(self: runner.BotPool, *args: object) -> object:
             started[0] += 1
-            return await original(self, manifest)  # type: ignore[arg-type]
+            return await original(self, *args)  # type: ignore[arg-type]
 
         runner.BotPool._launch = counting  # type: ignore[method-assign, assignment]
         try:
@@ -102,20 +102,35 @@ def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool
     return matches / elapsed * 60, matches, processes
 
 
-def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300) -> tuple[float, list[str]] | str:
-    """Matches per minute through the ladder on SQLite with local workers, General's War only; or why not measured."""
+def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300, pooled: bool = False) -> tuple[float, list[str], int] | str:
+    """Matches per minute through the ladder on SQLite with local workers, General's War only; or why not measured.
+
+    The sample bots of the game are submitted as any bot is (validated), as they are or (``pooled``) as copies
+    whose manifests let a process play several matches. Returns (rate, bots, bot processes started while timed).
+    """
     try:
+        from ladder.accounts import house_user
         from ladder.service import Ladder, LadderConfig, count_done
+        from ladder.submissions import submit
+        from ladder.upload import zip_directory
     except Exception as exc:  # noqa: BLE001 - the ladder is optional here
         return f"the ladder does not import: {exc}"
+    bots = sample_bots_for("generals-war")
     with tempfile.TemporaryDirectory(prefix="arena-bl-") as tmp:
-        config = LadderConfig(Path(tmp) / "data", workers=workers, samples=True, games=["generals-war"], time_control=TC, seed=1)
+        config = LadderConfig(Path(tmp) / "data", workers=workers, samples=False, games=["generals-war"], time_control=TC, seed=1)
         try:
             ladder = Ladder(config)
         except Exception as exc:  # noqa: BLE001
             return f"the ladder does not start: {exc}"
+        launched = [0]
 
         async def go() -> float:
+            with ladder.make() as db:
+                house = house_user(db)
+            for bot in pooled_copies(bots, Path(tmp), 1000) if pooled else bots:
+                outcome = await submit(ladder.make, ladder.store, house, zip_directory(bot))
+                if not outcome.accepted:
+                    raise RuntimeError(f"{bot.name} refused: {outcome.reason}")
             task = asyncio.create_task(ladder.run(serve_http=False))
             try:
                 async with asyncio.timeout(timeout):
@@ -124,11 +139,15 @@ def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300) -> tu
                             task.result()
                         await asyncio.sleep(0.05)
                     first, start = count_done(ladder.make), time.perf_counter()
+                    pool = getattr(ladder.executor, "pool", None)
+                    before = pool.started if pool is not None else 0
                     while count_done(ladder.make) < first + matches:
                         if task.done():
                             task.result()
                         await asyncio.sleep(0.05)
-                    return (count_done(ladder.make) - first) / (time.perf_counter() - start) * 60
+                    done = count_done(ladder.make) - first
+                    launched[0] = (pool.started - before) if pooled and pool is not None else done * 2
+                    return done / (time.perf_counter() - start) * 60
             finally:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
@@ -137,8 +156,7 @@ def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300) -> tu
             rate = asyncio.run(go())
         except Exception as exc:  # noqa: BLE001
             return f"the ladder failed: {type(exc).__name__}: {exc}"
-        bots = [p.name for p in sample_bots_for("generals-war")]
-    return rate, bots
+    return rate, [p.name for p in bots], launched[0]
 
 
 if __name__ == "__main__":
@@ -148,4 +166,5 @@ if __name__ == "__main__":
     print("fresh", tournament_rate(bots, 4, 2, False))
     print("pooled", tournament_rate(bots, 4, 2, True))
     print("ladder", ladder_rate(8))
+    print("ladder pooled", ladder_rate(8, pooled=True))
     print(json.dumps([str(b) for b in bots]))

@@ -195,7 +195,7 @@ class Ladder:
             reap(self.make)
             if self.config.schedule:
                 with self.make() as db:
-                    fill_queue(db, self.rng, target=max(4, 2 * self.capacity), games=self.config.games)
+                    fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games)
             await asyncio.sleep(0.5)
 
     def _clear_interrupted_validations(self) -> None:

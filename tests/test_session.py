@@ -246,3 +246,48 @@ def test_memory_link_is_the_real_driver() -> None:
 
     record = asyncio.run(go())
     assert record.game.is_over() and not any(a.auto for a in record.actions)
+
+
+def test_events_ride_in_the_decision_request_that_follows_them_and_reach_every_seat_in_order() -> None:
+    """A seat asked to decide gets the events since its last message inside the request; other seats get a batch.
+
+    Every event a seat may see arrives exactly once, in log order, whichever way it travels.
+    """
+    slow = TimeControl(move_time_ms=3000, time_bank_ms=3000)
+    record, links = run_session([driver_answers(1), driver_answers(2)], tc=slow, seed=4)
+    assert record.game.is_over()
+    folded = 0
+    for link in links:
+        seqs: list[int] = []
+        for msg in link.sent:
+            kind = msg.WhichOneof("msg")
+            if kind == "events":
+                seqs += [e.seq for e in msg.events.events]
+            elif kind == "decision":
+                folded += len(msg.decision.events.events)
+                seqs += [e.seq for e in msg.decision.events.events]
+        expected = [seq for seq, e in enumerate(record.events) if e.visible(link.seat)]
+        assert seqs == expected
+    assert folded > 0, "no request carried its events"
+
+
+def test_the_sdk_hands_folded_events_to_the_bot_before_it_decides() -> None:
+    seen: list[str] = []
+
+    class Watcher(RandomBot):  # type: ignore[misc, valid-type]
+        def on_events(self, events: list[Any]) -> None:
+            seen.append(f"events:{len(events)}")
+
+        def act(self, request: Any) -> Any:
+            seen.append("act")
+            return super().act(request)
+
+    driver = BotDriver(Watcher(0))
+    game = GeneralsWar(2, 4)
+    session = MatchSession(game, ["a", "b"], TimeControl())
+    driver.handle(pb.RefereeMessage(start=session._game_start(session.seats[0], False)))
+    request = session._request(session.seats[0])
+    request.events.events.add(seq=0)
+    request.events.events.add(seq=1)
+    replies = driver.handle(pb.RefereeMessage(decision=request))
+    assert seen == ["events:2", "act"] and len(replies) == 1

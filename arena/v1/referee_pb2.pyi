@@ -201,7 +201,7 @@ class GameStart(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, OptionValue]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., protocol_version: _Optional[int] = ..., resumed: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_bank_left_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "time_left_ms", "time_bank_left_ms", "view", "decision", "legal_actions", "legal_actions_listed", "decision_index")
+    __slots__ = ("request_id", "time_left_ms", "time_bank_left_ms", "view", "decision", "legal_actions", "legal_actions_listed", "decision_index", "events")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
@@ -210,6 +210,7 @@ class DecisionRequest(_message.Message):
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_LISTED_FIELD_NUMBER: _ClassVar[int]
     DECISION_INDEX_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     time_left_ms: int
     time_bank_left_ms: int
@@ -218,7 +219,8 @@ class DecisionRequest(_message.Message):
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
     legal_actions_listed: bool
     decision_index: int
-    def __init__(self, request_id: _Optional[int] = ..., time_left_ms: _Optional[int] = ..., time_bank_left_ms: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_actions_listed: _Optional[bool] = ..., decision_index: _Optional[int] = ...) -> None: ...
+    events: EventBatch
+    def __init__(self, request_id: _Optional[int] = ..., time_left_ms: _Optional[int] = ..., time_bank_left_ms: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_actions_listed: _Optional[bool] = ..., decision_index: _Optional[int] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ...) -> None: ...
 
 class EventBatch(_message.Message):
     __slots__ = ("events",)

@@ -80,6 +80,8 @@ class Seat:
     gone: bool = False  # the bot's process has ended
     verdicts: list[pb.Verdict] = field(default_factory=list)
     cursor: int = 0  # events of the log already delivered to this seat
+    #: Events for this seat not sent yet: folded into its next decision request, or sent as a batch at the end of the step.
+    outbox: list[pb.Event] = field(default_factory=list)
     held: tuple[Any, bool] | None = None
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled  # a simultaneous choice waiting for the other seats' (action, auto)
 
@@ -217,6 +219,7 @@ class MatchSession:
             if self._autoplay():
                 continue
             self._issue_requests()
+            self._flush_all()
             timeout = self._next_deadline() - self.clock()
             if timeout <= 0:
                 self._expire()
@@ -287,6 +290,9 @@ class MatchSession:
         left = self._time_left_ms(s)
         msg.time_left_ms = max(0, int(left))
         msg.time_bank_left_ms = max(0, int(min(left, s.bank_ms)))
+        if s.outbox:  # the events that led here ride along: one message instead of two
+            msg.events.events.extend(s.outbox)
+            s.outbox.clear()
         s.link.send(pb.RefereeMessage(decision=msg))
 
     def _time_left_ms(self, s: Seat) -> float:
@@ -324,6 +330,7 @@ class MatchSession:
         s = self.seats[seat]
         if kind == "attach":
             s.cursor = len(self.log)  # a fresh link gets the view in the next request, not old events
+            s.outbox = []
             if s.pending is not None:
                 self._send_request(s)
         elif kind == "ended":
@@ -366,6 +373,7 @@ class MatchSession:
         assert s.pending is not None and s.link is not None
         s.pending.rejections += 1
         self._verdict(s, V.ILLEGAL_ACTION, reason)
+        self._flush(s)
         s.link.send(pb.RefereeMessage(rejection=pb.Rejection(request_id=s.pending.request_id, reason=reason)))
         if s.pending.rejections >= self.tc.max_rejections:
             self._charge(s)
@@ -375,6 +383,7 @@ class MatchSession:
 
     def _protocol_error(self, s: Seat, code: int, message: str) -> None:
         if s.link is not None:
+            self._flush(s)
             s.link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=message)))  # type: ignore[arg-type]
 
     def _play(self, s: Seat, action: Any, auto: bool) -> None:
@@ -413,11 +422,21 @@ class MatchSession:
     def _deliver(self, s: Seat) -> None:
         if s.link is None:
             s.cursor = len(self.log)
+            s.outbox = []
             return
-        batch = [self._encoded_event(seq) for seq in range(s.cursor, len(self.log)) if self.log[seq].visible(s.seat)]
+        s.outbox.extend(self._encoded_event(seq) for seq in range(s.cursor, len(self.log)) if self.log[seq].visible(s.seat))
         s.cursor = len(self.log)
-        if batch:
-            s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=batch)))
+
+    def _flush(self, s: Seat) -> None:
+        """Send ``s`` its waiting events as a batch (before any other message, so that order is kept)."""
+        if s.outbox and s.link is not None:
+            s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=s.outbox)))
+        s.outbox = []
+
+    def _flush_all(self) -> None:
+        for s in self.seats:
+            if s.outbox:
+                self._flush(s)
 
     def _encoded_event(self, seq: int) -> pb.Event:
         """Each event is encoded once, whichever seats see it."""
@@ -488,6 +507,7 @@ class MatchSession:
             )
         for s in self.seats:
             if s.link is not None:
+                self._flush(s)
                 s.link.send(pb.RefereeMessage(result=result))
                 s.link.close()
                 s.link = None

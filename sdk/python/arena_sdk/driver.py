@@ -43,10 +43,10 @@ class BotDriver:
             self.start = msg.start
             self.bot.on_start(msg.start)
         elif which == "events":
-            if self.start is not None:
-                field = self.start.game.replace("-", "_")
-                self.bot.on_events([getattr(e, field) for e in msg.events.events])
+            self._events(msg.events)
         elif which == "decision":
+            if msg.decision.events.events:  # events folded into the request come first
+                self._events(msg.decision.events)
             self.pending = msg.decision
             self.retries = 0
             return self._answer()
@@ -63,6 +63,11 @@ class BotDriver:
             self.result = msg.result
             self.bot.on_result(msg.result)
         return []
+
+    def _events(self, batch: pb.EventBatch) -> None:
+        if self.start is not None:
+            field = self.start.game.replace("-", "_")
+            self.bot.on_events([getattr(e, field) for e in batch.events])
 
     def _answer(self) -> list[pb.BotMessage]:
         assert self.pending is not None and self.start is not None

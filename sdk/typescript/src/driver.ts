@@ -8,7 +8,7 @@
 import { Bot, Request } from "./bot.js";
 import { log } from "./log.js";
 import { PROTOCOL_VERSION } from "./protocol.js";
-import type { BotMessage, DecisionRequest, EnvelopeAction, EventOf, GameId, GameStart, MatchResult, RefereeMessage } from "./types.js";
+import type { BotMessage, DecisionRequest, EnvelopeAction, EventEnvelope, EventOf, GameId, GameStart, MatchResult, RefereeMessage } from "./types.js";
 import { gameField } from "./types.js";
 
 const ERROR_CODES = ["ERROR_CODE_UNSPECIFIED", "STALE_REQUEST", "MALFORMED_ACTION", "UNEXPECTED_MESSAGE", "MESSAGE_TOO_LARGE"];
@@ -40,16 +40,11 @@ export class BotDriver {
         if (this.start) this.bot.onStart(this.start);
         break;
       case "events":
-        if (this.start && msg.events) {
-          const field = gameField(this.start.game);
-          const raw = msg.events.events;
-          this.bot.onEvents(
-            raw.map((e) => (e as unknown as Record<string, unknown>)[field] as EventOf<GameId>),
-            raw,
-          );
-        }
+        if (msg.events) this.events(msg.events.events);
         break;
       case "decision":
+        // Events folded into the request (what an EventBatch just before it would hold) come first.
+        if (msg.decision?.events?.events.length) this.events(msg.decision.events.events);
         this.pending = msg.decision ?? null;
         this.retries = 0;
         return this.answer();
@@ -77,6 +72,15 @@ export class BotDriver {
     return [];
   }
 
+
+  private events(raw: EventEnvelope[]): void {
+    if (!this.start) return;
+    const field = gameField(this.start.game);
+    this.bot.onEvents(
+      raw.map((e) => (e as unknown as Record<string, unknown>)[field] as EventOf<GameId>),
+      raw,
+    );
+  }
   private async answer(): Promise<BotMessage[]> {
     const pending = this.pending;
     const start = this.start;

@@ -5116,6 +5116,10 @@ export const descriptor: Record<string, unknown> = {
         "decisionIndex": {
          "type": "uint64",
          "id": 8
+        },
+        "events": {
+         "type": "EventBatch",
+         "id": 9
         }
        }
       },

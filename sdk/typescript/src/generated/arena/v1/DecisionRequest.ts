@@ -4,6 +4,7 @@
 import type { View as _arena_v1_View, View__Output as _arena_v1_View__Output } from '../../arena/v1/View.js';
 import type { Decision as _arena_v1_Decision, Decision__Output as _arena_v1_Decision__Output } from '../../arena/v1/Decision.js';
 import type { Action as _arena_v1_Action, Action__Output as _arena_v1_Action__Output } from '../../arena/v1/Action.js';
+import type { EventBatch as _arena_v1_EventBatch, EventBatch__Output as _arena_v1_EventBatch__Output } from '../../arena/v1/EventBatch.js';
 import type { Long } from '@grpc/proto-loader';
 
 /**
@@ -42,6 +43,12 @@ export interface DecisionRequest {
    * How many decisions the match has asked of any seat before this one.
    */
   'decisionIndex'?: (number | string | Long);
+  /**
+   * Events the seat may see that happened since the last message it was sent, in order: what an EventBatch
+   * sent just before this request would hold (the referee folds them in to save a message). Handle them
+   * before deciding; the view already includes their effect.
+   */
+  'events'?: (_arena_v1_EventBatch | null);
 }
 
 /**
@@ -80,4 +87,10 @@ export interface DecisionRequest__Output {
    * How many decisions the match has asked of any seat before this one.
    */
   'decisionIndex': (number);
+  /**
+   * Events the seat may see that happened since the last message it was sent, in order: what an EventBatch
+   * sent just before this request would hold (the referee folds them in to save a message). Handle them
+   * before deciding; the view already includes their effect.
+   */
+  'events': (_arena_v1_EventBatch__Output | null);
 }
