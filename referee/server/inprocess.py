@@ -58,4 +58,11 @@ async def play_async(
 
 def play(game: Game[Any], bots: list[Bot], **kwargs: Any) -> MatchRecord:
     """Play ``game`` to the end with ``bots`` in seat order."""
-    return asyncio.run(play_async(game, bots, **kwargs))
+    box: list[MatchRecord] = []
+
+    async def main() -> None:
+        # Not the main task's result: Python 3.11's asyncio.run can format that task's repr at exit, the whole game state.
+        box.append(await play_async(game, bots, **kwargs))
+
+    asyncio.run(main())
+    return box[0]
