@@ -178,17 +178,25 @@ def matches(r: Report) -> None:
         r.add(f"| {game_id} | {', '.join(p.name for p in seats)} | {seconds:.2f} |")
     bots = sample_bots_for("generals-war")
     games = 48
-    fresh = [tournament_rate(bots, games, 2, pooled=False) for _ in range(2)]
-    pooled = [tournament_rate(bots, games, 2, pooled=True) for _ in range(2)]
+    runs = 3
+    fresh: list[tuple[float, int, int]] = []
+    pooled: list[tuple[float, int, int]] = []
+    ladders: list[tuple[float, list[str], int] | str] = []
+    ladders_pooled: list[tuple[float, list[str], int] | str] = []
+    for _ in range(runs):  # interleaved, so that a slow spell of the shared machine falls on both runners
+        fresh.append(tournament_rate(bots, games, 2, pooled=False))
+        ladders.append(ladder_rate(games, workers=2))
+        pooled.append(tournament_rate(bots, games, 2, pooled=True))
+        ladders_pooled.append(ladder_rate(games, workers=2, pooled=True))
     fresh_rate = statistics.median(x[0] for x in fresh)
     pooled_rate = statistics.median(x[0] for x in pooled)
-    ladder = ladder_rate(games, workers=2)
-    ladder_pooled = ladder_rate(games, workers=2, pooled=True)
+    ladder = _median_rate(ladders)
+    ladder_pooled = _median_rate(ladders_pooled)
     r.add(
         "",
         f"Matches per minute, two-player General's War, {', '.join(p.name for p in bots)} (the ladder's sample bots for that game),",
         "two matches at a time, move time 2 s. `arena tournament` is a round robin of "
-        f"{games} matches (its duplicate deals: each seed played with the seats rotated), median of 2 runs.",
+        f"{games} matches (its duplicate deals: each seed played with the seats rotated); each runner run {runs} times, alternately, the median shown.",
         "The ladder: `ladder.service.Ladder` on SQLite with two local workers and the same bots (submitted and validated as",
         "any bot), scheduling, claiming, copying the bots, recording, writing the replay and rating each match; timed over",
         f"{games} matches after the first ones are done. With `matches_per_process` the ladder keeps bot processes between",
@@ -209,16 +217,26 @@ def matches(r: Report) -> None:
         overheads.append(f"{(bare / rate - 1) * 100:+.0f}% ({rate:.0f} vs {bare:.0f} matches/min, {label.split(' (')[0]})")
     r.add("")
     if not isinstance(ladder, str):
-        overhead = fresh_rate / ladder[0] - 1
         r.add(
-            "The ladder's scheduling, database and rating work, as time per match over the bare runner with the same kind of",
+            "The ladder's scheduling, database, rating and replay work, as time per match over the bare runner (which keeps",
+            "no replay) with the same kind of",
             "bot processes (target ≤ 20%): " + "; ".join(overheads) + ".",
             "",
         )
-        r.target("ladder overhead over `arena tournament`", "; ".join(overheads), "≤ +20%", overhead <= 0.2)
+        worst = max([fresh_rate / ladder[0] - 1] + ([] if isinstance(ladder_pooled, str) else [pooled_rate / ladder_pooled[0] - 1]))
+        r.target("ladder overhead over `arena tournament`", "; ".join(overheads), "≤ +20%", worst <= 0.2)
     else:
         r.target("ladder overhead over the bare runner", "not measured", "≤ 20%", None)
     r.target("tournament, processes kept between matches", f"{pooled_rate / fresh_rate:.2f}× the matches/min of a process per match", "(no target)", None)
+
+
+def _median_rate(runs: list[tuple[float, list[str], int] | str]) -> tuple[float, list[str], int] | str:
+    """The run with the median rate, or the first failure."""
+    for run in runs:
+        if isinstance(run, str):
+            return run
+    done = sorted((run for run in runs if not isinstance(run, str)), key=lambda run: run[0])
+    return done[len(done) // 2]
 
 
 def ratings(r: Report) -> None:

@@ -9,6 +9,7 @@ from google.protobuf import json_format
 from arena.v1 import referee_pb2 as pb
 from referee.core.game import Event, Game, OptionValue
 from referee.protocol.codec import CodecError, decode, encode
+from referee.protocol.jsondict import message_to_dict
 
 PROTOCOL_VERSION = 1
 
@@ -71,14 +72,14 @@ class GameCodec:
         return decode(getattr(msg, self.field), self.game_cls.action_types)
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
-        return json_format.MessageToDict(getattr(self.action(action), self.field), preserving_proto_field_name=True)
+        return message_to_dict(getattr(self.action(action), self.field))
 
     def action_from_json(self, data: dict[str, Any]) -> Any:
         inner = json_format.ParseDict(data, self.game_cls.proto_module.Action())
         return decode(inner, self.game_cls.action_types)
 
     def event_to_json(self, event: Event, seq: int) -> dict[str, Any]:
-        body = json_format.MessageToDict(getattr(self.event(event.payload, seq), self.field), preserving_proto_field_name=True)
+        body = message_to_dict(getattr(self.event(event.payload, seq), self.field))
         return {
             "seq": seq,
             "visible_to": None if event.visible_to is None else sorted(event.visible_to),
@@ -86,7 +87,7 @@ class GameCodec:
         }
 
     def view_to_json(self, view: Any) -> dict[str, Any]:
-        return json_format.MessageToDict(getattr(self.view(view), self.field), preserving_proto_field_name=True)
+        return message_to_dict(getattr(self.view(view), self.field))
 
 
 def option_values(options: dict[str, OptionValue]) -> dict[str, pb.OptionValue]:

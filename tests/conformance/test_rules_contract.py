@@ -133,3 +133,25 @@ def test_views_round_trip_through_the_protocol(game_id: str, n: int) -> None:
         assert codec.action_from_json(codec.action_to_json(action)) == action
         for event in game.apply(seat, action):
             codec.event(event.payload, 0)
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_the_fast_json_of_views_actions_and_events_is_what_message_to_dict_gives(game_id: str, n: int) -> None:
+    """Replays and replay frames use referee.protocol.jsondict; it must spell every message as protobuf's own JSON does."""
+    from google.protobuf import json_format
+
+    from referee.protocol.jsondict import message_to_dict
+
+    game = new(game_id, n, 5)
+    codec = GameCodec(type(game))
+    rng = random.Random(5)
+    checked = 0
+    while not game.is_over():
+        seat = rng.choice(game.to_act())
+        action = game.random_action(seat, rng)
+        messages = [codec.view(game.view(seat)), codec.decision(game.decision(seat)), codec.action(action)]
+        messages += [codec.event(e.payload, i) for i, e in enumerate(game.apply(seat, action))]
+        for msg in messages:
+            assert message_to_dict(msg) == json_format.MessageToDict(msg, preserving_proto_field_name=True)
+            checked += 1
+    assert checked > 50
