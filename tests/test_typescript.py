@@ -309,3 +309,11 @@ def test_a_refused_typescript_bot_says_why(bots: dict[str, Path], referee: Refer
     assert "refused by the referee: UNAUTHENTICATED" in wrong.stderr, wrong.stderr
     unset = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, timeout=60)
     assert unset.returncode == 1 and "ARENA_ADDRESS is not set" in unset.stderr
+
+
+def test_a_typescript_bot_whose_referee_is_gone_gives_up(bots: dict[str, Path], tmp_path: Path) -> None:
+    """Nobody serves the address (the referee was killed): the bot exits after its reconnect window, not never."""
+    assert NODE is not None
+    env = {**os.environ, "ARENA_ADDRESS": f"unix:{tmp_path / 'gone.sock'}", "ARENA_MATCH_ID": "m", "ARENA_TOKEN": "t"}
+    proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=env, capture_output=True, text=True, timeout=60)
+    assert "no referee" in proc.stderr, proc.stderr

@@ -49,6 +49,15 @@ export async function play(
   let giveUpAt: number | null = null;
   while (!driver.result) {
     const client = new Referee(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    // Bounded: a referee that is gone for good (killed, its match over) must not keep the bot waiting forever.
+    const ready = await new Promise<boolean>((resolve) => {
+      client.waitForReady(new Date(giveUpAt ?? Date.now() + reconnectMs), (err) => resolve(!err));
+    });
+    if (!ready) {
+      client.close();
+      log.error(`no referee at ${address} within ${Math.round(reconnectMs / 1000)} s`);
+      return null;
+    }
     let status: grpc.StatusObject;
     try {
       status = await stream(client, driver, matchId, token, () => {
