@@ -3,11 +3,12 @@
 The family: tests/bots/gw_noisy, the greedy General's War bot that plays a
 random legal action with probability ``noise``; lower noise is stronger. The
 matches are real (the session and the SDK driver in process,
-referee.server.inprocess), the rating arithmetic is the ladder's
-(ladder/ratings.py), and the ladder's matchmaking is ladder/scheduler.py's
-``plan_one`` without the database: the bot with the fewest games (then the
-widest sigma) plays, its opponents are drawn among the three best by TrueSkill
-match quality, and every deal is played twice with the seat order reversed.
+referee.server.inprocess), and the ladder's side uses the ladder's own code
+without its database: its matchmaking (ladder/scheduler.py ``choose_table``:
+the bot with the fewest games, then the widest sigma, with its neighbours in
+the order by mu), every deal played twice with the seat order reversed, and
+the set rated as one comparison (ladder/ratings.py ``set_ranks``, as
+ladder/worker.py ``rate_set`` does).
 The baseline is TrueSkill with uniformly random tables and a fresh deal for
 every match. Both sort by the ladder's conservative rating (mu - 3 sigma).
 
@@ -79,7 +80,8 @@ class Family:
 
 def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
     """Games per bot from which tau stays >= TAU for HOLD more; None if not within the run."""
-    from ladder.ratings import INITIAL, quality, update
+    from ladder.ratings import INITIAL, set_ranks, update
+    from ladder.scheduler import Entrant, choose_table
 
     rng = random.Random(seed)
     family = Family(seed)
@@ -88,11 +90,11 @@ def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
     games = [0] * n
     history: list[tuple[float, float]] = []  # (games per bot, tau) after each match
 
-    def record(table: list[int], ranks: list[int]) -> None:
+    def record(table: list[int], ranks: list[int], played: int) -> None:
         new = update([skills[b] for b in table], ranks)
         for b, s in zip(table, new):
             skills[b] = s
-            games[b] += 1
+            games[b] += played
         order = sorted(range(n), key=lambda b: -skills[b].conservative)
         history.append((sum(games) / n, kendall_tau(order)))
 
@@ -100,21 +102,16 @@ def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
     while sum(games) / n < max_games_per_bot:
         size = rng.choice(counts)
         if scheme == "ladder":
-            focus = min(range(n), key=lambda b: (games[b], -skills[b].sigma, rng.random()))
-            table = [focus]
-            others = [b for b in range(n) if b != focus]
-            while len(table) < size:
-                scored = sorted(others, key=lambda b: -quality([skills[t] for t in table] + [skills[b]]))
-                pick = rng.choice(scored[:3])
-                table.append(pick)
-                others.remove(pick)
-            rng.shuffle(table)
+            pool = [Entrant(b, str(b), skills[b], games[b]) for b in range(n)]
+            table = [e.version_id for e in choose_table(pool, size, rng)]
             deal = rng.randrange(2**31)
-            for order in (table, list(reversed(table))):
-                record(order, family.play(order, deal))
+            reverse = list(reversed(table))
+            first, second = family.play(table, deal), family.play(reverse, deal)
+            ranks = set_ranks([list(zip(table, first)), list(zip(reverse, second))], reverse)
+            record(reverse, ranks, 2)
         else:
             table = rng.sample(range(n), size)
-            record(table, family.play(table, rng.randrange(2**31)))
+            record(table, family.play(table, rng.randrange(2**31)), 1)
     for i, (g, _) in enumerate(history):
         window = [tau for h, tau in history[i:] if h <= g + HOLD]
         if history[-1][0] >= g + HOLD and all(tau >= TAU for tau in window):

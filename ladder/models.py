@@ -82,7 +82,11 @@ class Match(Base):
     """A match to play or played; claimed by a worker with a lease."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_status_priority", "status", "priority"),)
+    __table_args__ = (
+        Index("ix_matches_status_priority", "status", "priority"),
+        Index("ix_matches_deal", "deal"),
+        Index("ix_matches_rated_with_status", "rated_with", "status"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
     seed: Mapped[int] = mapped_column(Integer)
@@ -101,6 +105,9 @@ class Match(Base):
     replay_path: Mapped[str | None] = mapped_column(String(512), nullable=True)  # None when the replay is a MatchFile
     error: Mapped[str] = mapped_column(Text, default="")
     played_by: Mapped[str | None] = mapped_column(String(128), nullable=True)  # the worker that recorded the result
+    #: The match whose RatingChange rows rated this one: its duplicate set is rated as one comparison once none of
+    #: it is left to play (ladder/worker.py ``rate_set``). None while unrated.
+    rated_with: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MatchSeat(Base):

@@ -34,3 +34,17 @@ def update(skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
 def quality(skills: Iterable[Skill]) -> float:
     """TrueSkill's match quality: the draw probability of these players, 1 for a perfect match."""
     return float(ENV.quality([(ENV.create_rating(s.mu, s.sigma),) for s in skills]))
+
+
+def set_ranks(results: Iterable[Iterable[tuple[int, int]]], order: Sequence[int]) -> list[int]:
+    """Ranks of the bots of a duplicate set (``order``: their ids) from each of its matches' (id, rank) pairs.
+
+    By the sum of each bot's ranks over the set, lower first; equal sums tie. A deal that decided
+    the winner whatever the seats (one win each) is then one draw, not two results that cancel
+    while shrinking both sigmas twice.
+    """
+    total = dict.fromkeys(order, 0)
+    for match in results:
+        for bot, rank in match:
+            total[bot] += rank
+    return [1 + sum(1 for other in order if total[other] < total[bot]) for bot in order]

@@ -6,13 +6,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ladder.models import Match, MatchSeat, Rating, RatingChange
-from ladder.ratings import INITIAL, Skill, update
+from ladder.ratings import INITIAL, Skill, set_ranks, update
 
 Key = tuple[int, str]
 
 
 def rebuild(db: Session) -> dict[Key, tuple[Skill, int]]:
-    """Replay every recorded match, in the order its ratings were updated, from initial ratings."""
+    """Replay every rating update, in order, from initial ratings: each match with RatingChange rows, combined with
+    the matches of its duplicate set that were rated with it (``rated_with``)."""
     order = (
         select(RatingChange.match_id, func.min(RatingChange.id).label("first"))
         .group_by(RatingChange.match_id)
@@ -21,12 +22,18 @@ def rebuild(db: Session) -> dict[Key, tuple[Skill, int]]:
     state: dict[Key, tuple[Skill, int]] = {}
     for match_id, _ in db.execute(order).all():
         match = db.get_one(Match, match_id)
-        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
-        keys = [(s.bot_version_id, match.game) for s in seats]
+        combined = db.scalars(select(Match.id).where(Match.rated_with == match_id).order_by(Match.id)).all() or [match_id]
+        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id.in_(combined)).order_by(MatchSeat.match_id, MatchSeat.seat)).all()
+        by_match: dict[int, list[MatchSeat]] = {}
+        for seat in seats:
+            by_match.setdefault(seat.match_id, []).append(seat)
+        order_ids = [s.bot_version_id for s in by_match[match_id]]
+        ranks = set_ranks(([(s.bot_version_id, s.rank or len(order_ids)) for s in by_match[m]] for m in combined), order_ids)
+        keys = [(v, match.game) for v in order_ids]
         skills = [state.get(k, (INITIAL, 0))[0] for k in keys]
-        new = update(skills, [s.rank or len(seats) for s in seats])
+        new = update(skills, ranks)
         for key, skill in zip(keys, new):
-            state[key] = (skill, state.get(key, (INITIAL, 0))[1] + 1)
+            state[key] = (skill, state.get(key, (INITIAL, 0))[1] + len(combined))
     return state
 
 

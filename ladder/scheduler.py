@@ -1,9 +1,10 @@
 """Choosing the matches that teach the ladder the most.
 
-Bots with few games or a wide sigma play first; their opponents are drawn
-from those with the best TrueSkill match quality; every deal is played twice
-with the seats reversed (a duplicate set) so that card luck cancels. New
-versions get placement matches first, and owners can ask for challenges.
+Bots with few games or a wide sigma play first, against their neighbours in
+the order by mu; every deal is played twice with the seats reversed (a
+duplicate set) so that card luck cancels, and the set is rated as one
+comparison (ladder/worker.py ``rate_set``). New versions get placement matches
+first, and owners can ask for challenges.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating
-from ladder.ratings import Skill, quality
+from ladder.ratings import Skill
 from referee.games.registry import GAMES
 
 PLACEMENT_GAMES = 4
@@ -77,18 +78,26 @@ def plan_one(db: Session, game: str, rng: random.Random) -> list[Match]:
     counts = [n for n in GAMES[game].spec.player_counts if n <= len(pool)]
     if not counts:
         return []
-    focus = min(pool, key=lambda e: (e.games, -e.skill.sigma, rng.random()))
-    n = rng.choice(counts)
-    table = [focus]
-    others = [e for e in pool if e is not focus]
-    while len(table) < n:
-        scored = sorted(others, key=lambda e: -quality([t.skill for t in table] + [e.skill]))
-        pick = rng.choice(scored[:3])
-        table.append(pick)
-        others.remove(pick)
-    rng.shuffle(table)
+    table = choose_table(pool, rng.choice(counts), rng)
+    focus = min(table, key=lambda e: e.games)
     kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
     return add_duplicate_set(db, game, [e.version_id for e in table], rng.randrange(2**31), kind)
+
+
+def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
+    """The entrant with the fewest games (then the widest sigma) and its neighbours in the order by mu, seated at random.
+
+    Neighbours are the pairs whose order the ladder knows least; with each deal played twice and the
+    set rated as one comparison, this ordered a family of bots of known strength in about a fifth of
+    the games TrueSkill with random tables needs (docs/benchmarks.md, section 4).
+    """
+    focus = min(pool, key=lambda e: (e.games, -e.skill.sigma, rng.random()))
+    ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
+    at = ranked.index(focus)
+    start = max(0, min(at - n // 2, len(ranked) - n))  # the focus with those just above it (and below, at a table of 4)
+    table = ranked[start:start + n]
+    rng.shuffle(table)
+    return table
 
 
 def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None) -> int:

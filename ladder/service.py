@@ -29,7 +29,7 @@ from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
 from ladder.executors import Executor, make_executor
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, build_job
-from ladder.worker import WorkerConfig, claim, fail_match, reap, release, renew_all
+from ladder.worker import WorkerConfig, claim, fail_match, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -193,6 +193,10 @@ class Ladder:
     async def scheduler(self) -> None:
         while True:
             reap(self.make)
+            try:
+                rate_settled_sets(self.make)
+            except Exception:  # the database busy for a moment: the next tick tries again
+                log.warning("could not rate the sets whose last match failed", exc_info=True)
             if self.config.schedule:
                 with self.make() as db:
                     fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games)

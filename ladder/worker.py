@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
 from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
-from ladder.ratings import Skill
+from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
 from referee.server.runner import LocalMatch
 from referee.server.session import TimeControl
@@ -133,31 +133,68 @@ def record_outcome(
             seat.log_path = log
         for name, data in (files or {}).items():
             db.add(MatchFile(match_id=match_id, name=name, size=len(data), data=gzip.compress(data, 6), created_at=now))
-        apply_ratings(db, match, list(seats))
+        rate_set(db, match)
         db.commit()
         return True
 
 
-def apply_ratings(db: Session, match: Match, seats: list[MatchSeat]) -> None:
-    """TrueSkill update for one match's seats, with a RatingChange per seat.
+def rate_set(db: Session, match: Match) -> bool:
+    """Rate ``match``'s duplicate set as one comparison if none of it is left to play; True if it rated.
 
-    The rating rows are locked in version-id order: the two matches of a
-    duplicate set seat the same versions in reverse order, and on PostgreSQL
-    two results recorded at once would otherwise lock them crosswise.
+    Its done, unrated matches are combined (set_ranks): each bot's ranks summed over them. The
+    RatingChange rows go to ``match`` (the one that completed the set), every combined match is
+    marked ``rated_with`` it, and each bot's games grow by the matches combined. A set whose other
+    match failed is rated from what was played.
+
+    The rating rows are locked in version-id order before the set is looked at: two recorders of
+    one set (or of sets sharing bots) take turns, and on PostgreSQL the one that waited then sees
+    what the other committed, so a set is rated exactly once and no two lock crosswise.
     """
+    seat_versions = db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)).all()
     locked: dict[int, Rating] = {}
-    for version_id in sorted({s.bot_version_id for s in seats}):
+    for version_id in sorted(set(seat_versions)):
         rating = db.scalar(select(Rating).where(Rating.bot_version_id == version_id, Rating.game == match.game).with_for_update())
         assert rating is not None, f"no rating for version {version_id} in {match.game}"
         locked[version_id] = rating
-    ratings = [locked[s.bot_version_id] for s in seats]
-    new = rate([Skill(r.mu, r.sigma) for r in ratings], [s.rank or len(seats) for s in seats])
+    members = db.execute(select(Match.id, Match.status, Match.rated_with).where(Match.deal == match.deal).order_by(Match.id)).all()
+    if any(status in ("queued", "running") for _, status, _ in members):
+        return False
+    combined = [mid for mid, status, rated_with in members if status == "done" and rated_with is None]
+    if match.id not in combined:
+        return False
+    seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id.in_(combined)).order_by(MatchSeat.match_id, MatchSeat.seat)).all()
+    by_match: dict[int, list[MatchSeat]] = {}
+    for seat in seats:
+        by_match.setdefault(seat.match_id, []).append(seat)
+    order = list(seat_versions)
+    ranks = set_ranks(([(s.bot_version_id, s.rank or len(order)) for s in by_match[mid]] for mid in combined), order)
+    ratings = [locked[v] for v in order]
+    new = rate([Skill(r.mu, r.sigma) for r in ratings], ranks)
     now = time.time()
-    for rating, skill, seat in zip(ratings, new, seats):
+    for rating, skill, version_id in zip(ratings, new, order):
         rating.mu, rating.sigma = skill.mu, skill.sigma
-        rating.games += 1
+        rating.games += len(combined)
         rating.updated_at = now
-        db.add(RatingChange(match_id=match.id, bot_version_id=seat.bot_version_id, game=match.game, mu=skill.mu, sigma=skill.sigma, created_at=now))
+        db.add(RatingChange(match_id=match.id, bot_version_id=version_id, game=match.game, mu=skill.mu, sigma=skill.sigma, created_at=now))
+    db.execute(update(Match).where(Match.id.in_(combined)).values(rated_with=match.id))
+    return True
+
+
+def rate_settled_sets(make: sessionmaker[Session], limit: int = 50) -> int:
+    """Rate the sets whose last match ended without a result (failed): what was played still counts."""
+    rated = 0
+    with make() as db:
+        waiting = db.scalars(
+            select(Match.id).where(Match.rated_with.is_(None), Match.status == "done").order_by(Match.finished_at, Match.id).limit(limit)
+        ).all()
+        for match_id in waiting:
+            match = db.get_one(Match, match_id)
+            if rate_set(db, match):
+                db.commit()
+                rated += 1
+            else:
+                db.rollback()
+    return rated
 
 
 async def play_match(make: sessionmaker[Session], match_id: int, owner: str, config: WorkerConfig) -> bool:

@@ -5,23 +5,49 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import BotVersion
+from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.service import Ladder, LadderConfig
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS
 
 NOISY = ROOT / "tests" / "bots" / "gw_noisy"
+
+
+def check_rated_once(db: Session) -> int:
+    """Every done match rated exactly once, alone or with its duplicate set, and each bot's games counting the
+    matches rated; a done match not rated yet must have a set not finished. Returns how many matches were rated."""
+    games: Counter[tuple[int, str]] = Counter()
+    rated = 0
+    for m in db.scalars(select(Match).where(Match.status == "done")).all():
+        changes = db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == m.id))
+        if m.rated_with is None:
+            assert changes == 0, f"match {m.id} has rating changes but is not marked rated"
+            others = db.scalars(select(Match.status).where(Match.deal == m.deal, Match.id != m.id)).all()
+            assert any(status in ("queued", "running", "failed") for status in others), f"match {m.id}: its set is over, it was never rated"
+            continue
+        rater = db.get_one(Match, m.rated_with)
+        assert rater.deal == m.deal and rater.rated_with == rater.id
+        rater_changes = db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == rater.id))
+        assert rater_changes == rater.num_players, f"match {rater.id} rated {rater_changes} times for {rater.num_players} seats"
+        assert changes == (m.num_players if m.id == rater.id else 0)
+        for version_id in db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == m.id)):
+            games[(version_id, m.game)] += 1
+        rated += 1
+    for rating in db.scalars(select(Rating)).all():
+        assert rating.games == games[(rating.bot_version_id, rating.game)], f"version {rating.bot_version_id}: games {rating.games}"
+    return rated
 
 
 def enter(ladder: Ladder, bots: list[Path], validate: bool = True) -> list[int]:

@@ -8,14 +8,14 @@ import socket
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 from sqlalchemy import select
 
 from ladder.db import default_url, make_engine, sessions
-from ladder.models import Match, MatchSeat, Rating, RatingChange
+from ladder.models import Match, MatchSeat
 from ladder.rebuild import mismatches
+from tests.ladder.conftest import check_rated_once
 
 ARENA = [sys.executable, "-m", "arena.cli.main"]
 
@@ -73,13 +73,8 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         assert len(done) >= 4, f"only {len(done)} matches finished"
         assert not [m.id for m in matches if m.status == "running"], "a match was left claimed"
         assert any(m.attempts > 0 for m in matches), "no kill hit a running match; the test proved nothing"
-        seats_done: Counter[tuple[int, str]] = Counter()
         for m in done:
-            changes = db.scalars(select(RatingChange).where(RatingChange.match_id == m.id)).all()
-            assert len(changes) == m.num_players, f"match {m.id} rated {len(changes)} times for {m.num_players} seats"
             for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id)):
                 assert seat.rank is not None
-                seats_done[(seat.bot_version_id, m.game)] += 1
-        for rating in db.scalars(select(Rating)).all():
-            assert rating.games == seats_done[(rating.bot_version_id, rating.game)]
+        check_rated_once(db)
     assert kills == 6

@@ -7,6 +7,7 @@ skip, except under CI (the CI variable set), where a missing browser is a failur
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import shutil
 import socket
@@ -103,7 +104,9 @@ class ServedLadder:
                 runner.cancel()
                 await asyncio.gather(runner, return_exceptions=True)
 
-        asyncio.run(go())
+        # In a thread of its own: a session's Playwright browser may hold an event loop in this one.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, go()).result()
 
     def play_in_background(self, matches: int) -> threading.Thread:
         thread = threading.Thread(target=self.play, args=(matches,), daemon=True)
