@@ -85,13 +85,13 @@ def plan_one(db: Session, game: str, rng: random.Random) -> list[Match]:
 
 
 def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
-    """The entrant with the fewest games (then the widest sigma) and its neighbours in the order by mu, seated at random.
+    """The entrant with the fewest games (ties at random) and its neighbours in the order by mu, seated at random.
 
     Neighbours are the pairs whose order the ladder knows least; with each deal played twice and the
-    set rated as one comparison, this ordered a family of bots of known strength in about a fifth of
-    the games TrueSkill with random tables needs (docs/benchmarks.md, section 4).
+    set rated as one comparison, this ordered a family of bots of known strength in about half the
+    games TrueSkill with random tables needs (docs/benchmarks.md, section 4).
     """
-    focus = min(pool, key=lambda e: (e.games, -e.skill.sigma, rng.random()))
+    focus = min(pool, key=lambda e: (e.games, rng.random()))
     ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
     at = ranked.index(focus)
     start = max(0, min(at - n // 2, len(ranked) - n))  # the focus with those just above it (and below, at a table of 4)
