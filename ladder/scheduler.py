@@ -1,6 +1,6 @@
 """Choosing the matches that teach the ladder the most.
 
-Bots with few games or a wide sigma play first, against their neighbours in
+Bots with the fewest games play first, against their neighbours in
 the order by mu; every deal is played twice with the seats reversed (a
 duplicate set) so that card luck cancels, and the set is rated as one
 comparison (ladder/worker.py ``rate_set``). New versions get placement matches
