@@ -17,7 +17,7 @@ from collections.abc import Callable
 def openspiel_steps_per_second(game_name: str, seconds: float = 3.0) -> tuple[float, int] | None:
     """Decisions per second in OpenSpiel's ``game_name``; None when open_spiel is not installed."""
     try:
-        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game(game_name)
@@ -45,7 +45,7 @@ def openspiel_steps_per_second(game_name: str, seconds: float = 3.0) -> tuple[fl
 def rlcard_steps_per_second(env_id: str, seconds: float = 3.0) -> tuple[float, int] | None:
     """Decisions per second in RLCard's ``env_id``; None when rlcard is not installed."""
     try:
-        import rlcard  # type: ignore[import-untyped, unused-ignore]
+        import rlcard
     except ImportError:
         return None
     env = rlcard.make(env_id, config={"seed": 0})
