@@ -90,8 +90,9 @@ def test_faults_that_forfeit(tmp_path: Path, fault: str, sandbox: str) -> None:
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
 def test_a_memory_hog_is_stopped(tmp_path: Path, sandbox: str) -> None:
     played, kinds, log = play(tmp_path, "memory_hog", sandbox)
-    # The hog crashes at its memory limit, unless filling memory up to it outlasts its time and it forfeits first.
-    assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH"} and kinds[:-1], log[-2000:]
+    # The hog crashes at its memory limit, unless filling memory up to it outlasts its time and it forfeits first;
+    # a killed bot's stream may drop before its exit is known (DISCONNECT at the next deadline).
+    assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH", "DISCONNECT"} and kinds[:-1], log[-2000:]
     if "CRASH" in kinds and sandbox == "docker":
         assert "code 137" in played.record.result.seats[0].verdicts[kinds.index("CRASH")].detail  # the OOM killer
 

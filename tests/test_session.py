@@ -226,7 +226,7 @@ def test_a_reconnecting_seat_resumes_with_its_pending_request() -> None:
 def test_every_seat_is_told_only_its_own_draws() -> None:
     record, links = run_session([driver_answers(1), driver_answers(2)], TimeControl())
     for seat, link in enumerate(links):
-        for batch in link.of("events"):
+        for batch in link.of("events") + [d.events for d in link.of("decision")]:  # batches, and events folded into requests
             for event in batch.events:
                 drawn = event.generals_war.cards_drawn
                 if event.generals_war.WhichOneof("kind") == "cards_drawn" and drawn.seat != seat:

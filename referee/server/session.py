@@ -80,8 +80,11 @@ class Seat:
     gone: bool = False  # the bot's process has ended
     verdicts: list[pb.Verdict] = field(default_factory=list)
     cursor: int = 0  # events of the log already delivered to this seat
-    #: Events for this seat not sent yet: folded into its next decision request, or sent as a batch at the end of the step.
-    outbox: list[pb.Event] = field(default_factory=list)
+    #: Events for this seat not sent yet, a batch per action applied: the last is folded into a decision request
+    #: that follows it at once, the others go out as batches (at the end of the step, or before any other message).
+    #: So the messages are those of sending each action's batch at once, with a request merged into the batch
+    #: just before it: their framing depends on the game alone, never on how actions were grouped in time.
+    outbox: list[list[pb.Event]] = field(default_factory=list)
     held: tuple[Any, bool] | None = None
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled  # a simultaneous choice waiting for the other seats' (action, auto)
 
@@ -291,8 +294,9 @@ class MatchSession:
         msg.time_left_ms = max(0, int(left))
         msg.time_bank_left_ms = max(0, int(min(left, s.bank_ms)))
         if s.outbox:  # the events that led here ride along: one message instead of two
-            msg.events.events.extend(s.outbox)
-            s.outbox.clear()
+            last = s.outbox.pop()
+            self._flush(s)
+            msg.events.events.extend(last)
         s.link.send(pb.RefereeMessage(decision=msg))
 
     def _time_left_ms(self, s: Seat) -> float:
@@ -424,13 +428,16 @@ class MatchSession:
             s.cursor = len(self.log)
             s.outbox = []
             return
-        s.outbox.extend(self._encoded_event(seq) for seq in range(s.cursor, len(self.log)) if self.log[seq].visible(s.seat))
+        batch = [self._encoded_event(seq) for seq in range(s.cursor, len(self.log)) if self.log[seq].visible(s.seat)]
         s.cursor = len(self.log)
+        if batch:
+            s.outbox.append(batch)
 
     def _flush(self, s: Seat) -> None:
-        """Send ``s`` its waiting events as a batch (before any other message, so that order is kept)."""
-        if s.outbox and s.link is not None:
-            s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=s.outbox)))
+        """Send ``s`` its waiting events, a batch per action (before any other message, so that order is kept)."""
+        if s.link is not None:
+            for batch in s.outbox:
+                s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=batch)))
         s.outbox = []
 
     def _flush_all(self) -> None:

@@ -139,9 +139,14 @@ def normalised(data: bytes) -> bytes:
 def reveals_a_secret_of_others(data: bytes, k: int) -> bool:
     """True for a message that tells seat k something the rules reveal about another seat or the reporter."""
     msg = pb.RefereeMessage.FromString(data)
-    if msg.WhichOneof("msg") != "events":
+    which = msg.WhichOneof("msg")
+    if which == "events":
+        events = msg.events.events
+    elif which == "decision":  # events folded into the request that follows them
+        events = msg.decision.events.events
+    else:
         return False
-    for event in msg.events.events:
+    for event in events:
         body = event.assassination
         kind = body.WhichOneof("kind")
         if kind in ("reporter_revealed", "round_ended"):
