@@ -44,7 +44,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 GAME = "generals-war"
-FIRST_MATCHES = 8
+FIRST_MATCHES = 12  # six duplicate sets: a few rating points (one per set) for every bot
 
 
 def free_socket() -> socket.socket:
