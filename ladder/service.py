@@ -29,7 +29,7 @@ from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
 from ladder.executors import Executor, make_executor
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, build_job
-from ladder.worker import WorkerConfig, claim, fail_match, rate_settled_sets, reap, release, renew_all
+from ladder.worker import claim, fail_match, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -99,7 +99,6 @@ class Ladder:
         self.store = config.data_dir / "bots"
         self.store.mkdir(parents=True, exist_ok=True)
         self.rng = random.Random(config.seed)
-        self.worker_config = WorkerConfig(self.store, config.data_dir, config.time_control, config.lease_seconds, config.sandbox)
         self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0
         self.outcomes: list[JobOutcome] = []

@@ -1,39 +1,27 @@
-"""Playing queued matches: claim with a lease, play in fresh copies of the bots, record exactly once.
+"""The lifecycle of a queued match in the database: claim with a lease, renew, record exactly once, rate.
 
 A claim is a conditional update (queued -> running, with this worker's lease);
 the result is recorded by another (running with this lease -> done), in the
 same transaction as the rating update, so a result is counted once or not at
 all. A worker that dies leaves a lease that runs out; the reaper queues the
-match again.
+match again. Playing a claimed match is ladder/jobs.py's.
 """
 
 from __future__ import annotations
 
 import gzip
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
-from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
+from ladder.models import Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
 from referee.server.runner import LocalMatch
-from referee.server.session import TimeControl
 
 MAX_ATTEMPTS = 3
-
-
-@dataclass
-class WorkerConfig:
-    store: Path
-    data_dir: Path
-    time_control: TimeControl
-    lease_seconds: float = 60.0
-    sandbox: str = "process"
 
 
 def claim(make: sessionmaker[Session], owner: str, lease_seconds: float) -> int | None:
@@ -84,11 +72,6 @@ def reap(make: sessionmaker[Session]) -> int:
         )
         db.commit()
         return int(again.rowcount + failed.rowcount)  # type: ignore[attr-defined]
-
-
-def record_result(make: sessionmaker[Session], match_id: int, owner: str, played: LocalMatch, replay: Path, logs: list[Path]) -> bool:
-    """Record a finished match and update ratings in one transaction; False if the lease was lost."""
-    return record_outcome(make, match_id, owner, played, replay_path=str(replay), log_paths=[str(p) for p in logs])
 
 
 def record_outcome(
@@ -195,15 +178,6 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = 50) -> int:
             else:
                 db.rollback()
     return rated
-
-
-async def play_match(make: sessionmaker[Session], match_id: int, owner: str, config: WorkerConfig) -> bool:
-    """Play a claimed match in fresh copies of its bots and record it; returns whether it was recorded."""
-    from ladder.jobs import FILES, JobSettings, build_job, play_job
-
-    settings = JobSettings(config.store, config.time_control, config.lease_seconds, config.sandbox, FILES, config.data_dir)
-    outcome = await play_job(make, build_job(make, match_id, owner, settings))
-    return outcome.status == "recorded"
 
 
 def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: str) -> None:

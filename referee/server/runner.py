@@ -207,7 +207,7 @@ async def run_local_match(
     handles: list[BotHandle | None] = [None] * len(manifests)
     watchers: list[asyncio.Task[None]] = []
     residents: list[_Resident] = []
-    use_pool = pool is not None and setup.sandbox == "process" and (launcher is None or isinstance(launcher, ProcessLauncher))
+    use_pool = pool is not None and setup.sandbox == "process" and isinstance(launcher, ProcessLauncher)
     with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
         try:
             for seat in range(len(manifests)):
