@@ -141,6 +141,7 @@ class Game(ABC, Generic[A]):
         self.options = self.spec.resolve_options(options)
         self.rng = random.Random(seed)
         self._opening: list[Event] = []
+        self._decisions: dict[int, Any] = {}
 
     def opening_events(self) -> list[Event]:
         """Events of the setup done in the constructor (the deal)."""
@@ -153,9 +154,25 @@ class Game(ABC, Generic[A]):
     def is_over(self) -> bool:
         return not self.to_act()
 
-    @abstractmethod
     def decision(self, seat: int) -> Any:
-        """What ``seat`` must decide now, described compactly (kind and constraints)."""
+        """What ``seat`` must decide now, described compactly (kind and constraints).
+
+        Worked out once per state: the view, the listing, the check and the
+        random or default action of one step all read it, and ``apply`` starts
+        afresh. Code that edits the state by hand (tests) calls ``forget``.
+        """
+        known = self._decisions.get(seat)
+        if known is None:
+            known = self._decisions[seat] = self._decide(seat)
+        return known
+
+    def forget(self) -> None:
+        """Drop the decisions worked out for the current state (it was edited by hand)."""
+        self._decisions = {}
+
+    @abstractmethod
+    def _decide(self, seat: int) -> Any:
+        """What ``seat`` must decide now; raises ValueError if it has nothing to decide."""
 
     @abstractmethod
     def legal_actions(self, seat: int) -> Iterator[A]:
@@ -172,7 +189,10 @@ class Game(ABC, Generic[A]):
         reason = self.check(seat, action)
         if reason is not None:
             raise IllegalAction(reason)
-        return self._apply(seat, action)
+        try:
+            return self._apply(seat, action)
+        finally:
+            self._decisions = {}
 
     @abstractmethod
     def _apply(self, seat: int, action: A) -> list[Event]:

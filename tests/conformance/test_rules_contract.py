@@ -41,6 +41,21 @@ def test_random_play_reaches_a_valid_result(game_id: str, n: int) -> None:
         assert game.to_act() == ()
 
 
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_a_decision_worked_out_once_per_state_is_never_stale(game_id: str, n: int) -> None:
+    """The decision kept for a state equals one worked out afresh, at every step of play."""
+    for seed in range(8):
+        game = new(game_id, n, seed)
+        rng = random.Random(seed)
+        while game.to_act():
+            acting = game.to_act()
+            kept = {s: game.decision(s) for s in acting}
+            seat = rng.choice(acting)
+            assert kept == {s: game._decide(s) for s in acting}
+            game.apply(seat, game.random_action(seat, rng))
+            assert all(game.decision(s) == game._decide(s) for s in game.to_act())
+
+
 def perturbations(action: Any) -> list[Any]:
     """Variants of a legal action that name a card nobody holds, repeat a card, or give an absurd number."""
     out: list[Any] = []

@@ -116,6 +116,7 @@ def table(
     t.turn = turn
     t.phase = Phase.TURN
     g.first_player = turn
+    g.forget()
     return g
 
 
@@ -133,6 +134,15 @@ def play(g: Glory, *steps: tuple[int, Any]) -> list[Any]:
         assert g.to_act() == (seat,), f"expected seat {seat} to act, not {g.to_act()}"
         events += g.apply(seat, action)
     return events
+
+
+def test_a_hand_edited_by_hand_shows_in_the_decision_once_forgotten() -> None:
+    g = table(2, ["Kh 5c", "2h"])
+    assert g.decision(0).hand == tuple(cs("Kh 5c"))
+    g.t.hands[0] = cs("Qs")
+    assert g.decision(0).hand == tuple(cs("Kh 5c")), "kept until the state moves on"
+    g.forget()
+    assert g.decision(0).hand == tuple(cs("Qs"))
 
 
 # --- G-1 .. G-3: cards, seats, deck --------------------------------------------------------

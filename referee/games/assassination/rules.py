@@ -165,6 +165,7 @@ class Assassination(Game[Action]):
         self.discarded = [c for c in deck.event_deck(secret.reporter_colour) if deck.is_action(c)]
         # Cards each seat has seen since the deal: its own, then every card turned over.
         self.seen = [set(self.movement_hands[s]) | set(self.event_hands[s]) for s in range(n)]
+        self.forget()
 
     def _start_turn(self) -> list[Event]:
         self.turn += 1
@@ -201,7 +202,7 @@ class Assassination(Game[Action]):
             return ((self.round - 1) % self.num_players,)  # the dealer deals the next round
         return ()
 
-    def decision(self, seat: int) -> Decision:
+    def _decide(self, seat: int) -> Decision:
         if seat not in self.to_act():
             raise ValueError(f"seat {seat} has no decision now")
         phase = self.phase

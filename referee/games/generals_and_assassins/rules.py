@@ -155,7 +155,7 @@ class GeneralsAndAssassins(Game[Action]):
     def to_act(self) -> tuple[int, ...]:
         return () if self.acting is None else (self.acting,)
 
-    def decision(self, seat: int) -> Decision:
+    def _decide(self, seat: int) -> Decision:
         if seat != self.acting:
             raise ValueError(f"seat {seat} has no decision now")
         if self._decision is None:

@@ -129,7 +129,7 @@ class GeneralsWar(Game[Action]):
             return (self.defender,)
         return ()
 
-    def decision(self, seat: int) -> Decision:
+    def _decide(self, seat: int) -> Decision:
         if seat not in self.to_act():
             raise ValueError(f"seat {seat} has no decision now")
         if self.phase == Phase.REVEAL:

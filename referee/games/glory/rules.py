@@ -110,6 +110,7 @@ class Glory(Game[Action]):
     def setup_first_round(self, deck: list[int]) -> list[Event]:
         """Round one from a deck whose last card is its top: high card goes first (G-4), then the deal."""
         self.t.deck = deck
+        self.forget()
         first, events = self._high_card()
         return events + self._begin_round(first)
 
@@ -237,7 +238,7 @@ class Glory(Game[Action]):
             return (fight.attacker,)
         return (fight.defender,)  # DEFEND, THWART
 
-    def decision(self, seat: int) -> Decision:
+    def _decide(self, seat: int) -> Decision:
         if seat not in self.to_act():
             raise ValueError(f"seat {seat} has no decision now")
         t = self.t

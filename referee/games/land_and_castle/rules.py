@@ -211,7 +211,7 @@ class LandAndCastle(Game[Action]):
             return tuple(p for p in range(len(self.lands)) if self.face_up[p])
         return (self.battle.land,)
 
-    def decision(self, seat: int) -> Decision:
+    def _decide(self, seat: int) -> Decision:
         if seat not in self.to_act():
             raise ValueError(f"seat {seat} has no decision now")
         hand = tuple(self.hands[seat])
