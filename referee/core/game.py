@@ -14,8 +14,10 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any, ClassVar, Generic, TypeVar
+
+from referee.core.records import quicken
 
 OptionValue = int | bool | str
 
@@ -202,6 +204,21 @@ class Game(ABC, Generic[A]):
     def default_action(self, seat: int) -> A:
         """The action the referee plays for a seat that timed out, crashed or forfeited."""
 
+    def listing(self, seat: int, limit: int) -> list[A] | None:
+        """Every legal action of ``seat`` when there are at most ``limit``, else None (the decision describes them)."""
+        if self.least_count(seat) > limit:
+            return None
+        listed = list(islice(self.legal_actions(seat), limit + 1))
+        return listed if len(listed) <= limit else None
+
+    def least_count(self, seat: int) -> int:
+        """A lower bound on the number of legal actions of ``seat``, found without listing them (0: unknown).
+
+        Games whose action sets explode override it, so that a set too long
+        to send is not half listed first.
+        """
+        return 0
+
     def random_action(self, seat: int, rng: random.Random) -> A:
         """A uniformly chosen legal action; games with huge action sets override this."""
         return rng.choice(list(self.legal_actions(seat)))
@@ -227,6 +244,10 @@ class Game(ABC, Generic[A]):
     @abstractmethod
     def full_state(self) -> dict[str, Any]:
         """Everything, for spectators after the match and for replays (JSON-ready)."""
+
+
+quicken(Event)
+quicken(Result)
 
 
 def broadcast(payload: Any) -> Event:

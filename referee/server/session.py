@@ -279,8 +279,7 @@ class MatchSession:
         game = self.game
         msg = pb.DecisionRequest()
         view, decision = game.view(s.seat), game.decision(s.seat)
-        listed = list(itertools.islice(game.legal_actions(s.seat), self.list_limit + 1))
-        self.codec.fill_request(msg, view, decision, listed if len(listed) <= self.list_limit else None)
+        self.codec.fill_request(msg, view, decision, game.listing(s.seat, self.list_limit))
         return msg
 
     def _send_request(self, s: Seat, body: pb.DecisionRequest | None = None) -> None:

@@ -42,8 +42,9 @@ def test_random_play_reaches_a_valid_result(game_id: str, n: int) -> None:
 
 
 @pytest.mark.parametrize("game_id,n", CONFIGS)
-def test_a_decision_worked_out_once_per_state_is_never_stale(game_id: str, n: int) -> None:
-    """The decision kept for a state equals one worked out afresh, at every step of play."""
+def test_what_is_worked_out_once_per_state_agrees_with_working_it_out_afresh(game_id: str, n: int) -> None:
+    """At every step of play: the decisions kept equal fresh ones, ``listing`` agrees with enumerating
+    the actions, and ``least_count`` never overstates them."""
     for seed in range(8):
         game = new(game_id, n, seed)
         rng = random.Random(seed)
@@ -51,6 +52,10 @@ def test_a_decision_worked_out_once_per_state_is_never_stale(game_id: str, n: in
             acting = game.to_act()
             kept = {s: game.decision(s) for s in acting}
             seat = rng.choice(acting)
+            actions = list(itertools.islice(game.legal_actions(seat), LIST_ALL + 1))
+            assert min(game.least_count(seat), LIST_ALL + 1) <= len(actions)
+            for limit in (1, 8, 64):
+                assert game.listing(seat, limit) == (actions if len(actions) <= limit else None)
             assert kept == {s: game._decide(s) for s in acting}
             game.apply(seat, game.random_action(seat, rng))
             assert all(game.decision(s) == game._decide(s) for s in game.to_act())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import MutableSequence, Sequence
@@ -762,3 +763,22 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     assert g.full_state() == before
     assert not is_money(c("2h"))
     assert AttackKind.CONQUER_LAND != AttackKind.ATTACK_KING
+
+
+def test_the_count_of_legal_actions_is_exact() -> None:
+    """The referee decides whether to list a decision's actions from this count, so it must not be off."""
+    checked = 0
+    for seed in range(4):
+        for n in (2, 4, 6):
+            g = Glory(n, seed)
+            rng = random.Random(seed)
+            while g.to_act():
+                seat = rng.choice(g.to_act())
+                actions = list(itertools.islice(g.legal_actions(seat), 5001))
+                d = g.decision(seat)
+                counted = not isinstance(d, TurnChoice) or len(d.treasury) <= 10  # more Money: purchases uncounted
+                if len(actions) <= 5000 and counted:
+                    assert g.least_count(seat) == len(actions), d
+                    checked += 1
+                g.apply(seat, g.random_action(seat, rng))
+    assert checked > 1000

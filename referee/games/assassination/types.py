@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from referee.core.records import quicken_module
+
 
 class Phase(IntEnum):
     ALLEGIANCE = 1
@@ -402,3 +404,6 @@ class RoundEnded:
     changes: tuple[ScoreChange, ...]
     scores: tuple[int, ...]
     game_over: bool
+
+
+quicken_module(__name__)  # built by the thousand per match: see referee/core/records.py

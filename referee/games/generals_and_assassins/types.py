@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from referee.core.records import quicken_module
+
 
 class Phase(IntEnum):
     """What the game waits for."""
@@ -418,3 +420,5 @@ class RoundEnded:
     totals: tuple[int, ...]
     game_over: bool
 
+
+quicken_module(__name__)  # built by the thousand per match: see referee/core/records.py

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from referee.core.records import quicken_module
+
 
 class Phase(IntEnum):
     REVEAL = 1
@@ -167,3 +169,6 @@ class PlayerEliminated:
     by: int
     reason: EliminationReason
     cards_transferred: int
+
+
+quicken_module(__name__)  # built by the thousand per match: see referee/core/records.py

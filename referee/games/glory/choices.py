@@ -7,8 +7,10 @@ and the random sample can never disagree.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import combinations, product
+from math import comb
 
 from referee.core.game import card_subsets, choose_cards_reason
 from referee.games.glory.types import (
@@ -143,6 +145,58 @@ def legal_actions(d: Decision) -> Iterator[Action]:
     if isinstance(d, MoreAssassinsChoice):
         return (MoreAssassins(ids) for ids in card_subsets(d.assassins, 0, len(d.assassins)))
     return iter([StartRound()])
+
+
+def least_count(d: Decision) -> int:
+    """How many legal actions there are at least, counted without listing them.
+
+    Exact, except for a turn with more than ten Money cards in the treasury
+    (its Land purchases are not counted): the referee only needs to know
+    whether the list would be too long to send.
+    """
+    if isinstance(d, TurnChoice):
+        force, money = len(d.generals) + len(d.soldiers), len(d.treasury)
+        attacks = ((1 << force) - (1 << len(d.soldiers))) * (1 << money)
+        many = (1 << len(d.assassins)) - 1 - len(d.assassins)  # sets of two or more
+        count = len(d.hand) + len(d.health) + len(d.king_targets) * (len(d.assassins) + many)
+        if d.lands and d.treasury and money <= 10:
+            count += _purchases(d.lands, d.treasury)
+        count += (len(d.conquer_targets) + len(d.king_targets)) * attacks
+        for ace in d.aces:
+            others = sum(1 for c in d.hand if c != ace and not (is_ace(c) and c < ace))
+            count += (1 << others) - 1
+        return count + d.can_pass
+    if isinstance(d, OfferChoice):
+        # Each card goes to nobody or one recipient, and a recipient given none may still be appealed to:
+        # summing over the sets T of recipients left without cards, (1 + r - |T|) ** cards ways each.
+        r, k = len(d.recipients), len(d.offerable)
+        return sum(comb(r, j) * (1 + r - j) ** k for j in range(r + 1))
+    if isinstance(d, AssistChoice):
+        return 1 + 2 * ((1 << len(d.playable)) - 1)
+    if isinstance(d, DefendChoice):
+        return 1 << len(d.playable)
+    if isinstance(d, ThwartChoice):
+        return 1 + (comb(len(d.assassins), d.required) if len(d.assassins) >= d.required else 0)
+    if isinstance(d, MoreAssassinsChoice):
+        return 1 << len(d.assassins)
+    return 1
+
+
+def _subset_sums(cards: tuple[int, ...]) -> list[int]:
+    sums = [0]
+    for card in cards:
+        worth = value(card)
+        sums += [x + worth for x in sums]
+    return sums
+
+
+def _purchases(lands: tuple[int, ...], treasury: tuple[int, ...]) -> int:
+    """How many (Land set, Money paying for it) pairs a turn offers."""
+    paid = sorted(_subset_sums(treasury))
+    count = 0
+    for price in _subset_sums(lands)[1:]:
+        count += len(paid) - bisect_left(paid, price)
+    return count
 
 
 def _assist_actions(d: AssistChoice) -> Iterator[Action]:

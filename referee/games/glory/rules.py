@@ -282,6 +282,9 @@ class Glory(Game[Action]):
     def check(self, seat: int, action: Action) -> str | None:
         return choices.check(self.decision(seat), action)
 
+    def least_count(self, seat: int) -> int:
+        return choices.least_count(self.decision(seat))
+
     def random_action(self, seat: int, rng: random.Random) -> Action:
         return choices.random_action(self.decision(seat), rng)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from referee.core.records import quicken_module
+
 
 class Phase(IntEnum):
     """What the game is waiting for."""
@@ -445,3 +447,6 @@ class GameEnded:
     glory: tuple[int, ...]
     winners: tuple[int, ...]
     tie_unbroken: bool
+
+
+quicken_module(__name__)  # built by the thousand per match: see referee/core/records.py

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from referee.core.records import quicken_module
+
 
 class Phase(IntEnum):
     PHASE_CASTLE = 1
@@ -253,3 +255,6 @@ class GameOver:
     winner: int | None
     reason: WinReason
     lands_owned: tuple[int, ...]
+
+
+quicken_module(__name__)  # built by the thousand per match: see referee/core/records.py

@@ -1,0 +1,87 @@
+"""The faster __init__ of frozen dataclasses builds the same objects the generated one did."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
+
+from referee.core.records import quicken
+from referee.games.glory.types import AttackKing, Discard
+
+
+@dataclass(frozen=True)
+class Plain:
+    a: int
+    b: tuple[int, ...]
+    c: str = "x"
+    d: int | None = None
+    self: int = 0
+
+
+@dataclass(frozen=True)
+class Reference:  # the same fields, left as dataclasses made it
+    a: int
+    b: tuple[int, ...]
+    c: str = "x"
+    d: int | None = None
+    self: int = 0
+
+
+assert quicken(Plain)
+
+
+def test_instances_equal_hash_print_and_refuse_writes_as_before() -> None:
+    for args, kwargs in [((1, (2,)), {}), ((1, (2,), "y"), {}), ((1,), {"b": (), "d": 4, "self": 5})]:
+        mine, theirs = Plain(*args, **kwargs), Reference(*args, **kwargs)  # type: ignore[arg-type]
+        assert dataclasses.astuple(mine) == dataclasses.astuple(theirs)
+        assert repr(mine).replace("Plain", "Reference") == repr(theirs)
+        assert hash(mine) == hash(Plain(*args, **kwargs))  # type: ignore[arg-type]
+        assert mine == Plain(*args, **kwargs) and mine != Plain(9, ())  # type: ignore[arg-type]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            mine.a = 5  # type: ignore[misc]
+        assert dataclasses.replace(mine, a=7).a == 7
+        assert pickle.loads(pickle.dumps(mine)) == mine
+
+
+def test_wrong_arguments_still_fail_as_calls_do() -> None:
+    with pytest.raises(TypeError):
+        Plain()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Plain(1, (), "y", 2, 3, 4)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Plain(1, (), e=3)  # type: ignore[call-arg]
+
+
+def test_classes_whose_init_does_more_are_left_alone() -> None:
+    @dataclass(frozen=True)
+    class Factory:
+        a: list[int] = field(default_factory=list)
+
+    @dataclass(frozen=True)
+    class Post:
+        a: int
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "a", self.a * 2)
+
+    @dataclass(frozen=True, slots=True)
+    class Slotted:
+        a: int
+
+    @dataclass
+    class Mutable:
+        a: int
+
+    for cls in (Factory, Post, Slotted, Mutable):
+        before = cls.__init__
+        assert not quicken(cls)
+        assert cls.__init__ is before
+    assert Post(2).a == 4
+
+
+def test_the_games_types_are_quickened() -> None:
+    assert "__quick_dict__" in Discard.__init__.__code__.co_varnames
+    assert AttackKing(1, (2,), ()) == AttackKing(target=1, card_ids=(2,), money_ids=())
