@@ -31,8 +31,9 @@ def decisions_per_second(game_id: str, n: int, seconds: float = 3.0) -> tuple[fl
             seat = rng.choice(acting)
             game.view(seat)
             game.decision(seat)
-            game.listing(seat, LIST_LIMIT)
-            game.apply(seat, game.random_action(seat, rng))
+            listed = game.listing(seat, LIST_LIMIT)
+            # as the SDK's random bot plays: from the list when the referee sends one, else sampled from the decision
+            game.apply(seat, rng.choice(listed) if listed else game.random_action(seat, rng))
             decisions += 1
         games += 1
         seed += 1

@@ -302,3 +302,24 @@ def test_three_players_are_refused() -> None:
 
     with pytest.raises(OptionError, match="2, 4"):
         GeneralsWar(3, 0)
+
+
+def test_the_random_action_is_uniform_over_the_legal_actions_without_listing_them() -> None:
+    """Every legal action comes up about equally often (each kind of decision met in play)."""
+    game = GeneralsWar(4, 3)
+    rng = random.Random(3)
+    met: set[str] = set()
+    while game.to_act() and len(met) < 3:
+        seat = game.to_act()[0]
+        legal = list(game.legal_actions(seat))
+        kind = type(game.decision(seat)).__name__
+        if 2 <= len(legal) <= 40 and kind not in met:
+            met.add(kind)
+            assert game.least_count(seat) == len(legal)
+            draws = 300 * len(legal)
+            counts = {a: 0 for a in legal}
+            for _ in range(draws):
+                counts[game.random_action(seat, rng)] += 1  # a KeyError would be an illegal action
+            assert min(counts.values()) > 200 and max(counts.values()) < 400, (kind, counts)
+        game.apply(seat, game.random_action(seat, rng))
+    assert met == {"RevealChoice", "TargetChoice", "SquadChoice"}

@@ -6,9 +6,11 @@ comments below cite them as (GW-n).
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Iterator
 from itertools import chain
+from math import comb
 from typing import Any
 
 from arena.v1 import generals_war_pb2
@@ -148,6 +150,26 @@ class GeneralsWar(Game[Action]):
         if isinstance(d, TargetChoice):
             return (ChooseTarget(t) for t in d.targets)
         return (PlaySquad(ids) for ids in card_subsets(d.playable, d.min_cards, d.max_cards))
+
+    def least_count(self, seat: int) -> int:
+        """Exact: how many card sets the decision allows."""
+        d = self.decision(seat)
+        if isinstance(d, RevealChoice):
+            return 1 << len(d.revealable)
+        if isinstance(d, TargetChoice):
+            return len(d.targets)
+        return sum(comb(len(d.playable), k) for k in range(d.min_cards, d.max_cards + 1))
+
+    def random_action(self, seat: int, rng: random.Random) -> Action:
+        """Uniform over the legal actions, as choosing from the full list would be, without listing them."""
+        d = self.decision(seat)
+        if isinstance(d, RevealChoice):
+            return RevealGenerals(tuple(c for c in sorted(d.revealable) if rng.random() < 0.5))
+        if isinstance(d, TargetChoice):
+            return ChooseTarget(rng.choice(d.targets))
+        sizes = range(d.min_cards, d.max_cards + 1)
+        size = rng.choices(sizes, weights=[comb(len(d.playable), k) for k in sizes])[0]
+        return PlaySquad(tuple(sorted(rng.sample(d.playable, size))))
 
     def check(self, seat: int, action: Action) -> str | None:
         d = self.decision(seat)
