@@ -110,7 +110,7 @@ def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300, poole
     """
     try:
         from ladder.accounts import house_user
-        from ladder.service import Ladder, LadderConfig, count_done
+        from ladder.service import Ladder, LadderConfig
         from ladder.submissions import submit
         from ladder.upload import zip_directory
     except Exception as exc:  # noqa: BLE001 - the ladder is optional here
@@ -132,20 +132,22 @@ def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300, poole
                 if not outcome.accepted:
                     raise RuntimeError(f"{bot.name} refused: {outcome.reason}")
             task = asyncio.create_task(ladder.run(serve_http=False))
+            # Counted by the ladder as it records (matches_played), not by asking the database: the
+            # question, twenty times a second on the ladder's own loop, would be part of what is timed.
             try:
                 async with asyncio.timeout(timeout):
-                    while count_done(ladder.make) < workers:
+                    while ladder.matches_played < workers:
                         if task.done():
                             task.result()
-                        await asyncio.sleep(0.05)
-                    first, start = count_done(ladder.make), time.perf_counter()
+                        await asyncio.sleep(0.01)
+                    first, start = ladder.matches_played, time.perf_counter()
                     pool = getattr(ladder.executor, "pool", None)
                     before = pool.started if pool is not None else 0
-                    while count_done(ladder.make) < first + matches:
+                    while ladder.matches_played < first + matches:
                         if task.done():
                             task.result()
-                        await asyncio.sleep(0.05)
-                    done = count_done(ladder.make) - first
+                        await asyncio.sleep(0.01)
+                    done = ladder.matches_played - first
                     launched[0] = (pool.started - before) if pooled and pool is not None else done * 2
                     return done / (time.perf_counter() - start) * 60
             finally:

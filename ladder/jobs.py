@@ -34,7 +34,7 @@ from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import fail_match, record_outcome, release, renew
 from referee.core.game import OptionError
 from referee.server.replay import replay_dict, write_replay
-from referee.server.runner import BotPool, MatchSetup, launcher_for, run_local_match
+from referee.server.runner import BotPool, LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 
 log = logging.getLogger("arena.ladder.jobs")
@@ -197,18 +197,8 @@ async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | Non
                 raise
             finally:
                 keeper.cancel()
-            if job.keep == FILES:
-                replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"
-                write_replay(played.record, replay)
-                recorded = record_outcome(
-                    make, job.match_id, job.owner, played, replay_path=str(replay), log_paths=[str(p) for p in played.logs], played_by=worker
-                )
-            else:
-                files = {REPLAY_FILE: json.dumps(replay_dict(played.record)).encode()}
-                for seat, path in enumerate(played.logs):
-                    if path.exists():
-                        files[seat_log_name(seat)] = path.read_bytes()
-                recorded = record_outcome(make, job.match_id, job.owner, played, files=files, played_by=worker)
+            # On a thread: the other matches this loop referees keep their clocks and bots moving meanwhile.
+            recorded = await asyncio.to_thread(_record, make, job, played, worker)
     except asyncio.CancelledError:
         release(make, job.match_id, job.owner)  # a clean shutdown: straight back to the queue
         raise
@@ -217,6 +207,21 @@ async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | Non
         fail_match(make, job.match_id, job.owner, f"{type(exc).__name__}: {exc}")
         return outcome("failed", f"{type(exc).__name__}: {exc}")
     return outcome("recorded" if recorded else "lost")
+
+
+def _record(make: sessionmaker[Session], job: MatchJob, played: LocalMatch, worker: str) -> bool:
+    """Write the replay and record the result (record_outcome); False when the lease was lost."""
+    if job.keep == FILES:
+        replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"
+        write_replay(played.record, replay)
+        return record_outcome(
+            make, job.match_id, job.owner, played, replay_path=str(replay), log_paths=[str(p) for p in played.logs], played_by=worker
+        )
+    files = {REPLAY_FILE: json.dumps(replay_dict(played.record)).encode()}
+    for seat, path in enumerate(played.logs):
+        if path.exists():
+            files[seat_log_name(seat)] = path.read_bytes()
+    return record_outcome(make, job.match_id, job.owner, played, files=files, played_by=worker)
 
 
 def _being_cancelled() -> bool:

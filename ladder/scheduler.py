@@ -13,7 +13,7 @@ import random
 import time
 import uuid
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -72,16 +72,23 @@ def add_duplicate_set(db: Session, game: str, version_ids: list[int], seed: int,
     return matches
 
 
-def plan_one(db: Session, game: str, rng: random.Random) -> list[Match]:
-    """One duplicate set for ``game`` around the entrant that most needs games; none if too few bots."""
-    pool = entrants(db, game)
+def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | None = None) -> list[Match]:
+    """One duplicate set for ``game`` around the entrant that most needs games; none if too few bots.
+
+    ``pool`` (the game's entrants, read once for several plans) gets the new matches counted in.
+    """
+    if pool is None:
+        pool = entrants(db, game)
     counts = [n for n in GAMES[game].spec.player_counts if n <= len(pool)]
     if not counts:
         return []
     table = choose_table(pool, rng.choice(counts), rng)
     focus = min(table, key=lambda e: e.games)
     kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
-    return add_duplicate_set(db, game, [e.version_id for e in table], rng.randrange(2**31), kind)
+    made = add_duplicate_set(db, game, [e.version_id for e in table], rng.randrange(2**31), kind)
+    seated = {e.version_id for e in table}
+    pool[:] = [replace(e, games=e.games + len(made)) if e.version_id in seated else e for e in pool]
+    return made
 
 
 def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
@@ -107,9 +114,12 @@ def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | 
     order = list(games or GAMES)
     rng.shuffle(order)
     stalled = 0
+    pools: dict[str, list[Entrant]] = {}
     while waiting + added < target and stalled < len(order):
         game = order[(added + stalled) % len(order)]
-        made = plan_one(db, game, rng)
+        if game not in pools:
+            pools[game] = entrants(db, game)
+        made = plan_one(db, game, rng, pools[game])
         if not made:
             stalled += 1
             continue

@@ -15,9 +15,10 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import uvicorn
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import house_user
@@ -28,7 +29,7 @@ from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
 from ladder.executors import Executor, make_executor
-from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, build_job
+from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, build_job
 from ladder.worker import claim, fail_match, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
@@ -113,6 +114,7 @@ class Ladder:
         self.archives = ArchiveCache(self.store)
         self.capacity = config.workers if config.executor == "local" else 0
         self._claims = 0
+        self._swept = -1e9  # when the scheduler last reaped lost leases
 
     async def dispatcher(self) -> None:
         """Claim as many matches as the executor can play at once, hand each over as a job, and keep their leases.
@@ -124,6 +126,7 @@ class Ladder:
         often than Dask retries, a task cancelled) is handed back to the queue.
         """
         in_flight: dict[asyncio.Future[JobOutcome], tuple[int, str]] = {}
+        handing: asyncio.Future[tuple[int, MatchJob | None] | None] | None = None
         renewed = time.monotonic()
         try:
             while True:
@@ -136,16 +139,15 @@ class Ladder:
                     while len(in_flight) < self.capacity:
                         self._claims += 1
                         owner = f"{self.owner_prefix}-{self._claims}"
-                        claimed = claim(self.make, owner, self.config.lease_seconds)
-                        if claimed is None:
+                        # Off the loop, as the scheduler's tick; a claim under way when the ladder stops is given back below.
+                        handing = asyncio.ensure_future(asyncio.to_thread(self._hand_out, owner))
+                        handed = await asyncio.shield(handing)
+                        handing = None
+                        if handed is None:
                             break
-                        try:
-                            job = build_job(self.make, claimed, owner, self.settings, self.archives)
-                        except Exception as exc:  # a version whose files are gone from the store
-                            log.exception("match %s cannot be handed out", claimed)
-                            fail_match(self.make, claimed, owner, f"{type(exc).__name__}: {exc}")
-                            continue
-                        in_flight[asyncio.ensure_future(self.executor.submit(job))] = (claimed, owner)
+                        claimed, job = handed
+                        if job is not None:
+                            in_flight[asyncio.ensure_future(self.executor.submit(job))] = (claimed, owner)
                     if in_flight and time.monotonic() - renewed > self.config.lease_seconds / 3:
                         renew_all(self.make, dict(in_flight.values()), self.config.lease_seconds)
                         renewed = time.monotonic()
@@ -159,15 +161,26 @@ class Ladder:
         finally:
             for future in in_flight:
                 future.cancel()
+            if handing is not None:
+                await _outlast(handing)
+                if not handing.cancelled() and handing.exception() is None and (handed := handing.result()) is not None:
+                    release(self.make, handed[0], f"{self.owner_prefix}-{self._claims}")  # the last claim's owner
             for match_id, owner in in_flight.values():
                 release(self.make, match_id, owner)  # a clean shutdown: straight back to the queue
-            if in_flight:  # let the local pool's matches stop their bots and servers, even if cancelled again meanwhile
-                stopping = asyncio.ensure_future(asyncio.wait(list(in_flight), timeout=10))
-                while not stopping.done():
-                    try:
-                        await asyncio.shield(stopping)
-                    except asyncio.CancelledError:
-                        continue
+            if in_flight:  # let the local pool's matches stop their bots and servers
+                await _outlast(asyncio.ensure_future(asyncio.wait(list(in_flight), timeout=10)))
+
+    def _hand_out(self, owner: str) -> tuple[int, MatchJob | None] | None:
+        """Claim the next match and build its job: None when nothing is queued, no job when it cannot be handed out."""
+        claimed = claim(self.make, owner, self.config.lease_seconds)
+        if claimed is None:
+            return None
+        try:
+            return claimed, build_job(self.make, claimed, owner, self.settings, self.archives)
+        except Exception as exc:  # a version whose files are gone from the store
+            log.exception("match %s cannot be handed out", claimed)
+            fail_match(self.make, claimed, owner, f"{type(exc).__name__}: {exc}")
+            return claimed, None
 
     def _settle(self, future: asyncio.Future[JobOutcome], match_id: int, owner: str) -> None:
         if future.cancelled():
@@ -191,15 +204,22 @@ class Ladder:
 
     async def scheduler(self) -> None:
         while True:
+            # On a thread: a tick is several queries, and the matches this loop referees must not wait for them.
+            await asyncio.to_thread(self._tick)
+            await asyncio.sleep(0.5)
+
+    def _tick(self) -> None:
+        # Leases run out and matches fail rarely: looking for them every few seconds is enough.
+        if time.monotonic() - self._swept >= min(5.0, self.config.lease_seconds / 4):
+            self._swept = time.monotonic()
             reap(self.make)
             try:
                 rate_settled_sets(self.make)
-            except Exception:  # the database busy for a moment: the next tick tries again
+            except Exception:  # the database busy for a moment: the next sweep tries again
                 log.warning("could not rate the sets whose last match failed", exc_info=True)
-            if self.config.schedule:
-                with self.make() as db:
-                    fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games)
-            await asyncio.sleep(0.5)
+        if self.config.schedule:
+            with self.make() as db:
+                fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games)
 
     def _clear_interrupted_validations(self) -> None:
         """Versions left validating by a ladder that died long ago will never finish: reject them."""
@@ -233,6 +253,17 @@ class Ladder:
             await self.executor.close()
 
 
+async def _outlast(future: asyncio.Future[Any]) -> None:
+    """Wait for ``future`` to finish even if this task is cancelled again meanwhile (shutting down)."""
+    while not future.done():
+        try:
+            await asyncio.shield(future)
+        except asyncio.CancelledError:
+            continue
+        except Exception:  # its outcome is the caller's to read
+            return
+
+
 def count_done(make: sessionmaker[Session]) -> int:
     with make() as db:
-        return len(db.scalars(select(Match.id).where(Match.status == "done")).all())
+        return db.scalar(select(func.count()).select_from(Match).where(Match.status == "done")) or 0

@@ -167,8 +167,14 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = 50) -> int:
     """Rate the sets whose last match ended without a result (failed): what was played still counts."""
     rated = 0
     with make() as db:
+        # Only sets with a failed match: the others are rated when their last match is recorded, and the
+        # first halves waiting for their second are many, each a few queries to look at, twice a second.
+        failed_deals = select(Match.deal).where(Match.status == "failed")
         waiting = db.scalars(
-            select(Match.id).where(Match.rated_with.is_(None), Match.status == "done").order_by(Match.finished_at, Match.id).limit(limit)
+            select(Match.id)
+            .where(Match.rated_with.is_(None), Match.status == "done", Match.deal.in_(failed_deals))
+            .order_by(Match.finished_at, Match.id)
+            .limit(limit)
         ).all()
         for match_id in waiting:
             match = db.get_one(Match, match_id)

@@ -78,8 +78,9 @@ class GameCodec:
         inner = json_format.ParseDict(data, self.game_cls.proto_module.Action())
         return decode(inner, self.game_cls.action_types)
 
-    def event_to_json(self, event: Event, seq: int) -> dict[str, Any]:
-        body = message_to_dict(getattr(self.event(event.payload, seq), self.field))
+    def event_to_json(self, event: Event, seq: int, encoded: pb.Event | None = None) -> dict[str, Any]:
+        """The event as JSON; ``encoded`` is its message when already encoded (for the seats)."""
+        body = message_to_dict(getattr(encoded if encoded is not None else self.event(event.payload, seq), self.field))
         return {
             "seq": seq,
             "visible_to": None if event.visible_to is None else sorted(event.visible_to),

@@ -29,6 +29,7 @@ class ReplayError(ValueError):
 def replay_dict(record: MatchRecord) -> dict[str, Any]:
     game = record.game
     codec = record.codec
+    encoded = record.encoded_events
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -54,7 +55,7 @@ def replay_dict(record: MatchRecord) -> dict[str, Any]:
             for s in record.seats
         ],
         "actions": [{"seat": a.seat, "auto": a.auto, "action": codec.action_to_json(a.action)} for a in record.actions],
-        "events": [codec.event_to_json(e, seq) for seq, e in enumerate(record.events)],
+        "events": [codec.event_to_json(e, seq, encoded[seq] if seq < len(encoded) else None) for seq, e in enumerate(record.events)],
         "game_result": {"ranks": list(record.game_result.ranks), "scores": list(record.game_result.scores)},
         "final_state": game.full_state(),
     }

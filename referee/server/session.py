@@ -111,6 +111,8 @@ class MatchRecord:
     game_result: Result
     started_at: float
     finished_at: float
+    #: The events as encoded for the seats (None where no seat saw one): the replay reuses them.
+    encoded_events: list[pb.Event | None] = field(default_factory=list)
 
 
 class MatchSession:
@@ -529,5 +531,6 @@ class MatchSession:
             game_result=game_result,
             started_at=self._started_at,
             finished_at=time.time(),
+            encoded_events=self._events_pb,
         )
         return self.record

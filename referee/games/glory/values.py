@@ -88,5 +88,11 @@ def mercenary_points(card: int) -> int:
     return half_up(value(card))
 
 
+_VALUES_BY_ID = _VALUES * 8  # the value of every card id of up to eight decks, looked up without a modulo
+
+
 def total(cards: tuple[int, ...] | list[int]) -> int:
-    return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
+    try:
+        return sum(map(_VALUES_BY_ID.__getitem__, cards))
+    except IndexError:  # an id beyond eight decks
+        return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
