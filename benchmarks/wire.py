@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 from pathlib import Path
 
 import grpc
@@ -88,6 +89,62 @@ async def referee_round_trips(matches: int = 20, event_sizes: list[int] | None =
     return samples, int(statistics.mean(request_sizes)), int(statistics.mean(answer_sizes))
 
 
+async def round_trip_parts(matches: int = 8) -> dict[str, list[float]]:
+    """Where a referee round trip goes, in ms per decision: the session's hand-off of the request to the
+    stream's task, the stream (gRPC both ways, the SDK and the bot), and the hand-off of the answer from the
+    stream's reader back to the session, until the session has it checked."""
+    from arena.v1 import referee_pb2 as pb
+    from referee.server import service as service_module
+
+    marks: dict[str, float] = {}
+    parts: dict[str, list[float]] = {"session to stream": [], "stream, SDK and bot": [], "stream to session": []}
+
+    class MarkedQueue(asyncio.Queue[pb.RefereeMessage | None]):
+        async def get(self) -> pb.RefereeMessage | None:
+            msg = await super().get()
+            if msg is not None and msg.WhichOneof("msg") == "decision":
+                marks["taken"] = time.perf_counter()
+            return msg
+
+    original_init, original_send = service_module.StreamLink.__init__, service_module.StreamLink.send
+    original_post, original_charge = MatchSession.post, MatchSession._charge
+
+    def init(self: service_module.StreamLink) -> None:
+        original_init(self)
+        self.queue = MarkedQueue()
+
+    def send(self: service_module.StreamLink, msg: pb.RefereeMessage) -> None:
+        if msg.WhichOneof("msg") == "decision":
+            marks["sent"] = time.perf_counter()
+        original_send(self, msg)
+
+    def post(self: MatchSession, seat: int, link: object, msg: pb.BotMessage) -> None:
+        if msg.WhichOneof("msg") == "action":
+            marks["read"] = time.perf_counter()
+        original_post(self, seat, link, msg)  # type: ignore[arg-type]
+
+    def charge(self: MatchSession, s: Any) -> None:
+        if len(marks) == 3:
+            parts["session to stream"].append((marks["taken"] - marks["sent"]) * 1000)
+            parts["stream, SDK and bot"].append((marks["read"] - marks["taken"]) * 1000)
+            parts["stream to session"].append((time.perf_counter() - marks["read"]) * 1000)
+        marks.clear()
+        original_charge(self, s)
+
+    service_module.StreamLink.__init__ = init  # type: ignore[method-assign]
+    service_module.StreamLink.send = send  # type: ignore[method-assign]
+    MatchSession.post = post  # type: ignore[method-assign]
+    MatchSession._charge = charge  # type: ignore[method-assign]
+    try:
+        await referee_round_trips(matches)
+    finally:
+        service_module.StreamLink.__init__ = original_init  # type: ignore[method-assign]
+        service_module.StreamLink.send = original_send  # type: ignore[method-assign]
+        MatchSession.post = original_post  # type: ignore[method-assign]
+        MatchSession._charge = original_charge  # type: ignore[method-assign]
+    return parts
+
+
 def _echo_client(address: str, rounds: int) -> None:
     """Run in a child process: answer every ping with a reply of the given size.
 
@@ -100,17 +157,14 @@ def _echo_client(address: str, rounds: int) -> None:
             call = channel.stream_stream(PING_METHOD, request_serializer=lambda b: b, response_deserializer=lambda b: b)()
             await call.write(b"hello")
             while (msg := await call.read()) is not grpc.aio.EOF:
-                size = int.from_bytes(msg[:4], "big")
-                if size:  # a size of 0 marks a message that wants no answer
-                    await call.write(b"r" * size)
+                await call.write(b"r" * int.from_bytes(msg[:4], "big"))
             await call.done_writing()
 
     asyncio.run(main())
 
 
-async def bare_round_trips(request_size: int, reply_size: int, rounds: int = 2000, before: int = 0) -> list[float]:
-    """Round trips in ms of a ping-pong; with ``before`` > 0 each ping is preceded by a message of that size
-    the client reads and ignores (as the referee's events come before its decision)."""
+async def bare_round_trips(request_size: int, reply_size: int, rounds: int = 2000) -> list[float]:
+    """Round trips in ms of a ping-pong."""
     samples: list[float] = []
     done = asyncio.Event()
 
@@ -118,11 +172,8 @@ async def bare_round_trips(request_size: int, reply_size: int, rounds: int = 200
         incoming = requests.__aiter__()
         await incoming.__anext__()  # hello
         payload = reply_size.to_bytes(4, "big") + b"p" * max(0, request_size - 4)
-        extra = (0).to_bytes(4, "big") + b"e" * max(0, before - 4)
         for _ in range(rounds):
             start = time.perf_counter()
-            if before:
-                yield extra
             yield payload
             await incoming.__anext__()
             samples.append((time.perf_counter() - start) * 1000)

@@ -80,10 +80,10 @@ class Seat:
     gone: bool = False  # the bot's process has ended
     verdicts: list[pb.Verdict] = field(default_factory=list)
     cursor: int = 0  # events of the log already delivered to this seat
-    #: Events for this seat not sent yet, a batch per action applied: the last is folded into a decision request
-    #: that follows it at once, the others go out as batches (at the end of the step, or before any other message).
-    #: So the messages are those of sending each action's batch at once, with a request merged into the batch
-    #: just before it: their framing depends on the game alone, never on how actions were grouped in time.
+    #: Events for this seat not sent yet, a batch per action applied. They are held until the seat is next sent
+    #: something: folded, all of them, into its next decision request, or sent as batches just before a
+    #: rejection, an error or the result. So framing depends on the game alone (when the seat is asked),
+    #: never on timing, and a seat is not woken while another one thinks.
     outbox: list[list[pb.Event]] = field(default_factory=list)
     held: tuple[Any, bool] | None = None
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled  # a simultaneous choice waiting for the other seats' (action, auto)
@@ -224,7 +224,6 @@ class MatchSession:
             if self._autoplay():
                 continue
             self._issue_requests()
-            self._flush_all()
             timeout = self._next_deadline() - self.clock()
             if timeout <= 0:
                 self._expire()
@@ -294,10 +293,10 @@ class MatchSession:
         left = self._time_left_ms(s)
         msg.time_left_ms = max(0, int(left))
         msg.time_bank_left_ms = max(0, int(min(left, s.bank_ms)))
-        if s.outbox:  # the events that led here ride along: one message instead of two
-            last = s.outbox.pop()
-            self._flush(s)
-            msg.events.events.extend(last)
+        if s.outbox:  # the events that led here ride along: one message instead of several
+            for batch in s.outbox:
+                msg.events.events.extend(batch)
+            s.outbox = []
         s.link.send(pb.RefereeMessage(decision=msg))
 
     def _time_left_ms(self, s: Seat) -> float:
@@ -440,11 +439,6 @@ class MatchSession:
             for batch in s.outbox:
                 s.link.send(pb.RefereeMessage(events=pb.EventBatch(events=batch)))
         s.outbox = []
-
-    def _flush_all(self) -> None:
-        for s in self.seats:
-            if s.outbox:
-                self._flush(s)
 
     def _encoded_event(self, seq: int) -> pb.Event:
         """Each event is encoded once, whichever seats see it."""
