@@ -229,3 +229,45 @@ def test_a_bot_whose_referee_is_gone_gives_up_after_its_reconnect_window(tmp_pat
     thread.join(30)
     assert not thread.is_alive(), "the bot kept waiting for a referee that is gone"
     assert results == {"result": None}
+
+
+def test_a_finished_stream_stays_open_until_the_bot_hangs_up(tmp_path: Path) -> None:
+    """A server stopped right after the match must not cut off a result the bot has not read yet.
+
+    (Pooled bot processes were left retrying a finished match for their whole reconnect window.)
+    """
+    from arena.v1 import referee_pb2_grpc
+    from arena_sdk.driver import BotDriver
+
+    async def main() -> list[str]:
+        address = f"unix:{tmp_path / 'r.sock'}"
+        session = MatchSession(GeneralsWar(2, 5), ["a", "b"], TimeControl(connect_timeout_ms=20_000))
+        service = RefereeService()
+        service.add(session)
+        server = make_server(service)
+        server.add_insecure_port(address)
+        await server.start()
+        order: list[str] = []
+
+        async def bot(seat: int) -> None:
+            driver = BotDriver(RandomBot(seat))
+            async with grpc.aio.insecure_channel(address) as channel:
+                call = referee_pb2_grpc.RefereeStub(channel).Play()
+                await call.write(driver.hello(session.match_id, session.tokens()[seat]))
+                while driver.result is None:
+                    msg = await call.read()
+                    assert msg is not grpc.aio.EOF, "the stream ended before the result"
+                    for reply in driver.handle(msg):
+                        await call.write(reply)
+                await asyncio.sleep(0.3)  # a bot slow to let go
+                order.append(f"seat {seat} hung up")
+                call.cancel()
+
+        bots = [asyncio.create_task(bot(s)) for s in (0, 1)]
+        await session.run()
+        await server.stop(grace=5)
+        order.append("server stopped")
+        await asyncio.gather(*bots)
+        return order
+
+    assert asyncio.run(main())[-1] == "server stopped"

@@ -249,6 +249,11 @@ async def run_local_match(
                 w.cancel()
             await asyncio.gather(*watchers, return_exceptions=True)
             await asyncio.gather(*(h.stop() for h in handles if h is not None))
+            # Every stream ends before a pooled process is handed another match: a server stopped while its last
+            # message (the result) was still to go out left the bot trying to reconnect to this match for its
+            # whole reconnect window (10 s) while the next match waited for it. Stopping returns once the streams
+            # have ended, so the grace costs nothing unless a stream is stuck.
+            await asyncio.gather(*(s.stop(grace=2.0) for s in servers))
             if pool is not None:
                 record_seats = session.seats
                 for r in residents:
@@ -256,7 +261,6 @@ async def run_local_match(
                 await asyncio.gather(
                     *(pool.release(r, session.finished and record_seats[r.seat].forfeited_at is None and not record_seats[r.seat].verdicts) for r in residents)
                 )
-            await asyncio.gather(*(s.stop(grace=0.2) for s in servers))
     return LocalMatch(record, manifests, logs)
 
 

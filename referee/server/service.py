@@ -15,6 +15,7 @@ from arena.v1 import referee_pb2_grpc
 from referee.server.session import AttachError, MatchSession
 
 HELLO_TIMEOUT_S = 10.0
+HANG_UP_WAIT_S = 2.0  # how long a finished stream waits for the bot to hang up
 #: Largest message a bot may send: a bigger one is refused with a MALFORMED verdict (the session checks it).
 MAX_BOT_MESSAGE = 64 * 1024
 #: Beyond this gRPC itself refuses the message and ends that stream only.
@@ -94,6 +95,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 if msg is None:
                     break
                 yield msg
+            # Hold the stream until the bot hangs up (the SDKs do on the result), for a moment at most: ending it
+            # first let a server stopped right after the match cut off the result before the bot had read it.
+            await asyncio.wait({reader}, timeout=HANG_UP_WAIT_S)
         finally:
             reader.cancel()
             session.detach(seat, link)
