@@ -73,16 +73,20 @@ class LocalExecutor:
         self.worker_name = f"{socket.gethostname()}/local"
         self.log_dir = log_dir
         self.pool: BotPool | None = None
+        self.seats: asyncio.Semaphore | None = None
 
     async def start(self) -> None:
         if self.log_dir is not None:
             self.pool = BotPool(self.log_dir)
+        self.seats = asyncio.Semaphore(self.workers)
 
     async def capacity(self) -> int:
-        return self.workers
+        # One job more than the matches played at once: it is claimed, built and its bots copied while the others
+        # play, and starts the moment one ends, while that one's result is still being recorded.
+        return self.workers + 1
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
-        return asyncio.ensure_future(play_job(self.make, job, self.worker_name, self.pool))
+        return asyncio.ensure_future(play_job(self.make, job, self.worker_name, self.pool, self.seats))
 
     async def close(self) -> None:
         if self.pool is not None:

@@ -22,6 +22,7 @@ import socket
 import tempfile
 import time
 from collections import OrderedDict
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,12 +158,15 @@ def default_worker_name() -> str:
     return f"{socket.gethostname()}/local"
 
 
-async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | None = None, pool: BotPool | None = None) -> JobOutcome:
+async def play_job(
+    make: sessionmaker[Session], job: MatchJob, worker: str | None = None, pool: BotPool | None = None, seats: asyncio.Semaphore | None = None
+) -> JobOutcome:
     """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
 
     With ``pool``, bots whose manifest allows it (``matches_per_process``) are played by processes kept between
     matches, named by their version id; the pool never hands a process a deal it has played, so the two matches
-    of a duplicate set always meet different processes.
+    of a duplicate set always meet different processes. With ``seats``, the match itself waits for one of them
+    (the setup before and the recording after do not hold it).
     """
     worker = worker or default_worker_name()
     began = time.monotonic()
@@ -186,7 +190,7 @@ async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | Non
                 log_dir = Path(tmp) / "logs"
             setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox)
             keys = [bot.version_id for bot in job.bots]
-            playing = asyncio.create_task(run_local_match(setup, launcher, pool, keys))
+            playing = asyncio.create_task(_play_seated(seats, run_local_match(setup, launcher, pool, keys)))
             lost = asyncio.Event()
             keeper = asyncio.create_task(_keep_lease(make, job, playing, lost))
             try:
@@ -207,6 +211,16 @@ async def play_job(make: sessionmaker[Session], job: MatchJob, worker: str | Non
         fail_match(make, job.match_id, job.owner, f"{type(exc).__name__}: {exc}")
         return outcome("failed", f"{type(exc).__name__}: {exc}")
     return outcome("recorded" if recorded else "lost")
+
+
+async def _play_seated(seats: asyncio.Semaphore | None, match: Coroutine[Any, Any, LocalMatch]) -> LocalMatch:
+    try:
+        if seats is None:
+            return await match
+        async with seats:
+            return await match
+    finally:
+        match.close()  # cancelled while waiting for a seat: the match never started
 
 
 def _record(make: sessionmaker[Session], job: MatchJob, played: LocalMatch, worker: str) -> bool:

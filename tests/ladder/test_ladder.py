@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
@@ -194,3 +195,40 @@ def test_a_duplicate_set_is_rated_once_as_one_comparison_and_a_failed_half_does_
         assert ratings[a].games == 3 and ratings[a].mu > ratings[b].mu, "the half that was played counts"
         assert mismatches(db) == [] and check_rated_once(db) == 3
     assert rate_settled_sets(ladder.make) == 0
+
+
+def test_the_local_pool_keeps_one_match_ready_but_plays_no_more_than_its_workers() -> None:
+    """One claimed job waits for a seat while the others play, so no worker idles while a result is recorded."""
+    import asyncio
+    import warnings
+
+    from ladder.executors import LocalExecutor
+    from ladder.jobs import _play_seated
+
+    async def main() -> tuple[int, int, list[int]]:
+        executor = LocalExecutor(None, workers=2)  # type: ignore[arg-type]
+        await executor.start()
+        assert executor.seats is not None
+        playing, most, finished = 0, 0, []
+
+        async def match(n: int) -> Any:
+            nonlocal playing, most
+            playing += 1
+            most = max(most, playing)
+            await asyncio.sleep(0.01)
+            playing -= 1
+            finished.append(n)
+            return n
+
+        jobs = [asyncio.create_task(_play_seated(executor.seats, match(n))) for n in range(5)]
+        waiting = asyncio.create_task(_play_seated(executor.seats, match(99)))
+        await asyncio.sleep(0)
+        waiting.cancel()  # a lease lost while waiting for a seat: its match never starts
+        await asyncio.gather(*jobs, waiting, return_exceptions=True)
+        return await executor.capacity(), most, finished
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "coroutine was never awaited" would be a match left half made
+        capacity, most, finished = asyncio.run(main())
+    assert capacity == 3 and most == 2
+    assert sorted(finished) == [0, 1, 2, 3, 4]
