@@ -109,10 +109,30 @@ def engine(r: Report) -> None:
                 f"| {game_id} | {n} | {rate:,.0f} | {x_rl or 0:.2f} | {x_os or 0:.3f} | {met(x_rl >= 10 if x_rl else None)} | {met(x_os >= 0.25 if x_os else None)} |"
             )
     r.add("")
+    engine_parts(r)
     if worst_rl is not None:
         r.target("engine: slowest game vs RLCard", f"{worst_rl:.2f}×", "≥ 10×", worst_rl >= 10)
     if worst_os is not None:
         r.target("engine: slowest game vs OpenSpiel hearts", f"{worst_os:.3f}×", "≥ 0.25×", worst_os >= 0.25)
+
+
+def engine_parts(r: Report) -> None:
+    from benchmarks.engine_parts import PARTS, parts
+
+    r.add(
+        "Where a decision's time goes (`python -m benchmarks.engine_parts`, the same loop with each part timed, µs per",
+        "decision; the lists: decisions whose legal actions were listed, 8 or fewer or 9 to 64, or not, more than 64):",
+        "",
+        "| game | players | " + " | ".join(PARTS) + " | lists ≤ 8 / 9–64 / none |",
+        "|---|---|" + "---|" * len(PARTS) + "---|",
+    )
+    for game_id, cls in GAMES.items():
+        for n in sorted({min(cls.spec.player_counts), max(cls.spec.player_counts)}):
+            times, sizes = parts(game_id, n)
+            total = sum(sizes.values())
+            share = " / ".join(f"{sizes[k] / total:.0%}" for k in ("≤ 8", "9–64", "none"))
+            r.add(f"| {game_id} | {n} | " + " | ".join(f"{times[p]:.1f}" for p in PARTS) + f" | {share} |")
+    r.add("")
 
 
 def wire(r: Report) -> None:
