@@ -87,7 +87,7 @@ def hand(g: GeneralsAndAssassins, seat: int, names: str) -> list[int]:
     g.decks[seat][:0] = old
     for x in cards:
         place(g, x, g.hands[seat])
-    g._decision = None
+    g.forget()
     return cards
 
 
@@ -102,7 +102,7 @@ def turn(g: GeneralsAndAssassins, seat: int) -> None:
     g.turn_player = seat
     g.phase = Phase.TURN
     g.acting = seat
-    g._decision = None
+    g.forget()
 
 
 def act(g: GeneralsAndAssassins, seat: int, action: Any) -> list[Event]:
@@ -270,7 +270,7 @@ def test_ga8_land_moves_when_the_offering_side_is_assisted_and_defender_loses_it
     d = g.decision(1)
     assert isinstance(d, DefenceChoice) and d.attack_points == 23 and d.defence_points == 9 + 2
     hand(g, 1, "2d 3d 4d 5d 6d")
-    g._decision = None
+    g.forget()
     events = act(g, 1, Defend(()))
     assert payloads(events, AttackResolved)[0].damage == 23 - 11
     assert g.view(0).players[2].land_value == 3  # the received land counts for its new holder

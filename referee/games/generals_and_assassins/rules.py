@@ -147,7 +147,6 @@ class GeneralsAndAssassins(Game[Action]):
         self.steps: deque[tuple[Phase, int]] = deque()
         self.last_battle: Battle | None = None
         self.round_log: list[dict[str, Any]] = []
-        self._decision: Decision | None = None
         self._opening = self._start_round()
 
     # --- who acts and what they may do -------------------------------------------
@@ -158,11 +157,6 @@ class GeneralsAndAssassins(Game[Action]):
     def _decide(self, seat: int) -> Decision:
         if seat != self.acting:
             raise ValueError(f"seat {seat} has no decision now")
-        if self._decision is None:
-            self._decision = self._make_decision(seat)
-        return self._decision
-
-    def _make_decision(self, seat: int) -> Decision:
         if self.phase == Phase.ROUND_OVER:
             return NextRoundChoice(self.round + 1, seat)
         hand = tuple(sorted(self.hands[seat]))
@@ -215,7 +209,6 @@ class GeneralsAndAssassins(Game[Action]):
     # --- applying actions ----------------------------------------------------------
 
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        self._decision = None
         if isinstance(action, Attack):
             return self._declare_attack(seat, action)
         if isinstance(action, Assassinate):
