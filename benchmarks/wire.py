@@ -16,8 +16,8 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import grpc
 

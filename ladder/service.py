@@ -163,8 +163,9 @@ class Ladder:
                 future.cancel()
             if handing is not None:
                 await _outlast(handing)
-                if not handing.cancelled() and handing.exception() is None and (handed := handing.result()) is not None:
-                    release(self.make, handed[0], f"{self.owner_prefix}-{self._claims}")  # the last claim's owner
+                handed = None if handing.cancelled() or handing.exception() is not None else handing.result()
+                if handed is not None and handed[1] is not None:  # claimed and built: give it back under its job's lease
+                    release(self.make, handed[0], handed[1].owner)
             for match_id, owner in in_flight.values():
                 release(self.make, match_id, owner)  # a clean shutdown: straight back to the queue
             if in_flight:  # let the local pool's matches stop their bots and servers
