@@ -291,3 +291,49 @@ def test_the_sdk_hands_folded_events_to_the_bot_before_it_decides() -> None:
     request.events.events.add(seq=1)
     replies = driver.handle(pb.RefereeMessage(decision=request))
     assert seen == ["events:2", "act"] and len(replies) == 1
+
+
+def test_an_answer_is_handled_the_moment_it_is_posted_and_the_next_request_goes_out_with_it() -> None:
+    """No hand-off to the session's own task: the stream's reader that posts an answer plays it."""
+
+    async def go() -> None:
+        session = MatchSession(GeneralsWar(2, 4), ["a", "b"], FAST)
+        links = [Scripted(session, i, silent) for i in range(2)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        task = asyncio.create_task(session.run())
+        for _ in range(100):
+            await asyncio.sleep(0)
+            if any(link.of("decision") for link in links):
+                break
+        (seat,) = session.game.to_act()
+        request = links[seat].of("decision")[-1]
+        reply = BotDriver(RandomBot(1))
+        reply.start = links[seat].of("start")[0]
+        (answer,) = reply.handle(pb.RefereeMessage(decision=request))
+        played = len(session.actions)
+        session.post(seat, links[seat], answer)  # no await between posting and looking
+        assert len(session.actions) == played + 1 and session.actions[-1].seat == seat
+        follower = session.game.to_act()
+        if follower:
+            assert links[follower[0]].of("decision")[-1].request_id > request.request_id
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(go())
+
+
+def test_an_error_in_the_rules_ends_run_with_that_error() -> None:
+    class Broken(GeneralsWar):
+        def apply(self, seat: int, action: Any) -> Any:
+            raise ZeroDivisionError("a bug in the rules")
+
+    async def go() -> None:
+        session = MatchSession(Broken(2, 1), ["a", "b"], FAST)
+        links = [Scripted(session, i, driver_answers(i)) for i in range(2)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        with pytest.raises(ZeroDivisionError, match="a bug in the rules"):
+            await asyncio.wait_for(session.run(), 5)
+
+    asyncio.run(go())
