@@ -34,6 +34,7 @@ from ladder.models import BotVersion, Match, MatchSeat
 from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import fail_match, record_outcome, release, renew
 from referee.core.game import OptionError
+from referee.server.manifest import load_manifest
 from referee.server.replay import replay_dict, write_replay
 from referee.server.runner import BotPool, LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
@@ -139,11 +140,20 @@ def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: 
         )
 
 
-def materialize(bots: tuple[BotSource, ...], into: Path) -> list[Path]:
-    """Fresh copies of the bots, one folder per seat: a bot never finds what it wrote in another match."""
+def materialize(bots: tuple[BotSource, ...], into: Path, pooled: bool = False) -> list[Path]:
+    """Fresh copies of the bots, one folder per seat: a bot never finds what it wrote in another match.
+
+    With ``pooled`` (the match's bots may be played by a BotPool), a bot in the store whose manifest lets a process
+    play several matches is not copied: the pool copies it into a folder of the process's own when it starts
+    one, and a process it already keeps needs no folder at all. Copying and removing it anyway took a few
+    milliseconds of the ladder's process per match.
+    """
     copies = []
     for seat, bot in enumerate(bots):
         copy = into / f"seat{seat}"
+        if pooled and bot.folder is not None and BotPool.pools(load_manifest(Path(bot.folder))):
+            copies.append(Path(bot.folder))
+            continue
         if bot.archive is not None:
             unpack(bot.archive, copy, SHIPPED)
         elif bot.folder is not None:
@@ -183,7 +193,7 @@ async def play_job(
         return outcome("unfit", str(exc))
     try:
         with tempfile.TemporaryDirectory(prefix=f"arena-m{job.match_id}-") as tmp:
-            copies = materialize(job.bots, Path(tmp))
+            copies = materialize(job.bots, Path(tmp), pooled=pool is not None and job.sandbox == "process")
             if job.keep == FILES:
                 log_dir = Path(job.data_dir) / "logs" / str(job.match_id)
             else:

@@ -232,3 +232,22 @@ def test_the_local_pool_keeps_one_match_ready_but_plays_no_more_than_its_workers
         capacity, most, finished = asyncio.run(main())
     assert capacity == 3 and most == 2
     assert sorted(finished) == [0, 1, 2, 3, 4]
+
+
+def test_a_pooled_bot_is_not_copied_for_each_match_but_every_other_seat_gets_a_fresh_copy(tmp_path: Path) -> None:
+    """The pool copies a bot when it starts a process for it; a copy per match on top of that was thrown away."""
+    from ladder.jobs import BotSource, materialize
+    from ladder.upload import zip_directory
+    from tests.test_persistent_bots import pooled_bot
+
+    pooled = pooled_bot(tmp_path, "pooled-c", per_process=5)
+    bots = (BotSource(1, folder=str(pooled)), BotSource(2, folder=str(RANDOM)), BotSource(1, archive=zip_directory(pooled)))
+    into = tmp_path / "match"
+    into.mkdir()
+    copies = materialize(bots, into, pooled=True)
+    assert copies[0] == pooled, "the store's folder itself: the pool copies it"
+    assert copies[1] == into / "seat1" and (copies[1] / "bot.toml").exists()
+    assert copies[2] == into / "seat2" and (copies[2] / "bot.py").exists(), "a shipped zip is always unpacked"
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    assert materialize(bots, fresh)[0] == fresh / "seat0", "without a pool every seat gets its copy"
