@@ -124,15 +124,19 @@ def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: 
     """The job of a match this ladder has just claimed."""
     with make() as db:
         match = db.get_one(Match, match_id)
-        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
+        seats = db.execute(  # each seat's version and where its files are, in one query
+            select(MatchSeat.bot_version_id, BotVersion.path)
+            .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+            .where(MatchSeat.match_id == match_id)
+            .order_by(MatchSeat.seat)
+        ).all()
         bots = []
-        for seat in seats:
-            rel = db.get_one(BotVersion, seat.bot_version_id).path
+        for version_id, rel in seats:
             if settings.ship_bots:
                 cache = archives or ArchiveCache(settings.store)
-                bots.append(BotSource(seat.bot_version_id, archive=cache.get(seat.bot_version_id, rel)))
+                bots.append(BotSource(version_id, archive=cache.get(version_id, rel)))
             else:
-                bots.append(BotSource(seat.bot_version_id, folder=str(settings.store / rel)))
+                bots.append(BotSource(version_id, folder=str(settings.store / rel)))
         return MatchJob(
             match_id=match_id, owner=owner, game=match.game, seed=match.seed, options=dict(match.options), bots=tuple(bots),
             time_control=settings.time_control, lease_seconds=settings.lease_seconds, sandbox=settings.sandbox,

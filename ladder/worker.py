@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import time
+from collections.abc import Sequence
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -104,8 +105,7 @@ def record_outcome(
         if done.rowcount != 1:  # type: ignore[attr-defined]
             db.rollback()
             return False
-        match = db.get(Match, match_id)
-        assert match is not None
+        match = db.get_one(Match, match_id)
         seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
         for seat, outcome, log in zip(seats, result.seats, paths):
             seat.rank = outcome.rank
@@ -116,12 +116,12 @@ def record_outcome(
             seat.log_path = log
         for name, data in (files or {}).items():
             db.add(MatchFile(match_id=match_id, name=name, size=len(data), data=gzip.compress(data, 6), created_at=now))
-        rate_set(db, match)
+        rate_set(db, match, seats)
         db.commit()
         return True
 
 
-def rate_set(db: Session, match: Match) -> bool:
+def rate_set(db: Session, match: Match, seats: Sequence[MatchSeat] | None = None) -> bool:
     """Rate ``match``'s duplicate set as one comparison if none of it is left to play; True if it rated.
 
     Its done, unrated matches are combined (set_ranks): each bot's ranks summed over them. The
@@ -132,23 +132,32 @@ def rate_set(db: Session, match: Match) -> bool:
     The rating rows are locked in version-id order before the set is looked at: two recorders of
     one set (or of sets sharing bots) take turns, and on PostgreSQL the one that waited then sees
     what the other committed, so a set is rated exactly once and no two lock crosswise.
+    ``seats``: ``match``'s own seats in seat order, when the caller has them.
     """
-    seat_versions = db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)).all()
-    locked: dict[int, Rating] = {}
-    for version_id in sorted(set(seat_versions)):
-        rating = db.scalar(select(Rating).where(Rating.bot_version_id == version_id, Rating.game == match.game).with_for_update())
-        assert rating is not None, f"no rating for version {version_id} in {match.game}"
-        locked[version_id] = rating
+    if seats is None:
+        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)).all()
+    seat_versions = [s.bot_version_id for s in seats]
+    # One query, its rows locked in the order it returns them (PostgreSQL locks after sorting).
+    found = db.scalars(
+        select(Rating)
+        .where(Rating.bot_version_id.in_(set(seat_versions)), Rating.game == match.game)
+        .order_by(Rating.bot_version_id)
+        .with_for_update()
+    ).all()
+    locked = {r.bot_version_id: r for r in found}
+    missing = set(seat_versions) - locked.keys()
+    assert not missing, f"no rating for versions {sorted(missing)} in {match.game}"
     members = db.execute(select(Match.id, Match.status, Match.rated_with).where(Match.deal == match.deal).order_by(Match.id)).all()
     if any(status in ("queued", "running") for _, status, _ in members):
         return False
     combined = [mid for mid, status, rated_with in members if status == "done" and rated_with is None]
     if match.id not in combined:
         return False
-    seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id.in_(combined)).order_by(MatchSeat.match_id, MatchSeat.seat)).all()
-    by_match: dict[int, list[MatchSeat]] = {}
-    for seat in seats:
-        by_match.setdefault(seat.match_id, []).append(seat)
+    by_match: dict[int, list[MatchSeat]] = {match.id: list(seats)}
+    others = [mid for mid in combined if mid != match.id]
+    if others:
+        for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id.in_(others)).order_by(MatchSeat.match_id, MatchSeat.seat)):
+            by_match.setdefault(seat.match_id, []).append(seat)
     order = list(seat_versions)
     ranks = set_ranks(([(s.bot_version_id, s.rank or len(order)) for s in by_match[mid]] for mid in combined), order)
     ratings = [locked[v] for v in order]
