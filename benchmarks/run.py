@@ -1,7 +1,7 @@
 """Run every benchmark and write docs/benchmarks.md: ``python -m benchmarks.run``.
 
 Nothing here passes or fails: each figure is printed beside its target. The
-whole run takes about six minutes on two cores.
+whole run takes about ten minutes on two cores.
 """
 
 from __future__ import annotations
