@@ -86,7 +86,7 @@ class LocalExecutor:
         return self.workers + 1
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
-        return asyncio.ensure_future(play_job(self.make, job, self.worker_name, self.pool, self.seats))
+        return asyncio.ensure_future(play_job(self.make, job, self.worker_name, self.pool, self.seats, just_claimed=True))
 
     async def close(self) -> None:
         if self.pool is not None:

@@ -173,7 +173,12 @@ def default_worker_name() -> str:
 
 
 async def play_job(
-    make: sessionmaker[Session], job: MatchJob, worker: str | None = None, pool: BotPool | None = None, seats: asyncio.Semaphore | None = None
+    make: sessionmaker[Session],
+    job: MatchJob,
+    worker: str | None = None,
+    pool: BotPool | None = None,
+    seats: asyncio.Semaphore | None = None,
+    just_claimed: bool = False,
 ) -> JobOutcome:
     """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
 
@@ -181,6 +186,10 @@ async def play_job(
     matches, named by their version id; the pool never hands a process a deal it has played, so the two matches
     of a duplicate set always meet different processes. With ``seats``, the match itself waits for one of them
     (the setup before and the recording after do not hold it).
+
+    A job first checks that its lease is still held (one that waited in Dask's queue, or a task Dask ran
+    again, may have lost it), unless ``just_claimed``: the local pool plays a job the moment its dispatcher
+    claimed it, and the check was a database write per match.
     """
     worker = worker or default_worker_name()
     began = time.monotonic()
@@ -188,7 +197,7 @@ async def play_job(
     def outcome(status: str, detail: str = "") -> JobOutcome:
         return JobOutcome(job.match_id, job.owner, status, worker, time.monotonic() - began, detail)
 
-    if not renew(make, job.match_id, job.owner, job.lease_seconds):
+    if not just_claimed and not renew(make, job.match_id, job.owner, job.lease_seconds):
         return outcome("lost", "the lease was gone before the match started")
     try:
         launcher = launcher_for(job.sandbox)

@@ -26,23 +26,28 @@ MAX_ATTEMPTS = 3
 
 
 def claim(make: sessionmaker[Session], owner: str, lease_seconds: float) -> int | None:
-    """Take the most urgent queued match; returns its id, or None if there is nothing to play."""
+    """Take the most urgent queued match; returns its id, or None if there is nothing to play.
+
+    One conditional update picks the match and takes it (queued -> running, with this lease). Two claimers
+    that picked the same match both try; the update re-checks the status, so one gets it and the other
+    tries again.
+    """
     with make() as db:
         for _ in range(5):
-            candidate = db.scalar(
-                select(Match.id).where(Match.status == "queued").order_by(Match.priority.desc(), Match.id).limit(1)
-            )
-            if candidate is None:
-                return None
+            first = select(Match.id).where(Match.status == "queued").order_by(Match.priority.desc(), Match.id).limit(1).scalar_subquery()
             now = time.time()
             taken = db.execute(
                 update(Match)
-                .where(Match.id == candidate, Match.status == "queued")
+                .where(Match.id == first, Match.status == "queued")
                 .values(status="running", lease_owner=owner, lease_expires=now + lease_seconds, started_at=now)
-            )
+                .returning(Match.id)
+                .execution_options(synchronize_session=False)
+            ).scalar_one_or_none()
             db.commit()
-            if taken.rowcount == 1:  # type: ignore[attr-defined]
-                return candidate
+            if taken is not None:
+                return int(taken)
+            if db.scalar(select(Match.id).where(Match.status == "queued").limit(1)) is None:
+                return None
     return None
 
 

@@ -251,3 +251,33 @@ def test_a_pooled_bot_is_not_copied_for_each_match_but_every_other_seat_gets_a_f
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     assert materialize(bots, fresh)[0] == fresh / "seat0", "without a pool every seat gets its copy"
+
+
+def test_a_job_that_skips_the_lease_check_still_records_nothing_once_its_lease_is_gone(tmp_path: Path) -> None:
+    """The local pool plays a job without checking its lease first (it claimed it a moment ago); were the lease
+    gone after all, the result would still not count: only the lease's owner can record it."""
+    import asyncio
+
+    from ladder.jobs import FILES, JobSettings, build_job, play_job
+    from ladder.scheduler import add_duplicate_set
+    from ladder.service import Ladder, LadderConfig
+    from ladder.worker import claim, release
+    from referee.server.session import TimeControl
+    from tests.ladder.conftest import enter
+
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    versions = enter(ladder, [GREEDY, RANDOM], validate=False)
+    with ladder.make() as db:
+        add_duplicate_set(db, "generals-war", versions, 5, "rated")
+        db.commit()
+    match_id = claim(ladder.make, "first", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
+    job = build_job(ladder.make, match_id, "first", settings)
+    assert release(ladder.make, match_id, "first")  # handed back: "first" no longer holds it
+    assert claim(ladder.make, "second", 30) == match_id
+    assert asyncio.run(play_job(ladder.make, job, "here", just_claimed=True)).status == "lost"
+    with ladder.make() as db:
+        match = db.get_one(Match, match_id)
+        assert (match.status, match.lease_owner) == ("running", "second")
+        assert all(s.rank is None for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)))
