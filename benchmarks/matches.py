@@ -75,13 +75,20 @@ def pooled_copies(bots: list[Path], tmp: Path, per_process: int) -> list[Path]:
 
 
 def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool) -> tuple[float, int, int]:
-    """Matches per minute of a round robin of ``bots`` (two-player General's War): (rate, matches, processes started)."""
+    """Matches per minute of a round robin of ``bots`` (two-player General's War): (rate, matches timed, processes started).
+
+    Timed as the ladder is (``ladder_rate``): over ``games`` matches from the moment the first ``concurrency``
+    are done, so that neither figure holds the first bot processes' start-up or the last matches' tail.
+    """
     from referee.tournament.run import TournamentConfig, run_tournament
 
     with tempfile.TemporaryDirectory(prefix="arena-bt-") as tmp:
         dirs = pooled_copies(bots, Path(tmp), 1000) if pooled else bots
-        config = TournamentConfig("generals-war", dirs, games=games, seed=7, time_control=TC, log_dir=Path(tmp) / "logs", concurrency=concurrency)
+        config = TournamentConfig(
+            "generals-war", dirs, games=games + concurrency, seed=7, time_control=TC, log_dir=Path(tmp) / "logs", concurrency=concurrency
+        )
         started = [0]
+        done_at: list[tuple[float, int]] = []  # (when, processes started by then), per match done
         from referee.server import runner
 
         original = runner.BotPool._launch
@@ -92,14 +99,13 @@ def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool
 
         runner.BotPool._launch = counting  # type: ignore[method-assign, assignment]
         try:
-            start = time.perf_counter()
-            result = asyncio.run(run_tournament(config))
-            elapsed = time.perf_counter() - start
+            asyncio.run(run_tournament(config, lambda *_: done_at.append((time.perf_counter(), started[0]))))
         finally:
             runner.BotPool._launch = original  # type: ignore[method-assign]
-        matches = len(result.games)
-        processes = started[0] if pooled else matches * 2
-    return matches / elapsed * 60, matches, processes
+        (first, before), (last, after) = done_at[concurrency - 1], done_at[-1]
+        matches = len(done_at) - concurrency
+        processes = after - before if pooled else matches * 2
+    return matches / (last - first) * 60, matches, processes
 
 
 def ladder_rate(matches: int = 16, workers: int = 2, timeout: float = 300, pooled: bool = False) -> tuple[float, list[str], int] | str:

@@ -236,14 +236,15 @@ def matches(r: Report) -> None:
     r.add(
         "",
         f"Matches per minute, two-player General's War, {', '.join(p.name for p in bots)} (the ladder's sample bots for that game),",
-        "two matches at a time, move time 2 s. `arena tournament` is a round robin of "
-        f"{games} matches (its duplicate deals: each seed played with the seats rotated); each runner run {runs} times, alternately, the median shown.",
+        "two matches at a time, move time 2 s. `arena tournament` is a round robin (its duplicate deals: each seed played",
+        f"with the seats rotated) timed as the ladder is, over {games} matches from the moment its first two are done; each runner run {runs} times,",
+        "alternately, the median shown.",
         "The ladder: `ladder.service.Ladder` on SQLite with two local workers and the same bots (submitted and validated as",
         "any bot), scheduling, claiming, copying the bots, recording, writing the replay and rating each match; timed over",
         f"{games} matches after the first ones are done. With `matches_per_process` the ladder keeps bot processes between",
         "matches but never hands one process both matches of a duplicate pair (the same deal).",
         "",
-        "| runner | bot processes | matches/min | processes started |",
+        "| runner | bot processes | matches/min | processes started while timed |",
         "|---|---|---|---|",
         f"| `arena tournament` | one per seat per match | {fresh_rate:.1f} | {fresh[0][2]} for {fresh[0][1]} matches |",
         f"| `arena tournament` | several matches each (`matches_per_process`) | {pooled_rate:.1f} | {pooled[0][2]} for {pooled[0][1]} matches |",
