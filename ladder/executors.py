@@ -52,6 +52,10 @@ class Executor(Protocol):
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]: ...
 
+    def room(self) -> asyncio.Future[None] | None:
+        """A future that resolves when capacity grows before any job finishes (None: only when one finishes)."""
+        ...
+
     async def close(self) -> None: ...
 
     def describe(self) -> str: ...
@@ -74,6 +78,8 @@ class LocalExecutor:
         self.log_dir = log_dir
         self.pool: BotPool | None = None
         self.seats: asyncio.Semaphore | None = None
+        self.recording = 0  # jobs whose match is over and whose result is being recorded
+        self._room: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
         if self.log_dir is not None:
@@ -82,11 +88,35 @@ class LocalExecutor:
 
     async def capacity(self) -> int:
         # One job more than the matches played at once: it is claimed, built and its bots copied while the others
-        # play, and starts the moment one ends, while that one's result is still being recorded.
-        return self.workers + 1
+        # play, and starts the moment one ends. Jobs recording a result hold no seat and do not count: counting
+        # them left a seat idle whenever a second match ended before the first one's result was recorded.
+        return self.workers + 1 + self.recording
+
+    def room(self) -> asyncio.Future[None]:
+        """Resolves when a match ends: its job goes on recording, but a seat is free for the next one."""
+        if self._room is None or self._room.done():
+            self._room = asyncio.get_running_loop().create_future()
+        return self._room
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
-        return asyncio.ensure_future(play_job(self.make, job, self.worker_name, self.pool, self.seats, just_claimed=True))
+        over = False
+
+        def played() -> None:
+            nonlocal over
+            over = True
+            self.recording += 1
+            if self._room is not None and not self._room.done():
+                self._room.set_result(None)
+
+        def finished(_: object) -> None:
+            if over:
+                self.recording -= 1
+
+        future = asyncio.ensure_future(
+            play_job(self.make, job, self.worker_name, self.pool, self.seats, just_claimed=True, on_played=played)
+        )
+        future.add_done_callback(finished)
+        return future
 
     async def close(self) -> None:
         if self.pool is not None:
@@ -148,6 +178,9 @@ class DaskExecutor:
             log.warning("no Dask worker offers the %r resource: start workers with --resources \"%s=2\"", RESOURCE, RESOURCE)
         self._capacity = (time.monotonic(), total)
         return total
+
+    def room(self) -> None:
+        return None  # the cluster's capacity is its workers' resources, refreshed when the dispatcher asks
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
         from ladder.dask_worker import run_dask_job

@@ -22,7 +22,7 @@ import socket
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,6 +179,7 @@ async def play_job(
     pool: BotPool | None = None,
     seats: asyncio.Semaphore | None = None,
     just_claimed: bool = False,
+    on_played: Callable[[], None] | None = None,
 ) -> JobOutcome:
     """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
 
@@ -189,7 +190,8 @@ async def play_job(
 
     A job first checks that its lease is still held (one that waited in Dask's queue, or a task Dask ran
     again, may have lost it), unless ``just_claimed``: the local pool plays a job the moment its dispatcher
-    claimed it, and the check was a database write per match.
+    claimed it, and the check was a database write per match. ``on_played`` is called when the match is
+    over and its result is about to be recorded.
     """
     worker = worker or default_worker_name()
     began = time.monotonic()
@@ -224,8 +226,10 @@ async def play_job(
                 raise
             finally:
                 keeper.cancel()
+            if on_played is not None:
+                on_played()
             # On a thread: the other matches this loop referees keep their clocks and bots moving meanwhile.
-            recorded = await asyncio.to_thread(_record, make, job, played, worker)
+            recorded = await asyncio.to_thread(record_played, make, job, played, worker)
     except asyncio.CancelledError:
         release(make, job.match_id, job.owner)  # a clean shutdown: straight back to the queue
         raise
@@ -246,7 +250,7 @@ async def _play_seated(seats: asyncio.Semaphore | None, match: Coroutine[Any, An
         match.close()  # cancelled while waiting for a seat: the match never started
 
 
-def _record(make: sessionmaker[Session], job: MatchJob, played: LocalMatch, worker: str) -> bool:
+def record_played(make: sessionmaker[Session], job: MatchJob, played: LocalMatch, worker: str) -> bool:
     """Write the replay and record the result (record_outcome); False when the lease was lost."""
     if job.keep == FILES:
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"

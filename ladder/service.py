@@ -154,8 +154,10 @@ class Ladder:
                 except Exception:  # the database or the cluster out of reach for a moment: the leases say what was lost
                     log.exception("the dispatcher stumbled; going on")
                     await asyncio.sleep(1.0)
-                if in_flight:  # wake up as soon as a match ends
-                    await asyncio.wait(list(in_flight), timeout=0.2, return_when=asyncio.FIRST_COMPLETED)
+                if in_flight:  # wake up as soon as a job ends, or a match (the executor's room)
+                    room = self.executor.room()
+                    waits: list[asyncio.Future[Any]] = [*in_flight, *([room] if room is not None else [])]
+                    await asyncio.wait(waits, timeout=0.2, return_when=asyncio.FIRST_COMPLETED)
                 else:
                     await asyncio.sleep(0.2)
         finally:

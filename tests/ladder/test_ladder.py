@@ -281,3 +281,38 @@ def test_a_job_that_skips_the_lease_check_still_records_nothing_once_its_lease_i
         match = db.get_one(Match, match_id)
         assert (match.status, match.lease_owner) == ("running", "second")
         assert all(s.rank is None for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)))
+
+
+def test_a_job_recording_its_result_frees_its_seat_and_its_place_for_the_next_claim(monkeypatch: Any) -> None:
+    """While a finished match's result is recorded, the pool claims another job for the seat it left."""
+    import asyncio
+
+    import ladder.executors as executors
+    from ladder.executors import LocalExecutor
+    from ladder.jobs import MatchJob
+    from referee.server.session import TimeControl
+
+    async def main() -> None:
+        recorded = asyncio.Event()
+
+        async def play_job(*args: Any, seats: asyncio.Semaphore, on_played: Any, **kwargs: Any) -> str:
+            async with seats:  # the match
+                await asyncio.sleep(0)
+            on_played()
+            await recorded.wait()  # its result, recorded slowly
+            return "recorded"
+
+        monkeypatch.setattr(executors, "play_job", lambda make, job, worker, pool, seats, **kw: play_job(seats=seats, **kw))
+        executor = LocalExecutor(None, workers=2)  # type: ignore[arg-type]
+        await executor.start()
+        assert await executor.capacity() == 3
+        room = executor.room()
+        job = MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30)
+        done = executor.submit(job)
+        await asyncio.wait_for(room, 2)  # the match is over: the dispatcher wakes up...
+        assert await executor.capacity() == 4  # ...and may claim one more while the result is recorded
+        recorded.set()
+        assert await done == "recorded"
+        assert await executor.capacity() == 3
+
+    asyncio.run(main())
