@@ -337,3 +337,23 @@ def test_an_error_in_the_rules_ends_run_with_that_error() -> None:
             await asyncio.wait_for(session.run(), 5)
 
     asyncio.run(go())
+
+
+def test_an_answer_posted_while_the_session_sends_is_handled_in_the_same_step() -> None:
+    """A link that answers inside ``send`` (no await in between) must not leave its answer waiting for a timeout."""
+
+    class Eager(Scripted):
+        def send(self, msg: pb.RefereeMessage) -> None:
+            self.sent.append(msg)
+            self._reply(msg)
+
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 6), ["a", "b"], TimeControl(move_time_ms=5000, time_bank_ms=5000))
+        links = [Eager(session, i, driver_answers(i)) for i in range(2)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await asyncio.wait_for(session.run(), 5)
+
+    record = asyncio.run(go())
+    assert record.game.is_over()
+    assert all(not s.verdicts for s in record.result.seats), "no seat timed out"

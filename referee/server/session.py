@@ -256,6 +256,8 @@ class MatchSession:
             if item is not None:
                 self._handle(item)
             self._advance()
+            while not self.inbox.empty() and not self._done.done():  # inputs that arrived during the step itself
+                self._advance()
         except Exception as exc:  # noqa: BLE001 - handed to run(), which raises it
             if not self._done.done():
                 self._done.set_exception(exc)
