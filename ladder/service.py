@@ -115,6 +115,10 @@ class Ladder:
         self.capacity = config.workers if config.executor == "local" else 0
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
+        #: The dispatcher found the queue empty: the scheduler fills it now rather than at its next tick...
+        self._hungry = asyncio.Event()
+        #: ...and resolves this when it has, to wake the dispatcher.
+        self._fed: asyncio.Future[None] | None = None
 
     async def dispatcher(self) -> None:
         """Claim as many matches as the executor can play at once, hand each over as a job, and keep their leases.
@@ -143,7 +147,10 @@ class Ladder:
                         handing = asyncio.ensure_future(asyncio.to_thread(self._hand_out, owner))
                         handed = await asyncio.shield(handing)
                         handing = None
-                        if handed is None:
+                        if handed is None:  # nothing queued: ask the scheduler, and wake when it has filled the queue
+                            if self._fed is None or self._fed.done():
+                                self._fed = asyncio.get_running_loop().create_future()
+                            self._hungry.set()
                             break
                         claimed, job = handed
                         if job is not None:
@@ -154,9 +161,11 @@ class Ladder:
                 except Exception:  # the database or the cluster out of reach for a moment: the leases say what was lost
                     log.exception("the dispatcher stumbled; going on")
                     await asyncio.sleep(1.0)
-                if in_flight:  # wake up as soon as a job ends, or a match (the executor's room)
-                    room = self.executor.room()
-                    waits: list[asyncio.Future[Any]] = [*in_flight, *([room] if room is not None else [])]
+                # Wake up as soon as a job ends, or a match (the executor's room), or the scheduler has queued more.
+                room = self.executor.room() if in_flight else None
+                fed = self._fed if self._fed is not None and not self._fed.done() else None
+                waits: list[asyncio.Future[Any]] = [*in_flight, *(f for f in (room, fed) if f is not None)]
+                if waits:
                     await asyncio.wait(waits, timeout=0.2, return_when=asyncio.FIRST_COMPLETED)
                 else:
                     await asyncio.sleep(0.2)
@@ -206,12 +215,28 @@ class Ladder:
             log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
 
     async def scheduler(self) -> None:
+        """Tick every half second, and at once when the dispatcher finds the queue empty.
+
+        With fast matches the queue (four matches per match the executor plays at once) can run dry
+        between two ticks, and the seats then waited for the next one. A tick that queued nothing (too few
+        bots) and left the queue empty is not repeated early: the dispatcher would find it empty again at once.
+        """
         while True:
             # On a thread: a tick is several queries, and the matches this loop referees must not wait for them.
-            await asyncio.to_thread(self._tick)
-            await asyncio.sleep(0.5)
+            queued = await asyncio.to_thread(self._tick)
+            if self._fed is not None and not self._fed.done():
+                self._fed.set_result(None)
+            self._hungry.clear()
+            if queued:
+                try:
+                    await asyncio.wait_for(self._hungry.wait(), 0.5)
+                except TimeoutError:
+                    pass
+            else:
+                await asyncio.sleep(0.5)
 
-    def _tick(self) -> None:
+    def _tick(self) -> bool:
+        """Reap lost leases and rate what failed (every few seconds), then fill the queue; False if it is left empty."""
         # Leases run out and matches fail rarely: looking for them every few seconds is enough.
         if time.monotonic() - self._swept >= min(5.0, self.config.lease_seconds / 4):
             self._swept = time.monotonic()
@@ -220,9 +245,10 @@ class Ladder:
                 rate_settled_sets(self.make)
             except Exception:  # the database busy for a moment: the next sweep tries again
                 log.warning("could not rate the sets whose last match failed", exc_info=True)
-        if self.config.schedule:
-            with self.make() as db:
-                fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games)
+        with self.make() as db:
+            if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games):
+                return True
+            return db.scalar(select(Match.id).where(Match.status == "queued").limit(1)) is not None
 
     def _clear_interrupted_validations(self) -> None:
         """Versions left validating by a ladder that died long ago will never finish: reject them."""

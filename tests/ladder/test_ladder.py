@@ -316,3 +316,56 @@ def test_a_job_recording_its_result_frees_its_seat_and_its_place_for_the_next_cl
         assert await executor.capacity() == 3
 
     asyncio.run(main())
+
+
+def test_the_scheduler_refills_an_empty_queue_at_once_rather_than_at_its_next_tick(tmp_path: Path) -> None:
+    """With fast matches the queue ran dry between two half-second ticks and the workers waited for the next."""
+    import asyncio
+
+    from ladder.jobs import JobOutcome, MatchJob
+    from ladder.service import Ladder, LadderConfig
+    from tests.ladder.conftest import enter
+
+    class Instant:
+        """An executor whose matches are over the moment they are handed over."""
+
+        name = "instant"
+        remote = False
+
+        def __init__(self) -> None:
+            self.jobs: list[int] = []
+
+        async def start(self) -> None:
+            pass
+
+        async def capacity(self) -> int:
+            return 1
+
+        def submit(self, job: MatchJob) -> asyncio.Future[JobOutcome]:
+            self.jobs.append(job.match_id)
+            done: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
+            done.set_result(JobOutcome(job.match_id, job.owner, "recorded", "here", 0.0))
+            return done
+
+        def room(self) -> None:
+            return None
+
+        async def close(self) -> None:
+            pass
+
+        def describe(self) -> str:
+            return "instant"
+
+    executor = Instant()
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], seed=1), executor=executor)
+    enter(ladder, [GREEDY, RANDOM], validate=False)
+
+    async def go() -> None:
+        task = asyncio.create_task(ladder.run(serve_http=False))
+        await asyncio.sleep(1.2)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(go())
+    # Ticks at 0, 0.5 and 1.0 s queue at most 8 matches each (the queue's target for one match at a time): 24.
+    assert len(executor.jobs) > 40, len(executor.jobs)
