@@ -85,6 +85,7 @@ class LocalExecutor:
         if self.log_dir is not None:
             self.pool = BotPool(self.log_dir)
         self.seats = asyncio.Semaphore(self.workers)
+        self.recording, self._room = 0, None  # a ladder run again starts afresh, on its own event loop
 
     async def capacity(self) -> int:
         # One job more than the matches played at once: it is claimed, built and its bots copied while the others
@@ -94,8 +95,9 @@ class LocalExecutor:
 
     def room(self) -> asyncio.Future[None]:
         """Resolves when a match ends: its job goes on recording, but a seat is free for the next one."""
-        if self._room is None or self._room.done():
-            self._room = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        if self._room is None or self._room.done() or self._room.get_loop() is not loop:
+            self._room = loop.create_future()
         return self._room
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:

@@ -262,6 +262,8 @@ class Ladder:
             db.commit()
 
     async def run(self, serve_http: bool = True) -> None:
+        # Bound to this run's event loop: a ladder may be run again, on another one.
+        self._hungry, self._fed = asyncio.Event(), None
         self._clear_interrupted_validations()
         if self.config.samples:
             await register_samples(self.make, self.store, self.config.games, self.config.sandbox)

@@ -292,6 +292,8 @@ def test_a_job_recording_its_result_frees_its_seat_and_its_place_for_the_next_cl
     from ladder.jobs import MatchJob
     from referee.server.session import TimeControl
 
+    executor_box: list[LocalExecutor] = []
+
     async def main() -> None:
         recorded = asyncio.Event()
 
@@ -304,6 +306,7 @@ def test_a_job_recording_its_result_frees_its_seat_and_its_place_for_the_next_cl
 
         monkeypatch.setattr(executors, "play_job", lambda make, job, worker, pool, seats, **kw: play_job(seats=seats, **kw))
         executor = LocalExecutor(None, workers=2)  # type: ignore[arg-type]
+        executor_box.append(executor)
         await executor.start()
         assert await executor.capacity() == 3
         room = executor.room()
@@ -314,8 +317,16 @@ def test_a_job_recording_its_result_frees_its_seat_and_its_place_for_the_next_cl
         recorded.set()
         assert await done == "recorded"
         assert await executor.capacity() == 3
+        executor.room()  # left waiting when the run ends
 
     asyncio.run(main())
+
+    async def again() -> None:  # the same executor in a second run, on a new event loop
+        await executor_box[0].start()
+        room = executor_box[0].room()
+        assert room.get_loop() is asyncio.get_running_loop()
+
+    asyncio.run(again())
 
 
 def test_the_scheduler_refills_an_empty_queue_at_once_rather_than_at_its_next_tick(tmp_path: Path) -> None:
@@ -369,3 +380,6 @@ def test_the_scheduler_refills_an_empty_queue_at_once_rather_than_at_its_next_ti
     asyncio.run(go())
     # Ticks at 0, 0.5 and 1.0 s queue at most 8 matches each (the queue's target for one match at a time): 24.
     assert len(executor.jobs) > 40, len(executor.jobs)
+    first = len(executor.jobs)
+    asyncio.run(go())  # run again, on another event loop, as the web tests and `arena ladder` restarts do
+    assert len(executor.jobs) - first > 40, len(executor.jobs) - first
