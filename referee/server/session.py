@@ -6,8 +6,8 @@ time, so the rules never see two things at once: before the match starts the
 inputs wait in a queue; once it runs, each is handled the moment it arrives,
 on the task that brought it (a stream's reader), and the match moves on from
 there (requests, default actions, the next deadline's timer). A hand-off to
-the session's own task for every answer cost a tenth of a millisecond per
-decision.
+the session's own task for every answer cost 0.03-0.1 ms of each decision's
+round trip (benchmarks/CHANGES.md, third round).
 Timeouts, crashes and illegal actions are handled here, never inside a game.
 Transports plug in as ``SeatLink`` objects; the session only hands them
 ``RefereeMessage`` protobufs.
