@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import gzip
 import time
-from collections.abc import Sequence
+from typing import cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
@@ -80,6 +80,19 @@ def reap(make: sessionmaker[Session]) -> int:
         return int(again.rowcount + failed.rowcount)  # type: ignore[attr-defined]
 
 
+# The tables, for the recording's Core statements (and two of them built once).
+_MATCHES, _SEATS, _RATINGS = cast(Table, Match.__table__), cast(Table, MatchSeat.__table__), cast(Table, Rating.__table__)
+_FILES, _CHANGES = cast(Table, MatchFile.__table__), cast(Table, RatingChange.__table__)
+_SEAT_RESULT = (
+    update(_SEATS)
+    .where(_SEATS.c.match_id == bindparam("m"), _SEATS.c.seat == bindparam("s"))
+    .values(rank=bindparam("rank"), score=bindparam("score"), verdicts=bindparam("verdicts"), log_path=bindparam("log"))
+)
+_RATING = update(_RATINGS).where(_RATINGS.c.id == bindparam("rid")).values(
+    mu=bindparam("mu"), sigma=bindparam("sigma"), games=bindparam("played"), updated_at=bindparam("at")
+)
+
+
 def record_outcome(
     make: sessionmaker[Session],
     match_id: int,
@@ -97,36 +110,48 @@ def record_outcome(
     result count once: a second recorder of the same match (a retried task, a
     worker that lost its lease to the reaper) changes no row and rolls back.
     Returns False when the lease was lost.
+
+    Written in SQLAlchemy Core, as ``rate_set``'s work (``_rate``): once per match, the ORM's
+    unit of work took twice the CPU, in the process that referees the ladder's matches.
     """
     result = played.record.result
     paths = log_paths or [None] * len(result.seats)
     now = time.time()
     with make() as db:
-        done = db.execute(
-            update(Match)
-            .where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner)
+        conn = db.connection()
+        done = conn.execute(
+            update(_MATCHES)
+            .where(_MATCHES.c.id == match_id, _MATCHES.c.status == "running", _MATCHES.c.lease_owner == owner)
             .values(status="done", finished_at=now, replay_path=replay_path, lease_owner=None, lease_expires=None, played_by=played_by)
-        )
-        if done.rowcount != 1:  # type: ignore[attr-defined]
+            .returning(_MATCHES.c.game, _MATCHES.c.deal)
+        ).first()
+        if done is None:
             db.rollback()
             return False
-        match = db.get_one(Match, match_id)
-        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
-        for seat, outcome, log in zip(seats, result.seats, paths):
-            seat.rank = outcome.rank
-            seat.score = outcome.score
-            seat.verdicts = [
-                {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail} for v in outcome.verdicts
-            ]
-            seat.log_path = log
-        for name, data in (files or {}).items():
-            db.add(MatchFile(match_id=match_id, name=name, size=len(data), data=gzip.compress(data, 6), created_at=now))
-        rate_set(db, match, seats)
+        game, deal = done
+        conn.execute(
+            _SEAT_RESULT,
+            [
+                {
+                    "m": match_id, "s": outcome.seat, "rank": outcome.rank, "score": outcome.score, "log": log,
+                    "verdicts": [
+                        {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail} for v in outcome.verdicts
+                    ],
+                }
+                for outcome, log in zip(result.seats, paths)
+            ],
+        )
+        if files:
+            conn.execute(
+                insert(_FILES),
+                [{"match_id": match_id, "name": name, "size": len(data), "data": gzip.compress(data, 6), "created_at": now} for name, data in files.items()],
+            )
+        _rate(conn, match_id, game, deal, now)
         db.commit()
         return True
 
 
-def rate_set(db: Session, match: Match, seats: Sequence[MatchSeat] | None = None) -> bool:
+def rate_set(db: Session, match: Match) -> bool:
     """Rate ``match``'s duplicate set as one comparison if none of it is left to play; True if it rated.
 
     Its done, unrated matches are combined (set_ranks): each bot's ranks summed over them. The
@@ -137,43 +162,53 @@ def rate_set(db: Session, match: Match, seats: Sequence[MatchSeat] | None = None
     The rating rows are locked in version-id order before the set is looked at: two recorders of
     one set (or of sets sharing bots) take turns, and on PostgreSQL the one that waited then sees
     what the other committed, so a set is rated exactly once and no two lock crosswise.
-    ``seats``: ``match``'s own seats in seat order, when the caller has them.
     """
-    if seats is None:
-        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(MatchSeat.seat)).all()
-    seat_versions = [s.bot_version_id for s in seats]
+    db.flush()  # seats and matches changed through the ORM in this session count
+    rated = _rate(db.connection(), match.id, match.game, match.deal, time.time())
+    if rated:
+        db.expire_all()  # ratings, matches and changes were written past the ORM: read them again
+    return rated
+
+
+def _rate(conn: Connection, match_id: int, game: str, deal: str, now: float) -> bool:
+    """``rate_set``'s work, in Core statements on ``conn``."""
+    versions = list(conn.execute(select(_SEATS.c.bot_version_id).where(_SEATS.c.match_id == match_id).order_by(_SEATS.c.seat)).scalars())
     # One query, its rows locked in the order it returns them (PostgreSQL locks after sorting).
-    found = db.scalars(
-        select(Rating)
-        .where(Rating.bot_version_id.in_(set(seat_versions)), Rating.game == match.game)
-        .order_by(Rating.bot_version_id)
-        .with_for_update()
+    ratings = {
+        row.bot_version_id: row
+        for row in conn.execute(
+            select(_RATINGS.c.id, _RATINGS.c.bot_version_id, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
+            .where(_RATINGS.c.bot_version_id.in_(set(versions)), _RATINGS.c.game == game)
+            .order_by(_RATINGS.c.bot_version_id)
+            .with_for_update()
+        )
+    }
+    missing = set(versions) - ratings.keys()
+    assert not missing, f"no rating for versions {sorted(missing)} in {game}"
+    members = conn.execute(
+        select(_MATCHES.c.id, _MATCHES.c.status, _MATCHES.c.rated_with).where(_MATCHES.c.deal == deal).order_by(_MATCHES.c.id)
     ).all()
-    locked = {r.bot_version_id: r for r in found}
-    missing = set(seat_versions) - locked.keys()
-    assert not missing, f"no rating for versions {sorted(missing)} in {match.game}"
-    members = db.execute(select(Match.id, Match.status, Match.rated_with).where(Match.deal == match.deal).order_by(Match.id)).all()
     if any(status in ("queued", "running") for _, status, _ in members):
         return False
     combined = [mid for mid, status, rated_with in members if status == "done" and rated_with is None]
-    if match.id not in combined:
+    if match_id not in combined:
         return False
-    by_match: dict[int, list[MatchSeat]] = {match.id: list(seats)}
-    others = [mid for mid in combined if mid != match.id]
-    if others:
-        for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id.in_(others)).order_by(MatchSeat.match_id, MatchSeat.seat)):
-            by_match.setdefault(seat.match_id, []).append(seat)
-    order = list(seat_versions)
-    ranks = set_ranks(([(s.bot_version_id, s.rank or len(order)) for s in by_match[mid]] for mid in combined), order)
-    ratings = [locked[v] for v in order]
-    new = rate([Skill(r.mu, r.sigma) for r in ratings], ranks)
-    now = time.time()
-    for rating, skill, version_id in zip(ratings, new, order):
-        rating.mu, rating.sigma = skill.mu, skill.sigma
-        rating.games += len(combined)
-        rating.updated_at = now
-        db.add(RatingChange(match_id=match.id, bot_version_id=version_id, game=match.game, mu=skill.mu, sigma=skill.sigma, created_at=now))
-    db.execute(update(Match).where(Match.id.in_(combined)).values(rated_with=match.id))
+    by_match: dict[int, list[tuple[int, int]]] = {}
+    for mid, version_id, rank in conn.execute(
+        select(_SEATS.c.match_id, _SEATS.c.bot_version_id, _SEATS.c.rank)
+        .where(_SEATS.c.match_id.in_(combined))
+        .order_by(_SEATS.c.match_id, _SEATS.c.seat)
+    ):
+        by_match.setdefault(mid, []).append((version_id, rank or len(versions)))
+    ranks = set_ranks((by_match[mid] for mid in combined), versions)
+    rows = [ratings[v] for v in versions]
+    new = rate([Skill(r.mu, r.sigma) for r in rows], ranks)
+    conn.execute(_RATING, [{"rid": r.id, "mu": k.mu, "sigma": k.sigma, "played": r.games + len(combined), "at": now} for r, k in zip(rows, new)])
+    conn.execute(
+        insert(_CHANGES),
+        [{"match_id": match_id, "bot_version_id": v, "game": game, "mu": k.mu, "sigma": k.sigma, "created_at": now} for v, k in zip(versions, new)],
+    )
+    conn.execute(update(_MATCHES).where(_MATCHES.c.id.in_(combined)).values(rated_with=match_id))
     return True
 
 
