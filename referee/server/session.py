@@ -19,6 +19,7 @@ import asyncio
 import itertools
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -143,7 +144,7 @@ class MatchSession:
         self.clock = clock
         tokens = tokens or [secrets.token_hex(16) for _ in names]
         self.seats = [Seat(i, name, tokens[i], float(self.tc.time_bank_ms)) for i, name in enumerate(names)]
-        self.inbox: asyncio.Queue[tuple[str, int, Any]] = asyncio.Queue()
+        self.inbox: deque[tuple[str, int, Any]] = deque()  # inputs kept until the match runs, or the step ends
         self.log: list[Event] = []
         self._events_pb: list[pb.Event | None] = []
         self.actions: list[LoggedAction] = []
@@ -241,7 +242,7 @@ class MatchSession:
     def _submit(self, item: tuple[str, int, Any]) -> None:
         """An input: handled at once while the match runs, else kept for it."""
         if self._done is None or self._done.done() or self._stepping:
-            self.inbox.put_nowait(item)
+            self.inbox.append(item)
             return
         self._step(item)
 
@@ -256,7 +257,7 @@ class MatchSession:
             if item is not None:
                 self._handle(item)
             self._advance()
-            while not self.inbox.empty() and not self._done.done():  # inputs that arrived during the step itself
+            while self.inbox and not self._done.done():  # inputs that arrived during the step itself
                 self._advance()
         except Exception as exc:  # noqa: BLE001 - handed to run(), which raises it
             if not self._done.done():
@@ -307,8 +308,8 @@ class MatchSession:
         self._step(None)
 
     def _drain_inbox(self) -> None:
-        while not self.inbox.empty():
-            self._handle(self.inbox.get_nowait())
+        while self.inbox:
+            self._handle(self.inbox.popleft())
 
     def _autoplay(self) -> bool:
         """Play default actions for forfeited seats; True if anything was played."""
