@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,7 +110,11 @@ def create_app(state: LadderState) -> FastAPI:
             raw = None
         if raw is None:
             raise HTTPException(404, f"no replay for match {match_id}")
-        return Response(raw, media_type="application/json")
+        try:  # the ladder keeps compact replays: reading one puts its events and final state back
+            data = parse_replay(raw, f"match {match_id}")
+        except ReplayError as exc:
+            raise HTTPException(500, f"the replay of match {match_id} cannot be read: {exc}") from None
+        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
 
     @app.get("/api/bots/{name}", summary="A bot: owner, versions and their ratings", tags=["bots"])
     def bot(name: str, db: Db) -> dict[str, Any]:
@@ -186,7 +191,7 @@ def create_app(state: LadderState) -> FastAPI:
         try:
             if stored is not None:  # a replay never changes once stored: the match id names it
                 data = stored
-                return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}")))
+                return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}", complete=False)))
             assert path is not None
             return JSONResponse(frame_cache.frames(Path(path), which))
         except (OSError, ReplayError) as exc:

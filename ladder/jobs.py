@@ -23,7 +23,9 @@ import tempfile
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -144,20 +146,23 @@ def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: 
         )
 
 
-def materialize(bots: tuple[BotSource, ...], into: Path, pooled: bool = False) -> list[Path]:
+def materialize(bots: tuple[BotSource, ...], into: Path | None, pooled: bool = False) -> list[Path]:
     """Fresh copies of the bots, one folder per seat: a bot never finds what it wrote in another match.
 
     With ``pooled`` (the match's bots may be played by a BotPool), a bot in the store whose manifest lets a process
-    play several matches is not copied: the pool copies it into a folder of the process's own when it starts
-    one, and a process it already keeps needs no folder at all. Copying and removing it anyway took a few
-    milliseconds of the ladder's process per match.
+    play several matches is not copied (``in_place``): the pool copies it into a folder of the process's own when
+    it starts one, and a process it already keeps needs no folder at all. Copying and removing it anyway took a few
+    milliseconds of the ladder's process per match. ``into`` may be None when no seat needs a copy.
     """
     copies = []
     for seat, bot in enumerate(bots):
-        copy = into / f"seat{seat}"
-        if pooled and bot.folder is not None and BotPool.pools(load_manifest(Path(bot.folder))):
+        if in_place(bot, pooled):
+            assert bot.folder is not None
             copies.append(Path(bot.folder))
             continue
+        if into is None:
+            raise ValueError(f"seat {seat}: the bot needs a copy and there is no folder for it")
+        copy = into / f"seat{seat}"
         if bot.archive is not None:
             unpack(bot.archive, copy, SHIPPED)
         elif bot.folder is not None:
@@ -166,6 +171,17 @@ def materialize(bots: tuple[BotSource, ...], into: Path, pooled: bool = False) -
             raise ValueError(f"seat {seat}: the job carries no bot")
         copies.append(copy)
     return copies
+
+
+def in_place(bot: BotSource, pooled: bool) -> bool:
+    """Whether the seat plays the store's folder itself (a pooled bot): see ``materialize``."""
+    return pooled and bot.folder is not None and _pools(bot.folder)
+
+
+@lru_cache(maxsize=4096)
+def _pools(folder: str) -> bool:
+    """A store folder's manifest allows pooling; read once, since a bot version's folder never changes."""
+    return BotPool.pools(load_manifest(Path(folder)))
 
 
 def default_worker_name() -> str:
@@ -207,11 +223,16 @@ async def play_job(
         release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc}")
         return outcome("unfit", str(exc))
     try:
-        with tempfile.TemporaryDirectory(prefix=f"arena-m{job.match_id}-") as tmp:
-            copies = materialize(job.bots, Path(tmp), pooled=pool is not None and job.sandbox == "process")
+        pooled = pool is not None and job.sandbox == "process"
+        # A folder for copies of the bots and, when the logs go to the database, for the logs; pooled bots kept as
+        # files need none, and making and removing it was a millisecond of the ladder's process per match.
+        scratch = job.keep != FILES or not all(in_place(bot, pooled) for bot in job.bots)
+        with tempfile.TemporaryDirectory(prefix=f"arena-m{job.match_id}-") if scratch else nullcontext(None) as tmp:
+            copies = materialize(job.bots, Path(tmp) if tmp is not None else None, pooled=pooled)
             if job.keep == FILES:
                 log_dir = Path(job.data_dir) / "logs" / str(job.match_id)
             else:
+                assert tmp is not None
                 log_dir = Path(tmp) / "logs"
             setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox)
             keys = [bot.version_id for bot in job.bots]
@@ -251,14 +272,18 @@ async def _play_seated(seats: asyncio.Semaphore | None, match: Coroutine[Any, An
 
 
 def record_played(make: sessionmaker[Session], job: MatchJob, played: LocalMatch, worker: str) -> bool:
-    """Write the replay and record the result (record_outcome); False when the lease was lost."""
+    """Write the replay and record the result (record_outcome); False when the lease was lost.
+
+    The replay is compact (seed and actions, no events): reading it re-plays the match, which costs a spectator
+    a few milliseconds when a replay is opened instead of the ladder's process as much for every match.
+    """
     if job.keep == FILES:
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"
-        write_replay(played.record, replay)
+        write_replay(played.record, replay, compact=True)
         return record_outcome(
             make, job.match_id, job.owner, played, replay_path=str(replay), log_paths=[str(p) for p in played.logs], played_by=worker
         )
-    files = {REPLAY_FILE: json.dumps(replay_dict(played.record)).encode()}
+    files = {REPLAY_FILE: json.dumps(replay_dict(played.record, compact=True), separators=(",", ":")).encode()}
     for seat, path in enumerate(played.logs):
         if path.exists():
             files[seat_log_name(seat)] = path.read_bytes()

@@ -245,7 +245,7 @@ class FrameCache:
 
     def frames(self, path: Path, seat: Seat) -> dict[str, Any]:
         """Frames of a replay file."""
-        return self._frames((str(path), path.stat().st_mtime, seat), lambda: load_replay(path))
+        return self._frames((str(path), path.stat().st_mtime, seat), lambda: load_replay(path, complete=False))
 
     def frames_for(self, name: str, seat: Seat, load: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """Frames of a replay that never changes, named ``name`` (a ladder's replay kept in its database); ``load`` reads it."""

@@ -1,7 +1,11 @@
 """Replay files: the seed, every action, every event with its visibility, the result and the final state.
 
 (seed, actions) is enough to replay a match exactly; ``replay_game`` does it and
-checks that the events come out the same.
+checks that the events come out the same. A compact replay (``compact=True``, what the
+ladder keeps for every match) leaves the events and the final state out: reading it
+(``parse_replay``) re-plays the actions to put them back, so every reader sees the same
+full replay. Writing the events took most of a replay's cost, paid for every match of the
+ladder although few replays are ever opened.
 """
 
 from __future__ import annotations
@@ -19,18 +23,20 @@ from referee.protocol.messages import GameCodec
 from referee.server.session import MatchRecord
 
 FORMAT = "arena-replay"
-VERSION = 1
+VERSION = 2  # 2: "events" and "final_state" may be left out (compact); 1: always there
+READABLE = (1, 2)
+COMPACT = "compact"  # the key a compact replay carries (true), removed when it is read
 
 
 class ReplayError(ValueError):
     """A replay file that cannot be read, or whose actions do not reproduce its events."""
 
 
-def replay_dict(record: MatchRecord) -> dict[str, Any]:
+def replay_dict(record: MatchRecord, compact: bool = False) -> dict[str, Any]:
+    """The replay of a finished match; ``compact`` leaves out what re-playing the actions gives back."""
     game = record.game
     codec = record.codec
-    encoded = record.encoded_events
-    return {
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "match_id": record.match_id,
@@ -55,36 +61,79 @@ def replay_dict(record: MatchRecord) -> dict[str, Any]:
             for s in record.seats
         ],
         "actions": [{"seat": a.seat, "auto": a.auto, "action": codec.action_to_json(a.action)} for a in record.actions],
-        "events": [codec.event_to_json(e, seq, encoded[seq] if seq < len(encoded) else None) for seq, e in enumerate(record.events)],
         "game_result": {"ranks": list(record.game_result.ranks), "scores": list(record.game_result.scores)},
-        "final_state": game.full_state(),
     }
+    if compact:
+        data[COMPACT] = True
+    else:
+        encoded = record.encoded_events
+        data["events"] = [codec.event_to_json(e, seq, encoded[seq] if seq < len(encoded) else None) for seq, e in enumerate(record.events)]
+        data["final_state"] = game.full_state()
+    return data
 
 
-def write_replay(record: MatchRecord, path: Path) -> None:
+def write_replay(record: MatchRecord, path: Path, compact: bool = False) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(replay_dict(record), separators=(",", ":")))  # compact: indenting took 6x as long
+    # no indenting: it took 6x as long
+    path.write_text(json.dumps(replay_dict(record, compact), separators=(",", ":")))
 
 
-def load_replay(path: Path) -> dict[str, Any]:
+def load_replay(path: Path, complete: bool = True) -> dict[str, Any]:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise ReplayError(f"{path}: {exc}") from None
-    return parse_replay(raw, str(path))
+    return parse_replay(raw, str(path), complete)
 
 
-def parse_replay(raw: bytes, origin: str) -> dict[str, Any]:
-    """A replay's JSON checked for its format and version; ``origin`` names it in errors (ReplayError)."""
+def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, Any]:
+    """A replay's JSON checked for its format and version; ``origin`` names it in errors (ReplayError).
+
+    A compact replay gets its events and final state back by re-playing it, unless ``complete`` is false
+    (for a reader that re-plays it anyway, such as the viewer's frames: it then has no events to check).
+    """
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ReplayError(f"{origin}: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{origin}: not an arena replay")
-    if data.get("version") != VERSION:
-        raise ReplayError(f"{origin}: replay version {data.get('version')} is not {VERSION}")
+    if data.get("version") not in READABLE:
+        raise ReplayError(f"{origin}: replay version {data.get('version')} is not one of {', '.join(map(str, READABLE))}")
+    compact = data.pop(COMPACT, False) is True
+    if compact and complete:
+        game, produced = _replayed(data, origin)
+        data["events"] = produced
+        data["final_state"] = game.full_state()
+        _check_result(game, data, origin)
+    elif not compact and "events" not in data:
+        raise ReplayError(f"{origin}: the replay has no events and is not compact")
     return data
+
+
+def _replayed(data: dict[str, Any], origin: str = "the replay") -> tuple[Game[Any], list[dict[str, Any]]]:
+    """The game after the recorded actions, re-played from the seed, and the events it produced as JSON."""
+    try:
+        cls = game_class(data["game"])
+        game = cls(data["num_players"], data["seed"], data["options"])
+        steps = list(data["actions"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"{origin}: cannot set the game up: {exc}") from None
+    codec = GameCodec(cls)
+    events = list(game.opening_events())
+    for i, step in enumerate(steps):
+        try:
+            events += game.apply(step["seat"], codec.action_from_json(step["action"]))
+        except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:
+            seat = step.get("seat") if isinstance(step, dict) else None
+            raise ReplayError(f"{origin}: action {i} of seat {seat} is refused: {exc}") from None
+    return game, [codec.event_to_json(e, seq) for seq, e in enumerate(events)]
+
+
+def _check_result(game: Game[Any], data: dict[str, Any], origin: str) -> None:
+    recorded = data.get("game_result")
+    if not isinstance(recorded, dict) or list(game.result().ranks) != recorded.get("ranks"):
+        raise ReplayError(f"{origin}: the replayed result differs from the recorded one")
 
 
 def replay_game(data: dict[str, Any]) -> tuple[Game[Any], list[dict[str, Any]]]:
@@ -92,23 +141,11 @@ def replay_game(data: dict[str, Any]) -> tuple[Game[Any], list[dict[str, Any]]]:
 
     Raises ReplayError if an action is refused or the events differ from the recorded ones.
     """
-    cls = game_class(data["game"])
-    game = cls(data["num_players"], data["seed"], data["options"])
-    codec = GameCodec(cls)
-    events = list(game.opening_events())
-    for i, step in enumerate(data["actions"]):
-        action = codec.action_from_json(step["action"])
-        try:
-            events += game.apply(step["seat"], action)
-        except ValueError as exc:
-            raise ReplayError(f"action {i} of seat {step['seat']} is refused: {exc}") from None
-    produced = [codec.event_to_json(e, seq) for seq, e in enumerate(events)]
+    game, produced = _replayed(data)
     if produced != data["events"]:
         first = next((i for i, (a, b) in enumerate(zip(produced, data["events"])) if a != b), min(len(produced), len(data["events"])))
         raise ReplayError(f"the replayed events differ from the recorded ones from event {first} on")
-    result = game.result()
-    if list(result.ranks) != data["game_result"]["ranks"]:
-        raise ReplayError("the replayed result differs from the recorded one")
+    _check_result(game, data, "the replay")
     return game, produced
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from arena.v1 import referee_pb2 as pb
 from referee.games.registry import GAMES
 from referee.server.inprocess import play, play_async
-from referee.server.replay import ReplayError, replay_dict, replay_game
+from referee.server.replay import ReplayError, parse_replay, replay_dict, replay_game
 from tests.support import CONFIGS, card_ids_in, load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
@@ -114,6 +115,37 @@ def test_replays_round_trip(game_id: str, n: int) -> None:
         assert events == data["events"]
         assert list(game.result().ranks) == data["game_result"]["ranks"]
         assert [s["rank"] for s in data["seats"]] == [s.rank for s in record.result.seats]
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_a_compact_replay_reads_back_as_the_whole_one(game_id: str, n: int) -> None:
+    """The ladder keeps replays without events or final state; reading one re-plays it to put them back."""
+    for seed in range(3):
+        record = play(GAMES[game_id](n, seed), [RandomBot(seed * 10 + i) for i in range(n)])
+        whole = json.loads(json.dumps(replay_dict(record)))
+        compact = json.dumps(replay_dict(record, compact=True)).encode()
+        assert b'"events"' not in compact and b'"final_state"' not in compact
+        assert parse_replay(compact, "compact") == whole
+        shallow = parse_replay(compact, "compact", complete=False)
+        assert "events" not in shallow and shallow["actions"] == whole["actions"]
+
+
+def test_a_broken_compact_replay_is_refused() -> None:
+    record = play(GAMES["generals-war"](2, 3), [RandomBot(1), RandomBot(2)])
+    data = replay_dict(record, compact=True)
+    with pytest.raises(ReplayError, match="action 0 of seat"):
+        parse_replay(json.dumps({**data, "actions": [{"seat": 5, "action": {}}]}).encode(), "x")
+    with pytest.raises(ReplayError, match="result differs"):
+        parse_replay(json.dumps({**data, "actions": data["actions"][:-1]}).encode(), "x")
+    with pytest.raises(ReplayError, match="cannot set the game up"):
+        parse_replay(json.dumps({**data, "game": "chess"}).encode(), "x")
+    whole = replay_dict(record)
+    del whole["events"]
+    with pytest.raises(ReplayError, match="no events"):
+        parse_replay(json.dumps(whole).encode(), "x")
+    with pytest.raises(ReplayError, match="version 3"):
+        parse_replay(json.dumps({**data, "version": 3}).encode(), "x")
+    assert parse_replay(json.dumps({**replay_dict(record), "version": 1}).encode(), "x")["events"]  # the first version still reads
 
 
 def test_a_tampered_replay_is_detected() -> None:

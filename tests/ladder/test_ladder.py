@@ -6,6 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from ladder.models import BotVersion, Match, MatchSeat, RatingChange
@@ -251,6 +252,9 @@ def test_a_pooled_bot_is_not_copied_for_each_match_but_every_other_seat_gets_a_f
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     assert materialize(bots, fresh)[0] == fresh / "seat0", "without a pool every seat gets its copy"
+    assert materialize(bots[:1], None, pooled=True) == [pooled], "no folder is needed when every seat plays in place"
+    with pytest.raises(ValueError, match="needs a copy"):
+        materialize(bots[1:2], None, pooled=True)
 
 
 def test_a_job_that_skips_the_lease_check_still_records_nothing_once_its_lease_is_gone(tmp_path: Path) -> None:

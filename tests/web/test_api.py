@@ -83,6 +83,18 @@ def test_frames_are_the_replay_re_played_for_a_seat_or_for_everyone(served: Serv
     assert served.get("/api/matches/999999/frames").status_code == 404
 
 
+def test_the_ladder_keeps_compact_replays_and_serves_them_whole(served: ServedLadder) -> None:
+    match = done_matches(served)[0]
+    assert match.replay_path
+    kept = json.loads(Path(match.replay_path).read_bytes())
+    assert kept["compact"] is True and "events" not in kept and "final_state" not in kept
+    got = served.get(f"/api/matches/{match.id}/replay")
+    assert got.status_code == 200
+    whole = got.json()
+    assert whole == load_replay(Path(match.replay_path))
+    assert whole["actions"] == kept["actions"] and whole["events"] and whole["final_state"] and "compact" not in whole
+
+
 def test_me_names_the_token_owner_and_logs_are_for_the_owner_only(served: ServedLadder) -> None:
     alice, bob = served.tokens["alice"], served.tokens["bob"]
     assert served.get("/api/me", token=alice).json() == {"name": "alice"}
