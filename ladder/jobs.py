@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import BotVersion, Match, MatchSeat
 from ladder.upload import Limits, unpack, zip_directory
-from ladder.worker import fail_match, record_outcome, release, renew
+from ladder.worker import Claimed, fail_match, record_outcome, release, renew
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
 from referee.server.replay import replay_dict, write_replay
@@ -123,7 +123,7 @@ class JobSettings:
 
 
 def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: JobSettings, archives: ArchiveCache | None = None) -> MatchJob:
-    """The job of a match this ladder has just claimed."""
+    """The job of a match this ladder has claimed (by its id; the dispatcher has it from ``claim_next`` already)."""
     with make() as db:
         match = db.get_one(Match, match_id)
         seats = db.execute(  # each seat's version and where its files are, in one query
@@ -132,18 +132,24 @@ def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: 
             .where(MatchSeat.match_id == match_id)
             .order_by(MatchSeat.seat)
         ).all()
-        bots = []
-        for version_id, rel in seats:
-            if settings.ship_bots:
-                cache = archives or ArchiveCache(settings.store)
-                bots.append(BotSource(version_id, archive=cache.get(version_id, rel)))
-            else:
-                bots.append(BotSource(version_id, folder=str(settings.store / rel)))
-        return MatchJob(
-            match_id=match_id, owner=owner, game=match.game, seed=match.seed, options=dict(match.options), bots=tuple(bots),
-            time_control=settings.time_control, lease_seconds=settings.lease_seconds, sandbox=settings.sandbox,
-            keep=settings.keep, data_dir=str(settings.data_dir), db_url=settings.db_url,
-        )
+        claimed = Claimed(match_id, match.game, match.seed, dict(match.options), tuple((v, p) for v, p in seats))
+    return job_for(claimed, owner, settings, archives)
+
+
+def job_for(claimed: Claimed, owner: str, settings: JobSettings, archives: ArchiveCache | None = None) -> MatchJob:
+    """The job of a claimed match: its bots as store folders, or as zips for a worker on another machine."""
+    bots = []
+    for version_id, rel in claimed.seats:
+        if settings.ship_bots:
+            cache = archives or ArchiveCache(settings.store)
+            bots.append(BotSource(version_id, archive=cache.get(version_id, rel)))
+        else:
+            bots.append(BotSource(version_id, folder=str(settings.store / rel)))
+    return MatchJob(
+        match_id=claimed.match_id, owner=owner, game=claimed.game, seed=claimed.seed, options=dict(claimed.options), bots=tuple(bots),
+        time_control=settings.time_control, lease_seconds=settings.lease_seconds, sandbox=settings.sandbox,
+        keep=settings.keep, data_dir=str(settings.data_dir), db_url=settings.db_url,
+    )
 
 
 def materialize(bots: tuple[BotSource, ...], into: Path | None, pooled: bool = False) -> list[Path]:

@@ -14,8 +14,9 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import cast
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, Table, bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating
@@ -24,6 +25,16 @@ from referee.games.registry import GAMES
 
 PLACEMENT_GAMES = 4
 PRIORITY = {"rated": 0, "placement": 1, "challenge": 2}
+
+_MATCHES, _SEATS = cast(Table, Match.__table__), cast(Table, MatchSeat.__table__)
+_NEW_MATCH = (
+    insert(_MATCHES)
+    .values(
+        game=bindparam("game"), seed=bindparam("seed"), num_players=bindparam("n"), options={}, kind=bindparam("kind"), status="queued",
+        priority=bindparam("priority"), deal=bindparam("deal"), created_at=bindparam("at"),
+    )
+    .returning(_MATCHES.c.id)
+)
 
 
 class ScheduleError(ValueError):
@@ -56,24 +67,30 @@ def entrants(db: Session, game: str) -> list[Entrant]:
 
 
 def add_duplicate_set(db: Session, game: str, version_ids: list[int], seed: int, kind: str) -> list[Match]:
-    """The same deal twice, the second time with the seat order reversed."""
+    """The same deal twice, the second time with the seat order reversed (``queue_duplicate_set``), as ORM objects."""
+    return [db.get_one(Match, match_id) for match_id in queue_duplicate_set(db.connection(), game, version_ids, seed, kind)]
+
+
+def queue_duplicate_set(conn: Connection, game: str, version_ids: list[int], seed: int, kind: str) -> list[int]:
+    """The same deal twice, the second time with the seat order reversed; returns the two match ids.
+
+    In Core statements: the scheduler queues a set for every two matches played, and the ORM's unit of
+    work (an insert and a flush per match, then its seats) took most of its tick's CPU.
+    """
     deal = uuid.uuid4().hex
-    matches = []
+    made = []
     for order in (version_ids, list(reversed(version_ids))):
-        match = Match(
-            game=game, seed=seed, num_players=len(order), options={}, kind=kind, status="queued",
-            priority=PRIORITY[kind], deal=deal, created_at=time.time(),
-        )
-        db.add(match)
-        db.flush()
-        for seat, vid in enumerate(order):
-            db.add(MatchSeat(match_id=match.id, seat=seat, bot_version_id=vid, verdicts=[]))
-        matches.append(match)
-    return matches
+        match_id = conn.execute(
+            _NEW_MATCH,
+            {"game": game, "seed": seed, "n": len(order), "kind": kind, "priority": PRIORITY[kind], "deal": deal, "at": time.time()},
+        ).scalar_one()
+        conn.execute(insert(_SEATS), [{"match_id": match_id, "seat": seat, "bot_version_id": vid, "verdicts": []} for seat, vid in enumerate(order)])
+        made.append(int(match_id))
+    return made
 
 
-def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | None = None) -> list[Match]:
-    """One duplicate set for ``game`` around the entrant that most needs games; none if too few bots.
+def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | None = None) -> list[int]:
+    """One duplicate set for ``game`` around the entrant that most needs games (its match ids); none if too few bots.
 
     ``pool`` (the game's entrants, read once for several plans) gets the new matches counted in.
     """
@@ -85,7 +102,7 @@ def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | N
     table = choose_table(pool, rng.choice(counts), rng)
     focus = min(table, key=lambda e: e.games)
     kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
-    made = add_duplicate_set(db, game, [e.version_id for e in table], rng.randrange(2**31), kind)
+    made = queue_duplicate_set(db.connection(), game, [e.version_id for e in table], rng.randrange(2**31), kind)
     seated = {e.version_id for e in table}
     pool[:] = [replace(e, games=e.games + len(made)) if e.version_id in seated else e for e in pool]
     return made

@@ -29,8 +29,8 @@ from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
 from ladder.executors import Executor, make_executor
-from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, build_job
-from ladder.worker import claim, fail_match, rate_settled_sets, reap, release, renew_all
+from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, job_for
+from ladder.worker import claim_next, fail_match, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -184,15 +184,15 @@ class Ladder:
 
     def _hand_out(self, owner: str) -> tuple[int, MatchJob | None] | None:
         """Claim the next match and build its job: None when nothing is queued, no job when it cannot be handed out."""
-        claimed = claim(self.make, owner, self.config.lease_seconds)
+        claimed = claim_next(self.make, owner, self.config.lease_seconds)
         if claimed is None:
             return None
         try:
-            return claimed, build_job(self.make, claimed, owner, self.settings, self.archives)
+            return claimed.match_id, job_for(claimed, owner, self.settings, self.archives)
         except Exception as exc:  # a version whose files are gone from the store
-            log.exception("match %s cannot be handed out", claimed)
-            fail_match(self.make, claimed, owner, f"{type(exc).__name__}: {exc}")
-            return claimed, None
+            log.exception("match %s cannot be handed out", claimed.match_id)
+            fail_match(self.make, claimed.match_id, owner, f"{type(exc).__name__}: {exc}")
+            return claimed.match_id, None
 
     def _settle(self, future: asyncio.Future[JobOutcome], match_id: int, owner: str) -> None:
         if future.cancelled():

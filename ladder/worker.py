@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import gzip
 import time
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
-from ladder.models import Match, MatchFile, MatchSeat, Rating, RatingChange
+from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
 from referee.server.runner import LocalMatch
@@ -25,28 +26,43 @@ from referee.server.runner import LocalMatch
 MAX_ATTEMPTS = 3
 
 
+@dataclass(frozen=True)
+class Claimed:
+    """A match just claimed, with what its job needs: each seat's bot version and its folder in the bot store."""
+
+    match_id: int
+    game: str
+    seed: int
+    options: dict[str, Any]
+    seats: tuple[tuple[int, str], ...]  # (bot version id, store path) in seat order
+
+
 def claim(make: sessionmaker[Session], owner: str, lease_seconds: float) -> int | None:
-    """Take the most urgent queued match; returns its id, or None if there is nothing to play.
+    """Take the most urgent queued match; returns its id, or None if there is nothing to play (see ``claim_next``)."""
+    claimed = claim_next(make, owner, lease_seconds)
+    return None if claimed is None else claimed.match_id
+
+
+def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) -> Claimed | None:
+    """Take the most urgent queued match and read its seats; None if there is nothing to play.
 
     One conditional update picks the match and takes it (queued -> running, with this lease). Two claimers
     that picked the same match both try; the update re-checks the status, so one gets it and the other
-    tries again.
+    tries again. In Core statements built once: the dispatcher claims once per match, in the process that
+    referees the ladder's matches, and the ORM's statements took three times the CPU.
     """
     with make() as db:
         for _ in range(5):
-            first = select(Match.id).where(Match.status == "queued").order_by(Match.priority.desc(), Match.id).limit(1).scalar_subquery()
+            conn = db.connection()  # the transaction's: a new one after each commit
             now = time.time()
-            taken = db.execute(
-                update(Match)
-                .where(Match.id == first, Match.status == "queued")
-                .values(status="running", lease_owner=owner, lease_expires=now + lease_seconds, started_at=now)
-                .returning(Match.id)
-                .execution_options(synchronize_session=False)
-            ).scalar_one_or_none()
-            db.commit()
+            taken = conn.execute(_CLAIM, {"owner": owner, "expires": now + lease_seconds, "now": now}).first()
             if taken is not None:
-                return int(taken)
-            if db.scalar(select(Match.id).where(Match.status == "queued").limit(1)) is None:
+                seats = tuple((int(v), str(p)) for v, p in conn.execute(_CLAIMED_SEATS, {"m": taken.id}))
+                db.commit()
+                return Claimed(int(taken.id), taken.game, int(taken.seed), dict(taken.options or {}), seats)
+            nothing = conn.execute(_ANY_QUEUED).first() is None
+            db.commit()
+            if nothing:
                 return None
     return None
 
@@ -80,9 +96,10 @@ def reap(make: sessionmaker[Session]) -> int:
         return int(again.rowcount + failed.rowcount)  # type: ignore[attr-defined]
 
 
-# The tables, for the recording's Core statements (and two of them built once).
+# The tables, for the Core statements of claiming and recording (some of them built once).
 _MATCHES, _SEATS, _RATINGS = cast(Table, Match.__table__), cast(Table, MatchSeat.__table__), cast(Table, Rating.__table__)
 _FILES, _CHANGES = cast(Table, MatchFile.__table__), cast(Table, RatingChange.__table__)
+_VERSIONS = cast(Table, BotVersion.__table__)
 _SEAT_RESULT = (
     update(_SEATS)
     .where(_SEATS.c.match_id == bindparam("m"), _SEATS.c.seat == bindparam("s"))
@@ -91,6 +108,23 @@ _SEAT_RESULT = (
 _RATING = update(_RATINGS).where(_RATINGS.c.id == bindparam("rid")).values(
     mu=bindparam("mu"), sigma=bindparam("sigma"), games=bindparam("played"), updated_at=bindparam("at")
 )
+_CLAIM = (
+    update(_MATCHES)
+    .where(
+        _MATCHES.c.id
+        == select(_MATCHES.c.id).where(_MATCHES.c.status == "queued").order_by(_MATCHES.c.priority.desc(), _MATCHES.c.id).limit(1).scalar_subquery(),
+        _MATCHES.c.status == "queued",
+    )
+    .values(status="running", lease_owner=bindparam("owner"), lease_expires=bindparam("expires"), started_at=bindparam("now"))
+    .returning(_MATCHES.c.id, _MATCHES.c.game, _MATCHES.c.seed, _MATCHES.c.options)
+)
+_CLAIMED_SEATS = (
+    select(_SEATS.c.bot_version_id, _VERSIONS.c.path)
+    .join(_VERSIONS, _VERSIONS.c.id == _SEATS.c.bot_version_id)
+    .where(_SEATS.c.match_id == bindparam("m"))
+    .order_by(_SEATS.c.seat)
+)
+_ANY_QUEUED = select(_MATCHES.c.id).where(_MATCHES.c.status == "queued").limit(1)
 
 
 def record_outcome(

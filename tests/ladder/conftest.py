@@ -96,6 +96,9 @@ class LadderFixture:
             try:
                 async with asyncio.timeout(timeout):
                     while count_done(self.make) < target:
+                        if runner.done():  # the ladder stopped: its error, not a wait for the timeout
+                            runner.result()
+                            raise AssertionError("the ladder stopped before the matches were played")
                         await asyncio.sleep(0.2)
             finally:
                 runner.cancel()

@@ -96,9 +96,24 @@ def test_challenges_jump_the_queue_and_logs_are_for_owners(ladder: LadderFixture
     ids = made.json()["matches"]
     with ladder.make() as db:
         fill_queue(db, random.Random(1), target=8, games=["generals-war"])
-    from ladder.worker import claim
+    from ladder.jobs import JobSettings, build_job, job_for
+    from ladder.worker import claim_next
+    from referee.server.session import TimeControl
 
-    assert claim(ladder.make, "test", 30) == ids[0]
+    claimed = claim_next(ladder.make, "test", 30)
+    assert claimed is not None and claimed.match_id == ids[0]
+    with ladder.make() as db:
+        first = db.get_one(Match, ids[0])
+        assert (first.status, first.lease_owner) == ("running", "test")
+        seated = db.execute(
+            select(MatchSeat.bot_version_id, BotVersion.path)
+            .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
+            .where(MatchSeat.match_id == ids[0])
+            .order_by(MatchSeat.seat)
+        ).all()
+        assert [tuple(row) for row in seated] == list(claimed.seats) and (claimed.game, claimed.seed) == (first.game, first.seed)
+    settings = JobSettings(ladder.ladder.store, TimeControl(), 30)
+    assert job_for(claimed, "test", settings) == build_job(ladder.make, ids[0], "test", settings)
     ladder.play(3)
     match = ladder.client.get(f"/api/matches/{ids[1]}").json()
     assert match["kind"] == "challenge"
