@@ -125,6 +125,27 @@ _CLAIMED_SEATS = (
     .order_by(_SEATS.c.seat)
 )
 _ANY_QUEUED = select(_MATCHES.c.id).where(_MATCHES.c.status == "queued").limit(1)
+_DONE = (
+    update(_MATCHES)
+    .where(_MATCHES.c.id == bindparam("m"), _MATCHES.c.status == "running", _MATCHES.c.lease_owner == bindparam("owner"))
+    .values(status="done", finished_at=bindparam("now"), replay_path=bindparam("replay"), lease_owner=None, lease_expires=None, played_by=bindparam("by"))
+    .returning(_MATCHES.c.game, _MATCHES.c.deal)
+)
+_SEATED = select(_SEATS.c.bot_version_id).where(_SEATS.c.match_id == bindparam("m")).order_by(_SEATS.c.seat)
+_LOCK_RATINGS = (
+    select(_RATINGS.c.id, _RATINGS.c.bot_version_id, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
+    .where(_RATINGS.c.bot_version_id.in_(bindparam("versions", expanding=True)), _RATINGS.c.game == bindparam("game"))
+    .order_by(_RATINGS.c.bot_version_id)
+    .with_for_update()
+)
+_SET_MEMBERS = select(_MATCHES.c.id, _MATCHES.c.status, _MATCHES.c.rated_with).where(_MATCHES.c.deal == bindparam("deal")).order_by(_MATCHES.c.id)
+_SET_RANKS = (
+    select(_SEATS.c.match_id, _SEATS.c.bot_version_id, _SEATS.c.rank)
+    .where(_SEATS.c.match_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_SEATS.c.match_id, _SEATS.c.seat)
+)
+_NEW_CHANGE = insert(_CHANGES)
+_RATED_WITH = update(_MATCHES).where(_MATCHES.c.id.in_(bindparam("ids", expanding=True))).values(rated_with=bindparam("m"))
 
 
 def record_outcome(
@@ -153,12 +174,7 @@ def record_outcome(
     now = time.time()
     with make() as db:
         conn = db.connection()
-        done = conn.execute(
-            update(_MATCHES)
-            .where(_MATCHES.c.id == match_id, _MATCHES.c.status == "running", _MATCHES.c.lease_owner == owner)
-            .values(status="done", finished_at=now, replay_path=replay_path, lease_owner=None, lease_expires=None, played_by=played_by)
-            .returning(_MATCHES.c.game, _MATCHES.c.deal)
-        ).first()
+        done = conn.execute(_DONE, {"m": match_id, "owner": owner, "now": now, "replay": replay_path, "by": played_by}).first()
         if done is None:
             db.rollback()
             return False
@@ -206,43 +222,29 @@ def rate_set(db: Session, match: Match) -> bool:
 
 def _rate(conn: Connection, match_id: int, game: str, deal: str, now: float) -> bool:
     """``rate_set``'s work, in Core statements on ``conn``."""
-    versions = list(conn.execute(select(_SEATS.c.bot_version_id).where(_SEATS.c.match_id == match_id).order_by(_SEATS.c.seat)).scalars())
+    versions = list(conn.execute(_SEATED, {"m": match_id}).scalars())
     # One query, its rows locked in the order it returns them (PostgreSQL locks after sorting).
-    ratings = {
-        row.bot_version_id: row
-        for row in conn.execute(
-            select(_RATINGS.c.id, _RATINGS.c.bot_version_id, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
-            .where(_RATINGS.c.bot_version_id.in_(set(versions)), _RATINGS.c.game == game)
-            .order_by(_RATINGS.c.bot_version_id)
-            .with_for_update()
-        )
-    }
+    ratings = {row.bot_version_id: row for row in conn.execute(_LOCK_RATINGS, {"versions": sorted(set(versions)), "game": game})}
     missing = set(versions) - ratings.keys()
     assert not missing, f"no rating for versions {sorted(missing)} in {game}"
-    members = conn.execute(
-        select(_MATCHES.c.id, _MATCHES.c.status, _MATCHES.c.rated_with).where(_MATCHES.c.deal == deal).order_by(_MATCHES.c.id)
-    ).all()
+    members = conn.execute(_SET_MEMBERS, {"deal": deal}).all()
     if any(status in ("queued", "running") for _, status, _ in members):
         return False
     combined = [mid for mid, status, rated_with in members if status == "done" and rated_with is None]
     if match_id not in combined:
         return False
     by_match: dict[int, list[tuple[int, int]]] = {}
-    for mid, version_id, rank in conn.execute(
-        select(_SEATS.c.match_id, _SEATS.c.bot_version_id, _SEATS.c.rank)
-        .where(_SEATS.c.match_id.in_(combined))
-        .order_by(_SEATS.c.match_id, _SEATS.c.seat)
-    ):
+    for mid, version_id, rank in conn.execute(_SET_RANKS, {"ids": combined}):
         by_match.setdefault(mid, []).append((version_id, rank or len(versions)))
     ranks = set_ranks((by_match[mid] for mid in combined), versions)
     rows = [ratings[v] for v in versions]
     new = rate([Skill(r.mu, r.sigma) for r in rows], ranks)
     conn.execute(_RATING, [{"rid": r.id, "mu": k.mu, "sigma": k.sigma, "played": r.games + len(combined), "at": now} for r, k in zip(rows, new)])
     conn.execute(
-        insert(_CHANGES),
+        _NEW_CHANGE,
         [{"match_id": match_id, "bot_version_id": v, "game": game, "mu": k.mu, "sigma": k.sigma, "created_at": now} for v, k in zip(versions, new)],
     )
-    conn.execute(update(_MATCHES).where(_MATCHES.c.id.in_(combined)).values(rated_with=match_id))
+    conn.execute(_RATED_WITH, {"ids": combined, "m": match_id})
     return True
 
 
