@@ -258,6 +258,15 @@ def matches(r: Report) -> None:
         r.add(f"| ladder | {label} | {rate:.1f} | {launched} for {games} matches |")
         overheads.append(f"{(bare / rate - 1) * 100:+.0f}% ({rate:.0f} vs {bare:.0f} matches/min, {label.split(' (')[0]})")
     r.add("")
+    r.add(
+        "Each run, matches/min, in the order run (the machine's speed drifts; compare within a row):",
+        "",
+        "| run | tournament, one per seat | ladder, one per seat | tournament, pooled | ladder, pooled |",
+        "|---|---|---|---|---|",
+    )
+    for i, row in enumerate(zip(fresh, ladders, pooled, ladders_pooled), start=1):
+        r.add(f"| {i} | " + " | ".join(x if isinstance(x, str) else f"{x[0]:.0f}" for x in row) + " |")
+    r.add("")
     if not isinstance(ladder, str):
         r.add(
             "The ladder's scheduling, database, rating and replay work, as time per match over the bare runner (which keeps",
