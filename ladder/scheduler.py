@@ -35,6 +35,20 @@ _NEW_MATCH = (
     )
     .returning(_MATCHES.c.id)
 )
+_VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
+_WAITING = select(func.count()).select_from(_MATCHES).where(_MATCHES.c.status == "queued")
+_ENTRANTS = (
+    select(_VERSIONS.c.id, _BOTS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
+    .join(_BOTS, _BOTS.c.id == _VERSIONS.c.bot_id)
+    .join(_RATINGS, (_RATINGS.c.bot_version_id == _VERSIONS.c.id) & (_RATINGS.c.game == bindparam("game")))
+    .where(_VERSIONS.c.status == "active")
+    .order_by(_VERSIONS.c.id)
+)
+_ENTERED = (
+    select(_SEATS.c.bot_version_id)
+    .join(_MATCHES, _MATCHES.c.id == _SEATS.c.match_id)
+    .where(_MATCHES.c.game == bindparam("game"), _MATCHES.c.status.in_(("queued", "running")))
+)
 
 
 class ScheduleError(ValueError):
@@ -50,19 +64,14 @@ class Entrant:
 
 
 def entrants(db: Session, game: str) -> list[Entrant]:
-    """The active versions that play ``game``, with their ratings and games played or queued."""
-    rows = db.execute(
-        select(BotVersion.id, Bot.name, Rating.mu, Rating.sigma, Rating.games)
-        .join(Bot, Bot.id == BotVersion.bot_id)
-        .join(Rating, (Rating.bot_version_id == BotVersion.id) & (Rating.game == game))
-        .where(BotVersion.status == "active")
-        .order_by(BotVersion.id)
-    ).all()
-    queued = Counter(
-        db.scalars(
-            select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.game == game, Match.status.in_(("queued", "running")))
-        ).all()
-    )
+    """The active versions that play ``game``, with their ratings and games played or queued.
+
+    In Core statements built once, on the session's connection: the scheduler's tick reads them for every
+    two matches played, in the process that referees the ladder's matches.
+    """
+    conn = db.connection()
+    rows = conn.execute(_ENTRANTS, {"game": game}).all()
+    queued = Counter(conn.execute(_ENTERED, {"game": game}).scalars())
     return [Entrant(vid, name, Skill(mu, sigma), games + queued[vid]) for vid, name, mu, sigma, games in rows]
 
 
@@ -126,7 +135,7 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entran
 
 def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None) -> int:
     """Queue duplicate sets until ``target`` matches wait; returns how many matches were added."""
-    waiting = db.scalar(select(func.count()).select_from(Match).where(Match.status == "queued")) or 0
+    waiting = db.connection().execute(_WAITING).scalar_one()
     added = 0
     order = list(games or GAMES)
     rng.shuffle(order)

@@ -30,7 +30,7 @@ from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
 from ladder.executors import Executor, make_executor
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, job_for
-from ladder.worker import claim_next, fail_match, rate_settled_sets, reap, release, renew_all
+from ladder.worker import anything_queued, claim_next, fail_match, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -248,7 +248,7 @@ class Ladder:
         with self.make() as db:
             if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games):
                 return True
-            return db.scalar(select(Match.id).where(Match.status == "queued").limit(1)) is not None
+            return anything_queued(db.connection())
 
     def _clear_interrupted_validations(self) -> None:
         """Versions left validating by a ladder that died long ago will never finish: reject them."""

@@ -60,11 +60,15 @@ def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) ->
                 seats = tuple((int(v), str(p)) for v, p in conn.execute(_CLAIMED_SEATS, {"m": taken.id}))
                 db.commit()
                 return Claimed(int(taken.id), taken.game, int(taken.seed), dict(taken.options or {}), seats)
-            nothing = conn.execute(_ANY_QUEUED).first() is None
+            nothing = not anything_queued(conn)
             db.commit()
             if nothing:
                 return None
     return None
+
+
+def anything_queued(conn: Connection) -> bool:
+    return conn.execute(_ANY_QUEUED).first() is not None
 
 
 def renew(make: sessionmaker[Session], match_id: int, owner: str, lease_seconds: float) -> bool:
