@@ -29,12 +29,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.models import BotVersion, Match, MatchSeat
+from ladder.models import Match
 from ladder.upload import Limits, unpack, zip_directory
-from ladder.worker import Claimed, fail_match, record_outcome, release, renew
+from ladder.worker import Claimed, fail_match, record_outcome, release, renew, seats_of
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
 from referee.server.replay import replay_dict, write_replay
@@ -126,13 +125,7 @@ def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: 
     """The job of a match this ladder has claimed (by its id; the dispatcher has it from ``claim_next`` already)."""
     with make() as db:
         match = db.get_one(Match, match_id)
-        seats = db.execute(  # each seat's version and where its files are, in one query
-            select(MatchSeat.bot_version_id, BotVersion.path)
-            .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
-            .where(MatchSeat.match_id == match_id)
-            .order_by(MatchSeat.seat)
-        ).all()
-        claimed = Claimed(match_id, match.game, match.seed, dict(match.options), tuple((v, p) for v, p in seats))
+        claimed = Claimed(match_id, match.game, match.seed, dict(match.options), seats_of(db.connection(), match_id))
     return job_for(claimed, owner, settings, archives)
 
 

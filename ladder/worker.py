@@ -57,7 +57,7 @@ def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) ->
             now = time.time()
             taken = conn.execute(_CLAIM, {"owner": owner, "expires": now + lease_seconds, "now": now}).first()
             if taken is not None:
-                seats = tuple((int(v), str(p)) for v, p in conn.execute(_CLAIMED_SEATS, {"m": taken.id}))
+                seats = seats_of(conn, int(taken.id))
                 db.commit()
                 return Claimed(int(taken.id), taken.game, int(taken.seed), dict(taken.options or {}), seats)
             nothing = not anything_queued(conn)
@@ -65,6 +65,11 @@ def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) ->
             if nothing:
                 return None
     return None
+
+
+def seats_of(conn: Connection, match_id: int) -> tuple[tuple[int, str], ...]:
+    """Each seat's bot version and its folder in the bot store, in seat order."""
+    return tuple((int(v), str(p)) for v, p in conn.execute(_CLAIMED_SEATS, {"m": match_id}))
 
 
 def anything_queued(conn: Connection) -> bool:
