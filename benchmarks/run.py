@@ -110,10 +110,38 @@ def engine(r: Report) -> None:
             )
     r.add("")
     engine_parts(r)
+    engine_compiled(r, hearts, rl_best)
     if worst_rl is not None:
         r.target("engine: slowest game vs RLCard", f"{worst_rl:.2f}×", "≥ 10×", worst_rl >= 10)
     if worst_os is not None:
         r.target("engine: slowest game vs OpenSpiel hearts", f"{worst_os:.3f}×", "≥ 0.25×", worst_os >= 0.25)
+
+
+def engine_compiled(r: Report, hearts: float | None, rl_best: float | None) -> None:
+    """The same loop with the rules compiled by mypyc: what a compiled core would buy (not what Arena runs)."""
+    from benchmarks.compiled import compiled_rates
+
+    configs = [(g, min(cls.spec.player_counts)) for g, cls in GAMES.items()] + [("glory", 4)]
+    r.add(
+        "The rules compiled with mypyc (`python -m benchmarks.compiled`; not what Arena runs, which is pure Python):",
+        "a scratch copy of `referee/core` and `referee/games` compiled as they are, the same loop timed in a process",
+        "that imports the copy, alternating with one that imports the tree (2 seconds per configuration, median of 2 runs each).",
+        "",
+    )
+    found = compiled_rates(configs)
+    if isinstance(found, str):
+        r.add(f"Not measured: {found}.", "")
+        return
+    rates, seconds = found
+    r.add(
+        "| game | players | pure Python | compiled | × | compiled × RLCard (best) | compiled × OpenSpiel hearts |",
+        "|---|---|---|---|---|---|---|",
+    )
+    for (game_id, n), (pure, fast) in rates.items():
+        x_rl = f"{fast / rl_best:.2f}" if rl_best else "—"
+        x_os = f"{fast / hearts:.3f}" if hearts else "—"
+        r.add(f"| {game_id} | {n} | {pure:,.0f} | {fast:,.0f} | {fast / pure:.2f} | {x_rl} | {x_os} |")
+    r.add("", f"Compiling took {seconds:.0f} s. benchmarks/CHANGES.md (fifth round) says what a compiled build would still need.", "")
 
 
 def engine_parts(r: Report) -> None:

@@ -21,11 +21,13 @@ from typing import Any
 def quicken(cls: type) -> bool:
     """Give frozen dataclass ``cls`` the faster ``__init__``; False (unchanged) where it does not apply.
 
-    It does not apply to classes with slots, ``__post_init__``, default
+    It does not apply to classes with slots or compiled ones, ``__post_init__``, default
     factories, keyword-only or non-init fields: their ``__init__`` does more than store the arguments.
     """
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or not params.init or "__slots__" in cls.__dict__:
+        return False
+    if not getattr(cls, "__dictoffset__", 0):  # instances without a __dict__: a class compiled by mypyc (benchmarks/compiled.py)
         return False
     if hasattr(cls, "__post_init__"):
         return False

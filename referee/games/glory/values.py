@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from referee.core.cards import CARDS_PER_DECK, Rank, Suit, rank_of, suit_of
 
 _VALUE = {Rank.JACK: 10, Rank.QUEEN: 11, Rank.KING: 12, Rank.JOKER: 25}
 
 
 class Kind:
-    """The role of a card, from its rank and suit."""
+    """The role of a card, from its rank and suit (Final: constants of the class, as mypyc requires to compile it)."""
 
-    GENERAL = "general"
-    SOLDIER = "soldier"
-    LAND = "land"
-    MONEY = "money"
-    HEALTH = "health"
-    ASSASSIN = "assassin"
+    GENERAL: Final = "general"
+    SOLDIER: Final = "soldier"
+    LAND: Final = "land"
+    MONEY: Final = "money"
+    HEALTH: Final = "health"
+    ASSASSIN: Final = "assassin"
 
 
 def _kind(k: int) -> str:
