@@ -146,6 +146,17 @@ def test_a_hand_edited_by_hand_shows_in_the_decision_once_forgotten() -> None:
     assert g.decision(0).hand == tuple(cs("Qs"))
 
 
+def test_a_players_public_record_follows_every_change_even_of_equal_size() -> None:
+    g = table(2, ["Kh 5c", "2h"], treasuries=["3d"])
+    before = g.view(1).players[0]
+    assert g.view(1).players[0] is before, "nothing changed: the same record"
+    g.t.treasuries[0][0] = c("9d")  # as after paying with one Money card and drawing another
+    after = g.view(1).players[0]
+    assert after.treasury == (c("9d"),) and after.treasury_value == 9
+    g.t.hp[0] -= 5
+    assert g.view(0).players[0].hp == after.hp - 5
+
+
 # --- G-1 .. G-3: cards, seats, deck --------------------------------------------------------
 
 

@@ -56,18 +56,7 @@ from referee.games.glory.types import (
     TurnStarted,
     View,
 )
-from referee.games.glory.values import (
-    half_up,
-    high_card_rank,
-    is_ace,
-    is_assassin,
-    is_fighter,
-    is_general,
-    is_health,
-    is_land,
-    is_soldier,
-    value,
-)
+from referee.games.glory.values import Kind, by_kind, half_up, high_card_rank, is_assassin, is_fighter, value
 
 SPEC = GameSpec(
     id="glory",
@@ -245,15 +234,16 @@ class Glory(Game[Action]):
         hand = t.hands[seat]
         if t.phase == Phase.TURN:
             others = t.others(seat)
+            kinds, aces = by_kind(hand)
             return TurnChoice(
                 hand=tuple(hand),
-                lands=tuple(c for c in hand if is_land(c)),
+                lands=tuple(kinds[Kind.LAND]),
                 treasury=tuple(t.treasuries[seat]),
-                generals=tuple(c for c in hand if is_general(c)),
-                soldiers=tuple(c for c in hand if is_soldier(c)),
-                assassins=tuple(c for c in hand if is_assassin(c)),
-                health=tuple(c for c in hand if is_health(c)),
-                aces=tuple(c for c in hand if is_ace(c)),
+                generals=tuple(kinds[Kind.GENERAL]),
+                soldiers=tuple(kinds[Kind.SOLDIER]),
+                assassins=tuple(kinds[Kind.ASSASSIN]),
+                health=tuple(kinds[Kind.HEALTH]),
+                aces=tuple(aces),
                 king_targets=tuple(others),
                 conquer_targets=tuple(s for s in others if t.domains[s]),
                 can_pass=not hand,

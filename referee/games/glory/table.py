@@ -27,6 +27,9 @@ HAND_SIZE = 7
 START_HP = 50
 LAND_DP = 2
 
+#: What a seat's public record is built from: HP, Glory Points, hand size, waiting, Domain, Treasury.
+_PlayerKey = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]
+
 
 @dataclass
 class Fight:
@@ -76,6 +79,8 @@ class Table:
         self.turn = 0
         self.fight: Fight | None = None
         self.last_battle: BattleResult | None = None
+        #: Each seat's last public record and what it was built from: most seats change nothing between two views.
+        self._players: list[tuple[_PlayerKey, Player] | None] = [None] * n
 
     # --- seats ----------------------------------------------------------------------
 
@@ -161,17 +166,26 @@ class Table:
     # --- what everyone sees ---------------------------------------------------------
 
     def player(self, seat: int) -> Player:
-        return Player(
+        """What everyone sees of ``seat``; the record is built again only when something in it changed."""
+        domain = tuple(self.domains[seat])
+        treasury = tuple(self.treasuries[seat])
+        key: _PlayerKey = (self.hp[seat], self.glory[seat], len(self.hands[seat]), self.waiting[seat], domain, treasury)
+        known = self._players[seat]
+        if known is not None and known[0] == key:
+            return known[1]
+        made = Player(
             seat=seat,
-            hp=self.hp[seat],
-            glory=self.glory[seat],
-            hand_size=len(self.hands[seat]),
-            domain=tuple(self.domains[seat]),
-            treasury=tuple(self.treasuries[seat]),
-            land_value=self.land_value(seat),
-            treasury_value=total(self.treasuries[seat]),
-            waiting=self.waiting[seat],
+            hp=key[0],
+            glory=key[1],
+            hand_size=key[2],
+            domain=domain,
+            treasury=treasury,
+            land_value=total(domain),
+            treasury_value=total(treasury),
+            waiting=key[3],
         )
+        self._players[seat] = (key, made)
+        return made
 
     def battle_state(self) -> BattleState | None:
         f = self.fight

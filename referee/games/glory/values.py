@@ -30,6 +30,7 @@ def _kind(k: int) -> str:
 
 
 _KINDS = tuple(_kind(k) for k in range(CARDS_PER_DECK))
+_KIND_NAMES = (Kind.GENERAL, Kind.SOLDIER, Kind.LAND, Kind.MONEY, Kind.HEALTH, Kind.ASSASSIN)
 _VALUES = tuple(_VALUE.get(rank_of(k), int(rank_of(k))) for k in range(CARDS_PER_DECK))
 _RANKS = tuple(int(rank_of(k)) for k in range(CARDS_PER_DECK))
 
@@ -70,6 +71,25 @@ def is_health(card: int) -> bool:
 
 def is_assassin(card: int) -> bool:
     return _KINDS[card % CARDS_PER_DECK] == Kind.ASSASSIN
+
+
+_KINDS_BY_ID = _KINDS * 8  # as _VALUES_BY_ID below
+_ACES_BY_ID = tuple(r == Rank.ACE for r in _RANKS) * 8
+
+
+def by_kind(cards: list[int] | tuple[int, ...]) -> tuple[dict[str, list[int]], list[int]]:
+    """The cards of each kind, and the Aces among them, in the order given; one pass, for a turn's decision."""
+    groups: dict[str, list[int]] = {k: [] for k in _KIND_NAMES}
+    aces: list[int] = []
+    try:
+        for card in cards:
+            groups[_KINDS_BY_ID[card]].append(card)
+            if _ACES_BY_ID[card]:
+                aces.append(card)
+    except IndexError:  # an id beyond eight decks
+        groups = {k: [c for c in cards if kind(c) == k] for k in _KIND_NAMES}
+        aces = [c for c in cards if is_ace(c)]
+    return groups, aces
 
 
 def is_ace(card: int) -> bool:
