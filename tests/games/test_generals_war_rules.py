@@ -323,3 +323,14 @@ def test_the_random_action_is_uniform_over_the_legal_actions_without_listing_the
             assert min(counts.values()) > 200 and max(counts.values()) < 400, (kind, counts)
         game.apply(seat, game.random_action(seat, rng))
     assert met == {"RevealChoice", "TargetChoice", "SquadChoice"}
+
+
+def test_a_players_public_record_follows_every_change_even_of_equal_size() -> None:
+    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    before = game.view(1).players[0]
+    assert game.view(1).players[0] is before, "nothing changed: the same record"
+    assert before.generals_alive == 2
+    # A general swapped for another card of the same zone sizes: only the count of generals alive shows it.
+    ace = next(card for card in game.decks[0] if rank_of(card) == Rank.ACE)
+    game.decks[0][game.decks[0].index(ace)] = c(5, D)
+    assert game.view(1).players[0].generals_alive == 1

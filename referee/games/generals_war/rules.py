@@ -75,6 +75,11 @@ def power(cards: tuple[int, ...] | list[int]) -> int:
 
 #: Whether each card of a deck is an ace (a general), by id modulo the deck: a lookup instead of an enum comparison.
 _IS_GENERAL = tuple(rank_of(c) == Rank.ACE for c in range(CARDS_PER_DECK))
+_IS_GENERAL_BY_ID = _IS_GENERAL * 2  # every id of the one deck the game deals (no modulo)
+
+
+#: What a seat's public record is built from (every field but the seat and its suits, which never change).
+_PlayerKey = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int, bool, int]
 
 
 def is_general(card: int) -> bool:
@@ -107,6 +112,8 @@ class GeneralsWar(Game[Action]):
         self.defeat_points = [0] * n
         self.eliminated = [False] * n
         self.eliminations: list[list[int]] = []  # groups of seats, in the order they went out
+        #: Each seat's last public record and what it was built from: most seats change nothing between two views.
+        self._players: list[tuple[_PlayerKey, Player] | None] = [None] * n
         self.round = 0
         self.attacker = 0  # the dealer attacks first (GW-1)
         self.defender: int | None = None
@@ -402,24 +409,38 @@ class GeneralsWar(Game[Action]):
 
     def generals_alive(self, seat: int) -> int:
         zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
-        table = _IS_GENERAL
-        return sum([table[c % CARDS_PER_DECK] for c in zones])
+        try:
+            return sum(map(_IS_GENERAL_BY_ID.__getitem__, zones))
+        except IndexError:  # not a card of the deck dealt (a state edited by hand)
+            zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
+            return sum(_IS_GENERAL[c % CARDS_PER_DECK] for c in zones)
 
     def _player(self, seat: int) -> Player:
-        return Player(
+        """What everyone sees of ``seat``; the record is built again only when something in it changed."""
+        key = (
+            len(self.decks[seat]), len(self.hands[seat]), tuple(self.revealed[seat]), tuple(self.dead[seat]),
+            tuple(self.conquest[seat]), len(self.squads[seat]), self.conquest_points[seat], self.defeat_points[seat],
+            self.eliminated[seat], self.generals_alive(seat),
+        )
+        known = self._players[seat]
+        if known is not None and known[0] == key:
+            return known[1]
+        made = Player(
             seat=seat,
             suits=tuple(int(s) for s in self.suits[seat]),
-            deck_size=len(self.decks[seat]),
-            hand_size=len(self.hands[seat]),
-            revealed_generals=tuple(self.revealed[seat]),
-            dead=tuple(self.dead[seat]),
-            conquest=tuple(self.conquest[seat]),
-            squad_size=len(self.squads[seat]),
-            conquest_points=self.conquest_points[seat],
-            defeat_points=self.defeat_points[seat],
-            eliminated=self.eliminated[seat],
-            generals_alive=self.generals_alive(seat),
+            deck_size=key[0],
+            hand_size=key[1],
+            revealed_generals=key[2],
+            dead=key[3],
+            conquest=key[4],
+            squad_size=key[5],
+            conquest_points=key[6],
+            defeat_points=key[7],
+            eliminated=key[8],
+            generals_alive=key[9],
         )
+        self._players[seat] = (key, made)
+        return made
 
     def view(self, seat: int) -> View:
         return View(
