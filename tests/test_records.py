@@ -1,4 +1,4 @@
-"""The faster __init__ of frozen dataclasses builds the same objects the generated one did."""
+"""The faster __init__ of frozen dataclasses builds the same objects the generated one did; LastBuilt rebuilds on a new key only."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from referee.core.records import quicken
+from referee.core.records import LastBuilt, quicken
 from referee.games.glory.types import AttackKing, Discard
 
 
@@ -85,3 +85,19 @@ def test_classes_whose_init_does_more_are_left_alone() -> None:
 def test_the_games_types_are_quickened() -> None:
     assert "__quick_dict__" in Discard.__init__.__code__.co_varnames
     assert AttackKing(1, (2,), ()) == AttackKing(target=1, card_ids=(2,), money_ids=())
+
+
+def test_last_built_rebuilds_a_seats_record_only_when_its_key_changes() -> None:
+    built: list[tuple[int, tuple[int, ...]]] = []
+
+    def build(seat: int, key: tuple[int, ...]) -> Plain:
+        built.append((seat, key))
+        return Plain(seat, key)
+
+    last: LastBuilt[tuple[int, ...], Plain] = LastBuilt(2)
+    first = last.get(0, (1, 2), build)
+    assert last.get(0, (1, 2), build) is first
+    assert last.get(1, (1, 2), build) is not first, "each seat keeps its own"
+    changed = last.get(0, (1, 3), build)
+    assert changed == Plain(0, (1, 3))
+    assert last.get(0, (1, 2), build) == first and built == [(0, (1, 2)), (1, (1, 2)), (0, (1, 3)), (0, (1, 2))]

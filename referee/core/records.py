@@ -9,13 +9,20 @@ and defaults that writes the fields straight into the new instance's
 ``__dict__``; the instances are the same objects as before (equal, hashable,
 frozen, printable), only built faster (1.3 µs to 0.65 µs for three fields on
 CPython 3.11).
+
+``LastBuilt`` keeps each seat's last public record, so that a view rebuilds
+only the records whose contents changed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+K = TypeVar("K")
+R = TypeVar("R")
 
 
 def quicken(cls: type) -> bool:
@@ -61,3 +68,24 @@ def quicken_module(module_name: str) -> int:
         if isinstance(value, type) and value.__module__ == module_name and quicken(value):
             changed += 1
     return changed
+
+
+class LastBuilt(Generic[K, R]):
+    """The record last built for each seat and the key it was built from, for views rebuilt at every decision.
+
+    Most seats' public records do not change between two decisions, yet a view
+    lists every seat's. ``get`` builds a record again only when its key (every
+    value the record shows, or that it is computed from) differs from the last
+    one, so the key alone decides whether the record is still right.
+    """
+
+    def __init__(self, seats: int) -> None:
+        self._last: list[tuple[K, R] | None] = [None] * seats
+
+    def get(self, seat: int, key: K, build: Callable[[int, K], R]) -> R:
+        known = self._last[seat]
+        if known is not None and known[0] == key:
+            return known[1]
+        made = build(seat, key)
+        self._last[seat] = (key, made)
+        return made

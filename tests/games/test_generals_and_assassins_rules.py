@@ -752,3 +752,14 @@ def test_ga27_round_pauses_with_its_cards_face_up_until_the_next_first_player_st
     events = act(g, 1, StartRound())
     assert payloads(events, RoundStarted) == [RoundStarted(2, 1)]
     assert g.round == 2 and g.phase == Phase.TURN and g.to_act() == (1,) and g.discards[0] == []
+
+
+def test_a_players_public_record_follows_every_change_even_of_equal_size() -> None:
+    game = GeneralsAndAssassins(3, 5)
+    before = game.view(1).players[0]
+    assert game.view(1).players[0] is before, "nothing changed: the same record"
+    game.discards[0].append(game.decks[0][0])
+    game.lands[0].append(game.decks[0][1])
+    after = game.view(1).players[0]
+    assert after.discard == (*before.discard, game.decks[0][0]) and after.lands == (*before.lands, game.decks[0][1])
+    assert after.land_value == before.land_value + value(game.decks[0][1])

@@ -501,3 +501,15 @@ def test_lc22_views_hide_hands_piles_and_face_down_lands() -> None:
         assert view.players[1 - seat].castle == game.castles[1 - seat]
     game.apply(0, Attack(game.hands[0][0], 2))
     assert game.lands[2] not in game.hidden_cards(1) and game.lands[0] in game.hidden_cards(0)
+
+
+def test_the_public_records_follow_every_change_of_the_lands_and_players() -> None:
+    game = LandAndCastle(2, 5)
+    before = game.view(1)
+    assert game.view(1).lands is before.lands, "nothing changed: the same rows"
+    game.face_up[0] = True
+    game.owner[0] = 1
+    after = game.view(1)
+    assert after.lands[0].card == game.lands[0] and after.lands[0].owner == 1
+    assert after.players[1].lands_owned == before.players[1].lands_owned + 1
+    assert after.lands[1:] == before.lands[1:]

@@ -16,6 +16,7 @@ from typing import Any
 from arena.v1 import generals_and_assassins_pb2
 from referee.core.cards import card_str, deck_of, full_deck
 from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, ranks_from_scores, split
+from referee.core.records import LastBuilt
 from referee.games.generals_and_assassins import legal
 from referee.games.generals_and_assassins.roles import (
     ASSASSIN,
@@ -147,6 +148,7 @@ class GeneralsAndAssassins(Game[Action]):
         self.steps: deque[tuple[Phase, int]] = deque()
         self.last_battle: Battle | None = None
         self.round_log: list[dict[str, Any]] = []
+        self._players: LastBuilt[_PlayerKey, Player] = LastBuilt(n)
         self._opening = self._start_round()
 
     # --- who acts and what they may do -------------------------------------------
@@ -491,16 +493,12 @@ class GeneralsAndAssassins(Game[Action]):
         )
 
     def _player(self, seat: int) -> Player:
-        return Player(
-            seat=seat,
-            hp=self.hp[seat],
-            vp=self.vp[seat],
-            land_value=total(self.lands[seat]),
-            hand_size=len(self.hands[seat]),
-            deck_size=len(self.decks[seat]),
-            lands=tuple(self.lands[seat]),
-            discard=tuple(self.discards[seat]),
+        """What everyone sees of ``seat``; the record is built again only when something in it changed."""
+        key = (
+            self.hp[seat], self.vp[seat], len(self.hands[seat]), len(self.decks[seat]),
+            tuple(self.lands[seat]), tuple(self.discards[seat]),
         )
+        return self._players.get(seat, key, _build_player)
 
     def view(self, seat: int) -> View:
         return View(
@@ -570,3 +568,14 @@ class GeneralsAndAssassins(Game[Action]):
                 for s in range(self.num_players)
             ],
         }
+
+
+#: What a seat's public record is built from: HP, VP, hand and deck sizes, Lands, discard pile.
+_PlayerKey = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]
+
+
+def _build_player(seat: int, key: _PlayerKey) -> Player:
+    hp, vp, hand_size, deck_size, lands, discard = key
+    return Player(
+        seat=seat, hp=hp, vp=vp, land_value=total(lands), hand_size=hand_size, deck_size=deck_size, lands=lands, discard=discard
+    )

@@ -27,6 +27,7 @@ from referee.core.game import (
     ranks_from_scores,
     split,
 )
+from referee.core.records import LastBuilt
 from referee.games.generals_war.types import (
     ACTION_TYPES,
     Action,
@@ -112,8 +113,7 @@ class GeneralsWar(Game[Action]):
         self.defeat_points = [0] * n
         self.eliminated = [False] * n
         self.eliminations: list[list[int]] = []  # groups of seats, in the order they went out
-        #: Each seat's last public record and what it was built from: most seats change nothing between two views.
-        self._players: list[tuple[_PlayerKey, Player] | None] = [None] * n
+        self._players: LastBuilt[_PlayerKey, Player] = LastBuilt(n)
         self.round = 0
         self.attacker = 0  # the dealer attacks first (GW-1)
         self.defender: int | None = None
@@ -422,25 +422,24 @@ class GeneralsWar(Game[Action]):
             tuple(self.conquest[seat]), len(self.squads[seat]), self.conquest_points[seat], self.defeat_points[seat],
             self.eliminated[seat], self.generals_alive(seat),
         )
-        known = self._players[seat]
-        if known is not None and known[0] == key:
-            return known[1]
-        made = Player(
+        return self._players.get(seat, key, self._build_player)
+
+    def _build_player(self, seat: int, key: _PlayerKey) -> Player:
+        deck_size, hand_size, revealed, dead, conquest, squad_size, cp, dp, eliminated, alive = key
+        return Player(
             seat=seat,
             suits=tuple(int(s) for s in self.suits[seat]),
-            deck_size=key[0],
-            hand_size=key[1],
-            revealed_generals=key[2],
-            dead=key[3],
-            conquest=key[4],
-            squad_size=key[5],
-            conquest_points=key[6],
-            defeat_points=key[7],
-            eliminated=key[8],
-            generals_alive=key[9],
+            deck_size=deck_size,
+            hand_size=hand_size,
+            revealed_generals=revealed,
+            dead=dead,
+            conquest=conquest,
+            squad_size=squad_size,
+            conquest_points=cp,
+            defeat_points=dp,
+            eliminated=eliminated,
+            generals_alive=alive,
         )
-        self._players[seat] = (key, made)
-        return made
 
     def view(self, seat: int) -> View:
         return View(

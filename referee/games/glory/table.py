@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.core.game import Event, broadcast, split
+from referee.core.records import LastBuilt
 from referee.games.glory.types import (
     AssistRecord,
     AttackKind,
@@ -79,8 +80,7 @@ class Table:
         self.turn = 0
         self.fight: Fight | None = None
         self.last_battle: BattleResult | None = None
-        #: Each seat's last public record and what it was built from: most seats change nothing between two views.
-        self._players: list[tuple[_PlayerKey, Player] | None] = [None] * n
+        self._players: LastBuilt[_PlayerKey, Player] = LastBuilt(n)
 
     # --- seats ----------------------------------------------------------------------
 
@@ -167,25 +167,11 @@ class Table:
 
     def player(self, seat: int) -> Player:
         """What everyone sees of ``seat``; the record is built again only when something in it changed."""
-        domain = tuple(self.domains[seat])
-        treasury = tuple(self.treasuries[seat])
-        key: _PlayerKey = (self.hp[seat], self.glory[seat], len(self.hands[seat]), self.waiting[seat], domain, treasury)
-        known = self._players[seat]
-        if known is not None and known[0] == key:
-            return known[1]
-        made = Player(
-            seat=seat,
-            hp=key[0],
-            glory=key[1],
-            hand_size=key[2],
-            domain=domain,
-            treasury=treasury,
-            land_value=total(domain),
-            treasury_value=total(treasury),
-            waiting=key[3],
+        key = (
+            self.hp[seat], self.glory[seat], len(self.hands[seat]), self.waiting[seat],
+            tuple(self.domains[seat]), tuple(self.treasuries[seat]),
         )
-        self._players[seat] = (key, made)
-        return made
+        return self._players.get(seat, key, _build_player)
 
     def battle_state(self) -> BattleState | None:
         f = self.fight
@@ -206,3 +192,18 @@ class Table:
             mini_round=f.mini_round,
             presented=tuple(f.presented),
         )
+
+
+def _build_player(seat: int, key: _PlayerKey) -> Player:
+    hp, glory, hand_size, waiting, domain, treasury = key
+    return Player(
+        seat=seat,
+        hp=hp,
+        glory=glory,
+        hand_size=hand_size,
+        domain=domain,
+        treasury=treasury,
+        land_value=total(domain),
+        treasury_value=total(treasury),
+        waiting=waiting,
+    )

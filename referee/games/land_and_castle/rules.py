@@ -13,6 +13,7 @@ from typing import Any
 from arena.v1 import land_and_castle_pb2
 from referee.core.cards import Rank, Suit, card_str, full_deck, rank_of, suit_of
 from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, split
+from referee.core.records import LastBuilt
 from referee.games.land_and_castle.types import (
     ACTION_TYPES,
     Action,
@@ -170,6 +171,8 @@ class LandAndCastle(Game[Action]):
         self.win_reason: WinReason | None = None
         # Cards each seat has been shown; piles are never reshuffled, so this only grows (LC-22).
         self.seen: list[set[int]] = [set(), set()]
+        self._players: LastBuilt[_PlayerKey, Player] = LastBuilt(2)
+        self._land_rows: LastBuilt[_LandsKey, tuple[Land, ...]] = LastBuilt(1)
         events: list[Event] = []
         for position in range(2 * int(self.options["lands_per_player"])):
             seat = position % 2  # dealt in turns into a row, face down, unseen by all (LC-2)
@@ -445,23 +448,21 @@ class LandAndCastle(Game[Action]):
         return [sum(1 for o in self.owner if o == seat) for seat in (0, 1)]
 
     def _player(self, seat: int, owned: list[int]) -> Player:
-        return Player(
-            seat=seat,
-            draw_pile_size=len(self.piles[seat]),
-            hand_size=len(self.hands[seat]),
-            castle=self.castles[seat],
-            general=self.generals[seat],
-            discard=tuple(self.discards[seat]),
-            lands_owned=owned[seat],
-            swap_used=self.swap_used[seat],
+        """What everyone sees of ``seat``; the record is built again only when something in it changed."""
+        key = (
+            len(self.piles[seat]), len(self.hands[seat]), self.castles[seat], self.generals[seat], tuple(self.discards[seat]),
+            owned[seat], self.swap_used[seat],
         )
+        return self._players.get(seat, key, _build_player)
+
+    def _lands(self) -> tuple[Land, ...]:
+        """The lands as everyone sees them (face-down cards hidden); built again only when one changed."""
+        key = (tuple(self.lands), tuple(self.face_up), tuple(self.owner), tuple(self.dealt_by))
+        return self._land_rows.get(0, key, _build_lands)
 
     def view(self, seat: int) -> View:
         owned = self.lands_owned()
-        lands = tuple(
-            Land(p, self.lands[p] if self.face_up[p] else None, self.face_up[p], self.owner[p], self.dealt_by[p])
-            for p in range(len(self.lands))
-        )
+        lands = self._lands()
         return View(
             seat=seat,
             turn=self.turn,
@@ -527,3 +528,22 @@ class LandAndCastle(Game[Action]):
             "winner": self.winner,
             "win_reason": None if self.win_reason is None else self.win_reason.name,
         }
+
+
+#: What a seat's public record is built from: draw pile and hand sizes, Castle, General, discard pile, Lands owned, swap used.
+_PlayerKey = tuple[int, int, int | None, int | None, tuple[int, ...], int, bool]
+#: What the row of Lands is built from: the cards, which are face up, their owners and who dealt each.
+_LandsKey = tuple[tuple[int, ...], tuple[bool, ...], tuple[int | None, ...], tuple[int, ...]]
+
+
+def _build_player(seat: int, key: _PlayerKey) -> Player:
+    piles, hand, castle, general, discard, owned, swap_used = key
+    return Player(
+        seat=seat, draw_pile_size=piles, hand_size=hand, castle=castle, general=general, discard=discard, lands_owned=owned,
+        swap_used=swap_used,
+    )
+
+
+def _build_lands(_: int, key: _LandsKey) -> tuple[Land, ...]:
+    cards, face_up, owner, dealt_by = key
+    return tuple(Land(p, cards[p] if face_up[p] else None, face_up[p], owner[p], dealt_by[p]) for p in range(len(cards)))
