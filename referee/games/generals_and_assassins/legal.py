@@ -70,15 +70,20 @@ def _purchases(d: TurnChoice) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]
 def _discards(d: TurnChoice) -> Iterator[tuple[int, ...]]:
     yield from ((c,) for c in sorted(d.hand))
     if d.aces:
+        aces = frozenset(d.aces)
         for ids in card_subsets(d.hand, 2, len(d.hand)):
-            if any(is_ace(c) for c in ids):
+            if not aces.isdisjoint(ids):
                 yield ids
 
 
 def _turn_actions(d: TurnChoice) -> Iterator[Action]:
-    if d.generals:
-        for target in d.targets:
-            for ids in _attack_sets(d):
+    if d.generals and d.targets:
+        forces: list[tuple[int, ...]] = []  # the same for every target: worked out once, as the first one is listed
+        for ids in _attack_sets(d):
+            forces.append(ids)
+            yield Attack(d.targets[0], ids)
+        for target in d.targets[1:]:
+            for ids in forces:
                 yield Attack(target, ids)
     for target in d.targets:
         for card in d.assassins:

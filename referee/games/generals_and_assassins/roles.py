@@ -28,6 +28,9 @@ def _role(k: int) -> int:
 
 _VALUES = tuple(_value(k) for k in range(CARDS_PER_DECK))
 _ROLES = tuple(_role(k) for k in range(CARDS_PER_DECK))
+# The same for every card id of up to eight decks, looked up without a modulo (ids beyond fall back to it).
+_VALUES_BY_ID = _VALUES * 8
+_ROLES_BY_ID = _ROLES * 8
 
 
 def value(card: int) -> int:
@@ -58,5 +61,19 @@ def of_role(cards: Iterable[int], wanted: int) -> tuple[int, ...]:
     return tuple(c for c in cards if _ROLES[c % CARDS_PER_DECK] == wanted)
 
 
-def total(cards: Iterable[int]) -> int:
-    return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
+def by_role(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The cards of each role (indexed by GENERAL .. ASSASSIN), in the order given; one pass, for a turn's decision."""
+    groups: list[list[int]] = [[], [], [], [], [], []]
+    try:
+        for card in cards:
+            groups[_ROLES_BY_ID[card]].append(card)
+    except IndexError:  # an id beyond eight decks
+        return [of_role(cards, r) for r in range(len(groups))]
+    return [tuple(g) for g in groups]
+
+
+def total(cards: tuple[int, ...] | list[int]) -> int:
+    try:
+        return sum(map(_VALUES_BY_ID.__getitem__, cards))
+    except IndexError:  # an id beyond eight decks
+        return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)

@@ -25,6 +25,7 @@ from referee.games.generals_and_assassins.roles import (
     LAND,
     MONEY,
     SOLDIER,
+    by_role,
     is_ace,
     is_fighter,
     of_role,
@@ -163,15 +164,16 @@ class GeneralsAndAssassins(Game[Action]):
             return NextRoundChoice(self.round + 1, seat)
         hand = tuple(sorted(self.hands[seat]))
         if self.phase == Phase.TURN:
+            roles = by_role(hand)
             return TurnChoice(
                 hand=hand,
                 targets=self._others(seat),
-                generals=of_role(hand, GENERAL),
-                soldiers=of_role(hand, SOLDIER),
-                assassins=of_role(hand, ASSASSIN),
-                money=of_role(hand, MONEY),
-                land=of_role(hand, LAND),
-                health=of_role(hand, HEALTH),
+                generals=roles[GENERAL],
+                soldiers=roles[SOLDIER],
+                assassins=roles[ASSASSIN],
+                money=roles[MONEY],
+                land=roles[LAND],
+                health=roles[HEALTH],
                 aces=tuple(c for c in hand if is_ace(c)),
                 hp=self.hp[seat],
             )
