@@ -15,6 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations, islice
+from types import ModuleType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.core.records import quicken
@@ -133,8 +134,8 @@ class Game(ABC, Generic[A]):
     spec: ClassVar[GameSpec]
     #: The dataclasses an action of this game may be (the protocol's Action oneof).
     action_types: ClassVar[tuple[type, ...]]
-    #: The protobuf module of this game (``arena.v1.<game>_pb2``).
-    proto_module: Any
+    #: The protobuf module of this game (``arena.v1.<game>_pb2``); a class variable, which the codec reads from the class.
+    proto_module: ClassVar[ModuleType]
 
     def __init__(self, num_players: int, seed: int, options: Mapping[str, object] | None = None) -> None:
         self.spec.check_players(num_players)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 import typing
 from enum import Enum
 from functools import cache
@@ -167,18 +168,45 @@ def decode(msg: Message, types: tuple[type, ...]) -> Any:
 
 
 @cache
-def _field_types(cls: Any) -> dict[str, Any]:
-    """Each field's declared type, with ``X | None`` and ``tuple[X, ...]`` unwrapped to X."""
+def _field_types(cls: Any, descriptor: Descriptor) -> dict[str, Any]:
+    """Each field's declared type, with ``X | None`` and ``tuple[X, ...]`` unwrapped to X.
+
+    A class compiled with mypyc keeps only erased annotations (``tuple[Offer, ...]`` is ``tuple``):
+    where a field holding a record or an enum has such a hint, the class named as the message's
+    field type in the dataclass's module is taken (tests/test_codec_names.py checks that the two agree).
+    """
+    module = sys.modules[cls.__module__]
     out: dict[str, Any] = {}
     for name, hint in typing.get_type_hints(cls).items():
         args = [a for a in typing.get_args(hint) if a is not type(None) and a is not Ellipsis]
-        out[name] = args[0] if args else hint
+        declared = args[0] if args else hint
+        fd = descriptor.fields_by_name.get(name)
+        if fd is not None and not _holds(declared, fd):
+            declared = getattr(module, _type_name(fd), declared)
+        out[name] = declared
     return out
+
+
+def _type_name(fd: FieldDescriptor) -> str:
+    """The short name of the message or enum a field holds ('' for scalars)."""
+    if fd.message_type is not None:
+        return str(fd.message_type.name)
+    if fd.enum_type is not None:
+        return str(fd.enum_type.name)
+    return ""
+
+
+_ERASED = (tuple, type, object)
+
+
+def _holds(hint: Any, fd: FieldDescriptor) -> bool:
+    """False where ``hint`` was erased (``tuple``; ``type`` or ``object`` for a union) but the field holds a record or an enum."""
+    return hint not in _ERASED or _type_name(fd) == ""
 
 
 def _build(cls: type, msg: Any) -> Any:
     kwargs: dict[str, Any] = {}
-    types = _field_types(cls)
+    types = _field_types(cls, msg.DESCRIPTOR)
     for f in dataclasses.fields(cls):
         name = f.name
         fd = msg.DESCRIPTOR.fields_by_name.get(name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import random
@@ -91,7 +92,7 @@ def test_the_check_catches_a_leak() -> None:
 
     def leaky_view(self: Any, seat: int) -> Any:
         view = original(self, seat)
-        return type(view)(**{**view.__dict__, "hand": tuple(self.hands[1 - seat]) or view.hand})
+        return dataclasses.replace(view, hand=tuple(self.hands[1 - seat]) or view.hand)
 
     cls.view = leaky_view  # type: ignore[method-assign]
     try:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from referee.core.game import Game, IllegalAction
 from referee.games.registry import GAMES
+from referee.protocol.codec import CARD_MESSAGE
 from referee.protocol.messages import GameCodec
 from tests.support import CONFIGS, random_playout
 
@@ -61,16 +62,25 @@ def test_what_is_worked_out_once_per_state_agrees_with_working_it_out_afresh(gam
             assert all(game.decision(s) == game._decide(s) for s in game.to_act())
 
 
-def perturbations(action: Any) -> list[Any]:
-    """Variants of a legal action that name a card nobody holds, repeat a card, or give an absurd number."""
+def perturbations(action: Any, game: Game[Any]) -> list[Any]:
+    """Variants of a legal action that name a card nobody holds, repeat a card, or give an absurd number.
+
+    Each stays well typed, as every action the codec decodes is: a number where an enum or a record
+    belongs is a malformed message, which the codec refuses before the rules see it (and which a build
+    of the rules compiled with mypyc could not even construct). What a field holds is read from the
+    protocol's message, which says it even of an empty tuple.
+    """
+    fields = getattr(game.proto_module, type(action).__name__).DESCRIPTOR.fields_by_name
     out: list[Any] = []
     for f in dataclasses.fields(action):
         value = getattr(action, f.name)
-        if isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+        fd = fields[f.name]
+        numbers = fd.enum_type is None and (fd.message_type is None or fd.message_type.full_name == CARD_MESSAGE)
+        if isinstance(value, tuple) and fd.is_repeated and numbers:
             out.append(dataclasses.replace(action, **{f.name: value + (FOREIGN_CARD,)}))
             if value:
                 out.append(dataclasses.replace(action, **{f.name: value + (value[0],)}))
-        elif isinstance(value, int) and not isinstance(value, bool):
+        elif type(value) is int and numbers:  # not a bool, nor an enum
             out.append(dataclasses.replace(action, **{f.name: 1_000_000}))
     return out
 
@@ -92,7 +102,7 @@ def test_listed_actions_are_accepted_and_others_refused(game_id: str, n: int) ->
                 for action in listed[:300]:
                     assert game.check(seat, action) is None, f"listed action refused: {action}"
                 legal = set(listed) if complete else None
-                for bad in perturbations(rng.choice(listed)):
+                for bad in perturbations(rng.choice(listed), game):
                     reason = game.check(seat, bad)
                     if legal is not None and bad in legal:
                         assert reason is None

@@ -14,6 +14,7 @@ first; they are the only parts of a message that differ between two sessions.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import random
 from typing import Any
@@ -253,7 +254,7 @@ def test_the_check_catches_a_view_that_leaks_identities(monkeypatch: pytest.Monk
         from referee.games.assassination.types import Revealed
 
         everyone = tuple(Revealed(s, self.secret.identities[s], self.secret.colours[s]) for s in range(4))
-        return type(view)(**{**view.__dict__, "revealed": everyone})
+        return dataclasses.replace(view, revealed=everyone)
 
     monkeypatch.setattr(Assassination, "view", leaky)
     seed, k = 1, 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import re
@@ -717,8 +718,8 @@ def test_g34_battle_cards_go_to_the_discard_pile_in_order() -> None:
 
 def normal(action: Any) -> Any:
     """The action with its card lists sorted (the order of cards in a list does not matter)."""
-    fields = {k: tuple(sorted(v)) if isinstance(v, tuple) else v for k, v in vars(action).items()}
-    return type(action)(**fields)
+    sorted_lists = {f.name: tuple(sorted(v)) for f in dataclasses.fields(action) if isinstance(v := getattr(action, f.name), tuple)}
+    return dataclasses.replace(action, **sorted_lists)
 
 
 def test_random_actions_are_legal_and_match_the_listing() -> None:

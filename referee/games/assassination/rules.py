@@ -8,7 +8,8 @@ deck.py, the action stage in actions.py and the scoring in scoring.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from arena.v1 import assassination_pb2
 from referee.core.cards import card_str
@@ -88,7 +89,7 @@ def single(scores: list[int], best: bool) -> int | None:
 class Assassination(Game[Action]):
     spec = SPEC
     action_types = ACTION_TYPES
-    proto_module = assassination_pb2
+    proto_module: ClassVar[ModuleType] = assassination_pb2
 
     def __init__(self, num_players: int, seed: int, options: dict[str, object] | None = None) -> None:
         super().__init__(num_players, seed, options)

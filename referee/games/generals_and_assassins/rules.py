@@ -11,7 +11,8 @@ import random
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from arena.v1 import generals_and_assassins_pb2
 from referee.core.cards import card_str, deck_of, full_deck
@@ -125,7 +126,7 @@ class Fight:
 class GeneralsAndAssassins(Game[Action]):
     spec = SPEC
     action_types = ACTION_TYPES
-    proto_module = generals_and_assassins_pb2
+    proto_module: ClassVar[ModuleType] = generals_and_assassins_pb2
 
     def __init__(self, num_players: int, seed: int, options: dict[str, object] | None = None) -> None:
         super().__init__(num_players, seed, options)

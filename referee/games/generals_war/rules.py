@@ -11,7 +11,8 @@ from collections import deque
 from collections.abc import Iterator
 from itertools import chain
 from math import comb
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from arena.v1 import generals_war_pb2
 from referee.core.cards import CARDS_PER_DECK, SUIT_ORDER, Rank, Suit, card_str, rank_of, suited_cards
@@ -90,7 +91,7 @@ def is_general(card: int) -> bool:
 class GeneralsWar(Game[Action]):
     spec = SPEC
     action_types = ACTION_TYPES
-    proto_module = generals_war_pb2
+    proto_module: ClassVar[ModuleType] = generals_war_pb2
 
     def __init__(self, num_players: int, seed: int, options: dict[str, object] | None = None) -> None:
         super().__init__(num_players, seed, options)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from arena.v1 import glory_pb2
 from referee.core.cards import card_str, full_deck
@@ -80,7 +81,7 @@ SPEC = GameSpec(
 class Glory(Game[Action]):
     spec = SPEC
     action_types = ACTION_TYPES
-    proto_module = glory_pb2
+    proto_module: ClassVar[ModuleType] = glory_pb2
 
     def __init__(self, num_players: int, seed: int, options: dict[str, object] | None = None) -> None:
         super().__init__(num_players, seed, options)

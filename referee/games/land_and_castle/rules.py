@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from arena.v1 import land_and_castle_pb2
 from referee.core.cards import Rank, Suit, card_str, full_deck, rank_of, suit_of
@@ -141,7 +142,7 @@ def converted(lands: list[int], face_up: list[bool]) -> bool:
 class LandAndCastle(Game[Action]):
     spec = SPEC
     action_types = ACTION_TYPES
-    proto_module = land_and_castle_pb2
+    proto_module: ClassVar[ModuleType] = land_and_castle_pb2
 
     def __init__(self, num_players: int, seed: int, options: Mapping[str, object] | None = None) -> None:
         super().__init__(num_players, seed, options)
