@@ -159,6 +159,27 @@ def sandbox_build() -> None:
     console.print(f"built {IMAGE} ({image[:19]})")
 
 
+@app.command("compile")
+def compile_rules(
+    force: Annotated[bool, typer.Option(help="Build again even if a build of the current sources exists.")] = False,
+) -> None:
+    """Compile the rules with mypyc (about 1.5 min) into your cache; ARENA_COMPILED=1 then plays with them."""
+    import time
+
+    from referee.compiled import SWITCH, BuildError, build, build_dir, is_built
+
+    if is_built(build_dir()) and not force:
+        console.print(f"the rules as they are now are already compiled: {build_dir()}")
+    else:
+        started = time.perf_counter()
+        try:
+            where = build(force=force)
+        except BuildError as exc:
+            fail(str(exc))
+        console.print(f"compiled the rules in {time.perf_counter() - started:.0f} s: {where}")
+    console.print(f"set {SWITCH}=1 to play with them (a build is used only while the sources it was built from are unchanged)")
+
+
 @referee_app.command("serve")
 def referee_serve(
     game: Annotated[str, typer.Argument(help="Game id.")],

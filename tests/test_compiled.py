@@ -1,0 +1,76 @@
+"""The compiled build of the rules: found by the hash of their sources, used only when asked for and current."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import compiled
+from referee.compiled import BuildError, activate, build, build_dir, in_use, is_built, source_hash
+
+
+def fake_package(root: Path) -> Path:
+    package = root / "referee"
+    for sub, text in (("core", "A = 1\n"), ("games", "B = 2\n"), ("server", "C = 3\n")):
+        (package / sub).mkdir(parents=True)
+        (package / sub / "m.py").write_text(text)
+    return package
+
+
+def test_the_hash_follows_the_rules_sources_and_nothing_else(tmp_path: Path) -> None:
+    package = fake_package(tmp_path)
+    first = source_hash(package)
+    (package / "server" / "m.py").write_text("C = 4\n")
+    assert source_hash(package) == first, "the server is not compiled"
+    (package / "games" / "m.py").write_text("B = 3\n")
+    changed = source_hash(package)
+    assert changed != first
+    (package / "core" / "new.py").write_text("")
+    assert source_hash(package) != changed, "a new module is a new build"
+
+
+def test_the_pure_rules_unless_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.SWITCH, raising=False)
+    assert activate(["/x/referee"]) == ["/x/referee"]
+
+
+def test_asked_for_without_a_current_build_it_says_so_and_stays_pure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(compiled.SWITCH, "1")
+    monkeypatch.setenv("ARENA_COMPILED_CACHE", str(tmp_path))
+    assert activate(["/x/referee"]) == ["/x/referee"]
+    assert "arena compile" in capsys.readouterr().err
+    build_dir().mkdir(parents=True)  # a build interrupted before it was marked complete
+    assert activate(["/x/referee"]) == ["/x/referee"]
+
+
+def test_asked_for_with_a_current_build_its_folder_comes_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(compiled.SWITCH, "1")
+    monkeypatch.setenv("ARENA_COMPILED_CACHE", str(tmp_path))
+    where = build_dir()
+    (where / "referee").mkdir(parents=True)
+    (where / "BUILT").write_text(source_hash())
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert activate(["/x/referee"]) == [str(where / "referee"), "/x/referee"]
+    assert sys.path[-1] == str(where)
+
+
+def test_building_without_a_c_compiler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ARENA_COMPILED_CACHE", str(tmp_path))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(BuildError, match="C compiler"):
+        build(fake_package(tmp_path / "src"))
+    assert not any(tmp_path.glob("*/BUILT"))
+
+
+def test_the_rules_in_use_are_the_ones_asked_for() -> None:
+    """scripts/test.sh runs the conformance suite again with ARENA_COMPILED=1, after ``arena compile``."""
+    asked = os.environ.get(compiled.SWITCH) == "1"
+    assert in_use() == (asked and is_built(build_dir()))
+    if asked and os.environ.get("CI"):
+        assert in_use(), "the compiled run of the suite would test the pure rules"
