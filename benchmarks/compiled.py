@@ -1,17 +1,9 @@
-"""How far compiling the rules with mypyc would take the engines: ``python -m benchmarks.compiled``.
+"""The engines with the rules compiled by mypyc beside the pure ones: ``python -m benchmarks.compiled``.
 
-Not what Arena runs: its games are pure Python. This answers what a compiled core would buy
-before anyone builds one. It copies ``referee/`` (and the protocol's ``arena/``) to a scratch folder, compiles the rules there
-(``referee/core`` and ``referee/games``, with mypyc, which ships with mypy), and times the loop of
-benchmarks/engine.py in a process that imports the compiled copy, alternating with one that
-imports the tree as it is.
-
-The games compile unchanged, with two allowances in the source: class constants marked ``Final``
-and ``records.quicken`` leaving compiled classes alone. They are not held to the compiled build's
-other differences, which a compiled build would have to settle first: a native class refuses a
-value of the wrong type when it is built, so an ill-typed action fails with a TypeError where the
-rules would have refused it; and a game class's attributes that are not marked as class variables
-(such as ``proto_module``, which the codec reads from the class) are no longer there.
+Arena plays with compiled rules when an operator runs ``arena compile`` and sets ``ARENA_COMPILED=1``
+(referee/compiled.py, docs/deploy.md). This builds them the same way, into a scratch cache so that no
+build of the user's is touched or reused, and times the loop of benchmarks/engine.py in a process that
+imports the compiled rules, alternating with one that imports the pure ones.
 """
 
 from __future__ import annotations
@@ -19,7 +11,6 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -28,35 +19,33 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COMPILED = ("referee/core", "referee/games")
 
 
 def compiled_rates(
     configs: list[tuple[str, int]], seconds: float = 2.0, runs: int = 2
 ) -> tuple[dict[tuple[str, int], tuple[float, float]], float] | str:
     """{(game, players): (pure Python, compiled) decisions/s, medians of ``runs``}, and the compile's seconds; or why not."""
-    if shutil.which("cc") is None:
-        return "no C compiler (cc) on this machine"
-    try:
-        import mypyc  # noqa: F401
-    except ImportError:
-        return "mypyc is not installed (it comes with mypy: pip install -e '.[dev]')"
-    with tempfile.TemporaryDirectory(prefix="arena-mypyc-") as tmp:
-        for package in ("referee", "arena"):  # arena: the protocol's generated modules, which the rules import
-            shutil.copytree(ROOT / package, Path(tmp) / package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    from referee.compiled import BuildError, build
 
+    with tempfile.TemporaryDirectory(prefix="arena-mypyc-") as tmp:
+        cache = {"ARENA_COMPILED_CACHE": tmp}
         started = time.perf_counter()
-        built = subprocess.run(
-            [sys.executable, "-m", "mypyc", *COMPILED], cwd=tmp, capture_output=True, text=True, timeout=1800, check=False
-        )
+        previous = os.environ.get("ARENA_COMPILED_CACHE")
+        os.environ.update(cache)
+        try:
+            build()
+        except BuildError as exc:
+            return str(exc).splitlines()[0]
+        finally:
+            if previous is None:
+                del os.environ["ARENA_COMPILED_CACHE"]
+            else:
+                os.environ["ARENA_COMPILED_CACHE"] = previous
         compile_seconds = time.perf_counter() - started
-        if built.returncode != 0:
-            tail = (built.stdout + built.stderr).strip().splitlines()[-3:]
-            return "mypyc failed: " + " / ".join(tail)
         rates: dict[tuple[str, int], tuple[list[float], list[float]]] = {c: ([], []) for c in configs}
         for _ in range(runs):
             for compiled in (False, True):
-                found = _child_rates(configs, seconds, Path(tmp) if compiled else ROOT, compiled)
+                found = _child_rates(configs, seconds, {**cache, "ARENA_COMPILED": "1" if compiled else "0"}, compiled)
                 if isinstance(found, str):
                     return found
                 for config, rate in zip(configs, found):
@@ -64,13 +53,12 @@ def compiled_rates(
     return {c: (statistics.median(p), statistics.median(k)) for c, (p, k) in rates.items()}, compile_seconds
 
 
-def _child_rates(configs: list[tuple[str, int]], seconds: float, cwd: Path, compiled: bool) -> list[float] | str:
-    """The rates measured by a fresh process whose ``referee`` is the one in ``cwd`` (first on its path)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(cwd), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+def _child_rates(configs: list[tuple[str, int]], seconds: float, env: dict[str, str], compiled: bool) -> list[float] | str:
+    """The rates measured by a fresh process, with the compiled rules or not as ``env`` asks."""
     spec = [f"{g}:{n}" for g, n in configs]
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.compiled", "--child", str(seconds), *spec],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=600, check=False,
+        cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=600, check=False,
     )
     if done.returncode != 0:
         return f"the {'compiled' if compiled else 'pure'} run failed: " + " / ".join(done.stderr.strip().splitlines()[-3:])

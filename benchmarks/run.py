@@ -118,14 +118,15 @@ def engine(r: Report) -> None:
 
 
 def engine_compiled(r: Report, hearts: float | None, rl_best: float | None) -> None:
-    """The same loop with the rules compiled by mypyc: what a compiled core would buy (not what Arena runs)."""
+    """The same loop with the rules compiled by mypyc, as ``arena compile`` and ``ARENA_COMPILED=1`` play them."""
     from benchmarks.compiled import compiled_rates
 
     configs = [(g, min(cls.spec.player_counts)) for g, cls in GAMES.items()] + [("glory", 4)]
     r.add(
-        "The rules compiled with mypyc (`python -m benchmarks.compiled`; not what Arena runs, which is pure Python):",
-        "a scratch copy of `referee/core` and `referee/games` compiled as they are, the same loop timed in a process",
-        "that imports the copy, alternating with one that imports the tree (2 seconds per configuration, median of 2 runs each).",
+        "The rules compiled with mypyc (`python -m benchmarks.compiled`), as an operator gets them with `arena compile`",
+        "and `ARENA_COMPILED=1` (docs/deploy.md; Arena's default is pure Python): built into a scratch cache, the same loop",
+        "timed in a process that imports the compiled rules, alternating with one that imports the pure ones",
+        "(2 seconds per configuration, median of 2 runs each).",
         "",
     )
     found = compiled_rates(configs)
@@ -141,7 +142,7 @@ def engine_compiled(r: Report, hearts: float | None, rl_best: float | None) -> N
         x_rl = f"{fast / rl_best:.2f}" if rl_best else "—"
         x_os = f"{fast / hearts:.3f}" if hearts else "—"
         r.add(f"| {game_id} | {n} | {pure:,.0f} | {fast:,.0f} | {fast / pure:.2f} | {x_rl} | {x_os} |")
-    r.add("", f"Compiling took {seconds:.0f} s. benchmarks/CHANGES.md (fifth round) says what a compiled build would still need.", "")
+    r.add("", f"Compiling took {seconds:.0f} s.", "")
 
 
 def engine_parts(r: Report) -> None:
