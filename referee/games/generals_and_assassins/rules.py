@@ -515,7 +515,7 @@ class GeneralsAndAssassins(Game[Action]):
             acting=self.acting,
             final_turns_left=self.final_turns,
             hand=tuple(sorted(self.hands[seat])),
-            players=tuple(self._player(s) for s in range(self.num_players)),
+            players=tuple(map(self._player, range(self.num_players))),
             battle=None if self.fight is None else self._battle(self.fight, resolved=False, damage=0),
             last_battle=self.last_battle,
         )

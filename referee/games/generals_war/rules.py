@@ -452,7 +452,7 @@ class GeneralsWar(Game[Action]):
             defender=self.defender,
             hand=tuple(self.hands[seat]),
             squad=tuple(self.squads[seat]),
-            players=tuple(self._player(s) for s in range(self.num_players)),
+            players=tuple(map(self._player, range(self.num_players))),
             conquest_target=int(self.options["conquest_points"]),
             defeat_limit=int(self.options["defeat_points"]),
             last_battle=self.last_battle,

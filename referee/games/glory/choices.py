@@ -273,18 +273,22 @@ def _turn_actions(d: TurnChoice) -> Iterator[Action]:
 
 
 def _offer_actions(d: OfferChoice) -> Iterator[Action]:
-    recipients = list(d.recipients)
-    options: list[int | None] = [None, *recipients]
-    for assignment in product(options, repeat=len(d.offerable)):
-        given: dict[int, list[int]] = {seat: [] for seat in recipients}
-        for card, seat in zip(d.offerable, assignment):
-            if seat is not None:
-                given[seat].append(card)
-        bare = [seat for seat in recipients if not given[seat]]
+    """Each card to nobody or one recipient; then each recipient left without cards appealed to or not."""
+    recipients = d.recipients
+    appeals_only = [Offer(seat, ()) for seat in recipients]
+    for assignment in product(range(len(recipients) + 1), repeat=len(d.offerable)):  # 0: nobody, k: recipients[k - 1]
+        given: list[list[int]] = [[] for _ in recipients]
+        for card, k in zip(d.offerable, assignment):
+            if k:
+                given[k - 1].append(card)
+        fixed = [Offer(seat, tuple(cards)) if cards else None for seat, cards in zip(recipients, given)]
+        bare = [i for i, offer in enumerate(fixed) if offer is None]
         for appeals in product((False, True), repeat=len(bare)):
-            appealed = {seat for seat, yes in zip(bare, appeals) if yes}
-            offers = tuple(Offer(seat, tuple(given[seat])) for seat in recipients if given[seat] or seat in appealed)
-            yield MakeOffers(offers)
+            chosen = list(fixed)
+            for i, yes in zip(bare, appeals):
+                if yes:
+                    chosen[i] = appeals_only[i]
+            yield MakeOffers(tuple(offer for offer in chosen if offer is not None))
 
 
 # --- sampling --------------------------------------------------------------------------

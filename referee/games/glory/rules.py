@@ -363,7 +363,7 @@ class Glory(Game[Action]):
             turn=t.turn,
             first_player=self.first_player,
             hand=tuple(t.hands[seat]),
-            players=tuple(t.player(s) for s in range(self.num_players)),
+            players=tuple(map(t.player, range(self.num_players))),
             deck_size=len(t.deck),
             discard=tuple(t.discard),
             battle=t.battle_state(),
