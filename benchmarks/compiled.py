@@ -8,7 +8,6 @@ imports the compiled rules, alternating with one that imports the pure ones.
 
 from __future__ import annotations
 
-import importlib.machinery
 import json
 import os
 import statistics
@@ -71,9 +70,10 @@ def _child_rates(configs: list[tuple[str, int]], seconds: float, env: dict[str, 
 def _child(seconds: float, spec: list[str]) -> None:
     import referee.core.game as core
     from benchmarks.engine import decisions_per_second
+    from referee.compiled import in_use
 
     where = str(core.__file__)
-    compiled = where.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    compiled = in_use()
     rates = [decisions_per_second(game, int(n), seconds)[0] for game, n in (s.rsplit(":", 1) for s in spec)]
     print(json.dumps({"compiled": compiled, "where": where, "rates": rates}))
 

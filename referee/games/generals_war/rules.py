@@ -77,7 +77,6 @@ def power(cards: tuple[int, ...] | list[int]) -> int:
 
 #: Whether each card of a deck is an ace (a general), by id modulo the deck: a lookup instead of an enum comparison.
 _IS_GENERAL = tuple(rank_of(c) == Rank.ACE for c in range(CARDS_PER_DECK))
-_IS_GENERAL_BY_ID = _IS_GENERAL * 2  # every id of the one deck the game deals (no modulo)
 
 
 #: What a seat's public record is built from (every field but the seat and its suits, which never change).
@@ -411,7 +410,7 @@ class GeneralsWar(Game[Action]):
     def generals_alive(self, seat: int) -> int:
         zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
         try:
-            return sum(map(_IS_GENERAL_BY_ID.__getitem__, zones))
+            return sum(map(_IS_GENERAL.__getitem__, zones))  # the game deals one deck: its ids need no modulo
         except IndexError:  # not a card of the deck dealt (a state edited by hand)
             zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
             return sum(_IS_GENERAL[c % CARDS_PER_DECK] for c in zones)

@@ -245,22 +245,20 @@ def _turn_actions(d: TurnChoice) -> Iterator[Action]:
         if total(lands) <= budget:
             for money in _paying_sets(list(d.treasury), total(lands)):
                 yield BuyLand(lands, money)
-    if d.generals and (d.conquer_targets or d.king_targets):
+    attacked = [(ConquerLand, t) for t in d.conquer_targets] + [(AttackKing, t) for t in d.king_targets]
+    if d.generals and attacked:
         # The same forces and payments for every target: worked out once, as the first target is listed.
         attacks: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        firsts = [(kind, targets[0]) for kind, targets in ((ConquerLand, d.conquer_targets), (AttackKing, d.king_targets)) if targets]
-        first_kind, first_target = firsts[0]
+        first_kind, first_target = attacked[0]
         generals = frozenset(d.generals)
         for force in card_subsets(d.generals + d.soldiers, 1, len(d.generals) + len(d.soldiers)):
             if not generals.isdisjoint(force):
                 for money in card_subsets(d.treasury, 0, len(d.treasury)):
                     attacks.append((force, money))
                     yield first_kind(first_target, force, money)
-        for kind, targets in ((ConquerLand, d.conquer_targets), (AttackKing, d.king_targets)):
-            for target in targets:
-                if (kind, target) != (first_kind, first_target):
-                    for force, money in attacks:
-                        yield kind(target, force, money)
+        for kind, target in attacked[1:]:
+            for force, money in attacks:
+                yield kind(target, force, money)
     for target in d.king_targets:
         for ids in card_subsets(d.assassins, 2, len(d.assassins)):
             yield Assassinate(target, ids)
