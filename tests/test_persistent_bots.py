@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
+from referee.server.launchers import ProcessHandle
 from referee.server.manifest import ManifestError, load_manifest
 from referee.server.runner import BotPool, MatchSetup, run_local_match
 from referee.server.session import TimeControl
@@ -85,3 +88,83 @@ def test_a_tournament_uses_the_pool_and_gets_the_same_standings(tmp_path: Path) 
     result = asyncio.run(run_tournament(config))
     assert len(result.games) == 4
     assert not any(any(g.forfeited) for g in result.games)
+
+
+def test_a_pooled_process_keeps_one_socket_that_serves_only_its_current_seat(tmp_path: Path) -> None:
+    """Each pooled process is handed every match on the same address; between matches that socket serves no match."""
+    import grpc
+
+    from arena.v1 import referee_pb2 as pb
+    from arena.v1 import referee_pb2_grpc
+    from referee.server.service import NO_SEAT
+
+    bot = pooled_bot(tmp_path)
+    orders: dict[int, list[str]] = {}
+    original = ProcessHandle.send_control
+
+    def send_control(self: ProcessHandle, line: str) -> None:
+        orders.setdefault(id(self), []).append(json.loads(line)["address"])
+        original(self, line)
+
+    async def refused_after(address: str, match_id: str, token: str) -> grpc.StatusCode:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = referee_pb2_grpc.RefereeStub(channel).Play()
+            await call.write(pb.BotMessage(hello=pb.Hello(match_id=match_id, token=token, protocol_version=1)))
+            with pytest.raises(grpc.aio.AioRpcError) as refused:
+                await call.read()
+            return refused.value.code()
+
+    async def main() -> tuple[list[tuple[int, str]], grpc.StatusCode]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            for seed in (1, 2):
+                match = await run_local_match(MatchSetup("generals-war", [bot, bot], seed, {}, TC, tmp_path / "logs"), pool=pool)
+                assert not any(s.forfeited or s.verdicts for s in match.record.result.seats)
+            for r in pool.residents:
+                assert r.service is not None and not r.service.sessions and r.service.only_seat == NO_SEAT
+            # The last match's seat 0 token, on its process's socket, once the match is over: no such match here.
+            last = pool.residents[0]
+            code = await refused_after(last.address, match.record.match_id, "any token")
+            return [(r.number, r.address) for r in pool.residents], code
+        finally:
+            await pool.close()
+
+    ProcessHandle.send_control = send_control  # type: ignore[method-assign]
+    try:
+        residents, code = asyncio.run(main())
+    finally:
+        ProcessHandle.send_control = original  # type: ignore[method-assign]
+    assert len(residents) == 2 and residents[0][1] != residents[1][1]
+    assert sorted(map(tuple, orders.values())) == sorted((address, address) for _, address in residents)
+    assert code == grpc.StatusCode.NOT_FOUND
+
+
+def test_a_pooled_process_reads_its_orders_from_a_file_too(tmp_path: Path) -> None:
+    """The SDK's control loop takes its orders from any stdin, not only a pipe: here a file naming two matches not served."""
+    import sys
+
+    from referee.server.service import RefereeService, make_server
+    from tests.support import SAMPLE_BOTS as bots
+
+    address = f"unix:{tmp_path / 'r.sock'}"
+    orders = tmp_path / "orders.jsonl"
+    orders.write_text("".join(json.dumps({"address": address, "match_id": m, "token": "t", "seed": 3}) + "\n\n" for m in ("m1", "m2")))
+    env = {"ARENA_CONTROL": "stdin", "PATH": os.environ["PATH"], "PYTHONPATH": os.pathsep.join(sys.path)}
+
+    async def main() -> tuple[int | None, str]:
+        server = make_server(RefereeService())
+        server.add_insecure_port(address)
+        await server.start()
+        try:
+            with orders.open() as stdin:
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "bot.py", cwd=bots / "random", stdin=stdin, env=env, stderr=asyncio.subprocess.PIPE
+                )
+                _, err = await asyncio.wait_for(proc.communicate(), 60)
+            return proc.returncode, err.decode()
+        finally:
+            await server.stop(None)
+
+    code, err = asyncio.run(main())
+    assert code == 0, err
+    assert err.count("refused by the referee: NOT_FOUND") == 2, err

@@ -5,6 +5,10 @@ played by a process kept in a ``BotPool`` between matches: the pool hands it
 each next match as one line on its stdin. A pooled process is never handed a
 deal it has already played (the same game, seed and options), so a bot cannot
 carry what it saw of a deal into the other half of a duplicate pair.
+
+A pooled process keeps one socket for all its matches, served by a referee
+service that answers only for the seat it plays now: no server is started and
+stopped per match, and the bot may keep its connection open between matches.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from referee.core.game import OptionError
 from referee.games.registry import game_class
 from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import BotManifest, load_manifest
-from referee.server.service import RefereeService, make_server
+from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
 from referee.server.session import MatchRecord, MatchSession, TimeControl
 
 SOCKET = "referee.sock"
@@ -89,6 +93,9 @@ class _Resident:
     session: MatchSession | None = None
     seat: int = -1
     watcher: asyncio.Task[None] | None = None
+    service: RefereeService | None = None  # on the process's own socket, serving its current seat alone
+    server: grpc.aio.Server | None = None
+    address: str = ""
 
     @property
     def alive(self) -> bool:
@@ -130,6 +137,9 @@ class BotPool:
         else:
             r = await self._launch(manifest, key)
         r.session, r.seat = session, seat
+        assert r.service is not None
+        r.service.add(session)
+        r.service.only_seat = seat
         r.deals.add(deal)
         r.played += 1
         self.assignments.append((r.number, key, deal))
@@ -154,9 +164,19 @@ class BotPool:
             log_path=self.log_dir / f"pool-{manifest.name}-{number}.log",
             control=True,
         )
-        handle = await self.launcher.launch(spec)
+        sockets = self.tmp / f"socket{number}"
+        sockets.mkdir()
+        service = RefereeService(only_seat=NO_SEAT)
+        server = make_server(service)
+        server.add_insecure_port(f"unix:{sockets / SOCKET}")
+        await server.start()
+        try:
+            handle = await self.launcher.launch(spec)
+        except BaseException:
+            await server.stop(None)
+            raise
         assert isinstance(handle, ProcessHandle)
-        r = _Resident(handle, manifest, key, number)
+        r = _Resident(handle, manifest, key, number, service=service, server=server, address=f"unix:{sockets / SOCKET}")
         r.watcher = asyncio.create_task(self._watch(r))
         self.residents.append(r)
         return r
@@ -167,19 +187,38 @@ class BotPool:
             self.idle.remove(r)
         if r.session is not None and not r.session.finished:
             r.session.process_ended(r.seat, f"the bot's process exited with code {code}")
+        if r.session is None:  # between matches: its socket serves nobody any more (during one, the match's end stops it)
+            await self._stop_server(r)
+
+    async def hung_up(self, r: _Resident) -> None:
+        """Wait (a moment at most) until ``r``'s streams of its match have ended: it has read its result and logged it."""
+        if r.service is not None and r.session is not None:
+            await r.service.streams_ended(r.session.match_id, HANG_UP_WAIT_S)
 
     async def release(self, r: _Resident, clean: bool) -> None:
         """The match of ``r`` is over: keep the process for another (if it played cleanly and may play more) or stop it."""
+        if r.service is not None:
+            if r.session is not None:
+                r.service.remove(r.session.match_id)
+            r.service.only_seat = NO_SEAT
         r.session, r.seat = None, -1
         if clean and r.alive and r.played < r.manifest.matches_per_process:
             self.idle.append(r)
         else:
             await r.handle.stop(grace=2.0)
+            await self._stop_server(r)
+
+    @staticmethod
+    async def _stop_server(r: _Resident) -> None:
+        server, r.server = r.server, None
+        if server is not None:
+            await server.stop(grace=0.5)
 
     async def close(self) -> None:
         for r in self.residents:
             r.handle.close_control()
         await asyncio.gather(*(r.handle.stop(grace=2.0) for r in self.residents))
+        await asyncio.gather(*(self._stop_server(r) for r in self.residents))
         for r in self.residents:
             if r.watcher is not None:
                 r.watcher.cancel()
@@ -210,7 +249,10 @@ async def run_local_match(
     use_pool = pool is not None and setup.sandbox == "process" and isinstance(launcher, ProcessLauncher)
     with tempfile.TemporaryDirectory(prefix="arena-") as tmp:
         try:
+            pooled = [use_pool and pool is not None and pool.pools(m) for m in manifests]
             for seat in range(len(manifests)):
+                if pooled[seat]:
+                    continue  # served on its process's own socket
                 # One socket per seat, in a directory of its own: a bot can reach only its own seat.
                 seat_dir = Path(tmp) / f"seat{seat}"
                 seat_dir.mkdir()
@@ -224,10 +266,10 @@ async def run_local_match(
                 os.chmod(seat_dir / SOCKET, 0o777)
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
                 bot_seed = str(setup.seed * 1000 + seat)
-                if use_pool and pool is not None and pool.pools(manifest):
+                if pooled[seat] and pool is not None:
                     resident = await pool.acquire(manifest, deal_of(setup), session, seat, pool_keys[seat] if pool_keys else None)
                     residents.append(resident)
-                    order = {"address": f"unix:{Path(tmp) / f'seat{seat}' / SOCKET}", "match_id": match_id, "token": token, "seed": bot_seed}
+                    order = {"address": resident.address, "match_id": match_id, "token": token, "seed": bot_seed}
                     try:
                         resident.handle.send_control(json.dumps(order))
                     except (BrokenPipeError, ConnectionResetError) as exc:
@@ -249,11 +291,11 @@ async def run_local_match(
                 w.cancel()
             await asyncio.gather(*watchers, return_exceptions=True)
             await asyncio.gather(*(h.stop() for h in handles if h is not None))
-            # Every stream ends before a pooled process is handed another match: a server stopped while its last
-            # message (the result) was still to go out left the bot trying to reconnect to this match for its
-            # whole reconnect window (10 s) while the next match waited for it. Stopping returns once the streams
-            # have ended, so the grace costs nothing unless a stream is stuck.
-            await asyncio.gather(*(s.stop(grace=2.0) for s in servers))
+            # Every stream ends before a pooled process is handed another match, and before its log is copied: the
+            # bot has then read its result and logged it. A seat's server stopped while its last message (the result)
+            # was still to go out left the bot trying to reconnect to this match for its whole reconnect window (10 s);
+            # stopping returns once the streams have ended, so the grace costs nothing unless a stream is stuck.
+            await asyncio.gather(*(s.stop(grace=2.0) for s in servers), *(pool.hung_up(r) for r in residents if pool is not None))
             if pool is not None:
                 record_seats = session.seats
                 for r in residents:

@@ -36,6 +36,10 @@ class StreamLink:
         self.queue.put_nowait(None)
 
 
+#: ``only_seat`` for a socket that serves no seat now (a pooled bot's between two matches).
+NO_SEAT = -1
+
+
 class RefereeService(referee_pb2_grpc.RefereeServicer):
     """Routes each stream to its match by ``Hello.match_id`` and to its seat by token."""
 
@@ -43,12 +47,36 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         self.sessions: dict[str, MatchSession] = {}
         #: When set, this service (listening on one seat's socket) serves that seat alone.
         self.only_seat = only_seat
+        self._open: dict[str, int] = {}  # streams attached to each match and not yet ended
+        self._ended: dict[str, asyncio.Event] = {}
 
     def add(self, session: MatchSession) -> None:
         self.sessions[session.match_id] = session
 
     def remove(self, match_id: str) -> None:
         self.sessions.pop(match_id, None)
+
+    async def streams_ended(self, match_id: str, timeout: float) -> bool:
+        """Wait until every stream attached to ``match_id`` has ended (the bot read its result and hung up); False on timeout."""
+        if not self._open.get(match_id):
+            return True
+        ended = self._ended.setdefault(match_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(ended.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def _opened(self, match_id: str) -> None:
+        self._open[match_id] = self._open.get(match_id, 0) + 1
+
+    def _closed(self, match_id: str) -> None:
+        left = self._open[match_id] = self._open[match_id] - 1
+        if left == 0:
+            del self._open[match_id]
+            ended = self._ended.pop(match_id, None)
+            if ended is not None:
+                ended.set()
 
     async def Play(  # noqa: N802 (gRPC method name)
         self, request_iterator: AsyncIterator[pb.BotMessage], context: grpc.aio.ServicerContext
@@ -82,11 +110,14 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         except AttachError as exc:
             await context.abort(getattr(grpc.StatusCode, exc.code), str(exc))
             return
+        self._opened(session.match_id)
         reader = asyncio.create_task(self._read(incoming, session, seat, link))
         # When gRPC ends the call itself (a refused oversized message, a dropped peer), let go of the seat.
+        # Called once per call, whichever way it ends: the stream is counted as ended here.
         def release(_: object) -> None:
             session.detach(seat, link)
             link.close()
+            self._closed(session.match_id)
 
         context.add_done_callback(release)
         try:

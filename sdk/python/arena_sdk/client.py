@@ -8,12 +8,15 @@ answer: about a third of a decision's round trip.)
 A bot process plays one match (the ARENA_* variables say which), or, when the
 referee starts it with ``ARENA_CONTROL=stdin``, one match per line it reads on
 standard input until that closes (see "Bots that play several matches" in
-docs/protocol.md).
+docs/protocol.md). Between those matches it keeps its channel to the address
+it was last given, which a pooled process's referee keeps the same: a new
+match is a new stream on a connection already open.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -36,22 +39,31 @@ class MatchRefused(Exception):
     """The referee refused the connection for good (wrong token, match over, seat taken)."""
 
 
-async def play_async(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0) -> pb.MatchResult | None:
-    """Play one match; reconnects after a dropped stream until the result arrives or ``reconnect_seconds`` pass."""
+def open_channel(address: str) -> grpc.aio.Channel:
+    return grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE)])
+
+
+async def play_async(
+    bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0, channel: grpc.aio.Channel | None = None
+) -> pb.MatchResult | None:
+    """Play one match; reconnects after a dropped stream until the result arrives or ``reconnect_seconds`` pass.
+
+    With ``channel`` (open to ``address``), the match is played over it and it is left open; gRPC itself
+    reconnects it after a drop. Without, a channel is opened for the match and closed after it.
+    """
     driver = BotDriver(bot)
     give_up_at: float | None = None
-    options = [("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE)]
     while driver.result is None:
         try:
-            async with grpc.aio.insecure_channel(address, options=options) as channel:
+            async with contextlib.nullcontext(channel) if channel is not None else open_channel(address) as channel_now:
                 # Bounded: a referee that is gone for good (killed, its match over) must not keep the bot waiting forever.
                 wait = (give_up_at or time.monotonic() + reconnect_seconds) - time.monotonic()
                 try:
-                    await asyncio.wait_for(channel.channel_ready(), max(wait, 0.05))
+                    await asyncio.wait_for(channel_now.channel_ready(), max(wait, 0.05))
                 except asyncio.TimeoutError:
                     log.error("no referee at %s within %.0f s", address, reconnect_seconds)
                     return None
-                call = referee_pb2_grpc.RefereeStub(channel).Play(wait_for_ready=True)
+                call = referee_pb2_grpc.RefereeStub(channel_now).Play(wait_for_ready=True)
                 await call.write(driver.hello(match_id, token))
                 while True:
                     msg = await call.read()
@@ -95,16 +107,32 @@ def _log_result(result: pb.MatchResult | None) -> None:
 
 def _play_from_control(bot: Bot) -> None:
     """Several matches in a row: one JSON line per match on stdin ({address, match_id, token, seed}); EOF ends."""
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        order = json.loads(line)
-        if order.get("seed") is not None:
-            os.environ["ARENA_BOT_SEED"] = str(order["seed"])
-        try:
-            _log_result(play(bot, order["address"], order["match_id"], order["token"]))
-        except MatchRefused as exc:
-            log.error("refused by the referee: %s", exc)
+    asyncio.run(_control_loop(bot))
+
+
+async def _control_loop(bot: Bot) -> None:
+    """``_play_from_control`` on one event loop, with the channel to the last address kept open between matches."""
+    loop = asyncio.get_running_loop()
+    address, channel = "", None
+    try:
+        # Read on a thread: stdin may be a pipe (the referee's) or a file (a bot author's test), and only one line waits.
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            if not line.strip():
+                continue
+            order = json.loads(line)
+            if order.get("seed") is not None:
+                os.environ["ARENA_BOT_SEED"] = str(order["seed"])
+            if order["address"] != address or channel is None:
+                if channel is not None:
+                    await channel.close()
+                address, channel = order["address"], open_channel(order["address"])
+            try:
+                _log_result(await play_async(bot, address, order["match_id"], order["token"], channel=channel))
+            except MatchRefused as exc:
+                log.error("refused by the referee: %s", exc)
+    finally:
+        if channel is not None:
+            await channel.close()
 
 
 def run(bot: Bot) -> None:
