@@ -31,8 +31,10 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.jobs import JobOutcome, MatchJob, play_job
-from referee.server.runner import BotPool
+from ladder.books import Books, BooksGone
+from ladder.jobs import JobOutcome, MatchJob, play_job, record_elsewhere, record_head
+from referee.server.replay import ReplayHead
+from referee.server.runner import BotPool, LocalMatch
 
 log = logging.getLogger("arena.ladder.executors")
 
@@ -66,12 +68,17 @@ class LocalExecutor:
 
     Bots whose manifest sets ``matches_per_process`` above 1 are played by processes kept in a ``BotPool``
     (their logs under ``log_dir``) when given one.
+
+    With ``recorder``, results are recorded (the replay written, the ratings updated) by a process of their
+    own (ladder/books.py): the referee's loop and that work then do not share one interpreter lock. Only the
+    replay's head (seed, seats, actions, result) crosses over. Should that process die, the result is
+    recorded here, on a thread, and another process is started for the next.
     """
 
     name = "local"
     remote = False
 
-    def __init__(self, make: sessionmaker[Session], workers: int, log_dir: Path | None = None) -> None:
+    def __init__(self, make: sessionmaker[Session], workers: int, log_dir: Path | None = None, recorder: bool = False) -> None:
         self.make = make
         self.workers = workers
         self.worker_name = f"{socket.gethostname()}/local"
@@ -80,12 +87,40 @@ class LocalExecutor:
         self.seats: asyncio.Semaphore | None = None
         self.recording = 0  # jobs whose match is over and whose result is being recorded
         self._room: asyncio.Future[None] | None = None
+        self.use_recorder = recorder
+        self.books: Books | None = None
 
     async def start(self) -> None:
         if self.log_dir is not None:
             self.pool = BotPool(self.log_dir)
         self.seats = asyncio.Semaphore(self.workers)
         self.recording, self._room = 0, None  # a ladder run again starts afresh, on its own event loop
+        if self.use_recorder:
+            await self._start_books()
+
+    async def _start_books(self) -> None:
+        books = Books()
+        try:
+            await books.start()
+        except OSError:
+            log.exception("the books process did not start; results are recorded in the ladder's process")
+            return
+        self.books = books
+
+    async def _record(self, job: MatchJob, played: LocalMatch, worker: str) -> bool:
+        """Record in the books process; here, on a thread, if it has died (another is started for the next)."""
+        head, logs = ReplayHead.of(played.record), [str(p) for p in played.logs]
+        books = self.books
+        if books is not None:
+            try:
+                return await books.call(record_elsewhere, job, head, logs, worker)
+            except BooksGone as exc:
+                log.warning("%s; recording match %s here, and starting another", exc, job.match_id)
+                if self.books is books:
+                    self.books = None
+                    await books.close()
+                    await self._start_books()
+        return await asyncio.to_thread(record_head, self.make, job, head, logs, worker)
 
     async def capacity(self) -> int:
         # One job more than the matches played at once: it is claimed, built and its bots copied while the others
@@ -115,7 +150,10 @@ class LocalExecutor:
                 self.recording -= 1
 
         future = asyncio.ensure_future(
-            play_job(self.make, job, self.worker_name, self.pool, self.seats, just_claimed=True, on_played=played)
+            play_job(
+                self.make, job, self.worker_name, self.pool, self.seats, just_claimed=True, on_played=played,
+                recorder=self._record if self.use_recorder else None,
+            )
         )
         future.add_done_callback(finished)
         return future
@@ -123,9 +161,12 @@ class LocalExecutor:
     async def close(self) -> None:
         if self.pool is not None:
             await self.pool.close()
+        if self.books is not None:
+            books, self.books = self.books, None
+            await books.close()
 
     def describe(self) -> str:
-        return f"local pool of {self.workers}"
+        return f"local pool of {self.workers}" + (", results recorded by a process of their own" if self.use_recorder else "")
 
 
 class DaskExecutor:
@@ -219,9 +260,9 @@ class DaskExecutor:
 
 
 def make_executor(kind: str, make: sessionmaker[Session], workers: int, dask_address: str | None = None, dask_workers: int = 2,
-                  matches_per_worker: int = 1, log_dir: Path | None = None) -> Executor:
+                  matches_per_worker: int = 1, log_dir: Path | None = None, recorder: bool = False) -> Executor:
     if kind == "local":
-        return LocalExecutor(make, workers, log_dir)
+        return LocalExecutor(make, workers, log_dir, recorder)
     if kind == "dask":
         return DaskExecutor(dask_address, dask_workers, matches_per_worker)
     raise ValueError(f"unknown executor {kind!r} (local or dask)")

@@ -22,7 +22,7 @@ import socket
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,12 +31,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from ladder.db import shared_sessions
 from ladder.models import Match
 from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import Claimed, fail_match, record_outcome, release, renew, seats_of
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
-from referee.server.replay import replay_dict, write_replay
+from referee.server.replay import ReplayHead, compact_replay_json
 from referee.server.runner import BotPool, LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 
@@ -195,6 +196,7 @@ async def play_job(
     seats: asyncio.Semaphore | None = None,
     just_claimed: bool = False,
     on_played: Callable[[], None] | None = None,
+    recorder: Callable[[MatchJob, LocalMatch, str], Awaitable[bool]] | None = None,
 ) -> JobOutcome:
     """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
 
@@ -248,8 +250,10 @@ async def play_job(
                 keeper.cancel()
             if on_played is not None:
                 on_played()
-            # On a thread: the other matches this loop referees keep their clocks and bots moving meanwhile.
-            recorded = await asyncio.to_thread(record_played, make, job, played, worker)
+            if recorder is not None:
+                recorded = await recorder(job, played, worker)
+            else:  # on a thread: the other matches this loop referees keep their clocks and bots moving meanwhile
+                recorded = await asyncio.to_thread(record_played, make, job, played, worker)
     except asyncio.CancelledError:
         release(make, job.match_id, job.owner)  # a clean shutdown: straight back to the queue
         raise
@@ -276,17 +280,27 @@ def record_played(make: sessionmaker[Session], job: MatchJob, played: LocalMatch
     The replay is compact (seed and actions, no events): reading it re-plays the match, which costs a spectator
     a few milliseconds when a replay is opened instead of the ladder's process as much for every match.
     """
+    return record_head(make, job, ReplayHead.of(played.record), [str(p) for p in played.logs], worker)
+
+
+def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, logs: list[str], worker: str) -> bool:
+    """``record_played``'s work from the replay's head and the logs' paths, which another process can be sent."""
+    replay_json = compact_replay_json(head)
     if job.keep == FILES:
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"
-        write_replay(played.record, replay, compact=True)
-        return record_outcome(
-            make, job.match_id, job.owner, played, replay_path=str(replay), log_paths=[str(p) for p in played.logs], played_by=worker
-        )
-    files = {REPLAY_FILE: json.dumps(replay_dict(played.record, compact=True), separators=(",", ":")).encode()}
-    for seat, path in enumerate(played.logs):
+        replay.parent.mkdir(parents=True, exist_ok=True)
+        replay.write_text(replay_json)
+        return record_outcome(make, job.match_id, job.owner, head.result, replay_path=str(replay), log_paths=logs, played_by=worker)
+    files = {REPLAY_FILE: replay_json.encode()}
+    for seat, path in enumerate(map(Path, logs)):
         if path.exists():
             files[seat_log_name(seat)] = path.read_bytes()
-    return record_outcome(make, job.match_id, job.owner, played, files=files, played_by=worker)
+    return record_outcome(make, job.match_id, job.owner, head.result, files=files, played_by=worker)
+
+
+def record_elsewhere(job: MatchJob, head: ReplayHead, logs: list[str], worker: str) -> bool:
+    """``record_head`` in the ladder's recorder process, through the job's database URL."""
+    return record_head(shared_sessions(job.db_url), job, head, logs, worker)
 
 
 def _being_cancelled() -> bool:

@@ -56,6 +56,7 @@ class LadderConfig:
     matches_per_worker: int = 1  # the LocalCluster workers' `matches` resource
     keep: str | None = None  # replays and logs: "files" or "database" (default: files for local, database for dask)
     schedule: bool = True  # queue new matches (off: play only what is queued)
+    recorder: bool = True  # local executor: record results in a process of their own (ladder/books.py)
 
     @property
     def db_url(self) -> str:
@@ -105,7 +106,7 @@ class Ladder:
         self.outcomes: list[JobOutcome] = []
         self.executor = executor or make_executor(
             config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker,
-            log_dir=config.data_dir / "logs" / "processes",
+            log_dir=config.data_dir / "logs" / "processes", recorder=config.recorder,
         )
         self.settings = JobSettings(
             self.store, config.time_control, config.lease_seconds, config.sandbox, config.keep_in, config.data_dir.resolve(),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import time
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
@@ -21,7 +22,6 @@ from arena.v1 import referee_pb2 as pb
 from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
-from referee.server.runner import LocalMatch
 
 MAX_ATTEMPTS = 3
 
@@ -161,10 +161,10 @@ def record_outcome(
     make: sessionmaker[Session],
     match_id: int,
     owner: str,
-    played: LocalMatch,
+    result: pb.MatchResult,
     *,
     replay_path: str | None = None,
-    log_paths: list[str | None] | None = None,
+    log_paths: Sequence[str | None] | None = None,
     files: dict[str, bytes] | None = None,
     played_by: str | None = None,
 ) -> bool:
@@ -178,7 +178,6 @@ def record_outcome(
     Written in SQLAlchemy Core, as ``rate_set``'s work (``_rate``): once per match, the ORM's
     unit of work took twice the CPU, in the process that referees the ladder's matches.
     """
-    result = played.record.result
     paths = log_paths or [None] * len(result.seats)
     now = time.time()
     with make() as db:

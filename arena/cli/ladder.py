@@ -63,6 +63,7 @@ def serve(
     dask_workers: Annotated[int, typer.Option(help="With --executor dask and no --dask-address: worker processes of a LocalCluster on this machine.")] = 2,
     matches_per_worker: Annotated[int, typer.Option(help="With a LocalCluster: matches each of its workers plays at once.")] = 1,
     keep: Annotated[str | None, typer.Option(help="Where replays and bot logs go: 'files' (the data folder) or 'database' (default: files for local, database for dask).")] = None,
+    books_process: Annotated[bool, typer.Option(help="With --executor local: record results in a process of their own, so that the matches' referee does not wait for that work.")] = True,
 ) -> None:
     """Run the ladder: HTTP API, scheduler and the dispatcher of matches to local workers or a Dask cluster."""
     import logging
@@ -100,6 +101,7 @@ def serve(
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
         executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
+        recorder=books_process,
     )
     ladder = Ladder(config)
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}")

@@ -11,6 +11,7 @@ ladder although few replays are ever opened.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from arena.v1 import referee_pb2 as pb
 from referee.core.game import Game
 from referee.games.registry import game_class
 from referee.protocol.messages import GameCodec
-from referee.server.session import MatchRecord
+from referee.server.session import LoggedAction, MatchRecord
 
 FORMAT = "arena-replay"
 VERSION = 2  # 2: "events" and "final_state" may be left out (compact); 1: always there
@@ -32,44 +33,80 @@ class ReplayError(ValueError):
     """A replay file that cannot be read, or whose actions do not reproduce its events."""
 
 
+@dataclass(frozen=True)
+class ReplayHead:
+    """What a compact replay holds, without the game's state: picklable, for a recorder in another process."""
+
+    match_id: str
+    game: str
+    num_players: int
+    seed: int
+    options: dict[str, Any]
+    started_at: float
+    finished_at: float
+    names: list[str]
+    result: pb.MatchResult
+    actions: list[LoggedAction]
+    ranks: list[int]
+    scores: list[float]
+
+    @classmethod
+    def of(cls, record: MatchRecord) -> ReplayHead:
+        game = record.game
+        return cls(
+            record.match_id, game.spec.id, game.num_players, game.seed, dict(game.options), record.started_at, record.finished_at,
+            [s.name for s in record.seats], record.result, list(record.actions), list(record.game_result.ranks), list(record.game_result.scores),
+        )
+
+    def to_dict(self, codec: GameCodec | None = None) -> dict[str, Any]:
+        """The replay's JSON without events and final state (``codec``: the game's, made here if not given)."""
+        codec = codec or GameCodec(game_class(self.game))
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "match_id": self.match_id,
+            "game": self.game,
+            "num_players": self.num_players,
+            "seed": self.seed,
+            "options": self.options,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": name,
+                    **{
+                        k: v
+                        for k, v in json_format.MessageToDict(
+                            self.result.seats[seat], preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+                        ).items()
+                        if k != "seat"
+                    },
+                }
+                for seat, name in enumerate(self.names)
+            ],
+            "actions": [{"seat": a.seat, "auto": a.auto, "action": codec.action_to_json(a.action)} for a in self.actions],
+            "game_result": {"ranks": self.ranks, "scores": self.scores},
+        }
+
+
 def replay_dict(record: MatchRecord, compact: bool = False) -> dict[str, Any]:
     """The replay of a finished match; ``compact`` leaves out what re-playing the actions gives back."""
-    game = record.game
     codec = record.codec
-    data = {
-        "format": FORMAT,
-        "version": VERSION,
-        "match_id": record.match_id,
-        "game": game.spec.id,
-        "num_players": game.num_players,
-        "seed": game.seed,
-        "options": game.options,
-        "started_at": record.started_at,
-        "finished_at": record.finished_at,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                **{
-                    k: v
-                    for k, v in json_format.MessageToDict(
-                        record.result.seats[s.seat], preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-                    ).items()
-                    if k != "seat"
-                },
-            }
-            for s in record.seats
-        ],
-        "actions": [{"seat": a.seat, "auto": a.auto, "action": codec.action_to_json(a.action)} for a in record.actions],
-        "game_result": {"ranks": list(record.game_result.ranks), "scores": list(record.game_result.scores)},
-    }
+    data = ReplayHead.of(record).to_dict(codec)
     if compact:
         data[COMPACT] = True
     else:
         encoded = record.encoded_events
         data["events"] = [codec.event_to_json(e, seq, encoded[seq] if seq < len(encoded) else None) for seq, e in enumerate(record.events)]
-        data["final_state"] = game.full_state()
+        data["final_state"] = record.game.full_state()
     return data
+
+
+def compact_replay_json(head: ReplayHead) -> str:
+    data = head.to_dict()
+    data[COMPACT] = True
+    return json.dumps(data, separators=(",", ":"))
 
 
 def write_replay(record: MatchRecord, path: Path, compact: bool = False) -> None:

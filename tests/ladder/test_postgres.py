@@ -167,7 +167,7 @@ def test_two_recorders_of_one_match_at_once_count_it_once(pg_url: str, tmp_path:
     def record(match_id: int, copy: int) -> None:
         engine = make_engine(pg_url)
         barrier.wait(timeout=30)
-        results[(match_id, copy)] = record_outcome(sessions(engine), match_id, owners[match_id], played, files={REPLAY_FILE: b"{}"}, played_by=f"copy{copy}")
+        results[(match_id, copy)] = record_outcome(sessions(engine), match_id, owners[match_id], played.record.result, files={REPLAY_FILE: b"{}"}, played_by=f"copy{copy}")
         engine.dispose()
 
     threads = [threading.Thread(target=record, args=(m, c), daemon=True) for m in pair for c in (0, 1)]

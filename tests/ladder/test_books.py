@@ -1,0 +1,111 @@
+"""The books process (ladder/books.py): calls, errors, a process that dies, and the ladder recording through it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import pickle
+import signal
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from ladder.books import Books, BooksGone, serve
+from ladder.db import default_url, make_engine
+from ladder.executors import LocalExecutor, make_executor
+from ladder.jobs import MatchJob
+from ladder.models import Match
+from tests.ladder.conftest import LadderFixture, check_rated_once
+from referee.server.runner import LocalMatch
+from tests.support import SAMPLE_BOTS
+
+
+def test_a_call_returns_its_value_or_raises_its_error_and_only_the_ladders_functions_are_called(tmp_path: Path) -> None:
+    async def main() -> tuple[str, BaseException, BaseException]:
+        books = Books()
+        await books.start()
+        try:
+            value = await books.call(default_url, tmp_path)
+            with pytest.raises(ValueError) as unknown:
+                await books.call(make_executor, "ray", None, 1)
+            with pytest.raises(TypeError) as foreign:
+                await books.call(os.getcwd)
+            return value, unknown.value, foreign.value
+        finally:
+            await books.close()
+
+    value, unknown, foreign = asyncio.run(main())
+    assert value == default_url(tmp_path)
+    assert "unknown executor 'ray'" in str(unknown)
+    assert "the ladder's functions only" in str(foreign)
+
+
+def test_an_answer_that_does_not_pickle_comes_back_as_an_error() -> None:
+    frames = io.BytesIO()
+    for call_id, fn, args in ((1, default_url, (Path("/x"),)), (2, make_engine, ("sqlite://",))):  # an Engine holds locks
+        frame = pickle.dumps((call_id, fn, args))
+        frames.write(len(frame).to_bytes(4, "big") + frame)
+    out = io.BytesIO()
+    serve(io.BytesIO(frames.getvalue()), out)
+    out.seek(0)
+    answers = []
+    while head := out.read(4):
+        answers.append(pickle.loads(out.read(int.from_bytes(head, "big"))))
+    assert answers[0] == (1, True, default_url(Path("/x")))
+    call_id, ok, error = answers[1]
+    assert (call_id, ok) == (2, False) and isinstance(error, RuntimeError) and "make_engine" in str(error)
+
+
+def test_a_books_process_that_dies_fails_its_pending_and_later_calls() -> None:
+    async def main() -> tuple[BaseException, BaseException]:
+        books = Books()
+        await books.start()
+        assert books.proc is not None
+        try:
+            books.proc.send_signal(signal.SIGSTOP)  # it cannot answer the call below before it dies
+            pending = asyncio.ensure_future(books.call(default_url, Path("/x")))
+            await asyncio.sleep(0.1)
+            books.proc.send_signal(signal.SIGKILL)
+            with pytest.raises(BooksGone) as during:
+                await asyncio.wait_for(pending, 10)
+            with pytest.raises(BooksGone) as after:
+                await books.call(default_url, Path("/x"))
+            return during.value, after.value
+        finally:
+            await books.close()
+
+    during, after = asyncio.run(main())
+    assert "exited with code -9" in str(during)
+    assert "not running" in str(after)
+
+
+def test_the_ladder_records_through_its_books_process_and_goes_on_when_it_dies(ladder: LadderFixture) -> None:
+    owner = ladder.user("dana")
+    for bot in (SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"):
+        assert ladder.submit(owner, bot)[1]["accepted"]
+    executor = ladder.ladder.executor
+    assert isinstance(executor, LocalExecutor) and executor.use_recorder
+    killed: list[int] = []
+    original = executor._record
+
+    async def record_then_kill(job: MatchJob, played: LocalMatch, worker: str) -> bool:
+        books = executor.books
+        assert books is not None and books.alive, "results go through a live books process"
+        recorded = await original(job, played, worker)
+        if not killed and books.proc is not None:  # after the first result: the next must be recorded all the same
+            killed.append(books.proc.pid)
+            books.proc.send_signal(signal.SIGKILL)
+            await asyncio.sleep(0.2)
+        return recorded
+
+    executor._record = record_then_kill  # type: ignore[method-assign]
+    ladder.play(6)
+    assert killed
+    with ladder.make() as db:
+        assert (db.scalar(select(func.count()).select_from(Match).where(Match.status == "done")) or 0) >= 6
+        assert db.scalar(select(func.count()).select_from(Match).where(Match.status == "failed")) == 0
+        assert check_rated_once(db) >= 4
+    for m in Path(ladder.ladder.config.data_dir / "replays").glob("*.json"):
+        assert m.stat().st_size > 0
