@@ -88,6 +88,9 @@ class Books:
                     answer.set_exception(value)
         except (asyncio.IncompleteReadError, ConnectionResetError):
             gone = f"the books process exited with code {await proc.wait()}"  # its stdout closed: it is ending
+        except Exception as exc:  # an answer that does not unpickle here: the pipe cannot be trusted any more
+            log.exception("the books process's answer could not be read")
+            gone = f"the books process's answer could not be read: {type(exc).__name__}: {exc}"
         finally:
             # Cancelled (the ladder's loop shutting down without close()): tell the process to end, and do not wait
             # for it here, or the loop's shutdown would wait on a process that waits for its stdin to close.

@@ -39,6 +39,7 @@ from referee.server.runner import BotPool, LocalMatch
 log = logging.getLogger("arena.ladder.executors")
 
 RESOURCE = "matches"
+BOOKS_RETRY_S = 30.0  # after a books process failed to start, the next try waits this long
 
 
 class Executor(Protocol):
@@ -89,14 +90,20 @@ class LocalExecutor:
         self._room: asyncio.Future[None] | None = None
         self.use_recorder = recorder
         self.books: Books | None = None
+        self._books_lock = asyncio.Lock()
+        self._books_failed = -BOOKS_RETRY_S
 
     async def start(self) -> None:
         if self.log_dir is not None:
             self.pool = BotPool(self.log_dir)
         self.seats = asyncio.Semaphore(self.workers)
         self.recording, self._room = 0, None  # a ladder run again starts afresh, on its own event loop
+        self._books_lock = asyncio.Lock()  # of this run's event loop
+        if self.books is not None and self.books.proc is not None:  # left by a run that did not close: of another loop
+            self.books.proc.kill()
+        self.books = None
         if self.use_recorder:
-            await self._start_books()
+            await self.live_books()
 
     async def _start_books(self) -> None:
         books = Books()
@@ -104,22 +111,33 @@ class LocalExecutor:
             await books.start()
         except OSError:
             log.exception("the books process did not start; results are recorded in the ladder's process")
+            self._books_failed = time.monotonic()
             return
         self.books = books
 
+    async def live_books(self) -> Books | None:
+        """The books process, another one started if it has ended; None without one (or while one fails to start)."""
+        if not self.use_recorder:
+            return None
+        async with self._books_lock:
+            books = self.books
+            if books is not None and not books.alive:
+                log.warning("the books process has ended; starting another")
+                self.books = None
+                await books.close()
+            if self.books is None and time.monotonic() - self._books_failed > BOOKS_RETRY_S:
+                await self._start_books()
+            return self.books
+
     async def _record(self, job: MatchJob, played: LocalMatch, worker: str) -> bool:
-        """Record in the books process; here, on a thread, if it has died (another is started for the next)."""
+        """Record in the books process; here, on a thread, if there is none or it dies meanwhile."""
         head, logs = ReplayHead.of(played.record), [str(p) for p in played.logs]
-        books = self.books
+        books = await self.live_books()
         if books is not None:
             try:
                 return await books.call(record_elsewhere, job, head, logs, worker)
             except BooksGone as exc:
-                log.warning("%s; recording match %s here, and starting another", exc, job.match_id)
-                if self.books is books:
-                    self.books = None
-                    await books.close()
-                    await self._start_books()
+                log.warning("%s; recording match %s here", exc, job.match_id)
         return await asyncio.to_thread(record_head, self.make, job, head, logs, worker)
 
     async def capacity(self) -> int:

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ladder.db import shared_sessions
 from ladder.models import Match
 from ladder.upload import Limits, unpack, zip_directory
-from ladder.worker import Claimed, fail_match, record_outcome, release, renew, seats_of
+from ladder.worker import Claimed, claim_next, fail_match, record_outcome, release, renew, seats_of
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
 from referee.server.replay import ReplayHead, compact_replay_json
@@ -144,6 +144,24 @@ def job_for(claimed: Claimed, owner: str, settings: JobSettings, archives: Archi
         time_control=settings.time_control, lease_seconds=settings.lease_seconds, sandbox=settings.sandbox,
         keep=settings.keep, data_dir=str(settings.data_dir), db_url=settings.db_url,
     )
+
+
+def hand_out(make: sessionmaker[Session], owner: str, settings: JobSettings, archives: ArchiveCache | None = None) -> tuple[int, MatchJob | None] | None:
+    """Claim the next match and build its job: None when nothing is queued, no job when it cannot be handed out."""
+    claimed = claim_next(make, owner, settings.lease_seconds)
+    if claimed is None:
+        return None
+    try:
+        return claimed.match_id, job_for(claimed, owner, settings, archives)
+    except Exception as exc:  # a version whose files are gone from the store
+        log.exception("match %s cannot be handed out", claimed.match_id)
+        fail_match(make, claimed.match_id, owner, f"{type(exc).__name__}: {exc}")
+        return claimed.match_id, None
+
+
+def hand_out_elsewhere(settings: JobSettings, owner: str) -> tuple[int, MatchJob | None] | None:
+    """``hand_out`` in the books process, through the settings' database URL (local jobs: no archives)."""
+    return hand_out(shared_sessions(settings.db_url), owner, settings)
 
 
 def materialize(bots: tuple[BotSource, ...], into: Path | None, pooled: bool = False) -> list[Path]:

@@ -28,9 +28,10 @@ from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, submit
 from ladder.upload import zip_directory
-from ladder.executors import Executor, make_executor
-from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, job_for
-from ladder.worker import anything_queued, claim_next, fail_match, rate_settled_sets, reap, release, renew_all
+from ladder.books import BooksGone
+from ladder.executors import Executor, LocalExecutor, make_executor
+from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
+from ladder.worker import anything_queued, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -145,7 +146,7 @@ class Ladder:
                         self._claims += 1
                         owner = f"{self.owner_prefix}-{self._claims}"
                         # Off the loop, as the scheduler's tick; a claim under way when the ladder stops is given back below.
-                        handing = asyncio.ensure_future(asyncio.to_thread(self._hand_out, owner))
+                        handing = asyncio.ensure_future(self._claim(owner))
                         handed = await asyncio.shield(handing)
                         handing = None
                         if handed is None:  # nothing queued: ask the scheduler, and wake when it has filled the queue
@@ -184,16 +185,21 @@ class Ladder:
                 await _outlast(asyncio.ensure_future(asyncio.wait(list(in_flight), timeout=10)))
 
     def _hand_out(self, owner: str) -> tuple[int, MatchJob | None] | None:
-        """Claim the next match and build its job: None when nothing is queued, no job when it cannot be handed out."""
-        claimed = claim_next(self.make, owner, self.config.lease_seconds)
-        if claimed is None:
-            return None
-        try:
-            return claimed.match_id, job_for(claimed, owner, self.settings, self.archives)
-        except Exception as exc:  # a version whose files are gone from the store
-            log.exception("match %s cannot be handed out", claimed.match_id)
-            fail_match(self.make, claimed.match_id, owner, f"{type(exc).__name__}: {exc}")
-            return claimed.match_id, None
+        """Claim the next match and build its job, in this process (see ``hand_out``)."""
+        return hand_out(self.make, owner, self.settings, self.archives)
+
+    async def _claim(self, owner: str) -> tuple[int, MatchJob | None] | None:
+        """``_hand_out`` in the local executor's books process when it has one (off this loop's lock), else on a thread.
+
+        A books process that dies during the claim may have taken a match: its lease runs out and it is queued again.
+        """
+        books = await self.executor.live_books() if isinstance(self.executor, LocalExecutor) else None
+        if books is not None:
+            try:
+                return await books.call(hand_out_elsewhere, self.settings, owner)
+            except BooksGone:
+                pass
+        return await asyncio.to_thread(self._hand_out, owner)
 
     def _settle(self, future: asyncio.Future[JobOutcome], match_id: int, owner: str) -> None:
         if future.cancelled():
