@@ -33,28 +33,40 @@ export interface PlayOptions {
   reconnectSeconds?: number;
 }
 
+type RefereeClient = InstanceType<ReturnType<typeof protocol>["arena"]["v1"]["Referee"]>;
+
+function newClient(address: string): RefereeClient {
+  const Referee = protocol().arena.v1.Referee;
+  return new Referee(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Play one match; reconnects after a dropped stream until the result arrives or `reconnectSeconds` pass. */
+/**
+ * Play one match; reconnects after a dropped stream until the result arrives or `reconnectSeconds` pass.
+ *
+ * With `kept` (a client of `address`), the match is played over it and it is left open: gRPC reconnects it
+ * by itself. Without, a client is made for each attempt and closed after it.
+ */
 export async function play(
   bot: Bot<any>,
   address: string,
   matchId: string,
   token: string,
   options: PlayOptions = {},
+  kept?: RefereeClient,
 ): Promise<MatchResult | null> {
   const reconnectMs = (options.reconnectSeconds ?? 10) * 1000;
   const driver = new BotDriver(bot);
-  const Referee = protocol().arena.v1.Referee;
   let giveUpAt: number | null = null;
   while (!driver.result) {
-    const client = new Referee(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    const client = kept ?? newClient(address);
     // Bounded: a referee that is gone for good (killed, its match over) must not keep the bot waiting forever.
     const ready = await new Promise<boolean>((resolve) => {
       client.waitForReady(new Date(giveUpAt ?? Date.now() + reconnectMs), (err) => resolve(!err));
     });
     if (!ready) {
-      client.close();
+      if (!kept) client.close();
       log.error(`no referee at ${address} within ${Math.round(reconnectMs / 1000)} s`);
       return null;
     }
@@ -64,7 +76,7 @@ export async function play(
         giveUpAt = null;
       });
     } finally {
-      client.close();
+      if (!kept) client.close();
     }
     if (driver.result) break;
     const code = grpc.status[status.code] ?? String(status.code);
@@ -83,7 +95,7 @@ export async function play(
 
 /** One stream: hello, then every message through the driver in order; resolves with the call's status. */
 function stream(
-  client: InstanceType<ReturnType<typeof protocol>["arena"]["v1"]["Referee"]>,
+  client: RefereeClient,
   driver: BotDriver,
   matchId: string,
   token: string,
@@ -134,19 +146,32 @@ function describe(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
-/** Several matches in a row: one JSON line per match on stdin ({address, match_id, token, seed}); the end of stdin ends. */
+/**
+ * Several matches in a row: one JSON line per match on stdin ({address, match_id, token, seed}); the end of stdin ends.
+ * The client of the last address is kept between matches (a pooled process's referee keeps its address): each
+ * match is a new stream on a connection already open.
+ */
 async function playFromControl(bot: Bot<any>, options: PlayOptions): Promise<void> {
   const { createInterface } = await import("node:readline");
-  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (!line.trim()) continue;
-    const order = JSON.parse(line) as { address: string; match_id: string; token: string; seed?: string | number | null };
-    if (order.seed !== undefined && order.seed !== null) process.env.ARENA_BOT_SEED = String(order.seed);
-    try {
-      logResult(await play(bot, order.address, order.match_id, order.token, options));
-    } catch (err) {
-      if (!(err instanceof MatchRefused)) throw err;
-      log.error(`refused by the referee: ${err.message}`);
+  let kept = null as { address: string; client: RefereeClient } | null;
+  try {
+    for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+      if (!line.trim()) continue;
+      const order = JSON.parse(line) as { address: string; match_id: string; token: string; seed?: string | number | null };
+      if (order.seed !== undefined && order.seed !== null) process.env.ARENA_BOT_SEED = String(order.seed);
+      if (kept?.address !== order.address) {
+        kept?.client.close();
+        kept = { address: order.address, client: newClient(order.address) };
+      }
+      try {
+        logResult(await play(bot, order.address, order.match_id, order.token, options, kept.client));
+      } catch (err) {
+        if (!(err instanceof MatchRefused)) throw err;
+        log.error(`refused by the referee: ${err.message}`);
+      }
     }
+  } finally {
+    kept?.client.close();
   }
 }
 
