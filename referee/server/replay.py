@@ -58,10 +58,13 @@ class ReplayHead:
             [s.name for s in record.seats], record.result, list(record.actions), list(record.game_result.ranks), list(record.game_result.scores),
         )
 
-    def to_dict(self, codec: GameCodec | None = None) -> dict[str, Any]:
-        """The replay's JSON without events and final state (``codec``: the game's, made here if not given)."""
+    def to_dict(self, codec: GameCodec | None = None, compact: bool = False) -> dict[str, Any]:
+        """The replay's JSON without events and final state (``codec``: the game's, made here if not given).
+
+        ``compact`` marks it as a compact replay: whole as it is, its readers re-play it for the rest.
+        """
         codec = codec or GameCodec(game_class(self.game))
-        return {
+        data = {
             "format": FORMAT,
             "version": VERSION,
             "match_id": self.match_id,
@@ -88,15 +91,16 @@ class ReplayHead:
             "actions": [{"seat": a.seat, "auto": a.auto, "action": codec.action_to_json(a.action)} for a in self.actions],
             "game_result": {"ranks": self.ranks, "scores": self.scores},
         }
+        if compact:
+            data[COMPACT] = True
+        return data
 
 
 def replay_dict(record: MatchRecord, compact: bool = False) -> dict[str, Any]:
     """The replay of a finished match; ``compact`` leaves out what re-playing the actions gives back."""
     codec = record.codec
-    data = ReplayHead.of(record).to_dict(codec)
-    if compact:
-        data[COMPACT] = True
-    else:
+    data = ReplayHead.of(record).to_dict(codec, compact)
+    if not compact:
         encoded = record.encoded_events
         data["events"] = [codec.event_to_json(e, seq, encoded[seq] if seq < len(encoded) else None) for seq, e in enumerate(record.events)]
         data["final_state"] = record.game.full_state()
@@ -104,9 +108,7 @@ def replay_dict(record: MatchRecord, compact: bool = False) -> dict[str, Any]:
 
 
 def compact_replay_json(head: ReplayHead) -> str:
-    data = head.to_dict()
-    data[COMPACT] = True
-    return json.dumps(data, separators=(",", ":"))
+    return json.dumps(head.to_dict(compact=True), separators=(",", ":"))
 
 
 def write_replay(record: MatchRecord, path: Path, compact: bool = False) -> None:
