@@ -8,6 +8,7 @@ import os
 import pickle
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -15,7 +16,7 @@ from sqlalchemy import func, select
 from ladder.books import Books, BooksGone, serve
 from ladder.db import default_url, make_engine
 from ladder.executors import LocalExecutor, make_executor
-from ladder.jobs import MatchJob
+from ladder.jobs import MatchJob, record_elsewhere
 from ladder.models import Match
 from tests.ladder.conftest import LadderFixture, check_rated_once
 from referee.server.runner import LocalMatch
@@ -81,27 +82,35 @@ def test_a_books_process_that_dies_fails_its_pending_and_later_calls() -> None:
     assert "not running" in str(after)
 
 
-def test_the_ladder_records_through_its_books_process_and_goes_on_when_it_dies(ladder: LadderFixture) -> None:
+def test_the_ladder_records_through_its_books_process_and_goes_on_when_it_dies(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     owner = ladder.user("dana")
     for bot in (SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"):
         assert ladder.submit(owner, bot)[1]["accepted"]
     executor = ladder.ladder.executor
     assert isinstance(executor, LocalExecutor) and executor.use_recorder
-    used: list[int] = []  # the books process's pid after each recording
-    original = executor._record
+    recorded: list[int] = []  # each match recorded, however
+    used: list[int] = []  # the books process that recorded, for each match recorded there
+    original_record, original_call = executor._record, Books.call
 
-    async def record_then_kill(job: MatchJob, played: LocalMatch, worker: str) -> bool:
-        recorded = await original(job, played, worker)
-        books = executor.books
-        assert books is not None and books.proc is not None
-        used.append(books.proc.pid)
-        if len(used) == 1:  # after the first result: the next ones must be recorded all the same
-            books.proc.send_signal(signal.SIGKILL)
-        return recorded
+    async def counted(job: MatchJob, played: LocalMatch, worker: str) -> bool:
+        done = await original_record(job, played, worker)
+        recorded.append(job.match_id)
+        return done
 
-    executor._record = record_then_kill  # type: ignore[method-assign]
+    async def call_then_kill(self: Books, fn: Any, *args: Any) -> Any:
+        assert self.proc is not None
+        pid = self.proc.pid
+        answer = await original_call(self, fn, *args)
+        if fn is record_elsewhere:
+            used.append(pid)
+            if len(used) == 1:  # after the first result: the next ones must be recorded all the same
+                os.kill(pid, signal.SIGKILL)
+        return answer
+
+    executor._record = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(Books, "call", call_then_kill)
     ladder.play(6)
-    assert len(used) >= 6 and len(set(used)) >= 2, used  # another process took over from the one killed
+    assert len(recorded) >= 6 and len(set(used)) >= 2, (recorded, used)  # another process took over from the one killed
     with ladder.make() as db:
         assert (db.scalar(select(func.count()).select_from(Match).where(Match.status == "done")) or 0) >= 6
         assert db.scalar(select(func.count()).select_from(Match).where(Match.status == "failed")) == 0
