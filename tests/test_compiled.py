@@ -74,3 +74,25 @@ def test_the_rules_in_use_are_the_ones_asked_for() -> None:
     assert in_use() == (asked and is_built(build_dir()))
     if asked and os.environ.get("CI"):
         assert in_use(), "the compiled run of the suite would test the pure rules"
+
+
+@pytest.mark.parametrize("game", ["generals_war", "glory", "generals_and_assassins", "land_and_castle", "assassination"])
+def test_a_build_leaves_the_records_to_the_interpreter_and_compiles_the_rest(game: str) -> None:
+    """The records (``types``) stay Python, with ``quicken``'s constructor; their enumerations and the rules are compiled."""
+    import importlib.machinery
+
+    types = importlib.import_module(f"referee.games.{game}.types")
+    enums = importlib.import_module(f"referee.games.{game}.enums")
+    rules = importlib.import_module(f"referee.games.{game}.rules")
+    assert str(types.__file__).endswith(".py")
+    extension = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    assert str(enums.__file__).endswith(extension) == in_use() == str(rules.__file__).endswith(extension)
+    assert types.Phase is enums.Phase
+    assert "__quick_dict__" in types.View.__init__.__code__.co_varnames, "quicken gave the view its constructor"
+
+
+def test_the_modules_left_to_the_interpreter_are_part_of_the_hash(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    package = fake_package(tmp_path)
+    first = source_hash(package)
+    monkeypatch.setattr(compiled, "INTERPRETED", ("m.py",))
+    assert source_hash(package) != first

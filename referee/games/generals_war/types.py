@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 from referee.core.records import quicken_module
-
-
-class Phase(IntEnum):
-    REVEAL = 1
-    CHOOSE_TARGET = 2
-    ATTACK = 3
-    DEFEND = 4
-    OVER = 5
-
-
-class EliminationReason(IntEnum):
-    DEFEAT_POINTS = 1
-    NO_GENERAL = 2
+from referee.games.generals_war.enums import (  # re-exported: the rules and the codec import them from here
+    Phase as Phase,
+    EliminationReason as EliminationReason,
+)
 
 
 # Actions

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 from referee.core.records import quicken_module
-
-
-class Phase(IntEnum):
-    PHASE_CASTLE = 1
-    PHASE_GENERAL = 2
-    PHASE_ATTACK = 3
-    PHASE_DEFEND = 4
-    PHASE_CLAIM = 5
-    PHASE_OVER = 6
-
-
-class WinReason(IntEnum):
-    DOMINANCE = 1
-    CONVERSION = 2
-    ATTRITION = 3
-    TURN_LIMIT = 4
+from referee.games.land_and_castle.enums import (  # re-exported: the rules and the codec import them from here
+    Phase as Phase,
+    WinReason as WinReason,
+)
 
 
 # Actions
