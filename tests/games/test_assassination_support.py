@@ -1,6 +1,10 @@
 """Helpers for the Assassination Game tests: rigged deals, loaded dice, whole stages played at once.
 
 This module holds no tests; the rules tests and the secrecy tests import it.
+
+Unless a test says otherwise the seats are: 0 the agent (colour 0), 1 the
+police officer (colour 1), 2 the sniper (colour 2), 3 the bomber (colour 3);
+the reporter is colour 4 and stands still.
 """
 
 from __future__ import annotations
@@ -72,6 +76,12 @@ def make(
         freeze(g)
         g.president.room = Room.HEALTH_SERVICES  # out of the way until a test puts him somewhere
     return g
+
+
+def finish_round(g: Assassination, scores: list[int]) -> None:
+    """Pretend the round ended with these scores, then deal the next one."""
+    g.scores = list(scores)
+    g._start_round()
 
 
 def freeze(g: Assassination) -> None:

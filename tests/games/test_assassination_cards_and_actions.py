@@ -1,0 +1,563 @@
+"""The Assassination Game rulings AS-16 to AS-38 (docs/games/assassination.md): cards and reveals, the action stage, reactions."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.compiled import in_use
+from referee.core.game import Event
+from referee.games.assassination import Assassination, board, deck
+from referee.games.assassination.types import (
+    ActionChoice,
+    ActionKind,
+    ActionOption,
+    ActionTaken,
+    AllegianceChoice,
+    ChooseAllegiance,
+    DiceRolled,
+    EventsRevealed,
+    IncidentOccurred,
+    MovementRevealed,
+    MovePresident,
+    Phase,
+    PieceDetained,
+    PieceSent,
+    PlayerRevealed,
+    PlayMovement,
+    PresidentStatus,
+    React,
+    ReactionChoice,
+    ReporterRevealed,
+    RevealReason,
+    Room,
+    TakeAction,
+)
+from tests.games.test_assassination_support import (
+    DOWN,
+    LEFT,
+    PO,
+    RIGHT,
+    SN,
+    SS,
+    STAY,
+    UP,
+    Loaded,
+    act,
+    card,
+    finish_round,
+    make,
+    move,
+    of,
+    place,
+    play_events,
+    put_president,
+    react,
+    take,
+    to_event_stage,
+)
+
+R = Room
+
+# The helpers hold the president still by patching a method of the game (freeze), which compiled rules call
+# directly; under a compiled build (ARENA_COMPILED=1) the conformance suite covers this game instead.
+pytestmark = pytest.mark.skipif(in_use(), reason="patches a method of the rules, which compiled code calls directly")
+
+
+def opts(g: Assassination, seat: int) -> tuple[ActionOption, ...]:
+    d = g.decision(seat)
+    assert isinstance(d, ActionChoice)
+    return d.options
+
+# --- cards and reveals ---------------------------------------------------------------------
+
+
+def test_as16_the_dead_play_no_cards_the_detained_do() -> None:
+    g = make()
+    g.pieces[1].killed = True
+    g.pieces[1].room = None
+    place(g, 3, R.HOLDING_CELL)
+    assert g.to_act() == (0, 2, 3)
+    move(g, {3: UP})
+    assert g.pieces[3].room == R.HOLDING_CELL
+    assert g.to_act() == (0, 2, 3)
+
+
+def test_as17_nothing_is_told_until_all_have_played_and_the_order_of_play_does_not_show() -> None:
+    outputs = []
+    for order in ([0, 1, 2, 3], [3, 1, 0, 2], [2, 3, 1, 0]):
+        g = make(seed=5)
+        events = []
+        for i, seat in enumerate(order):
+            got = g.apply(seat, PlayMovement(card(g, seat, [UP, LEFT, RIGHT, STAY][seat])))
+            if i < 3:
+                assert got == []
+                assert g.view(order[-1]).played_card is None
+            events += got
+        outputs.append(events)
+    assert outputs[0] == outputs[1] == outputs[2]
+    pile = of(outputs[0], MovementRevealed)[0].cards
+    assert len(pile) == 5 and sorted(deck.colour_of(c) for c in pile) == [0, 1, 2, 3, 4]
+
+
+def test_as17_the_pile_is_shuffled() -> None:
+    orders = set()
+    for seed in range(30):
+        g = make(seed=seed)
+        pile = of(move(g), MovementRevealed)[0].cards
+        orders.add(tuple(deck.colour_of(c) for c in pile))
+    assert len(orders) > 10
+
+
+def test_as18_an_action_card_reveals_its_owner_and_the_reporter_adds_a_blank() -> None:
+    g = make()
+    move(g)
+    events = play_events(g, [2])
+    pile = of(events, EventsRevealed)[0]
+    assert len(pile.cards) == 5 and pile.action_colours == (2,)
+    assert of(events, PlayerRevealed) == [PlayerRevealed(2, SN, 2, RevealReason.ACTION_CARD)]
+    assert g.view(0).revealed[0].seat == 2
+    take(g)
+    # A revealed player may act again.
+    move(g)
+    play_events(g, [2])
+    assert g.to_act() == (2,)
+    take(g)
+    # The reporter's twelve blanks run out.
+    g.reporter_events = []
+    move(g)
+    assert len(of(play_events(g), EventsRevealed)[0].cards) == 4
+
+
+def test_as19_actions_are_chosen_after_the_reveal_at_once() -> None:
+    g = make()
+    to_event_stage(g)
+    play_events(g, [0, 2])
+    assert g.phase == Phase.ACTION and g.to_act() == (0, 2)
+    d = g.decision(2)
+    assert isinstance(d, ActionChoice) and d.options[0] == ActionOption(ActionKind.NOTHING)
+    assert g.check(2, TakeAction(ActionKind.SNIPE)) is not None
+    assert g.apply(0, TakeAction(ActionKind.DETAIN, 1)) == [], "held until every revealed player has chosen"
+    events = g.apply(2, TakeAction(ActionKind.NOTHING))
+    assert of(events, ActionTaken)[0] == ActionTaken(0, ActionKind.DETAIN, 1, None)
+
+
+# --- the action stage ------------------------------------------------------------------------
+
+
+def test_as20_detonation_first_then_shoot_first_then_the_sniper() -> None:
+    g = make()
+    g.rng = Loaded([6])
+    g.incident = True
+    to_event_stage(g)
+    put_president(g, R.HALL)
+    for c in (1, 2):
+        place(g, c, R.HALL)
+    place(g, 0, R.PODIUM)
+    place(g, 3, R.COURTYARD)
+    g.pieces[3].visited.append(R.HALL)
+    events = act(
+        g,
+        [1, 2, 3],
+        {
+            1: TakeAction(ActionKind.SHOOT_PLAYER, 2),
+            2: TakeAction(ActionKind.SHOOT_PRESIDENT),
+            3: TakeAction(ActionKind.DETONATE, None, R.HALL),
+        },
+    )
+    taken = of(events, ActionTaken)
+    assert [t.seat for t in taken] == [3], "the blast killed the police officer and the sniper before they acted"
+    assert g.pieces[1].killed and g.pieces[2].killed and g.president.status == PresidentStatus.KILLED
+
+
+def test_as20_shoot_first_precedes_the_sniper_and_moves_come_last() -> None:
+    g = make()
+    g.incident = True
+    to_event_stage(g)
+    put_president(g, R.HALL)
+    for c in (0, 1, 2):
+        place(g, c, R.HALL)
+    events = act(g, [0, 1, 2], {1: TakeAction(ActionKind.SHOOT_PLAYER, 2), 2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert [t.seat for t in of(events, ActionTaken)] == [1, 0]
+    assert g.president.status == PresidentStatus.UNHARMED and g.pieces[2].killed
+
+
+def test_as20_wounded_to_health_services_detained_to_the_cell() -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.HALL)
+    place(g, 1, R.HALL)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 1)})
+    assert of(events, PieceSent) == [PieceSent(1, R.HEALTH_SERVICES)]
+    assert g.pieces[1].room == R.HEALTH_SERVICES and g.pieces[1].injured
+    move(g)
+    place(g, 0, R.HALL)
+    events = act(g, [0], {0: TakeAction(ActionKind.DETAIN, 2)})
+    assert of(events, PieceSent) == [PieceSent(2, R.HOLDING_CELL)] and g.pieces[2].detained
+
+
+def test_as21_sniping_needs_the_tower_alone_and_the_president_on_the_podium() -> None:
+    for die, status in ((3, PresidentStatus.KILLED), (6, PresidentStatus.KILLED), (2, PresidentStatus.INJURED), (1, PresidentStatus.UNHARMED)):
+        g = make()
+        g.rng = Loaded([die])
+        to_event_stage(g)
+        put_president(g, R.PODIUM)
+        place(g, 2, R.TOWER)
+        play_events(g, [2])
+        assert ActionOption(ActionKind.SNIPE) in opts(g, 2)
+        events = take(g, {2: TakeAction(ActionKind.SNIPE)})
+        assert of(events, DiceRolled)[0].value == die
+        assert g.president.status == status and g.incident
+    g = make()
+    to_event_stage(g)
+    put_president(g, R.PODIUM)
+    place(g, 2, R.TOWER)
+    place(g, 4, R.TOWER)  # the reporter spoils it
+    play_events(g, [2])
+    assert ActionOption(ActionKind.SNIPE) not in opts(g, 2)
+
+
+def test_as22_the_pistol_at_the_president() -> None:
+    # Alone with him: he dies, and the sniper is revealed.
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.HALL)
+    put_president(g, R.HALL)
+    act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.president.status == PresidentStatus.KILLED
+    # With the agent: the agent dies, everyone in the room is revealed, nobody is detained.
+    g = make()
+    to_event_stage(g)
+    for c in (0, 2, 4):
+        place(g, c, R.HALL)
+    put_president(g, R.HALL)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.president.status == PresidentStatus.UNHARMED and g.pieces[0].killed
+    assert {p.seat for p in of(events, PlayerRevealed)} == {0, 2} and of(events, ReporterRevealed)
+    assert not of(events, PieceDetained)
+    # With the agent and a good police officer: the sniper and a bomber there are detained.
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1, 2, 3):
+        place(g, c, R.HALL)
+    put_president(g, R.HALL)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.pieces[0].killed and g.pieces[2].detained and g.pieces[3].detained
+    assert of(events, PieceDetained) == [PieceDetained(2, 1), PieceDetained(3, 1)]
+    # The police officer without the agent: the president dies, the sniper is detained.
+    g = make()
+    to_event_stage(g)
+    for c in (1, 2):
+        place(g, c, R.HALL)
+    put_president(g, R.HALL)
+    act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.president.status == PresidentStatus.KILLED and g.pieces[2].detained
+
+
+def test_as22_a_bad_cop_lets_the_sniper_go_unless_the_reporter_sees() -> None:
+    for reporter_there in (False, True):
+        g = make()
+        g.secret.bad_cop = True
+        to_event_stage(g)
+        for c in (0, 1, 2) + ((4,) if reporter_there else ()):
+            place(g, c, R.HALL)
+        put_president(g, R.HALL)
+        act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+        assert g.pieces[0].killed
+        assert g.pieces[2].detained == reporter_there
+
+
+def test_as23_when_the_sniper_may_use_his_pistol() -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.HALL)
+    place(g, 1, R.HALL)
+    put_president(g, R.HALL)
+    play_events(g, [2])
+    kinds = {o.kind for o in opts(g, 2)}
+    assert kinds == {ActionKind.NOTHING, ActionKind.SHOOT_PRESIDENT}, "with the president there he must shoot him"
+    take(g)
+    # Revealed already: he may shoot anyone in his room.
+    move(g)
+    play_events(g, [2])
+    assert ActionOption(ActionKind.SHOOT_PLAYER, 1) in opts(g, 2)
+    # Not revealed, no president: only with exactly one other piece.
+    for company, expected in (((1,), True), ((1, 4), False)):
+        h = make()
+        to_event_stage(h)
+        for c in (2,) + company:
+            place(h, c, R.PUBLIC_EXIT)
+        play_events(h, [2])
+        assert (ActionOption(ActionKind.SHOOT_PLAYER, 1) in opts(h, 2)) == expected
+
+
+@pytest.mark.parametrize("target,wounded", [(0, True), (1, True), (3, False), (4, False)])
+def test_as23_shot_players_the_law_is_wounded_the_rest_killed(target: int, wounded: bool) -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.PUBLIC_EXIT)
+    place(g, target, R.PUBLIC_EXIT)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, target)})
+    assert g.pieces[target].injured == wounded and g.pieces[target].killed == (not wounded)
+    revealed = of(events, PlayerRevealed) + of(events, ReporterRevealed)
+    assert any(getattr(r, "colour", None) == target and r.reason == RevealReason.SHOT for r in revealed)
+
+
+def test_as24_a_second_wound_kills() -> None:
+    g = make()
+    g.rng = Loaded([2, 2])
+    for _ in range(2):
+        to_event_stage(g)
+        put_president(g, R.PODIUM)
+        place(g, 2, R.TOWER)
+        act(g, [2], {2: TakeAction(ActionKind.SNIPE)})
+    assert g.president.status == PresidentStatus.KILLED
+    h = make()
+    for _ in range(2):
+        to_event_stage(h)
+        place(h, 2, R.PUBLIC_EXIT)
+        place(h, 1, R.PUBLIC_EXIT)
+        act(h, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 1)})
+    assert h.pieces[1].killed
+
+
+def test_as25_an_incident_is_told_once_and_lasts() -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.PUBLIC_EXIT)
+    place(g, 4, R.PUBLIC_EXIT)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+    assert len(of(events, IncidentOccurred)) == 1 and g.view(1).incident
+    move(g)
+    events = act(g, [2])
+    assert not of(events, IncidentOccurred) and g.incident
+
+
+def test_as26_what_the_bomber_may_blow_up() -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 3, R.PODIUM)
+    place(g, 3, R.COURTYARD)  # visited: courtyard, podium
+    play_events(g, [3])
+    targets = {o.target_room for o in opts(g, 3) if o.kind == ActionKind.DETONATE}
+    assert targets == {R.PODIUM}, "the hall and the office are next door, but unvisited or forbidden"
+    take(g, {3: TakeAction(ActionKind.DETONATE, None, R.PODIUM)})
+    react(g)
+    move(g)
+    play_events(g, [3])
+    assert opts(g, 3) == (ActionOption(ActionKind.NOTHING),), "once per round"
+    # From the holding cell: the rooms next to the security office.
+    h = make()
+    to_event_stage(h)
+    for room in (R.TOWER, R.HEALTH_SERVICES, R.HOLDING_CELL):
+        place(h, 3, room)
+    play_events(h, [3])
+    targets = {o.target_room for o in opts(h, 3) if o.kind == ActionKind.DETONATE}
+    assert targets == {R.TOWER, R.COURTYARD, R.HEALTH_SERVICES}
+
+
+def blast(room: Room, rolls: list[int], status: PresidentStatus = PresidentStatus.UNHARMED) -> tuple[Assassination, list[Event]]:
+    g = make()
+    g.rng = Loaded(rolls)
+    to_event_stage(g)
+    put_president(g, room)
+    g.president.status = status
+    for c in (0, 1, 2, 4):
+        place(g, c, room)
+    neighbour = board.adjacent(room)[0]
+    place(g, 3, room)
+    place(g, 3, neighbour)
+    events = act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, room)})
+    return g, events
+
+
+def test_as27_the_blast() -> None:
+    g, events = blast(R.HALL, [3])
+    assert g.president.status == PresidentStatus.KILLED
+    assert g.pieces[0].injured and not g.pieces[0].killed
+    assert all(g.pieces[c].killed for c in (1, 2, 4))
+    assert {p.seat for p in of(events, PlayerRevealed)} >= {0, 1, 2, 3}
+    g, _ = blast(R.HALL, [2])
+    assert g.president.status == PresidentStatus.INJURED
+    g, _ = blast(R.HALL, [], PresidentStatus.INJURED)
+    assert g.president.status == PresidentStatus.KILLED
+
+
+def test_as27_as29_open_air_is_gentler() -> None:
+    assert board.OPEN_AIR == {R.COURTYARD, R.HELIPAD}
+    g, _ = blast(R.COURTYARD, [3])
+    assert g.president.status == PresidentStatus.INJURED
+    g, _ = blast(R.HELIPAD, [2])
+    assert g.president.status == PresidentStatus.UNHARMED
+    g, _ = blast(R.COURTYARD, [], PresidentStatus.INJURED)
+    assert g.president.status == PresidentStatus.KILLED
+
+
+def test_as28_everyone_is_asked_and_only_the_law_next_to_the_bomber_may_detain() -> None:
+    g = make()
+    g.rng = Loaded([1])
+    to_event_stage(g)
+    place(g, 3, R.HALL)
+    for c in (1, 2):
+        place(g, c, R.COURTYARD)  # the police officer and the sniper share the bomber's room
+    for c in (1, 2, 3):
+        place(g, c, R.COURTYARD)
+    place(g, 0, R.TOWER)
+    put_president(g, R.HALL)
+    act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert g.phase == Phase.REACTION and g.to_act() == (0, 1, 2)
+    assert [g.decision(s) for s in (0, 1, 2)] == [ReactionChoice(3, False), ReactionChoice(3, True), ReactionChoice(3, False)]
+    assert g.check(2, React(True)) is not None
+    assert g.apply(0, React(False)) == []
+    g.apply(2, React(False))
+    events = g.apply(1, React(True))
+    assert of(events, PlayerRevealed) == [PlayerRevealed(1, PO, 1, RevealReason.DETAINED_BOMBER)]
+    assert g.pieces[3].room == R.HOLDING_CELL and g.pieces[3].detained
+
+
+def test_as28_no_reaction_when_the_bomber_is_alone() -> None:
+    g = make()
+    g.rng = Loaded([1])
+    to_event_stage(g)
+    place(g, 3, R.HALL)
+    place(g, 3, R.HEALTH_SERVICES)
+    put_president(g, R.HALL)
+    act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert g.phase == Phase.MOVEMENT
+
+
+def test_as30_the_agent_may_detain_anyone_in_his_room() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1, 4):
+        place(g, c, R.HALL)
+    play_events(g, [0])
+    targets = {o.target_colour for o in opts(g, 0) if o.kind == ActionKind.DETAIN}
+    assert targets == {1, 4}
+    take(g, {0: TakeAction(ActionKind.DETAIN, 4)})
+    assert g.pieces[4].room == R.HOLDING_CELL
+
+
+def test_as31_a_police_officer_detained_by_the_agent_may_walk_out() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1):
+        place(g, c, R.HALL)
+    act(g, [0], {0: TakeAction(ActionKind.DETAIN, 1)})
+    assert g.pieces[1].room == R.HOLDING_CELL and g.pieces[1].detained_by_secret_service
+    to_event_stage(g)
+    play_events(g, [1])
+    assert ActionOption(ActionKind.LEAVE_CELL) in opts(g, 1)
+    events = take(g, {1: TakeAction(ActionKind.LEAVE_CELL)})
+    assert of(events, PieceSent) == [PieceSent(1, R.SECURITY_OFFICE)] and not g.pieces[1].detained
+    move(g, {1: DOWN})
+    assert g.pieces[1].room == R.COURTYARD
+
+
+def test_as32_the_police_officer_who_tries_to_detain_the_agent_is_put_in_the_office() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1):
+        place(g, c, R.HALL)
+    events = act(g, [1], {1: TakeAction(ActionKind.DETAIN, 0)})
+    assert PlayerRevealed(0, SS, 0, RevealReason.DETAIN_ATTEMPT) in of(events, PlayerRevealed)
+    assert g.pieces[0].room == R.HALL and g.pieces[1].room == R.SECURITY_OFFICE and not g.pieces[1].detained
+    assert g.ledger.tried_secret_service == [1]
+
+
+def test_as33_shoot_first_only_after_an_incident() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (1, 2, 0):
+        place(g, c, R.HALL)
+    play_events(g, [1])
+    assert not [o for o in opts(g, 1) if o.kind == ActionKind.SHOOT_PLAYER]
+    take(g)
+    g.incident = True
+    move(g)
+    play_events(g, [1])
+    assert {o.target_colour for o in opts(g, 1) if o.kind == ActionKind.SHOOT_PLAYER} == {0, 2}
+    events = take(g, {1: TakeAction(ActionKind.SHOOT_PLAYER, 0)})
+    assert g.pieces[0].injured and not g.pieces[0].killed
+    assert PlayerRevealed(0, SS, 0, RevealReason.SHOT) in of(events, PlayerRevealed)
+    move(g)
+    place(g, 2, R.HEALTH_SERVICES)
+    place(g, 1, R.HEALTH_SERVICES)
+    act(g, [1], {1: TakeAction(ActionKind.SHOOT_PLAYER, 2)})
+    assert g.pieces[2].killed
+
+
+def test_as34_the_bad_cop_shoots_the_president() -> None:
+    for reporter_there in (False, True):
+        g = make()
+        g.secret.bad_cop = True
+        to_event_stage(g)
+        for c in (1, 3) + ((4,) if reporter_there else ()):
+            place(g, c, R.HALL)
+        put_president(g, R.HALL)
+        play_events(g, [1])
+        assert ActionOption(ActionKind.SHOOT_PRESIDENT) in opts(g, 1)
+        events = take(g, {1: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+        assert g.president.status == PresidentStatus.KILLED
+        assert g.pieces[1].detained == reporter_there and g.pieces[3].detained == reporter_there
+        if reporter_there:
+            assert PieceDetained(1, None) in of(events, PieceDetained)
+    good = make()
+    to_event_stage(good)
+    place(good, 1, R.HALL)
+    put_president(good, R.HALL)
+    play_events(good, [1])
+    assert ActionOption(ActionKind.SHOOT_PRESIDENT) not in opts(good, 1)
+
+
+def test_as35_the_bad_cop_shoots_the_revealed_agent() -> None:
+    g = make()
+    g.secret.bad_cop = True
+    to_event_stage(g)
+    for c in (0, 1, 4):
+        place(g, c, R.HALL)
+    play_events(g, [1])
+    assert not [o for o in opts(g, 1) if o.kind == ActionKind.SHOOT_PLAYER], "the agent is not known yet"
+    take(g)
+    g.revealed_seats[0] = None
+    move(g)
+    g.apply(0, MovePresident(g.president.room))
+    play_events(g, [1])
+    assert [o.target_colour for o in opts(g, 1) if o.kind == ActionKind.SHOOT_PLAYER] == [0]
+    events = take(g, {1: TakeAction(ActionKind.SHOOT_PLAYER, 0)})
+    assert g.pieces[0].injured and g.incident
+    assert g.pieces[1].detained, "the reporter saw it"
+    assert of(events, ReporterRevealed)
+
+
+def test_as36_the_token_holder_chooses_his_side_whatever_he_is() -> None:
+    for seed in range(12):
+        g = Assassination(4, seed)
+        finish_round(g, [5, 3, 3, 0])
+        assert g.to_act() == (3,)
+        is_po = g.secret.identities[3] == PO
+        assert g.decision(3) == AllegianceChoice(is_po)
+        assert (g.check(3, ChooseAllegiance(True)) is None) == is_po
+        g.apply(3, ChooseAllegiance(is_po))
+        assert g.secret.bad_cop == is_po
+        assert g.view(3).bad_cop == is_po and not any(g.view(s).bad_cop for s in range(3))
+        assert g.secret.is_good(3) == (g.secret.identities[3] == SS)
+
+
+def test_as37_the_agent_reveals_himself_after_an_incident() -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.PUBLIC_EXIT)
+    place(g, 4, R.PUBLIC_EXIT)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+    assert PlayerRevealed(0, SS, 0, RevealReason.INCIDENT) in of(events, PlayerRevealed)
+    assert of(events, PlayerRevealed)[-1].seat == 0
+
+
+def test_as38_a_detention_reveals_nothing_about_the_detained() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 3):
+        place(g, c, R.HALL)
+    events = act(g, [0], {0: TakeAction(ActionKind.DETAIN, 3)})
+    assert [p.seat for p in of(events, PlayerRevealed)] == [0]
+    assert 3 not in g.revealed_seats

@@ -1,0 +1,324 @@
+"""The Assassination Game rulings AS-1 to AS-15 (docs/games/assassination.md): the board, the deal, movement and the president."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from referee.compiled import in_use
+from referee.core.cards import Rank, deck_of, rank_of
+from referee.games.assassination import Assassination, board, deck
+from referee.games.assassination.actions import others_in_room
+from referee.games.assassination.types import (
+    ActionKind,
+    Identity,
+    EventsRevealed,
+    MovementRevealed,
+    MovePresident,
+    Phase,
+    PiecesMoved,
+    PresidentMoveChoice,
+    PresidentMoved,
+    PresidentSafe,
+    PresidentStatus,
+    Room,
+    RoundEnded,
+    RoundOutcome,
+    RoundStarted,
+    SpeechGiven,
+    TakeAction,
+)
+from tests.games.test_assassination_support import (
+    BO,
+    DOWN,
+    LEFT,
+    PO,
+    RIGHT,
+    SN,
+    SS,
+    STAY,
+    UP,
+    Loaded,
+    act,
+    finish_round,
+    make,
+    move,
+    of,
+    place,
+    play_events,
+    put_president,
+    turn,
+)
+
+R = Room
+
+# The helpers hold the president still by patching a method of the game (freeze), which compiled rules call
+# directly; under a compiled build (ARENA_COMPILED=1) the conformance suite covers this game instead.
+pytestmark = pytest.mark.skipif(in_use(), reason="patches a method of the rules, which compiled code calls directly")
+
+
+# --- the board -----------------------------------------------------------------------------
+
+
+def test_as1_the_board_and_the_holding_cell() -> None:
+    assert board.GRID == (
+        (R.TOWER, R.SECURITY_OFFICE, R.HEALTH_SERVICES, None),
+        (R.PODIUM, R.COURTYARD, R.HALL, R.HELIPAD),
+        (None, None, R.PUBLIC_EXIT, R.BUNKER),
+    )
+    neighbours = {room: set(board.adjacent(room)) for room in board.POSITION}
+    assert neighbours[R.TOWER] == {R.PODIUM, R.SECURITY_OFFICE}
+    assert neighbours[R.HALL] == {R.COURTYARD, R.HEALTH_SERVICES, R.HELIPAD, R.PUBLIC_EXIT}
+    assert neighbours[R.BUNKER] == {R.HELIPAD, R.PUBLIC_EXIT}
+    assert neighbours[R.HOLDING_CELL] == neighbours[R.SECURITY_OFFICE]
+    assert R.HOLDING_CELL not in {n for ns in neighbours.values() for n in ns}, "nobody walks into the cell"
+    g = make()
+    place(g, 0, R.SECURITY_OFFICE)
+    place(g, 2, R.HOLDING_CELL)
+    assert others_in_room(g, 0) == [] and others_in_room(g, 2) == []
+
+
+def test_as1_the_drawing_in_the_docs_matches_the_data() -> None:
+    text = board.drawing()
+    assert text.splitlines()[0].split("|")[0].strip() == "Tower"
+    assert "Public Exit" in text.splitlines()[2]
+
+
+# --- setup ---------------------------------------------------------------------------------
+
+
+def test_as2_tokens_go_to_the_single_leader_and_the_single_last() -> None:
+    g = Assassination(4, 3)
+    assert g.ss_token is None and g.bad_cop_token is None and g.phase == Phase.MOVEMENT
+    finish_round(g, [9, 4, 4, 1])
+    assert g.ss_token == 0 and g.bad_cop_token == 3 and g.phase == Phase.ALLEGIANCE
+    assert g.secret.identities[0] == SS
+    finish_round(g, [9, 9, 4, 4])
+    assert g.ss_token is None and g.bad_cop_token is None and g.phase == Phase.MOVEMENT
+    off = Assassination(4, 3, {"bad_cop": False})
+    finish_round(off, [9, 4, 4, 1])
+    assert off.ss_token == 0 and off.bad_cop_token is None and off.phase == Phase.MOVEMENT
+
+
+def test_as3_a_marked_deck_has_54_movement_and_16_event_cards() -> None:
+    for colour in range(deck.COLOURS):
+        moves = deck.movement_deck(colour)
+        assert len(moves) == 54 and {deck_of(c) for c in moves} == {2 * colour}
+        counts = Counter(deck.direction_of(c) for c in moves)
+        assert counts == {UP: 12, DOWN: 12, LEFT: 12, RIGHT: 12, STAY: 6}
+        events = deck.event_deck(colour)
+        assert len(events) == 16 and {deck_of(c) for c in events} == {2 * colour + 1}
+        assert sum(deck.is_action(c) for c in events) == 4
+        assert {rank_of(c) for c in events} == {Rank.ACE, Rank.JACK, Rank.QUEEN, Rank.KING}
+        assert all(deck.colour_of(c) == colour for c in moves + events)
+    assert len(deck.all_cards()) == 5 * 70
+
+
+def test_as4_hands_are_whole_decks_and_the_reporter_draws_from_the_top() -> None:
+    g = Assassination(4, 8)
+    a = g.secret
+    for seat in range(4):
+        assert sorted(g.movement_hands[seat]) == deck.movement_deck(a.colours[seat])
+        assert sorted(g.event_hands[seat]) == deck.event_deck(a.colours[seat])
+    assert len(g.reporter_movement) == 54 and len(g.reporter_events) == 12
+    assert sorted(g.discarded) == [c for c in deck.event_deck(a.reporter_colour) if deck.is_action(c)]
+    top = g.reporter_movement[0]
+    pile = of(move(g), MovementRevealed)[0].cards
+    assert top in pile and g.reporter_movement[0] != top
+
+
+def test_as5_colours_are_dealt_at_random_and_only_ones_own_is_shown() -> None:
+    seen: list[set[int]] = [set() for _ in range(4)]
+    for seed in range(60):
+        g = Assassination(4, seed)
+        for seat in range(4):
+            seen[seat].add(g.secret.colours[seat])
+            view = g.view(seat)
+            assert view.colour == g.secret.colours[seat]
+            assert view.reporter_colour is None and view.revealed == ()
+            assert {deck.colour_of(c) for c in view.movement_hand + view.event_hand} == {view.colour}
+    assert all(s == set(range(5)) for s in seen), "every seat draws every colour: a card's mark never names its seat"
+
+
+def test_as6_identities_are_random_except_the_agent_for_the_leader() -> None:
+    counts: list[Counter[Identity]] = [Counter() for _ in range(4)]
+    for seed in range(80):
+        g = Assassination(4, seed)
+        assert sorted(g.secret.identities) == [SS, PO, SN, BO]
+        for seat in range(4):
+            counts[seat][g.secret.identities[seat]] += 1
+            assert g.view(seat).identity == g.secret.identities[seat]
+        finish_round(g, [1, 5, 2, 0])
+        assert g.secret.identities[1] == SS
+    assert all(set(c) == {SS, PO, SN, BO} for c in counts)
+
+
+# --- movement ------------------------------------------------------------------------------
+
+
+def test_as7_blocked_pieces_bounce_back_and_the_cell_holds() -> None:
+    assert board.step(R.COURTYARD, UP) == R.SECURITY_OFFICE
+    assert board.step(R.TOWER, UP) == R.PODIUM  # edge above: the opposite way
+    assert board.step(R.TOWER, LEFT) == R.SECURITY_OFFICE
+    assert board.step(R.PUBLIC_EXIT, LEFT) == R.BUNKER  # a wall
+    assert board.step(R.PODIUM, DOWN) == R.TOWER
+    assert board.step(R.HELIPAD, UP) == R.BUNKER
+    assert board.step(R.HALL, STAY) == R.HALL
+    assert board.step(R.HOLDING_CELL, LEFT) == R.HOLDING_CELL
+    g = make()
+    place(g, 2, R.HOLDING_CELL)
+    g.pieces[2].detained = True
+    moved = of(move(g, {2: LEFT, 1: UP}), PiecesMoved)[0].moves
+    by_colour = {m.colour: m for m in moved}
+    assert by_colour[2].to_room == R.HOLDING_CELL and by_colour[2].direction == LEFT
+    assert by_colour[1].to_room == R.SECURITY_OFFICE
+
+
+def test_as8_pieces_move_at_once_and_share_rooms() -> None:
+    g = make()
+    events = move(g, {0: LEFT, 1: LEFT, 2: LEFT, 3: RIGHT})
+    moved = of(events, PiecesMoved)[0].moves
+    assert [m.colour for m in moved] == [0, 1, 2, 3, 4]
+    assert [g.pieces[c].room for c in range(5)] == [R.PODIUM, R.PODIUM, R.PODIUM, R.HALL, R.COURTYARD]
+
+
+def test_as9_everyone_starts_in_the_courtyard_and_the_dice_place_the_president() -> None:
+    for seed in range(20):
+        g = Assassination(4, seed)
+        started = of(g.opening_events(), RoundStarted)[0]
+        assert all(p.room == R.COURTYARD for p in g.pieces)
+        assert started.president_room == (R.HELIPAD if started.start_die % 2 == 0 else R.BUNKER)
+        assert started.route == board.route(started.president_room, started.route_die)
+        assert g.president.room == started.president_room
+
+
+# --- the president -------------------------------------------------------------------------
+
+ROUTES = [
+    (R.HELIPAD, 1, (R.HALL, R.PUBLIC_EXIT, R.PODIUM)),
+    (R.HELIPAD, 2, (R.HALL, R.PUBLIC_EXIT, R.PODIUM)),
+    (R.HELIPAD, 3, (R.HALL, R.COURTYARD, R.PODIUM)),
+    (R.HELIPAD, 4, (R.HALL, R.COURTYARD, R.PODIUM)),
+    (R.HELIPAD, 5, (R.HALL, R.HEALTH_SERVICES, R.PODIUM)),
+    (R.HELIPAD, 6, (R.HALL, R.HEALTH_SERVICES, R.PODIUM)),
+    (R.BUNKER, 1, (R.PUBLIC_EXIT, R.PODIUM)),
+    (R.BUNKER, 2, (R.PUBLIC_EXIT, R.PODIUM)),
+    (R.BUNKER, 3, (R.PUBLIC_EXIT, R.PODIUM)),
+    (R.BUNKER, 4, (R.PUBLIC_EXIT, R.PODIUM)),
+    (R.BUNKER, 5, (R.PUBLIC_EXIT, R.HALL, R.HEALTH_SERVICES, R.PODIUM)),
+    (R.BUNKER, 6, (R.PUBLIC_EXIT, R.HALL, R.HEALTH_SERVICES, R.PODIUM)),
+]
+
+
+@pytest.mark.parametrize("start,die,expected", ROUTES)
+def test_as10_as11_each_route_is_walked_one_room_a_turn(start: Room, die: int, expected: tuple[Room, ...]) -> None:
+    assert board.route(start, die) == expected
+    g = make(start=start, route_die=die)
+    walked = []
+    for _ in expected:
+        events = turn(g)
+        walked.append(g.president.room)
+        assert len(of(events, PresidentMoved)) == 1
+    assert tuple(walked) == expected
+    assert all(room in board.WALK for room in expected)
+
+
+def test_as10_the_walk_never_enters_the_tower_the_office_or_a_refuge() -> None:
+    for start in board.REFUGES:
+        for die in range(1, 7):
+            assert not set(board.route(start, die)) & {R.TOWER, R.SECURITY_OFFICE, R.HELIPAD, R.BUNKER}
+
+
+def test_as12_the_speech_then_the_photo_op_walk() -> None:
+    g = make(start=R.HELIPAD, route_die=3)
+    rooms = []
+    speech_turn = None
+    while g.phase != Phase.OVER and g.phase != Phase.ROUND_OVER:
+        events = turn(g)
+        rooms.append(g.president.room)
+        if of(events, SpeechGiven):
+            speech_turn = len(rooms)
+    assert speech_turn == 3
+    assert rooms == [R.HALL, R.COURTYARD, R.PODIUM, R.COURTYARD, R.HALL, R.PUBLIC_EXIT]
+    # From off the walk (moved by the agent earlier), he takes the shortest way to the exit.
+    h = make(start=R.BUNKER)
+    put_president(h, R.HEALTH_SERVICES, speech_given=True)
+    assert h._auto_president_room() == R.HALL
+
+
+def test_as13_the_revealed_agent_moves_the_president() -> None:
+    g = make(start=R.HELIPAD, route_die=3)
+    turn(g, acting=[0])  # the agent reveals himself, doing nothing
+    assert g.view(1).president.secret_service_moves
+    move(g)
+    assert g.phase == Phase.PRESIDENT and g.to_act() == (0,)
+    d = g.decision(0)
+    assert d == PresidentMoveChoice(R.HALL, (R.HALL, R.HEALTH_SERVICES, R.PUBLIC_EXIT, R.COURTYARD, R.HELIPAD), False)
+    assert g.check(0, MovePresident(R.TOWER)) is not None
+    events = g.apply(0, MovePresident(R.HEALTH_SERVICES))
+    assert of(events, PresidentMoved)[0].by_secret_service and g.president.room == R.HEALTH_SERVICES
+    assert set(board.escort_moves(R.PODIUM)) == {R.PODIUM, R.COURTYARD}  # never the tower
+
+
+def incident_with_dead_agent(g: Assassination) -> None:
+    g.incident = True
+    g.pieces[0].killed = True
+    g.pieces[0].room = None
+    g.revealed_seats[0] = None
+
+
+def test_as14_without_an_agent_he_flees_to_the_nearest_refuge() -> None:
+    g = make(start=R.BUNKER)
+    incident_with_dead_agent(g)
+    put_president(g, R.PODIUM)
+    path = []
+    while g.phase not in (Phase.ROUND_OVER, Phase.OVER):
+        turn(g)
+        path.append(g.president.room)
+    assert path == [R.COURTYARD, R.HALL, R.HELIPAD]
+    assert g.president.safe
+    assert board.toward(R.HALL, board.REFUGES) == R.PUBLIC_EXIT or board.toward(R.HALL, board.REFUGES) == R.HELIPAD
+    assert board.toward(R.PUBLIC_EXIT, board.REFUGES) == R.BUNKER
+
+
+def test_as14_the_bunker_is_safe_at_once() -> None:
+    g = make(start=R.HELIPAD)
+    incident_with_dead_agent(g)
+    put_president(g, R.PUBLIC_EXIT)
+    events = move(g)
+    assert of(events, PresidentSafe) == [PresidentSafe(R.BUNKER)]
+    assert of(events, RoundEnded)[0].outcome == RoundOutcome.REACHED_SAFETY
+    assert not of(events, EventsRevealed), "no event stage in the bunker"
+
+
+def test_as14_a_president_wounded_on_the_helipad_is_not_yet_safe() -> None:
+    g = make()
+    g.rng = Loaded([4])
+    g.incident = True
+    g.revealed_seats[0] = None
+    put_president(g, R.HALL)
+    move(g)
+    g.apply(0, MovePresident(R.HELIPAD))
+    place(g, 3, R.HALL)
+    g.pieces[3].visited.append(R.HELIPAD)
+    events = act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HELIPAD)})
+    assert g.president.status == PresidentStatus.INJURED and not of(events, PresidentSafe)
+    assert g.phase == Phase.MOVEMENT
+    move(g)
+    g.apply(0, MovePresident(R.HELIPAD))
+    events = play_events(g)
+    assert of(events, PresidentSafe) == [PresidentSafe(R.HELIPAD)]
+
+
+def test_as15_the_photo_op_fails_if_an_incident_happens_at_the_exit() -> None:
+    g = make(start=R.HELIPAD, route_die=3)
+    for _ in range(5):
+        turn(g)
+    assert g.president.room == R.HALL and g.president.speech_given
+    move(g)
+    assert g.president.room == R.PUBLIC_EXIT
+    place(g, 2, R.PUBLIC_EXIT)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.president.status == PresidentStatus.KILLED
+    assert of(events, RoundEnded)[0].outcome == RoundOutcome.ASSASSINATED
