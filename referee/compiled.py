@@ -8,7 +8,7 @@ compiled module can never shadow a later edit of its source: with
 whose hash matches the sources as they are now, and uses the pure Python ones,
 saying so on stderr, when there is none. Everything else in ``referee`` (the
 codec, the server) stays Python. The conformance suite runs over both builds
-(scripts/test.sh); the compiled one plays about 1.1 to 1.8 times as many decisions
+(scripts/test.sh); the compiled one plays about 1.5 to 1.8 times as many decisions
 per second (docs/benchmarks.md).
 """
 
