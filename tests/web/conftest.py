@@ -153,8 +153,10 @@ def browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Chromium for one module's tests. Playwright's sync API runs an event loop on this thread while it is
+    open, so it must close before later tests in the same process call ``asyncio.run`` (they would fail)."""
     missing = browser_missing()
     if missing:
         if os.environ.get("CI"):
