@@ -1,8 +1,8 @@
 """The rules compiled with mypyc: built on request (``arena compile``), used when asked for and still current.
 
 A compiled build is the modules of ``referee/core`` and ``referee/games`` as C
-extensions, apart from the records (``INTERPRETED``), in a folder of the user's cache named by a hash of their sources
-(and of the Python and mypy versions). Nothing is compiled in place, so a
+extensions, apart from the games' records (``INTERPRETED``), in a folder of the
+user's cache named by a hash of their sources (and of the Python and mypy versions). Nothing is compiled in place, so a
 compiled module can never shadow a later edit of its source: with
 ``ARENA_COMPILED=1`` the ``referee`` package looks for its rules in the build
 whose hash matches the sources as they are now, and uses the pure Python ones,
@@ -134,16 +134,12 @@ def build(package: Path = PACKAGE, force: bool = False) -> Path:
         for library in Path(tmp).glob("*__mypyc*"):
             shutil.copy2(library, staging / library.name)
         for sub in COMPILED:
-            for ext in (Path(tmp) / "referee" / sub).rglob("*"):
-                if ext.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-                    target = staging / "referee" / ext.relative_to(Path(tmp) / "referee")
+            for made in (Path(tmp) / "referee" / sub).rglob("*"):
+                # The extensions, and the modules left to the interpreter as they are.
+                if made.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) or made.name in INTERPRETED:
+                    target = staging / "referee" / made.relative_to(Path(tmp) / "referee")
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(ext, target)
-            for kept in (Path(tmp) / "referee" / sub).rglob("*.py"):
-                if kept.name in INTERPRETED:
-                    target = staging / "referee" / kept.relative_to(Path(tmp) / "referee")
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(kept, target)
+                    shutil.copy2(made, target)
     (staging / _MARK).write_text(source_hash(package) + "\n")
     if where.exists():
         shutil.rmtree(where)
