@@ -23,7 +23,9 @@ _WHERE: dict[str, tuple[str, str]] = {
 }
 
 
-class _Registry(Mapping[str, "type[Game[Any]]"]):
+class _Registry(Mapping[str, type[Game[Any]]]):
+    """The games by id; a game is imported (and checked to be the game of its id) when first looked up."""
+
     def __init__(self, where: dict[str, tuple[str, str]]) -> None:
         self._where = where
         self._loaded: dict[str, type[Game[Any]]] = {}
