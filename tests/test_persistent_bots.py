@@ -168,3 +168,34 @@ def test_a_pooled_process_reads_its_orders_from_a_file_too(tmp_path: Path) -> No
     code, err = asyncio.run(main())
     assert code == 0, err
     assert err.count("refused by the referee: NOT_FOUND") == 2, err
+
+
+def test_a_match_of_pooled_seats_only_makes_no_scratch_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sockets and homes are made for seats that start a process for the match, and for no other."""
+    import tempfile
+
+    made: list[str] = []
+    real = tempfile.TemporaryDirectory
+
+    def counted(*args: object, **kwargs: object) -> tempfile.TemporaryDirectory[str]:
+        folder = real(*args, **kwargs)  # type: ignore[call-overload]
+        made.append(folder.name)
+        return folder
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", counted)
+    bot = pooled_bot(tmp_path)
+    single = SAMPLE_BOTS / "random"
+
+    async def main() -> list[int]:
+        pool = BotPool(tmp_path / "logs")
+        clean = []
+        try:
+            for seats in ([bot, bot], [bot, single]):
+                match = await run_local_match(MatchSetup("generals-war", seats, 1, {}, TC, tmp_path / "logs"), pool=pool)
+                clean.append(sum(1 for s in match.record.result.seats if not s.forfeited and not s.verdicts))
+                clean.append(len(made))
+            return clean
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == [2, 0, 2, 1]
