@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from referee.compiled import in_use
 from referee.core.game import Event
 from referee.games.assassination import Assassination, board, deck
 from referee.games.assassination.types import (
@@ -33,6 +32,7 @@ from referee.games.assassination.types import (
     TakeAction,
 )
 from tests.games.test_assassination_support import (
+    PURE_RULES_ONLY,
     DOWN,
     LEFT,
     PO,
@@ -58,9 +58,7 @@ from tests.games.test_assassination_support import (
 
 R = Room
 
-# The helpers hold the president still by patching a method of the game (freeze), which compiled rules call
-# directly; under a compiled build (ARENA_COMPILED=1) the conformance suite covers this game instead.
-pytestmark = pytest.mark.skipif(in_use(), reason="patches a method of the rules, which compiled code calls directly")
+pytestmark = PURE_RULES_ONLY  # the helpers patch a method of the rules (see test_assassination_support)
 
 
 def opts(g: Assassination, seat: int) -> tuple[ActionOption, ...]:

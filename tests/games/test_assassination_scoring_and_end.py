@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from referee.compiled import in_use
 from referee.games.assassination import Assassination, deck
 from referee.games.assassination.rules import TURN_LIMIT
 from referee.games.assassination.types import (
@@ -31,6 +30,7 @@ from referee.games.assassination.types import (
     TakeAction,
 )
 from tests.games.test_assassination_support import (
+    PURE_RULES_ONLY,
     BO,
     PO,
     SN,
@@ -51,9 +51,7 @@ from tests.games.test_assassination_support import (
 
 R = Room
 
-# The helpers hold the president still by patching a method of the game (freeze), which compiled rules call
-# directly; under a compiled build (ARENA_COMPILED=1) the conformance suite covers this game instead.
-pytestmark = pytest.mark.skipif(in_use(), reason="patches a method of the rules, which compiled code calls directly")
+pytestmark = PURE_RULES_ONLY  # the helpers patch a method of the rules (see test_assassination_support)
 
 
 # --- scoring ---------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ from collections import Counter
 
 import pytest
 
-from referee.compiled import in_use
 from referee.core.cards import Rank, deck_of, rank_of
 from referee.games.assassination import Assassination, board, deck
 from referee.games.assassination.actions import others_in_room
@@ -30,6 +29,7 @@ from referee.games.assassination.types import (
     TakeAction,
 )
 from tests.games.test_assassination_support import (
+    PURE_RULES_ONLY,
     BO,
     DOWN,
     LEFT,
@@ -53,9 +53,7 @@ from tests.games.test_assassination_support import (
 
 R = Room
 
-# The helpers hold the president still by patching a method of the game (freeze), which compiled rules call
-# directly; under a compiled build (ARENA_COMPILED=1) the conformance suite covers this game instead.
-pytestmark = pytest.mark.skipif(in_use(), reason="patches a method of the rules, which compiled code calls directly")
+pytestmark = PURE_RULES_ONLY  # the helpers patch a method of the rules (see test_assassination_support)
 
 
 # --- the board -----------------------------------------------------------------------------
