@@ -6,7 +6,7 @@ import asyncio
 import random
 import shutil
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,8 +85,13 @@ class LadderFixture:
         response = self.client.post("/api/bots", content=zip_directory(bot_dir), headers=headers)
         return response.status_code, response.json()
 
-    def play(self, matches: int, timeout: float = 240) -> None:
-        """Run the scheduler and workers until ``matches`` more matches are done."""
+    def play(self, matches: int, timeout: float = 240, until: Callable[[], bool] = lambda: True) -> None:
+        """Run the scheduler and workers until ``matches`` more matches are done (and ``until()`` holds).
+
+        ``until`` lets a test wait for its own notes of the ladder's work: a match is done in the database
+        a moment before the ladder's code that recorded it has returned, and stopping the ladder in between
+        would cancel that code.
+        """
         from ladder.service import count_done
 
         target = count_done(self.make) + matches
@@ -95,7 +100,7 @@ class LadderFixture:
             runner = asyncio.create_task(self.ladder.run(serve_http=False))
             try:
                 async with asyncio.timeout(timeout):
-                    while count_done(self.make) < target:
+                    while count_done(self.make) < target or not until():
                         if runner.done():  # the ladder stopped: its error, not a wait for the timeout
                             runner.result()
                             raise AssertionError("the ladder stopped before the matches were played")
