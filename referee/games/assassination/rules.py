@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from arena.v1 import assassination_pb2
-from referee.core.cards import card_str
+from referee.core.cards import CARDS_PER_DECK, card_str
 from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, ranks_from_scores
 from referee.games.assassination import board, deck
 from referee.games.assassination.actions import Resolution, options, reveal_seat
@@ -64,6 +64,10 @@ from referee.games.assassination.types import (
 
 #: Turns in a round: each player has sixteen event cards and plays one a turn (AS-45).
 TURN_LIMIT = 16
+
+#: Every card's play, made once: a movement hand is a whole marked deck (54 cards), listed at every turn.
+_PLAY_MOVEMENT = tuple(PlayMovement(c) for c in range(2 * deck.COLOURS * CARDS_PER_DECK))
+_PLAY_EVENT = tuple(PlayEvent(c) for c in range(2 * deck.COLOURS * CARDS_PER_DECK))
 
 SPEC = GameSpec(
     id="assassination",
@@ -224,9 +228,9 @@ class Assassination(Game[Action]):
     def legal_actions(self, seat: int) -> Iterator[Action]:
         d = self.decision(seat)
         if isinstance(d, MovementChoice):
-            return (PlayMovement(c) for c in d.playable)
+            return (_PLAY_MOVEMENT[c] for c in d.playable)
         if isinstance(d, EventChoice):
-            return (PlayEvent(c) for c in d.playable)
+            return (_PLAY_EVENT[c] for c in d.playable)
         if isinstance(d, ActionChoice):
             return (TakeAction(o.kind, o.target_colour, o.target_room) for o in d.options)
         if isinstance(d, ReactionChoice):
