@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import cache
 from itertools import product
 
 from referee.core.game import card_subsets, choose_cards_reason
@@ -39,6 +40,17 @@ from referee.games.generals_and_assassins.types import (
 
 # --- enumeration ---------------------------------------------------------------------
 
+# Actions of one card, made once per card and shared after (they are frozen): a turn lists one per card in hand.
+_heal = cache(Heal)
+_assassinate = cache(Assassinate)
+_assist = cache(Assist)
+_play_assassin = cache(PlayAssassin)
+
+
+@cache
+def _discard_one(card: int) -> Discard:
+    return Discard((card,))
+
 
 def legal_actions(d: Decision) -> Iterator[Action]:
     if isinstance(d, TurnChoice):
@@ -56,24 +68,28 @@ def legal_actions(d: Decision) -> Iterator[Action]:
 
 def _attack_sets(d: TurnChoice) -> Iterator[tuple[int, ...]]:
     fighters = d.generals + d.soldiers
-    return (ids for ids in card_subsets(fighters, 1, len(fighters)) if any(is_general(c) for c in ids))
+    generals = frozenset(d.generals)
+    return (ids for ids in card_subsets(fighters, 1, len(fighters)) if not generals.isdisjoint(ids))
 
 
 def _purchases(d: TurnChoice) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    if not d.land or not d.money:
+        return
+    payments = [(money, total(money)) for money in card_subsets(d.money, 1, len(d.money))]  # the same for every Land set
     for lands in card_subsets(d.land, 1, len(d.land)):
         need = total(lands)
-        for money in card_subsets(d.money, 1, len(d.money)):
-            if total(money) >= need:
+        for money, worth in payments:
+            if worth >= need:
                 yield money, lands
 
 
-def _discards(d: TurnChoice) -> Iterator[tuple[int, ...]]:
-    yield from ((c,) for c in sorted(d.hand))
+def _discards(d: TurnChoice) -> Iterator[Discard]:
+    yield from (_discard_one(c) for c in sorted(d.hand))
     if d.aces:
         aces = frozenset(d.aces)
         for ids in card_subsets(d.hand, 2, len(d.hand)):
             if not aces.isdisjoint(ids):
-                yield ids
+                yield Discard(ids)
 
 
 def _turn_actions(d: TurnChoice) -> Iterator[Action]:
@@ -87,13 +103,12 @@ def _turn_actions(d: TurnChoice) -> Iterator[Action]:
                 yield Attack(target, ids)
     for target in d.targets:
         for card in d.assassins:
-            yield Assassinate(target, card)
+            yield _assassinate(target, card)
     for money, lands in _purchases(d):
         yield BuyLand(money, lands)
     for card in d.health:
-        yield Heal(card)
-    for ids in _discards(d):
-        yield Discard(ids)
+        yield _heal(card)
+    yield from _discards(d)
 
 
 def _offer_actions(d: OfferChoice) -> Iterator[Action]:
@@ -114,13 +129,13 @@ def _assist_actions(d: AssistChoice) -> Iterator[Action]:
     yield Decline()
     for side in (Side.ATTACKER, Side.DEFENDER):
         for card in d.cards:
-            yield Assist(side, card)
+            yield _assist(side, card)
 
 
 def _assassin_actions(d: AssassinChoice) -> Iterator[Action]:
     yield Decline()
     for card in d.assassins:
-        yield PlayAssassin(card)
+        yield _play_assassin(card)
 
 
 # --- validation ----------------------------------------------------------------------
@@ -253,7 +268,7 @@ def _random_turn(d: TurnChoice, rng: random.Random) -> Action:
     if kind == "buy":
         money, lands = rng.choice(purchases)
         return BuyLand(money, lands)
-    return Discard(rng.choice(list(_discards(d))))
+    return rng.choice(list(_discards(d)))
 
 
 def default_action(d: Decision) -> Action:
