@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping
+from functools import cache
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -55,6 +56,15 @@ from referee.games.land_and_castle.types import (
 
 #: Bonus of a hearts castle in defence and of a clubs castle in attack (LC-10).
 CASTLE_BONUS = 3
+
+# Every action names a card or two (and a land): each is made once and shared after (they are frozen), not at every listing.
+_place_castle = cache(PlaceCastle)
+_place_general = cache(PlaceGeneral)
+_attack = cache(Attack)
+_swap = cache(SwapCard)
+_defend = cache(Defend)
+_control = cache(Control)
+_capture = cache(Capture)
 
 SPEC = GameSpec(
     id="land-and-castle",
@@ -237,19 +247,19 @@ class LandAndCastle(Game[Action]):
     def legal_actions(self, seat: int) -> Iterator[Action]:
         d = self.decision(seat)
         if isinstance(d, CastleChoice):
-            return (PlaceCastle(c) for c in d.playable)
+            return (_place_castle(c) for c in d.playable)
         if isinstance(d, GeneralChoice):
-            return (PlaceGeneral(c) for c in d.playable)
+            return (_place_general(c) for c in d.playable)
         if isinstance(d, AttackChoice):
-            attacks: list[Action] = [Attack(c, land) for c in d.playable for land in d.lands]
-            return iter(attacks + [SwapCard(c) for c in d.swappable])
+            attacks: list[Action] = [_attack(c, land) for c in d.playable for land in d.lands]
+            return iter(attacks + [_swap(c) for c in d.swappable])
         if isinstance(d, DefendChoice):
-            defends: list[Action] = [Defend(c) for c in d.playable]
-            return iter(defends + [SwapCard(c) for c in d.swappable])
+            defends: list[Action] = [_defend(c) for c in d.playable]
+            return iter(defends + [_swap(c) for c in d.swappable])
         claims: list[Action] = []
         for land in d.lands:
-            claims.append(Control(land))
-            claims += [Capture(land, c) for c in d.exchangeable]
+            claims.append(_control(land))
+            claims += [_capture(land, c) for c in d.exchangeable]
         return iter(claims)
 
     def check(self, seat: int, action: Action) -> str | None:
