@@ -9,8 +9,9 @@ the order clubs, diamonds, hearts, spades) and 52/53 for the two jokers.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
-CARDS_PER_DECK = 54
+CARDS_PER_DECK: Final = 54
 
 
 class Suit(IntEnum):
@@ -43,9 +44,9 @@ class Rank(IntEnum):
     JOKER = 14
 
 
-SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
-_SUIT_SYMBOL = {Suit.CLUBS: "c", Suit.DIAMONDS: "d", Suit.HEARTS: "h", Suit.SPADES: "s"}
-_RANK_SYMBOL = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
+SUIT_ORDER: Final = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_SUIT_SYMBOL: Final = {Suit.CLUBS: "c", Suit.DIAMONDS: "d", Suit.HEARTS: "h", Suit.SPADES: "s"}
+_RANK_SYMBOL: Final = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
 
 
 def card_id(rank: int, suit: Suit, deck: int = 0) -> int:
@@ -60,8 +61,8 @@ def joker_id(which: int, deck: int = 0) -> int:
     return deck * CARDS_PER_DECK + 52 + which
 
 
-_RANK_TABLE = tuple(Rank(k % 13 + 1) for k in range(52)) + (Rank.JOKER, Rank.JOKER)
-_SUIT_TABLE = tuple(SUIT_ORDER[k // 13] for k in range(52)) + (Suit.NONE, Suit.NONE)
+_RANK_TABLE: Final = tuple(Rank(k % 13 + 1) for k in range(52)) + (Rank.JOKER, Rank.JOKER)
+_SUIT_TABLE: Final = tuple(SUIT_ORDER[k // 13] for k in range(52)) + (Suit.NONE, Suit.NONE)
 
 
 def rank_of(card: int) -> Rank:

@@ -17,27 +17,28 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Final
 
 from referee.games.assassination.types import Direction, Room
 
-GRID: tuple[tuple[Room | None, ...], ...] = (
+GRID: Final[tuple[tuple[Room | None, ...], ...]] = (
     (Room.TOWER, Room.SECURITY_OFFICE, Room.HEALTH_SERVICES, None),
     (Room.PODIUM, Room.COURTYARD, Room.HALL, Room.HELIPAD),
     (None, None, Room.PUBLIC_EXIT, Room.BUNKER),
 )
 
-POSITION: dict[Room, tuple[int, int]] = {
+POSITION: Final[dict[Room, tuple[int, int]]] = {
     room: (r, c) for r, row in enumerate(GRID) for c, room in enumerate(row) if room is not None
 }
 POSITION[Room.HOLDING_CELL] = POSITION[Room.SECURITY_OFFICE]
 
-DELTA: dict[Direction, tuple[int, int]] = {
+DELTA: Final[dict[Direction, tuple[int, int]]] = {
     Direction.UP: (-1, 0),
     Direction.DOWN: (1, 0),
     Direction.LEFT: (0, -1),
     Direction.RIGHT: (0, 1),
 }
-OPPOSITE = {
+OPPOSITE: Final = {
     Direction.UP: Direction.DOWN,
     Direction.DOWN: Direction.UP,
     Direction.LEFT: Direction.RIGHT,
@@ -45,15 +46,15 @@ OPPOSITE = {
 }
 
 #: Rooms where an explosion is in the open air (AS-29).
-OPEN_AIR = frozenset({Room.COURTYARD, Room.HELIPAD})
+OPEN_AIR: Final = frozenset({Room.COURTYARD, Room.HELIPAD})
 #: Rooms the president walks through on his way to the podium (AS-10).
-WALK = frozenset({Room.COURTYARD, Room.HALL, Room.PODIUM, Room.PUBLIC_EXIT, Room.HEALTH_SERVICES})
+WALK: Final = frozenset({Room.COURTYARD, Room.HALL, Room.PODIUM, Room.PUBLIC_EXIT, Room.HEALTH_SERVICES})
 #: Rooms the president may be moved into after an incident or by the Secret Service (AS-13).
-ESCORT = frozenset(POSITION) - {Room.TOWER, Room.SECURITY_OFFICE, Room.HOLDING_CELL}
+ESCORT: Final = frozenset(POSITION) - {Room.TOWER, Room.SECURITY_OFFICE, Room.HOLDING_CELL}
 #: Where the president is safe after an incident (AS-14).
-REFUGES = (Room.BUNKER, Room.HELIPAD)
+REFUGES: Final = (Room.BUNKER, Room.HELIPAD)
 #: The walk after the speech (AS-12).
-PHOTO_OP = (Room.PODIUM, Room.COURTYARD, Room.HALL, Room.PUBLIC_EXIT)
+PHOTO_OP: Final = (Room.PODIUM, Room.COURTYARD, Room.HALL, Room.PUBLIC_EXIT)
 
 
 def neighbour(room: Room, direction: Direction) -> Room | None:
@@ -90,7 +91,7 @@ def band(die: int) -> str:
     return "low" if die <= 2 else "middle" if die <= 4 else "high"
 
 
-_PREFERENCES = {
+_PREFERENCES: Final = {
     "low": (Direction.DOWN, Direction.LEFT),
     "middle": (Direction.LEFT,),
     "high": (Direction.UP, Direction.LEFT),

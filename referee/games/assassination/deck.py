@@ -12,14 +12,15 @@ round, in secret (AS-5).
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
 from referee.core.cards import CARDS_PER_DECK, Rank, Suit, deck_of, full_deck, rank_of, suit_of
 from referee.games.assassination.types import Direction
 
-COLOURS = 5
-COLOUR_NAMES = ("yellow", "green", "pink", "orange", "purple")
+COLOURS: Final = 5
+COLOUR_NAMES: Final = ("yellow", "green", "pink", "orange", "purple")
 
-_DIRECTION_OF_SUIT = {
+_DIRECTION_OF_SUIT: Final = {
     Suit.SPADES: Direction.UP,  # points up
     Suit.CLUBS: Direction.RIGHT,  # held in the right hand
     Suit.HEARTS: Direction.DOWN,  # points down

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from arena.v1 import assassination_pb2
 from referee.core.cards import CARDS_PER_DECK, card_str
@@ -63,11 +63,11 @@ from referee.games.assassination.types import (
 )
 
 #: Turns in a round: each player has sixteen event cards and plays one a turn (AS-45).
-TURN_LIMIT = 16
+TURN_LIMIT: Final = 16
 
 #: Every card's play, made once: a movement hand is a whole marked deck (54 cards), listed at every turn.
-_PLAY_MOVEMENT = tuple(PlayMovement(c) for c in range(2 * deck.COLOURS * CARDS_PER_DECK))
-_PLAY_EVENT = tuple(PlayEvent(c) for c in range(2 * deck.COLOURS * CARDS_PER_DECK))
+_PLAY_MOVEMENT: Final = tuple(PlayMovement(c) for c in range(2 * deck.COLOURS * CARDS_PER_DECK))
+_PLAY_EVENT: Final = tuple(PlayEvent(c) for c in range(2 * deck.COLOURS * CARDS_PER_DECK))
 
 SPEC = GameSpec(
     id="assassination",

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from referee.games.assassination.types import Identity, PresidentStatus, Room, RoundOutcome, ScoreChange, ScoreReason
 
 if TYPE_CHECKING:
     from referee.games.assassination.rules import Assassination
 
-PHOTO_OP_POINTS = 7
-UNHARMED_POINTS = 5
-WOUNDED_POINTS = 1
-KILLED_POINTS = 3
-REPORTER_PENALTY = -4
-POLICE_PENALTY = -2
-ESCAPE_POINTS = 2
+PHOTO_OP_POINTS: Final = 7
+UNHARMED_POINTS: Final = 5
+WOUNDED_POINTS: Final = 1
+KILLED_POINTS: Final = 3
+REPORTER_PENALTY: Final = -4
+POLICE_PENALTY: Final = -2
+ESCAPE_POINTS: Final = 2
 
 
 def score_round(g: Assassination, outcome: RoundOutcome) -> list[ScoreChange]:

@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator
 from functools import cache
 from itertools import product
+from typing import Final
 
 from referee.core.game import card_subsets, choose_cards_reason
 from referee.games.generals_and_assassins.roles import is_ace, is_general, total, value
@@ -41,10 +42,10 @@ from referee.games.generals_and_assassins.types import (
 # --- enumeration ---------------------------------------------------------------------
 
 # Actions of one card, made once per card and shared after (they are frozen): a turn lists one per card in hand.
-_heal = cache(Heal)
-_assassinate = cache(Assassinate)
-_assist = cache(Assist)
-_play_assassin = cache(PlayAssassin)
+_heal: Final = cache(Heal)
+_assassinate: Final = cache(Assassinate)
+_assist: Final = cache(Assist)
+_play_assassin: Final = cache(PlayAssassin)
 
 
 @cache

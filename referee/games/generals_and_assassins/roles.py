@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from referee.core.cards import CARDS_PER_DECK
 
 # Per card index within a deck (0..53): value and role.
 GENERAL, SOLDIER, LAND, MONEY, HEALTH, ASSASSIN = range(6)
-_SUIT_ROLE = (SOLDIER, MONEY, HEALTH, LAND)  # clubs, diamonds, hearts, spades
+_SUIT_ROLE: Final = (SOLDIER, MONEY, HEALTH, LAND)  # clubs, diamonds, hearts, spades
 
 
 def _value(k: int) -> int:
@@ -26,11 +27,11 @@ def _role(k: int) -> int:
     return _SUIT_ROLE[k // 13]
 
 
-_VALUES = tuple(_value(k) for k in range(CARDS_PER_DECK))
-_ROLES = tuple(_role(k) for k in range(CARDS_PER_DECK))
+_VALUES: Final = tuple(_value(k) for k in range(CARDS_PER_DECK))
+_ROLES: Final = tuple(_role(k) for k in range(CARDS_PER_DECK))
 # The same for every card id of up to eight decks, looked up without a modulo (ids beyond fall back to it).
-_VALUES_BY_ID = _VALUES * 8
-_ROLES_BY_ID = _ROLES * 8
+_VALUES_BY_ID: Final = _VALUES * 8
+_ROLES_BY_ID: Final = _ROLES * 8
 
 
 def value(card: int) -> int:

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from arena.v1 import generals_and_assassins_pb2
 from referee.core.cards import card_str, deck_of, full_deck
@@ -85,10 +85,10 @@ from referee.games.generals_and_assassins.types import (
     View,
 )
 
-HAND = 5
-MAX_HP = 50
-LAND_DP = 2
-ASSASSIN_DAMAGE = 25
+HAND: Final = 5
+MAX_HP: Final = 50
+LAND_DP: Final = 2
+ASSASSIN_DAMAGE: Final = 25
 
 SPEC = GameSpec(
     id="generals-and-assassins",

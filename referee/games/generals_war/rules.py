@@ -9,10 +9,9 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Iterator
-from itertools import chain
 from math import comb
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from arena.v1 import generals_war_pb2
 from referee.core.cards import CARDS_PER_DECK, SUIT_ORDER, Rank, Suit, card_str, rank_of, suited_cards
@@ -54,8 +53,8 @@ from referee.games.generals_war.types import (
     View,
 )
 
-HAND = 5
-MAX_SQUAD = 3
+HAND: Final = 5
+MAX_SQUAD: Final = 3
 
 SPEC = GameSpec(
     id="generals-war",
@@ -76,7 +75,7 @@ def power(cards: tuple[int, ...] | list[int]) -> int:
 
 
 #: Whether each card of a deck is an ace (a general), by id modulo the deck: a lookup instead of an enum comparison.
-_IS_GENERAL = tuple(rank_of(c) == Rank.ACE for c in range(CARDS_PER_DECK))
+_IS_GENERAL: Final = tuple(rank_of(c) == Rank.ACE for c in range(CARDS_PER_DECK))
 
 
 #: What a seat's public record is built from (every field but the seat and its suits, which never change).
@@ -408,12 +407,13 @@ class GeneralsWar(Game[Action]):
     # --- what seats may know -------------------------------------------------------
 
     def generals_alive(self, seat: int) -> int:
-        zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
-        try:
-            return sum(map(_IS_GENERAL.__getitem__, zones))  # the game deals one deck: its ids need no modulo
-        except IndexError:  # not a card of the deck dealt (a state edited by hand)
-            zones = chain(self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat])
-            return sum(_IS_GENERAL[c % CARDS_PER_DECK] for c in zones)
+        """Generals in the seat's deck, hand, conquest pile and squad; a plain loop, which mypyc compiles to C."""
+        count = 0
+        for zone in (self.decks[seat], self.hands[seat], self.conquest[seat], self.squads[seat]):
+            for card in zone:
+                if _IS_GENERAL[card % CARDS_PER_DECK]:
+                    count += 1
+        return count
 
     def _player(self, seat: int) -> Player:
         """What everyone sees of ``seat``; the record is built again only when something in it changed."""

@@ -7,6 +7,8 @@ the events. When a fight is resolved ``table.fight`` becomes None and
 
 from __future__ import annotations
 
+from typing import Final
+
 from referee.core.game import Event, broadcast
 from referee.games.glory.table import Fight, Table
 from referee.games.glory.types import (
@@ -27,7 +29,7 @@ from referee.games.glory.types import (
 )
 from referee.games.glory.values import is_land
 
-ASSASSIN_DAMAGE = 25
+ASSASSIN_DAMAGE: Final = 25
 
 
 def _take(cards: list[int], chosen: tuple[int, ...]) -> None:

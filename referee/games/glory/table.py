@@ -7,6 +7,7 @@ docs/games/glory.md as (G-n).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from referee.core.game import Event, broadcast, split
 from referee.core.records import LastBuilt
@@ -24,9 +25,9 @@ from referee.games.glory.types import (
 )
 from referee.games.glory.values import is_money, mercenary_points, total, value
 
-HAND_SIZE = 7
-START_HP = 50
-LAND_DP = 2
+HAND_SIZE: Final = 7
+START_HP: Final = 50
+LAND_DP: Final = 2
 
 #: What a seat's public record is built from: HP, Glory Points, hand size, waiting, Domain, Treasury.
 _PlayerKey = tuple[int, int, int, bool, tuple[int, ...], tuple[int, ...]]

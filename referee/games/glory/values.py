@@ -6,7 +6,7 @@ from typing import Final
 
 from referee.core.cards import CARDS_PER_DECK, Rank, Suit, rank_of, suit_of
 
-_VALUE = {Rank.JACK: 10, Rank.QUEEN: 11, Rank.KING: 12, Rank.JOKER: 25}
+_VALUE: Final = {Rank.JACK: 10, Rank.QUEEN: 11, Rank.KING: 12, Rank.JOKER: 25}
 
 
 class Kind:
@@ -29,10 +29,10 @@ def _kind(k: int) -> str:
     return {Suit.CLUBS: Kind.SOLDIER, Suit.SPADES: Kind.LAND, Suit.DIAMONDS: Kind.MONEY, Suit.HEARTS: Kind.HEALTH}[suit]
 
 
-_KINDS = tuple(_kind(k) for k in range(CARDS_PER_DECK))
-_KIND_NAMES = (Kind.GENERAL, Kind.SOLDIER, Kind.LAND, Kind.MONEY, Kind.HEALTH, Kind.ASSASSIN)
-_VALUES = tuple(_VALUE.get(rank_of(k), int(rank_of(k))) for k in range(CARDS_PER_DECK))
-_RANKS = tuple(int(rank_of(k)) for k in range(CARDS_PER_DECK))
+_KINDS: Final = tuple(_kind(k) for k in range(CARDS_PER_DECK))
+_KIND_NAMES: Final = (Kind.GENERAL, Kind.SOLDIER, Kind.LAND, Kind.MONEY, Kind.HEALTH, Kind.ASSASSIN)
+_VALUES: Final = tuple(_VALUE.get(rank_of(k), int(rank_of(k))) for k in range(CARDS_PER_DECK))
+_RANKS: Final = tuple(int(rank_of(k)) for k in range(CARDS_PER_DECK))
 
 
 def value(card: int) -> int:
@@ -73,8 +73,8 @@ def is_assassin(card: int) -> bool:
     return _KINDS[card % CARDS_PER_DECK] == Kind.ASSASSIN
 
 
-_KINDS_BY_ID = _KINDS * 8  # as _VALUES_BY_ID below
-_ACES_BY_ID = tuple(r == Rank.ACE for r in _RANKS) * 8
+_KINDS_BY_ID: Final = _KINDS * 8  # as _VALUES_BY_ID below
+_ACES_BY_ID: Final = tuple(r == Rank.ACE for r in _RANKS) * 8
 
 
 def by_kind(cards: list[int] | tuple[int, ...]) -> tuple[dict[str, list[int]], list[int]]:
@@ -110,7 +110,7 @@ def mercenary_points(card: int) -> int:
     return half_up(value(card))
 
 
-_VALUES_BY_ID = _VALUES * 8  # the value of every card id of up to eight decks, looked up without a modulo
+_VALUES_BY_ID: Final = _VALUES * 8  # the value of every card id of up to eight decks, looked up without a modulo
 
 
 def total(cards: tuple[int, ...] | list[int]) -> int:

@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping
 from functools import cache
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from arena.v1 import land_and_castle_pb2
 from referee.core.cards import Rank, Suit, card_str, full_deck, rank_of, suit_of
@@ -55,16 +55,16 @@ from referee.games.land_and_castle.types import (
 )
 
 #: Bonus of a hearts castle in defence and of a clubs castle in attack (LC-10).
-CASTLE_BONUS = 3
+CASTLE_BONUS: Final = 3
 
 # Every action names a card or two (and a land): each is made once and shared after (they are frozen), not at every listing.
-_place_castle = cache(PlaceCastle)
-_place_general = cache(PlaceGeneral)
-_attack = cache(Attack)
-_swap = cache(SwapCard)
-_defend = cache(Defend)
-_control = cache(Control)
-_capture = cache(Capture)
+_place_castle: Final = cache(PlaceCastle)
+_place_general: Final = cache(PlaceGeneral)
+_attack: Final = cache(Attack)
+_swap: Final = cache(SwapCard)
+_defend: Final = cache(Defend)
+_control: Final = cache(Control)
+_capture: Final = cache(Capture)
 
 SPEC = GameSpec(
     id="land-and-castle",
