@@ -1,14 +1,14 @@
 """The rules compiled with mypyc: built on request (``arena compile``), used when asked for and still current.
 
 A compiled build is the modules of ``referee/core`` and ``referee/games`` as C
-extensions, apart from the games' records (``INTERPRETED``), in a folder of the
+extensions, their dataclasses given constructors mypyc compiles (referee/native_records.py), in a folder of the
 user's cache named by a hash of their sources (and of the Python and mypy versions). Nothing is compiled in place, so a
 compiled module can never shadow a later edit of its source: with
 ``ARENA_COMPILED=1`` the ``referee`` package looks for its rules in the build
 whose hash matches the sources as they are now, and uses the pure Python ones,
 saying so on stderr, when there is none. Everything else in ``referee`` (the
 codec, the server) stays Python. The conformance suite runs over both builds
-(scripts/test.sh); the compiled one plays about 1.5 to 1.8 times as many decisions
+(scripts/test.sh); the compiled one plays about 3 to 4 times as many decisions
 per second (docs/benchmarks.md).
 """
 
@@ -23,16 +23,15 @@ import sys
 import tempfile
 from pathlib import Path
 
+from referee.native_records import with_native_constructors
+
 #: The subpackages of ``referee`` that are compiled.
 COMPILED = ("core", "games")
 #: Set to 1 to use the compiled build (when there is a current one).
 SWITCH = "ARENA_COMPILED"
-#: Modules a build copies as they are. Each game's records (actions, views, events) are frozen
-#: dataclasses built by the dozen per decision; mypyc keeps their generated ``__init__`` in Python and
-#: sets each field through a native descriptor, which made a 15-field view 2.8 µs against 0.9 µs
-#: interpreted (``quicken``). The games' enumerations live apart, in ``enums.py``, and are compiled.
-INTERPRETED = ("types.py",)
 PACKAGE = Path(__file__).resolve().parent
+#: The rewrite every compiled module goes through first: part of what a build is made from.
+REWRITE = PACKAGE / "native_records.py"
 _MARK = "BUILT"
 
 
@@ -59,7 +58,8 @@ def _mypy_version() -> str:
 
 def source_hash(package: Path = PACKAGE) -> str:
     """A hash of every source file that goes into a build, and of the tools that build it."""
-    digest = hashlib.sha256(f"{sys.version}\n{_mypy_version()}\n{INTERPRETED}\n".encode())
+    digest = hashlib.sha256(f"{sys.version}\n{_mypy_version()}\n".encode())
+    digest.update(REWRITE.read_bytes() + b"\0")
     for sub in COMPILED:
         for path in sorted((package / sub).rglob("*.py")):
             digest.update(path.relative_to(package).as_posix().encode() + b"\0")
@@ -118,11 +118,11 @@ def build(package: Path = PACKAGE, force: bool = False) -> Path:
         shutil.copytree(package.parent / "arena" / "v1", Path(tmp) / "arena" / "v1", ignore=skip)
         (Path(tmp) / "arena" / "__init__.py").touch()
         sources = [
-            path.relative_to(tmp).as_posix()
-            for sub in COMPILED
-            for path in sorted((Path(tmp) / "referee" / sub).rglob("*.py"))
-            if path.name not in INTERPRETED
+            path.relative_to(tmp).as_posix() for sub in COMPILED for path in sorted((Path(tmp) / "referee" / sub).rglob("*.py"))
         ]
+        for source in sources:
+            path = Path(tmp) / source
+            path.write_text(with_native_constructors(path.read_text()))
         done = subprocess.run(
             [sys.executable, "-m", "mypyc", *sources],
             cwd=tmp, capture_output=True, text=True, check=False,
@@ -135,8 +135,7 @@ def build(package: Path = PACKAGE, force: bool = False) -> Path:
             shutil.copy2(library, staging / library.name)
         for sub in COMPILED:
             for made in (Path(tmp) / "referee" / sub).rglob("*"):
-                # The extensions, and the modules left to the interpreter as they are.
-                if made.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) or made.name in INTERPRETED:
+                if made.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
                     target = staging / "referee" / made.relative_to(Path(tmp) / "referee")
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(made, target)

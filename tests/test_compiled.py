@@ -77,22 +77,29 @@ def test_the_rules_in_use_are_the_ones_asked_for() -> None:
 
 
 @pytest.mark.parametrize("game", ["generals_war", "glory", "generals_and_assassins", "land_and_castle", "assassination"])
-def test_a_build_leaves_the_records_to_the_interpreter_and_compiles_the_rest(game: str) -> None:
-    """The records (``types``) stay Python, with ``quicken``'s constructor; their enumerations and the rules are compiled."""
+def test_a_build_compiles_the_rules_and_their_records_with_written_constructors(game: str) -> None:
+    """Records (``types``), enumerations and rules are all compiled; the records' ``__init__`` is the one the rewrite wrote."""
     import importlib.machinery
+    import types as pytypes
 
     types = importlib.import_module(f"referee.games.{game}.types")
     enums = importlib.import_module(f"referee.games.{game}.enums")
     rules = importlib.import_module(f"referee.games.{game}.rules")
-    assert str(types.__file__).endswith(".py")
     extension = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    assert str(enums.__file__).endswith(extension) == in_use() == str(rules.__file__).endswith(extension)
+    assert str(types.__file__).endswith(extension) == str(enums.__file__).endswith(extension) == in_use()
+    assert str(rules.__file__).endswith(extension) == in_use()
     assert types.Phase is enums.Phase
-    assert "__quick_dict__" in types.View.__init__.__code__.co_varnames, "quicken gave the view its constructor"
+    init = types.View.__init__
+    if in_use():
+        assert not isinstance(init, pytypes.FunctionType), "a native constructor, not one dataclasses made"
+    else:
+        assert "__quick_dict__" in init.__code__.co_varnames, "quicken gave the view its constructor"
 
 
-def test_the_modules_left_to_the_interpreter_are_part_of_the_hash(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_rewrite_of_the_records_is_part_of_the_hash(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     package = fake_package(tmp_path)
     first = source_hash(package)
-    monkeypatch.setattr(compiled, "INTERPRETED", ("m.py",))
+    rewrite = tmp_path / "rewrite.py"
+    rewrite.write_bytes(compiled.REWRITE.read_bytes() + b"# changed\n")
+    monkeypatch.setattr(compiled, "REWRITE", rewrite)
     assert source_hash(package) != first

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import itertools
 import pickle
+import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
+from referee.compiled import in_use
 from referee.core.records import LastBuilt, quicken
 from referee.games.glory.types import AttackKing, Discard
+from referee.games.registry import GAMES
+from tests.support import CONFIGS
 
 
 @dataclass(frozen=True)
@@ -82,9 +90,47 @@ def test_classes_whose_init_does_more_are_left_alone() -> None:
     assert Post(2).a == 4
 
 
-def test_the_games_types_are_quickened() -> None:
-    assert "__quick_dict__" in Discard.__init__.__code__.co_varnames
+def test_the_games_types_are_quickened_unless_compiled() -> None:
+    """Compiled, the records have the constructor referee/native_records.py writes instead (tests/test_compiled.py)."""
+    code = getattr(Discard.__init__, "__code__", None)  # a compiled constructor has no Python code
+    assert (code is not None and "__quick_dict__" in code.co_varnames) != in_use()
     assert AttackKing(1, (2,), ()) == AttackKing(target=1, card_ids=(2,), money_ids=())
+
+
+def records_of_a_match(game_id: str, n: int, seed: int) -> Iterator[Any]:
+    """Every view, decision, listed action, event and payload, and the result, of one random match."""
+    game = GAMES[game_id](n, seed)
+    rng = random.Random(seed)
+    while game.to_act():
+        seat = rng.choice(game.to_act())
+        yield game.view(seat)
+        yield game.decision(seat)
+        yield from game.listing(seat, 8) or ()
+        action = game.random_action(seat, rng)
+        yield action
+        for event in game.apply(seat, action):
+            yield event
+            yield event.payload
+    yield game.result()
+
+
+@pytest.mark.parametrize("game_id,n", CONFIGS)
+def test_records_compare_hash_copy_pickle_and_refuse_writes_in_either_build(game_id: str, n: int) -> None:
+    """The same behaviour whether ``quicken`` or the compiled build's written constructors made them."""
+    seen = 0
+    for record in itertools.islice(records_of_a_match(game_id, n, 3), 0, None, 7):
+        fields = dataclasses.fields(record)
+        again = type(record)(**{f.name: getattr(record, f.name) for f in fields})
+        assert again == record and hash(again) == hash(record) and again is not record
+        assert repr(again) == repr(record) and repr(record).startswith(type(record).__name__ + "(")
+        assert pickle.loads(pickle.dumps(record)) == record
+        assert copy.copy(record) == record and copy.deepcopy(record) == record
+        assert dataclasses.replace(record) == record
+        for f in fields[:1]:
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(record, f.name, getattr(record, f.name))
+        seen += 1
+    assert seen > 20
 
 
 def test_last_built_rebuilds_a_seats_record_only_when_its_key_changes() -> None:
