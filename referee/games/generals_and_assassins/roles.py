@@ -74,7 +74,11 @@ def by_role(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def total(cards: tuple[int, ...] | list[int]) -> int:
+    """The cards' summed value; a plain loop, which mypyc compiles to C (``sum(map(...))`` it calls generically)."""
+    worth = 0
     try:
-        return sum(map(_VALUES_BY_ID.__getitem__, cards))
+        for card in cards:
+            worth += _VALUES_BY_ID[card]
     except IndexError:  # an id beyond eight decks
         return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
+    return worth

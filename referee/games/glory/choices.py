@@ -213,9 +213,13 @@ def _thwart_actions(d: ThwartChoice) -> Iterator[Action]:
             yield Thwart(ids)
 
 
+def _dearest_first(card: int) -> tuple[int, int]:
+    return (-value(card), card)
+
+
 def _paying_sets(money: list[int], need: int) -> Iterator[tuple[int, ...]]:
     """Every subset of ``money`` worth at least ``need`` (pruned: no dead ends are explored)."""
-    money = sorted(money, key=lambda c: (-value(c), c))
+    money = sorted(money, key=_dearest_first)
     suffix = [0] * (len(money) + 1)
     for i in range(len(money) - 1, -1, -1):
         suffix[i] = suffix[i + 1] + value(money[i])

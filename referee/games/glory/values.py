@@ -93,7 +93,7 @@ def by_kind(cards: list[int] | tuple[int, ...]) -> tuple[dict[str, list[int]], l
 
 
 def is_ace(card: int) -> bool:
-    return _RANKS[card % CARDS_PER_DECK] == Rank.ACE
+    return _RANKS[card % CARDS_PER_DECK] == 1  # Rank.ACE, compared as the int it is
 
 
 def high_card_rank(card: int) -> int:
@@ -114,7 +114,11 @@ _VALUES_BY_ID: Final = _VALUES * 8  # the value of every card id of up to eight 
 
 
 def total(cards: tuple[int, ...] | list[int]) -> int:
+    """The cards' summed value; a plain loop, which mypyc compiles to C (``sum(map(...))`` it calls generically)."""
+    worth = 0
     try:
-        return sum(map(_VALUES_BY_ID.__getitem__, cards))
+        for card in cards:
+            worth += _VALUES_BY_ID[card]
     except IndexError:  # an id beyond eight decks
         return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
+    return worth
