@@ -224,7 +224,10 @@ def _build(cls: type, msg: Any) -> Any:
             kwargs[name] = _value(types[name], fd, value) if msg.HasField(name) else None
         else:
             kwargs[name] = _value(types[name], fd, value)
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:  # a record that checks its fields (a compiled one checks their types) refused a value
+        raise CodecError(f"{msg.DESCRIPTOR.full_name}: {exc}") from None
 
 
 def _value(hint: Any, fd: FieldDescriptor, value: Any) -> Any:
