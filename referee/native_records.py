@@ -17,7 +17,7 @@ class's ``__init__`` write the native fields directly, past the frozen
 ``__setattr__``, which in the interpreter would refuse them. A class is left
 as it is when it declares its own ``__init__``, ``__post_init__`` or
 ``__reduce__``, has a base class, a field named ``self``, a default made
-by ``field(...)``, or ``init=False`` already.
+by ``field(...)``, ``init=False`` already, or a decorator written over several lines.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _constructor(
 ) -> tuple[ast.expr, str, list[tuple[str, str, str | None]], bool] | None:
     """(the decorator, its new text, the fields as (name, annotation, default), frozen), or None to leave the class."""
     decorator = _dataclass_decorator(node)
-    if decorator is None or node.bases or node.keywords:
+    if decorator is None or node.bases or node.keywords or decorator.end_lineno != decorator.lineno:
         return None
     keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
     flags = {k.arg: k.value for k in keywords}
@@ -100,7 +100,7 @@ def with_native_constructors(source: str) -> str:
     """``source`` with each plain dataclass given a written ``__init__`` and ``__reduce__`` (see the module's docstring)."""
     tree = ast.parse(source)
     lines = source.splitlines()
-    edits: list[tuple[int, ast.ClassDef, ast.expr, str, list[str]]] = []
+    edits: list[tuple[int, ast.expr, str, list[str]]] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
             continue
@@ -110,15 +110,10 @@ def with_native_constructors(source: str) -> str:
         decorator, text, fields, frozen = found
         indent = " " * (node.col_offset + 4)
         assert node.end_lineno is not None
-        edits.append((node.end_lineno, node, decorator, text, _methods(node.name, fields, frozen, indent)))
-    for end, _node, decorator, text, methods in sorted(edits, key=lambda e: e[0], reverse=True):
+        edits.append((node.end_lineno, decorator, text, _methods(node.name, fields, frozen, indent)))
+    for end, decorator, text, methods in sorted(edits, key=lambda e: e[0], reverse=True):
         lines[end:end] = ["", *methods]
-        # Decorators sit on their own lines, above the class: editing one leaves the line numbers below as they are.
+        # A decorator on one line, above the class: editing it leaves the line numbers below as they are.
         row = decorator.lineno - 1
-        line = lines[row]
-        start = decorator.col_offset
-        stop = decorator.end_col_offset if decorator.end_lineno == decorator.lineno else None
-        if stop is None:
-            raise ValueError(f"the decorator of {_node.name} spans several lines")
-        lines[row] = line[:start] + text + line[stop:]
+        lines[row] = lines[row][: decorator.col_offset] + text + lines[row][decorator.end_col_offset :]
     return "\n".join(lines) + ("\n" if source.endswith("\n") else "")

@@ -58,6 +58,13 @@ SOURCE = textwrap.dedent(
             pass
 
 
+    @dataclass(
+        frozen=True,
+    )
+    class Spread:
+        a: int
+
+
     class NotARecord:
         a: int = 1
     '''
@@ -95,7 +102,7 @@ def test_plain_dataclasses_get_a_written_constructor_and_reduce() -> None:
 def test_classes_whose_construction_is_not_plain_are_left_as_they_are() -> None:
     out = with_native_constructors(SOURCE)
     before, after = classes(SOURCE), classes(out)
-    for name in ("Factory", "Own", "NotARecord"):
+    for name in ("Factory", "Own", "Spread", "NotARecord"):
         assert ast.dump(after[name]) == ast.dump(before[name]), name
     assert with_native_constructors("x = 1\n") == "x = 1\n"
 
