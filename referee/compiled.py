@@ -118,7 +118,9 @@ def build(package: Path = PACKAGE, force: bool = False) -> Path:
         shutil.copytree(package.parent / "arena" / "v1", Path(tmp) / "arena" / "v1", ignore=skip)
         (Path(tmp) / "arena" / "__init__.py").touch()
         sources = [
-            path.relative_to(tmp).as_posix() for sub in COMPILED for path in sorted((Path(tmp) / "referee" / sub).rglob("*.py"))
+            path.relative_to(tmp).as_posix()
+            for sub in COMPILED
+            for path in sorted((Path(tmp) / "referee" / sub).rglob("*.py"))
         ]
         for source in sources:
             path = Path(tmp) / source

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from referee.core.cards import CARDS_PER_DECK
+from referee.core.cards import CARDS_PER_DECK, summed
 
 # Per card index within a deck (0..53): value and role.
 GENERAL, SOLDIER, LAND, MONEY, HEALTH, ASSASSIN = range(6)
@@ -74,11 +74,4 @@ def by_role(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 
 def total(cards: tuple[int, ...] | list[int]) -> int:
-    """The cards' summed value; a plain loop, which mypyc compiles to C (``sum(map(...))`` it calls generically)."""
-    worth = 0
-    try:
-        for card in cards:
-            worth += _VALUES_BY_ID[card]
-    except IndexError:  # an id beyond eight decks
-        return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
-    return worth
+    return summed(_VALUES_BY_ID, cards)

@@ -246,8 +246,9 @@ def _turn_actions(d: TurnChoice) -> Iterator[Action]:
         for card in d.assassins:
             yield Assassinate(target, (card,))
     for lands in card_subsets(d.lands, 1, len(d.lands)):
-        if total(lands) <= budget:
-            for money in _paying_sets(list(d.treasury), total(lands)):
+        price = total(lands)
+        if price <= budget:
+            for money in _paying_sets(list(d.treasury), price):
                 yield BuyLand(lands, money)
     attacked = [(ConquerLand, t) for t in d.conquer_targets] + [(AttackKing, t) for t in d.king_targets]
     if d.generals and attacked:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from referee.core.cards import CARDS_PER_DECK, Rank, Suit, rank_of, suit_of
+from referee.core.cards import CARDS_PER_DECK, Rank, Suit, rank_of, suit_of, summed
 
 _VALUE: Final = {Rank.JACK: 10, Rank.QUEEN: 11, Rank.KING: 12, Rank.JOKER: 25}
 
@@ -114,11 +114,4 @@ _VALUES_BY_ID: Final = _VALUES * 8  # the value of every card id of up to eight 
 
 
 def total(cards: tuple[int, ...] | list[int]) -> int:
-    """The cards' summed value; a plain loop, which mypyc compiles to C (``sum(map(...))`` it calls generically)."""
-    worth = 0
-    try:
-        for card in cards:
-            worth += _VALUES_BY_ID[card]
-    except IndexError:  # an id beyond eight decks
-        return sum(_VALUES[c % CARDS_PER_DECK] for c in cards)
-    return worth
+    return summed(_VALUES_BY_ID, cards)
