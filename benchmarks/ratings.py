@@ -6,7 +6,7 @@ matches are real (the session and the SDK driver in process,
 referee.server.inprocess), and the ladder's side uses the ladder's own code
 without its database: its matchmaking (ladder/scheduler.py ``choose_table``:
 the bot with the fewest games, ties at random, with its neighbours in
-the order by mu), every deal played twice with the seat order reversed, and
+the order by mu or with opponents drawn at random), every deal played twice with the seat order reversed, and
 the set rated as one comparison (ladder/ratings.py ``set_ranks``, as
 ladder/worker.py ``rate_set`` does).
 The baseline is TrueSkill with uniformly random tables and a fresh deal for
@@ -20,10 +20,13 @@ for the next HOLD games per bot (with eight bots, 0.9 allows one swapped pair).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
+import multiprocessing
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -119,20 +122,40 @@ def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
     return None
 
 
-def compare(trials: int = 3, max_games_per_bot: int = 100, progress: Callable[[str], None] = print) -> dict[str, list[float | None]]:
-    out: dict[str, list[float | None]] = {"ladder": [], "trueskill-random": []}
-    for trial in range(trials):
-        for scheme in out:
-            out[scheme].append(converge(scheme, 1000 + trial, max_games_per_bot))
-            progress(f"ratings: {scheme} trial {trial}: {out[scheme][-1]}")
+def _converge_one(job: tuple[str, int, int]) -> float | None:
+    scheme, seed, max_games_per_bot = job
+    return converge(scheme, seed, max_games_per_bot)
+
+
+def compare(
+    trials: int = 3, max_games_per_bot: int = 100, progress: Callable[[str], None] = print, workers: int = 1
+) -> dict[str, list[float | None]]:
+    """Each scheme's games per bot (``converge``) for seeds 1000, 1001, ...; ``workers`` processes share the runs.
+
+    One run's figure swings widely with its seed (from about 30 to beyond 250 games per bot on the same
+    schemes), so a comparison needs many seeds: with five, one scheme's median can land at half or at
+    twice another's by luck alone.
+    """
+    schemes = ("ladder", "trueskill-random")
+    jobs = [(scheme, 1000 + trial, max_games_per_bot) for trial in range(trials) for scheme in schemes]
+    out: dict[str, list[float | None]] = {scheme: [] for scheme in schemes}
+    with contextlib.ExitStack() as stack:
+        figures: Iterator[float | None] = map(_converge_one, jobs)
+        if workers > 1:
+            # spawned, not forked: the caller may hold gRPC's threads (benchmarks/run.py ran the wire before)
+            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")))
+            figures = pool.map(_converge_one, jobs)
+        for (scheme, seed, _), figure in zip(jobs, figures):
+            out[scheme].append(figure)
+            progress(f"ratings: {scheme} seed {seed}: {figure}")
     return out
 
 
-def median_or_none(values: list[float | None], cap: float) -> float | None:
-    """The median, counting a run that never got there as beyond the cap; None if that median is beyond it."""
+def quartiles(values: list[float | None], cap: float) -> tuple[float, float, float]:
+    """The first quartile, median and third quartile, a run that never got there counted as beyond ``cap``."""
     filled = [v if v is not None else cap * 10 for v in values]
-    m = statistics.median(filled)
-    return None if m > cap else m
+    q1, median, q3 = statistics.quantiles(filled, n=4, method="inclusive")
+    return q1, median, q3
 
 
 if __name__ == "__main__":

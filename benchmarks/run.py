@@ -339,16 +339,22 @@ def _median_rate(runs: list[tuple[float, list[str], int] | str]) -> tuple[float,
 
 
 def ratings(r: Report) -> None:
-    from benchmarks.ratings import HOLD, NOISES, TAU, compare, median_or_none
+    from benchmarks.ratings import HOLD, NOISES, TAU, compare, quartiles
 
     cap = 250
-    trials = 5
-    out = compare(trials, cap, progress=print)
-    ladder = median_or_none(out["ladder"], cap)
-    baseline = median_or_none(out["trueskill-random"], cap)
+    trials = 24
+    out = compare(trials, cap, progress=print, workers=2)
+    ladder_q, baseline_q = quartiles(out["ladder"], cap), quartiles(out["trueskill-random"], cap)
 
     def fmt(values: list[float | None]) -> str:
-        return ", ".join("not reached" if v is None else f"{v:.0f}" for v in values)
+        return ", ".join("—" if v is None else f"{v:.0f}" for v in values)
+
+    def figure(x: float) -> str:
+        return f"> {cap}" if x > cap else f"{x:.0f}"
+
+    def row(name: str, q: tuple[float, float, float], values: list[float | None]) -> str:
+        reached = sum(v is not None for v in values)
+        return f"| {name} | {figure(q[1])} | {figure(q[0])}–{figure(q[2])} | {reached} of {len(values)} |"
 
     r.add(
         "## 4. Ratings: games until the order is right",
@@ -356,24 +362,34 @@ def ratings(r: Report) -> None:
         f"Command: `python -m benchmarks.run` (benchmarks/ratings.py). {load()}. Eight bots of known strength,",
         f"tests/bots/gw_noisy with noise {', '.join(f'{x:g}' for x in NOISES)} (lower is stronger), General's War",
         "with two or four seats, real matches in process (referee.server.inprocess.play). The ladder's own code without",
-        "its database: its matchmaking (ladder/scheduler.py `choose_table`: the bot with fewest games plays its neighbours",
-        "in the order by mu), each deal twice with the seat order reversed, the pair rated as one comparison",
+        "its database: its matchmaking (ladder/scheduler.py `choose_table`: the bot with fewest games plays, at half the",
+        "tables its neighbours in the order by mu, at the others opponents drawn at random), each deal twice with the",
+        "seat order reversed, the pair rated as one comparison",
         "(ladder/ratings.py `set_ranks`), beside TrueSkill with random tables and a fresh deal each match. The figure: games per",
         f"bot from which Kendall's τ between the order by mu - 3 sigma and the true order is ≥ {TAU} and stays so for",
-        f"{HOLD} more games per bot; {trials} runs of up to {cap} games per bot each, the median.",
+        f"{HOLD} more games per bot; {trials} runs (seeds 1000 to {999 + trials}) of up to {cap} games per bot each,",
+        "a run that never got there counted as beyond the cap. One run's figure swings widely with its seed, hence",
+        "the quartiles and the many runs: the medians of five runs (this section until the eleventh round) could differ",
+        "by a factor of two between schemes by luck alone.",
         "",
-        "| scheme | games per bot (median) | each run |",
-        "|---|---|---|",
-        f"| ladder (neighbours, duplicate deals rated as one comparison) | {'> %d' % cap if ladder is None else f'{ladder:.0f}'} | {fmt(out['ladder'])} |",
-        f"| TrueSkill, random tables, no duplicates | {'> %d' % cap if baseline is None else f'{baseline:.0f}'} | {fmt(out['trueskill-random'])} |",
+        "| scheme | games per bot (median) | quartiles | runs that got there |",
+        "|---|---|---|---|",
+        row("ladder (neighbours or random opponents, duplicate deals rated as one comparison)", ladder_q, out["ladder"]),
+        row("TrueSkill, random tables, no duplicates", baseline_q, out["trueskill-random"]),
+        "",
+        "Each run, in seed order (— : not within the cap):",
+        "",
+        f"- ladder: {fmt(out['ladder'])}",
+        f"- TrueSkill, random tables: {fmt(out['trueskill-random'])}",
         "",
     )
-    if ladder is not None and baseline is not None:
+    ladder, baseline = ladder_q[1], baseline_q[1]
+    if ladder <= cap and baseline <= cap:
         r.target("ratings: games per bot, ladder vs TrueSkill random", f"{ladder:.0f} vs {baseline:.0f} ({ladder / baseline:.2f}×)", "≤ 0.5×", ladder <= baseline / 2)
     else:
         # The baseline beyond the cap: the ladder's figure within half the cap is within half the baseline's too.
-        verdict = False if ladder is None else (True if ladder <= cap / 2 else None)
-        r.target("ratings: games per bot, ladder vs TrueSkill random", f"{'>%d' % cap if ladder is None else f'{ladder:.0f}'} vs {'>%d' % cap if baseline is None else f'{baseline:.0f}'}", "≤ 0.5×", verdict)
+        verdict = False if ladder > cap else (True if ladder <= cap / 2 else None)
+        r.target("ratings: games per bot, ladder vs TrueSkill random", f"{figure(ladder)} vs {figure(baseline)}", "≤ 0.5×", verdict)
 
 
 def memory(r: Report) -> None:
