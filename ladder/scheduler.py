@@ -1,10 +1,10 @@
 """Choosing the matches that teach the ladder the most.
 
-Bots with the fewest games play first, against their neighbours in
-the order by mu; every deal is played twice with the seats reversed (a
-duplicate set) so that card luck cancels, and the set is rated as one
-comparison (ladder/worker.py ``rate_set``). New versions get placement matches
-first, and owners can ask for challenges.
+Bots with the fewest games play first, against their neighbours in the
+order by mu or against opponents drawn at random; every deal is played
+twice with the seats reversed (a duplicate set) so that card luck cancels,
+and the set is rated as one comparison (ladder/worker.py ``rate_set``).
+New versions get placement matches first, and owners can ask for challenges.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from ladder.ratings import Skill
 from referee.games.registry import GAMES
 
 PLACEMENT_GAMES = 4
+#: The share of tables whose opponents are drawn at random rather than being the focus's neighbours.
+RANDOM_SHARE = 0.5
 PRIORITY = {"rated": 0, "placement": 1, "challenge": 2}
 
 _MATCHES, _SEATS = cast(Table, Match.__table__), cast(Table, MatchSeat.__table__)
@@ -118,17 +120,22 @@ def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | N
 
 
 def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
-    """The entrant with the fewest games (ties at random) and its neighbours in the order by mu, seated at random.
+    """The entrant with the fewest games (ties at random) and ``n - 1`` opponents, seated at random.
 
-    Neighbours are the pairs whose order the ladder knows least; with each deal played twice and the
-    set rated as one comparison, this ordered a family of bots of known strength in about half the
-    games TrueSkill with random tables needs (docs/benchmarks.md, section 4).
+    At half the tables (``RANDOM_SHARE``) the opponents are drawn at random from every entrant; at the
+    others they are the focus's neighbours in the order by mu, the pairs whose order the ladder knows
+    least. Neighbours alone move a misplaced bot one place at a time, and a third of the runs of
+    docs/benchmarks.md section 4 ended with the order still wrong after 250 games per bot; random
+    opponents place it wherever it belongs.
     """
     focus = min(pool, key=lambda e: (e.games, rng.random()))
-    ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
-    at = ranked.index(focus)
-    start = max(0, min(at - n // 2, len(ranked) - n))  # the focus with those just above it (and below, at a table of 4)
-    table = ranked[start:start + n]
+    if rng.random() < RANDOM_SHARE:
+        table = [focus, *rng.sample([e for e in pool if e is not focus], n - 1)]
+    else:
+        ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
+        at = ranked.index(focus)
+        start = max(0, min(at - n // 2, len(ranked) - n))  # the focus with those just above it (and below, at a table of 4)
+        table = ranked[start:start + n]
     rng.shuffle(table)
     return table
 
