@@ -124,9 +124,9 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entran
 
     At half the tables (``RANDOM_SHARE``) the opponents are drawn at random from every entrant; at the
     others they are the focus's neighbours in the order by mu, the pairs whose order the ladder knows
-    least. Neighbours alone move a misplaced bot one place at a time, and a third of the runs of
-    docs/benchmarks.md section 4 ended with the order still wrong after 250 games per bot; random
-    opponents place it wherever it belongs.
+    least. Neighbours alone move a misplaced bot one place at a time: in a third of the runs of the
+    ratings benchmark the order was still wrong after 250 games per bot (benchmarks/CHANGES.md, eleventh
+    round); random opponents place it wherever it belongs.
     """
     focus = min(pool, key=lambda e: (e.games, rng.random()))
     if rng.random() < RANDOM_SHARE:

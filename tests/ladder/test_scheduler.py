@@ -39,7 +39,7 @@ def test_ties_for_fewest_games_are_broken_at_random() -> None:
 
 
 def test_opponents_are_the_neighbours_at_some_tables_and_anyone_at_the_others() -> None:
-    """Neighbours alone left the order stuck wrong in a third of the benchmark's runs (docs/benchmarks.md, section 4)."""
+    """Neighbours alone left the order stuck wrong in a third of the benchmark's runs (benchmarks/CHANGES.md, eleventh round)."""
     rng = random.Random(3)
     draws = 2000
     far = 0
@@ -52,7 +52,7 @@ def test_opponents_are_the_neighbours_at_some_tables_and_anyone_at_the_others() 
     assert abs(far - expected) < 0.1 * draws, (far, expected)
 
 
-def test_a_focus_ranked_first_or_last_still_gets_its_nearest_neighbours() -> None:
+def test_a_focus_ranked_first_still_gets_its_neighbour_below() -> None:
     rng = random.Random(4)
     opponents: Counter[int] = Counter()
     for _ in range(400):
