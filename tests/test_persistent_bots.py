@@ -67,6 +67,26 @@ def test_a_pooled_process_plays_several_matches_but_never_the_same_deal_twice(tm
     assert distinct
 
 
+def test_a_pooled_process_is_told_only_to_read_its_orders(tmp_path: Path) -> None:
+    """No ARENA_ADDRESS, ARENA_MATCH_ID or ARENA_TOKEN in its environment: every match's come on its control pipe."""
+    bot = pooled_bot(tmp_path)
+    seen = tmp_path / "env.json"
+    note = f"import json, os\nopen({str(seen)!r}, 'w').write(json.dumps(sorted(k for k in os.environ if k.startswith('ARENA_'))))\n"
+    future = "from __future__ import annotations\n"
+    (bot / "bot.py").write_text((bot / "bot.py").read_text().replace(future, future + note, 1))
+
+    async def main() -> int:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            match = await run_local_match(MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 1, {}, TC, tmp_path / "logs"), pool=pool)
+            return sum(1 for s in match.record.result.seats if not s.forfeited and not s.verdicts)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == 2
+    assert json.loads(seen.read_text()) == ["ARENA_CONTROL"]
+
+
 def test_a_process_retires_after_its_matches(tmp_path: Path) -> None:
     bot = pooled_bot(tmp_path, per_process=2)
 

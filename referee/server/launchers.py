@@ -33,7 +33,7 @@ class LaunchSpec:
     bot_dir: Path  # the bot's files (the runner may hand a fresh copy)
     seat_dir: Path  # holds referee.sock, this seat's only way out
     home: Path  # private writable directory
-    env: dict[str, str]  # ARENA_* variables, with ARENA_ADDRESS pointing into seat_dir
+    env: dict[str, str]  # ARENA_* variables; the launcher adds ARENA_ADDRESS, pointing into seat_dir, unless ``control``
     log_path: Path
     #: Keep the bot's stdin open as a control pipe: it is handed one match per line (ARENA_CONTROL=stdin).
     control: bool = False
@@ -159,9 +159,8 @@ class ProcessLauncher:
     async def launch(self, spec: LaunchSpec) -> BotHandle:
         spec.log_path.parent.mkdir(parents=True, exist_ok=True)
         spec.home.mkdir(parents=True, exist_ok=True)
-        extra = {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}
-        if spec.control:
-            extra["ARENA_CONTROL"] = "stdin"
+        # A pooled process learns each match's address from its control pipe: an address here would name no socket.
+        extra = {"ARENA_CONTROL": "stdin", **spec.env} if spec.control else {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}
         try:
             proc = await asyncio.create_subprocess_exec(
                 *with_limits(resolve_command(spec.manifest.command)),
