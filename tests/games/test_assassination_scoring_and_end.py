@@ -164,6 +164,14 @@ def test_as43_assassins_escape_by_the_public_exit_after_an_incident() -> None:
         ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
         escaped = [c for c in changes(ended) if c[2] == ScoreReason.ESCAPED]
         assert escaped == ([(2, 2, ScoreReason.ESCAPED)] if incident else [])
+    for bad_cop in (False, True):  # the bad cop is a bad guy (AS-40): he escapes too; a good police officer does not
+        g = make()
+        g.incident = True
+        g.secret.bad_cop = bad_cop
+        place(g, 1, R.PUBLIC_EXIT)
+        ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
+        escaped = [c for c in changes(ended) if c[2] == ScoreReason.ESCAPED]
+        assert escaped == ([(1, 2, ScoreReason.ESCAPED)] if bad_cop else [])
 
 
 def test_as44_scores_change_only_when_the_round_ends() -> None:
