@@ -309,6 +309,24 @@ def test_as14_a_president_wounded_on_the_helipad_is_not_yet_safe() -> None:
     assert of(events, PresidentSafe) == [PresidentSafe(R.HELIPAD)]
 
 
+def test_as15_an_incident_that_spares_the_president_still_spoils_the_photo_op() -> None:
+    """The agent takes the sniper's bullet at the exit: the president is unharmed, but there was an incident."""
+    outcomes = []
+    for shot in (False, True):
+        g = make(start=R.HELIPAD, route_die=3)
+        for _ in range(5):
+            turn(g)
+        move(g)
+        assert g.president.room == R.PUBLIC_EXIT and g.president.speech_given
+        place(g, 0, R.PUBLIC_EXIT)  # the agent
+        place(g, 2, R.PUBLIC_EXIT)  # the sniper
+        events = act(g, [2] if shot else [], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)} if shot else {})
+        outcomes.append([e.outcome for e in of(events, RoundEnded)])
+        if shot:
+            assert g.incident and g.pieces[0].killed and g.president.status != PresidentStatus.KILLED
+    assert outcomes == [[RoundOutcome.PHOTO_OP_TAKEN], []]
+
+
 def test_as15_the_photo_op_fails_if_an_incident_happens_at_the_exit() -> None:
     g = make(start=R.HELIPAD, route_die=3)
     for _ in range(5):

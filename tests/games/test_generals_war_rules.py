@@ -82,13 +82,14 @@ def test_gw2_reveals_are_simultaneous_and_only_for_new_aces() -> None:
     assert [(r.seat, r.cards) for r in revealed] == [(0, (c(1, C),)), (1, (c(1, D),))]
     assert len(game.hands[0]) == 10 and len(game.hands[1]) == 10
     # Seat 1 drew the ace of hearts in its five extra cards: a new wave, for seat 1 only, for that ace only.
+    # Seat 0, who held back the ace of spades, is not asked again: an ace is revealed in its own wave or never.
     assert game.to_act() == (1,)
     assert game.decision(1) == RevealChoice((c(1, H),))
-    # The unrevealed ace of spades cannot be revealed later.
-    assert game.check(1, RevealGenerals((c(1, D),))) is not None
+    assert game.check(1, RevealGenerals((c(1, D),))) is not None, "an ace of an earlier wave is not offered again"
     game.apply(1, RevealGenerals((c(1, H),)))
     assert len(game.hands[1]) == 15
     assert game.phase == Phase.ATTACK
+    assert c(1, S) in game.hands[0] and c(1, S) not in game.revealed[0], "the ace of spades stays a hidden general"
 
 
 def test_gw2_a_short_deck_draws_what_is_left() -> None:
@@ -152,6 +153,21 @@ def four_player_duel() -> GeneralsWar:
         for seat in game.to_act():
             game.apply(seat, RevealGenerals(()))
     return game
+
+
+def test_gw5_equal_conquest_piles_give_no_defeat_point_with_four_players() -> None:
+    game = four_player_duel()
+    assert tuple(game._participants()) == (0, 1)
+    for seat, ace in ((0, c(1, C)), (1, c(1, D))):  # each keeps his one general in his deck: nobody falls (GW-6)
+        game.decks[seat] = deque(x for x in game.decks[seat] if x != ace)
+        game.decks[seat].append(ace)
+    game.hands[0], game.hands[1] = [c(9, C)], [c(9, D), c(2, D)]  # as with two: a tie kills both, seat 0's hand is empty
+    game.conquest[0], game.conquest[1] = [c(5, C)], []
+    game.apply(0, PlaySquad((c(9, C),)))
+    events = game.apply(1, PlaySquad((c(9, D),)))
+    ended = next(e.payload for e in events if isinstance(e.payload, RoundEnded))
+    assert ended.conquest_counts[:2] == (1, 1) and not ended.interrupted
+    assert ended.defeat_point_to is None and game.defeat_points == [0, 0, 0, 0]
 
 
 def test_gw6_and_gw7_losing_the_last_general_eliminates_at_once_and_cards_move() -> None:

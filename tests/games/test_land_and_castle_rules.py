@@ -405,11 +405,13 @@ def test_lc16_dominance_wins_after_the_claim() -> None:
 
 
 def test_lc17_conversion_neighbours_in_a_row_all_face_up() -> None:
-    # Neighbours share a suit or are within one; the ends (Kh and 2d) are not compared: a row, not a circle.
-    row = [c(K, H), c(A, S), c(2, D), c(9, D), c(10, C), c(2, D)]
-    row[5] = c(J, C)
+    # Neighbours share a suit or are within one.
+    row = [c(K, H), c(A, S), c(2, D), c(9, D), c(10, C), c(J, C)]
     assert converted(row, [True] * 6)
     assert not converted(row, [True] * 5 + [False])
+    # The ends are not compared: 2h and 5s do not link (other suits, three apart), and the row still converts.
+    assert converted([c(2, H), c(3, H), c(4, S), c(5, S)], [True] * 4), "a row, not a circle"
+    assert not converted([c(2, H), c(3, H), c(6, D), c(5, S)], [True] * 4), "a pair of neighbours that do not link"
     assert not converted([c(K, H), c(3, S)], [True, True])
     assert converted([c(K, H), c(Q, S), c(J, D), c(A, C)], [True] * 4), "face cards are 0 as land, an ace 1"
     lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(10, S)]
