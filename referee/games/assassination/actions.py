@@ -305,7 +305,7 @@ class Resolution:
             self.witness_arrest(colour, bad_guys)
 
     def witness_arrest(self, bad_cop_colour: int, bad_guys: list[int]) -> None:
-        """The reporter saw the bad cop shoot: the bad cop and any sniper or bomber with him are detained (AS-36)."""
+        """The reporter saw the bad cop shoot: the bad cop and any sniper or bomber with him are detained (AS-34, AS-35)."""
         for c in [bad_cop_colour] + bad_guys:
             self.detain(c, None)
 

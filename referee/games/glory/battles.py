@@ -129,7 +129,7 @@ def more_assassins(t: Table, seat: int, cards: tuple[int, ...]) -> list[Event]:
 
 
 def resolve(t: Table, success: bool | None) -> list[Event]:
-    """Outcome, Glory, discards, payments for assistance, then draw-back (G-14, G-17, G-19, G-20, G-23, G-25)."""
+    """Outcome, Glory, discards, payments for assistance, then draw-back (G-14, G-17, G-19, G-21, G-24, G-25, G-34)."""
     fight = t.fight
     assert fight is not None
     attacker, defender = fight.attacker, fight.defender
@@ -166,7 +166,7 @@ def resolve(t: Table, success: bool | None) -> list[Event]:
     t.fight = None
     t.last_battle = result
     if eliminated:
-        return events  # the round ends at once: nobody draws (G-25)
+        return events  # the round ends at once: nobody draws (G-26)
     if fight.kind == AttackKind.ATTACK_KING:
         drawers = [s for s in t.others(attacker) if s == defender or not t.waiting[s]]
     else:

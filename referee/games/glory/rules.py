@@ -132,7 +132,7 @@ class Glory(Game[Action]):
         return events + self._begin_turn(first)
 
     def _new_round(self) -> list[Event]:
-        """Every card back into the deck, reshuffled; HP back to 50 (G-5, G-6, G-31)."""
+        """Every card back into the deck, reshuffled; HP back to 50 (G-5, G-6, G-32)."""
         t = self.t
         cards = t.deck + t.discard
         for seat in range(self.num_players):
@@ -153,7 +153,7 @@ class Glory(Game[Action]):
         return int(self.options["rounds"])
 
     def _end_round(self, reason: RoundEndReason, eliminated: int | None = None) -> list[Event]:
-        """Land scores for every king not eliminated (G-26); then the next round or the end (G-27)."""
+        """Land scores for every king not eliminated (G-27); then the next round or the end (G-28)."""
         t = self.t
         self.eliminated = eliminated
         land = tuple(0 if s == eliminated else t.land_value(s) for s in range(self.num_players))
@@ -188,7 +188,7 @@ class Glory(Game[Action]):
         t.phase = Phase.TURN
         events = [broadcast(TurnStarted(seat))]
         if t.waiting[seat]:
-            events += t.draw_to_seven(seat)  # a failed attacker draws back now (G-23)
+            events += t.draw_to_seven(seat)  # a failed attacker draws back now (G-25)
         return events
 
     def _end_turn(self) -> list[Event]:
@@ -203,7 +203,7 @@ class Glory(Game[Action]):
         result = t.last_battle
         assert result is not None
         if result.eliminated:
-            return events + self._end_round(RoundEndReason.KING_ELIMINATED, result.defender)  # (G-25)
+            return events + self._end_round(RoundEndReason.KING_ELIMINATED, result.defender)  # (G-26)
         return events + self._end_turn()
 
     # --- who acts and what they may do ----------------------------------------------
@@ -280,7 +280,7 @@ class Glory(Game[Action]):
         return choices.random_action(self.decision(seat), rng)
 
     def default_action(self, seat: int) -> Action:
-        """Passive and always legal (G-30)."""
+        """Passive and always legal (G-31)."""
         d = self.decision(seat)
         if isinstance(d, TurnChoice):
             if not d.hand:
@@ -325,7 +325,7 @@ class Glory(Game[Action]):
         return self._simple_turn(seat, action) + t.draw_to_seven(seat) + self._end_turn()
 
     def _simple_turn(self, seat: int, action: Action) -> list[Event]:
-        """Buy Land, Heal, Discard or pass; the draw-back follows (G-11, G-21, G-22, G-10)."""
+        """Buy Land, Heal, Discard or pass; the draw-back follows (G-11, G-22, G-23, G-10)."""
         t = self.t
         hand = t.hands[seat]
         if isinstance(action, BuyLand):
@@ -372,7 +372,7 @@ class Glory(Game[Action]):
         )
 
     def hidden_cards(self, seat: int) -> set[int]:
-        """The deck and the other players' hands (G-29)."""
+        """The deck and the other players' hands (G-30)."""
         hidden = set(self.t.deck)
         for other in range(self.num_players):
             if other != seat:

@@ -76,7 +76,7 @@ class Table:
         self.treasuries: list[list[int]] = [[] for _ in range(n)]
         self.hp = [START_HP] * n
         self.glory = [0] * n
-        self.waiting = [False] * n  # failed attackers who draw back later (G-23)
+        self.waiting = [False] * n  # failed attackers who draw back later (G-25)
         self.phase = Phase.TURN
         self.turn = 0
         self.fight: Fight | None = None
@@ -115,7 +115,7 @@ class Table:
         return split(seat, self.n, mine, theirs)
 
     def draw_to_seven(self, seat: int) -> list[Event]:
-        """Draw until seven cards are in hand or the deck is empty (G-8, G-9); ends a wait (G-23)."""
+        """Draw until seven cards are in hand or the deck is empty (G-8, G-9); ends a wait (G-25)."""
         hand: list[int] = []
         money: list[int] = []
         while len(self.hands[seat]) < HAND_SIZE and self.draw_one(seat, hand, money):
