@@ -21,6 +21,8 @@ from referee.games.assassination.types import (
     PlayEvent,
     PresidentHit,
     PresidentStatus,
+    React,
+    ReactionChoice,
     Room,
     RoundEnded,
     RoundOutcome,
@@ -31,6 +33,7 @@ from referee.games.assassination.types import (
 )
 from tests.games.test_assassination_support import (
     PURE_RULES_ONLY,
+    Loaded,
     BO,
     PO,
     SN,
@@ -257,6 +260,21 @@ def test_as47_default_actions() -> None:
     move(m)
     put_president(m, R.PUBLIC_EXIT)
     assert m.default_action(0) == MovePresident(R.HALL)
+    # After a blast the police officer next to the bomber may detain him; by default he does not.
+    b = make()
+    b.rng = Loaded([1])
+    to_event_stage(b)
+    place(b, 3, R.HALL)  # the bomber has been in the hall this round, so he may blow it up (AS-26)
+    for colour in (1, 3):
+        place(b, colour, R.COURTYARD)
+    place(b, 0, R.TOWER)
+    put_president(b, R.HALL)
+    act(b, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert b.decision(1) == ReactionChoice(3, True) and b.default_action(1) == React(False)
+    # And the dealer's default at the end of a round starts the next one.
+    e = make(start=R.HELIPAD, route_die=3)
+    end_round(e)
+    assert isinstance(e.decision(0), NextRoundChoice) and e.default_action(0) == StartRound()
 
 
 def test_as47_the_default_action_is_always_legal() -> None:

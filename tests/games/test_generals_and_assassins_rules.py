@@ -204,12 +204,15 @@ def test_ga6_offers_attacker_then_defender_once_to_bystanders() -> None:
     g = new(4)
     hand(g, 0, "Kc 2d 3d 4d 5d")
     a_lands = lands(g, 0, "9s 8s")
+    received = lands(g, 0, "5s", owner=2)  # a land seat 2 gave seat 0 earlier
     d_lands = lands(g, 1, "7s")
     turn(g, 0)
     act(g, 0, Attack(1, (c("Kc", 0),)))
     assert g.phase == Phase.OFFER and g.to_act() == (0,)
     d = g.decision(0)
     assert isinstance(d, OfferChoice) and d.side == Side.ATTACKER and d.recipients == (2, 3)
+    assert set(d.lands) == set(a_lands + received)
+    assert g.check(0, OfferLands((Offer(3, (received[0],)),))) is None, "a land received from others may be offered on"
     assert g.check(0, OfferLands((Offer(1, (a_lands[0],)),))) is not None  # not to the defender
     assert g.check(0, OfferLands((Offer(2, (a_lands[0],)), Offer(3, (a_lands[0],))))) is not None  # twice
     assert g.check(0, OfferLands((Offer(2, (a_lands[0],)), Offer(2, (a_lands[1],))))) is not None  # two offers to seat 2

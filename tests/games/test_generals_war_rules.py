@@ -182,6 +182,7 @@ def test_gw6_and_gw7_losing_the_last_general_eliminates_at_once_and_cards_move()
     game.hands[0] = [c(13, C), c(12, C)]
     game.decks[0] = deque(x for x in game.decks[0] if x not in (c(13, C), c(12, C)))
     deck0_before = len(game.decks[0])
+    deck1_before = list(game.decks[1])
     game.apply(0, PlaySquad((c(13, C),)))
     events = game.apply(1, PlaySquad((ace1,)))
     payloads = [e.payload for e in events]
@@ -192,7 +193,9 @@ def test_gw6_and_gw7_losing_the_last_general_eliminates_at_once_and_cards_move()
     assert game.eliminated[1] and not game.decks[1] and not game.hands[1]
     # Seat 0 got back its hand and conquest (2 cards) and then seat 1's survivors.
     assert len(game.decks[0]) == deck0_before + 2 + out.cards_transferred
-    assert game.decks[0][-1] in suited_cards((D,))
+    moved = list(game.decks[0])[-out.cards_transferred:]
+    assert moved[: len(deck1_before)] == deck1_before, "seat 1's deck, in its order, then its round's cards"
+    assert set(moved) <= set(suited_cards((D,)))
 
 
 def test_gw8_both_fighters_eliminated_together_share_rank() -> None:

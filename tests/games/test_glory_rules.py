@@ -675,8 +675,14 @@ def test_g31_default_actions_are_passive_and_legal() -> None:
     g = table(2, ["X", "X@1"])
     g.apply(0, Assassinate(1, (c("X"),)))
     assert g.default_action(1) == Thwart(())
+    g.apply(1, Thwart((c("X@1"),)))
+    assert isinstance(g.decision(0), MoreAssassinsChoice) and g.default_action(0) == MoreAssassins(())
     g = table(2, ["", "2c"])
     assert g.default_action(0) == PassTurn()
+    g = table(2, ["2h", "3h"])
+    finish_round(g, 0)
+    first = g.to_act()[0]
+    assert isinstance(g.decision(first), StartRoundChoice) and g.default_action(first) == StartRound()
     rng = random.Random(5)
     for seed in range(6):
         g = Glory(2 + seed % 5, seed)

@@ -364,10 +364,15 @@ def test_lc14_any_land_may_be_attacked_and_claiming_takes_it() -> None:
     battle(game, c(10, C), 1, c(3, D))
     game.apply(0, Control(1))
     assert game.owner[:2] == [0, 0]
-    # Attacking one's own land and losing hands it over.
+    # Attacking the opponent's land and winning takes it from him.
     battle(game, c(10, H), 0, c(2, C))  # seat 1 attacks seat 0's land 0 and wins (10 > 2)
     game.apply(1, Control(0))
     assert game.owner[0] == 1
+    # Attacking one's own land and losing hands it over.
+    own = plain([[c(2, C), c(4, C)], [c(10, H), c(3, D)]], owner=[0, 1, None, None, None, None])
+    battle(own, c(2, C), 0, c(10, H))  # seat 0 attacks its own land 0 and loses (2 < 10)
+    own.apply(1, Control(0))
+    assert own.owner[0] == 1
 
 
 def test_lc15_draws_after_the_claim_attacker_first_and_an_empty_pile_draws_nothing() -> None:
