@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -85,10 +86,24 @@ def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.
 
 
 def unpack(data: bytes, target: Path, limits: Limits = Limits()) -> None:
-    """Unpack a checked archive into ``target`` (which must not exist), never following or creating links."""
+    """Unpack a checked archive into ``target`` (which must not exist), never following or creating links.
+
+    Any failure raises UploadError and leaves no ``target`` behind: a damaged member (a size or checksum
+    that lies, a broken stream) is found only while unpacking, after some files are written.
+    """
     members = check_archive(data, limits)
     target.mkdir(parents=True)
-    root = target.resolve()
+    try:
+        _extract(data, members, target.resolve(), limits)
+    except UploadError:
+        remove_tree(target)
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        remove_tree(target)
+        raise UploadError(f"the archive is damaged: {exc}") from None
+
+
+def _extract(data: bytes, members: list[tuple[zipfile.ZipInfo, PurePosixPath]], root: Path, limits: Limits) -> None:
     zf = zipfile.ZipFile(io.BytesIO(data))
     written = 0
     for info, path in members:
@@ -102,7 +117,9 @@ def unpack(data: bytes, target: Path, limits: Limits = Limits()) -> None:
         with zf.open(info) as src, open(dest, "xb") as out:
             while chunk := src.read(65536):
                 written += len(chunk)
-                if written > limits.unpacked_bytes:  # sizes in the archive's directory can lie
+                # Sizes in the archive's directory can lie. zipfile itself stops at the declared size (and the
+                # checksum then fails); this holds the limit whatever a member's stream does.
+                if written > limits.unpacked_bytes:
                     raise UploadError("the archive unpacks to more than it declares")
                 out.write(chunk)
         mode = (info.external_attr >> 16) & 0o777

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,16 @@ def test_submission_validation_and_ownership(ladder: LadderFixture, tmp_path: Pa
     assert not (ladder.ladder.store / "crash-at-start" / "1").exists()
     assert ladder.client.post("/api/bots", content=b"zip?", headers={"Authorization": "Bearer nope"}).status_code == 401
     assert ladder.client.post("/api/bots", content=b"not a zip", headers=alice).status_code == 422
+    # An archive whose directory lies about a member's size passes the checks and breaks while unpacking.
+    from ladder.upload import zip_directory
+
+    lying = tmp_path / "lying"
+    shutil.copytree(GREEDY, lying)
+    (lying / "data.bin").write_bytes(bytes(range(256)) * 40)
+    forged = zip_directory(lying).replace((10240).to_bytes(4, "little"), (10).to_bytes(4, "little"))
+    refused = ladder.client.post("/api/bots", content=forged, headers=alice)
+    assert refused.status_code == 422 and "damaged" in refused.json()["detail"]
+    assert not any((ladder.ladder.store / ".staging").iterdir()), "no half-unpacked upload is left"
     # Nothing but the store, the database and the validation area was written.
     assert sorted(p.name for p in ladder.ladder.store.iterdir()) == [".staging", ".validation", "gw-greedy"]
 

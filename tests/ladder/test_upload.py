@@ -69,9 +69,12 @@ def test_a_lying_size_is_caught_while_unpacking(tmp_path: Path) -> None:
     zf = zipfile.ZipFile(io.BytesIO(bytes(data)))
     info = zf.getinfo("data.bin")
     assert info.file_size == 10240
-    with pytest.raises((UploadError, zipfile.BadZipFile)):
-        forged = bytes(data).replace((10240).to_bytes(4, "little"), (10).to_bytes(4, "little"))
+    forged = bytes(data).replace((10240).to_bytes(4, "little"), (10).to_bytes(4, "little"))
+    assert zipfile.ZipFile(io.BytesIO(forged)).getinfo("data.bin").file_size == 10
+    check_archive(forged, Limits(unpacked_bytes=5000))  # the directory's sizes pass: only unpacking finds the lie
+    with pytest.raises(UploadError, match="damaged"):
         unpack(forged, tmp_path / "bot", Limits(unpacked_bytes=5000))
+    assert not (tmp_path / "bot").exists(), "nothing half-unpacked is left behind"
 
 
 def test_a_sample_bot_round_trips_and_a_single_top_folder_is_stripped(tmp_path: Path) -> None:
