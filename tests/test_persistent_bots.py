@@ -103,11 +103,20 @@ def test_a_process_retires_after_its_matches(tmp_path: Path) -> None:
 
 
 def test_a_tournament_uses_the_pool_and_gets_the_same_standings(tmp_path: Path) -> None:
-    a, b = pooled_bot(tmp_path, "a", 10), pooled_bot(tmp_path, "b", 10)
-    config = TournamentConfig("generals-war", [a, b], games=4, seed=5, time_control=TC, log_dir=tmp_path / "logs")
-    result = asyncio.run(run_tournament(config))
-    assert len(result.games) == 4
-    assert not any(any(g.forfeited) for g in result.games)
+    """Pooled random bots re-seed from each match's seed: every game ends as it does with a process per match."""
+    played = {}
+    for per_process in (10, 1):
+        folder = tmp_path / str(per_process)
+        folder.mkdir()
+        a, b = pooled_bot(folder, "a", per_process), pooled_bot(folder, "b", per_process)
+        config = TournamentConfig("generals-war", [a, b], games=4, seed=5, time_control=TC, log_dir=folder / "logs")
+        result = asyncio.run(run_tournament(config))
+        assert len(result.games) == 4 and not any(any(g.forfeited) for g in result.games)
+        played[per_process] = [(g.scheduled.seats, g.ranks, g.scores) for g in result.games]
+        processes = len(list((folder / "logs").glob("pool-*.log")))
+        # Each deal is played twice, seats swapped, and no process sees a deal twice: 4 processes for 8 seats.
+        assert processes == (0 if per_process == 1 else 4)
+    assert played[10] == played[1]
 
 
 def test_a_pooled_process_keeps_one_socket_that_serves_only_its_current_seat(tmp_path: Path) -> None:

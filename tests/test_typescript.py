@@ -210,6 +210,9 @@ def test_a_pooled_typescript_bot_plays_several_matches_in_one_process(bots: dict
     assert started == 1, "one process played all three matches"
     for match in played:
         assert match.record.game.is_over() and not match.record.result.seats[0].verdicts
+    # It re-seeds from each match's seed: the third match is what a process started for it alone plays.
+    alone = asyncio.run(run_local_match(MatchSetup("glory", [bots["random"], SAMPLE_BOTS / "random"], 3, {}, TC, tmp_path / "alone")))
+    assert [a.action for a in alone.record.actions] == [a.action for a in played[2].record.actions]
     (process_log,) = (tmp_path / "logs").glob("pool-ts-pooled-*.log")
     assert process_log.read_text().count("match over") == 3
 

@@ -13,21 +13,27 @@
  * (scripts/setup.sh runs that).
  */
 
-import { type ActionOf, Bot, type GameId, generalsWar as gw, randomAction, Rank, Request, Rng, SAMPLERS } from "arena-sdk";
+import { type ActionOf, Bot, type GameId, type GameStart, generalsWar as gw, randomAction, Rank, Request, Rng, SAMPLERS } from "arena-sdk";
 
 type Card = { id: number; rank: number };
 
 export class TsRandomBot extends Bot {
   override name = "ts-random";
   override version = "1.0.0";
-  readonly rng: Rng;
+  rng: Rng;
 
   constructor(
-    seed?: number | string,
+    readonly seed?: number | string,
     readonly sampleOnly = false,
   ) {
     super();
     this.rng = new Rng(seed ?? process.env.ARENA_BOT_SEED);
+  }
+
+  // A process that plays several matches in a row is handed each one's seed (the SDK sets ARENA_BOT_SEED):
+  // play each as a fresh process would, so that a match seed replays the same match either way.
+  override onStart(start: GameStart): void {
+    if (this.seed === undefined && !start.resumed && process.env.ARENA_BOT_SEED) this.rng = new Rng(process.env.ARENA_BOT_SEED);
   }
 
   act(request: Request): ActionOf<GameId> {
