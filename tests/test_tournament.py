@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -94,9 +95,22 @@ def test_duplicate_deals_share_a_seed_with_the_seats_permuted() -> None:
 
 
 def test_the_schedule_depends_only_on_the_seed() -> None:
-    assert fixed_schedule("round-robin", 4, 2, 4, 9) == fixed_schedule("round-robin", 4, 2, 4, 9)
+    """The same in another process with another hash seed: no per-process randomness (such as ``hash``) gets in."""
+    import subprocess
+    import sys
+
+    here = [(g.seats, g.seed) for g in fixed_schedule("round-robin", 4, 2, 4, 9)]
+    script = (
+        "from referee.tournament.schedule import derive_seed, fixed_schedule;"
+        "print(repr(([(g.seats, g.seed) for g in fixed_schedule('round-robin', 4, 2, 4, 9)], derive_seed(9, 'round', 0))))"
+    )
+    for hash_seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": hash_seed}
+        ).stdout
+        assert out.strip() == repr((here, derive_seed(9, "round", 0)))
     assert [g.seed for g in fixed_schedule("gauntlet", 3, 2, 2, 9)] != [g.seed for g in fixed_schedule("gauntlet", 3, 2, 2, 10)]
-    assert derive_seed(9, "round", 0) == derive_seed(9, "round", 0) < 2**31
+    assert 0 <= derive_seed(9, "round", 0) < 2**31
 
 
 def test_swiss_pairs_neighbours_and_avoids_a_repeat() -> None:

@@ -62,8 +62,7 @@ def test_gw1_seats_suits_and_alternating_attacker() -> None:
     while game.round == 1 and not game.is_over():
         seat = game.to_act()[0]
         game.apply(seat, game.random_action(seat, rng))
-    if not game.is_over():
-        assert game.attacker == 1
+    assert not game.is_over() and game.attacker == 1
 
 
 def test_gw2_reveals_are_simultaneous_and_only_for_new_aces() -> None:

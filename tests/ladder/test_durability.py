@@ -53,17 +53,15 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         time.sleep(1)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    kills = 0
     for _ in range(6):
         proc = start(data, port)
         time.sleep(rng.uniform(1.5, 5.0))
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        kills += 1
     proc = start(data, port)
     time.sleep(10)  # leases of the killed runs (3 s) run out and are reaped
     proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=60) is not None
+    proc.wait(timeout=60)  # raises if the ladder does not stop
 
     make = sessions(make_engine(default_url(data)))
     with make() as db:
@@ -77,4 +75,3 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
             for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id)):
                 assert seat.rank is not None
         check_rated_once(db)
-    assert kills == 6

@@ -106,6 +106,8 @@ def test_a_seat_frame_is_what_the_referee_sent_that_seat_and_names_no_card_hidde
             assert frame["to_act"] == list(game.to_act())
             if frame["actor"] is not None and frame["actor"] != seat:
                 assert "action" not in frame, "another seat's action is not for this seat to know"
+            elif frame["actor"] == seat:
+                assert frame["action"] == case["actions"][frame["step"] - 1]["action"], "its own action, as taken"
             assert ("decision" in frame) == (seat in game.to_act())
             leaked = set(named_cards(frame)) & game.hidden_cards(seat)
             assert not leaked, f"step {frame['step']}: seat {seat} is shown cards it may not know: {sorted(leaked)}"
