@@ -78,9 +78,18 @@ def test_as1_the_board_and_the_holding_cell() -> None:
 
 
 def test_as1_the_drawing_in_the_docs_matches_the_data() -> None:
+    """Each row of the board drawn in docs/games/assassination.md names the rooms of board.GRID, walls hatched."""
+    from tests.support import ROOT
+
+    doc = (ROOT / "docs" / "games" / "assassination.md").read_text().splitlines()
+    rows = [line for line in doc if line.lstrip().startswith("row ") and "|" in line]
+    assert len(rows) == len(board.GRID)
+    for line, grid_row in zip(rows, board.GRID):
+        cells = [cell.strip() for cell in line.split("|")[1:-1]]
+        expected = ["" if room is None else room.name.replace("_", " ").capitalize() for room in grid_row]
+        assert [("" if set(cell) == {"#"} else cell) for cell in cells] == expected
     text = board.drawing()
-    assert text.splitlines()[0].split("|")[0].strip() == "Tower"
-    assert "Public Exit" in text.splitlines()[2]
+    assert text.splitlines()[0].split("|")[0].strip() == "Tower" and "Public Exit" in text.splitlines()[2]
 
 
 # --- setup ---------------------------------------------------------------------------------
