@@ -78,6 +78,7 @@ def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: P
         (["generals-war", RANDOM, RANDOM, RANDOM], "2, 4 players"),
         (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=0"], "at least 1"),
         (["generals-war", RANDOM, RANDOM, "-o", "speed"], "NAME=VALUE"),
+        (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=2", "-o", "conquest_points=3"], "given twice"),
         (["generals-war", RANDOM, "/nonexistent"], "not a directory"),
         (["generals-war", RANDOM, str(ROOT / "tests")], "no bot.toml"),
     ],
@@ -86,6 +87,29 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["match", *args])
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
+
+
+def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_path: Path) -> None:
+    """A result must not be lost after the match to a replay path that is a folder, nor every seat to a log path that is a file."""
+    a_file, a_folder = tmp_path / "a-file", tmp_path / "a-folder"
+    a_file.write_text("x")
+    a_folder.mkdir()
+    manifest_folder = tmp_path / "bot"
+    (manifest_folder / "bot.toml").mkdir(parents=True)
+    cases = [
+        (["match", "glory", RANDOM, RANDOM, "--log-dir", str(a_file)], "--log-dir " + str(a_file) + " is not a directory"),
+        (["match", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "logs"), "--replay", str(a_folder)], "is a directory"),
+        (["match", "glory", RANDOM, str(manifest_folder)], "cannot be read"),
+        (["tournament", "glory", RANDOM, RANDOM, "--games", "1", "--log-dir", str(tmp_path / "logs"), "--replay-dir", str(a_file)], "is not a directory"),
+        (["replay", str(a_file), "--port", "99999"], "65535"),
+        (["referee", "serve", "glory", "--port", "99999"], "65535"),
+        (["referee", "serve", "glory", "--connect-timeout-s", "0"], "1"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in " ".join(result.output.split()), (args, result.output)
+    assert not list(tmp_path.rglob("*.json")), "no match was played"
 
 
 @pytest.mark.parametrize(

@@ -37,12 +37,31 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def check_dir(path: Path, flag: str) -> None:
+    """Fail before any match is played unless ``path`` is a directory or can be made one."""
+    if path.exists() and not path.is_dir():
+        fail(f"{flag} {path} is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{flag} {path}: {exc.strerror or exc}")
+
+
+def check_file(path: Path, flag: str) -> None:
+    """Fail before any match is played unless a file can be written at ``path``."""
+    if path.is_dir():
+        fail(f"{flag} {path} is a directory")
+    check_dir(path.parent, f"{flag}'s folder")
+
+
 def parse_options(pairs: list[str]) -> dict[str, str]:
     options: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
             fail(f"--option takes NAME=VALUE, not {pair!r}")
+        if name.strip() in options:
+            fail(f"--option {name.strip()} is given twice")
         options[name.strip()] = value.strip()
     return options
 
@@ -108,10 +127,12 @@ def match(
         launcher = launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
+    path = replay or Path("replays") / f"{game}-{seed}.json"
+    check_dir(log_dir, "--log-dir")
+    check_file(path, "--replay")
     setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
     played = asyncio.run(run_local_match(setup, launcher))
     record = played.record
-    path = replay or Path("replays") / f"{game}-{seed}.json"
     write_replay(record, path)
     seats: list[dict[str, Any]] = [
         {
@@ -185,12 +206,12 @@ def referee_serve(
     game: Annotated[str, typer.Argument(help="Game id.")],
     players: Annotated[int, typer.Option(help="Number of seats.")] = 2,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).")] = 50051,
+    port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).", min=0, max=65535)] = 50051,
     seed: Annotated[int | None, typer.Option(help="Match seed.")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],  # noqa: B006
-    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
-    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
-    connect_timeout_s: Annotated[int, typer.Option(help="How long to wait for every bot to connect.")] = 300,
+    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.", min=1)] = 1000,
+    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.", min=0)] = 10000,
+    connect_timeout_s: Annotated[int, typer.Option(help="How long to wait for every bot to connect.", min=1)] = 300,
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay.")] = None,
 ) -> None:
     """Host one match on TCP for remote bots: prints the match id and each seat's token, plays, prints the result."""
@@ -204,6 +225,8 @@ def referee_serve(
         the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
     except OptionError as exc:
         fail(str(exc))
+    if replay is not None:
+        check_file(replay, "--replay")
 
     async def serve() -> None:
         tc = TimeControl(move_time_ms, time_bank_ms, connect_timeout_ms=connect_timeout_s * 1000)

@@ -27,7 +27,7 @@ def listen(host: str, port: int) -> socket.socket:
 
 def replay(
     file: Annotated[Path, typer.Argument(help="A replay file written by `arena match`, `arena tournament` or the ladder.")],
-    port: Annotated[int, typer.Option(help="Port to serve the viewer on (0: a free one).")] = 0,
+    port: Annotated[int, typer.Option(help="Port to serve the viewer on (0: a free one).", min=0, max=65535)] = 0,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open a browser (--no-browser just prints the address).")] = True,
 ) -> None:

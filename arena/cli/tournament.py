@@ -64,7 +64,7 @@ def tournament(
     seats (for two players: swapped), so each bot plays each seat equally and
     card luck cancels. The result depends on the seed, never on --concurrency.
     """
-    from arena.cli.main import fail, parse_options
+    from arena.cli.main import check_dir, fail, parse_options
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
     from referee.tournament.run import TournamentConfig, TournamentError, check, planned_games, run_sprt, run_tournament
@@ -96,6 +96,9 @@ def tournament(
             test = Sprt(elo0, elo1, alpha, beta, sprt_model)
     except (OptionError, ManifestError, TournamentError, ValueError) as exc:
         fail(str(exc))
+    check_dir(log_dir, "--log-dir")
+    if replay_dir is not None:
+        check_dir(replay_dir, "--replay-dir")
 
     per = 2 if sprt else players
     if fmt != "swiss" or sprt:

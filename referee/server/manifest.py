@@ -45,6 +45,8 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
         raise ManifestError(f"{path}: no {MANIFEST} (it names the bot, its games and the command that starts it)") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{file}: not valid TOML: {exc}") from None
+    except OSError as exc:  # a folder named bot.toml, a file it may not read
+        raise ManifestError(f"{file}: cannot be read: {exc.strerror or exc}") from None
 
     def text(key: str) -> str:
         value = data.get(key)

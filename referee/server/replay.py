@@ -134,11 +134,16 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReplayError(f"{origin}: {exc}") from None
+        raise ReplayError(f"{origin}: not a JSON replay ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{origin}: not an arena replay")
     if data.get("version") not in READABLE:
         raise ReplayError(f"{origin}: replay version {data.get('version')} is not one of {', '.join(map(str, READABLE))}")
+    missing = [key for key in ("game", "num_players", "seed", "options", "actions") if key not in data]
+    if missing:
+        raise ReplayError(f"{origin}: not a whole arena replay: no {', '.join(missing)}")
+    if not isinstance(data["actions"], list):
+        raise ReplayError(f"{origin}: its actions are not a list")
     compact = data.pop(COMPACT, False) is True
     if compact and complete:
         game, produced = _replayed(data, origin)

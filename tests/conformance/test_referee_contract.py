@@ -146,6 +146,12 @@ def test_a_broken_compact_replay_is_refused() -> None:
         parse_replay(json.dumps(whole).encode(), "x")
     with pytest.raises(ReplayError, match="version 3"):
         parse_replay(json.dumps({**data, "version": 3}).encode(), "x")
+    with pytest.raises(ReplayError, match="no actions"):
+        parse_replay(json.dumps({k: v for k, v in data.items() if k != "actions"}).encode(), "x")
+    with pytest.raises(ReplayError, match="not a list"):
+        parse_replay(json.dumps({**data, "actions": {"seat": 0}}).encode(), "x")
+    with pytest.raises(ReplayError, match="not a JSON replay"):
+        parse_replay(b"\xb5garbage", "x")
     assert parse_replay(json.dumps({**replay_dict(record), "version": 1}).encode(), "x")["events"]  # the first version still reads
 
 
