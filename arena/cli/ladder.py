@@ -32,6 +32,29 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
+    """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder already."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ladder.service import LadderConfig, open_db
+
+    if data.exists() and not data.is_dir():
+        fail(f"--data {data} is not a directory")
+    if existing and db is None and not (data / "ladder.db").is_file():
+        fail(f"no ladder in {data} (no ladder.db there; --data names the folder `arena ladder serve` uses)")
+    config = LadderConfig(data, db)
+    try:
+        return open_db(config)
+    except (SQLAlchemyError, OSError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        try:
+            shown = make_url(config.db_url).render_as_string(hide_password=True)
+        except SQLAlchemyError:
+            shown = repr(config.db_url)
+        fail(f"cannot open the database {shown}: {reason}")
+
+
 def call(method: str, server: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
     import httpx  # here: the ladder's client is 0.04 s of imports every other command would pay
 
@@ -51,13 +74,13 @@ def serve(
     data: DataDir = DEFAULT_DATA,
     db: DbUrl = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
+    port: Annotated[int, typer.Option(help="HTTP port.", min=0, max=65535)] = 8765,
     workers: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game.")] = True,
     game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
-    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
+    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.", min=1)] = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.")] = None,
-    lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.")] = 60.0,
+    lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.", min=1.0)] = 60.0,
     sandbox: Annotated[str, typer.Option(help="Run bots as processes or in Docker containers (`arena sandbox build` first, on every machine that plays).")] = "process",
     executor: Annotated[str, typer.Option(help="Who plays the matches: 'local' (this process, --workers at once) or 'dask' (a Dask cluster).")] = "local",
     dask_address: Annotated[str | None, typer.Option(help="With --executor dask: the address of a `dask scheduler`, e.g. tcp://host:8786 (its workers need --resources \"matches=N\").")] = None,
@@ -98,6 +121,7 @@ def serve(
         launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
+    open_ladder_db(data, db)  # a wrong --db or --data is told here, not in a traceback from the service
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
@@ -119,9 +143,8 @@ def serve(
 def user_add(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Create an owner and print their API token (shown once)."""
     from ladder.accounts import AccountError, add_user
-    from ladder.service import LadderConfig, open_db
 
-    make = open_db(LadderConfig(data, db))
+    make = open_ladder_db(data, db)
     with make() as session:
         try:
             token = add_user(session, name)
@@ -201,7 +224,7 @@ def matches(
     server: Server = DEFAULT_SERVER,
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
     bot: Annotated[str | None, typer.Option(help="Only matches of this bot.")] = None,
-    limit: Annotated[int, typer.Option(help="How many.")] = 20,
+    limit: Annotated[int, typer.Option(help="How many.", min=1)] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Recent matches with their results and verdicts."""
@@ -245,9 +268,8 @@ def challenge_cmd(
 def check_ratings(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Rebuild every rating from the match log and compare with the stored ones."""
     from ladder.rebuild import mismatches
-    from ladder.service import LadderConfig, open_db
 
-    make = open_db(LadderConfig(data, db))
+    make = open_ladder_db(data, db, existing=True)
     with make() as session:
         problems = mismatches(session)
     for p in problems:

@@ -65,3 +65,23 @@ def test_user_submit_standings_matches_and_challenge(ladder: LadderFixture, serv
     assert "queued matches" in out
     missing = runner.invoke(app, ["ladder", "standings", "generals-war", "--server", "http://127.0.0.1:9"])
     assert missing.exit_code == 2 and "cannot reach the ladder" in missing.output
+
+
+def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> None:
+    """No traceback, no empty ladder made up where the operator mistyped a path, and no password printed."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    cases = [
+        (["ladder", "check-ratings", "--data", str(tmp_path / "typo")], "no ladder in"),
+        (["ladder", "check-ratings", "--db", "notaurl"], "cannot open the database"),
+        (["ladder", "user", "add", "ann", "--db", f"sqlite:///{tmp_path}/no/such/folder/x.db"], "unable to open database file"),
+        (["ladder", "user", "add", "ann", "--data", str(a_file)], "is not a directory"),
+        (["ladder", "user", "add", "ann", "--db", "postgresql+psycopg://ann:secret@127.0.0.1:1/x"], "cannot open the database"),
+        (["ladder", "serve", "--data", str(a_file), "--no-samples"], "is not a directory"),
+        (["ladder", "serve", "--data", str(tmp_path / "d"), "--port", "99999"], "65535"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in " ".join(result.output.split()) and "secret" not in result.output, (args, result.output)
+    assert not (tmp_path / "typo").exists()
