@@ -62,10 +62,12 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
         raise ManifestError(f"{file}: 'games' must be a non-empty list of game ids")
     command = data.get("command")
+    if command is None:
+        raise ManifestError(f"{file}: no 'command' (the command that starts the bot, such as [\"python\", \"bot.py\"])")
     if isinstance(command, str):
-        command = command.split()
+        command = command.split()  # a string is split on spaces; a list keeps arguments with spaces whole
     if not isinstance(command, list) or not command or not all(isinstance(c, str) and c for c in command):
-        raise ManifestError(f"{file}: 'command' must be a list of strings, such as [\"python\", \"bot.py\"]")
+        raise ManifestError(f"{file}: 'command' must be a list of strings (or one string of words), such as [\"python\", \"bot.py\"]")
     language = data.get("language", "other")
     if language not in LANGUAGES:
         raise ManifestError(f"{file}: 'language' must be one of {', '.join(LANGUAGES)}")

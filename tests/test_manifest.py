@@ -1,0 +1,43 @@
+"""A bot's manifest, bot.toml: what is accepted, and what each mistake is told."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.server.manifest import ManifestError, load_manifest
+
+HEAD = 'name = "m"\nversion = "1"\nlanguage = "python"\ngames = ["glory"]\n'
+
+
+def bot(tmp_path: Path, body: str) -> Path:
+    folder = tmp_path / "bot"
+    folder.mkdir(exist_ok=True)
+    (folder / "bot.toml").write_text(HEAD + body)
+    return folder
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ("", "no 'command'"),
+        ("command = []\n", "must be a list of strings"),
+        ("command = 3\n", "must be a list of strings"),
+        ('command = ["python", 3]\n', "must be a list of strings"),
+    ],
+)
+def test_a_bad_command_is_told_what_is_wrong(tmp_path: Path, body: str, message: str) -> None:
+    with pytest.raises(ManifestError, match=message):
+        load_manifest(bot(tmp_path, body))
+
+
+def test_a_command_may_be_a_list_or_one_string_of_words(tmp_path: Path) -> None:
+    assert load_manifest(bot(tmp_path, 'command = ["python", "my bot.py"]\n')).command == ("python", "my bot.py")
+    assert load_manifest(bot(tmp_path, 'command = "python bot.py"\n')).command == ("python", "bot.py")
+
+
+def test_a_manifest_that_is_a_folder_is_told(tmp_path: Path) -> None:
+    (tmp_path / "bot" / "bot.toml").mkdir(parents=True)
+    with pytest.raises(ManifestError, match="cannot be read"):
+        load_manifest(tmp_path / "bot")
