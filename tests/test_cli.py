@@ -61,7 +61,9 @@ def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: P
     out = match_json(tmp_path, "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1", "--replay", str(tmp_path / "a.json"))
     crash = out["seats"][0]
     assert [v["kind"] for v in crash["verdicts"]] == ["CRASH", "FORFEIT"] and crash["rank"] == 2
-    assert "crashing on purpose" in next((tmp_path / "logs").glob("*crash-at-start.log")).read_text()
+    log = next((tmp_path / "logs").glob("*crash-at-start.log")).read_text()
+    assert "crashing on purpose" in log
+    assert log.splitlines()[-1].startswith("[referee] at decision 0: the bot's process exited with code "), "the log says how it ended"
     out = match_json(
         tmp_path, "generals-war", RANDOM, str(TEST_BOTS / "sleepy"), "--seed", "1", "--move-time-ms", "100", "--time-bank-ms", "0",
         "--strike-limit", "1", "--replay", str(tmp_path / "b.json"),

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import grpc
 
+from arena.v1 import referee_pb2 as pb
 from referee.core.game import OptionError
 from referee.games.registry import game_class
 from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher
@@ -306,7 +307,20 @@ async def run_local_match(
                 await asyncio.gather(
                     *(pool.release(r, session.finished and record_seats[r.seat].forfeited_at is None and not record_seats[r.seat].verdicts) for r in residents)
                 )
+            _note_crashes(session, logs)
     return LocalMatch(record, manifests, logs)
+
+
+def _note_crashes(session: MatchSession, logs: list[Path]) -> None:
+    """End a crashed seat's log with how its process ended: a bot that dies before it prints leaves nothing else there."""
+    for seat, log in zip(session.seats, logs):
+        for verdict in seat.verdicts:
+            if verdict.kind == pb.CRASH:
+                try:
+                    with log.open("a", encoding="utf-8") as out:
+                        out.write(f"[referee] at decision {verdict.decision_index}: {verdict.detail}\n")
+                except OSError:
+                    pass
 
 
 def _copy_log(source: Path, start: int, target: Path) -> None:
