@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,49 @@ def test_multiplayer_games_run_with_sample_bots(tmp_path: Path, game: str, heuri
     assert len(out["seats"]) == players and min(s["rank"] for s in out["seats"]) == 1
     assert all(s["verdicts"] == [] for s in out["seats"])
     replay_game(load_replay(tmp_path / "r.json"))
+
+
+def test_sigterm_stops_a_match_with_its_bots_and_scratch_folder(tmp_path: Path) -> None:
+    """`kill`, `timeout` or a cancelled CI job sends SIGTERM: the match stops as on Ctrl-C, its clean-up done."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    bot = tmp_path / "sleepy"
+    shutil.copytree(TEST_BOTS / "sleepy", bot)  # its own folder: its processes are found by it
+    scratch = Path(tempfile.mkdtemp(prefix="t-", dir="/tmp"))  # short: a unix socket's path has at most 107 bytes
+    arena = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "match", "generals-war", str(bot), RANDOM, "--seed", "1", "--move-time-ms", "60000",
+         "--log-dir", str(tmp_path / "logs"), "--replay", str(tmp_path / "r.json")],
+        env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+    def bot_processes() -> list[str]:
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                cwd = os.readlink(f"/proc/{pid}/cwd")
+            except OSError:
+                continue
+            if cwd == str(bot) and b"bot.py" in cmdline:
+                found.append(pid)
+        return found
+
+    deadline = time.monotonic() + 30
+    while not bot_processes() and time.monotonic() < deadline and arena.poll() is None:
+        time.sleep(0.1)
+    if not bot_processes():
+        arena.kill()
+        pytest.fail(f"the bot never started: {arena.communicate()[0].decode(errors='replace')}")
+    time.sleep(1.0)  # connected and asked to decide: it sleeps in act
+    arena.send_signal(signal.SIGTERM)
+    out, _ = arena.communicate(timeout=30)
+    assert arena.returncode == 128 + signal.SIGTERM, out.decode(errors="replace")
+    assert bot_processes() == []
+    assert list(scratch.iterdir()) == []
+    scratch.rmdir()
+    assert not (tmp_path / "r.json").exists()  # no result: nothing written as if the match had been played

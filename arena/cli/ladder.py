@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from pathlib import Path
@@ -12,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
+
+from arena.cli import running
 
 ladder_app = typer.Typer(help="The ladder: submit bots, schedule and rate matches, watch the standings.", no_args_is_help=True)
 user_app = typer.Typer(help="Bot owners and their API tokens.", no_args_is_help=True)
@@ -132,7 +133,7 @@ def serve(
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}")
     console.print("watch the standings: arena ladder standings GAME --watch")
     try:
-        asyncio.run(ladder.run())
+        running.run(ladder.run())
     except (OSError, TimeoutError) as exc:
         if executor != "dask":
             raise

@@ -7,7 +7,6 @@ import os
 # Bots are started with fork+exec while the referee's gRPC server runs; gRPC's fork handlers are not needed.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 
-import asyncio
 import json
 import random
 from pathlib import Path
@@ -17,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from arena.cli import running
 from arena.cli.botkit import bot_app
 from arena.cli.ladder import ladder_app
 from referee.core.game import OptionError
@@ -131,7 +131,7 @@ def match(
     check_dir(log_dir, "--log-dir")
     check_file(path, "--replay")
     setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
-    played = asyncio.run(run_local_match(setup, launcher))
+    played = running.run(run_local_match(setup, launcher))
     record = played.record
     write_replay(record, path)
     seats: list[dict[str, Any]] = [
@@ -248,7 +248,7 @@ def referee_serve(
             console.print(f"seat {s.seat}: rank {s.rank} score {s.score:g}" + (" (forfeited)" if s.forfeited else ""))
         console.print(f"replay: {path}")
 
-    asyncio.run(serve())
+    running.run(serve())
 
 
 from arena.cli.tournament import tournament  # noqa: E402

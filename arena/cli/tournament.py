@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import random
@@ -14,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from arena.cli import running
 from referee.core.game import OptionError
 from referee.server.manifest import ManifestError
 from referee.tournament.schedule import FORMATS, deals_for
@@ -118,9 +118,9 @@ def tournament(
             progress.update(task, completed=done, total=planned, description=label + note)
 
         if test is not None:
-            result = asyncio.run(run_sprt(config, test, advance))
+            result = running.run(run_sprt(config, test, advance))
         else:
-            result = asyncio.run(run_tournament(config, advance))
+            result = running.run(run_tournament(config, advance))
 
     data = result_json(result)
     if as_json:
