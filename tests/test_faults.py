@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from arena.v1 import referee_pb2 as pb
+from referee.server.launchers import LOG_CAP_BYTES, TRUNCATED
 from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS
@@ -118,9 +119,71 @@ def test_another_seats_socket_refuses(tmp_path: Path, sandbox: str) -> None:
 
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_breakout_attempts_are_contained(tmp_path: Path, sandbox: str) -> None:
-    played, kinds, log = play(tmp_path, "breakout", sandbox)
-    assert kinds == [], log[-3000:]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("NOT FOR BOTS")
+    secret.chmod(0o600)
+    bot = faulty_bot(tmp_path, "breakout")
+    (bot / "leak.txt").symlink_to(secret)  # a link in a bot's folder must not hand the container a file of the host's
+    setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)
+    played = asyncio.run(run_local_match(setup))
+    log = played.logs[0].read_text(errors="replace")
+    assert not played.record.result.seats[0].verdicts, log[-3000:]
     assert "network blocked" in log and "write to /usr/planted refused" in log and "write to /bot/planted refused" in log
+    # The seat's folder is read-only: the bot can reach its socket but neither fill the host's disk there nor move it.
+    assert "write to /arena/planted refused" in log and "moving the socket refused" in log
+    assert "leak.txt unreadable" in log and "NOT FOR BOTS" not in log
+
+
+def left_containers(match_id: str) -> str:
+    label = f"label=arena.match={match_id}"  # this match only: other tests may run containers meanwhile
+    return subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_a_flooded_log_keeps_its_start(tmp_path: Path, sandbox: str) -> None:
+    played, kinds, log = play(tmp_path, "log_flood", sandbox)
+    assert kinds == []
+    data = played.logs[0].read_bytes()
+    assert data.startswith(b"FIRST LINE OF THE LOG\n") and data.endswith(TRUNCATED)
+    assert len(data) == LOG_CAP_BYTES + len(TRUNCATED)
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_container_that_cannot_start_is_not_left_behind(tmp_path: Path, sandbox: str) -> None:
+    bot = faulty_bot(tmp_path, "none")
+    (bot / "bot.toml").write_text('name = "no-such"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["no-such-program"]\n')
+    setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)
+    played = asyncio.run(run_local_match(setup))
+    kinds = [pb.VerdictKind.Name(v.kind) for v in played.record.result.seats[0].verdicts]
+    assert kinds == ["CRASH", "FORFEIT"]
+    assert "could not start the container" in played.logs[0].read_text()
+    assert left_containers(played.record.match_id) == ""
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_launch_cancelled_midway_leaves_no_container(tmp_path: Path, sandbox: str) -> None:
+    """Ctrl-C while containers start: the thread starting one cannot be stopped, so what it started is removed."""
+    from referee.server.launchers import LaunchSpec
+    from referee.server.manifest import load_manifest
+
+    launcher = launcher_for(sandbox)
+    manifest = load_manifest(SAMPLE_BOTS / "random")
+
+    async def cancel_after(delay: float, match_id: str) -> None:
+        seat_dir = tmp_path / match_id / "seat"
+        seat_dir.mkdir(parents=True)
+        spec = LaunchSpec(0, manifest, manifest.path, seat_dir, tmp_path / match_id / "home", {"ARENA_MATCH_ID": match_id}, tmp_path / f"{match_id}.log")
+        task = asyncio.create_task(launcher.launch(spec))
+        await asyncio.sleep(delay)
+        task.cancel()
+        done = await asyncio.gather(task, return_exceptions=True)
+        if not isinstance(done[0], BaseException):
+            await done[0].stop(0)  # started before the cancel came: stopped the usual way
+
+    ids = [f"cancel-{os.getpid()}-{i}" for i in range(5)]
+    for i, match_id in enumerate(ids):
+        asyncio.run(cancel_after(0.1 * i, match_id))
+    assert [left_containers(match_id) for match_id in ids] == [""] * len(ids)
 
 
 @pytest.mark.parametrize("sandbox", runners("docker"))
@@ -131,6 +194,4 @@ def test_a_fork_bomb_hits_the_process_limit(tmp_path: Path, sandbox: str) -> Non
     # With every process slot taken, the bomber cannot start the threads it needs to play: it loses by forfeit.
     assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH", "DISCONNECT", "NO_SHOW"}, kinds
     assert len(os.listdir("/proc")) < before + 50, "the bomb's processes outlived the match"
-    label = f"label=arena.match={played.record.match_id}"  # this match only: other tests may run containers meanwhile
-    left = subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True)
-    assert left.stdout.strip() == "", "a bot container outlived its match"
+    assert left_containers(played.record.match_id) == "", "a bot container outlived its match"

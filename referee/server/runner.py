@@ -251,7 +251,7 @@ async def run_local_match(
     use_pool = pool is not None and setup.sandbox == "process" and isinstance(launcher, ProcessLauncher)
     pooled = [use_pool and pool is not None and pool.pools(m) for m in manifests]
     # The seats' sockets and homes; pooled seats need none (0.1 ms a match to make and remove, on the loop).
-    scratch = contextlib.nullcontext("") if all(pooled) else tempfile.TemporaryDirectory(prefix="arena-")
+    scratch = contextlib.nullcontext("") if all(pooled) else tempfile.TemporaryDirectory(prefix="arena-", ignore_cleanup_errors=True)
     with scratch as tmp:
         try:
             for seat in range(len(manifests)):
@@ -266,7 +266,9 @@ async def run_local_match(
                 server.add_insecure_port(f"unix:{seat_dir / SOCKET}")
                 await server.start()
                 servers.append(server)
-                os.chmod(seat_dir, 0o777)  # a container's unprivileged user must reach the socket
+                # A container's unprivileged user must reach the socket (connecting needs write access to it), but
+                # must not write in the folder: it is mounted read-only there too.
+                os.chmod(seat_dir, 0o755)
                 os.chmod(seat_dir / SOCKET, 0o777)
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
                 bot_seed = str(setup.seed * 1000 + seat)

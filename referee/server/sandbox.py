@@ -6,7 +6,8 @@ installation, and a runtime folder holding the bot SDK and its dependencies,
 are mounted read-only. The container has no network, a read-only root with a
 small tmpfs, memory, CPU and process limits, no capabilities, no new
 privileges and an unprivileged user. Its only way out is the seat directory
-holding the referee's socket for that seat alone.
+holding the referee's socket for that seat alone, mounted read-only (a unix
+socket can be connected to on a read-only mount).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ import importlib
 import io
 import os
 import shutil
+import stat
 import sys
 import tarfile
-from dataclasses import dataclass
+import threading
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +34,8 @@ BOT_UID = 10001
 RUNTIME_MOUNT = "/opt/arena"
 #: Third-party packages a bot needs at run time, copied from the referee's own environment.
 RUNTIME_MODULES = ("grpc", "google.protobuf", "typing_extensions")
+#: The most a bot folder may hold to be copied into a container.
+BOT_COPY_LIMIT_BYTES = 1024 * 1024 * 1024
 
 
 class SandboxError(OptionError):
@@ -139,10 +145,74 @@ def build_image(client: Any | None = None) -> str:
     return str(image.id)
 
 
+def copy_bot(source: Path, target: Path, limit: int = BOT_COPY_LIMIT_BYTES) -> None:
+    """Copy a bot folder for a container: links stay links, so they resolve inside the container, never to the host's files.
+
+    Only regular files, folders and links are copied, ``limit`` bytes at most: a bot folder is not trusted
+    (a link to /dev/zero, followed, would fill the disk), and the copy runs on a thread nothing can cancel.
+    """
+    total = 0
+
+    def copy_file(src: str, dst: str) -> str:
+        nonlocal total
+        info = os.lstat(src)
+        if not stat.S_ISREG(info.st_mode):
+            raise LaunchError(f"the bot folder holds {src}, which is not a regular file, a folder or a link")
+        total += info.st_size
+        if total > limit:
+            raise LaunchError(f"the bot folder holds more than {limit:,} bytes; the sandbox copies at most that")
+        return str(shutil.copy2(src, dst, follow_symlinks=False))
+
+    try:
+        shutil.copytree(source, target, symlinks=True, copy_function=copy_file)
+    except shutil.Error as exc:  # copytree gathers the errors of its files
+        reasons = [str(reason) for _, _, reason in exc.args[0]] if exc.args and isinstance(exc.args[0], list) else [str(exc)]
+        raise LaunchError(f"could not copy the bot folder: {'; '.join(reasons[:3])}") from None
+    for folder, _, files in os.walk(target):  # links are not followed, and chmod on one would change its target
+        os.chmod(folder, 0o755)
+        for name in files:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o644)
+
+
+class _LogPump(threading.Thread):
+    """Copies a container's output to its log as it comes, the first LOG_CAP_BYTES of it.
+
+    Docker's own log (json-file, capped) keeps the newest output and drops the oldest; the start of a
+    bot's output, where its errors usually are, is what its author needs.
+    """
+
+    def __init__(self, container: Any, log_path: Path) -> None:
+        super().__init__(daemon=True, name=f"arena-log-{log_path.name}")
+        self.container, self.log_path = container, log_path
+
+    def run(self) -> None:
+        written = 0
+        with self.log_path.open("wb") as out:
+            try:
+                stream = self.container.logs(stdout=True, stderr=True, stream=True, follow=True)
+                try:
+                    for chunk in stream:
+                        piece = chunk[: LOG_CAP_BYTES - written]
+                        out.write(piece)
+                        written += len(piece)
+                        out.flush()
+                        if written >= LOG_CAP_BYTES:
+                            out.write(TRUNCATED)
+                            break
+                finally:
+                    getattr(stream, "close", lambda: None)()
+            except Exception:  # noqa: BLE001 - the container went away mid-stream: the log keeps what came
+                pass
+
+
 class DockerHandle:
     def __init__(self, container: Any, log_path: Path) -> None:
         self.container = container
         self.log_path = log_path
+        self.pump = _LogPump(container, log_path)
+        self.pump.start()
 
     async def wait(self) -> int:
         result = await asyncio.to_thread(self.container.wait)
@@ -160,11 +230,28 @@ class DockerHandle:
             self.container.kill()
         except Exception:  # already gone
             pass
-        try:
-            data = self.container.logs(stdout=True, stderr=True)
-            self.log_path.write_bytes(data[:LOG_CAP_BYTES] + (TRUNCATED if len(data) > LOG_CAP_BYTES else b""))
-        finally:
-            self.container.remove(force=True)
+        self.pump.join(5.0)
+        _remove(self.container)
+
+
+def _remove(container: Any) -> None:
+    try:
+        container.remove(force=True)
+    except Exception:  # noqa: BLE001 - already removed, or the engine is gone: nothing more to do here
+        pass
+
+
+@dataclass
+class _Start:
+    """One container's start, shared between the thread that starts it and the task that waits for it.
+
+    The thread cannot be stopped: when the task is cancelled (Ctrl-C, a match ended early), whichever
+    of the two comes second removes the container.
+    """
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    abandoned: bool = False
+    container: Any = None
 
 
 class DockerLauncher:
@@ -185,11 +272,9 @@ class DockerLauncher:
         if not Path(self.runtime).is_dir() or not Path(self.python).is_dir():
             raise SandboxError(f"the runtime of {IMAGE} is gone from this machine; rebuild it with `arena sandbox build`")
 
-    def _run(self, spec: LaunchSpec) -> Any:
+    def _run(self, spec: LaunchSpec, start: _Start) -> Any:
         bot = spec.home / "bot"  # a fresh, readable copy: the container's user is not the owner
-        shutil.copytree(spec.bot_dir, bot, symlinks=False, dirs_exist_ok=False)
-        for path in [bot, *bot.rglob("*")]:
-            path.chmod(0o755 if path.is_dir() else 0o644)
+        copy_bot(spec.bot_dir, bot)
         command = resolve_command(spec.manifest.command, python=f"{self.python}/bin/python3")
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -205,10 +290,10 @@ class DockerLauncher:
         }
         import docker
 
-        return self.client.containers.run(
+        container = self.client.containers.create(
             IMAGE,
             command=command,
-            detach=True,
+            name=f"arena-{spec.env.get('ARENA_MATCH_ID', 'match')}-seat{spec.seat}-{uuid.uuid4().hex[:8]}",
             environment=env,
             user=f"{BOT_UID}:{BOT_UID}",
             working_dir="/bot",
@@ -227,16 +312,38 @@ class DockerLauncher:
                 self.runtime: {"bind": RUNTIME_MOUNT, "mode": "ro"},
                 **{str(source): {"bind": f"{RUNTIME_MOUNT}/{point}", "mode": "ro"} for point, source in sdk_sources().items()},
                 str(bot): {"bind": "/bot", "mode": "ro"},
-                str(spec.seat_dir): {"bind": "/arena", "mode": "rw"},
+                str(spec.seat_dir): {"bind": "/arena", "mode": "ro"},
             },
-            log_config=docker.types.LogConfig(type="json-file", config={"max-size": "1m", "max-file": "1"}),
+            log_config=docker.types.LogConfig(type="json-file", config={"max-size": "4m", "max-file": "1"}),
             labels={"arena.seat": str(spec.seat), "arena.match": spec.env.get("ARENA_MATCH_ID", "")},
         )
+        try:
+            container.start()
+        except Exception:
+            _remove(container)  # created but not started (a command that does not exist): not left behind
+            raise
+        with start.lock:
+            start.container = container
+            abandoned = start.abandoned
+        if abandoned:
+            _remove(container)
+            raise LaunchError("the match ended while the container started")
+        return container
 
     async def launch(self, spec: LaunchSpec) -> BotHandle:
         spec.home.mkdir(parents=True, exist_ok=True)
+        start = _Start()
         try:
-            container = await asyncio.to_thread(self._run, spec)
+            container = await asyncio.to_thread(self._run, spec, start)
+        except asyncio.CancelledError:
+            with start.lock:
+                start.abandoned = True
+                started = start.container
+            if started is not None:  # the thread got there first: this task removes it
+                await asyncio.to_thread(_remove, started)
+            raise
+        except LaunchError:
+            raise
         except Exception as exc:
             raise LaunchError(f"could not start the container: {exc}") from None
         return DockerHandle(container, spec.log_path)

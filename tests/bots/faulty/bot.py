@@ -52,13 +52,23 @@ def probe_breakouts() -> None:
         breach("opened a network connection")
     except OSError as exc:
         print(f"network blocked: {exc}", flush=True)
-    for path in ("/bot/planted", "/usr/planted", "/etc/planted", "/planted", "/arena/../planted"):
+    for path in ("/bot/planted", "/usr/planted", "/etc/planted", "/planted", "/arena/planted", "/arena/../planted"):
         try:
             with open(path, "w") as f:
                 f.write("x")
             breach(f"wrote {path}")
         except OSError as exc:
             print(f"write to {path} refused: {exc.strerror}", flush=True)
+    try:
+        os.rename("/arena/referee.sock", "/arena/moved.sock")
+        breach("moved the referee's socket")
+    except OSError as exc:
+        print(f"moving the socket refused: {exc.strerror}", flush=True)
+    if os.path.lexists("/bot/leak.txt"):  # the test links it to a file of the host's
+        try:
+            print(f"leak.txt reads {open('/bot/leak.txt').read()!r}", flush=True)
+        except OSError as exc:
+            print(f"leak.txt unreadable: {exc.strerror}", flush=True)
     mine = os.environ["ARENA_TOKEN"]
     for environ in glob.glob("/proc/[0-9]*/environ"):
         try:
@@ -113,6 +123,11 @@ class Faulty(Bot):
 
 
 def main() -> None:
+    if FAULT == "log_flood":  # a line to find, then three times the log's cap
+        print("FIRST LINE OF THE LOG", flush=True)
+        for _ in range(3 * 1024):
+            sys.stdout.write("x" * 1023 + "\n")
+        sys.stdout.flush()
     if FAULT == "crash_at_start":
         sys.exit("crashing at start")
     if FAULT == "garbage":
