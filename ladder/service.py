@@ -7,12 +7,14 @@ asyncio tasks of this process, or the workers of a Dask cluster.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
 import socket
 import time
 import uuid
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -280,8 +282,14 @@ class Ladder:
         try:
             if serve_http:
                 app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox))
-                server = uvicorn.Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
-                await server.serve()
+                server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
+                serving = asyncio.create_task(server.serve())
+                try:
+                    await asyncio.shield(serving)
+                except asyncio.CancelledError:  # Ctrl-C or SIGTERM (arena/cli/running.py): the HTTP server shuts down cleanly first
+                    server.should_exit = True
+                    await _outlast(serving)
+                    raise
             else:
                 await asyncio.gather(*tasks)
         finally:
@@ -289,6 +297,19 @@ class Ladder:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await self.executor.close()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server without its own signal handlers.
+
+    Those stop the HTTP server on Ctrl-C or SIGTERM and then raise the signal again, which ended the
+    process before the ladder's own clean-up (its matches' bots, the books' process) could run. The
+    command cancels the ladder instead (arena/cli/running.py), and ``Ladder.run`` stops this server.
+    """
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
 
 
 async def _outlast(future: asyncio.Future[Any]) -> None:

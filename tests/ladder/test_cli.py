@@ -85,3 +85,51 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()) and "secret" not in result.output, (args, result.output)
     assert not (tmp_path / "typo").exists()
+
+
+def test_sigterm_stops_the_ladder_after_its_clean_up(tmp_path: Path) -> None:
+    """A service manager stops the ladder with SIGTERM: the HTTP server, the matches' bots and the books end first."""
+    import os
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    data = tmp_path / "data"
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "ladder", "serve", "--data", str(data), "--port", str(port), "--game", "generals-war"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+    def played() -> int:
+        try:
+            with sqlite3.connect(data / "ladder.db") as db:
+                return int(db.execute("select count(*) from matches where status = 'done'").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+
+    deadline = time.monotonic() + 60
+    while played() < 4 and time.monotonic() < deadline and serve.poll() is None:
+        time.sleep(0.2)
+    assert played() >= 4, serve.communicate(timeout=5)[0].decode(errors="replace") if serve.poll() is not None else "no match played"
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as answer:
+        assert answer.status == 200
+    serve.send_signal(signal.SIGTERM)
+    out = serve.communicate(timeout=60)[0].decode(errors="replace")
+    assert serve.returncode == 128 + signal.SIGTERM, out
+    assert "Traceback" not in out, out
+    with sqlite3.connect(data / "ladder.db") as db:
+        assert db.execute("select count(*) from matches where status = 'running'").fetchone()[0] == 0  # handed back
+    store = str(data.resolve())
+    left = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/cwd").startswith(store):
+                left.append(pid)
+        except OSError:
+            continue
+    assert left == [], "bot processes outlived the ladder"
