@@ -10,19 +10,21 @@ export const ErrorCode = {
    */
   ERROR_CODE_UNSPECIFIED: 0,
   /**
-   * The answer names a request that is not pending.
+   * The answer names a request that is not pending. No verdict.
    */
   STALE_REQUEST: 1,
   /**
-   * The answer carries no action, or an action of another game or kind.
+   * The answer carries no action, an action of no game or of another game, one with no kind set, or a
+   * value the action cannot hold; or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
+   * the match's game whose kind does not fit the decision is an illegal move: a Rejection.)
    */
   MALFORMED_ACTION: 2,
   /**
-   * The bot sent a second Hello or another message out of place.
+   * The bot sent a second Hello or another message out of place. No verdict.
    */
   UNEXPECTED_MESSAGE: 3,
   /**
-   * The message was larger than the referee accepts (64 KiB); it was ignored.
+   * The message was larger than the referee accepts (64 KiB); it was ignored. Adds a MALFORMED verdict.
    */
   MESSAGE_TOO_LARGE: 4,
 } as const;
@@ -37,22 +39,24 @@ export type ErrorCode =
   | 'ERROR_CODE_UNSPECIFIED'
   | 0
   /**
-   * The answer names a request that is not pending.
+   * The answer names a request that is not pending. No verdict.
    */
   | 'STALE_REQUEST'
   | 1
   /**
-   * The answer carries no action, or an action of another game or kind.
+   * The answer carries no action, an action of no game or of another game, one with no kind set, or a
+   * value the action cannot hold; or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
+   * the match's game whose kind does not fit the decision is an illegal move: a Rejection.)
    */
   | 'MALFORMED_ACTION'
   | 2
   /**
-   * The bot sent a second Hello or another message out of place.
+   * The bot sent a second Hello or another message out of place. No verdict.
    */
   | 'UNEXPECTED_MESSAGE'
   | 3
   /**
-   * The message was larger than the referee accepts (64 KiB); it was ignored.
+   * The message was larger than the referee accepts (64 KiB); it was ignored. Adds a MALFORMED verdict.
    */
   | 'MESSAGE_TOO_LARGE'
   | 4

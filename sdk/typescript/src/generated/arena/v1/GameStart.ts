@@ -33,7 +33,7 @@ export interface GameStart {
    */
   'timeControl'?: (_arena_v1_TimeControl | null);
   /**
-   * The protocol version the referee speaks.
+   * The protocol version the referee speaks (1).
    */
   'protocolVersion'?: (number);
   /**
@@ -45,7 +45,7 @@ export interface GameStart {
    */
   'seatNames'?: (string)[];
   /**
-   * Time left in this seat's bank, in milliseconds.
+   * Time left now in this seat's match-wide time bank, in milliseconds (a resumed start may have spent some).
    */
   'timeBankLeftMs'?: (number);
 }
@@ -79,7 +79,7 @@ export interface GameStart__Output {
    */
   'timeControl': (_arena_v1_TimeControl__Output | null);
   /**
-   * The protocol version the referee speaks.
+   * The protocol version the referee speaks (1).
    */
   'protocolVersion': (number);
   /**
@@ -91,7 +91,7 @@ export interface GameStart__Output {
    */
   'seatNames': (string)[];
   /**
-   * Time left in this seat's bank, in milliseconds.
+   * Time left now in this seat's match-wide time bank, in milliseconds (a resumed start may have spent some).
    */
   'timeBankLeftMs': (number);
 }

@@ -15,7 +15,8 @@ export interface Hello {
    */
   'token'?: (string);
   /**
-   * The protocol version the bot speaks; this file describes version 1.
+   * The protocol version the bot speaks; this file describes version 1 (0 is taken as 1; another is
+   * refused with FAILED_PRECONDITION).
    */
   'protocolVersion'?: (number);
   /**
@@ -41,7 +42,8 @@ export interface Hello__Output {
    */
   'token': (string);
   /**
-   * The protocol version the bot speaks; this file describes version 1.
+   * The protocol version the bot speaks; this file describes version 1 (0 is taken as 1; another is
+   * refused with FAILED_PRECONDITION).
    */
   'protocolVersion': (number);
   /**

@@ -11,12 +11,20 @@ import type { RefereeMessage as _arena_v1_RefereeMessage, RefereeMessage__Output
  */
 export interface RefereeClient extends grpc.Client {
   /**
-   * Play one seat of one match. The first BotMessage must be `hello`.
+   * Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
+   * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
+   * (another protocol_version, a match over, a seat that forfeited), NOT_FOUND (no such match),
+   * UNAUTHENTICATED (a token of no seat, on a socket serving every seat), PERMISSION_DENIED (another
+   * seat's token, or a wrong one, on a seat's own socket), ALREADY_EXISTS (the seat is already connected).
    */
   Play(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   Play(options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   /**
-   * Play one seat of one match. The first BotMessage must be `hello`.
+   * Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
+   * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
+   * (another protocol_version, a match over, a seat that forfeited), NOT_FOUND (no such match),
+   * UNAUTHENTICATED (a token of no seat, on a socket serving every seat), PERMISSION_DENIED (another
+   * seat's token, or a wrong one, on a seat's own socket), ALREADY_EXISTS (the seat is already connected).
    */
   play(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   play(options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
@@ -28,7 +36,11 @@ export interface RefereeClient extends grpc.Client {
  */
 export interface RefereeHandlers extends grpc.UntypedServiceImplementation {
   /**
-   * Play one seat of one match. The first BotMessage must be `hello`.
+   * Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
+   * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
+   * (another protocol_version, a match over, a seat that forfeited), NOT_FOUND (no such match),
+   * UNAUTHENTICATED (a token of no seat, on a socket serving every seat), PERMISSION_DENIED (another
+   * seat's token, or a wrong one, on a seat's own socket), ALREADY_EXISTS (the seat is already connected).
    */
   Play: grpc.handleBidiStreamingCall<_arena_v1_BotMessage__Output, _arena_v1_RefereeMessage>;
   

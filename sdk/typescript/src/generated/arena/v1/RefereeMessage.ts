@@ -33,7 +33,8 @@ export interface RefereeMessage {
    */
   'result'?: (_arena_v1_MatchResult | null);
   /**
-   * A message from the bot could not be understood (not an illegal move: a malformed message).
+   * A message from the bot could not be used (not an illegal move, which gets a Rejection: a malformed
+   * or misplaced message). The pending request stays open.
    */
   'error'?: (_arena_v1_ProtocolError | null);
   /**
@@ -67,7 +68,8 @@ export interface RefereeMessage__Output {
    */
   'result'?: (_arena_v1_MatchResult__Output | null);
   /**
-   * A message from the bot could not be understood (not an illegal move: a malformed message).
+   * A message from the bot could not be used (not an illegal move, which gets a Rejection: a malformed
+   * or misplaced message). The pending request stays open.
    */
   'error'?: (_arena_v1_ProtocolError__Output | null);
   /**

@@ -4,7 +4,8 @@
 import type { Long } from '@grpc/proto-loader';
 
 /**
- * An action was illegal.
+ * An action was illegal: a well-formed action of the match's game whose kind does not fit the decision
+ * or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open.
  */
 export interface Rejection {
   /**
@@ -18,7 +19,8 @@ export interface Rejection {
 }
 
 /**
- * An action was illegal.
+ * An action was illegal: a well-formed action of the match's game whose kind does not fit the decision
+ * or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open.
  */
 export interface Rejection__Output {
   /**
