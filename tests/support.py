@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib.util
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -60,3 +63,82 @@ def card_ids_in(msg: Message) -> Iterator[int]:
                     yield from card_ids_in(item)
         elif fd.name.endswith("card_id") or fd.name.endswith("card_ids"):
             yield from (int(v) for v in (value if fd.is_repeated else [value]))
+
+
+class HalfOpenProxy:
+    """A unix-socket proxy to ``upstream`` (a ``unix:`` address) that can cut its connections on the client's side only.
+
+    ``cut()`` resets every connection open now towards its client and stops relaying, but keeps the upstream
+    side open and silent: the server sees a half-open connection, as a dropped network leaves one. Later
+    connections are relayed as usual. Serves from a thread of its own at ``address``.
+    """
+
+    def __init__(self, upstream: str, path: Path) -> None:
+        self.upstream = upstream.removeprefix("unix:")
+        self.address = f"unix:{path}"
+        self.path = path
+        self.connections = 0
+        self._open: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter, list[asyncio.Task[None]]]] = []
+        self._kept: list[asyncio.StreamWriter] = []
+        self.loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self.thread.start()
+        assert ready.wait(10)
+
+    def _run(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+
+        async def main() -> None:
+            self._server = await asyncio.start_unix_server(self._handle, str(self.path))
+            ready.set()
+            async with self._server:
+                await self._server.serve_forever()
+
+        with contextlib.suppress(asyncio.CancelledError):
+            self.loop.run_until_complete(main())
+
+    async def _handle(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        up_r, up_w = await asyncio.open_unix_connection(self.upstream)
+        tasks = [asyncio.create_task(self._pipe(client_r, up_w)), asyncio.create_task(self._pipe(up_r, client_w))]
+        self._open.append((client_w, up_w, tasks))
+
+    @staticmethod
+    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        with contextlib.suppress(Exception):
+            writer.close()
+
+    def cut(self) -> int:
+        """Cut every connection open now on the client's side; returns how many."""
+
+        def go() -> int:
+            cut = 0
+            for client_w, up_w, tasks in self._open:
+                for task in tasks:
+                    task.cancel()
+                client_w.transport.abort()
+                self._kept.append(up_w)  # open and silent
+                cut += 1
+            self._open = []
+            return cut
+
+        return int(self._call(go))
+
+    def _call(self, fn: Any) -> Any:
+        async def call() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(call(), self.loop).result(10)
+
+    def close(self) -> None:
+        def go() -> None:
+            for task in asyncio.all_tasks(self.loop):
+                task.cancel()
+
+        self.loop.call_soon_threadsafe(go)
+        self.thread.join(10)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.client import MatchRefused, play
 from referee.games.generals_war import GeneralsWar
+from referee.server import service as service_module
 from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, make_server
 from referee.server.session import MatchSession, TimeControl
-from tests.support import load_bot_class
+from tests.support import HalfOpenProxy, load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
 
@@ -79,6 +81,29 @@ def raw_stream(address: str, messages: list[bytes]) -> grpc.RpcError | list[byte
             return exc
 
 
+def hold_stream(address: str, hello: pb.BotMessage, hang_up: threading.Event, out: dict[str, Any]) -> threading.Thread:
+    """A stream that sends ``hello`` and then nothing, its sending side open until ``hang_up``; from a thread.
+
+    ``out`` gets the kinds of the messages received (``got``) or the status it ended with (``code``, ``details``).
+    """
+
+    def requests() -> Iterator[bytes]:
+        yield hello.SerializeToString()
+        hang_up.wait(30)
+
+    def go() -> None:
+        with grpc.insecure_channel(address) as channel:
+            call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+            try:
+                out["got"] = [pb.RefereeMessage.FromString(m).WhichOneof("msg") for m in call(requests(), timeout=30)]
+            except grpc.RpcError as exc:
+                out["code"], out["details"] = exc.code(), exc.details()
+
+    thread = threading.Thread(target=go, daemon=True)
+    thread.start()
+    return thread
+
+
 @pytest.fixture
 def referee() -> Iterator[Referee]:
     ref = Referee()
@@ -131,24 +156,100 @@ def test_garbage_and_oversized_messages_are_refused_and_the_match_goes_on(refere
     assert [v.kind for v in record.result.seats[0].verdicts] == [pb.MALFORMED]
 
 
-def test_a_second_live_connection_for_a_seat_is_refused() -> None:
+def test_a_new_stream_of_a_seat_replaces_a_live_one() -> None:
+    """The seat's token wins the seat: the older stream ends with ABORTED, and the match goes on without a verdict."""
     ref = Referee(tc=TimeControl(move_time_ms=3000, time_bank_ms=0, connect_timeout_ms=20_000))
-    results: dict[int, Any] = {}
-    first = bot_thread(ref, 0, results)
     hello = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=ref.session.tokens()[0], protocol_version=1))
-    import time
-
-    for _ in range(100):
+    hang_up = threading.Event()
+    old: dict[str, Any] = {}
+    holder = hold_stream(ref.address, hello, hang_up, old)
+    for _ in range(200):
         if ref.session.seats[0].link is not None:
             break
         time.sleep(0.02)
-    second = raw_stream(ref.address, [hello.SerializeToString()])
-    assert isinstance(second, grpc.RpcError) and second.code() == grpc.StatusCode.ALREADY_EXISTS
-    other = bot_thread(ref, 1, results)
-    first.join(60)
-    other.join(60)
+    assert ref.session.seats[0].link is not None
+    results: dict[int, Any] = {}
+    threads = [bot_thread(ref, s, results) for s in (0, 1)]
+    holder.join(30)
+    hang_up.set()
+    for t in threads:
+        t.join(60)
     record = ref.join()
-    assert record.game.is_over() and not any(s.verdicts for s in record.result.seats)
+    assert old.get("code") == grpc.StatusCode.ABORTED and "replaced" in old["details"], old
+    assert record.game.is_over() and results[0] is not None and results[1] is not None
+    assert not any(s.verdicts for s in record.result.seats)
+
+
+def test_the_sdk_reconnects_over_a_half_open_connection() -> None:
+    """Seat 0's connection is cut on its side only, the referee's side left open and silent (no FIN, no RST):
+    the SDK connects again and its new stream takes the seat over, though the old one still looks alive."""
+    ref = Referee(tc=TimeControl(move_time_ms=5000, time_bank_ms=0, connect_timeout_ms=20_000))
+    proxy = HalfOpenProxy(ref.address, Path(ref.tmp.name) / "p.sock")
+
+    class SlowBot(RandomBot):  # type: ignore[misc, valid-type]
+        def act(self, request: Any) -> Any:
+            time.sleep(0.05)  # so that the match is still on when seat 0's connection is cut
+            return super().act(request)
+
+    results: dict[int, Any] = {}
+    errors: list[BaseException] = []
+
+    def seat0() -> None:
+        try:
+            results[0] = play(RandomBot(0), proxy.address, ref.session.match_id, ref.session.tokens()[0])
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    def seat1() -> None:
+        results[1] = play(SlowBot(1), ref.address, ref.session.match_id, ref.session.tokens()[1])
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (seat0, seat1)]
+    for t in threads:
+        t.start()
+    try:
+        for _ in range(500):
+            if ref.session.decisions >= 4:
+                break
+            time.sleep(0.01)
+        assert proxy.cut() == 1
+        for t in threads:
+            t.join(60)
+        record = ref.join()
+    finally:
+        proxy.close()
+    assert not errors, errors
+    assert proxy.connections == 2
+    assert record.game.is_over() and results[0] is not None
+    assert not record.result.seats[0].verdicts, "a quick reconnection costs nothing"
+
+
+def test_the_referee_lets_go_of_a_half_open_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keepalive pings notice a peer that went silent without a word: the seat is seen as disconnected, not thinking."""
+    monkeypatch.setattr(service_module, "KEEPALIVE_TIME_MS", 300)
+    monkeypatch.setattr(service_module, "KEEPALIVE_TIMEOUT_MS", 300)
+    ref = Referee(tc=TimeControl(move_time_ms=10_000, time_bank_ms=0, connect_timeout_ms=20_000))
+    proxy = HalfOpenProxy(ref.address, Path(ref.tmp.name) / "p.sock")
+    hello = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=ref.session.tokens()[0], protocol_version=1))
+    hang_up = threading.Event()
+    try:
+        hold_stream(proxy.address, hello, hang_up, {})
+        for _ in range(200):
+            if ref.session.seats[0].link is not None:
+                break
+            time.sleep(0.02)
+        assert ref.session.seats[0].link is not None
+        assert proxy.cut() == 1
+        for _ in range(300):
+            if ref.session.seats[0].link is None:
+                break
+            time.sleep(0.02)
+        assert ref.session.seats[0].link is None, "the half-open stream still holds the seat"
+    finally:
+        hang_up.set()
+        proxy.close()
+        for seat in (0, 1):
+            ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "test over")
+        ref.join()
 
 
 def test_health_checking_answers(referee: Referee) -> None:

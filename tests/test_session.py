@@ -14,7 +14,7 @@ from arena_sdk.driver import BotDriver
 from referee.compiled import in_use
 from referee.games.generals_war import GeneralsWar
 from referee.server.inprocess import MemoryLink
-from referee.server.session import AttachError, MatchSession, TimeControl
+from referee.server.session import REPLACED, AttachError, MatchSession, TimeControl
 from tests.support import load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
@@ -31,6 +31,7 @@ class Scripted:
         self.answer = answer
         self.sent: list[pb.RefereeMessage] = []
         self.closed = False
+        self.reason = ""
 
     def send(self, msg: pb.RefereeMessage) -> None:
         self.sent.append(msg)
@@ -40,8 +41,9 @@ class Scripted:
         for reply in self.answer(msg):
             self.session.post(self.seat, self, reply)
 
-    def close(self) -> None:
+    def close(self, reason: str = "") -> None:
         self.closed = True
+        self.reason = self.reason or reason
 
     def of(self, kind: str) -> list[Any]:
         return [getattr(m, kind) for m in self.sent if m.WhichOneof("msg") == kind]
@@ -183,22 +185,47 @@ def test_a_bot_that_never_connects_is_a_no_show() -> None:
     assert record.result.seats[0].rank == 1
 
 
-def test_wrong_tokens_and_second_connections_are_refused_without_harm() -> None:
+def test_wrong_tokens_are_refused_without_harm() -> None:
     async def go() -> Any:
         session = MatchSession(GeneralsWar(2, 2), ["a", "b"], FAST)
-        first = Scripted(session, 0, driver_answers(1))
-        session.attach(session.tokens()[0], first)
+        session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(1)))
         with pytest.raises(AttachError) as wrong:
             session.attach("not-a-token", Scripted(session, 0, silent))
         assert wrong.value.code == "UNAUTHENTICATED"
-        with pytest.raises(AttachError) as twice:
-            session.attach(session.tokens()[0], Scripted(session, 0, silent))
-        assert twice.value.code == "ALREADY_EXISTS"
         session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
         return await session.run()
 
     record = asyncio.run(go())
     assert not kinds(record, 0) and not kinds(record, 1)
+
+
+def test_a_second_connection_of_a_seat_replaces_the_first_whose_late_messages_are_ignored() -> None:
+    """A reconnect must work even while the old connection looks alive (half-open): the newer one takes the seat."""
+
+    async def go() -> tuple[Any, Scripted, Scripted]:
+        tc = TimeControl(move_time_ms=2000, time_bank_ms=0, connect_timeout_ms=2000)
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], tc)
+        old = Scripted(session, 0, silent)
+        session.attach(session.tokens()[0], old)
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
+        task = asyncio.create_task(session.run())
+        while session.seats[0].pending is None:
+            await asyncio.sleep(0.01)
+        pending = session.seats[0].pending.request_id
+        new = Scripted(session, 0, driver_answers(1))
+        assert session.attach(session.tokens()[0], new) == 0
+        assert old.closed and old.reason == REPLACED
+        # What the old connection still sends counts for nothing: not a malformed action, not an oversized message.
+        session.post(0, old, pb.BotMessage(action=pb.ActionResponse(request_id=pending, action=pb.Action())))
+        session.post(0, old, pb.BotMessage())
+        session.malformed(0, old, "a message of 70000 bytes", pb.MESSAGE_TOO_LARGE)
+        return await task, old, new
+
+    record, old, new = asyncio.run(go())
+    assert record.game.is_over() and not kinds(record, 0) and not kinds(record, 1)
+    assert [m.WhichOneof("msg") for m in old.sent] == ["start", "decision"]  # nothing after it was replaced
+    assert new.of("start")[0].resumed and new.of("decision")[0].request_id == old.of("decision")[0].request_id
+    assert not new.of("error")
 
 
 def test_a_reconnecting_seat_resumes_with_its_pending_request() -> None:

@@ -37,7 +37,7 @@ class MemoryLink:
         for reply in self.driver.handle(pb.RefereeMessage.FromString(data)):
             self.session.post(self.seat, self, pb.BotMessage.FromString(reply.SerializeToString()))
 
-    def close(self) -> None:
+    def close(self, reason: str = "") -> None:
         pass
 
 

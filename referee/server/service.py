@@ -21,6 +21,11 @@ MAX_BOT_MESSAGE = 64 * 1024
 #: Beyond this gRPC itself refuses the message and ends that stream only.
 MAX_WIRE_MESSAGE = 1024 * 1024
 MAX_REFEREE_MESSAGE = 4 * 1024 * 1024
+#: HTTP/2 keepalive: the referee pings each connection that has a stream open after this long without traffic,
+#: and drops it if the ping is not answered in KEEPALIVE_TIMEOUT_MS, so a bot whose connection died without a
+#: word (a half-open TCP connection) is seen as disconnected, not as thinking, and its stream let go.
+KEEPALIVE_TIME_MS = 20_000
+KEEPALIVE_TIMEOUT_MS = 10_000
 
 
 class StreamLink:
@@ -28,11 +33,14 @@ class StreamLink:
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[pb.RefereeMessage | None] = asyncio.Queue()
+        #: Why the referee ended this stream early (the stream then ends with ABORTED); empty otherwise.
+        self.ended_because = ""
 
     def send(self, msg: pb.RefereeMessage) -> None:
         self.queue.put_nowait(msg)
 
-    def close(self) -> None:
+    def close(self, reason: str = "") -> None:
+        self.ended_because = self.ended_because or reason
         self.queue.put_nowait(None)
 
 
@@ -126,6 +134,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                 if msg is None:
                     break
                 yield msg
+            if link.ended_because:  # replaced by a newer stream of the seat: end at once, saying so
+                await context.abort(grpc.StatusCode.ABORTED, link.ended_because)
+                return
             # Hold the stream until the bot hangs up (the SDKs do on the result), for a moment at most: ending it
             # first let a server stopped right after the match cut off the result before the bot had read it.
             await asyncio.wait({reader}, timeout=HANG_UP_WAIT_S)
@@ -157,6 +168,13 @@ def make_server(service: RefereeService) -> grpc.aio.Server:
         options=[
             ("grpc.max_receive_message_length", MAX_WIRE_MESSAGE),
             ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
+            ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+            ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+            # Keep pinging while a bot thinks and nothing is sent: by default gRPC sends two pings without data, then
+            # waits five minutes between pings, and waits a minute for an answer whatever keepalive_timeout says.
+            ("grpc.http2.max_pings_without_data", 0),
+            ("grpc.http2.min_time_between_pings_ms", KEEPALIVE_TIME_MS),
+            ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
         ]
     )
     referee_pb2_grpc.add_RefereeServicer_to_server(service, server)

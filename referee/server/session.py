@@ -37,7 +37,13 @@ class SeatLink(Protocol):
 
     def send(self, msg: pb.RefereeMessage) -> None: ...
 
-    def close(self) -> None: ...
+    def close(self, reason: str = "") -> None:
+        """No more messages: the match is over (no reason), or the referee ends this connection early (``reason`` says why)."""
+        ...
+
+
+#: Why a seat's connection ends when the seat connects again (``close(REPLACED)``).
+REPLACED = "replaced by a newer connection of this seat"
 
 
 class AttachError(Exception):
@@ -177,12 +183,15 @@ class MatchSession:
             raise AttachError("UNAUTHENTICATED", "wrong token for this match")
         if self.finished:
             raise AttachError("FAILED_PRECONDITION", "the match is over")
-        if seat.link is not None:
-            raise AttachError("ALREADY_EXISTS", f"seat {seat.seat} is already connected")
         if seat.gone or seat.forfeited_at is not None:
             raise AttachError("FAILED_PRECONDITION", f"seat {seat.seat} has forfeited")
         resumed = seat.ever_connected
-        seat.link = link
+        old, seat.link = seat.link, link
+        if old is not None:
+            # The token proves the seat, and a reconnect must work whatever state the old connection is in: one
+            # cut on the bot's side only (half-open) still looks alive here. The newer stream wins; what the old
+            # one still sends is ignored (inputs are judged by their link).
+            old.close(REPLACED)
         seat.ever_connected = True
         link.send(pb.RefereeMessage(start=self._game_start(seat, resumed)))
         self._check_ready()
@@ -203,9 +212,13 @@ class MatchSession:
             self.seats[seat].link = None
 
     def malformed(self, seat: int, link: SeatLink, detail: str, code: int = pb.MALFORMED_ACTION) -> None:
-        """``link`` of ``seat`` sent something that is not a usable message (undecodable or too large)."""
-        if self.seats[seat].link is link:
-            link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
+        """``link`` of ``seat`` sent something that is not a usable message (undecodable or too large).
+
+        Ignored from a link no longer the seat's (replaced or dropped), as its other messages are.
+        """
+        if self.seats[seat].link is not link:
+            return
+        link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
         self._submit(("malformed", seat, detail))
 
     def process_ended(self, seat: int, detail: str) -> None:
@@ -403,6 +416,8 @@ class MatchSession:
         kind, seat, payload = item
         s = self.seats[seat]
         if kind == "attach":
+            if payload is not s.link:  # replaced since: the newer link's own attach does this
+                return
             s.cursor = len(self.log)  # a fresh link gets the view in the next request, not old events
             s.outbox = []
             if s.pending is not None:

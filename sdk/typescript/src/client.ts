@@ -14,10 +14,9 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   "grpc.max_send_message_length": MAX_MESSAGE,
 };
 
-/** Statuses that mean the referee refused this bot for good (wrong token, match over, seat taken or another seat's socket). */
+/** Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket). */
 const REFUSED = new Set<grpc.status>([
   grpc.status.UNAUTHENTICATED,
-  grpc.status.ALREADY_EXISTS,
   grpc.status.FAILED_PRECONDITION,
   grpc.status.NOT_FOUND,
   grpc.status.PERMISSION_DENIED,

@@ -15,7 +15,8 @@ export interface RefereeClient extends grpc.Client {
    * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
    * (another protocol_version, a match over, a seat that forfeited), NOT_FOUND (no such match),
    * UNAUTHENTICATED (a token of no seat, on a socket serving every seat), PERMISSION_DENIED (another
-   * seat's token, or a wrong one, on a seat's own socket), ALREADY_EXISTS (the seat is already connected).
+   * seat's token, or a wrong one, on a seat's own socket). A new stream of a seat replaces the seat's
+   * stream (a reconnect), which then ends with ABORTED.
    */
   Play(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   Play(options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
@@ -24,7 +25,8 @@ export interface RefereeClient extends grpc.Client {
    * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
    * (another protocol_version, a match over, a seat that forfeited), NOT_FOUND (no such match),
    * UNAUTHENTICATED (a token of no seat, on a socket serving every seat), PERMISSION_DENIED (another
-   * seat's token, or a wrong one, on a seat's own socket), ALREADY_EXISTS (the seat is already connected).
+   * seat's token, or a wrong one, on a seat's own socket). A new stream of a seat replaces the seat's
+   * stream (a reconnect), which then ends with ABORTED.
    */
   play(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   play(options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
@@ -40,7 +42,8 @@ export interface RefereeHandlers extends grpc.UntypedServiceImplementation {
    * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
    * (another protocol_version, a match over, a seat that forfeited), NOT_FOUND (no such match),
    * UNAUTHENTICATED (a token of no seat, on a socket serving every seat), PERMISSION_DENIED (another
-   * seat's token, or a wrong one, on a seat's own socket), ALREADY_EXISTS (the seat is already connected).
+   * seat's token, or a wrong one, on a seat's own socket). A new stream of a seat replaces the seat's
+   * stream (a reconnect), which then ends with ABORTED.
    */
   Play: grpc.handleBidiStreamingCall<_arena_v1_BotMessage__Output, _arena_v1_RefereeMessage>;
   
