@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -15,12 +19,13 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.v1 import referee_pb2 as pb
-from arena_sdk.client import MatchRefused, play
+from arena.v1 import referee_pb2_grpc
+from arena_sdk.client import MatchRefused, play, play_async
 from referee.games.generals_war import GeneralsWar
 from referee.server import service as service_module
 from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, make_server
 from referee.server.session import MatchSession, TimeControl
-from tests.support import HalfOpenProxy, load_bot_class
+from tests.support import SAMPLE_BOTS, HalfOpenProxy, load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
 
@@ -28,7 +33,8 @@ RandomBot = load_bot_class("random", "RandomBot")
 class Referee:
     """A referee serving one match from a thread of its own."""
 
-    def __init__(self, n: int = 2, tc: TimeControl | None = None) -> None:
+    def __init__(self, n: int = 2, tc: TimeControl | None = None, only_seat: int | None = None) -> None:
+        self.only_seat = only_seat
         self.tmp = tempfile.TemporaryDirectory(prefix="arena-t-")
         self.address = f"unix:{Path(self.tmp.name) / 'r.sock'}"
         self.loop = asyncio.new_event_loop()
@@ -43,7 +49,7 @@ class Referee:
         asyncio.set_event_loop(self.loop)
 
         async def main() -> None:
-            service = RefereeService()
+            service = RefereeService(self.only_seat)
             service.add(self.session)
             server = make_server(service)
             server.add_insecure_port(self.address)
@@ -130,6 +136,68 @@ def test_a_wrong_token_is_refused(referee: Referee) -> None:
         play(RandomBot(0), referee.address, referee.session.match_id, "wrong", reconnect_seconds=1)
     with pytest.raises(MatchRefused, match="NOT_FOUND"):
         play(RandomBot(0), referee.address, "no-such-match", referee.session.tokens()[0], reconnect_seconds=1)
+
+
+def run_sample_bot(address: str, match_id: str, token: str) -> tuple[int, float, list[str]]:
+    """The random sample bot as its own process, as the referee starts it: exit code, seconds taken, stderr lines."""
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": os.pathsep.join(sys.path), "ARENA_ADDRESS": address, "ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token}
+    began = time.monotonic()
+    proc = subprocess.run([sys.executable, "bot.py"], cwd=SAMPLE_BOTS / "random", env=env, capture_output=True, text=True, timeout=60)
+    return proc.returncode, time.monotonic() - began, proc.stderr.strip().splitlines()
+
+
+def test_a_token_refused_on_a_seats_own_socket_ends_the_bot_at_once_with_an_error() -> None:
+    """As under arena match: each seat's socket answers any other token with PERMISSION_DENIED, a refusal for good."""
+    ref = Referee(only_seat=0)
+    try:
+        for token in ("wrong", ref.session.tokens()[1]):
+            code, seconds, err = run_sample_bot(ref.address, ref.session.match_id, token)
+            assert code == 1 and seconds < 8, (code, seconds, err)
+            assert len(err) == 1 and "refused by the referee: PERMISSION_DENIED" in err[0], err
+    finally:
+        for seat in (0, 1):
+            ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "test over")
+        ref.join()
+
+
+def test_a_bot_without_a_referee_exits_with_an_error(tmp_path: Path) -> None:
+    code, _, err = run_sample_bot(f"unix:{tmp_path / 'nobody.sock'}", "m", "t")
+    assert code == 1 and "no referee" in err[-1], err
+
+
+def test_a_referee_that_keeps_failing_is_logged_once_per_broken_stream(caplog: pytest.LogCaptureFixture) -> None:
+    """Every try to reconnect failing (UNAVAILABLE): one warning, not one per try, then the bot gives up."""
+
+    class Failing(referee_pb2_grpc.RefereeServicer):
+        async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+            await context.abort(grpc.StatusCode.UNAVAILABLE, "not now")
+
+    tries: list[int] = []
+
+    async def main(address: str) -> Any:
+        server = grpc.aio.server()
+        failing = Failing()
+        original = failing.Play
+
+        async def counted(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
+            tries.append(1)
+            return await original(request_iterator, context)
+
+        failing.Play = counted  # type: ignore[method-assign]
+        referee_pb2_grpc.add_RefereeServicer_to_server(failing, server)
+        server.add_insecure_port(address)
+        await server.start()
+        try:
+            return await play_async(RandomBot(0), address, "m", "t", reconnect_seconds=1)
+        finally:
+            await server.stop(None)
+
+    with caplog.at_level(logging.DEBUG, logger="arena_sdk"):
+        result = asyncio.run(main(f"unix:{tempfile.mkdtemp(prefix='arena-t-')}/f.sock"))
+    assert result is None and len(tries) > 5
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "reconnecting" in r.getMessage()]
+    assert len(warnings) == 1, [r.getMessage() for r in caplog.records]
+    assert sum("reconnecting" in r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG) == len(tries) - 1
 
 
 def test_garbage_and_oversized_messages_are_refused_and_the_match_goes_on(referee: Referee) -> None:

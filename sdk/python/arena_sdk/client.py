@@ -32,11 +32,12 @@ from arena_sdk.driver import BotDriver
 
 log = logging.getLogger("arena_sdk")
 MAX_MESSAGE = 4 * 1024 * 1024
-_REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND)
+#: Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket).
+_REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED)
 
 
 class MatchRefused(Exception):
-    """The referee refused the connection for good (wrong token, match over, seat taken)."""
+    """The referee refused the connection for good (wrong token, match over, seat forfeited, another seat's socket)."""
 
 
 def open_channel(address: str) -> grpc.aio.Channel:
@@ -50,6 +51,7 @@ async def play_async(
 
     With ``channel`` (open to ``address``), the match is played over it and it is left open; gRPC itself
     reconnects it after a drop. Without, a channel is opened for the match and closed after it.
+    A broken stream is logged once as a warning; the attempts to reconnect after it, at debug level.
     """
     driver = BotDriver(bot)
     give_up_at: float | None = None
@@ -77,14 +79,14 @@ async def play_async(
                 if driver.result is not None:
                     call.cancel()
                 else:  # the referee ended the stream without a result (read() raises on an error status)
-                    log.warning("stream ended early; reconnecting")
+                    _reconnecting(give_up_at, "stream ended early")
         except grpc.RpcError as exc:
             code = exc.code() if hasattr(exc, "code") else None
             if code in _REFUSED:
                 assert code is not None
                 raise MatchRefused(f"{code.name}: {exc.details() if hasattr(exc, 'details') else exc}") from None
             if driver.result is None:
-                log.warning("stream broke (%s); reconnecting", code)
+                _reconnecting(give_up_at, f"stream broke ({code.name if code is not None else exc})")
         if driver.result is None:
             now = time.monotonic()
             give_up_at = give_up_at or now + reconnect_seconds
@@ -93,6 +95,11 @@ async def play_async(
                 return None
             await asyncio.sleep(0.05)
     return driver.result
+
+
+def _reconnecting(give_up_at: float | None, why: str) -> None:
+    """Log a try to reconnect: a warning for a stream that had worked (``give_up_at`` not set yet), else at debug level."""
+    (log.warning if give_up_at is None else log.debug)("%s; reconnecting", why)
 
 
 def play(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0) -> pb.MatchResult | None:
@@ -155,3 +162,5 @@ def run(bot: Bot) -> None:
     except MatchRefused as exc:
         sys.exit(f"{bot.name}: refused by the referee: {exc}")
     _log_result(result)
+    if result is None:  # no referee, or it was lost for good: the reason is logged
+        sys.exit(1)

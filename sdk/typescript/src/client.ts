@@ -80,7 +80,8 @@ export async function play(
     if (driver.result) break;
     const code = grpc.status[status.code] ?? String(status.code);
     if (REFUSED.has(status.code)) throw new MatchRefused(`${code}: ${status.details}`);
-    log.warning(`stream broke (${code}${status.details ? `: ${status.details}` : ""}); reconnecting`);
+    // Once per broken stream: the attempts after it (until a message comes) are logged at debug level.
+    (giveUpAt === null ? log.warning : log.debug).call(log, `stream broke (${code}${status.details ? `: ${status.details}` : ""}); reconnecting`);
     const now = Date.now();
     giveUpAt ??= now + reconnectMs;
     if (now > giveUpAt) {
