@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.v1 import referee_pb2 as pb
 from arena.v1 import referee_pb2_grpc
-from arena_sdk.client import MatchRefused, play, play_async
+from arena_sdk.client import MatchRefused, log_level, play, play_async
 from referee.games.generals_war import GeneralsWar
 from referee.server import service as service_module
 from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, make_server
@@ -138,9 +138,10 @@ def test_a_wrong_token_is_refused(referee: Referee) -> None:
         play(RandomBot(0), referee.address, "no-such-match", referee.session.tokens()[0], reconnect_seconds=1)
 
 
-def run_sample_bot(address: str, match_id: str, token: str) -> tuple[int, float, list[str]]:
+def run_sample_bot(address: str, match_id: str, token: str, **more: str) -> tuple[int, float, list[str]]:
     """The random sample bot as its own process, as the referee starts it: exit code, seconds taken, stderr lines."""
     env = {"PATH": os.environ["PATH"], "PYTHONPATH": os.pathsep.join(sys.path), "ARENA_ADDRESS": address, "ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token}
+    env = {k: v for k, v in {**env, **more}.items() if v}
     began = time.monotonic()
     proc = subprocess.run([sys.executable, "bot.py"], cwd=SAMPLE_BOTS / "random", env=env, capture_output=True, text=True, timeout=60)
     return proc.returncode, time.monotonic() - began, proc.stderr.strip().splitlines()
@@ -158,6 +159,17 @@ def test_a_token_refused_on_a_seats_own_socket_ends_the_bot_at_once_with_an_erro
         for seat in (0, 1):
             ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "test over")
         ref.join()
+
+
+def test_log_levels_are_read_in_any_case_and_an_unknown_one_is_warned_about() -> None:
+    levels = [log_level(x) for x in (None, "debug", "Info", "warn", "WARNING", " error ")]
+    assert levels == [logging.INFO, logging.DEBUG, logging.INFO, logging.WARNING, logging.WARNING, logging.ERROR]
+    assert log_level("loud") is None
+    # A whole bot: a lower-case level was a ValueError traceback before it even looked at its variables.
+    for level, warned in (("debug", False), ("loud", True)):
+        code, _, err = run_sample_bot("", "", "", ARENA_LOG_LEVEL=level)
+        assert code == 1 and "ARENA_ADDRESS is not set" in err[-1], err
+        assert ("ARENA_LOG_LEVEL=loud is not a level" in "\n".join(err)) == warned and len(err) == 1 + warned, err
 
 
 def test_a_bot_without_a_referee_exits_with_an_error(tmp_path: Path) -> None:

@@ -142,12 +142,23 @@ async def _control_loop(bot: Bot) -> None:
             await channel.close()
 
 
+LEVELS = {"DEBUG": logging.DEBUG, "INFO": logging.INFO, "WARNING": logging.WARNING, "WARN": logging.WARNING, "ERROR": logging.ERROR}
+
+
+def log_level(text: str | None) -> int | None:
+    """The level ARENA_LOG_LEVEL names, in any case (WARN is WARNING); None for an unknown one. Unset is INFO."""
+    return LEVELS.get((text or "INFO").strip().upper())
+
+
 def run(bot: Bot) -> None:
     """Entry point of a bot process: reads ARENA_ADDRESS, ARENA_MATCH_ID and ARENA_TOKEN from the environment.
 
     With ``ARENA_CONTROL=stdin`` it plays every match the referee hands it on standard input instead.
     """
-    logging.basicConfig(stream=sys.stderr, level=os.environ.get("ARENA_LOG_LEVEL", "INFO"), format=f"[{bot.name}] %(levelname)s %(message)s")
+    level = log_level(os.environ.get("ARENA_LOG_LEVEL"))
+    logging.basicConfig(stream=sys.stderr, level=level or logging.INFO, format=f"[{bot.name}] %(levelname)s %(message)s")
+    if level is None:
+        log.warning("ARENA_LOG_LEVEL=%s is not a level (DEBUG, INFO, WARNING, ERROR); logging at INFO", os.environ["ARENA_LOG_LEVEL"])
     if os.environ.get("ARENA_CONTROL") == "stdin":
         _play_from_control(bot)
         return

@@ -4,7 +4,7 @@ import * as grpc from "@grpc/grpc-js";
 
 import type { Bot } from "./bot.js";
 import { BotDriver } from "./driver.js";
-import { log } from "./log.js";
+import { levelFrom, log } from "./log.js";
 import { protocol } from "./protocol.js";
 import type { MatchResult, RefereeMessage } from "./types.js";
 
@@ -184,6 +184,9 @@ async function playFromControl(bot: Bot<any>, options: PlayOptions): Promise<voi
 export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<void> {
   log.prefix = bot.name;
   const env = process.env;
+  if (levelFrom(env.ARENA_LOG_LEVEL) === undefined) {
+    log.warning(`ARENA_LOG_LEVEL=${env.ARENA_LOG_LEVEL} is not a level (DEBUG, INFO, WARNING, ERROR); logging at INFO`);
+  }
   if (env.ARENA_CONTROL === "stdin") {
     try {
       await playFromControl(bot, options);

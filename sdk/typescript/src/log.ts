@@ -3,15 +3,16 @@
 const LEVELS = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 } as const;
 export type Level = keyof typeof LEVELS;
 
-function levelFrom(text: string | undefined): number {
-  const key = (text ?? "INFO").toUpperCase().replace(/^WARN$/, "WARNING") as Level;
-  return LEVELS[key] ?? LEVELS.INFO;
+/** The level ARENA_LOG_LEVEL names, in any case (WARN is WARNING); undefined for an unknown one. Unset is INFO. */
+export function levelFrom(text: string | undefined): number | undefined {
+  const key = (text ?? "INFO").trim().toUpperCase().replace(/^WARN$/, "WARNING") as Level;
+  return LEVELS[key];
 }
 
 export class Logger {
   constructor(
     public prefix = "arena-sdk",
-    public threshold = levelFrom(process.env.ARENA_LOG_LEVEL),
+    public threshold = levelFrom(process.env.ARENA_LOG_LEVEL) ?? LEVELS.INFO,
   ) {}
 
   log(level: Level, message: string): void {
