@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -15,6 +17,8 @@ from typer.testing import CliRunner
 from arena.cli.botkit import class_name, ts_field
 from arena.cli.main import app
 from referee.server.manifest import load_manifest
+from referee.server.runner import BotPool, MatchSetup, run_local_match
+from referee.server.session import TimeControl
 from tests.support import ROOT
 
 runner = CliRunner()
@@ -126,3 +130,50 @@ def test_names() -> None:
     assert class_name("gw.greedy_2") == "GwGreedy2Bot"
     assert class_name("7up") == "Bot7upBot"
     assert ts_field("generals-and-assassins") == "generalsAndAssassins"
+
+
+def pooled_and_fresh_play(tmp_path: Path, bot: Path) -> tuple[list[str], list[str]]:
+    """Seat 0's actions in a match of seed 2 played by a process that played seed 1 first, and by a fresh process."""
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text() + "matches_per_process = 3\n")
+    tc = TimeControl(move_time_ms=5000, time_bank_ms=10_000)
+    other = ROOT / "sample_bots" / "random"
+
+    def seat0(match: Any) -> list[str]:
+        assert not any(s.verdicts for s in match.record.result.seats), match.record.result
+        return [repr(a.action) for a in match.record.actions if a.seat == 0]
+
+    async def main() -> tuple[list[str], list[str]]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            played = [await run_local_match(MatchSetup("glory", [bot, other], seed, {}, tc, tmp_path / "logs"), pool=pool) for seed in (1, 2)]
+            assert pool.started == 1  # one process of the kit played both
+        finally:
+            await pool.close()
+        fresh = await run_local_match(MatchSetup("glory", [bot, other], 2, {}, tc, tmp_path / "logs"))
+        return seat0(played[1]), seat0(fresh)
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("lang", ["python", pytest.param("typescript", marks=needs_node)])
+def test_a_kit_replays_a_match_seed_in_a_pooled_process_as_in_a_fresh_one(tmp_path: Path, lang: str) -> None:
+    """The kits seed again in on_start/onStart: a pooled process gets each match's seed only then."""
+    bot = tmp_path / "kit"
+    new("kit", "--game", "glory", "--lang", lang, "--dir", str(bot))
+    pooled, fresh = pooled_and_fresh_play(tmp_path, bot)
+    assert pooled == fresh
+
+
+@needs_node
+def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Path) -> None:
+    """docs/typescript.md's "Writing a bot" pasted over the bot.ts of a glory kit: its build and test pass."""
+    guide = (ROOT / "docs" / "typescript.md").read_text()
+    example = guide.split("## Writing a bot", 1)[1].split("```ts\n", 1)[1].split("```", 1)[0]
+    bot = tmp_path / "my-bot"
+    new("my-bot", "--game", "glory", "--lang", "typescript", "--dir", str(bot))
+    (bot / "bot.ts").write_text(example)
+    assert NPM is not None
+    for script in ("build", "test"):
+        run = subprocess.run([NPM, "run", script], cwd=bot, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, f"npm run {script}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"

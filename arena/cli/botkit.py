@@ -69,6 +69,7 @@ import os
 import random
 from typing import Any
 
+from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request, random_action, run
 
 
@@ -77,7 +78,14 @@ class __CLASS__(Bot):
     version = "0.1.0"
 
     def __init__(self, seed: int | str | None = None) -> None:
+        self.seed = seed
         self.rng = random.Random(seed if seed is not None else os.environ.get("ARENA_BOT_SEED"))
+
+    def on_start(self, start: pb.GameStart) -> None:
+        # A process that plays several matches in a row (matches_per_process) is handed each one's seed in
+        # ARENA_BOT_SEED: seed again at each new match (not a resumed one) so a match seed replays the same match.
+        if self.seed is None and not start.resumed and os.environ.get("ARENA_BOT_SEED"):
+            self.rng.seed(os.environ["ARENA_BOT_SEED"])
 
     def act(self, request: Request) -> Any:
         # request.view is what this seat knows now; request.kind names the decision and
@@ -170,16 +178,22 @@ TS_BOT = """/**
  * actions. This plays a random legal action: make it smarter.
  */
 
-import { type ActionOf, Bot, randomAction, Request, Rng } from "arena-sdk";
+import { type ActionOf, Bot, type GameStart, randomAction, Request, Rng } from "arena-sdk";
 
 export class __CLASS__ extends Bot<"__GAME__"> {
   override name = "__NAME__";
   override version = "0.1.0";
-  readonly rng: Rng;
+  rng: Rng;
 
-  constructor(seed?: number | string) {
+  constructor(readonly seed?: number | string) {
     super();
-    this.rng = new Rng(seed ?? process.env.ARENA_BOT_SEED);
+    this.rng = new Rng(seed ?? process.env.ARENA_BOT_SEED); // the same match seed replays the same match
+  }
+
+  // A process that plays several matches in a row (matches_per_process) is handed each one's seed in
+  // ARENA_BOT_SEED: seed again at each new match (not a resumed one) so a match seed replays the same match.
+  override onStart(start: GameStart): void {
+    if (this.seed === undefined && !start.resumed && process.env.ARENA_BOT_SEED) this.rng = Rng.fromEnv();
   }
 
   act(request: Request<"__GAME__">): ActionOf<"__GAME__"> {
