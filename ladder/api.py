@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ladder import queries
 from ladder.accounts import user_for_token
 from ladder.jobs import REPLAY_FILE
-from ladder.models import Bot, BotVersion, Match, MatchSeat, User
+from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, challenge
 from ladder.submissions import SubmissionRefused, submit
 from ladder.upload import Limits
@@ -66,6 +66,18 @@ def get_owner(db: Db, authorization: Annotated[str | None, Header()] = None) -> 
 Owner = Annotated[User, Depends(get_owner)]
 
 
+def find_match(db: Session, match_id: int) -> Match:
+    """The match ``match_id``, or 404; ids beyond what the column holds are not asked of the database (it would overflow)."""
+    found = db.get(Match, match_id) if 0 <= match_id <= MAX_INT else None
+    if found is None:
+        raise HTTPException(404, f"no match {match_id}")
+    return found
+
+
+def held_back(match_id: int) -> HTTPException:
+    return HTTPException(404, f"no replay for match {match_id} yet: it is shown once every match of its deal is over")
+
+
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
@@ -97,13 +109,13 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/matches/{match_id}", summary="A match: its seats, results and verdicts", tags=["matches"])
     def match(match_id: int, db: Db) -> dict[str, Any]:
-        found = db.get(Match, match_id)
-        if found is None:
-            raise HTTPException(404, f"no match {match_id}")
-        return queries.match_summary(db, found)
+        return queries.match_summary(db, find_match(db, match_id))
 
-    @app.get("/api/matches/{match_id}/replay", summary="The replay file of a finished match", tags=["matches"])
+    @app.get("/api/matches/{match_id}/replay", summary="The replay file of a finished match (once every match of its deal is over)", tags=["matches"])
     def replay(match_id: int, db: Db) -> Any:
+        found = find_match(db, match_id)
+        if not queries.settled(db, found):
+            raise held_back(match_id)
         try:
             raw = queries.replay_json(db, match_id)
         except OSError:
@@ -150,14 +162,17 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(422, str(exc)) from None
         return {"matches": [m.id for m in made]}
 
-    @app.get("/api/matches/{match_id}/logs/{seat}", summary="The log a bot wrote in a match (its owner only)", tags=["matches"])
+    @app.get("/api/matches/{match_id}/logs/{seat}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])
     def seat_log(match_id: int, seat: int, user: Owner, db: Db) -> Any:
-        row = db.execute(select_seat(match_id, seat)).first()
+        found = find_match(db, match_id)
+        row = db.execute(select_seat(match_id, seat)).first() if 0 <= seat <= MAX_INT else None
         if row is None:
             raise HTTPException(404, "no such seat")
         match_seat, bot_owner = row
         if bot_owner != user.id:
             raise HTTPException(403, "only the bot's owner may read its logs")
+        if not queries.settled(db, found):  # the log shows a hand the opponent holds in the twin match
+            raise HTTPException(404, f"no log for match {match_id} yet: logs are kept back until every match of its deal is over")
         text = queries.seat_log(db, match_seat)
         if text is None:
             raise HTTPException(404, "no log kept for this seat")
@@ -173,16 +188,18 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"no bot {name!r}")
         return queries.crosstable(db, name, known_game(game) if game else None)
 
-    @app.get("/api/matches/{match_id}/frames", summary="Replay frames of a finished match, for everyone or as one seat saw them", tags=["matches"])
+    @app.get("/api/matches/{match_id}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
     def frames(
         match_id: int,
         db: Db,
         seat: Annotated[str, Query(description="'all' (full state and every event) or a seat number (that seat's views and events)")] = "all",
     ) -> Any:
-        found = db.get(Match, match_id)
-        stored = queries.match_file(db, match_id, REPLAY_FILE) if found is not None and found.status == "done" else None
+        found = find_match(db, match_id)
+        if not queries.settled(db, found):
+            raise held_back(match_id)
+        stored = queries.match_file(db, match_id, REPLAY_FILE) if found.status == "done" else None
         path = queries.replay_path(db, match_id)
-        if found is None or (stored is None and path is None):
+        if stored is None and path is None:
             raise HTTPException(404, f"no replay for match {match_id}")
         try:
             which = parse_seat(seat, found.num_players)

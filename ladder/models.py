@@ -8,6 +8,11 @@ from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, LargeBinary, Str
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
+#: The largest id or number an Integer column holds on every database the ladder runs on (PostgreSQL's
+#: integer is 32-bit; SQLite's 64): the API answers 404 for anything beyond rather than asking the database.
+MAX_INT = 2**31 - 1
+
+
 class Base(DeclarativeBase):
     pass
 

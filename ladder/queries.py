@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,30 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
     return table
 
 
-def match_summary(db: Session, match: Match) -> dict[str, Any]:
+FINISHED = ("done", "failed")
+
+
+def unsettled_deals(db: Session, deals: Iterable[str]) -> set[str]:
+    """The deals among ``deals`` with a match still to play (queued or running)."""
+    wanted = set(deals)
+    if not wanted:
+        return set()
+    return set(db.scalars(select(Match.deal).where(Match.deal.in_(wanted), Match.status.not_in(FINISHED)).distinct()))
+
+
+def settled(db: Session, match: Match) -> bool:
+    """Whether ``match`` and every match of its deal are finished (done or failed).
+
+    Until then its seed, its replay and its logs are held back: the twin of a duplicate set plays the same
+    deal, and a bot that could read them (through this API, from its own process) would know every hidden card.
+    """
+    return match.status in FINISHED and not unsettled_deals(db, [match.deal])
+
+
+def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> dict[str, Any]:
+    """A match for the API; its seed and deal only once its deal is settled (``settled``), which ``is_settled`` may tell."""
+    if is_settled is None:
+        is_settled = settled(db, match)
     seats = db.execute(
         select(MatchSeat, Bot.name, BotVersion.version)
         .join(BotVersion, BotVersion.id == MatchSeat.bot_version_id)
@@ -45,7 +69,8 @@ def match_summary(db: Session, match: Match) -> dict[str, Any]:
         .order_by(MatchSeat.seat)
     ).all()
     return {
-        "id": match.id, "game": match.game, "seed": match.seed, "kind": match.kind, "status": match.status, "deal": match.deal,
+        "id": match.id, "game": match.game, "kind": match.kind, "status": match.status, "settled": is_settled,
+        "seed": match.seed if is_settled else None, "deal": match.deal if is_settled else None,
         "attempts": match.attempts, "created_at": match.created_at, "finished_at": match.finished_at, "error": match.error,
         "seats": [
             {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank, "score": s.score, "verdicts": s.verdicts}
@@ -65,7 +90,8 @@ def recent_matches(db: Session, game: str | None = None, bot: str | None = None,
             )
         )
     matches = db.scalars(query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit)).all()
-    return [match_summary(db, m) for m in matches]
+    pending = unsettled_deals(db, (m.deal for m in matches))
+    return [match_summary(db, m, m.deal not in pending) for m in matches]
 
 
 def bot_detail(db: Session, name: str) -> dict[str, Any] | None:
@@ -143,9 +169,9 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
 
 
 def replay_path(db: Session, match_id: int) -> str | None:
-    """Where the replay file of a finished match is, or None (no such match, not finished, or its replay is in the database)."""
+    """Where the replay file of a finished match is, or None (no such match, its deal not settled, or its replay is in the database)."""
     found = db.get(Match, match_id)
-    if found is None or found.status != "done" or not found.replay_path:
+    if found is None or found.status != "done" or not found.replay_path or not settled(db, found):
         return None
     return found.replay_path
 
@@ -159,10 +185,11 @@ def match_file(db: Session, match_id: int, name: str) -> bytes | None:
 def replay_json(db: Session, match_id: int) -> bytes | None:
     """The replay of a finished match as JSON: stored in the database by a remote worker, or the file the local pool wrote.
 
-    None when there is no such match, it is not finished, or its replay is gone. Raises OSError when the file cannot be read.
+    None when there is no such match, its deal is not settled (``settled``), or its replay is gone. Raises OSError when the
+    file cannot be read.
     """
     found = db.get(Match, match_id)
-    if found is None or found.status != "done":
+    if found is None or found.status != "done" or not settled(db, found):
         return None
     stored = match_file(db, match_id, REPLAY_FILE)
     if stored is not None:

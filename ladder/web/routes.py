@@ -13,7 +13,8 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 
-from ladder.models import Bot, Match
+from ladder import queries
+from ladder.models import MAX_INT, Bot, Match
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -54,8 +55,8 @@ def game_list() -> list[dict[str, Any]]:
     return [{"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "summary": c.spec.summary} for c in GAMES.values()]
 
 
-def not_found(message: str) -> HTMLResponse:
-    return render("not_found.html", "Not found", {"message": message}, status=404)
+def not_found(message: str, heading: str = "Not found") -> HTMLResponse:
+    return render("not_found.html", heading, {"message": message, "heading": heading}, status=404)
 
 
 def _viewer(title: str, summary_url: str, frames_url: str, local: bool) -> HTMLResponse:
@@ -88,8 +89,11 @@ def pages_router() -> APIRouter:
     @router.get("/matches/{match_id}", response_class=HTMLResponse)
     def match_page(match_id: int, request: Request) -> HTMLResponse:
         with request.app.state.ladder.make() as db:
-            if db.get(Match, match_id) is None:
+            found = db.get(Match, match_id) if 0 <= match_id <= MAX_INT else None
+            if found is None:
                 return not_found(f"There is no match {match_id}.")
+            if not queries.settled(db, found):  # its twin plays the same deal: nothing of it is shown before
+                return not_found(f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over.", "Not yet")
         return _viewer(f"Match {match_id} · Arena ladder", f"/api/matches/{match_id}", f"/api/matches/{match_id}/frames", local=False)
 
     return router

@@ -21,15 +21,17 @@
     const history = await api(`/api/bots/${encodeURIComponent(name)}/history?game=${encodeURIComponent(game)}`);
     RatingChart.draw($("chart"), history);
     const last = history[history.length - 1];
+    /* The active version's rating, or else that of the version rated last; its games are that version's alone. */
     const active = detail.versions.filter((v) => v.status === "active" && v.ratings[game]);
-    const now = active.length ? active[active.length - 1].ratings[game] : last ? { mu: last.mu, sigma: last.sigma, conservative: last.conservative, games: history.length } : null;
+    const shown = active.length ? active[active.length - 1] : last ? detail.versions.find((v) => v.seq === last.seq && v.ratings[game]) : null;
+    const now = shown ? shown.ratings[game] : null;
     $("rating-now").replaceChildren(
       ...(now
         ? [
             el("span", { class: "stat" }, el("b", {}, num(now.conservative)), el("small", {}, "rating μ − 3σ")),
             el("span", { class: "stat" }, el("b", {}, num(now.mu)), el("small", {}, "μ")),
             el("span", { class: "stat" }, el("b", {}, num(now.sigma)), el("small", {}, "σ")),
-            el("span", { class: "stat" }, el("b", {}, String(history.length)), el("small", {}, "rated matches")),
+            el("span", { class: "stat", id: "rated-matches" }, el("b", {}, String(now.games)), el("small", {}, `rated matches of #${shown.seq}`)),
           ]
         : [])
     );
@@ -87,7 +89,7 @@
 
   function logCell(m) {
     const seats = m.seats.filter((s) => s.bot === name);
-    if (!owner || m.status !== "done") return "";
+    if (!owner || m.status !== "done" || !m.settled) return ""; // logs are kept back until the whole deal is over
     return el(
       "span",
       {},

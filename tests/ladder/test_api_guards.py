@@ -1,0 +1,78 @@
+"""What the API keeps back or refuses: a deal before all of it is played, ids beyond the database's range."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select, update
+
+from ladder.models import Match
+from tests.ladder.conftest import LadderFixture
+from tests.support import SAMPLE_BOTS
+
+GREEDY = SAMPLE_BOTS / "generals_war_greedy"
+RANDOM = SAMPLE_BOTS / "random"
+
+
+def played_pair(ladder: LadderFixture) -> tuple[dict[str, str], int, int]:
+    """Two bots of one owner after a duplicate set is played: the owner's headers and the set's two match ids."""
+    owner = ladder.user("owner")
+    for bot in (GREEDY, RANDOM):
+        assert ladder.submit(owner, bot)[1]["accepted"]
+
+    def a_pair_done() -> bool:
+        with ladder.make() as db:
+            done = db.scalars(select(Match.deal).where(Match.status == "done")).all()
+        return any(done.count(d) == 2 for d in done)
+
+    ladder.play(2, until=a_pair_done)
+    with ladder.make() as db:
+        done = db.scalars(select(Match).where(Match.status == "done").order_by(Match.id)).all()
+        first = next(m for m in done if sum(o.deal == m.deal for o in done) == 2)
+        second = next(m for m in done if m.deal == first.deal and m.id != first.id)
+        return owner, first.id, second.id
+
+
+def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixture) -> None:
+    """A bot that could read its twin's seed, replay or log (it may call the API from its process) knew every hidden card."""
+    owner, first, twin = played_pair(ladder)
+    client, someone, seat = ladder.client, ladder.user("someone"), 0
+    with ladder.make() as db:
+        seed = db.get_one(Match, first).seed
+    for status in ("queued", "running"):
+        with ladder.make() as db:
+            db.execute(update(Match).where(Match.id == twin).values(status=status))
+            db.commit()
+        for match_id in (first, twin):
+            summary = client.get(f"/api/matches/{match_id}").json()
+            assert (summary["seed"], summary["deal"], summary["settled"]) == (None, None, False), summary
+            assert summary["seats"] and summary["kind"], "what spectators need is still there"
+            for path in (f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/frames", f"/api/matches/{match_id}/frames?seat=0"):
+                refused = client.get(path)
+                assert refused.status_code == 404 and "deal" in refused.json()["detail"], path
+            page = client.get(f"/matches/{match_id}")
+            assert page.status_code == 404 and "Not yet" in page.text
+        listed = {m["id"]: m for m in client.get("/api/matches", params={"limit": 50}).json()}
+        assert listed[first]["seed"] is None and listed[first]["deal"] is None and listed[first]["settled"] is False
+        log = client.get(f"/api/matches/{first}/logs/{seat}", headers=owner)
+        assert log.status_code == 404 and "deal" in log.json()["detail"]
+    assert client.get(f"/api/matches/{first}/logs/{seat}", headers=someone).status_code == 403, "others are refused first, as ever"
+    for status in ("done", "failed"):
+        with ladder.make() as db:
+            db.execute(update(Match).where(Match.id == twin).values(status=status))
+            db.commit()
+        summary = client.get(f"/api/matches/{first}").json()
+        assert (summary["seed"], summary["settled"]) == (seed, True) and summary["deal"]
+        assert client.get(f"/api/matches/{first}/replay").json()["seed"] == seed
+        assert client.get(f"/api/matches/{first}/frames").status_code == 200
+        assert client.get(f"/matches/{first}").status_code == 200
+        assert client.get(f"/api/matches/{first}/logs/{seat}", headers=owner).status_code == 200
+
+
+@pytest.mark.parametrize("match_id", [2**31, 2**63, 2**64, -(2**63) - 1, -1])
+def test_ids_beyond_the_databases_range_are_not_found(ladder: LadderFixture, match_id: int) -> None:
+    """SQLite overflowed beyond 2**63 - 1, PostgreSQL's integer beyond 2**31 - 1: a 500 either way."""
+    headers = ladder.user("reader")
+    for path in (f"/api/matches/{match_id}", f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/frames", f"/matches/{match_id}"):
+        assert ladder.client.get(path).status_code == 404, path
+    assert ladder.client.get(f"/api/matches/{match_id}/logs/0", headers=headers).status_code == 404
+    assert ladder.client.get(f"/api/matches/1/logs/{match_id}", headers=headers).status_code == 404
