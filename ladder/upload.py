@@ -26,6 +26,10 @@ class Limits:
     ratio: int = 100  # largest compression ratio of one member; beyond is treated as a bomb
 
 
+#: The longest file or folder name most file systems take, and a bound on a whole path inside the bot.
+NAME_BYTES, PATH_BYTES = 255, 1024
+
+
 def zip_directory(path: Path) -> bytes:
     """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders."""
     skip = {"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"}
@@ -77,12 +81,35 @@ def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.
             raise UploadError(f"{path}: compressed {info.file_size // info.compress_size}:1, which looks like an archive bomb")
     files = [p for info, p in members if not info.is_dir()]
     if PurePosixPath(MANIFEST) in files:
-        return members
+        return _unique(members)
     tops = {p.parts[0] for p in files}
     if len(tops) == 1 and PurePosixPath(next(iter(tops)), MANIFEST) in files:
         # A single top folder holding the bot: strip it.
-        return [(info, PurePosixPath(*p.parts[1:])) for info, p in members if len(p.parts) > 1]
+        return _unique([(info, PurePosixPath(*p.parts[1:])) for info, p in members if len(p.parts) > 1])
     raise UploadError(f"no {MANIFEST} at the top of the archive")
+
+
+def _unique(members: list[tuple[zipfile.ZipInfo, PurePosixPath]]) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
+    """Refuse what could not be unpacked as it stands: a file twice, a file where a folder must be, over-long names."""
+    files: set[PurePosixPath] = set()
+    folders: set[PurePosixPath] = set()
+    for info, path in members:
+        if len(str(path).encode()) > PATH_BYTES:
+            raise UploadError(f"{str(path)[:80]!r}...: paths may be at most {PATH_BYTES} bytes long")
+        for part in path.parts:
+            if len(part.encode()) > NAME_BYTES:
+                raise UploadError(f"{part[:80]!r}...: file and folder names may be at most {NAME_BYTES} bytes long")
+        folders.update(path.parents)
+        if info.is_dir():
+            folders.add(path)
+        elif path in files:
+            raise UploadError(f"{path}: the archive holds this file twice")
+        else:
+            files.add(path)
+    clash = sorted(files & folders)
+    if clash:
+        raise UploadError(f"{clash[0]}: the archive holds both a file and a folder of this name")
+    return members
 
 
 def unpack(data: bytes, target: Path, limits: Limits = Limits()) -> None:
@@ -95,12 +122,12 @@ def unpack(data: bytes, target: Path, limits: Limits = Limits()) -> None:
     target.mkdir(parents=True)
     try:
         _extract(data, members, target.resolve(), limits)
-    except UploadError:
-        remove_tree(target)
-        raise
     except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
         remove_tree(target)
         raise UploadError(f"the archive is damaged: {exc}") from None
+    except BaseException:  # UploadError, and whatever else: nothing is left half unpacked
+        remove_tree(target)
+        raise
 
 
 def _extract(data: bytes, members: list[tuple[zipfile.ZipInfo, PurePosixPath]], root: Path, limits: Limits) -> None:
@@ -110,20 +137,30 @@ def _extract(data: bytes, members: list[tuple[zipfile.ZipInfo, PurePosixPath]], 
         dest = (root / path).resolve()
         if root not in dest.parents and dest != root:
             raise UploadError(f"{path}: leaves the bot's folder")
-        if info.is_dir():
-            dest.mkdir(parents=True, exist_ok=True)
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        with zf.open(info) as src, open(dest, "xb") as out:
-            while chunk := src.read(65536):
-                written += len(chunk)
-                # Sizes in the archive's directory can lie. zipfile itself stops at the declared size (and the
-                # checksum then fails); this holds the limit whatever a member's stream does.
-                if written > limits.unpacked_bytes:
-                    raise UploadError("the archive unpacks to more than it declares")
-                out.write(chunk)
-        mode = (info.external_attr >> 16) & 0o777
-        os.chmod(dest, 0o755 if mode & 0o111 else 0o644)
+        try:
+            written += _write(zf, info, dest, limits.unpacked_bytes - written)
+        except OSError as exc:  # checked names all, but a file system may still refuse one (too long for it, say)
+            raise UploadError(f"{path}: cannot be unpacked: {exc.strerror or type(exc).__name__}") from None
+
+
+def _write(zf: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, room: int) -> int:
+    """One member at ``dest``: a folder, or a new file of at most ``room`` bytes; returns the bytes written."""
+    if info.is_dir():
+        dest.mkdir(parents=True, exist_ok=True)
+        return 0
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with zf.open(info) as src, open(dest, "xb") as out:
+        while chunk := src.read(65536):
+            written += len(chunk)
+            # Sizes in the archive's directory can lie. zipfile itself stops at the declared size (and the
+            # checksum then fails); this holds the limit whatever a member's stream does.
+            if written > room:
+                raise UploadError("the archive unpacks to more than it declares")
+            out.write(chunk)
+    mode = (info.external_attr >> 16) & 0o777
+    os.chmod(dest, 0o755 if mode & 0o111 else 0o644)
+    return written
 
 
 def remove_tree(path: Path) -> None:

@@ -42,6 +42,14 @@ def archive(entries: list[tuple[str, bytes]], link: str | None = None, mode: int
         (archive([("bot.py", b"print(1)")]), "no bot.toml"),
         (b"this is not a zip", "not a zip"),
         (archive([("bot.toml", MANIFEST), ("zeros.bin", b"\0" * 5_000_000)]), "archive bomb"),
+        (archive([("bot.toml", MANIFEST), ("bot.py", b"1"), ("bot.py", b"2")]), "holds this file twice"),
+        (archive([("top/bot.toml", MANIFEST), ("top/a/./b", b"1"), ("top/a/b", b"2")]), "holds this file twice"),
+        (archive([("bot.toml", MANIFEST), ("a", b"x"), ("a/b", b"y")]), "both a file and a folder"),
+        (archive([("bot.toml", MANIFEST), ("a/b", b"y"), ("a", b"x")]), "both a file and a folder"),
+        (archive([("bot.toml", MANIFEST), ("a/", b""), ("a", b"x")]), "both a file and a folder"),
+        (archive([("bot.toml", MANIFEST), ("n" * 256, b"x")]), "at most 255 bytes"),
+        (archive([("bot.toml", MANIFEST), ("é" * 128 + "/x", b"x")]), "at most 255 bytes"),
+        (archive([("bot.toml", MANIFEST), ("/".join(["d" * 200] * 6), b"x")]), "at most 1024 bytes"),
     ],
 )
 def test_unsafe_archives_are_refused(tmp_path: Path, data: bytes, message: str) -> None:
@@ -50,6 +58,27 @@ def test_unsafe_archives_are_refused(tmp_path: Path, data: bytes, message: str) 
     assert not (tmp_path / "bot").exists() or not any((tmp_path / "bot").iterdir())
     assert sorted(p.name for p in tmp_path.iterdir()) in ([], ["bot"])
     assert not (tmp_path / "escape.txt").exists()
+
+
+def test_any_failure_while_unpacking_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only some errors removed the half-unpacked folder: an OSError left it in the bot store's staging area."""
+    import ladder.upload
+
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise OSError(36, "File name too long")
+
+    monkeypatch.setattr(ladder.upload, "_write", refuse)
+    with pytest.raises(UploadError, match="bot.toml: cannot be unpacked: File name too long"):
+        unpack(archive([("bot.toml", MANIFEST)]), tmp_path / "bot")
+    assert not (tmp_path / "bot").exists()
+
+    def interrupted(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ladder.upload, "_write", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        unpack(archive([("bot.toml", MANIFEST)]), tmp_path / "bot")
+    assert not (tmp_path / "bot").exists()
 
 
 def test_limits_on_size_and_count(tmp_path: Path) -> None:
