@@ -41,3 +41,25 @@ def test_a_manifest_that_is_a_folder_is_told(tmp_path: Path) -> None:
     (tmp_path / "bot" / "bot.toml").mkdir(parents=True)
     with pytest.raises(ManifestError, match="cannot be read"):
         load_manifest(tmp_path / "bot")
+
+
+@pytest.mark.parametrize(
+    "head,message",
+    [
+        ('games = ["glory", "glory"]\n', "lists 'glory' more than once"),
+        ('games = ["glory", "' + "g" * 65 + '"]\n', "at most 64 characters each"),
+        ('version = "' + "v" * 65 + '"\n', "at most 64 printable characters"),
+        ('version = "1\\u0000"\n', "printable"),
+    ],
+)
+def test_repeated_games_and_overlong_fields_are_refused(tmp_path: Path, head: str, message: str) -> None:
+    """The ladder stores a rating per game and the version in 64 characters: a game twice or a long version gave a 500."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    key = head.split(" =")[0]
+    body = "".join(line + "\n" for line in HEAD.splitlines() if not line.startswith(key + " ")) + head
+    (folder / "bot.toml").write_text(body + 'command = ["python", "bot.py"]\n')
+    with pytest.raises(ManifestError, match=message):
+        load_manifest(folder)
+    (folder / "bot.toml").write_text(HEAD.replace('"1"', '"' + "v" * 64 + '"') + 'command = ["python", "bot.py"]\n')
+    assert load_manifest(folder).version == "v" * 64

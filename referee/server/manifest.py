@@ -11,6 +11,8 @@ MANIFEST = "bot.toml"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 LANGUAGES = ("python", "typescript", "javascript", "other")
 MAX_MATCHES_PER_PROCESS = 1000
+#: Longest version string and game id: the ladder keeps them in columns of 64 characters.
+MAX_VERSION, MAX_GAME_ID = 64, 64
 
 
 class ManifestError(ValueError):
@@ -58,9 +60,14 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     if not NAME_RE.match(name):
         raise ManifestError(f"{file}: name {name!r} may use letters, digits, '_', '.', '-' (at most 64)")
     version = text("version")
+    if len(version) > MAX_VERSION or not version.isprintable():
+        raise ManifestError(f"{file}: 'version' must be at most {MAX_VERSION} printable characters (it has {len(version)})")
     games = data.get("games")
-    if not isinstance(games, list) or not games or not all(isinstance(g, str) for g in games):
-        raise ManifestError(f"{file}: 'games' must be a non-empty list of game ids")
+    if not isinstance(games, list) or not games or not all(isinstance(g, str) and 0 < len(g) <= MAX_GAME_ID for g in games):
+        raise ManifestError(f"{file}: 'games' must be a non-empty list of game ids (at most {MAX_GAME_ID} characters each)")
+    twice = sorted({g for g in games if games.count(g) > 1})
+    if twice:
+        raise ManifestError(f"{file}: 'games' lists {', '.join(map(repr, twice))} more than once")
     command = data.get("command")
     if command is None:
         raise ManifestError(f"{file}: no 'command' (the command that starts the bot, such as [\"python\", \"bot.py\"])")
