@@ -28,7 +28,7 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, sessions
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import SAMPLE_BOTS, submit
+from ladder.submissions import SAMPLE_BOTS, clear_stale_uploads, submit
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
@@ -274,6 +274,8 @@ class Ladder:
         # Bound to this run's event loop: a ladder may be run again, on another one.
         self._hungry, self._fed = asyncio.Event(), None
         self._clear_interrupted_validations()
+        if removed := clear_stale_uploads(self.store):
+            log.info("removed %d folders left by interrupted submissions", removed)
         if self.config.samples:
             await register_samples(self.make, self.store, self.config.games, self.config.sandbox)
         await self.executor.start()

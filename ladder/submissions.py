@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import time
 import uuid
@@ -16,10 +17,11 @@ from ladder.ratings import INITIAL
 from ladder.upload import Limits, UploadError, unpack
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
-from referee.server.manifest import ManifestError, load_manifest
+from referee.server.manifest import BotManifest, ManifestError, load_manifest
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import TimeControl
 
+log_ = logging.getLogger(__name__)
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 LOG_CAP = 64 * 1024
 VALIDATION_TC = TimeControl(move_time_ms=2000, time_bank_ms=10000, strike_limit=0, connect_timeout_ms=20000)
@@ -50,6 +52,28 @@ def store_dirs(store: Path) -> tuple[Path, Path]:
     return staging, validation
 
 
+def clear_stale_uploads(store: Path, older_than: float = 15 * 60) -> int:
+    """Remove what submissions interrupted long ago (a ladder killed mid-upload) left in staging and validation; returns how many.
+
+    Only entries untouched for ``older_than`` seconds: a submission in flight in another process keeps its own.
+    """
+    cutoff = time.time() - older_than
+    removed = 0
+    for folder in store_dirs(store):
+        for entry in folder.iterdir():
+            try:
+                if entry.lstat().st_mtime >= cutoff:
+                    continue
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry)
+                else:
+                    entry.unlink()
+                removed += 1
+            except OSError:
+                log_.warning("could not remove %s, left by an interrupted submission", entry, exc_info=True)
+    return removed
+
+
 async def submit(
     make: sessionmaker[Session], store: Path, owner: User, data: bytes, limits: Limits = Limits(), validate: bool = True, sandbox: str = "process"
 ) -> Outcome:
@@ -66,10 +90,50 @@ async def submit(
     if unknown:
         shutil.rmtree(staging, ignore_errors=True)
         raise SubmissionRefused(422, f"unknown games in bot.toml: {', '.join(unknown)} (games: {', '.join(GAMES)})")
+    registered: list[int] = []  # the version's id once its row is committed
+    final: Path | None = None  # the version's folder once staging is moved there
+    try:
+        seq, rel = register(make, owner, manifest, registered)
+        final = store / rel
+        final.parent.mkdir(parents=True, exist_ok=True)
+        staging.rename(final)
+        reason, log = "", ""
+        if validate:
+            reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
+        with make() as db:
+            version = db.get_one(BotVersion, registered[0])
+            version.reason, version.log = reason, log
+            if reason:
+                version.status = "rejected"
+                discard(final)
+            else:
+                version.status = "active"
+                for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.id != version.id)):
+                    old.status = "retired"
+                for game in manifest.games:
+                    db.add(Rating(bot_version_id=version.id, game=game, mu=INITIAL.mu, sigma=INITIAL.sigma, games=0, updated_at=time.time()))
+            db.commit()
+    except BaseException as exc:  # nothing of a submission that failed is kept, and its version is not left validating
+        shutil.rmtree(staging, ignore_errors=True)
+        if final is not None:
+            discard(final)
+        if registered:
+            abandon(make, registered[0])
+        if isinstance(exc, SubmissionRefused) or not isinstance(exc, Exception):
+            raise
+        log_.exception("the submission of %s failed", manifest.name)
+        raise SubmissionRefused(500, "the ladder failed to register this version (an internal error); nothing of it was kept") from None
+    return Outcome(manifest.name, seq, manifest.version, not reason, reason, log)
+
+
+def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int]) -> tuple[int, str]:
+    """The bot (a new name becomes the owner's) and its new version, validating; returns its seq and folder in the store.
+
+    The version's id is put in ``registered`` once it is committed, for ``submit`` to undo should a later step fail.
+    """
     with make() as db:
         bot = db.scalar(select(Bot).where(Bot.name == manifest.name))
         if bot is not None and bot.owner_id != owner.id:
-            shutil.rmtree(staging, ignore_errors=True)
             raise SubmissionRefused(403, f"the bot name {manifest.name!r} belongs to another user")
         if bot is None:
             bot = Bot(name=manifest.name, owner_id=owner.id, created_at=time.time())
@@ -83,29 +147,27 @@ async def submit(
         )
         db.add(version)
         db.commit()
-        version_id = version.id
-    final = store / rel
-    final.parent.mkdir(parents=True, exist_ok=True)
-    staging.rename(final)
-    reason, log = "", ""
-    if validate:
-        reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
-    with make() as db:
-        version = db.get_one(BotVersion, version_id)
-        version.reason, version.log = reason, log
-        if reason:
-            version.status = "rejected"
-            shutil.rmtree(final, ignore_errors=True)
-            if not any(final.parent.iterdir()):
-                final.parent.rmdir()
-        else:
-            version.status = "active"
-            for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.id != version.id)):
-                old.status = "retired"
-            for game in manifest.games:
-                db.add(Rating(bot_version_id=version.id, game=game, mu=INITIAL.mu, sigma=INITIAL.sigma, games=0, updated_at=time.time()))
-        db.commit()
-    return Outcome(manifest.name, seq, manifest.version, not reason, reason, log)
+        registered.append(version.id)
+        return seq, rel
+
+
+def discard(folder: Path) -> None:
+    """Remove a version's folder from the store, and the bot's folder when it was its only version."""
+    shutil.rmtree(folder, ignore_errors=True)
+    if folder.parent.is_dir() and not any(folder.parent.iterdir()):
+        folder.parent.rmdir()
+
+
+def abandon(make: sessionmaker[Session], version_id: int) -> None:
+    """Reject a version whose submission failed after it was registered (best effort: the database may be what failed)."""
+    try:
+        with make() as db:
+            version = db.get(BotVersion, version_id)
+            if version is not None and version.status == "validating":
+                version.status, version.reason = "rejected", "the submission failed (an internal error of the ladder); submit again"
+                db.commit()
+    except Exception:
+        log_.exception("could not reject version %s, whose submission failed", version_id)
 
 
 async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, sandbox: str = "process") -> tuple[str, str]:

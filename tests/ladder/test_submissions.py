@@ -1,0 +1,87 @@
+"""Submissions that fail, anywhere: a clear 4xx, no version left validating, nothing left in the bot store."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from ladder.models import BotVersion
+from tests.ladder.conftest import LadderFixture
+from tests.support import SAMPLE_BOTS
+
+BOT_PY = (SAMPLE_BOTS / "random" / "bot.py").read_bytes()
+
+
+def manifest(name: str, version: str = "1.0", games: str = '["generals-war"]') -> str:
+    return f'name = "{name}"\nversion = "{version}"\nlanguage = "python"\ngames = {games}\ncommand = ["python", "bot.py"]\n'
+
+
+def archive(*entries: tuple[str, str | bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in entries:
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def left_in_store(ladder: LadderFixture) -> list[str]:
+    store = ladder.ladder.store
+    return sorted(str(p.relative_to(store)) for p in store.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "entries,message",
+    [
+        ((("bot.toml", manifest("dup")), ("bot.py", BOT_PY), ("bot.py", b"print(1)")), "holds this file twice"),
+        ((("bot.toml", manifest("filedir")), ("bot.py", BOT_PY), ("a", "x"), ("a/b", "y")), "both a file and a folder"),
+        ((("bot.toml", manifest("longname")), ("bot.py", BOT_PY), ("n" * 300, "x")), "at most 255 bytes"),
+        ((("bot.toml", manifest("dupgames", games='["generals-war", "generals-war"]')), ("bot.py", BOT_PY)), "more than once"),
+        ((("bot.toml", manifest("longver", version="v" * 5000)), ("bot.py", BOT_PY)), "at most 64 printable characters"),
+    ],
+)
+def test_bad_uploads_are_told_why_and_leave_nothing(ladder: LadderFixture, entries: tuple[tuple[str, str | bytes], ...], message: str) -> None:
+    """Each of these was a 500 that left its files in staging (and a game listed twice, a version stuck validating)."""
+    owner = ladder.user("mallory")
+    reply = ladder.client.post("/api/bots", content=archive(*entries), headers=owner)
+    assert reply.status_code == 422 and message in reply.json()["detail"], reply.text
+    assert left_in_store(ladder) == [".staging", ".validation"]
+    with ladder.make() as db:
+        assert db.scalars(select(BotVersion)).all() == []
+
+
+def test_a_submission_that_fails_after_it_is_registered_is_rejected_and_removed(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    import ladder.submissions as submissions
+
+    async def broken(*args: object, **kwargs: object) -> tuple[str, str]:
+        raise RuntimeError("the validation machinery broke")
+
+    monkeypatch.setattr(submissions, "validation_matches", broken)
+    reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("unlucky")), ("bot.py", BOT_PY)), headers=ladder.user("ursula"))
+    assert reply.status_code == 500 and "nothing of it was kept" in reply.json()["detail"]
+    assert "machinery" not in reply.text, "the internal error's text stays in the ladder's log"
+    with ladder.make() as db:
+        (version,) = db.scalars(select(BotVersion)).all()
+        assert version.status == "rejected" and "submit again" in version.reason
+    assert left_in_store(ladder) == [".staging", ".validation"]
+
+
+def test_leftovers_of_interrupted_submissions_are_removed_at_start(tmp_path: Path) -> None:
+    from ladder.submissions import clear_stale_uploads
+
+    store = tmp_path / "bots"
+    old, fresh = store / ".staging" / "old", store / ".validation" / "fresh"
+    for folder in (old, fresh):
+        folder.mkdir(parents=True)
+        (folder / "bot.py").write_text("x")
+    (store / ".staging" / "stray").write_text("x")
+    hour_ago = time.time() - 3600
+    for path in (old, old / "bot.py", store / ".staging" / "stray"):
+        os.utime(path, (hour_ago, hour_ago))
+    assert clear_stale_uploads(store) == 2
+    assert sorted(str(p.relative_to(store)) for p in store.rglob("*")) == [".staging", ".validation", ".validation/fresh", ".validation/fresh/bot.py"]
