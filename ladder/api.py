@@ -19,7 +19,7 @@ from ladder import queries
 from ladder.accounts import user_for_token
 from ladder.jobs import REPLAY_FILE
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
-from ladder.scheduler import ScheduleError, challenge
+from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SubmissionRefused, submit
 from ladder.upload import Limits
 from ladder.web import mount_pages
@@ -153,13 +153,13 @@ def create_app(state: LadderState) -> FastAPI:
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
         return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
 
-    @app.post("/api/challenges", status_code=201, summary="Challenge another bot to a duplicate pair of matches (owner token)", tags=["matches"])
+    @app.post("/api/challenges", status_code=201, summary="Challenge another bot to a duplicate pair of unrated matches (owner token; a few open at a time)", tags=["matches"])
     def make_challenge(body: ChallengeRequest, user: Owner, db: Db) -> dict[str, Any]:
         known_game(body.game)
         try:
             made = challenge(db, user.id, body.bot, body.opponent, body.game, random.randrange(2**31))
         except ScheduleError as exc:
-            raise HTTPException(422, str(exc)) from None
+            raise HTTPException(429 if isinstance(exc, TooManyChallenges) else 422, str(exc)) from None
         return {"matches": [m.id for m in made]}
 
     @app.get("/api/matches/{match_id}/logs/{seat}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])

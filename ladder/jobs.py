@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ladder.db import shared_sessions
 from ladder.models import Match
 from ladder.upload import Limits, unpack, zip_directory
-from ladder.worker import Claimed, claim_next, fail_match, record_outcome, release, renew, seats_of
+from ladder.worker import Claimed, claim_next, fail_match, public_error, record_outcome, release, renew, seats_of
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
 from referee.server.replay import ReplayHead, compact_replay_json
@@ -155,7 +155,7 @@ def hand_out(make: sessionmaker[Session], owner: str, settings: JobSettings, arc
         return claimed.match_id, job_for(claimed, owner, settings, archives)
     except Exception as exc:  # a version whose files are gone from the store
         log.exception("match %s cannot be handed out", claimed.match_id)
-        fail_match(make, claimed.match_id, owner, f"{type(exc).__name__}: {exc}")
+        fail_match(make, claimed.match_id, owner, public_error(exc))
         return claimed.match_id, None
 
 
@@ -277,7 +277,7 @@ async def play_job(
         raise
     except Exception as exc:  # a broken match must not stop the worker
         log.exception("match %s failed", job.match_id)
-        fail_match(make, job.match_id, job.owner, f"{type(exc).__name__}: {exc}")
+        fail_match(make, job.match_id, job.owner, public_error(exc))
         return outcome("failed", f"{type(exc).__name__}: {exc}")
     return outcome("recorded" if recorded else "lost")
 

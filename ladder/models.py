@@ -113,6 +113,8 @@ class Match(Base):
     #: The match whose RatingChange rows rated this one: its duplicate set is rated as one comparison once none of
     #: it is left to play (ladder/worker.py ``rate_set``). None while unrated.
     rated_with: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The user who asked for a challenge (kind "challenge"), whose open challenges are capped; None otherwise.
+    challenger_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MatchSeat(Base):

@@ -27,13 +27,19 @@ PLACEMENT_GAMES = 4
 #: The share of tables whose opponents are drawn at random rather than being the focus's neighbours.
 RANDOM_SHARE = 0.5
 PRIORITY = {"rated": 0, "placement": 1, "challenge": 2}
+#: Kinds of matches that are played but never rated: a challenge's opponent is chosen by its owner (a weak one, again
+#: and again, would shrink sigma and raise mu - 3 sigma), and it is played ahead of everything.
+UNRATED = frozenset({"challenge"})
+#: How many challenge sets an owner may have queued or playing at once: they jump the queue, so more would
+#: hold up everyone else's matches.
+OPEN_CHALLENGES = 3
 
 _MATCHES, _SEATS = cast(Table, Match.__table__), cast(Table, MatchSeat.__table__)
 _NEW_MATCH = (
     insert(_MATCHES)
     .values(
         game=bindparam("game"), seed=bindparam("seed"), num_players=bindparam("n"), options={}, kind=bindparam("kind"), status="queued",
-        priority=bindparam("priority"), deal=bindparam("deal"), created_at=bindparam("at"),
+        priority=bindparam("priority"), deal=bindparam("deal"), created_at=bindparam("at"), challenger_id=bindparam("challenger"),
     )
     .returning(_MATCHES.c.id)
 )
@@ -57,6 +63,10 @@ class ScheduleError(ValueError):
     """A challenge that cannot be scheduled."""
 
 
+class TooManyChallenges(ScheduleError):
+    """An owner who already has OPEN_CHALLENGES challenges queued or playing."""
+
+
 @dataclass(frozen=True)
 class Entrant:
     version_id: int
@@ -77,12 +87,12 @@ def entrants(db: Session, game: str) -> list[Entrant]:
     return [Entrant(vid, name, Skill(mu, sigma), games + queued[vid]) for vid, name, mu, sigma, games in rows]
 
 
-def add_duplicate_set(db: Session, game: str, version_ids: list[int], seed: int, kind: str) -> list[Match]:
+def add_duplicate_set(db: Session, game: str, version_ids: list[int], seed: int, kind: str, challenger: int | None = None) -> list[Match]:
     """The same deal twice, the second time with the seat order reversed (``queue_duplicate_set``), as ORM objects."""
-    return [db.get_one(Match, match_id) for match_id in queue_duplicate_set(db.connection(), game, version_ids, seed, kind)]
+    return [db.get_one(Match, match_id) for match_id in queue_duplicate_set(db.connection(), game, version_ids, seed, kind, challenger)]
 
 
-def queue_duplicate_set(conn: Connection, game: str, version_ids: list[int], seed: int, kind: str) -> list[int]:
+def queue_duplicate_set(conn: Connection, game: str, version_ids: list[int], seed: int, kind: str, challenger: int | None = None) -> list[int]:
     """The same deal twice, the second time with the seat order reversed; returns the two match ids.
 
     In Core statements: the scheduler queues a set for every two matches played, and the ORM's unit of
@@ -93,7 +103,7 @@ def queue_duplicate_set(conn: Connection, game: str, version_ids: list[int], see
     for order in (version_ids, list(reversed(version_ids))):
         match_id = conn.execute(
             _NEW_MATCH,
-            {"game": game, "seed": seed, "n": len(order), "kind": kind, "priority": PRIORITY[kind], "deal": deal, "at": time.time()},
+            {"game": game, "seed": seed, "n": len(order), "kind": kind, "priority": PRIORITY[kind], "deal": deal, "at": time.time(), "challenger": challenger},
         ).scalar_one()
         conn.execute(insert(_SEATS), [{"match_id": match_id, "seat": seat, "bot_version_id": vid, "verdicts": []} for seat, vid in enumerate(order)])
         made.append(int(match_id))
@@ -162,7 +172,9 @@ def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | 
 
 
 def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, seed: int) -> list[Match]:
-    """A duplicate set between the owner's bot and an opponent, ahead of everything else."""
+    """A duplicate set between the owner's bot and an opponent, ahead of everything else and unrated (``UNRATED``)."""
+    if bot == opponent:
+        raise ScheduleError("a bot cannot challenge itself")
     versions = {}
     for name in (bot, opponent):
         row = db.execute(
@@ -179,6 +191,11 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
         raise ScheduleError(f"you do not own {bot}")
     if 2 not in GAMES[game].spec.player_counts:
         raise ScheduleError(f"{game} is not played by two; challenges are head to head")
-    made = add_duplicate_set(db, game, [versions[bot].id, versions[opponent].id], seed, "challenge")
+    open_sets = db.scalar(
+        select(func.count(func.distinct(Match.deal))).where(Match.challenger_id == owner_id, Match.status.in_(("queued", "running")))
+    )
+    if open_sets and open_sets >= OPEN_CHALLENGES:
+        raise TooManyChallenges(f"you have {open_sets} challenges waiting or playing (at most {OPEN_CHALLENGES}): ask again when one is over")
+    made = add_duplicate_set(db, game, [versions[bot].id, versions[opponent].id], seed, "challenge", challenger=owner_id)
     db.commit()
     return made

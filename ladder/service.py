@@ -33,7 +33,7 @@ from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
-from ladder.worker import anything_queued, rate_settled_sets, reap, release, renew_all
+from ladder.worker import anything_queued, public_error, rate_settled_sets, reap, release, renew_all
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -119,6 +119,7 @@ class Ladder:
         self.capacity = config.workers if config.executor == "local" else 0
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
+        self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         #: The dispatcher found the queue empty: the scheduler fills it now rather than at its next tick...
         self._hungry = asyncio.Event()
         #: ...and resolves this when it has, to wake the dispatcher.
@@ -211,7 +212,7 @@ class Ladder:
         if error is not None:
             # The job never reported: its worker died more often than Dask retries, or the task was lost.
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
-            release(self.make, match_id, owner, count_attempt=True, error=f"{type(error).__name__}: {error}")
+            release(self.make, match_id, owner, count_attempt=True, error=public_error(error))
             return
         outcome = future.result()
         self.outcomes.append(outcome)
@@ -251,7 +252,7 @@ class Ladder:
             self._swept = time.monotonic()
             reap(self.make)
             try:
-                rate_settled_sets(self.make)
+                rate_settled_sets(self.make, skip=self._unratable)
             except Exception:  # the database busy for a moment: the next sweep tries again
                 log.warning("could not rate the sets whose last match failed", exc_info=True)
         with self.make() as db:

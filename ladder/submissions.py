@@ -21,7 +21,7 @@ from referee.server.manifest import BotManifest, ManifestError, load_manifest
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import TimeControl
 
-log_ = logging.getLogger(__name__)
+log_ = logging.getLogger("arena.ladder.submissions")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 LOG_CAP = 64 * 1024
 VALIDATION_TC = TimeControl(move_time_ms=2000, time_bank_ms=10000, strike_limit=0, connect_timeout_ms=20000)

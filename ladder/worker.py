@@ -10,6 +10,7 @@ match again. Playing a claimed match is ladder/jobs.py's.
 from __future__ import annotations
 
 import gzip
+import logging
 import time
 from dataclasses import dataclass
 from collections.abc import Sequence
@@ -22,8 +23,10 @@ from arena.v1 import referee_pb2 as pb
 from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
+from ladder.scheduler import UNRATED
 
 MAX_ATTEMPTS = 3
+log = logging.getLogger("arena.ladder.worker")
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,7 @@ _DONE = (
     update(_MATCHES)
     .where(_MATCHES.c.id == bindparam("m"), _MATCHES.c.status == "running", _MATCHES.c.lease_owner == bindparam("owner"))
     .values(status="done", finished_at=bindparam("now"), replay_path=bindparam("replay"), lease_owner=None, lease_expires=None, played_by=bindparam("by"))
-    .returning(_MATCHES.c.game, _MATCHES.c.deal)
+    .returning(_MATCHES.c.game, _MATCHES.c.deal, _MATCHES.c.kind)
 )
 _SEATED = select(_SEATS.c.bot_version_id).where(_SEATS.c.match_id == bindparam("m")).order_by(_SEATS.c.seat)
 _LOCK_RATINGS = (
@@ -186,7 +189,7 @@ def record_outcome(
         if done is None:
             db.rollback()
             return False
-        game, deal = done
+        game, deal, kind = done
         conn.execute(
             _SEAT_RESULT,
             [
@@ -204,7 +207,8 @@ def record_outcome(
                 insert(_FILES),
                 [{"match_id": match_id, "name": name, "size": len(data), "data": gzip.compress(data, 6), "created_at": now} for name, data in files.items()],
             )
-        _rate(conn, match_id, game, deal, now)
+        if kind not in UNRATED:
+            _rate(conn, match_id, game, deal, now)
         db.commit()
         return True
 
@@ -221,6 +225,8 @@ def rate_set(db: Session, match: Match) -> bool:
     one set (or of sets sharing bots) take turns, and on PostgreSQL the one that waited then sees
     what the other committed, so a set is rated exactly once and no two lock crosswise.
     """
+    if match.kind in UNRATED:
+        return False
     db.flush()  # seats and matches changed through the ORM in this session count
     rated = _rate(db.connection(), match.id, match.game, match.deal, time.time())
     if rated:
@@ -256,27 +262,47 @@ def _rate(conn: Connection, match_id: int, game: str, deal: str, now: float) -> 
     return True
 
 
-def rate_settled_sets(make: sessionmaker[Session], limit: int = 50) -> int:
-    """Rate the sets whose last match ended without a result (failed): what was played still counts."""
+def rate_settled_sets(make: sessionmaker[Session], limit: int = 50, skip: set[int] | None = None) -> int:
+    """Rate the sets whose last match ended without a result (failed): what was played still counts.
+
+    A set that cannot be rated (its rating raises) is logged once, its match put in ``skip`` (kept by the caller
+    between sweeps) and passed over: it held up every set after it, and filled the log every sweep.
+    """
+    skip = set() if skip is None else skip
     rated = 0
     with make() as db:
         # Only sets with a failed match: the others are rated when their last match is recorded, and the
         # first halves waiting for their second are many, each a few queries to look at, twice a second.
         failed_deals = select(Match.deal).where(Match.status == "failed")
-        waiting = db.scalars(
+        query = (
             select(Match.id)
-            .where(Match.rated_with.is_(None), Match.status == "done", Match.deal.in_(failed_deals))
+            .where(Match.rated_with.is_(None), Match.status == "done", Match.deal.in_(failed_deals), Match.kind.not_in(sorted(UNRATED)))
             .order_by(Match.finished_at, Match.id)
             .limit(limit)
-        ).all()
-        for match_id in waiting:
+        )
+        if skip:
+            query = query.where(Match.id.not_in(skip))
+        for match_id in db.scalars(query).all():
             match = db.get_one(Match, match_id)
-            if rate_set(db, match):
+            try:
+                done = rate_set(db, match)
+            except Exception:
+                db.rollback()
+                skip.add(match_id)
+                log.exception("the duplicate set of match %s cannot be rated; it is skipped until the ladder restarts", match_id)
+                continue
+            if done:
                 db.commit()
                 rated += 1
             else:
                 db.rollback()
     return rated
+
+
+def public_error(exc: BaseException) -> str:
+    """What a match's public page says of an unexpected error: its kind only. Its text (SQL statements, paths in
+    the ladder's machine) belongs to the ladder's log, where the caller writes it."""
+    return f"the ladder could not play or record this match ({type(exc).__name__}; the details are in its log)"
 
 
 def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: str) -> None:

@@ -27,10 +27,16 @@ NOISY = ROOT / "tests" / "bots" / "gw_noisy"
 
 def check_rated_once(db: Session) -> int:
     """Every done match rated exactly once, alone or with its duplicate set, and each bot's games counting the
-    matches rated; a done match not rated yet must have a set not finished. Returns how many matches were rated."""
+    matches rated; a done match not rated yet must have a set not finished. Challenges are never rated
+    (ladder/scheduler.py ``UNRATED``). Returns how many matches were rated."""
+    from ladder.scheduler import UNRATED
+
     games: Counter[tuple[int, str]] = Counter()
     rated = 0
     for m in db.scalars(select(Match).where(Match.status == "done")).all():
+        if m.kind in UNRATED:
+            assert m.rated_with is None and not db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == m.id))
+            continue
         changes = db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == m.id))
         if m.rated_with is None:
             assert changes == 0, f"match {m.id} has rating changes but is not marked rated"

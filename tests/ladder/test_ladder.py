@@ -129,6 +129,10 @@ def test_challenges_jump_the_queue_and_logs_are_for_owners(ladder: LadderFixture
     ladder.play(3, until=lambda: all(ladder.client.get(f"/api/matches/{i}").json()["settled"] for i in ids))
     match = ladder.client.get(f"/api/matches/{ids[1]}").json()
     assert match["kind"] == "challenge"
+    with ladder.make() as db:  # played, but unrated: the challenger chose the opponent
+        assert db.scalars(select(Match.rated_with).where(Match.id.in_(ids))).all() == [None, None]
+        assert not db.scalars(select(RatingChange).where(RatingChange.match_id.in_(ids))).all()
+        check_rated_once(db)
     greedy_seat = next(s["seat"] for s in match["seats"] if s["bot"] == "gw-greedy")
     assert ladder.client.get(f"/api/matches/{ids[1]}/logs/{greedy_seat}", headers=erin).status_code == 200
     assert ladder.client.get(f"/api/matches/{ids[1]}/logs/{greedy_seat}", headers=frank).status_code == 403
