@@ -90,11 +90,19 @@ def test_the_bot_page_draws_the_chart_the_crosstable_and_gives_logs_to_the_owner
         assert seat is not None
         seat.verdicts = [{"kind": "TIMEOUT", "decision": 3, "detail": "no answer within 2000 ms"}]
         db.commit()
+
+    def rated_games() -> int:
+        return int(next(r for r in served.get(f"/api/games/{GAME}/standings").json() if r["bot"] == bot)["games"])
+
+    before = rated_games()
     page.goto(f"{served.url}/bots/{bot}")
     page.wait_for_selector("body[data-ready]")
 
     history = served.get(f"/api/bots/{bot}/history", game=GAME).json()
     assert len(history) >= 2, "a rating point per duplicate set rated"
+    # Beside the active version's rating, its rated matches: not every version's rating points (one per set).
+    assert int(page.inner_text("#rated-matches b")) in (before, rated_games())
+    assert "rated matches of #1" in page.inner_text("#rated-matches")
     assert page.locator("svg.rating-chart circle.dot.mu").count() == len(history)
     mu_path = page.get_attribute("svg.rating-chart path.line.mu", "d") or ""
     assert mu_path.count("L") == len(history) - 1
