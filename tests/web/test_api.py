@@ -132,3 +132,11 @@ def test_arena_replay_refuses_what_is_not_a_replay(tmp_path: Path) -> None:
     bad.write_text('{"format": "something else"}')
     result = CliRunner().invoke(cli, ["replay", str(bad), "--no-browser"])
     assert result.exit_code == 2 and "not an arena replay" in result.output
+
+
+def test_only_the_api_documentation_pages_fetch_from_a_cdn_as_docs_web_md_says(served: ServedLadder) -> None:
+    """docs/web.md said nothing was fetched from the internet, while /docs loads Swagger UI from cdn.jsdelivr.net."""
+    said = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text()
+    for path in ("/docs", "/redoc"):
+        assert "cdn.jsdelivr.net" in served.get(path).text and f"`{path}`" in said
+    assert "cdn.jsdelivr.net" in said
