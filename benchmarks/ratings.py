@@ -6,8 +6,8 @@ matches are real (the session and the SDK driver in process,
 referee.server.inprocess), and the ladder's side uses the ladder's own code
 without its database: its matchmaking (ladder/scheduler.py ``choose_table``:
 the bot with the fewest games, ties at random, with its neighbours in the
-order by mu or with opponents drawn at random), every deal played twice with
-the seat order reversed, and the set rated as one comparison
+order by mu or with opponents drawn at random), every deal played from every
+seat (``set_orders``: the order's rotations), and the set rated as one comparison
 (ladder/ratings.py ``set_ranks``, as ladder/worker.py ``rate_set`` does).
 The baseline is TrueSkill with uniformly random tables and a fresh deal for
 every match. Both sort by the ladder's conservative rating (mu - 3 sigma).
@@ -84,7 +84,7 @@ class Family:
 def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
     """Games per bot from which tau stays >= TAU for HOLD more; None if not within the run."""
     from ladder.ratings import INITIAL, set_ranks, update
-    from ladder.scheduler import Entrant, choose_table
+    from ladder.scheduler import Entrant, choose_table, set_orders
 
     rng = random.Random(seed)
     family = Family(seed)
@@ -108,10 +108,9 @@ def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
             pool = [Entrant(b, str(b), skills[b], games[b]) for b in range(n)]
             table = [e.version_id for e in choose_table(pool, size, rng)]
             deal = rng.randrange(2**31)
-            reverse = list(reversed(table))
-            first, second = family.play(table, deal), family.play(reverse, deal)
-            ranks = set_ranks([list(zip(table, first)), list(zip(reverse, second))], reverse)
-            record(reverse, ranks, 2)
+            orders = set_orders(table)
+            ranks = set_ranks([list(zip(order, family.play(order, deal))) for order in orders], orders[-1])
+            record(orders[-1], ranks, len(orders))
         else:
             table = rng.sample(range(n), size)
             record(table, family.play(table, rng.randrange(2**31)), 1)

@@ -219,7 +219,7 @@ async def play_job(
     """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
 
     With ``pool``, bots whose manifest allows it (``matches_per_process``) are played by processes kept between
-    matches, named by their version id; the pool never hands a process a deal it has played, so the two matches
+    matches, named by their version id; the pool never hands a process a deal it has played, so the matches
     of a duplicate set always meet different processes. With ``seats``, the match itself waits for one of them
     (the setup before and the recording after do not hold it).
 

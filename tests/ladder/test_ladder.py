@@ -418,3 +418,37 @@ def test_the_scheduler_refills_an_empty_queue_at_once_rather_than_at_its_next_ti
     first = len(executor.jobs)
     asyncio.run(go())  # run again, on another event loop, as the web tests and `arena ladder` restarts do
     assert len(executor.jobs) - first > 40, len(executor.jobs) - first
+
+
+def test_a_four_seat_set_plays_the_deal_from_every_seat_and_is_rated_once(ladder: LadderFixture) -> None:
+    """The reverse alone swaps cards only between mirrored seats; the rotations give every bot every seat's cards."""
+    from sqlalchemy import update
+
+    from ladder.models import Rating
+    from ladder.ratings import INITIAL
+    from ladder.ratings import update as rate
+    from ladder.scheduler import add_duplicate_set
+    from ladder.worker import rate_set
+
+    owner = ladder.user("hana")
+    for i, noise in enumerate((0.0, 0.3, 0.6, 1.0)):
+        assert ladder.submit(owner, ladder.noisy_bot(f"rot{i}", noise))[1]["accepted"]
+    with ladder.make() as db:
+        bots = list(db.scalars(select(BotVersion.id).where(BotVersion.status == "active").order_by(BotVersion.id)))[-4:]
+        for r in db.scalars(select(Rating).where(Rating.bot_version_id.in_(bots))):
+            r.mu, r.sigma, r.games = INITIAL.mu, INITIAL.sigma, 0
+        matches = add_duplicate_set(db, "generals-war", bots, 11, "rated")
+        assert len(matches) == 4 and len({m.deal for m in matches}) == 1 and {m.seed for m in matches} == {11}
+        seats = [list(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == m.id).order_by(MatchSeat.seat))) for m in matches]
+        for seat in range(4):
+            assert sorted(order[seat] for order in seats) == sorted(bots), "each bot plays each seat's cards once"
+        # Seat 0's cards win every time: each bot wins once, so the deal decided and the set is a four-way draw.
+        for match, order in zip(matches, seats):
+            db.execute(update(Match).where(Match.id == match.id).values(status="done"))
+            for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match.id)):
+                s.rank = 1 if s.seat == 0 else 2 + s.seat // 2
+            assert rate_set(db, match) == (match is matches[-1]), "rated once, when its last match is in"
+        db.commit()
+        ratings = {r.bot_version_id: r for r in db.scalars(select(Rating).where(Rating.game == "generals-war", Rating.bot_version_id.in_(bots)))}
+        level = rate([INITIAL] * 4, [1, 1, 1, 1])
+        assert all(abs(ratings[b].mu - level[0].mu) < 1e-9 and ratings[b].games == 4 for b in bots)

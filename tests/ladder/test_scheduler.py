@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from ladder.ratings import Skill
-from ladder.scheduler import RANDOM_SHARE, Entrant, choose_table
+from ladder.scheduler import RANDOM_SHARE, Entrant, choose_table, set_orders
 
 
 def pool(games: list[int]) -> list[Entrant]:
@@ -60,3 +60,14 @@ def test_a_focus_ranked_first_still_gets_its_neighbour_below() -> None:
         opponents.update(e.version_id for e in table if e.version_id != 0)
     # The neighbour below at every neighbour table, plus its share of the random ones.
     assert opponents[1] > max(opponents[i] for i in range(2, 6)) * 3
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_a_duplicate_set_gives_every_bot_every_seat_once(n: int) -> None:
+    bots = list(range(10, 10 + n))
+    orders = set_orders(bots)
+    assert len(orders) == n and orders[0] == bots
+    for seat in range(n):
+        assert sorted(order[seat] for order in orders) == bots
+    if n == 2:
+        assert orders[1] == bots[::-1]  # at two seats, the order and its reverse
