@@ -93,9 +93,9 @@ def set_orders(version_ids: list[int]) -> list[list[int]]:
     """The seat orders of a duplicate set: every rotation of ``version_ids``, so that each bot plays each seat's cards once.
 
     At two seats this is the order and its reverse. At four, the reverse alone swaps cards only between
-    mirrored seats (0 and 3, 1 and 2): the pairs it leaves unswapped keep their luck, and in the ratings
-    benchmark at four seats only the ladder then needed more games than TrueSkill with random tables
-    (117 against 109 games per bot, 24 seeds), and 79 with the rotations (benchmarks/CHANGES.md).
+    mirrored seats (0 and 3, 1 and 2): the pairs it leaves unswapped keep their luck. In the ratings
+    benchmark's family at four seats only, the ladder needed 108 games per bot with the reverse and 79 with
+    the rotations (48 seeds; benchmarks/CHANGES.md, thirteenth round).
     """
     return [list(order) for order in rotations(version_ids)]
 

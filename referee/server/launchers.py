@@ -14,7 +14,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from referee.server.manifest import BotManifest
 
@@ -95,18 +95,25 @@ def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
     }
 
 
+def write_capped(out: BinaryIO, chunk: bytes, written: int) -> int:
+    """Write what of ``chunk`` fits in a log's first LOG_CAP_BYTES (then TRUNCATED, once); returns the bytes written so far."""
+    if written >= LOG_CAP_BYTES:
+        return written
+    piece = chunk[: LOG_CAP_BYTES - written]
+    out.write(piece)
+    written += len(piece)
+    if written >= LOG_CAP_BYTES:
+        out.write(TRUNCATED)
+    out.flush()
+    return written
+
+
 async def pump_log(stream: asyncio.StreamReader, path: Path) -> None:
     """Copy a bot's output to its log, up to LOG_CAP_BYTES; the rest is read and dropped."""
     written = 0
     with path.open("wb") as out:
         while chunk := await stream.read(65536):
-            if written < LOG_CAP_BYTES:
-                piece = chunk[: LOG_CAP_BYTES - written]
-                out.write(piece)
-                written += len(piece)
-                if written >= LOG_CAP_BYTES:
-                    out.write(TRUNCATED)
-                out.flush()
+            written = write_capped(out, chunk, written)
 
 
 class ProcessHandle:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.game import OptionError
-from referee.server.launchers import LOG_CAP_BYTES, TRUNCATED, BotHandle, LaunchError, LaunchSpec, resolve_command
+from referee.server.launchers import LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, resolve_command, write_capped
 
 IMAGE = "arena-bot-runtime:1"
 BOT_UID = 10001
@@ -194,12 +194,8 @@ class _LogPump(threading.Thread):
                 stream = self.container.logs(stdout=True, stderr=True, stream=True, follow=True)
                 try:
                     for chunk in stream:
-                        piece = chunk[: LOG_CAP_BYTES - written]
-                        out.write(piece)
-                        written += len(piece)
-                        out.flush()
+                        written = write_capped(out, chunk, written)
                         if written >= LOG_CAP_BYTES:
-                            out.write(TRUNCATED)
                             break
                 finally:
                     getattr(stream, "close", lambda: None)()
