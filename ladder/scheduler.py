@@ -17,10 +17,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import cast
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, select
+from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.ratings import Skill
 from referee.games.registry import GAMES
 from referee.tournament.schedule import rotations
@@ -204,6 +204,9 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
         raise ScheduleError(f"you do not own {bot}")
     if 2 not in GAMES[game].spec.player_counts:
         raise ScheduleError(f"{game} is not played by two; challenges are head to head")
+    # A write on the owner's row first: it holds the owner's other challenges back until this one is committed
+    # (PostgreSQL's row lock; SQLite's one writer), so two at once cannot both find a place under the cap.
+    db.execute(update(User).where(User.id == owner_id).values(id=User.id))
     open_sets = db.scalar(
         select(func.count(func.distinct(Match.deal))).where(Match.challenger_id == owner_id, Match.status.in_(("queued", "running")))
     )

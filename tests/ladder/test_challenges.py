@@ -6,7 +6,7 @@ import asyncio
 import logging
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.scheduler import OPEN_CHALLENGES, add_duplicate_set
@@ -123,3 +123,38 @@ def test_an_internal_error_is_not_shown_on_the_match(ladder: LadderFixture) -> N
     assert asyncio.run(play_job(ladder.make, job, "w", recorder=broken)).status == "failed"
     error = ladder.client.get(f"/api/matches/{match_id}").json()["error"]
     assert "RuntimeError" in error and "SQL" not in error and "INSERT" not in error
+
+
+def test_two_challenges_at_once_cannot_both_take_the_last_place(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cap was counted without a lock: two requests at once both saw a free place, and both were queued."""
+    import threading
+
+    from ladder import scheduler
+
+    owner = two_bots(ladder)
+    for _ in range(OPEN_CHALLENGES - 1):
+        assert ask(ladder, owner, "gw-greedy", "random")[0] == 201
+    first_inside, release = threading.Event(), threading.Event()
+    real_add = scheduler.add_duplicate_set
+
+    def add(*args: object, **kwargs: object) -> list[Match]:
+        if not first_inside.is_set():  # the first request stops here, counted but not yet queued
+            first_inside.set()
+            assert release.wait(10)
+        return real_add(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scheduler, "add_duplicate_set", add)
+    statuses: list[int] = []
+    first = threading.Thread(target=lambda: statuses.append(ask(ladder, owner, "gw-greedy", "random")[0]))
+    first.start()
+    assert first_inside.wait(10)
+    second = threading.Thread(target=lambda: statuses.append(ask(ladder, owner, "random", "gw-greedy")[0]))
+    second.start()
+    second.join(0.5)  # with the lock it waits for the first; without, it is queued by now
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert sorted(statuses) == [201, 429]
+    with ladder.make() as db:
+        open_sets = db.scalar(select(func.count(func.distinct(Match.deal))).where(Match.challenger_id.is_not(None)))
+    assert open_sets == OPEN_CHALLENGES
