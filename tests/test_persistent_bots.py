@@ -102,6 +102,33 @@ def test_a_process_retires_after_its_matches(tmp_path: Path) -> None:
     assert asyncio.run(main()) == 4
 
 
+def test_a_pool_keeps_a_few_idle_processes_and_stops_the_oldest(tmp_path: Path) -> None:
+    """Without a cap a ladder kept an idle process of every pooled bot it had met, for as long as it ran."""
+    bots = [pooled_bot(tmp_path, name) for name in ("first", "second", "third")]
+
+    async def main() -> tuple[list[str], list[bool], int, int]:
+        pool = BotPool(tmp_path / "logs", max_idle=2)
+        try:
+            for seed, bot in enumerate(bots, 1):  # each leaves one idle process of its own
+                await run_local_match(MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs"), pool=pool)
+            stopped = [r for r in pool.residents if r.manifest.name == "first"]
+            await asyncio.gather(*pool._retiring)
+            idle = [r.manifest.name for r in pool.idle]
+            first_alive = [r.alive for r in stopped]
+            before = pool.started
+            await run_local_match(MatchSetup("generals-war", [bots[0], SAMPLE_BOTS / "random"], 9, {}, TC, tmp_path / "logs"), pool=pool)
+            await asyncio.gather(*pool._retiring)  # "second" now idle longest, over the cap
+            return idle, first_alive, pool.started - before, len(pool.residents)
+        finally:
+            await pool.close()
+
+    idle, first_alive, started_again, residents = asyncio.run(main())
+    assert idle == ["second", "third"]
+    assert first_alive == [False], "the process idle longest was stopped"
+    assert started_again == 1, "its bot plays again in a new process"
+    assert residents == 2, "a stopped process is forgotten"
+
+
 def test_a_tournament_uses_the_pool_and_gets_the_same_standings(tmp_path: Path) -> None:
     """Pooled random bots re-seed from each match's seed: every game ends as it does with a process per match."""
     played = {}

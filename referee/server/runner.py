@@ -35,6 +35,8 @@ from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make
 from referee.server.session import MatchRecord, MatchSession, TimeControl
 
 SOCKET = "referee.sock"
+#: Idle processes a pool keeps at most; beyond, the one idle longest is stopped (a ladder meets many bots).
+MAX_IDLE = 32
 
 
 @dataclass
@@ -107,15 +109,19 @@ class _Resident:
 class BotPool:
     """Bot processes kept alive between matches, for bots whose manifest sets ``matches_per_process`` above 1.
 
-    ``close()`` ends every process (their stdin closes, then they are stopped).
+    At most ``max_idle`` processes wait between matches: without a cap, a ladder kept a process of every bot
+    it had met, one per seat of the largest set each had played. ``close()`` ends every process (their stdin
+    closes, then they are stopped).
     """
 
-    def __init__(self, log_dir: Path | None = None) -> None:
+    def __init__(self, log_dir: Path | None = None, max_idle: int = MAX_IDLE) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-"))
         #: The processes' own logs (each match's part is copied to the match's log); None: in the pool's folder, removed at close.
         self.log_dir = log_dir or self.tmp / "logs"
-        self.idle: list[_Resident] = []
-        self.residents: list[_Resident] = []
+        self.idle: list[_Resident] = []  # the one idle longest first
+        self.max_idle = max_idle
+        self.residents: list[_Resident] = []  # processes started and not yet stopped by the pool
+        self._retiring: set[asyncio.Task[None]] = set()
         self.launcher = ProcessLauncher()
         self.started = 0  # processes launched, for the benchmarks
         #: Every hand-out, kept after close(): (process number, bot key, deal).
@@ -206,9 +212,20 @@ class BotPool:
         r.session, r.seat = None, -1
         if clean and r.alive and r.played < r.manifest.matches_per_process:
             self.idle.append(r)
+            while len(self.idle) > self.max_idle:
+                task = asyncio.create_task(self._retire(self.idle.pop(0)))  # not on this match's time
+                self._retiring.add(task)
+                task.add_done_callback(self._retiring.discard)
         else:
-            await r.handle.stop(grace=2.0)
-            await self._stop_server(r)
+            await self._retire(r)
+
+    async def _retire(self, r: _Resident) -> None:
+        """Stop ``r``'s process and its socket, and forget it."""
+        r.handle.close_control()
+        await r.handle.stop(grace=2.0)
+        await self._stop_server(r)
+        if r in self.residents:
+            self.residents.remove(r)
 
     @staticmethod
     async def _stop_server(r: _Resident) -> None:
@@ -217,6 +234,7 @@ class BotPool:
             await server.stop(grace=0.5)
 
     async def close(self) -> None:
+        await asyncio.gather(*self._retiring, return_exceptions=True)
         for r in self.residents:
             r.handle.close_control()
         await asyncio.gather(*(r.handle.stop(grace=2.0) for r in self.residents))
