@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ from referee.games.registry import GAMES
 from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.service import RefereeService, make_server
 from referee.server.session import MatchSession, TimeControl
-from tests.support import ROOT, SAMPLE_BOTS, load_bot_class
+from tests.support import ROOT, SAMPLE_BOTS, HalfOpenProxy, load_bot_class
 
 SDK = ROOT / "sdk" / "typescript"
 SAMPLE = SAMPLE_BOTS / "typescript_random"
@@ -303,6 +304,39 @@ def test_the_typescript_bot_reconnects_after_its_stream_drops(bots: dict[str, Pa
     assert "reconnecting" in proc.stderr and "match over" in proc.stderr, proc.stderr
     assert record.game.is_over()
     assert not record.result.seats[0].verdicts, "a quick reconnection costs nothing"
+
+
+def test_the_typescript_bot_reconnects_over_a_half_open_connection(bots: dict[str, Path], referee: Referee) -> None:
+    """Seat 0's connection is cut on the bot's side only, the referee's side left open and silent: the bot
+    connects again and its new stream takes the seat over, though the old one still looks alive to the referee."""
+    proxy = HalfOpenProxy(referee.address, Path(referee.tmp.name) / "p.sock")
+    random_bot = load_bot_class("random", "RandomBot")
+
+    class SlowBot(random_bot):  # type: ignore[misc, valid-type]
+        def act(self, request: Any) -> Any:
+            time.sleep(0.05)  # so that the match is still on when seat 0's connection is cut
+            return super().act(request)
+
+    other = threading.Thread(target=python_play, args=(SlowBot(1), referee.address, referee.session.match_id, referee.session.tokens()[1]), daemon=True)
+    other.start()
+    assert NODE is not None
+    proc = subprocess.Popen([NODE, "dist/main.js"], cwd=bots["random"], env={**referee.env(0), "ARENA_ADDRESS": proxy.address}, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(1000):
+            if referee.session.decisions >= 4:
+                break
+            time.sleep(0.01)
+        assert proxy.cut() == 1
+        _, stderr = proc.communicate(timeout=120)
+        other.join(60)
+        referee.thread.join(60)
+    finally:
+        proc.kill()
+        proxy.close()
+    assert proc.returncode == 0, stderr
+    assert proxy.connections == 2, stderr
+    assert referee.record.game.is_over()
+    assert not referee.record.result.seats[0].verdicts, "a quick reconnection costs nothing"
 
 
 def test_a_refused_typescript_bot_says_why(bots: dict[str, Path], referee: Referee) -> None:
