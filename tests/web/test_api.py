@@ -12,12 +12,12 @@ from arena.cli.main import app as cli
 from ladder.models import Match
 from referee.server.frames import build_frames
 from referee.server.replay import load_replay
-from tests.web.conftest import GAME, ServedLadder
+from tests.web.conftest import GAME, ServedLadder, settled_matches
 
 
 def done_matches(served: ServedLadder) -> list[Match]:
     with served.ladder.make() as db:
-        return list(db.scalars(select(Match).where(Match.status == "done").order_by(Match.id)))
+        return list(db.scalars(settled_matches()))
 
 
 def test_the_openapi_document_lists_every_endpoint_with_a_summary(served: ServedLadder) -> None:
@@ -100,7 +100,7 @@ def test_me_names_the_token_owner_and_logs_are_for_the_owner_only(served: Served
     assert served.get("/api/me", token=alice).json() == {"name": "alice"}
     assert served.get("/api/me").status_code == 401
     assert served.get("/api/me", token="arena_nope").status_code == 401
-    match = next(m for m in served.get("/api/matches", bot="gw-greedy").json() if m["status"] == "done")
+    match = next(m for m in served.get("/api/matches", bot="gw-greedy").json() if m["settled"] and m["status"] == "done")
     seat = next(s["seat"] for s in match["seats"] if s["bot"] == "gw-greedy")
     assert served.get(f"/api/matches/{match['id']}/logs/{seat}", token=alice).status_code == 200
     assert served.get(f"/api/matches/{match['id']}/logs/{seat}", token=bob).status_code == 403

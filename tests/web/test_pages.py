@@ -19,7 +19,7 @@ from ladder.models import Bot, BotVersion, Match, MatchSeat
 from referee.core.cards import card_str
 from referee.server.replay import load_replay
 from tests.support import ROOT
-from tests.web.conftest import GAME, ServedLadder
+from tests.web.conftest import GAME, ServedLadder, settled_matches
 from tests.web.test_frames import steps
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def test_the_bot_page_draws_the_chart_the_crosstable_and_gives_logs_to_the_owner
 
 def test_the_viewer_steps_through_a_match_and_a_seat_sees_only_what_it_knew(page: Page, served: ServedLadder, shots: Path) -> None:
     with served.ladder.make() as db:
-        match = db.scalars(select(Match).where(Match.status == "done").order_by(Match.id)).first()
+        match = db.scalars(settled_matches()).first()
         assert match is not None and match.replay_path
     data = load_replay(Path(match.replay_path))
     hidden_from_0: list[set[int]] = []
@@ -206,7 +206,7 @@ def test_the_viewer_steps_through_a_match_and_a_seat_sees_only_what_it_knew(page
 
 def test_arena_replay_serves_a_replay_file_in_the_same_viewer(page: Page, served: ServedLadder) -> None:
     with served.ladder.make() as db:
-        match = db.scalars(select(Match).where(Match.status == "done").order_by(Match.id.desc())).first()
+        match = db.scalars(settled_matches().order_by(None).order_by(Match.id.desc())).first()
         assert match is not None and match.replay_path
     path = Path(match.replay_path)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
