@@ -34,6 +34,7 @@ from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.worker import anything_queued, public_error, rate_settled_sets, reap, release, renew_all
+from referee.server.cancelling import outlast
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
@@ -178,14 +179,14 @@ class Ladder:
             for future in in_flight:
                 future.cancel()
             if handing is not None:
-                await _outlast(handing)
+                await outlast(handing)
                 handed = None if handing.cancelled() or handing.exception() is not None else handing.result()
                 if handed is not None and handed[1] is not None:  # claimed and built: give it back under its job's lease
                     release(self.make, handed[0], handed[1].owner)
             for match_id, owner in in_flight.values():
                 release(self.make, match_id, owner)  # a clean shutdown: straight back to the queue
             if in_flight:  # let the local pool's matches stop their bots and servers
-                await _outlast(asyncio.ensure_future(asyncio.wait(list(in_flight), timeout=10)))
+                await outlast(asyncio.ensure_future(asyncio.wait(list(in_flight), timeout=10)))
 
     def _hand_out(self, owner: str) -> tuple[int, MatchJob | None] | None:
         """Claim the next match and build its job, in this process (see ``hand_out``)."""
@@ -291,7 +292,7 @@ class Ladder:
                     await asyncio.shield(serving)
                 except asyncio.CancelledError:  # Ctrl-C or SIGTERM (arena/cli/running.py): the HTTP server shuts down cleanly first
                     server.should_exit = True
-                    await _outlast(serving)
+                    await outlast(serving)
                     raise
             else:
                 await asyncio.gather(*tasks)
@@ -313,17 +314,6 @@ class _Server(uvicorn.Server):
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
         yield
-
-
-async def _outlast(future: asyncio.Future[Any]) -> None:
-    """Wait for ``future`` to finish even if this task is cancelled again meanwhile (shutting down)."""
-    while not future.done():
-        try:
-            await asyncio.shield(future)
-        except asyncio.CancelledError:
-            continue
-        except Exception:  # its outcome is the caller's to read
-            return
 
 
 def count_done(make: sessionmaker[Session]) -> int:

@@ -195,3 +195,45 @@ def test_a_fork_bomb_hits_the_process_limit(tmp_path: Path, sandbox: str) -> Non
     assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH", "DISCONNECT", "NO_SHOW"}, kinds
     assert len(os.listdir("/proc")) < before + 50, "the bomb's processes outlived the match"
     assert left_containers(played.record.match_id) == "", "a bot container outlived its match"
+
+
+def test_a_match_cancelled_while_it_cleans_up_still_stops_its_bots_and_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C or SIGTERM arriving as a match ended cut its clean-up short: the seats' gRPC servers ran on until the
+    interpreter exited (a traceback each), and the bots not yet stopped were left to the end of the process."""
+    from referee.server import runner
+    from referee.server.launchers import ProcessHandle
+    from referee.server.service import make_server as real_make
+
+    made: list[object] = []
+    real_stop = ProcessHandle.stop
+
+    def make(service: object) -> object:
+        made.append(server := real_make(service))  # type: ignore[arg-type]
+        return server
+
+    stopped: list[ProcessHandle] = []
+    cleaning = asyncio.Event()
+
+    async def slow_stop(self: ProcessHandle, grace: float = 1.0) -> None:
+        stopped.append(self)
+        cleaning.set()
+        await asyncio.sleep(0.3)  # the moment the cancellation arrives
+        await real_stop(self, grace)
+
+    monkeypatch.setattr(runner, "make_server", make)
+    monkeypatch.setattr(ProcessHandle, "stop", slow_stop)
+
+    async def main() -> bool:
+        setup = MatchSetup("generals-war", [SAMPLE_BOTS / "random"] * 2, 1, {}, TimeControl(), tmp_path)
+        task = asyncio.create_task(run_local_match(setup))
+        await cleaning.wait()
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            return True
+        return False
+
+    assert asyncio.run(main()), "the cancellation still reaches the caller, after the clean-up"
+    assert len(made) == 2 and not any(s._server.is_running() for s in made), "every seat's server stopped"  # type: ignore[attr-defined]
+    assert len(stopped) == 2 and all(h.proc.returncode is not None for h in stopped), "both bots stopped"

@@ -29,6 +29,7 @@ import grpc
 from arena.v1 import referee_pb2 as pb
 from referee.core.game import OptionError
 from referee.games.registry import game_class
+from referee.server.cancelling import finish
 from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import BotManifest, load_manifest
 from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
@@ -177,8 +178,8 @@ class BotPool:
         service = RefereeService(only_seat=NO_SEAT)
         server = make_server(service)
         server.add_insecure_port(f"unix:{sockets / SOCKET}")
-        await server.start()
         try:
+            await server.start()
             handle = await self.launcher.launch(spec)
         except BaseException:
             await server.stop(None)
@@ -270,6 +271,26 @@ async def run_local_match(
     pooled = [use_pool and pool is not None and pool.pools(m) for m in manifests]
     # The seats' sockets and homes; pooled seats need none (0.1 ms a match to make and remove, on the loop).
     scratch = contextlib.nullcontext("") if all(pooled) else tempfile.TemporaryDirectory(prefix="arena-", ignore_cleanup_errors=True)
+
+    async def clean_up() -> None:
+        for w in watchers:
+            w.cancel()
+        await asyncio.gather(*watchers, return_exceptions=True)
+        await asyncio.gather(*(h.stop() for h in handles if h is not None))
+        # Every stream ends before a pooled process is handed another match, and before its log is copied: the
+        # bot has then read its result and logged it. A seat's server stopped while its last message (the result)
+        # was still to go out left the bot trying to reconnect to this match for its whole reconnect window (10 s);
+        # stopping returns once the streams have ended, so the grace costs nothing unless a stream is stuck.
+        await asyncio.gather(*(s.stop(grace=2.0) for s in servers), *(pool.hung_up(r) for r in residents if pool is not None))
+        if pool is not None:
+            record_seats = session.seats
+            for r in residents:
+                _copy_log(r.handle.log_path, r.log_start, logs[r.seat])
+            await asyncio.gather(
+                *(pool.release(r, session.finished and record_seats[r.seat].forfeited_at is None and not record_seats[r.seat].verdicts) for r in residents)
+            )
+        _note_crashes(session, logs)
+
     with scratch as tmp:
         try:
             for seat in range(len(manifests)):
@@ -282,8 +303,8 @@ async def run_local_match(
                 service.add(session)
                 server = make_server(service)
                 server.add_insecure_port(f"unix:{seat_dir / SOCKET}")
+                servers.append(server)  # before it starts: stopped even if cancelled while starting
                 await server.start()
-                servers.append(server)
                 # A container's unprivileged user must reach the socket (connecting needs write access to it), but
                 # must not write in the folder: it is mounted read-only there too.
                 os.chmod(seat_dir, 0o755)
@@ -311,23 +332,7 @@ async def run_local_match(
                 watchers.append(asyncio.create_task(_start_and_watch(launcher, spec, session, handles)))
             record = await session.run()
         finally:
-            for w in watchers:
-                w.cancel()
-            await asyncio.gather(*watchers, return_exceptions=True)
-            await asyncio.gather(*(h.stop() for h in handles if h is not None))
-            # Every stream ends before a pooled process is handed another match, and before its log is copied: the
-            # bot has then read its result and logged it. A seat's server stopped while its last message (the result)
-            # was still to go out left the bot trying to reconnect to this match for its whole reconnect window (10 s);
-            # stopping returns once the streams have ended, so the grace costs nothing unless a stream is stuck.
-            await asyncio.gather(*(s.stop(grace=2.0) for s in servers), *(pool.hung_up(r) for r in residents if pool is not None))
-            if pool is not None:
-                record_seats = session.seats
-                for r in residents:
-                    _copy_log(r.handle.log_path, r.log_start, logs[r.seat])
-                await asyncio.gather(
-                    *(pool.release(r, session.finished and record_seats[r.seat].forfeited_at is None and not record_seats[r.seat].verdicts) for r in residents)
-                )
-            _note_crashes(session, logs)
+            await finish(asyncio.ensure_future(clean_up()))  # a Ctrl-C arriving now must not leave bots or servers running
     return LocalMatch(record, manifests, logs)
 
 
