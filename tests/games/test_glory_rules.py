@@ -44,6 +44,7 @@ from referee.games.glory.types import (
     Offer,
     OfferChoice,
     OfferPaid,
+    OffersMade,
     PassTurn,
     Phase,
     RoundEnded,
@@ -308,6 +309,14 @@ def test_g9_the_round_ends_after_the_turn_in_which_the_deck_ran_out() -> None:
     assert g.t.hands[1][-1] == c("8h") and g.t.phase == Phase.ROUND_OVER
 
 
+def test_g9_an_assistant_who_draws_the_last_card_ends_the_round_after_the_attackers_turn() -> None:
+    full = "2h@2 3h@2 4h@2 5h@2 6h@2 7h@2 8h@2"
+    g = table(3, ["Kc 2h", "5c 2h@1 3h@1 4h@1 5h@1 6h@1 7h@1", full], deck="8h")
+    play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(0, (c("5c"),))), (2, Defend(())))
+    assert g.t.hands[1][-1] == c("8h") and not g.t.deck
+    assert g.t.phase == Phase.ROUND_OVER
+
+
 def test_g9_a_deck_that_runs_out_in_the_deal_ends_the_round_after_the_first_turn() -> None:
     g = Glory(2, 0)
     g.t = type(g.t)(2)
@@ -431,6 +440,32 @@ def test_g17_offers_are_paid_to_the_assistants_of_the_offering_side() -> None:
     assert g.t.treasuries[3] == [c("4d")] and g.t.treasuries[0] == []
 
 
+def test_g16_offers_are_public_and_each_side_offers_once() -> None:
+    g = table(4, ["Kc", "5c", "6c", "7c"], treasuries=["4d"], domains=["", "", "3s"])
+    events = play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers((Offer(3, (c("4d"),)),))))
+    assert [e.visible_to for e in events if isinstance(e.payload, OffersMade)] == [None]
+    events = g.apply(2, MakeOffers((Offer(1, (c("3s"),)),)))
+    assert [e.visible_to for e in events if isinstance(e.payload, OffersMade)] == [None]
+    battle = g.view(3).battle
+    assert battle is not None
+    assert battle.attacker_offers == (Offer(3, (c("4d"),)),) and battle.defender_offers == (Offer(1, (c("3s"),)),)
+    assert isinstance(g.decision(1), AssistChoice)  # no counter-offers: the assistants choose next
+
+
+def test_g17_offers_are_paid_even_when_the_attack_fails() -> None:
+    g = table(3, ["Kc", "5c", "Kc@2 6c"], treasuries=["4d"])
+    events = play(
+        g,
+        (0, AttackKing(2, (c("Kc"),))),
+        (0, MakeOffers((Offer(1, (c("4d"),)),))),
+        (2, MakeOffers(())),
+        (1, Assist(0, (c("5c"),))),
+        (2, Defend(tuple(cs("Kc@2 6c")))),  # 17 vs 18: the attack fails
+    )
+    assert not payloads(events, BattleResolved)[0].result.success
+    assert payloads(events, OfferPaid) == [OfferPaid(0, 1, (c("4d"),))] and g.t.treasuries[1] == [c("4d")]
+
+
 def test_g18_assistance_with_generals_and_soldiers_for_one_side() -> None:
     g = table(3, ["Kc", "5c 4h Qd", "6c"])
     play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers(())))
@@ -508,6 +543,10 @@ def test_g21_assassination_damage_glory_and_discards() -> None:
     assert awards(events)[:2] == [(0, 2, GloryReason.ASSASSINATION), (0, 2, GloryReason.ASSASSINATION_KILL)]
     assert g.t.phase == Phase.ROUND_OVER
     assert set(cs("X X@1")) <= set(g.t.discard)
+    # The defender's thwarting assassins go to the discard pile too, after the attacker's.
+    g = table(2, ["X X@1 2h", "X2 2c"])
+    play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins((c("X@1"),))), (1, Thwart(())))
+    assert g.t.hp[1] == 25 and g.t.discard == cs("X X@1 X2")
 
 
 def test_g22_heal_half_rounded_up_and_capped_at_fifty() -> None:
@@ -716,6 +755,15 @@ def test_g34_battle_cards_go_to_the_discard_pile_in_order() -> None:
     play(g, (0, AttackKing(2, (c("Kc"),), (c("7d"),))), (0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(0, (c("5c"),))), (2, Defend((c("6c"),))))
     assert g.t.discard == cs("Kc 7d 5c 6c")
     g.apply(1, g.default_action(1))
+    # Assistants' cards in the order they were given; Health used to heal goes there as well.
+    g = table(4, ["Kc 2h", "5c", "6c", "7c 8h"])
+    play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(0, (c("5c"),))))
+    play(g, (3, Assist(2, (c("7c"),))), (2, Defend((c("6c"),))))
+    assert g.t.discard == cs("Kc 5c 7c 6c")
+    g.t.hands[1] = cs("9h")
+    g.forget()
+    g.apply(1, Heal(c("9h")))
+    assert g.t.discard[-1] == c("9h")
 
 
 # --- the engine contract, as used by the SDK -------------------------------------------------
