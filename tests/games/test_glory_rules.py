@@ -14,7 +14,7 @@ import pytest
 
 from arena.v1 import referee_pb2 as pb
 from referee.core.cards import CARDS_PER_DECK, Suit, card_id, joker_id
-from referee.core.game import IllegalAction
+from referee.core.game import IllegalAction, OptionError
 from referee.games.glory import Glory
 from referee.games.glory import choices
 from referee.games.glory.types import (
@@ -765,6 +765,12 @@ def test_g34_battle_cards_go_to_the_discard_pile_in_order() -> None:
     g.apply(1, Heal(c("9h")))
     assert g.t.discard[-1] == c("9h")
 
+
+def test_g35_two_to_six_players() -> None:
+    assert Glory.spec.player_counts == (2, 3, 4, 5, 6)
+    for n in (1, 7):
+        with pytest.raises(OptionError):
+            Glory(n, 0)
 
 # --- the engine contract, as used by the SDK -------------------------------------------------
 
