@@ -462,6 +462,26 @@ def test_as32_the_police_officer_who_tries_to_detain_the_agent_is_put_in_the_off
     assert g.ledger.tried_secret_service == [1]
 
 
+def test_as50_a_police_officer_wounded_while_trying_to_detain_the_agent_goes_to_the_office_once() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1, 2):
+        place(g, c, R.HALL)
+    act(g, [2])  # the sniper reveals himself: from now on he may shoot anyone in his room
+    move(g)
+    events = act(g, [1, 2], {1: TakeAction(ActionKind.DETAIN, 0), 2: TakeAction(ActionKind.SHOOT_PLAYER, 1)})
+    assert g.pieces[1].injured and g.pieces[1].room == R.SECURITY_OFFICE
+    assert of(events, PieceSent) == [PieceSent(1, R.SECURITY_OFFICE)], "moved once, never through health services"
+    assert R.HEALTH_SERVICES not in g.pieces[1].visited
+    # Already in the office, he is not "sent" there.
+    h = make()
+    to_event_stage(h)
+    for c in (0, 1):
+        place(h, c, R.SECURITY_OFFICE)
+    events = act(h, [1], {1: TakeAction(ActionKind.DETAIN, 0)})
+    assert h.pieces[1].room == R.SECURITY_OFFICE and not of(events, PieceSent)
+
+
 def test_as33_shoot_first_only_after_an_incident() -> None:
     g = make()
     to_event_stage(g)

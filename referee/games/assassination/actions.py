@@ -356,7 +356,7 @@ class Resolution:
     # --- the end of the stage ---
 
     def finish(self) -> None:
-        """Detained pieces go to the holding cell, the injured to health services, and so on (AS-20)."""
+        """Detained pieces go to the holding cell, the injured to health services, and so on (AS-20, AS-50)."""
         g = self.g
         for colour in self.to_cell:
             p = g.pieces[colour]
@@ -367,7 +367,8 @@ class Resolution:
             self.events.append(broadcast(PieceSent(colour, Room.HOLDING_CELL)))
         for colour in self.to_health:
             p = g.pieces[colour]
-            if p.killed or p.detained or colour in self.to_cell:
+            # Custody comes before care: the cell, or the office for a police officer who tried the agent (AS-50).
+            if p.killed or p.detained or colour in self.to_cell or colour in self.to_office:
                 continue
             if p.room != Room.HEALTH_SERVICES:
                 p.enter(Room.HEALTH_SERVICES)
@@ -378,5 +379,6 @@ class Resolution:
                 continue
             p.detained = False
             p.detained_by_secret_service = False
-            p.enter(Room.SECURITY_OFFICE)
-            self.events.append(broadcast(PieceSent(colour, Room.SECURITY_OFFICE)))
+            if p.room != Room.SECURITY_OFFICE:
+                p.enter(Room.SECURITY_OFFICE)
+                self.events.append(broadcast(PieceSent(colour, Room.SECURITY_OFFICE)))
