@@ -193,6 +193,18 @@ def test_as20_wounded_to_health_services_detained_to_the_cell() -> None:
     assert of(events, PieceSent) == [PieceSent(2, R.HOLDING_CELL)] and g.pieces[2].detained
 
 
+def test_as20_a_wounded_piece_also_detained_goes_to_the_cell() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1, 2):
+        place(g, c, R.HALL)
+    act(g, [2])  # the sniper reveals himself
+    move(g)
+    events = act(g, [0, 2], {0: TakeAction(ActionKind.DETAIN, 1), 2: TakeAction(ActionKind.SHOOT_PLAYER, 1)})
+    assert g.pieces[1].injured and g.pieces[1].detained and g.pieces[1].room == R.HOLDING_CELL
+    assert of(events, PieceSent) == [PieceSent(1, R.HOLDING_CELL)]
+
+
 def test_as21_sniping_needs_the_tower_alone_and_the_president_on_the_podium() -> None:
     for die, status in ((3, PresidentStatus.KILLED), (6, PresidentStatus.KILLED), (2, PresidentStatus.INJURED), (1, PresidentStatus.UNHARMED)):
         g = make()
@@ -410,6 +422,21 @@ def test_as28_everyone_is_asked_and_only_the_law_next_to_the_bomber_may_detain()
     events = g.apply(1, React(True))
     assert of(events, PlayerRevealed) == [PlayerRevealed(1, PO, 1, RevealReason.DETAINED_BOMBER)]
     assert g.pieces[3].room == R.HOLDING_CELL and g.pieces[3].detained
+
+
+def test_as28_the_bad_cop_may_detain_the_bomber_too() -> None:
+    g = make()
+    g.secret.bad_cop = True
+    g.rng = Loaded([1])
+    to_event_stage(g)
+    place(g, 3, R.HALL)
+    place(g, 3, R.COURTYARD)  # the police officer is in the courtyard with him
+    place(g, 0, R.TOWER)
+    put_president(g, R.HALL)
+    act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert g.decision(1) == ReactionChoice(3, True)
+    events = react(g, [1])
+    assert of(events, PieceDetained) == [PieceDetained(3, 1)] and g.pieces[3].room == R.HOLDING_CELL
 
 
 def test_as28_no_reaction_when_the_bomber_is_alone() -> None:

@@ -254,6 +254,18 @@ def test_as12_the_speech_then_the_photo_op_walk() -> None:
     assert h._auto_president_room() == R.HALL
 
 
+def test_as12_an_incident_in_the_podium_turn_spoils_the_speech() -> None:
+    for shot in (False, True):
+        g = make()
+        g.rng = Loaded([1])  # the sniper misses
+        move(g)
+        put_president(g, R.PODIUM)
+        place(g, 2, R.TOWER)
+        events = act(g, [2] if shot else [], {2: TakeAction(ActionKind.SNIPE)} if shot else {})
+        assert g.president.status == PresidentStatus.UNHARMED and g.incident == shot
+        assert bool(of(events, SpeechGiven)) == (not shot) and g.president.speech_given == (not shot)
+
+
 def test_as13_the_revealed_agent_moves_the_president() -> None:
     g = make(start=R.HELIPAD, route_die=3)
     turn(g, acting=[0])  # the agent reveals himself, doing nothing
@@ -266,6 +278,17 @@ def test_as13_the_revealed_agent_moves_the_president() -> None:
     events = g.apply(0, MovePresident(R.HEALTH_SERVICES))
     assert of(events, PresidentMoved)[0].by_secret_service and g.president.room == R.HEALTH_SERVICES
     assert set(board.escort_moves(R.PODIUM)) == {R.PODIUM, R.COURTYARD}  # never the tower
+
+
+def test_as13_the_speech_and_the_photo_op_count_when_the_agent_leads_him() -> None:
+    g = make(start=R.HELIPAD, route_die=5)  # his own way would be hall, health services, podium
+    turn(g, acting=[0])  # the agent reveals himself; the president has walked to the hall
+    events = []
+    for room in (R.COURTYARD, R.PODIUM, R.COURTYARD, R.HALL, R.PUBLIC_EXIT):
+        events += turn(g, president_to=room)
+    assert all(m.by_secret_service for m in of(events, PresidentMoved))
+    assert len(of(events, SpeechGiven)) == 1
+    assert [e.outcome for e in of(events, RoundEnded)] == [RoundOutcome.PHOTO_OP_TAKEN]
 
 
 def incident_with_dead_agent(g: Assassination) -> None:
@@ -285,7 +308,7 @@ def test_as14_without_an_agent_he_flees_to_the_nearest_refuge() -> None:
         path.append(g.president.room)
     assert path == [R.COURTYARD, R.HALL, R.HELIPAD]
     assert g.president.safe
-    assert board.toward(R.HALL, board.REFUGES) == R.PUBLIC_EXIT or board.toward(R.HALL, board.REFUGES) == R.HELIPAD
+    assert board.toward(R.HALL, board.REFUGES) == R.HELIPAD  # one room away; the bunker is two
     assert board.toward(R.PUBLIC_EXIT, board.REFUGES) == R.BUNKER
 
 
