@@ -279,6 +279,28 @@ def test_ga8_land_moves_when_the_offering_side_is_assisted_and_defender_loses_it
     assert g.view(0).players[2].land_value == 3  # the received land counts for its new holder
 
 
+def test_ga8_offer_lapses_on_decline_and_received_land_defends_its_new_holder() -> None:
+    """GA-8: a declined offer moves nothing; a land received earlier adds 2 DP to its new holder's defence."""
+    g = new(3)
+    hand(g, 0, "Kc 2d 3d 4d 5d")
+    hand(g, 2, "9c 2h 3h 4h 5h")
+    offered = lands(g, 0, "5s")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    act(g, 0, OfferLands((Offer(2, tuple(offered)),)))
+    events = act(g, 2, Decline())
+    assert not payloads(events, LandTransferred) and g.lands[0] == offered and g.lands[2] == []
+
+    g = new(2)
+    hand(g, 0, "Kc 2d 3d 4d 5d")
+    hand(g, 1, "2d 3d 4d 5d 6d")
+    lands(g, 1, "7s", owner=0)  # seat 0's land, received by seat 1 in an earlier battle
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    events = act(g, 1, Defend(()))
+    assert payloads(events, AttackResolved)[0].defence_points == 2 and g.hp[1] == 50 - 10
+
+
 def test_ga9_defender_commits_last_with_any_fighters_or_none() -> None:
     """GA-9: the defender answers after all assists; no general is needed; an empty defence is legal."""
     g = new(3)
@@ -384,6 +406,25 @@ def test_ga12_attacker_may_decline_the_second_try() -> None:
     assert c("X1", 0) in g.hands[0]
 
 
+def test_ga12_attacker_without_a_second_assassin_is_still_asked_and_hp_stops_at_zero() -> None:
+    """GA-12, GA-25: after a block the attacker is asked even with no joker left (default: decline); 25 HP never goes below 0."""
+    g = new(2)
+    hand(g, 0, "X0 2d 3d 4d 5d")
+    hand(g, 1, "X0 2d 3d 4d 5d")
+    turn(g, 0)
+    act(g, 0, Assassinate(1, c("X0", 0)))
+    act(g, 1, PlayAssassin(c("X0", 1)))
+    assert g.to_act() == (0,) and g.decision(0) == AssassinChoice((), False)
+    assert list(g.legal_actions(0)) == [Decline()] and g.default_action(0) == Decline()
+    act(g, 0, Decline())
+    hand(g, 1, "X1 2d 3d 4d 5d")
+    g.hp[0] = 10
+    turn(g, 1)
+    act(g, 1, Assassinate(0, c("X1", 1)))
+    events = act(g, 0, Decline())
+    assert payloads(events, AssassinationResolved)[0] == AssassinationResolved(1, 0, True, 25, 0) and g.hp[0] == 0
+
+
 def test_ga13_buy_land_with_enough_money_and_no_change() -> None:
     """GA-13: money total at least land total; several lands at once; overpaying gives no change."""
     g = new(2)
@@ -405,7 +446,7 @@ def test_ga14_heal_one_heart_capped_at_50_at_any_hp() -> None:
     g.hp[0] = 40
     turn(g, 0)
     act(g, 0, Heal(c("9h", 0)))
-    assert g.hp[0] == 49
+    assert g.hp[0] == 49 and g.discards[0] == [c("9h", 0)]  # the heart used goes face up to the pile (GA-11)
     hand(g, 0, "7h 2d 3d 4d 5d")
     turn(g, 0)
     act(g, 0, Heal(c("7h", 0)))
@@ -425,6 +466,9 @@ def test_ga15_discard_one_card_or_many_with_an_ace() -> None:
     assert g.check(0, Discard(())) is not None
     act(g, 0, Discard(tuple(cs("Ah 2d 3d 4d 5d", 0))))
     assert sorted(g.discards[0]) == sorted(cs("Ah 2d 3d 4d 5d", 0)) and len(g.hands[0]) == 5
+    hand(g, 0, "Ah Ad 2d 3d 4d")
+    turn(g, 0)
+    assert g.check(0, Discard(tuple(cs("Ah Ad", 0)))) is None  # several aces, nothing else
 
 
 def test_ga16_everyone_draws_back_to_five_turn_player_first_then_clockwise() -> None:
