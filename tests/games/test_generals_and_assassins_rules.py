@@ -422,7 +422,8 @@ def test_ga12_attacker_without_a_second_assassin_is_still_asked_and_hp_stops_at_
     turn(g, 1)
     act(g, 1, Assassinate(0, c("X1", 1)))
     events = act(g, 0, Decline())
-    assert payloads(events, AssassinationResolved)[0] == AssassinationResolved(1, 0, True, 25, 0) and g.hp[0] == 0
+    resolved = payloads(events, AssassinationResolved)[0]
+    assert resolved.success and resolved.hp == 0 and g.hp[0] == 0
 
 
 def test_ga13_buy_land_with_enough_money_and_no_change() -> None:
