@@ -555,6 +555,28 @@ def test_ga19_zero_hp_ends_the_round_at_once_defeated_by_the_attacker() -> None:
     assert payloads(events, AttackResolved)[0].hp == 0
 
 
+def test_ga10_ga12_damage_reported_is_the_hp_actually_lost() -> None:
+    """GA-10, GA-12: HP stops at 0, so an event's damage (HP the defender lost) is at most the HP he had."""
+    g = new(2)
+    hand(g, 0, "Kc Qc 2d 3d 4d")
+    hand(g, 1, "2d 3d 4d 5d 6d")
+    g.hp[1] = 20
+    turn(g, 0)
+    act(g, 0, Attack(1, tuple(cs("Kc Qc", 0))))
+    events = act(g, 1, Defend(()))
+    resolved = payloads(events, AttackResolved)[0]
+    assert (resolved.attack_points, resolved.damage, resolved.hp) == (23, 20, 0)
+    assert g.last_battle is not None and g.last_battle.damage == 20
+
+    g = new(2)
+    hand(g, 0, "X0 2d 3d 4d 5d")
+    g.hp[1] = 10
+    turn(g, 0)
+    act(g, 0, Assassinate(1, c("X0", 0)))
+    events = act(g, 1, Decline())
+    assert payloads(events, AssassinationResolved)[0] == AssassinationResolved(0, 1, True, 10, 0)
+
+
 def test_ga19_assassin_defeats_too() -> None:
     """GA-19: an assassination that brings a king to 0 ends the round; the assassin's master defeated him."""
     g = new(2)

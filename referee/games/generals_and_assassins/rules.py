@@ -327,12 +327,17 @@ class GeneralsAndAssassins(Game[Action]):
 
     def _resolve_attack(self, fight: Fight) -> list[Event]:
         ap, dp = self._attack_points(fight), self._defence_points(fight)
-        damage = max(0, ap - dp)
         defender = fight.defender
-        self.hp[defender] = max(0, self.hp[defender] - damage)
+        damage = self._wound(defender, max(0, ap - dp))
         events = [broadcast(AttackResolved(fight.attacker, defender, ap, dp, damage, self.hp[defender]))]
         self._discard(fight.attacker_cards + fight.defender_cards + [a.card for a in fight.assists])
         return events + self._after_fight(fight, damage)
+
+    def _wound(self, seat: int, blow: int) -> int:
+        """Take ``blow`` HP from ``seat``, stopping at 0 (GA-10, GA-12); returns the HP actually lost, which events report."""
+        lost = min(blow, self.hp[seat])
+        self.hp[seat] -= lost
+        return lost
 
     def _after_fight(self, fight: Fight, damage: int) -> list[Event]:
         self.last_battle = self._battle(fight, resolved=True, damage=damage)
@@ -370,9 +375,8 @@ class GeneralsAndAssassins(Game[Action]):
         return events + self._resolve_assassination(fight, success=blocking)
 
     def _resolve_assassination(self, fight: Fight, success: bool) -> list[Event]:
-        damage = ASSASSIN_DAMAGE if success else 0
         defender = fight.defender
-        self.hp[defender] = max(0, self.hp[defender] - damage)
+        damage = self._wound(defender, ASSASSIN_DAMAGE if success else 0)
         self._discard(fight.attacker_cards + fight.defender_cards)
         events = [broadcast(AssassinationResolved(fight.attacker, defender, success, damage, self.hp[defender]))]
         return events + self._after_fight(fight, damage)
