@@ -112,7 +112,7 @@ def test_an_illegal_action_is_rejected_with_a_reason_and_may_be_retried() -> Non
         if msg.WhichOneof("msg") == "decision" and tried["bad"] == 0:
             tried["bad"] += 1
             inner(msg)  # the driver learns of the request; its answer is replaced by a bad one
-            bad = pb.Action(generals_war=gwpb.Action(play_squad=gwpb.PlaySquad(card_ids=[9999])))
+            bad = pb.Action(generals_war=gwpb.Action(reveal_generals=gwpb.RevealGenerals(card_ids=[9999])))  # the first decision: reveal
             return [pb.BotMessage(action=pb.ActionResponse(request_id=msg.decision.request_id, action=bad))]
         return inner(msg)
 
@@ -325,8 +325,9 @@ def test_an_answer_is_handled_the_moment_it_is_posted_and_the_next_request_goes_
     """No hand-off to the session's own task: the stream's reader that posts an answer plays it."""
 
     async def go() -> None:
-        session = MatchSession(GeneralsWar(2, 4), ["a", "b"], FAST)
-        links = [Scripted(session, i, silent) for i in range(2)]
+        # Four players: the first decision (the target) is one seat's; two players would begin with a simultaneous one.
+        session = MatchSession(GeneralsWar(4, 4), ["a", "b", "c", "d"], FAST)
+        links = [Scripted(session, i, silent) for i in range(4)]
         for link, token in zip(links, session.tokens()):
             session.attach(token, link)
         task = asyncio.create_task(session.run())

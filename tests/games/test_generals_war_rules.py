@@ -43,6 +43,15 @@ def rigged(n: int, decks: list[list[int]], **options: object) -> GeneralsWar:
     return game
 
 
+def duel(decks: list[list[int]]) -> GeneralsWar:
+    """A two-player game rigged with ``decks`` whose fighters revealed no general: the first attack is next."""
+    game = rigged(2, decks)
+    while game.phase == Phase.REVEAL:
+        for seat in game.to_act():
+            game.apply(seat, RevealGenerals(()))
+    return game
+
+
 def fillers(suits: tuple[Suit, ...], skip: set[int], count: int) -> list[int]:
     pool = [x for x in suited_cards(suits) if x not in skip and rank_of(x) != Rank.ACE]
     return pool[:count]
@@ -80,12 +89,18 @@ def test_gw2_reveals_are_simultaneous_and_only_for_new_aces() -> None:
     revealed = [e.payload for e in events if isinstance(e.payload, GeneralsRevealed)]
     assert [(r.seat, r.cards) for r in revealed] == [(0, (c(1, C),)), (1, (c(1, D),))]
     assert len(game.hands[0]) == 10 and len(game.hands[1]) == 10
-    # Seat 1 drew the ace of hearts in its five extra cards: a new wave, for seat 1 only, for that ace only.
-    # Seat 0, who held back the ace of spades, is not asked again: an ace is revealed in its own wave or never.
-    assert game.to_act() == (1,)
+    # Seat 1 drew the ace of hearts in its five extra cards: a new wave, in which it may reveal that ace only.
+    # Seat 0, who held back the ace of spades, is asked again (it drew) but may not reveal it now:
+    # an ace is revealed in its own wave or never.
+    assert game.to_act() == (0, 1)
+    assert game.decision(0) == RevealChoice(())
     assert game.decision(1) == RevealChoice((c(1, H),))
     assert game.check(1, RevealGenerals((c(1, D),))) is not None, "an ace of an earlier wave is not offered again"
+    assert game.check(0, RevealGenerals((c(1, S),))) is not None
+    game.apply(0, RevealGenerals(()))
     game.apply(1, RevealGenerals((c(1, H),)))
+    assert game.to_act() == (1,) and game.decision(1) == RevealChoice(())
+    game.apply(1, RevealGenerals(()))
     assert len(game.hands[1]) == 15
     assert game.phase == Phase.ATTACK
     assert c(1, S) in game.hands[0] and c(1, S) not in game.revealed[0], "the ace of spades stays a hidden general"
@@ -95,12 +110,13 @@ def test_gw2_a_short_deck_draws_what_is_left() -> None:
     game = rigged(2, [[c(1, C)] + fillers((C, S), set(), 6), fillers((D, H), set(), 5)])
     assert len(game.decks[0]) == 3  # two fillers and the ace of spades put at the bottom
     game.apply(0, RevealGenerals((c(1, C),)))
+    game.apply(1, RevealGenerals(()))
     assert len(game.hands[0]) == 8 and not game.decks[0]
     assert game.decision(0) == RevealChoice((c(1, S),))
 
 
 def test_gw3_equal_power_kills_both_squads() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     seven_c, seven_d = c(7, C), c(7, D)
     game.hands[0] = [seven_c, c(2, C)]
     game.hands[1] = [seven_d, c(3, D)]
@@ -112,7 +128,7 @@ def test_gw3_equal_power_kills_both_squads() -> None:
 
 
 def test_gw4_killing_both_generals_wins_and_a_double_kill_draws() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     # Put seat 1's aces in its hand; one is already dead.
     game.dead[1] = [c(1, D)]
     game.decks[1] = deque(x for x in game.decks[1] if x != c(1, D))
@@ -124,7 +140,7 @@ def test_gw4_killing_both_generals_wins_and_a_double_kill_draws() -> None:
     assert game.is_over()
     assert game.result().ranks == (1, 2)
 
-    draw = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    draw = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     draw.dead = [[c(1, C)], [c(1, D)]]
     draw.hands = [[c(1, S), c(2, C)], [c(1, H), c(2, D)]]
     draw.decks = [deque(), deque()]
@@ -135,7 +151,7 @@ def test_gw4_killing_both_generals_wins_and_a_double_kill_draws() -> None:
 
 
 def test_gw5_equal_conquest_piles_give_no_point() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     game.hands = [[c(9, C)], [c(9, D), c(2, D)]]  # tie kills both; seat 0's hand is empty
     game.conquest = [[c(5, C)], []]
     game.apply(0, PlaySquad((c(9, C),)))
@@ -244,7 +260,7 @@ def test_gw10_the_attack_passes_left_skipping_the_eliminated() -> None:
 
 
 def test_gw11_an_empty_hand_ends_the_round() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     game.hands = [[c(10, C), c(9, C)], [c(2, D)]]
     game.apply(0, PlaySquad((c(10, C),)))
     events = game.apply(1, PlaySquad((c(2, D),)))
@@ -253,7 +269,7 @@ def test_gw11_an_empty_hand_ends_the_round() -> None:
 
 
 def test_gw12_piles_go_under_the_deck_in_order_and_hands_stay_hidden() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     game.hands = [[c(10, C), c(3, C)], [c(2, D)]]
     game.conquest = [[c(4, C)], []]
     game.apply(0, PlaySquad((c(10, C),)))
@@ -266,7 +282,7 @@ def test_gw12_piles_go_under_the_deck_in_order_and_hands_stay_hidden() -> None:
 
 
 def test_gw13_the_defender_sees_the_count_not_the_cards() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     squad = tuple(game.hands[0][:2])
     events = game.apply(0, PlaySquad(squad))
     for e in events:
@@ -299,8 +315,9 @@ def test_gw14_ranks_and_scores() -> None:
 
 def test_gw15_default_actions() -> None:
     game = rigged(2, [[c(1, C)] + fillers((C, S), set(), 12), fillers((D, H), set(), 13)])
-    assert game.default_action(0) == RevealGenerals(())
+    assert game.default_action(0) == RevealGenerals(()) and game.default_action(1) == RevealGenerals(())
     game.apply(0, game.default_action(0))
+    game.apply(1, game.default_action(1))
     weakest = min(game.hands[0], key=lambda x: (int(rank_of(x)), x))
     assert game.default_action(0) == PlaySquad((weakest,))
     four = GeneralsWar(4, 0)
@@ -344,7 +361,7 @@ def test_the_random_action_is_uniform_over_the_legal_actions_without_listing_the
 
 
 def test_a_players_public_record_follows_every_change_even_of_equal_size() -> None:
-    game = rigged(2, [fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
     before = game.view(1).players[0]
     assert game.view(1).players[0] is before, "nothing changed: the same record"
     assert before.generals_alive == 2
@@ -352,3 +369,24 @@ def test_a_players_public_record_follows_every_change_even_of_equal_size() -> No
     ace = next(card for card in game.decks[0] if rank_of(card) == Rank.ACE)
     game.decks[0][game.decks[0].index(ace)] = c(5, D)
     assert game.view(1).players[0].generals_alive == 1
+
+
+def test_gw2_every_fighter_who_drew_is_asked_so_being_asked_tells_nothing() -> None:
+    """Who acts is public (a request's decision_index counts every seat's decisions): asking only the seats that
+    drew an ace would tell the opponent that an ace was drawn and kept hidden."""
+    hand0 = [c(1, C)] + fillers((C, S), set(), 4)
+    game = rigged(2, [hand0 + fillers((C, S), set(hand0), 20), fillers((D, H), set(), 25)])
+    assert game.to_act() == (0, 1), "seat 1 drew no ace and is asked all the same"
+    assert game.decision(1) == RevealChoice(())
+    assert list(game.legal_actions(1)) == [RevealGenerals(())]
+    game.apply(0, RevealGenerals((c(1, C),)))
+    game.apply(1, RevealGenerals(()))
+    # Only seat 0 drew again (everyone saw it draw): only seat 0 is asked, though its five new cards hold no ace.
+    assert not any(rank_of(x) == Rank.ACE for x in game.hands[0][5:])
+    assert game.to_act() == (0,) and game.decision(0) == RevealChoice(())
+    game.apply(0, RevealGenerals(()))
+    assert game.phase == Phase.ATTACK
+    # Neither fighter drew an ace: both are asked.
+    plain = rigged(2, [fillers((C, S), set(), 24), fillers((D, H), set(), 24)])
+    assert plain.to_act() == (0, 1) and plain.decision(0) == RevealChoice(())
+

@@ -252,10 +252,14 @@ class GeneralsWar(Game[Action]):
         for seat in self._participants():
             drawn, drawn_events = self._draw(seat, HAND)
             events += drawn_events
-            aces = tuple(c for c in drawn if is_general(c))
-            if aces:
-                self.revealable[seat] = aces
+            self._ask_reveal(seat, drawn, self.revealable)
         return events + self._after_reveal_wave()
+
+    @staticmethod
+    def _ask_reveal(seat: int, drawn: list[int], wave: dict[int, tuple[int, ...]]) -> None:
+        """Every seat that drew is asked, aces or not: who acts is public, so being asked must tell nothing (GW-2)."""
+        if drawn:
+            wave[seat] = tuple(c for c in drawn if is_general(c))
 
     def _after_reveal_wave(self) -> list[Event]:
         if self.revealable:
@@ -277,9 +281,7 @@ class GeneralsWar(Game[Action]):
             events.append(broadcast(GeneralsRevealed(seat, tuple(chosen))))
             drawn, drawn_events = self._draw(seat, HAND * len(chosen))
             events += drawn_events
-            aces = tuple(c for c in drawn if is_general(c))
-            if aces:
-                next_wave[seat] = aces
+            self._ask_reveal(seat, drawn, next_wave)
         self.revealable = next_wave
         self.pending_reveals = {}
         return events + self._after_reveal_wave()
