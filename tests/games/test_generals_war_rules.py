@@ -390,3 +390,18 @@ def test_gw2_every_fighter_who_drew_is_asked_so_being_asked_tells_nothing() -> N
     plain = rigged(2, [fillers((C, S), set(), 24), fillers((D, H), set(), 24)])
     assert plain.to_act() == (0, 1) and plain.decision(0) == RevealChoice(())
 
+
+def test_gw16_a_revealed_general_placed_face_down_is_not_pointed_out() -> None:
+    hand0 = [c(1, C)] + fillers((C, S), set(), 4)
+    game = rigged(2, [hand0 + fillers((C, S), set(hand0), 20), fillers((D, H), set(), 25)])
+    game.apply(0, RevealGenerals((c(1, C),)))
+    game.apply(1, RevealGenerals(()))
+    game.apply(0, RevealGenerals(()))
+    events = game.apply(0, PlaySquad((c(1, C), hand0[1])))
+    told = [e.payload for e in events if e.visible(1)]
+    assert [(p.count, p.cards) for p in told] == [(2, ())]
+    seen_by_1 = game.view(1).players[0]
+    assert seen_by_1.revealed_generals == (c(1, C),), "still listed as revealed: its squad is not pointed out"
+    assert seen_by_1.hand_size == 8 and seen_by_1.squad_size == 2
+    game.apply(1, PlaySquad((game.hands[1][0],)))
+    assert game.view(1).players[0].revealed_generals == (), "turned over in the battle: no longer in hand"
