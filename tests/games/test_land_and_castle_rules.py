@@ -489,6 +489,9 @@ def test_lc20_result_ranks_and_scores() -> None:
 def test_lc21_default_actions() -> None:
     game = LandAndCastle(2, 4)
     assert game.default_action(0) == PlaceCastle(game.hands[0][0])
+    while game.phase == Phase.PHASE_CASTLE:
+        game.apply(game.to_act()[0], game.default_action(game.to_act()[0]))
+    assert game.default_action(0) == PlaceGeneral(game.hands[0][0])
     game = plain([[c(10, C), c(J, C), c(2, C)], [c(2, D), c(A, D), c(3, D)]])
     assert game.default_action(0) == Attack(c(J, C), 0)
     game.apply(0, game.default_action(0))
