@@ -499,6 +499,7 @@ def test_g19_attack_a_king_damage_and_glory() -> None:
     events = play(g, (0, AttackKing(2, tuple(cs("Kc Qc")))), (0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(0, (c("5c"),))), (2, Defend(())))
     assert g.t.hp[2] == 0
     assert awards(events)[:2] == [(0, 10, GloryReason.KING_ATTACK), (1, 4, GloryReason.KING_ATTACK_ASSIST)]
+    assert payloads(events, BattleResolved)[0].result.damage == 20, "the HP he lost, not AP - DP (28)"
     # AP equal to DP fails: the defender +5, his assistants +2.
     g = table(3, ["Kc", "5c", "7c"])
     events = play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(2, (c("5c"),))), (2, Defend((c("7c"),))))
@@ -541,8 +542,12 @@ def test_g21_assassination_damage_glory_and_discards() -> None:
     events = play(g, (0, Assassinate(1, tuple(cs("X X@1")))), (1, Thwart(())))
     assert g.t.hp[1] == 0
     assert awards(events)[:2] == [(0, 2, GloryReason.ASSASSINATION), (0, 2, GloryReason.ASSASSINATION_KILL)]
+    assert payloads(events, BattleResolved)[0].result.damage == 25
     assert g.t.phase == Phase.ROUND_OVER
     assert set(cs("X X@1")) <= set(g.t.discard)
+    g = table(2, ["X 2h", "2c"])
+    g.t.hp[1] = 10
+    assert payloads(play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart(()))), BattleResolved)[0].result.damage == 10, "the HP he lost, not 25"
     # The defender's thwarting assassins go to the discard pile too, after the attacker's.
     g = table(2, ["X X@1 2h", "X2 2c"])
     play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins((c("X@1"),))), (1, Thwart(())))

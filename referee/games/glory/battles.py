@@ -143,8 +143,9 @@ def resolve(t: Table, success: bool | None) -> list[Event]:
         t.domains[defender].remove(land_taken)
         t.domains[attacker].append(land_taken)
     elif success:
-        damage = ASSASSIN_DAMAGE if fight.kind == AttackKind.ASSASSINATION else ap - dp
-        t.hp[defender] = max(0, t.hp[defender] - damage)
+        blow = ASSASSIN_DAMAGE if fight.kind == AttackKind.ASSASSINATION else ap - dp
+        damage = min(blow, t.hp[defender])  # what he lost, as the events say: HP stops at 0 (G-19, G-21)
+        t.hp[defender] -= damage
     eliminated = damage > 0 and t.hp[defender] <= 0
     result = BattleResult(
         kind=fight.kind,
