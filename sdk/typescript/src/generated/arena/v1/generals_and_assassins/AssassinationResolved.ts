@@ -19,7 +19,7 @@ export interface AssassinationResolved {
    */
   'success'?: (boolean);
   /**
-   * HP the defender lost (25 or 0).
+   * HP the defender lost: 25, or all he had when less; 0 when blocked.
    */
   'damage'?: (number);
   /**
@@ -45,7 +45,7 @@ export interface AssassinationResolved__Output {
    */
   'success': (boolean);
   /**
-   * HP the defender lost (25 or 0).
+   * HP the defender lost: 25, or all he had when less; 0 when blocked.
    */
   'damage': (number);
   /**

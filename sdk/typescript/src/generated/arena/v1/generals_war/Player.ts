@@ -25,7 +25,8 @@ export interface Player {
    */
   'handSize'?: (number);
   /**
-   * Aces the seat revealed this round that are still in its hand.
+   * Aces the seat revealed this round that no battle has yet turned over (GW-16): one may be face down
+   * in its squad, which this list does not tell.
    */
   'revealedGenerals'?: (_arena_v1_Card)[];
   /**
@@ -79,7 +80,8 @@ export interface Player__Output {
    */
   'handSize': (number);
   /**
-   * Aces the seat revealed this round that are still in its hand.
+   * Aces the seat revealed this round that no battle has yet turned over (GW-16): one may be face down
+   * in its squad, which this list does not tell.
    */
   'revealedGenerals': (_arena_v1_Card__Output)[];
   /**
