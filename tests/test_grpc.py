@@ -23,8 +23,8 @@ from arena.v1 import referee_pb2_grpc
 from arena_sdk.client import MatchRefused, log_level, play, play_async
 from referee.games.generals_war import GeneralsWar
 from referee.server import service as service_module
-from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, make_server
-from referee.server.session import MatchSession, TimeControl
+from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, StreamLink, make_server
+from referee.server.session import AttachError, MatchSession, TimeControl
 from tests.support import SAMPLE_BOTS, HalfOpenProxy, load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
@@ -136,6 +136,58 @@ def test_a_wrong_token_is_refused(referee: Referee) -> None:
         play(RandomBot(0), referee.address, referee.session.match_id, "wrong", reconnect_seconds=1)
     with pytest.raises(MatchRefused, match="NOT_FOUND"):
         play(RandomBot(0), referee.address, "no-such-match", referee.session.tokens()[0], reconnect_seconds=1)
+
+
+def test_refusals_say_why_with_their_status() -> None:
+    """docs/protocol.md lists a status per refusal; both SDKs take FAILED_PRECONDITION as final, so it must be what comes."""
+    ref = Referee(n=4)  # a forfeited seat leaves three playing: the match goes on
+    try:
+        token = ref.session.tokens()[3]
+        future = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=token, protocol_version=2))
+        refused = raw_stream(ref.address, [future.SerializeToString()])
+        assert isinstance(refused, grpc.RpcError) and refused.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "protocol version 2" in (refused.details() or "")
+        ref.loop.call_soon_threadsafe(ref.session.process_ended, 3, "gone")
+        for _ in range(100):
+            if ref.session.seats[3].gone:
+                break
+            time.sleep(0.01)
+        hello = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=token, protocol_version=1))
+        refused = raw_stream(ref.address, [hello.SerializeToString()])
+        assert isinstance(refused, grpc.RpcError) and refused.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert refused.details() == "seat 3 has forfeited"
+    finally:
+        for seat in range(4):
+            ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "test over")
+        ref.join()
+    with pytest.raises(AttachError) as over:  # the match is over: the session refuses any seat
+        ref.session.attach(ref.session.tokens()[0], StreamLink())
+    assert (over.value.code, str(over.value)) == ("FAILED_PRECONDITION", "the match is over")
+
+
+def test_a_stream_without_a_hello_is_ended(referee: Referee, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A connection that never says hello must not hold a handler for ever (HELLO_TIMEOUT_S, 10 s; 0.3 s here)."""
+    monkeypatch.setattr(service_module, "HELLO_TIMEOUT_S", 0.3)
+    out: dict[str, Any] = {}
+
+    def silent() -> Iterator[bytes]:
+        time.sleep(5)
+        yield from ()
+
+    def go() -> None:
+        with grpc.insecure_channel(referee.address) as channel:
+            call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+            started = time.monotonic()
+            try:
+                list(call(silent(), timeout=10))
+            except grpc.RpcError as exc:
+                out["code"], out["details"], out["after"] = exc.code(), exc.details(), time.monotonic() - started
+
+    thread = threading.Thread(target=go, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert out.get("code") == grpc.StatusCode.INVALID_ARGUMENT and out["details"] == "send hello first", out
+    assert out["after"] < 4, "ended by the referee's wait, not by the client's stream running dry"
 
 
 def run_sample_bot(address: str, match_id: str, token: str, **more: str) -> tuple[int, float, list[str]]:

@@ -55,6 +55,18 @@ def test_bad_uploads_are_told_why_and_leave_nothing(ladder: LadderFixture, entri
         assert db.scalars(select(BotVersion)).all() == []
 
 
+def test_an_upload_over_the_size_limit_is_refused_with_413_and_leaves_nothing(ladder: LadderFixture) -> None:
+    """The body is read only up to the limit (8 MiB): a bigger one is refused before it is stored or unpacked."""
+    from ladder.upload import Limits
+
+    too_big = Limits().archive_bytes + 1
+    reply = ladder.client.post("/api/bots", content=b"\0" * too_big, headers=ladder.user("hoarder"))
+    assert reply.status_code == 413 and f"larger than {too_big - 1} bytes" in reply.json()["detail"], reply.text
+    assert left_in_store(ladder) == [], "not even a staging folder"
+    with ladder.make() as db:
+        assert db.scalars(select(BotVersion)).all() == []
+
+
 def test_a_submission_that_fails_after_it_is_registered_is_rejected_and_removed(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     import ladder.submissions as submissions
 
