@@ -57,8 +57,19 @@ def settled(db: Session, match: Match) -> bool:
     return match.status in FINISHED and not unsettled_deals(db, [match.deal])
 
 
+KEPT_BACK = "kept back until every match of its deal is over"
+
+
+def public_verdicts(verdicts: list[dict[str, Any]], is_settled: bool) -> list[dict[str, Any]]:
+    """A seat's verdicts; before its deal is settled without their details, which may name cards of the deal
+    (an illegal action's "card 23 is not in your hand") that a bot of the twin match must not learn."""
+    if is_settled:
+        return verdicts
+    return [{**v, "detail": KEPT_BACK} if v.get("detail") else v for v in verdicts]
+
+
 def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> dict[str, Any]:
-    """A match for the API; its seed and deal only once its deal is settled (``settled``), which ``is_settled`` may tell."""
+    """A match for the API; its seed, deal and verdict details only once its deal is settled (``settled``), which ``is_settled`` may tell."""
     if is_settled is None:
         is_settled = settled(db, match)
     seats = db.execute(
@@ -73,7 +84,7 @@ def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> 
         "seed": match.seed if is_settled else None, "deal": match.deal if is_settled else None,
         "attempts": match.attempts, "created_at": match.created_at, "finished_at": match.finished_at, "error": match.error,
         "seats": [
-            {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank, "score": s.score, "verdicts": s.verdicts}
+            {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank, "score": s.score, "verdicts": public_verdicts(s.verdicts, is_settled)}
             for s, name, version in seats
         ],
     }

@@ -1,0 +1,78 @@
+"""Pages and summaries against a ladder whose rows are written by hand (no match is played: fast, no browser)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+
+from ladder.accounts import add_user
+from ladder.api import LadderState, create_app
+from ladder.models import Bot, BotVersion, Match, MatchSeat, User
+from ladder.service import Ladder, LadderConfig
+
+GAME = "generals-war"
+ILLEGAL = {"kind": "ILLEGAL_ACTION", "decision": 3, "detail": "card 23 is not in your hand"}
+
+
+@dataclass
+class Rows:
+    ladder: Ladder
+    client: TestClient
+    first: int  # a finished match of a duplicate set
+    twin: int  # the other match of its deal, still running
+
+
+@pytest.fixture
+def rows(tmp_path: Path) -> Iterator[Rows]:
+    """Two bots and a duplicate set: the first match done (seat 0 with an ILLEGAL_ACTION verdict), its twin running."""
+    config = LadderConfig(tmp_path / "data", workers=1, samples=False, games=[GAME])
+    ladder = Ladder(config)
+    now = time.time()
+    with ladder.make() as db:
+        add_user(db, "alice")
+        owner = db.scalar(select(User.id).where(User.name == "alice"))
+        assert owner is not None
+        versions = []
+        for name in ("one", "two"):
+            bot = Bot(name=name, owner_id=owner, created_at=now)
+            db.add(bot)
+            db.flush()
+            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=[GAME], language="python", path="x", created_at=now)
+            db.add(version)
+            db.flush()
+            versions.append(version.id)
+        first, twin = (
+            Match(game=GAME, seed=7, num_players=2, kind="rated", status=status, deal="deal-1", created_at=now, finished_at=now if status == "done" else None)
+            for status in ("done", "running")
+        )
+        db.add_all([first, twin])
+        db.flush()
+        for match in (first, twin):
+            for seat, version_id in enumerate(versions):
+                done = match is first
+                verdicts = [ILLEGAL] if done and seat == 0 else []
+                db.add(MatchSeat(match_id=match.id, seat=seat, bot_version_id=version_id, rank=seat + 1 if done else None, score=None, verdicts=verdicts))
+        db.commit()
+        ids = first.id, twin.id
+    app = create_app(LadderState(ladder.make, ladder.store, config.data_dir))
+    with TestClient(app) as client:
+        yield Rows(ladder, client, *ids)
+
+
+def test_a_verdicts_detail_is_kept_back_until_the_deal_is_settled(rows: Rows) -> None:
+    """An illegal action's detail names the cards the bot tried ("card 23 is not in your hand"): while the twin is
+    played, the other bot (which holds that hand there) could read them as well as it could the replay."""
+    for listed in (rows.client.get(f"/api/matches/{rows.first}").json(), *rows.client.get("/api/matches").json()):
+        verdicts = listed["seats"][0]["verdicts"]
+        assert [(v["kind"], v["decision"]) for v in verdicts] == [("ILLEGAL_ACTION", 3)], "the verdict itself is shown"
+        assert "card 23" not in str(listed), listed
+    with rows.ladder.make() as db:
+        db.execute(update(Match).where(Match.id == rows.twin).values(status="done"))
+        db.commit()
+    assert rows.client.get(f"/api/matches/{rows.first}").json()["seats"][0]["verdicts"] == [ILLEGAL]
