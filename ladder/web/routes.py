@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +23,7 @@ from referee.server.replay import ReplayError, load_replay
 WEB = Path(__file__).resolve().parent
 STATIC = WEB / "static"
 TEMPLATES = WEB / "templates"
+PLACEHOLDER = re.compile(r"\{\{ (title|body_attrs|version|scripts|content) \}\}")
 
 
 @cache
@@ -38,15 +40,9 @@ def render(page: str, title: str, data: dict[str, str] | None = None, scripts: t
     version = _asset_version()
     attrs = "".join(f' data-{html.escape(k)}="{html.escape(v)}"' for k, v in (data or {}).items())
     tags = "\n".join(f'<script src="/static/{html.escape(s)}?v={version}" defer></script>' for s in ("common.js", *scripts))
-    text = (
-        (TEMPLATES / "base.html")
-        .read_text()
-        .replace("{{ title }}", html.escape(title))
-        .replace("{{ body_attrs }}", attrs)
-        .replace("{{ version }}", version)
-        .replace("{{ scripts }}", tags)
-        .replace("{{ content }}", (TEMPLATES / page).read_text())
-    )
+    fill = {"title": html.escape(title), "body_attrs": attrs, "version": version, "scripts": tags, "content": (TEMPLATES / page).read_text()}
+    # in one pass: a placeholder inside a filled-in value (a name from the address, say) stays as it is
+    text = PLACEHOLDER.sub(lambda m: fill[m.group(1)], (TEMPLATES / "base.html").read_text())
     return HTMLResponse(text, status_code=status)
 
 

@@ -76,3 +76,16 @@ def test_a_verdicts_detail_is_kept_back_until_the_deal_is_settled(rows: Rows) ->
         db.execute(update(Match).where(Match.id == rows.twin).values(status="done"))
         db.commit()
     assert rows.client.get(f"/api/matches/{rows.first}").json()["seats"][0]["verdicts"] == [ILLEGAL]
+
+
+@pytest.mark.parametrize("path", ["/bots/{{ content }}", "/games/{{ scripts }}", "/bots/{{ body_attrs }}", "/games/x{{ title }}"])
+def test_a_name_in_the_address_is_shown_as_text_and_never_filled_in_as_a_template(rows: Rows, path: str) -> None:
+    """The page template's placeholders were filled in one after another, so a placeholder in an unknown name (put
+    into the page's title and its not-found message) was filled in too: markup spliced into an attribute."""
+    page = rows.client.get(path)
+    assert page.status_code == 404
+    text = page.text
+    assert text.count('id="not-found-message"') == 1 and text.count("<script src=") == 1 and text.count("<body") == 1
+    assert text.count("<title>") == 1 and text.count('data-message="') == 1
+    name = path.split("/")[-1]
+    assert name in text.split('data-message="')[1].split('"')[0]
