@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
 from ladder.models import MAX_INT, Bot, Match
@@ -82,12 +84,13 @@ def pages_router() -> APIRouter:
                 return not_found(f"There is no bot {name!r}.")
         return render("bot.html", f"{name} · Arena ladder", {"bot": name}, ("chart.js", "bot.js"))
 
-    @router.get("/matches/{match_id}", response_class=HTMLResponse)
-    def match_page(match_id: int, request: Request) -> HTMLResponse:
+    @router.get("/matches/{raw_id}", response_class=HTMLResponse)
+    def match_page(raw_id: str, request: Request) -> HTMLResponse:
+        match_id = int(raw_id) if raw_id.isascii() and raw_id.isdigit() else None  # a mistyped id is a page not found too
         with request.app.state.ladder.make() as db:
-            found = db.get(Match, match_id) if 0 <= match_id <= MAX_INT else None
-            if found is None:
-                return not_found(f"There is no match {match_id}.")
+            found = db.get(Match, match_id) if match_id is not None and match_id <= MAX_INT else None
+            if found is None or match_id is None:
+                return not_found(f"There is no match {raw_id}.")
             if not queries.settled(db, found):  # its twin plays the same deal: nothing of it is shown before
                 return not_found(f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over.", "Not yet")
         return _viewer(f"Match {match_id} · Arena ladder", f"/api/matches/{match_id}", f"/api/matches/{match_id}/frames", local=False)
@@ -95,10 +98,19 @@ def pages_router() -> APIRouter:
     return router
 
 
+async def page_not_found(request: Request, exc: Exception) -> Response:
+    """The not-found page for an address of no page; the API and the static files answer as FastAPI does."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
+        return not_found(f"There is no page {request.url.path}.")
+    return await http_exception_handler(request, exc)
+
+
 def mount_pages(app: FastAPI) -> None:
     """Add the pages and their static files to the ladder's app."""
     app.include_router(pages_router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_exception_handler(StarletteHTTPException, page_not_found)
 
 
 def replay_app(path: Path) -> FastAPI:

@@ -89,3 +89,19 @@ def test_a_name_in_the_address_is_shown_as_text_and_never_filled_in_as_a_templat
     assert text.count("<title>") == 1 and text.count('data-message="') == 1
     name = path.split("/")[-1]
     assert name in text.split('data-message="')[1].split('"')[0]
+
+
+@pytest.mark.parametrize("path", ["/matches/abc", "/matches/1.5", "/matches/%20", "/nope", "/games/generals-war/extra", "/bots/one/versions"])
+def test_an_address_of_no_page_is_the_not_found_page(rows: Rows, path: str) -> None:
+    """A mistyped match id was a 422 in JSON and any other address a JSON 404: a spectator following a bad link got no page."""
+    page = rows.client.get(path)
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html"), page.text
+    assert 'id="not-found-message"' in page.text
+
+
+def test_the_api_still_answers_in_json_when_nothing_is_there(rows: Rows) -> None:
+    for path in ("/api/nope", "/api/matches/999", "/api/bots/nobody", "/static/nope.js"):
+        missing = rows.client.get(path)
+        assert missing.status_code == 404 and missing.headers["content-type"] == "application/json", path
+    assert rows.client.get("/api/matches/abc").status_code == 422
+    assert rows.client.get("/api/me").status_code == 401
