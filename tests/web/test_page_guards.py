@@ -6,6 +6,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,8 +14,12 @@ from sqlalchemy import select, update
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Bot, BotVersion, Match, MatchSeat, User
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.service import Ladder, LadderConfig
+from tests.web.conftest import BackgroundServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 GAME = "generals-war"
 ILLEGAL = {"kind": "ILLEGAL_ACTION", "decision": 3, "detail": "card 23 is not in your hand"}
@@ -105,3 +110,24 @@ def test_the_api_still_answers_in_json_when_nothing_is_there(rows: Rows) -> None
         assert missing.status_code == 404 and missing.headers["content-type"] == "application/json", path
     assert rows.client.get("/api/matches/abc").status_code == 422
     assert rows.client.get("/api/me").status_code == 401
+
+
+def test_the_longest_names_a_bot_may_have_stay_inside_the_pages(rows: Rows, page: Page) -> None:
+    """A bot name and a version may be 64 characters with no space: the leaderboard ran past its panel and the page."""
+    name, version = "L" * 64, "V" * 64
+    now = time.time()
+    with rows.ladder.make() as db:
+        db.execute(update(Bot).where(Bot.name == "one").values(name=name))
+        db.execute(update(BotVersion).values(version=version))
+        for version_id in db.scalars(select(BotVersion.id)):
+            db.add(Rating(bot_version_id=version_id, game=GAME, mu=25.0, sigma=8.0, games=3, updated_at=now))
+        db.commit()
+    with BackgroundServer(rows.client.app) as server:
+        for path, ready in ((f"/games/{GAME}", "#standings tbody tr"), (f"/bots/{name}", "body[data-ready]"), ("/", "#recent table")):
+            page.set_viewport_size({"width": 1024, "height": 800})
+            page.goto(server.url + path)
+            page.wait_for_selector(ready)
+            width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert width[0] <= width[1], f"{path} is {width[0]} pixels wide in a {width[1]} pixel window"
+            panels = page.evaluate("[...document.querySelectorAll('.panel')].map(p => p.scrollWidth - p.clientWidth)")
+            assert max(panels) <= 0, f"{path}: something runs past its panel ({panels})"
