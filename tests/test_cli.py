@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -113,6 +114,36 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
     assert not list(tmp_path.rglob("*.json")), "no match was played"
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda d: d["actions"][0].pop("action"), "is refused: 'action'"),
+        (lambda d: d["actions"][0].pop("seat"), "action 0 of seat None is refused"),
+        (lambda d: d["actions"].__setitem__(0, 7), "action 0 of seat None is refused"),
+        (lambda d: d.__setitem__("seats", None), "its seats are not a list"),
+        (lambda d: d.__setitem__("seats", [1, 2]), "its seats are not a list"),
+        (lambda d: d["seats"][0].__setitem__("verdicts", "TIMEOUT"), "its seats are not a list"),
+        (lambda d: d.__setitem__("game_result", [1, 2]), "result differs"),
+        (lambda d: d.__setitem__("options", ["rounds"]), "its options are not an object"),
+    ],
+)
+def test_a_replay_file_with_malformed_parts_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any, message: str) -> None:
+    """A replay edited by hand, or written by another tool, is refused with the part that is wrong, not a traceback."""
+    import uvicorn
+
+    from tests.web.test_frames import replay_data
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *_, **__: None)  # a file let through is not served until the test is killed
+
+    data = replay_data("glory", 2, seed=3)
+    change(data)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["replay", str(path), "--no-browser", "--port", "0"])
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize(

@@ -176,7 +176,7 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     try:
         cls = game_class(data["game"])
         game = cls(data["num_players"], data["seed"], data["options"])
-    except (KeyError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"cannot set the game up: {exc}") from None
     if seat != ALL and not (isinstance(seat, int) and 0 <= seat < game.num_players):
         raise ReplayError(f"seat {seat!r} is not a seat of this match")
@@ -186,8 +186,9 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     for i, taken in enumerate(data["actions"], start=1):
         try:
             produced = game.apply(taken["seat"], codec.action_from_json(taken["action"]))
-        except ValueError as exc:
-            raise ReplayError(f"action {i - 1} of seat {taken['seat']} is refused: {exc}") from None
+        except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:  # an action refused, or not an action at all
+            seat = taken.get("seat") if isinstance(taken, dict) else None
+            raise ReplayError(f"action {i - 1} of seat {seat} is refused: {exc}") from None
         start = len(log)
         log += produced
         frames.append(_frame(game, codec, seat, i, list(enumerate(produced, start=start)), taken))
@@ -195,7 +196,10 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     if recorded is not None and [codec.event_to_json(e, seq) for seq, e in enumerate(log)] != recorded:
         raise ReplayError("the replayed events differ from the recorded ones")
     result = game.result() if game.is_over() else None
-    if result is not None and "game_result" in data and list(result.ranks) != list(data["game_result"]["ranks"]):
+    recorded_result = data.get("game_result")
+    if result is not None and recorded_result is not None and (
+        not isinstance(recorded_result, dict) or list(result.ranks) != recorded_result.get("ranks")
+    ):
         raise ReplayError("the replayed result differs from the recorded one")
     if result is not None:
         frames[-1]["result"] = {"ranks": list(result.ranks), "scores": list(result.scores)}

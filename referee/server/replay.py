@@ -144,6 +144,10 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
         raise ReplayError(f"{origin}: not a whole arena replay: no {', '.join(missing)}")
     if not isinstance(data["actions"], list):
         raise ReplayError(f"{origin}: its actions are not a list")
+    if not isinstance(data["options"], dict):
+        raise ReplayError(f"{origin}: its options are not an object")
+    if not _seats_are_well_formed(data.get("seats", [])):
+        raise ReplayError(f"{origin}: its seats are not a list of objects, each with a list of verdicts")
     compact = data.pop(COMPACT, False) is True
     if compact and complete:
         game, produced = _replayed(data, origin)
@@ -153,6 +157,18 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
     elif not compact and "events" not in data:
         raise ReplayError(f"{origin}: the replay has no events and is not compact")
     return data
+
+
+def _seats_are_well_formed(seats: Any) -> bool:
+    """Whether ``seats`` has the shape the viewer reads its names and verdicts from."""
+    if not isinstance(seats, list):
+        return False
+    for seat in seats:
+        if not isinstance(seat, dict) or not isinstance(verdicts := seat.get("verdicts", []), list):
+            return False
+        if not all(isinstance(v, dict) for v in verdicts):
+            return False
+    return True
 
 
 def _replayed(data: dict[str, Any], origin: str = "the replay") -> tuple[Game[Any], list[dict[str, Any]]]:
