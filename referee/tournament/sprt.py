@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 TRINOMIAL = (0.0, 0.5, 1.0)  # loss, draw, win
 PENTANOMIAL = (0.0, 0.25, 0.5, 0.75, 1.0)  # A's mean score over a duplicate pair
 MODELS = ("pentanomial", "trinomial")
+#: The largest Elo difference a hypothesis may name: its expected score must stay strictly between 0 and 1 in floats.
+MAX_ELO = 4000.0
 
 
 def elo_to_score(elo: float) -> float:
@@ -135,6 +137,9 @@ class Sprt:
     def __post_init__(self) -> None:
         if self.model not in MODELS:
             raise ValueError(f"unknown SPRT model {self.model!r} (models: {', '.join(MODELS)})")
+        for name, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if not -MAX_ELO <= elo <= MAX_ELO:  # also nan
+                raise ValueError(f"{name} must be between {-MAX_ELO:g} and {MAX_ELO:g}, not {elo:g}")
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
         if not (0 < self.alpha < 1 and 0 < self.beta < 1 and self.alpha + self.beta < 1):
