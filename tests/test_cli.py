@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,7 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
     a_folder.mkdir()
     manifest_folder = tmp_path / "bot"
     (manifest_folder / "bot.toml").mkdir(parents=True)
+    taken = socket.create_server(("127.0.0.1", 0))
     cases = [
         (["match", "glory", RANDOM, RANDOM, "--log-dir", str(a_file)], "--log-dir " + str(a_file) + " is not a directory"),
         (["match", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "logs"), "--replay", str(a_folder)], "is a directory"),
@@ -108,12 +110,24 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
         (["replay", str(a_file), "--port", "99999"], "65535"),
         (["referee", "serve", "glory", "--port", "99999"], "65535"),
         (["referee", "serve", "glory", "--connect-timeout-s", "0"], "1"),
+        (["referee", "serve", "glory", "--port", str(taken.getsockname()[1])], "cannot listen on 127.0.0.1:"),
+        (["referee", "serve", "glory", "--host", "no-such-host.invalid"], "cannot listen on no-such-host.invalid:50051"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()), (args, result.output)
+    taken.close()
     assert not list(tmp_path.rglob("*.json")), "no match was played"
+
+
+@pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6")
+def test_referee_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
+    """gRPC reads "::1:0" as host "::1:0"; an IPv6 address needs brackets."""
+    args = ["referee", "serve", "glory", "--host", "::1", "--port", "0", "--connect-timeout-s", "1", "--replay", str(tmp_path / "r.json")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "listening on ::1:" in result.output and (tmp_path / "r.json").is_file()
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from rich.table import Table
 from arena.cli import running
 from arena.cli.botkit import bot_app
 from arena.cli.ladder import ladder_app
+from arena.cli.replay import listen
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError
@@ -227,6 +228,10 @@ def referee_serve(
         fail(str(exc))
     if replay is not None:
         check_file(replay, "--replay")
+    try:  # here, for the reason: gRPC's bind tells only that it failed
+        listen(host, port).close()
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
     async def serve() -> None:
         tc = TimeControl(move_time_ms, time_bank_ms, connect_timeout_ms=connect_timeout_s * 1000)
@@ -234,7 +239,10 @@ def referee_serve(
         service = RefereeService()
         service.add(session)
         server = make_server(service)
-        bound = server.add_insecure_port(f"{host}:{port}")
+        try:
+            bound = server.add_insecure_port(f"[{host}]:{port}" if ":" in host else f"{host}:{port}")  # an IPv6 address in brackets
+        except RuntimeError:  # taken since the check above
+            fail(f"cannot listen on {host}:{port}")
         await server.start()
         console.print(f"referee for {game} listening on {host}:{bound}")
         console.print(f"ARENA_MATCH_ID={session.match_id}")
