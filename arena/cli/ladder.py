@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -44,16 +45,45 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
         fail(f"--data {data} is not a directory")
     if existing and db is None and not (data / "ladder.db").is_file():
         fail(f"no ladder in {data} (no ladder.db there; --data names the folder `arena ladder serve` uses)")
+    if existing and db is not None and missing_sqlite_file(db):
+        fail(f"no ladder at {db} (no such database file)")
+    made = first_missing(data)
     config = LadderConfig(data, db)
     try:
         return open_db(config)
-    except (SQLAlchemyError, OSError) as exc:
+    except (SQLAlchemyError, OSError, ImportError) as exc:  # ImportError: the URL's driver is not installed
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)  # the data folder made for a database that did not open
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        if isinstance(exc, ImportError):
+            reason = f"its driver is not installed ({reason})"
         try:
             shown = make_url(config.db_url).render_as_string(hide_password=True)
         except SQLAlchemyError:
             shown = repr(config.db_url)
         fail(f"cannot open the database {shown}: {reason}")
+
+
+def first_missing(path: Path) -> Path | None:
+    """The outermost of ``path`` and its parents that does not exist yet: what making ``path`` would create."""
+    missing = None
+    for p in (path, *path.parents):
+        if p.exists():
+            break
+        missing = p
+    return missing
+
+
+def missing_sqlite_file(url: str) -> bool:
+    """Whether ``url`` names an SQLite file that is not there (opening it would make an empty one)."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return False  # told when it is opened
+    return parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:") and not Path(parsed.database).is_file()
 
 
 def call(method: str, server: str, path: str, token: str | None = None, **kwargs: Any) -> Any:

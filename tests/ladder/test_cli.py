@@ -79,12 +79,16 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         (["ladder", "user", "add", "ann", "--db", "postgresql+psycopg://ann:secret@127.0.0.1:1/x"], "cannot open the database"),
         (["ladder", "serve", "--data", str(a_file), "--no-samples"], "is not a directory"),
         (["ladder", "serve", "--data", str(tmp_path / "d"), "--port", "99999"], "65535"),
+        (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "mysql://ann:secret@127.0.0.1:1/x"], "cannot open the database"),
+        (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "postgresql+psycopg://ann@127.0.0.1:1/x"], "cannot open"),
+        (["ladder", "check-ratings", "--db", f"sqlite:///{tmp_path}/typo.db"], "no ladder at"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()) and "secret" not in result.output, (args, result.output)
-    assert not (tmp_path / "typo").exists()
+    assert not (tmp_path / "typo").exists() and not (tmp_path / "typo.db").exists()
+    assert not (tmp_path / "new").exists(), "no empty data folder is left where the database did not open"
 
 
 def test_sigterm_stops_the_ladder_after_its_clean_up(tmp_path: Path) -> None:
