@@ -94,10 +94,17 @@ def call(method: str, server: str, path: str, token: str | None = None, **kwargs
         response = httpx.request(method, server.rstrip("/") + path, headers=headers, timeout=300, **kwargs)
     except httpx.HTTPError as exc:
         fail(f"cannot reach the ladder at {server}: {exc}")
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    wrong_server = f"{server} does not answer as the ladder does (is --server the ladder's address?)"
     if response.status_code >= 400 and response.status_code != 422:
-        detail = response.json().get("detail", response.text) if response.headers.get("content-type", "").startswith("application/json") else response.text
-        fail(f"{response.status_code}: {detail}")
-    return response.json()
+        detail = body.get("detail") if isinstance(body, dict) else None
+        fail(f"{response.status_code}: {detail if detail is not None else wrong_server}")
+    if body is None:
+        fail(wrong_server)
+    return body
 
 
 @ladder_app.command()
@@ -231,7 +238,7 @@ def standings(
     server: Server = DEFAULT_SERVER,
     watch: Annotated[bool, typer.Option("--watch", help="Keep the table up to date.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    interval: Annotated[float, typer.Option(help="Seconds between updates with --watch.")] = 2.0,
+    interval: Annotated[float, typer.Option(help="Seconds between updates with --watch.", min=0.1)] = 2.0,
 ) -> None:
     """The leaderboard of one game, by conservative rating μ − 3σ."""
     rows = call("GET", server, f"/api/games/{game}/standings")

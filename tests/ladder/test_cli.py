@@ -91,6 +91,29 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
     assert not (tmp_path / "new").exists(), "no empty data folder is left where the database did not open"
 
 
+def test_a_server_that_is_not_the_ladder_gets_a_clear_error(tmp_path: Path) -> None:
+    """--server naming another web server: a one-line error, not a JSONDecodeError traceback or a whole HTML page."""
+    import functools
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    (tmp_path / "api" / "games" / "glory").mkdir(parents=True)
+    (tmp_path / "api" / "games" / "glory" / "standings").write_text("<html>a page</html>")
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(tmp_path))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as web:
+        threading.Thread(target=web.serve_forever, daemon=True).start()
+        other = f"http://127.0.0.1:{web.server_address[1]}"
+        for args in (["ladder", "standings", "glory"], ["ladder", "matches"], ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--token", "t"]):
+            result = runner.invoke(app, [*args, "--server", other])
+            assert result.exit_code == 2, (args, result.output)
+            assert "does not answer as the ladder does" in " ".join(result.output.split()) and "<" not in result.output, (args, result.output)
+        web.shutdown()
+
+
+def test_a_watch_interval_must_be_positive() -> None:
+    result = runner.invoke(app, ["ladder", "standings", "glory", "--watch", "--interval", "-1", "--server", "http://127.0.0.1:9"])
+    assert result.exit_code == 2 and "--interval" in result.output
+
+
 def test_sigterm_stops_the_ladder_after_its_clean_up(tmp_path: Path) -> None:
     """A service manager stops the ladder with SIGTERM: the HTTP server, the matches' bots and the books end first."""
     import os
