@@ -119,6 +119,28 @@ def test_an_existing_directory_is_left_alone(tmp_path: Path) -> None:
     assert [p.name for p in taken.iterdir()] == ["keep.txt"]
 
 
+def test_a_kit_that_cannot_be_written_is_an_error_and_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("mine")
+    result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--dir", str(a_file / "b")])
+    assert result.exit_code == 2 and "cannot write the kit in" in " ".join(result.output.split()), result.output
+    assert a_file.read_text() == "mine"
+    real_write = Path.write_text
+
+    def disk_full_at_the_readme(path: Path, *args: Any, **kwargs: Any) -> int:
+        if path.name == "README.md":
+            raise OSError(28, "No space left on device")
+        return real_write(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", disk_full_at_the_readme)
+    result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--dir", str(tmp_path / "new" / "b")])
+    assert result.exit_code == 2 and "No space left on device" in " ".join(result.output.split()), result.output
+    assert not (tmp_path / "new").exists(), "no half-written kit"
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--dir", str(tmp_path / "empty")])
+    assert result.exit_code == 2 and list((tmp_path / "empty").iterdir()) == []
+
+
 def test_the_default_directory_is_the_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     new("plain", "--game", "glory")

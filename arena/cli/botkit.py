@@ -20,6 +20,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 
+from arena.cli.folders import first_missing, remove_made
 from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
 from referee.server.manifest import NAME_RE
@@ -422,12 +423,24 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
             "tsconfig.json": ts_tsconfig(),
             "README.md": fill(TS_README, values),
         }
+    made = first_missing(directory)
+    try:
+        return write_kit(directory, files, node)
+    except BaseException as exc:  # no half-made kit is left: the directory goes back to missing or empty
+        remove_made(made) if made is not None else empty(directory)
+        if isinstance(exc, OSError):
+            raise KitError(f"cannot write the kit in {directory}: {exc.strerror or exc}") from None
+        raise
+
+
+def write_kit(directory: Path, files: dict[str, str], node: str) -> list[Path]:
+    """Write ``files`` into ``directory``, then bundle a TypeScript kit (``node`` given); returns the files written."""
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for file, text in files.items():
         (directory / file).write_text(text, encoding="utf-8")
         written.append(directory / file)
-    if lang == "typescript":
+    if node:
         build = subprocess.run(
             [node, str(TS_SDK / "scripts" / "bundle.mjs"), "main.ts", "bot.test.ts"], cwd=directory, capture_output=True, text=True
         )
@@ -435,6 +448,15 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
             raise KitError(f"bundling the bot failed:\n{build.stdout}{build.stderr}")
         written.append(directory / "dist" / "main.js")
     return written
+
+
+def empty(directory: Path) -> None:
+    """Remove everything in ``directory`` (one that was empty before the kit was written into it)."""
+    for child in directory.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
 
 
 @bot_app.command("new")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -14,6 +13,7 @@ from rich.live import Live
 from rich.table import Table
 
 from arena.cli import running
+from arena.cli.folders import first_missing, remove_made
 
 ladder_app = typer.Typer(help="The ladder: submit bots, schedule and rate matches, watch the standings.", no_args_is_help=True)
 user_app = typer.Typer(help="Bot owners and their API tokens.", no_args_is_help=True)
@@ -52,8 +52,7 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
     try:
         return open_db(config)
     except (SQLAlchemyError, OSError, ImportError) as exc:  # ImportError: the URL's driver is not installed
-        if made is not None:
-            shutil.rmtree(made, ignore_errors=True)  # the data folder made for a database that did not open
+        remove_made(made)  # no data folder left, made for a database that did not open
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         if isinstance(exc, ImportError):
             reason = f"its driver is not installed ({reason})"
@@ -62,16 +61,6 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
         except SQLAlchemyError:
             shown = repr(config.db_url)
         fail(f"cannot open the database {shown}: {reason}")
-
-
-def first_missing(path: Path) -> Path | None:
-    """The outermost of ``path`` and its parents that does not exist yet: what making ``path`` would create."""
-    missing = None
-    for p in (path, *path.parents):
-        if p.exists():
-            break
-        missing = p
-    return missing
 
 
 def missing_sqlite_file(url: str) -> bool:
