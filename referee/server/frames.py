@@ -187,8 +187,8 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
         try:
             produced = game.apply(taken["seat"], codec.action_from_json(taken["action"]))
         except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:  # an action refused, or not an action at all
-            seat = taken.get("seat") if isinstance(taken, dict) else None
-            raise ReplayError(f"action {i - 1} of seat {seat} is refused: {exc}") from None
+            actor = taken.get("seat") if isinstance(taken, dict) else None
+            raise ReplayError(f"action {i - 1} of seat {actor} is refused: {exc}") from None
         start = len(log)
         log += produced
         frames.append(_frame(game, codec, seat, i, list(enumerate(produced, start=start)), taken))
