@@ -71,6 +71,7 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
     """No traceback, no empty ladder made up where the operator mistyped a path, and no password printed."""
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
+    taken = socket.create_server(("127.0.0.1", 0))
     cases = [
         (["ladder", "check-ratings", "--data", str(tmp_path / "typo")], "no ladder in"),
         (["ladder", "check-ratings", "--db", "notaurl"], "cannot open the database"),
@@ -82,11 +83,13 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "mysql://ann:secret@127.0.0.1:1/x"], "cannot open the database"),
         (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "postgresql+psycopg://ann@127.0.0.1:1/x"], "cannot open"),
         (["ladder", "check-ratings", "--db", f"sqlite:///{tmp_path}/typo.db"], "no ladder at"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--port", str(taken.getsockname()[1])], "Address already in use"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
         assert message in " ".join(result.output.split()) and "secret" not in result.output, (args, result.output)
+    taken.close()
     assert not (tmp_path / "typo").exists() and not (tmp_path / "typo.db").exists()
     assert not (tmp_path / "new").exists(), "no empty data folder is left where the database did not open"
 
