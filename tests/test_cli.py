@@ -112,6 +112,8 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
         (["referee", "serve", "glory", "--connect-timeout-s", "0"], "1"),
         (["referee", "serve", "glory", "--port", str(taken.getsockname()[1])], "cannot listen on 127.0.0.1:"),
         (["referee", "serve", "glory", "--host", "no-such-host.invalid"], "cannot listen on no-such-host.invalid:50051"),
+        (["match", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "new1" / "logs"), "--replay", str(a_file / "r.json")], "is not a directory"),
+        (["tournament", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "new2"), "--replay-dir", str(a_file)], "is not a directory"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)
@@ -119,6 +121,7 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
         assert message in " ".join(result.output.split()), (args, result.output)
     taken.close()
     assert not list(tmp_path.rglob("*.json")), "no match was played"
+    assert not (tmp_path / "new1").exists() and not (tmp_path / "new2").exists(), "no folder made for a command that failed"
 
 
 @pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6")

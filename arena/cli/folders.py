@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -20,3 +22,15 @@ def remove_made(made: Path | None) -> None:
     """Remove what ``first_missing`` said was not there before (nothing if it was None)."""
     if made is not None:
         shutil.rmtree(made, ignore_errors=True)
+
+
+@contextmanager
+def removed_on_failure(*paths: Path) -> Iterator[None]:
+    """Remove the folders the block makes for ``paths`` if it fails (a later check of the command, say)."""
+    made = [first_missing(path) for path in paths]
+    try:
+        yield
+    except BaseException:
+        for folder in made:
+            remove_made(folder)
+        raise

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from arena.cli import running
 from arena.cli.botkit import bot_app
+from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
 from arena.cli.replay import listen
 from referee.core.game import OptionError
@@ -129,8 +130,9 @@ def match(
     except OptionError as exc:
         fail(str(exc))
     path = replay or Path("replays") / f"{game}-{seed}.json"
-    check_dir(log_dir, "--log-dir")
-    check_file(path, "--replay")
+    with removed_on_failure(log_dir, path.parent):
+        check_dir(log_dir, "--log-dir")
+        check_file(path, "--replay")
     setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
     played = running.run(run_local_match(setup, launcher))
     record = played.record
@@ -226,12 +228,12 @@ def referee_serve(
         the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
     except OptionError as exc:
         fail(str(exc))
-    if replay is not None:
-        check_file(replay, "--replay")
     try:  # here, for the reason: gRPC's bind tells only that it failed
         listen(host, port).close()
     except OSError as exc:
         fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    if replay is not None:
+        check_file(replay, "--replay")
 
     async def serve() -> None:
         tc = TimeControl(move_time_ms, time_bank_ms, connect_timeout_ms=connect_timeout_s * 1000)

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.cli import running
+from arena.cli.folders import removed_on_failure
 from referee.core.game import OptionError
 from referee.server.manifest import ManifestError
 from referee.tournament.schedule import FORMATS, deals_for
@@ -96,9 +97,10 @@ def tournament(
             test = Sprt(elo0, elo1, alpha, beta, sprt_model)
     except (OptionError, ManifestError, TournamentError, ValueError) as exc:
         fail(str(exc))
-    check_dir(log_dir, "--log-dir")
-    if replay_dir is not None:
-        check_dir(replay_dir, "--replay-dir")
+    with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else [])):
+        check_dir(log_dir, "--log-dir")
+        if replay_dir is not None:
+            check_dir(replay_dir, "--replay-dir")
 
     per = 2 if sprt else players
     if fmt != "swiss" or sprt:
