@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 import time
 
@@ -11,8 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ladder.models import User
-
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+from referee.server.manifest import NAME_RE, NAME_RULE
 
 
 class AccountError(ValueError):
@@ -26,7 +24,7 @@ def hash_token(token: str) -> str:
 def add_user(db: Session, name: str) -> str:
     """Create ``name`` and return its new API token (shown once)."""
     if not NAME_RE.match(name):
-        raise AccountError(f"user name {name!r} may use letters, digits, '_', '.', '-' (at most 64)")
+        raise AccountError(f"user name {name!r} {NAME_RULE}")
     if db.scalar(select(User).where(User.name == name)) is not None:
         raise AccountError(f"user {name!r} exists already")
     token = "arena_" + secrets.token_urlsafe(24)

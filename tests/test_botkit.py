@@ -98,7 +98,7 @@ def test_a_typescript_kit_build_reports_type_errors(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["bad name!", "--game", "glory"], "may use letters"),
+        (["bad name!", "--game", "glory"], "must start with a letter or digit"),
         (["ok", "--game", "chess"], "unknown game"),
         (["ok", "--game", "glory", "--lang", "rust"], "--lang must be one of python, typescript"),
     ],

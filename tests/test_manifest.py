@@ -63,3 +63,16 @@ def test_repeated_games_and_overlong_fields_are_refused(tmp_path: Path, head: st
         load_manifest(folder)
     (folder / "bot.toml").write_text(HEAD.replace('"1"', '"' + "v" * 64 + '"') + 'command = ["python", "bot.py"]\n')
     assert load_manifest(folder).version == "v" * 64
+
+
+@pytest.mark.parametrize("name", ["_hidden", ".bot", "-x", "a b", "n" * 65])
+def test_a_bad_name_is_told_the_whole_rule(tmp_path: Path, name: str) -> None:
+    """The error left out that a name must start with a letter or digit, so '_hidden' seemed to follow it."""
+    from ladder.accounts import AccountError, add_user
+
+    folder = bot(tmp_path, 'command = "python bot.py"\n')
+    (folder / "bot.toml").write_text((folder / "bot.toml").read_text().replace('name = "m"', f'name = "{name}"'))
+    with pytest.raises(ManifestError, match="must start with a letter or digit"):
+        load_manifest(folder)
+    with pytest.raises(AccountError, match="must start with a letter or digit"):
+        add_user(None, name)  # type: ignore[arg-type]  # refused before the database is used

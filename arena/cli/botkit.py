@@ -23,7 +23,7 @@ from rich.console import Console
 from arena.cli.folders import first_missing, remove_made
 from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
-from referee.server.manifest import NAME_RE
+from referee.server.manifest import NAME_RE, NAME_RULE
 
 ROOT = Path(__file__).resolve().parents[2]
 TS_SDK = ROOT / "sdk" / "typescript"
@@ -383,7 +383,7 @@ def check_node() -> str:
 def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
     """Write a kit into ``directory`` (new or empty); returns the files written."""
     if not NAME_RE.match(name):
-        raise KitError(f"name {name!r} may use letters, digits, '_', '.', '-' (at most 64)")
+        raise KitError(f"name {name!r} {NAME_RULE}")
     try:
         spec = game_class(game).spec
     except OptionError as exc:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 MANIFEST = "bot.toml"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: NAME_RE in words, for the errors of every name it checks (bots, kits, ladder users).
+NAME_RULE = "must start with a letter or digit, then use only letters, digits, '_', '.', '-' (64 characters at most)"
 LANGUAGES = ("python", "typescript", "javascript", "other")
 MAX_MATCHES_PER_PROCESS = 1000
 #: Longest version string and game id: the ladder keeps them in columns of 64 characters.
@@ -58,7 +60,7 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
 
     name = text("name")
     if not NAME_RE.match(name):
-        raise ManifestError(f"{file}: name {name!r} may use letters, digits, '_', '.', '-' (at most 64)")
+        raise ManifestError(f"{file}: name {name!r} {NAME_RULE}")
     version = text("version")
     if len(version) > MAX_VERSION or not version.isprintable():
         raise ManifestError(f"{file}: 'version' must be at most {MAX_VERSION} printable characters (it has {len(version)})")
