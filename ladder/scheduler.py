@@ -164,22 +164,27 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entran
 
 
 def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None) -> int:
-    """Queue duplicate sets until ``target`` matches wait; returns how many matches were added."""
+    """Queue duplicate sets, one game after another, until ``target`` matches wait; returns how many matches were added.
+
+    The turn moves by one set, not by its matches: moved by a set's two matches, two games never took turns. A game
+    with too few entrants for a table leaves the turn for this tick (its pool does not change meanwhile).
+    """
     waiting = db.connection().execute(_WAITING).scalar_one()
     added = 0
-    order = list(games or GAMES)
-    rng.shuffle(order)
-    stalled = 0
+    playable = list(games or GAMES)
+    rng.shuffle(playable)
+    turn = 0
     pools: dict[str, list[Entrant]] = {}
-    while waiting + added < target and stalled < len(order):
-        game = order[(added + stalled) % len(order)]
+    while waiting + added < target and playable:
+        game = playable[turn % len(playable)]
         if game not in pools:
             pools[game] = entrants(db, game)
         made = plan_one(db, game, rng, pools[game])
         if not made:
-            stalled += 1
+            playable.remove(game)  # the next game moves into its place in the turn
             continue
         added += len(made)
+        turn += 1
     db.commit()
     return added
 

@@ -1,0 +1,140 @@
+"""The ladder's match bookkeeping under concurrency and failure, on a database of bot rows (no bot plays)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from arena.v1 import referee_pb2 as pb
+from ladder import worker
+from ladder.accounts import add_user
+from ladder.db import make_engine, migrate, sessions
+from ladder.models import Bot, BotVersion, Match, Rating, User
+from ladder.ratings import INITIAL
+from ladder.rebuild import mismatches
+from ladder.scheduler import fill_queue, queue_duplicate_set
+from ladder.worker import rate_settled_sets, record_outcome
+from tests.ladder.conftest import check_rated_once
+
+
+@pytest.fixture
+def make(tmp_path: Path) -> sessionmaker[Session]:
+    url = f"sqlite:///{tmp_path / 'ladder.db'}"
+    migrate(url)
+    return sessions(make_engine(url))
+
+
+def add_bots(make: sessionmaker[Session], games: list[str], n: int) -> list[int]:
+    """``n`` active bot versions playing ``games``, with fresh ratings; their ids."""
+    with make() as db:
+        add_user(db, "owner")
+        owner = db.scalars(select(User.id)).one()
+        ids = []
+        for i in range(n):
+            bot = Bot(name=f"bot{i}", owner_id=owner, created_at=time.time())
+            db.add(bot)
+            db.flush()
+            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=games, language="python", path=f"bot{i}/1", created_at=time.time())
+            db.add(version)
+            db.flush()
+            for game in games:
+                db.add(Rating(bot_version_id=version.id, game=game, mu=INITIAL.mu, sigma=INITIAL.sigma, games=0, updated_at=time.time()))
+            ids.append(version.id)
+        db.commit()
+        return ids
+
+
+def claim_all(make: sessionmaker[Session], ids: list[int], owner: str = "w") -> None:
+    with make() as db:
+        db.execute(update(Match).where(Match.id.in_(ids)).values(status="running", lease_owner=owner, lease_expires=time.time() + 60))
+        db.commit()
+
+
+def result(ranks: list[int]) -> pb.MatchResult:
+    return pb.MatchResult(seats=[pb.SeatResult(seat=seat, rank=rank) for seat, rank in enumerate(ranks)])
+
+
+def test_the_queue_is_filled_with_every_game_in_turn(make: sessionmaker[Session]) -> None:
+    """A set of two matches moved the turn by two: with two games, one tick queued the other game nothing."""
+    add_bots(make, ["land-and-castle", "generals-war"], 2)
+    for seed in range(6):
+        with make() as db:
+            db.execute(update(Match).values(status="done"))
+            assert fill_queue(db, random.Random(seed), target=8, games=["land-and-castle", "generals-war"]) == 8
+            queued = Counter(db.scalars(select(Match.game).where(Match.status == "queued")))
+        assert queued == {"land-and-castle": 4, "generals-war": 4}, (seed, queued)
+
+
+def test_a_game_without_a_table_does_not_stop_the_others_short_of_the_target(make: sessionmaker[Session]) -> None:
+    """Stalls were counted across the tick: a game that could not play, met again, ended the tick before the target."""
+    add_bots(make, ["land-and-castle", "generals-war", "assassination"], 2)  # assassination needs four
+    for seed in range(6):
+        with make() as db:
+            db.execute(update(Match).values(status="done"))
+            added = fill_queue(db, random.Random(seed), target=12, games=["assassination", "land-and-castle", "generals-war"])
+            queued = Counter(db.scalars(select(Match.game).where(Match.status == "queued")))
+        assert added == 12 and queued == {"land-and-castle": 6, "generals-war": 6}, (seed, queued)
+
+
+def test_a_set_rated_by_the_sweep_does_not_overwrite_a_rating_recorded_meanwhile(make: sessionmaker[Session], monkeypatch: Any) -> None:
+    """On SQLite the sweep read the ratings outside any transaction (pysqlite begins one at the first write): a set
+    recorded between its read and its write was lost from the stored ratings."""
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        settled = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 1, "rated")
+        recorded = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 2, "rated")
+        db.commit()
+    claim_all(make, settled + recorded)
+    assert record_outcome(make, settled[0], "w", result([1, 2]))
+    worker.fail_match(make, settled[1], "w", "lost")
+    assert record_outcome(make, recorded[0], "w", result([2, 1]))
+
+    rival = threading.Thread(target=record_outcome, args=(make, recorded[1], "w", result([1, 2])))
+    real_rate = worker.rate
+
+    def rate_while_another_records(*args: Any) -> Any:
+        if not rival.is_alive() and rival.ident is None:
+            rival.start()
+            rival.join(1.0)  # done at once unless the sweep holds the write lock, as it must
+        return real_rate(*args)
+
+    monkeypatch.setattr(worker, "rate", rate_while_another_records)
+    assert rate_settled_sets(make) == 1
+    rival.join(30)
+    with make() as db:
+        assert mismatches(db) == [] and check_rated_once(db) == 3
+
+
+def test_a_set_the_sweep_could_not_rate_for_a_database_error_is_tried_again(make: sessionmaker[Session], monkeypatch: Any) -> None:
+    """Only a set that cannot be rated at all is skipped until the ladder restarts: a database out of reach for a
+    moment put every set of the sweep there, never to be rated."""
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        ids = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 1, "rated")
+        db.commit()
+    claim_all(make, ids)
+    assert record_outcome(make, ids[0], "w", result([1, 2]))
+    worker.fail_match(make, ids[1], "w", "lost")
+    real_rate = worker._rate
+
+    def out_of_reach(*args: Any) -> bool:
+        raise OperationalError("SELECT", {}, Exception("server closed the connection unexpectedly"))
+
+    skip: set[int] = set()
+    monkeypatch.setattr(worker, "_rate", out_of_reach)
+    with pytest.raises(OperationalError):
+        rate_settled_sets(make, skip=skip)
+    assert skip == set()
+    monkeypatch.setattr(worker, "_rate", real_rate)
+    assert rate_settled_sets(make, skip=skip) == 1
+    with make() as db:
+        assert mismatches(db) == [] and check_rated_once(db) == 1
