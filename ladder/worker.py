@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
@@ -266,7 +267,8 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = 50, skip: set[in
     """Rate the sets whose last match ended without a result (failed): what was played still counts.
 
     A set that cannot be rated (its rating raises) is logged once, its match put in ``skip`` (kept by the caller
-    between sweeps) and passed over: it held up every set after it, and filled the log every sweep.
+    between sweeps) and passed over: it held up every set after it, and filled the log every sweep. A database
+    error (busy, out of reach) is raised instead: skipped, every set of a sweep the database missed went unrated.
     """
     skip = set() if skip is None else skip
     rated = 0
@@ -286,6 +288,8 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = 50, skip: set[in
             match = db.get_one(Match, match_id)
             try:
                 done = rate_set(db, match)
+            except (OperationalError, InterfaceError):
+                raise  # the database busy or out of reach for a moment, not the set: the next sweep tries again
             except Exception:
                 db.rollback()
                 skip.add(match_id)
