@@ -158,6 +158,7 @@ _SET_RANKS = (
     .order_by(_SEATS.c.match_id, _SEATS.c.seat)
 )
 _NEW_CHANGE = insert(_CHANGES)
+_TAKE_WRITE_LOCK = update(_MATCHES).where(_MATCHES.c.id == bindparam("m")).values(id=_MATCHES.c.id)  # SQLite only: see rate_set
 _RATED_WITH = update(_MATCHES).where(_MATCHES.c.id.in_(bindparam("ids", expanding=True))).values(rated_with=bindparam("m"))
 
 
@@ -229,7 +230,13 @@ def rate_set(db: Session, match: Match) -> bool:
     if match.kind in UNRATED:
         return False
     db.flush()  # seats and matches changed through the ORM in this session count
-    rated = _rate(db.connection(), match.id, match.game, match.deal, time.time())
+    conn = db.connection()
+    if conn.dialect.name == "sqlite":
+        # pysqlite begins a transaction at the first write, and SQLite has no FOR UPDATE: with nothing written yet (the
+        # sweep of failed sets), the ratings were read outside any transaction, and a set recorded before this one's
+        # write was lost from them. A write first takes the database's lock (record_outcome's conditional update does).
+        conn.execute(_TAKE_WRITE_LOCK, {"m": match.id})
+    rated = _rate(conn, match.id, match.game, match.deal, time.time())
     if rated:
         db.expire_all()  # ratings, matches and changes were written past the ORM: read them again
     return rated
