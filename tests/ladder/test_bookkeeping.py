@@ -20,6 +20,7 @@ from ladder.accounts import add_user
 from ladder.db import make_engine, migrate, sessions
 from ladder.models import Bot, BotVersion, Match, Rating, User
 from ladder.ratings import INITIAL
+from ladder.ratings import update as update_skills
 from ladder.rebuild import mismatches
 from ladder.scheduler import fill_queue, queue_duplicate_set
 from ladder.worker import rate_settled_sets, record_outcome
@@ -99,13 +100,12 @@ def test_a_set_rated_by_the_sweep_does_not_overwrite_a_rating_recorded_meanwhile
     assert record_outcome(make, recorded[0], "w", result([2, 1]))
 
     rival = threading.Thread(target=record_outcome, args=(make, recorded[1], "w", result([1, 2])))
-    real_rate = worker.rate
 
     def rate_while_another_records(*args: Any) -> Any:
         if not rival.is_alive() and rival.ident is None:
             rival.start()
             rival.join(1.0)  # done at once unless the sweep holds the write lock, as it must
-        return real_rate(*args)
+        return update_skills(*args)
 
     monkeypatch.setattr(worker, "rate", rate_while_another_records)
     assert rate_settled_sets(make) == 1
