@@ -54,10 +54,12 @@ _ENTRANTS = (
     .where(_VERSIONS.c.status == "active")
     .order_by(_VERSIONS.c.id)
 )
+#: Seats in matches queued or playing that will count as games once rated: not challenges (UNRATED), which made a new
+#: bot with challenges waiting skip its placement and look as if it needed fewer games.
 _ENTERED = (
     select(_SEATS.c.bot_version_id)
     .join(_MATCHES, _MATCHES.c.id == _SEATS.c.match_id)
-    .where(_MATCHES.c.game == bindparam("game"), _MATCHES.c.status.in_(("queued", "running")))
+    .where(_MATCHES.c.game == bindparam("game"), _MATCHES.c.status.in_(("queued", "running")), _MATCHES.c.kind.not_in(sorted(UNRATED)))
 )
 
 
@@ -78,7 +80,7 @@ class Entrant:
 
 
 def entrants(db: Session, game: str) -> list[Entrant]:
-    """The active versions that play ``game``, with their ratings and games played or queued.
+    """The active versions that play ``game``, with their ratings and games played or queued (challenges are no games).
 
     In Core statements built once, on the session's connection: the scheduler's tick reads them for every
     two matches played, in the process that referees the ladder's matches.

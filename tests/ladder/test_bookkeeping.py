@@ -138,3 +138,14 @@ def test_a_set_the_sweep_could_not_rate_for_a_database_error_is_tried_again(make
     assert rate_settled_sets(make, skip=skip) == 1
     with make() as db:
         assert mismatches(db) == [] and check_rated_once(db) == 1
+
+
+def test_queued_challenges_do_not_count_as_games_for_placement_or_the_turn(make: sessionmaker[Session]) -> None:
+    """Challenges are never rated: counted as games, two queued ones made a new bot's first ladder set a rated one."""
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        for seed in (1, 2):
+            queue_duplicate_set(db.connection(), "land-and-castle", [a, b], seed, "challenge")
+        assert fill_queue(db, random.Random(0), target=6, games=["land-and-castle"]) == 2
+        kinds = Counter(db.scalars(select(Match.kind)))
+    assert kinds == {"challenge": 4, "placement": 2}
