@@ -105,6 +105,11 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/matches", summary="Recent finished matches, optionally of one game or one bot", tags=["matches"])
     def matches(db: Db, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        # An unknown name is a 404, as for the standings: an empty list would read as "no matches yet".
+        if game is not None:
+            known_game(game)
+        if bot is not None and db.scalar(select(Bot.id).where(Bot.name == bot)) is None:
+            raise HTTPException(404, f"no bot {bot!r}")
         return queries.recent_matches(db, game, bot, max(1, min(limit, 200)))
 
     @app.get("/api/matches/{match_id}", summary="A match: its seats, results and verdicts", tags=["matches"])

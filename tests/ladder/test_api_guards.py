@@ -76,3 +76,12 @@ def test_ids_beyond_the_databases_range_are_not_found(ladder: LadderFixture, mat
         assert ladder.client.get(path).status_code == 404, path
     assert ladder.client.get(f"/api/matches/{match_id}/logs/0", headers=headers).status_code == 404
     assert ladder.client.get(f"/api/matches/1/logs/{match_id}", headers=headers).status_code == 404
+
+
+def test_matches_of_an_unknown_game_or_bot_are_a_404_not_an_empty_list(ladder: LadderFixture) -> None:
+    """`arena ladder matches --game nosuch` showed an empty table where `standings nosuch` said the game is unknown."""
+    assert ladder.client.get("/api/matches", params={"game": "generals-war"}).json() == []
+    nosuch = ladder.client.get("/api/matches", params={"game": "nosuch"})
+    assert nosuch.status_code == 404 and nosuch.json()["detail"] == "unknown game 'nosuch'"
+    nobody = ladder.client.get("/api/matches", params={"bot": "nobody"})
+    assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
