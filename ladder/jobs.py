@@ -15,6 +15,7 @@ worker that lost its lease) records nothing.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import shutil
@@ -305,10 +306,16 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
     """``record_played``'s work from the replay's head and the logs' paths, which another process can be sent."""
     replay_json = compact_replay_json(head)
     if job.keep == FILES:
-        replay = Path(job.data_dir) / "replays" / f"{job.match_id}.json"
+        # Named by the lease too: a job that lost its lease writes before it learns so, and must not overwrite the
+        # replay its match's new holder recorded; its own file goes when the record is refused.
+        lease = hashlib.sha256(job.owner.encode()).hexdigest()[:12]
+        replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}.json"
         replay.parent.mkdir(parents=True, exist_ok=True)
         replay.write_text(replay_json)
-        return record_outcome(make, job.match_id, job.owner, head.result, replay_path=str(replay), log_paths=logs, played_by=worker)
+        recorded = record_outcome(make, job.match_id, job.owner, head.result, replay_path=str(replay), log_paths=logs, played_by=worker)
+        if not recorded:
+            replay.unlink(missing_ok=True)
+        return recorded
     files = {REPLAY_FILE: replay_json.encode()}
     for seat, path in enumerate(map(Path, logs)):
         if path.exists():

@@ -317,6 +317,14 @@ def test_a_job_that_skips_the_lease_check_still_records_nothing_once_its_lease_i
         match = db.get_one(Match, match_id)
         assert (match.status, match.lease_owner) == ("running", "second")
         assert all(s.rank is None for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)))
+    # The new holder records; a late job of the old lease then finishes: it must not write over that replay.
+    assert asyncio.run(play_job(ladder.make, build_job(ladder.make, match_id, "second", settings), "there", just_claimed=True)).status == "recorded"
+    with ladder.make() as db:
+        replay = Path(db.get_one(Match, match_id).replay_path or "")
+    written = replay.stat().st_mtime_ns
+    assert asyncio.run(play_job(ladder.make, job, "here", just_claimed=True)).status == "lost"
+    assert replay.stat().st_mtime_ns == written, "the recorded replay was written over"
+    assert list(replay.parent.iterdir()) == [replay], "the late job's own replay is removed"
 
 
 def test_a_job_recording_its_result_frees_its_seat_and_its_place_for_the_next_claim(monkeypatch: Any) -> None:
