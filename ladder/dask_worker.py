@@ -98,7 +98,10 @@ def run_dask_job(job: MatchJob) -> JobOutcome:
     names its own way to it in ARENA_DB_URL (another host name, its own role).
     """
     global _pool
-    make = shared_sessions(os.environ.get(DB_URL_ENV) or job.db_url)
+    url = os.environ.get(DB_URL_ENV) or job.db_url
+    if not url:  # the ladder runs with --no-db-url-in-jobs
+        raise RuntimeError(f"this worker has no {DB_URL_ENV} and the ladder sends no database URL: set {DB_URL_ENV} in the worker's environment")
+    make = shared_sessions(url)
     loop = match_loop()
     with _loop_lock:
         if _pool is None:

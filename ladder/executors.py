@@ -26,6 +26,7 @@ import logging
 import socket
 import time
 from collections.abc import Awaitable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -193,8 +194,12 @@ class DaskExecutor:
     name = "dask"
     remote = True
 
-    def __init__(self, address: str | None = None, n_workers: int = 2, matches_per_worker: int = 1, capacity_ttl: float = 1.0) -> None:
+    def __init__(
+        self, address: str | None = None, n_workers: int = 2, matches_per_worker: int = 1, capacity_ttl: float = 1.0, db_url_in_jobs: bool = True
+    ) -> None:
         self.address = address
+        #: Off: jobs go without the database URL, so no password crosses the scheduler; each worker has ARENA_DB_URL.
+        self.db_url_in_jobs = db_url_in_jobs
         self.n_workers = n_workers
         self.matches_per_worker = matches_per_worker
         self.capacity_ttl = capacity_ttl
@@ -246,6 +251,8 @@ class DaskExecutor:
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
         from ladder.dask_worker import run_dask_job
 
+        if not self.db_url_in_jobs:
+            job = replace(job, db_url="")
         future = self.client.submit(
             run_dask_job, job, key=f"arena-match-{job.match_id}-{job.owner}", resources={RESOURCE: 1}, pure=False, retries=0
         )
@@ -278,9 +285,9 @@ class DaskExecutor:
 
 
 def make_executor(kind: str, make: sessionmaker[Session], workers: int, dask_address: str | None = None, dask_workers: int = 2,
-                  matches_per_worker: int = 1, log_dir: Path | None = None, recorder: bool = False) -> Executor:
+                  matches_per_worker: int = 1, log_dir: Path | None = None, recorder: bool = False, db_url_in_jobs: bool = True) -> Executor:
     if kind == "local":
         return LocalExecutor(make, workers, log_dir, recorder)
     if kind == "dask":
-        return DaskExecutor(dask_address, dask_workers, matches_per_worker)
+        return DaskExecutor(dask_address, dask_workers, matches_per_worker, db_url_in_jobs=db_url_in_jobs)
     raise ValueError(f"unknown executor {kind!r} (local or dask)")

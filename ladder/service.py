@@ -61,6 +61,7 @@ class LadderConfig:
     keep: str | None = None  # replays and logs: "files" or "database" (default: files for local, database for dask)
     schedule: bool = True  # queue new matches (off: play only what is queued)
     recorder: bool = True  # local executor: record results in a process of their own (ladder/books.py)
+    db_url_in_jobs: bool = True  # dask executor: jobs carry the database URL (off: each worker has ARENA_DB_URL)
 
     @property
     def db_url(self) -> str:
@@ -110,7 +111,7 @@ class Ladder:
         self.outcomes: list[JobOutcome] = []
         self.executor = executor or make_executor(
             config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker,
-            log_dir=config.data_dir / "logs" / "processes", recorder=config.recorder,
+            log_dir=config.data_dir / "logs" / "processes", recorder=config.recorder, db_url_in_jobs=config.db_url_in_jobs,
         )
         self.settings = JobSettings(
             self.store, config.time_control, config.lease_seconds, config.sandbox, config.keep_in, config.data_dir.resolve(),

@@ -116,6 +116,7 @@ def serve(
     matches_per_worker: Annotated[int, typer.Option(help="With a LocalCluster: matches each of its workers plays at once.")] = 1,
     keep: Annotated[str | None, typer.Option(help="Where replays and bot logs go: 'files' (the data folder) or 'database' (default: files for local, database for dask).")] = None,
     books_process: Annotated[bool, typer.Option(help="With --executor local: record results in a process of their own, so that the matches' referee does not wait for that work.")] = True,
+    db_url_in_jobs: Annotated[bool, typer.Option(help="With --executor dask: send the database URL (password included) in every job; with --no-db-url-in-jobs every worker needs its own in ARENA_DB_URL.")] = True,
 ) -> None:
     """Run the ladder: HTTP API, scheduler and the dispatcher of matches to local workers or a Dask cluster."""
     import logging
@@ -135,6 +136,8 @@ def serve(
         fail("--dask-workers and --matches-per-worker must be at least 1")
     if executor == "local" and dask_address is not None:
         fail("--dask-address needs --executor dask")
+    if executor == "local" and not db_url_in_jobs:
+        fail("--no-db-url-in-jobs needs --executor dask (local workers use the ladder's own connection)")
     if keep not in (None, "files", "database"):
         fail(f"unknown --keep {keep!r} (files or database)")
     if executor == "dask" and keep == "files" and dask_address is not None:
@@ -158,6 +161,7 @@ def serve(
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
         executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
+        db_url_in_jobs=db_url_in_jobs,
         recorder=books_process,
     )
     ladder = Ladder(config)

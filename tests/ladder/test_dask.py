@@ -353,6 +353,8 @@ def test_the_cli_refuses_inconsistent_executor_options(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--executor dask" in result.output
     result = runner.invoke(app, ["ladder", "serve", "--data", data, "--executor", "dask", "--dask-address", "tcp://127.0.0.1:1", "--keep", "files"])
     assert result.exit_code == 2 and "--keep database" in result.output
+    result = runner.invoke(app, ["ladder", "serve", "--data", data, "--no-db-url-in-jobs"])
+    assert result.exit_code == 2 and "--no-db-url-in-jobs needs --executor dask" in result.output
 
 
 def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Path) -> None:
@@ -378,3 +380,35 @@ def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Pat
         assert "box/w9" in match.error
     # The same job again (a retry of the task): its lease is gone, so it plays nothing.
     assert asyncio.run(play_job(ladder.make, job, "box/w9")).status == "lost"
+
+
+def test_with_no_db_url_in_jobs_no_password_crosses_the_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/deploy.md: the ladder's URL, password included, went in every job even with ARENA_DB_URL on the workers."""
+    from dataclasses import replace
+
+    from ladder.dask_worker import DB_URL_ENV, run_dask_job
+    from ladder.executors import DaskExecutor
+    from ladder.jobs import MatchJob
+    from referee.server.session import TimeControl
+
+    job = MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30, db_url="postgresql+psycopg://arena:SECRET@db/arena")
+    sent: list[MatchJob] = []
+
+    class Client:  # what the executor hands to Dask
+        def submit(self, fn: object, job: MatchJob, **kwargs: object) -> asyncio.Future[None]:
+            sent.append(job)
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
+
+    async def submit_with(in_jobs: bool) -> None:
+        executor = DaskExecutor(db_url_in_jobs=in_jobs)
+        executor.client = Client()
+        await executor.submit(job)
+
+    asyncio.run(submit_with(True))
+    asyncio.run(submit_with(False))
+    assert [j.db_url for j in sent] == [job.db_url, ""]
+    monkeypatch.delenv(DB_URL_ENV, raising=False)
+    with pytest.raises(RuntimeError, match=f"no {DB_URL_ENV}"):  # a worker without its own URL says so, and plays nothing
+        run_dask_job(replace(job, db_url=""))
