@@ -237,3 +237,19 @@ def test_a_match_cancelled_while_it_cleans_up_still_stops_its_bots_and_servers(t
     assert asyncio.run(main()), "the cancellation still reaches the caller, after the clean-up"
     assert len(made) == 2 and not any(s._server.is_running() for s in made), "every seat's server stopped"  # type: ignore[attr-defined]
     assert len(stopped) == 2 and all(h.proc.returncode is not None for h in stopped), "both bots stopped"
+
+
+def test_a_process_bot_is_stopped_at_its_cpu_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/faults.md: a bot process gets CPU_LIMIT_SECONDS of CPU (900; 1 here), then the kernel ends it (SIGXCPU):
+    a bot that spins in a loop the referee has stopped waiting for does not burn a core for ever."""
+    import signal
+    import sys
+    import time
+
+    from referee.server import launchers
+
+    monkeypatch.setattr(launchers, "CPU_LIMIT_SECONDS", 1)
+    started = time.monotonic()
+    spin = subprocess.run(launchers.with_limits([sys.executable, "-c", "while True: pass"]), timeout=30)
+    assert spin.returncode in (-signal.SIGXCPU, -signal.SIGKILL), spin.returncode
+    assert time.monotonic() - started < 10
