@@ -128,16 +128,27 @@ def replay_app(path: Path) -> FastAPI:
     def games() -> list[dict[str, Any]]:
         return game_list()
 
+    def changed(exc: Exception) -> HTTPException:
+        """The file was read once at the start; rewritten or removed since, it is told so, not a bare 500."""
+        return HTTPException(409, f"{path.name} has changed or is gone since `arena replay` opened it: {exc}")
+
     @app.get("/api/replay", summary="The replay's match: game, seed and seats with their results", tags=["replay"])
     def summary() -> dict[str, Any]:
-        return replay_summary(load_replay(path), path.name)
+        try:
+            return replay_summary(load_replay(path), path.name)
+        except (ReplayError, OSError) as exc:
+            raise changed(exc) from None
 
     @app.get("/api/replay/frames", summary="Frames of the replay, for everyone or as one seat saw them", tags=["replay"])
     def frames(seat: Annotated[str, Query(description="'all' or a seat number")] = "all") -> Any:
         try:
-            return JSONResponse(cache_.frames(path, parse_seat(seat, num_players)))
-        except ValueError as exc:  # a bad seat, or a ReplayError
-            raise HTTPException(422 if not isinstance(exc, ReplayError) else 500, str(exc)) from None
+            chosen = parse_seat(seat, num_players)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        try:
+            return JSONResponse(cache_.frames(path, chosen))
+        except (ReplayError, OSError) as exc:
+            raise changed(exc) from None
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -165,6 +165,25 @@ def test_seats_are_parsed_and_the_summary_comes_from_the_file(tmp_path: Path) ->
     assert cache.frames(path, 0) is not first and cache.frames(path, 0) == first
 
 
+def test_arena_replay_tells_a_file_changed_or_gone_since_it_opened_it(tmp_path: Path) -> None:
+    """The viewer's API answered a bare 500 when the file it had opened was rewritten or removed."""
+    from fastapi.testclient import TestClient
+
+    from ladder.web.routes import replay_app
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(replay_data("generals-war", 2, seed=4)))
+    client = TestClient(replay_app(path))
+    assert client.get("/api/replay").status_code == 200 and client.get("/api/replay/frames", params={"seat": "0"}).status_code == 200
+    assert client.get("/api/replay/frames", params={"seat": "5"}).status_code == 422
+    path.write_text("{ half a file")
+    for url in ("/api/replay", "/api/replay/frames"):
+        answer = client.get(url)
+        assert answer.status_code == 409 and "has changed or is gone" in answer.json()["detail"], answer.text
+    path.unlink()
+    assert client.get("/api/replay/frames", params={"seat": "1"}).status_code == 409
+
+
 def test_message_json_writes_what_json_format_writes() -> None:
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
