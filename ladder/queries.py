@@ -38,6 +38,8 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
 
 
 FINISHED = ("done", "failed")
+#: Deals with a match still to play (queued or running).
+UNSETTLED_DEALS = select(Match.deal).where(Match.status.not_in(FINISHED))
 
 
 def unsettled_deals(db: Session, deals: Iterable[str]) -> set[str]:
@@ -45,7 +47,7 @@ def unsettled_deals(db: Session, deals: Iterable[str]) -> set[str]:
     wanted = set(deals)
     if not wanted:
         return set()
-    return set(db.scalars(select(Match.deal).where(Match.deal.in_(wanted), Match.status.not_in(FINISHED)).distinct()))
+    return set(db.scalars(UNSETTLED_DEALS.where(Match.deal.in_(wanted)).distinct()))
 
 
 def settled(db: Session, match: Match) -> bool:
@@ -69,7 +71,8 @@ def public_verdicts(verdicts: list[dict[str, Any]], is_settled: bool) -> list[di
 
 
 def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> dict[str, Any]:
-    """A match for the API; its seed, deal and verdict details only once its deal is settled (``settled``), which ``is_settled`` may tell."""
+    """A match for the API; its seed, deal, ranks, scores and verdict details only once its deal is settled (``settled``),
+    which ``is_settled`` may tell: how a deal went for each seat tells the twin's bots something of its cards."""
     if is_settled is None:
         is_settled = settled(db, match)
     seats = db.execute(
@@ -84,7 +87,8 @@ def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> 
         "seed": match.seed if is_settled else None, "deal": match.deal if is_settled else None,
         "attempts": match.attempts, "created_at": match.created_at, "finished_at": match.finished_at, "error": match.error,
         "seats": [
-            {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank, "score": s.score, "verdicts": public_verdicts(s.verdicts, is_settled)}
+            {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank if is_settled else None,
+             "score": s.score if is_settled else None, "verdicts": public_verdicts(s.verdicts, is_settled)}
             for s, name, version in seats
         ],
     }
@@ -140,8 +144,8 @@ def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
 def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str, Any]]:
     """Head-to-head results of bot ``name`` (all its versions) against every opponent, per game, from match_seats.
 
-    Each finished match counts once per opponent seat: a win when the bot ranked better than that
-    seat, a loss when worse, a draw when equal. ``score`` is (wins + draws / 2) / games.
+    Each finished match whose deal is settled counts once per opponent seat: a win when the bot ranked better
+    than that seat, a loss when worse, a draw when equal. ``score`` is (wins + draws / 2) / games.
     """
     me, them = aliased(MatchSeat), aliased(MatchSeat)
     my_version, their_version = aliased(BotVersion), aliased(BotVersion)
@@ -154,7 +158,7 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
         .join(them, (them.match_id == Match.id) & (them.seat != me.seat))
         .join(their_version, their_version.id == them.bot_version_id)
         .join(their_bot, their_bot.id == their_version.bot_id)
-        .where(my_bot.name == name, their_bot.id != my_bot.id, Match.status == "done")
+        .where(my_bot.name == name, their_bot.id != my_bot.id, Match.status == "done", Match.deal.not_in(UNSETTLED_DEALS))
         .order_by(Match.id)
     )
     if game:

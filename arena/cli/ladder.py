@@ -277,7 +277,8 @@ def matches(
     for column in ("id", "game", "kind", "status", "seats (rank)", "verdicts"):
         table.add_column(column)
     for m in rows:
-        seats = ", ".join(f"{s['bot']} ({s['rank']})" for s in m["seats"])
+        # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
+        seats = ", ".join(f"{s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
         verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
         table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], seats, verdicts)
     console.print(table)

@@ -32,6 +32,10 @@ def played_pair(ladder: LadderFixture) -> tuple[dict[str, str], int, int]:
         return owner, first.id, second.id
 
 
+def crosstable_games(ladder: LadderFixture) -> int:
+    return sum(row["games"] for row in ladder.client.get("/api/bots/random/crosstable").json())
+
+
 def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixture) -> None:
     """A bot that could read its twin's seed, replay or log (it may call the API from its process) knew every hidden card."""
     owner, first, twin = played_pair(ladder)
@@ -53,6 +57,9 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
             assert page.status_code == 404 and "Not yet" in page.text
         listed = {m["id"]: m for m in client.get("/api/matches", params={"limit": 50}).json()}
         assert listed[first]["seed"] is None and listed[first]["deal"] is None and listed[first]["settled"] is False
+        # How the deal went for each seat tells the twin's bots something of its cards.
+        assert all(seat["rank"] is None and seat["score"] is None for seat in listed[first]["seats"])
+        unsettled_games = crosstable_games(ladder)  # the same without either match of the deal
         log = client.get(f"/api/matches/{first}/logs/{seat}", headers=owner)
         assert log.status_code == 404 and "deal" in log.json()["detail"]
     assert client.get(f"/api/matches/{first}/logs/{seat}", headers=someone).status_code == 403, "others are refused first, as ever"
@@ -62,6 +69,8 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
             db.commit()
         summary = client.get(f"/api/matches/{first}").json()
         assert (summary["seed"], summary["settled"]) == (seed, True) and summary["deal"]
+        assert sorted(seat["rank"] for seat in summary["seats"]) in ([1, 1], [1, 2]) and all(seat["score"] is not None for seat in summary["seats"])
+        assert crosstable_games(ladder) == unsettled_games + (2 if status == "done" else 1), "now the deal's finished matches count"
         assert client.get(f"/api/matches/{first}/replay").json()["seed"] == seed
         assert client.get(f"/api/matches/{first}/frames").status_code == 200
         assert client.get(f"/matches/{first}").status_code == 200

@@ -26,7 +26,7 @@ from sqlalchemy import Select, select
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.models import Match
-from ladder.queries import FINISHED
+from ladder.queries import UNSETTLED_DEALS
 from ladder.service import Ladder, LadderConfig, count_done
 from ladder.upload import zip_directory
 from referee.server.session import TimeControl
@@ -120,8 +120,7 @@ class ServedLadder:
 def settled_matches() -> Select[Match]:
     """Done matches whose deal is settled, oldest first: a stopped ladder can leave a set's twin queued, and until
     it is played the API keeps the first match's replay, frames and logs back (ladder/queries.py ``settled``)."""
-    pending = select(Match.deal).where(Match.status.not_in(FINISHED))
-    return select(Match).where(Match.status == "done", Match.deal.not_in(pending)).order_by(Match.id)
+    return select(Match).where(Match.status == "done", Match.deal.not_in(UNSETTLED_DEALS)).order_by(Match.id)
 
 
 def noisy_bot(tmp: Path, name: str, noise: float) -> Path:
