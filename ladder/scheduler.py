@@ -28,10 +28,11 @@ from referee.tournament.schedule import rotations
 PLACEMENT_GAMES = 4
 #: The share of tables whose opponents are drawn at random rather than being the focus's neighbours.
 RANDOM_SHARE = 0.5
-PRIORITY = {"rated": 0, "placement": 1, "challenge": 2}
+PRIORITY = {"exhibition": 0, "rated": 0, "placement": 1, "challenge": 2}
 #: Kinds of matches that are played but never rated: a challenge's opponent is chosen by its owner (a weak one, again
-#: and again, would shrink sigma and raise mu - 3 sigma), and it is played ahead of everything.
-UNRATED = frozenset({"challenge"})
+#: and again, would shrink sigma and raise mu - 3 sigma), and it is played ahead of everything; an exhibition seats a
+#: bot more than once (``exhibition``), which no rating can score.
+UNRATED = frozenset({"challenge", "exhibition"})
 #: How many challenge sets an owner may have queued or playing at once: they jump the queue, so more would
 #: hold up everyone else's matches.
 OPEN_CHALLENGES = 3
@@ -134,7 +135,7 @@ def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | N
         pool = entrants(db, game)
     counts = [n for n in GAMES[game].spec.player_counts if n <= len(pool)]
     if not counts:
-        return []
+        return exhibition(db, game, rng, pool)
     table = choose_table(pool, rng.choice(counts), rng)
     focus = min(table, key=lambda e: e.games)
     kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
@@ -142,6 +143,19 @@ def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | N
     seated = {e.version_id for e in table}
     pool[:] = [replace(e, games=e.games + len(made)) if e.version_id in seated else e for e in pool]
     return made
+
+
+def exhibition(db: Session, game: str, rng: random.Random, pool: list[Entrant]) -> list[int]:
+    """A set at the game's smallest table with fewer bots than seats, each bot seated as often as the others or once
+    more; unrated. Without it a game for four with two bots entered (the sample bots of the Assassination Game) was
+    never played at all. None with fewer than two bots: a bot alone against itself shows nothing."""
+    if len(pool) < 2:
+        return []
+    n = min(GAMES[game].spec.player_counts)
+    order = rng.sample(pool, len(pool))
+    table = [order[i % len(order)].version_id for i in range(n)]
+    rng.shuffle(table)
+    return queue_duplicate_set(db.connection(), game, table, rng.randrange(2**31), "exhibition")
 
 
 def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -77,13 +77,36 @@ def test_the_queue_is_filled_with_every_game_in_turn(make: sessionmaker[Session]
 
 def test_a_game_without_a_table_does_not_stop_the_others_short_of_the_target(make: sessionmaker[Session]) -> None:
     """Stalls were counted across the tick: a game that could not play, met again, ended the tick before the target."""
-    add_bots(make, ["land-and-castle", "generals-war", "assassination"], 2)  # assassination needs four
+    ids = add_bots(make, ["land-and-castle", "generals-war", "assassination"], 2)
+    with make() as db:  # one bot alone for assassination: not even an exhibition (``exhibition``) can be played
+        db.execute(update(BotVersion).where(BotVersion.id == ids[1]).values(games=["land-and-castle", "generals-war"]))
+        db.execute(delete(Rating).where(Rating.bot_version_id == ids[1], Rating.game == "assassination"))
+        db.commit()
     for seed in range(6):
         with make() as db:
             db.execute(update(Match).values(status="done"))
             added = fill_queue(db, random.Random(seed), target=12, games=["assassination", "land-and-castle", "generals-war"])
             queued = Counter(db.scalars(select(Match.game).where(Match.status == "queued")))
         assert added == 12 and queued == {"land-and-castle": 6, "generals-war": 6}, (seed, queued)
+
+
+def test_a_game_with_fewer_bots_than_seats_gets_unrated_exhibitions(make: sessionmaker[Session]) -> None:
+    """The demo's two sample bots of the Assassination Game (four seats) never played it: no table could be filled."""
+    from ladder.models import MatchSeat
+    from ladder.scheduler import entrants
+
+    two = add_bots(make, ["assassination"], 2)
+    with make() as db:
+        added = fill_queue(db, random.Random(3), target=4, games=["assassination"])
+        matches = db.scalars(select(Match).order_by(Match.id)).all()
+        seated = [[s.bot_version_id for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id).order_by(MatchSeat.seat))] for m in matches]
+        assert added == len(matches) == 4 and {m.kind for m in matches} == {"exhibition"} and len({m.deal for m in matches}) == 1
+        assert all(sorted(Counter(seats).values()) == [2, 2] and set(seats) == set(two) for seats in seated), seated
+        assert [e.games for e in entrants(db, "assassination")] == [0, 0], "an exhibition is no game a bot has coming"
+        for m in matches:
+            m.status = "done"
+        db.commit()
+        assert not worker.rate_set(db, matches[-1]), "and it is never rated"
 
 
 def test_a_set_rated_by_the_sweep_does_not_overwrite_a_rating_recorded_meanwhile(make: sessionmaker[Session], monkeypatch: Any) -> None:
