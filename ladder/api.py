@@ -67,8 +67,8 @@ Owner = Annotated[User, Depends(get_owner)]
 
 
 def find_match(db: Session, match_id: int) -> Match:
-    """The match ``match_id``, or 404; ids beyond what the column holds are not asked of the database (it would overflow)."""
-    found = db.get(Match, match_id) if 0 <= match_id <= MAX_INT else None
+    """The match ``match_id``, or 404."""
+    found = queries.get_match(db, match_id)
     if found is None:
         raise HTTPException(404, f"no match {match_id}")
     return found

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
 from ladder.jobs import REPLAY_FILE, seat_log_name
-from ladder.models import Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
+from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
 from ladder.ratings import Skill
 
 
@@ -40,6 +40,11 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
 FINISHED = ("done", "failed")
 #: Deals with a match still to play (queued or running).
 UNSETTLED_DEALS = select(Match.deal).where(Match.status.not_in(FINISHED))
+
+
+def get_match(db: Session, match_id: int) -> Match | None:
+    """The match ``match_id``, or None; ids beyond what the column holds are not asked of the database (it would overflow)."""
+    return db.get(Match, match_id) if 0 <= match_id <= MAX_INT else None
 
 
 def unsettled_deals(db: Session, deals: Iterable[str]) -> set[str]:
@@ -184,9 +189,11 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
 
 
 def replay_path(db: Session, match_id: int) -> str | None:
-    """Where the replay file of a finished match is, or None (no such match, its deal not settled, or its replay is in the database)."""
+    """Where the replay file of a finished match is, or None (no such match, or its replay is in the database).
+
+    The caller holds back a match whose deal is not settled (``settled``)."""
     found = db.get(Match, match_id)
-    if found is None or found.status != "done" or not found.replay_path or not settled(db, found):
+    if found is None or found.status != "done" or not found.replay_path:
         return None
     return found.replay_path
 
@@ -200,11 +207,11 @@ def match_file(db: Session, match_id: int, name: str) -> bytes | None:
 def replay_json(db: Session, match_id: int) -> bytes | None:
     """The replay of a finished match as JSON: stored in the database by a remote worker, or the file the local pool wrote.
 
-    None when there is no such match, its deal is not settled (``settled``), or its replay is gone. Raises OSError when the
-    file cannot be read.
+    None when there is no such match or its replay is gone. Raises OSError when the file cannot be read. The caller
+    holds back a match whose deal is not settled (``settled``).
     """
     found = db.get(Match, match_id)
-    if found is None or found.status != "done" or not settled(db, found):
+    if found is None or found.status != "done":
         return None
     stored = match_file(db, match_id, REPLAY_FILE)
     if stored is not None:

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from arena.cli import running
 from arena.cli.folders import first_missing, remove_made
-from arena.cli.replay import listen
+from arena.cli.replay import listen_or_exit
 
 ladder_app = typer.Typer(help="The ladder: submit bots, schedule and rate matches, watch the standings.", no_args_is_help=True)
 user_app = typer.Typer(help="Bot owners and their API tokens.", no_args_is_help=True)
@@ -152,10 +152,7 @@ def serve(
         launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
-    try:  # before a new ladder is made in --data, and the sample bots validated, for nothing
-        listen(host, port).close()
-    except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    listen_or_exit(host, port).close()  # before a new ladder is made in --data, and the sample bots validated, for nothing
     open_ladder_db(data, db)  # a wrong --db or --data is told here, not in a traceback from the service
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = LadderConfig(

@@ -20,7 +20,7 @@ from arena.cli import running
 from arena.cli.botkit import bot_app
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
-from arena.cli.replay import listen
+from arena.cli.replay import listen_or_exit
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError
@@ -228,10 +228,7 @@ def referee_serve(
         the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
     except OptionError as exc:
         fail(str(exc))
-    try:  # here, for the reason: gRPC's bind tells only that it failed
-        listen(host, port).close()
-    except OSError as exc:
-        fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    listen_or_exit(host, port).close()  # here, for the reason: gRPC's bind tells only that it failed
     if replay is not None:
         check_file(replay, "--replay")
 

@@ -25,6 +25,15 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def listen_or_exit(host: str, port: int) -> socket.socket:
+    """``listen(host, port)``, or a one-line error and exit 2: gRPC's and uvicorn's own binds tell only that they failed."""
+    try:
+        return listen(host, port)
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] cannot listen on {host}:{port}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+
+
 def replay(
     file: Annotated[Path, typer.Argument(help="A replay file written by `arena match`, `arena tournament` or the ladder.")],
     port: Annotated[int, typer.Option(help="Port to serve the viewer on (0: a free one).", min=0, max=65535)] = 0,
@@ -44,11 +53,7 @@ def replay(
     except ReplayError as exc:
         err.print(f"[bold red]error:[/] {exc}")
         raise typer.Exit(2) from None
-    try:
-        sock = listen(host, port)
-    except OSError as exc:
-        err.print(f"[bold red]error:[/] cannot listen on {host}:{port}: {exc}")
-        raise typer.Exit(2) from None
+    sock = listen_or_exit(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}/"
     print(f"replay viewer for {file}: {url}  (Ctrl-C to stop)", flush=True)  # one unwrapped line: scripts read the address

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
-from ladder.models import MAX_INT, Bot, Match
+from ladder.models import Bot
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -88,8 +88,8 @@ def pages_router() -> APIRouter:
     def match_page(raw_id: str, request: Request) -> HTMLResponse:
         match_id = int(raw_id) if raw_id.isascii() and raw_id.isdigit() else None  # a mistyped id is a page not found too
         with request.app.state.ladder.make() as db:
-            found = db.get(Match, match_id) if match_id is not None and match_id <= MAX_INT else None
-            if found is None or match_id is None:
+            found = queries.get_match(db, match_id) if match_id is not None else None
+            if found is None:
                 return not_found(f"There is no match {raw_id}.")
             if not queries.settled(db, found):  # its twin plays the same deal: nothing of it is shown before
                 return not_found(f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over.", "Not yet")

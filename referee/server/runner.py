@@ -236,16 +236,13 @@ class BotPool:
 
     async def close(self) -> None:
         await asyncio.gather(*self._retiring, return_exceptions=True)
-        for r in self.residents:
-            r.handle.close_control()
-        await asyncio.gather(*(r.handle.stop(grace=2.0) for r in self.residents))
-        await asyncio.gather(*(self._stop_server(r) for r in self.residents))
-        for r in self.residents:
+        residents = list(self.residents)
+        await asyncio.gather(*(self._retire(r) for r in residents))
+        for r in residents:
             if r.watcher is not None:
                 r.watcher.cancel()
-        await asyncio.gather(*(r.watcher for r in self.residents if r.watcher is not None), return_exceptions=True)
+        await asyncio.gather(*(r.watcher for r in residents if r.watcher is not None), return_exceptions=True)
         self.idle.clear()
-        self.residents.clear()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
