@@ -9,7 +9,7 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 
-# The TypeScript SDK and its sample bot (sdk/typescript, docs/typescript.md), where Node.js is installed:
+# The TypeScript SDK and its sample bots (sdk/typescript, docs/typescript.md), where Node.js is installed:
 # its packages from package-lock.json, then tsc into sdk/typescript/dist and the bots bundled.
 if command -v npm >/dev/null 2>&1; then
   if [ ! sdk/typescript/node_modules/.package-lock.json -nt sdk/typescript/package-lock.json ]; then
