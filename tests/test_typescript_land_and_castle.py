@@ -68,4 +68,4 @@ def test_the_bot_beats_the_random_bot(bot: Path, tmp_path: Path) -> None:
     out = json.loads(result.stdout.strip().splitlines()[-1])
     assert not any(any(r["forfeited"]) for r in out["results"])
     head_to_head = out["crosstable"]["ts-land-and-castle"]["random"]
-    assert head_to_head["games"] == 20 and head_to_head["points"] >= 16, head_to_head
+    assert head_to_head["games"] == 20 and head_to_head["points"] >= 18, head_to_head
