@@ -3,9 +3,10 @@
 Land in the Domain is where most Glory comes from, so it buys the most valuable
 Land it can afford whenever it can, paying with the least money. It sends its
 assassins at the weakest king, attacks only with a clear margin over the
-defence it expects, repels attacks when its cards can, always thwarts, joins
-the side of an Attack a King its cards can make win (everyone but the attacker
-draws back up to seven afterwards, so assistance costs little), and discards
+defence it expects, repels attacks when its cards can, always thwarts, helps
+the defender of an Attack a King when its cards make his defence hold (everyone
+but the attacker draws back up to seven afterwards, so assistance costs little;
+it never joins an attacker), and discards
 its least useful cards, many at once when it holds an Ace.
 """
 
