@@ -167,7 +167,9 @@ class HeuristicBot(Bot):
             return None
         alive = pres.status != asn.KILLED
         others = self.company(view, view.colour)
-        if me == asn.SNIPER and here != asn.HOLDING_CELL and alive:
+        if me == asn.SNIPER:
+            if here == asn.HOLDING_CELL or not alive:
+                return None  # nothing a sniper can do (detaining is not his): acting would only reveal him
             if here == asn.TOWER and not others and pres.room == asn.PODIUM:
                 return (asn.SNIPE, None, None)
             if pres.room == here and not others:

@@ -54,3 +54,20 @@ def test_the_heuristic_bot_plays_legally_with_actions_unlisted() -> None:
         bots = [HeuristicBot() if s == seed % 4 else RandomBot(seed * 4 + s) for s in range(4)]
         record = play(Assassination(4, seed), bots, list_limit=0)
         assert all(not s.verdicts for s in record.result.seats)
+
+
+def test_the_heuristic_sniper_does_not_reveal_himself_when_he_cannot_shoot() -> None:
+    """A sniper sharing a room with a revealed bomber has nothing to do once the president is dead: detaining is
+    not his, and playing an action card would only show everyone what he is."""
+    from arena.v1 import assassination_pb2 as asn
+
+    view = asn.View(identity=asn.SNIPER, colour=0, president=asn.President(room=asn.HALL, status=asn.KILLED))
+    view.pieces.extend([asn.Piece(colour=0, room=asn.COURTYARD), asn.Piece(colour=1, room=asn.COURTYARD)])
+    view.revealed.append(asn.Revealed(colour=1, identity=asn.BOMBER))
+    bot = HeuristicBot()
+    assert not bot.wants_to_act(view)
+    # While the president lives, the same sniper in the tower with the president on the podium still snipes.
+    view.president.status, view.president.room, view.pieces[0].room = asn.UNHARMED, asn.PODIUM, asn.TOWER
+    del view.revealed[:]
+    view.pieces[1].room = asn.HALL
+    assert bot.best_kind(view) == (asn.SNIPE, None, None)
