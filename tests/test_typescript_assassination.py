@@ -8,19 +8,16 @@ skipped without them, except under CI.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from arena.cli.main import app
 from referee.games.assassination.enums import Identity
 from referee.games.assassination.types import PlayEvent, PlayMovement, RoundEnded, TakeAction
 from referee.server.runner import LocalMatch
 from tests.support import SAMPLE_BOTS
-from tests.test_typescript import OPPONENTS, READY, assert_clean, bundled, play_match
+from tests.test_typescript import OPPONENTS, READY, assert_clean, bundled, play_match, tournament
 
 pytestmark = pytest.mark.skipif(
     not READY and not os.environ.get("CI"), reason="needs node and the SDK's packages (npm ci in sdk/typescript)"
@@ -81,9 +78,6 @@ def test_the_assassination_bot_beats_random_bots(bot: Path, tmp_path: Path) -> N
     """
     random = str(SAMPLE_BOTS / "random")
     args = ["tournament", "assassination", str(bot), random, random, random, "--players", "4", "--games", "12", "--seed", "1"]
-    result = CliRunner().invoke(app, [*args, "-j", "2", "--json", "--log-dir", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.stdout.strip().splitlines()[-1])
-    assert not any(any(r["forfeited"]) for r in out["results"])
+    out = tournament(args, tmp_path, jobs=2)
     (mine,) = [row for row in out["standings"] if row["bot"] == "ts-assassination"]
     assert mine["games"] == 12 and mine["points"] >= 8, mine

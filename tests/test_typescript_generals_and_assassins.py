@@ -8,14 +8,11 @@ SDK's packages; without them they are skipped, except under CI, where they fail.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from arena.cli.main import app
 from referee.games.generals_and_assassins.types import (
     Assassinate,
     Assist,
@@ -31,7 +28,7 @@ from referee.games.generals_and_assassins.types import (
 )
 from referee.games.registry import GAMES
 from tests.support import SAMPLE_BOTS
-from tests.test_typescript import READY, assert_clean, bundled, play_match
+from tests.test_typescript import READY, assert_clean, bundled, play_match, tournament
 
 pytestmark = pytest.mark.skipif(
     not READY and not os.environ.get("CI"), reason="needs node and the SDK's packages (npm ci in sdk/typescript)"
@@ -84,9 +81,6 @@ def test_the_bot_beats_the_random_bot(bot: Path, tmp_path: Path) -> None:
     deal and both bots' play, so the result is the same at each run.
     """
     args = ["tournament", GAME, str(bot), str(SAMPLE_BOTS / "random"), "--games", "12", "--seed", "2"]
-    result = CliRunner().invoke(app, [*args, "-j", "4", "--json", "--log-dir", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    out = json.loads(result.stdout.strip().splitlines()[-1])
-    assert not any(any(r["forfeited"]) for r in out["results"])
+    out = tournament(args, tmp_path)
     head_to_head = out["crosstable"][NAME]["random"]
     assert head_to_head["games"] == 12 and head_to_head["points"] >= 10, head_to_head
