@@ -104,6 +104,18 @@ def bots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"random": built, "sample": sampler, "greedy": greedy}
 
 
+def own_actions(game: str, bot: Path, table: list[str | None], tmp_path: Path, seed: int = 3) -> list[Any]:
+    """Play ``table`` (None: ``bot``'s seats, a name: a Python sample bot's) and return ``bot``'s actions, checked:
+    no verdict against it, and every decision answered by the bot itself (the referee played none for it)."""
+    seats = [bot if name is None else SAMPLE_BOTS / name for name in table]
+    mine = [seat for seat, name in enumerate(table) if name is None]
+    played = play_match(game, seats, tmp_path, seed=seed)
+    assert_clean(played, mine)
+    actions = [a for a in played.record.actions if a.seat in mine]
+    assert actions and not any(a.auto for a in actions)
+    return actions
+
+
 def tournament(args: list[str], tmp_path: Path, jobs: int = 4) -> dict[str, Any]:
     """``arena tournament`` with ``args`` (the game, the bots and their options), its JSON summary; checked to
     have run with no seat forfeited, so that a share of points measures play and not faults."""
@@ -216,13 +228,8 @@ GREEDY_TABLES = {"2 seats": ["generals_war_greedy", None], "4 seats": [None, "ra
 
 @pytest.mark.parametrize("table", list(GREEDY_TABLES.values()), ids=list(GREEDY_TABLES))
 def test_the_greedy_bot_plays_generals_war_to_the_end(bots: dict[str, Path], tmp_path: Path, table: list[str | None]) -> None:
-    seats = [bots["greedy"] if name is None else SAMPLE_BOTS / name for name in table]
-    mine = [seat for seat, name in enumerate(table) if name is None]
-    played = play_match("generals-war", seats, tmp_path)
-    assert_clean(played, mine)
     # It answered every kind of decision itself (a target only at four seats), the referee playing none for it.
-    actions = [a for a in played.record.actions if a.seat in mine]
-    assert not any(a.auto for a in actions)
+    actions = own_actions("generals-war", bots["greedy"], table, tmp_path)
     assert {type(a.action) for a in actions} == {RevealGenerals, PlaySquad} | ({ChooseTarget} if len(table) == 4 else set())
 
 

@@ -28,7 +28,7 @@ from referee.games.glory.types import (
     Thwart,
 )
 from tests.support import SAMPLE_BOTS
-from tests.test_typescript import READY, assert_clean, bundled, play_match, tournament
+from tests.test_typescript import READY, bundled, own_actions, tournament
 
 pytestmark = pytest.mark.skipif(
     not READY and not os.environ.get("CI"), reason="needs node and the SDK's packages (npm ci in sdk/typescript)"
@@ -52,14 +52,9 @@ def bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("table", list(TABLES.values()), ids=list(TABLES))
 def test_the_glory_bot_plays_to_the_end(bot: Path, tmp_path: Path, table: list[str | None]) -> None:
-    seats = [bot if name is None else SAMPLE_BOTS / name for name in table]
-    mine = [seat for seat, name in enumerate(table) if name is None]
-    played = play_match("glory", seats, tmp_path)
-    assert_clean(played, mine)
     # It answered every decision itself, the referee playing none for it (a timeout or a rejected
     # action would be played for it as the passive default).
-    actions = [a for a in played.record.actions if a.seat in mine]
-    assert actions and not any(a.auto for a in actions)
+    actions = own_actions("glory", bot, table, tmp_path)
     # Seed 3 brings up every kind of decision between the two tables: at two seats no offers or
     # assistance (G-15), at six no new round started by ts-glory.
     kinds = {type(a.action) for a in actions}
