@@ -21,7 +21,7 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { assassination as asn, Bot, type CardLike, type Request } from "arena-sdk";
+import { assassination as asn, Bot, type CardLike, type ChoiceOf, type Request } from "arena-sdk";
 
 const { ActionKind, Direction, Identity, Room } = asn;
 const { KILLED, INJURED } = asn.pb.PresidentStatus;
@@ -184,7 +184,7 @@ function matches(option: asn.pb.ActionOption__Output, want: Wanted | null): bool
 
 // --- the president -----------------------------------------------------------------------------
 
-function presidentRoom(view: View, choice: asn.pb.PresidentMoveChoice__Output): RoomId {
+function presidentRoom(view: View, choice: ChoiceOf<"assassination", "presidentMoveChoice">): RoomId {
   const president = view.president!;
   const best = (cost: (room: RoomId) => number): RoomId => choice.rooms.reduce((a, b) => (cost(b) < cost(a) ? b : a));
   if (choice.escaping) {

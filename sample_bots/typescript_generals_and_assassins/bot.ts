@@ -20,9 +20,8 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { Bot, generalsAndAssassins as ga, type Request, type v1 } from "arena-sdk";
+import { Bot, type Card, generalsAndAssassins as ga, type ChoiceOf, type Request } from "arena-sdk";
 
-type Card = v1.Card__Output;
 type Player = ga.pb.Player__Output;
 
 const MAX_HP = 50;
@@ -48,7 +47,7 @@ export class GeneralsAndAssassinsBot extends Bot<"generals-and-assassins"> {
   }
 }
 
-function playTurn(view: ga.View, turn: ga.pb.TurnChoice__Output): ga.Action {
+function playTurn(view: ga.View, turn: ChoiceOf<"generals-and-assassins", "turnChoice">): ga.Action {
   const at = (seat: number): Player => view.players[seat]!;
   const fighters = [...turn.generals, ...turn.soldiers];
   const force = ga.total(fighters);
@@ -130,7 +129,7 @@ function discard(hand: readonly Card[], hp: number): ga.Action {
 }
 
 /** Assist the side that offered us the most land; else shore up a rich defender who may fall to someone else. */
-function chooseAssist(view: ga.View, me: number, choice: ga.pb.AssistChoice__Output): ga.Action {
+function chooseAssist(view: ga.View, me: number, choice: ChoiceOf<"generals-and-assassins", "assistChoice">): ga.Action {
   const battle = view.battle;
   if (choice.cards.length === 0 || !battle) return ga.decline();
   const offered = { [ga.ATTACKER]: 0, [ga.DEFENDER]: 0 };
@@ -146,7 +145,7 @@ function chooseAssist(view: ga.View, me: number, choice: ga.pb.AssistChoice__Out
 }
 
 /** The cheapest cards (least value, then fewest) that stop the attack; all of them when none do, to soften it. */
-function defend(choice: ga.pb.DefenceChoice__Output): ga.Action {
+function defend(choice: ChoiceOf<"generals-and-assassins", "defenceChoice">): ga.Action {
   const need = choice.attackPoints - choice.defencePoints;
   if (need <= 0 || choice.cards.length === 0) return ga.defend();
   let best: Card[] | null = null;

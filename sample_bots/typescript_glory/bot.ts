@@ -18,7 +18,7 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { Bot, type CardLike as Card, glory as gl, type Request } from "arena-sdk";
+import { Bot, type CardLike as Card, glory as gl, type ChoiceOf, type Request } from "arena-sdk";
 
 /** DP a defender adds on average from his hand: a margin against the unknown. */
 const EXPECTED_DEFENCE = 16;
@@ -49,7 +49,7 @@ export class GloryBot extends Bot<"glory"> {
 
 // --- the turn ----------------------------------------------------------------------------------
 
-function takeTurn(choice: gl.pb.TurnChoice__Output, view: gl.View): gl.Action {
+function takeTurn(choice: ChoiceOf<"glory", "turnChoice">, view: gl.View): gl.Action {
   const me = view.players[view.seat]!;
   if (choice.hand.length === 0) return gl.passTurn();
   const health = descending(choice.health)[0]; // the card that heals most
@@ -70,7 +70,7 @@ function takeTurn(choice: gl.pb.TurnChoice__Output, view: gl.View): gl.Action {
 }
 
 /** The attack with the best score among those with a clear margin; null if none has one. */
-function chooseAttack(choice: gl.pb.TurnChoice__Output, view: gl.View): gl.Action | null {
+function chooseAttack(choice: ChoiceOf<"glory", "turnChoice">, view: gl.View): gl.Action | null {
   if (choice.generals.length === 0) return null;
   const fighters = [...choice.generals, ...choice.soldiers];
   const power = gl.total(fighters);
@@ -94,7 +94,7 @@ function chooseAttack(choice: gl.pb.TurnChoice__Output, view: gl.View): gl.Actio
 }
 
 /** Throw away what is least useful: the cheapest card, or with an Ace the Ace and every weak card. */
-function discard(choice: gl.pb.TurnChoice__Output, me: gl.pb.Player__Output): gl.Action {
+function discard(choice: ChoiceOf<"glory", "turnChoice">, me: gl.pb.Player__Output): gl.Action {
   const budget = gl.total(choice.treasury);
   const keep = (card: Card): number => {
     const v = gl.value(card);
@@ -113,7 +113,7 @@ function discard(choice: gl.pb.TurnChoice__Output, me: gl.pb.Player__Output): gl
 
 // --- other players' attacks ----------------------------------------------------------------------
 
-function assist(choice: gl.pb.AssistChoice__Output): gl.Action {
+function assist(choice: ChoiceOf<"glory", "assistChoice">): gl.Action {
   if (choice.playable.length === 0) return gl.declineAssist();
   // The defender's own cards come last: help him when ours make the defence hold already, with a margin.
   const cards = smallestReaching(choice.playable, choice.attackPoints - choice.defencePoints + 4);
@@ -121,7 +121,7 @@ function assist(choice: gl.pb.AssistChoice__Output): gl.Action {
   return gl.assist(choice.defender, cards.length > 0 ? cards : [minBy(choice.playable, (c) => [gl.value(c)])]);
 }
 
-function defend(choice: gl.pb.DefendChoice__Output, view: gl.View): gl.Action {
+function defend(choice: ChoiceOf<"glory", "defendChoice">, view: gl.View): gl.Action {
   const need = choice.attackPoints - choice.defencePoints; // DP equal to AP repels the attack
   const cards = smallestReaching(choice.playable, need);
   if (cards !== null) return gl.defend(cards);

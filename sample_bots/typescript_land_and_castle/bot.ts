@@ -19,7 +19,7 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { Bot, type Card, landAndCastle as lc, type Request, Suit } from "arena-sdk";
+import { Bot, type Card, landAndCastle as lc, type ChoiceOf, type Request, Suit } from "arena-sdk";
 
 /** What a castle's suit is worth: clubs and hearts add 3 a battle, spades widen every claim, diamonds only swap. */
 const SUIT_WORTH: Record<number, number> = { [Suit.CLUBS]: 3, [Suit.HEARTS]: 3, [Suit.SPADES]: 3.5, [Suit.DIAMONDS]: 1.5 };
@@ -60,7 +60,7 @@ function chooseGeneral(hand: readonly Card[], castle: Card | null): Card {
   return best(hand, (g) => (lc.isFace(g) ? -1 : g.rank + (castle && lc.stacks(castle, g) ? castle.rank : 0)));
 }
 
-function chooseAttack(view: lc.View, choice: lc.pb.AttackChoice__Output): lc.Action {
+function chooseAttack(view: lc.View, choice: ChoiceOf<"land-and-castle", "attackChoice">): lc.Action {
   const foe = 1 - view.seat;
   const [mine, theirs] = [view.players[view.seat], view.players[foe]];
   const unseen = unseenCards(view);
@@ -93,7 +93,7 @@ function chooseAttack(view: lc.View, choice: lc.pb.AttackChoice__Output): lc.Act
   return lc.attack(chosen.army, chosen.land);
 }
 
-function chooseDefence(view: lc.View, choice: lc.pb.DefendChoice__Output): lc.Action {
+function chooseDefence(view: lc.View, choice: ChoiceOf<"land-and-castle", "defendChoice">): lc.Action {
   const mine = view.players[view.seat];
   const land = view.lands[choice.land]?.card;
   const attacker = choice.attackingArmy!;
@@ -103,7 +103,7 @@ function chooseDefence(view: lc.View, choice: lc.pb.DefendChoice__Output): lc.Ac
   return lc.defend(weakest(winners.length > 0 ? winners : choice.playable)!);
 }
 
-function chooseClaim(view: lc.View, choice: lc.pb.ClaimChoice__Output): lc.Action {
+function chooseClaim(view: lc.View, choice: ChoiceOf<"land-and-castle", "claimChoice">): lc.Action {
   const row = view.lands.map((land) => land.card ?? null);
   // A capture that links every pair of neighbours wins by conversion at once.
   for (const position of choice.lands) {
