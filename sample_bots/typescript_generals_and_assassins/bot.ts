@@ -20,7 +20,7 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { Bot, type Card, generalsAndAssassins as ga, type ChoiceOf, type Request } from "arena-sdk";
+import { Bot, type Card, generalsAndAssassins as ga, type ChoiceOf, type Request, subsets } from "arena-sdk";
 
 type Player = ga.pb.Player__Output;
 
@@ -101,15 +101,7 @@ const likelyDefence = (player: Player): number => 2 * player.lands.length + DEFE
 
 /** The most land value for the least money, as [coins, lands]; null when no land is affordable. */
 function bestPurchase(money: readonly Card[], land: readonly Card[]): [Card[], Card[]] | null {
-  let best: [Card[], Card[]] | null = null;
-  let bestKey: number[] = [];
-  for (const lands of subsets(land)) {
-    for (const coins of subsets(money)) {
-      const key = [ga.total(lands), -ga.total(coins)];
-      if (ga.total(coins) >= ga.total(lands) && (best === null || compare(key, bestKey) > 0)) [best, bestKey] = [[coins, lands], key];
-    }
-  }
-  return best;
+  return maxBy(ga.purchases(money, land), ([coins, lands]) => [ga.total(lands), -ga.total(coins)]) ?? null;
 }
 
 /** How much the bot wants to keep a card: assassins most, then what buys land, then health it can use, generals, soldiers. */
@@ -175,17 +167,4 @@ function minBy<T>(items: readonly T[], key: (item: T) => number | number[]): T |
 function compare(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
-}
-
-/** Every non-empty subset, smallest first (a hand has at most five cards: 31 subsets). */
-function* subsets<T>(items: readonly T[]): Generator<T[]> {
-  for (let n = 1; n <= items.length; n++) yield* combinations(items, n, 0);
-}
-
-function* combinations<T>(items: readonly T[], n: number, from: number): Generator<T[]> {
-  if (n === 0) {
-    yield [];
-    return;
-  }
-  for (let i = from; i <= items.length - n; i++) for (const rest of combinations(items, n - 1, i + 1)) yield [items[i]!, ...rest];
 }

@@ -18,7 +18,7 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { Bot, type CardLike as Card, glory as gl, type ChoiceOf, type Request } from "arena-sdk";
+import { Bot, type CardLike as Card, glory as gl, type ChoiceOf, type Request, subsets } from "arena-sdk";
 
 /** DP a defender adds on average from his hand: a margin against the unknown. */
 const EXPECTED_DEFENCE = 16;
@@ -55,7 +55,7 @@ function takeTurn(choice: ChoiceOf<"glory", "turnChoice">, view: gl.View): gl.Ac
   const health = descending(choice.health)[0]; // the card that heals most
   if (health && me.hp <= LOW_HP) return gl.heal(health);
   const lands = bestLands(choice.lands, gl.total(choice.treasury));
-  const payment = lands.length > 0 ? cheapestPayment(choice.treasury, gl.total(lands)) : null;
+  const payment = lands.length > 0 ? smallestReaching(choice.treasury, gl.total(lands)) : null; // the least overpayment
   if (payment) return gl.buyLand(lands, payment);
   if (choice.assassins.length > 0 && choice.kingTargets.length > 0) {
     // The weakest king: least HP, then most Land to lose, then most Glory.
@@ -132,11 +132,6 @@ function defend(choice: ChoiceOf<"glory", "defendChoice">, view: gl.View): gl.Ac
 
 // --- choosing cards ------------------------------------------------------------------------------
 
-/** The Money worth at least `need` with the least overpayment, then the fewest cards; null if none. */
-function cheapestPayment(money: readonly Card[], need: number): Card[] | null {
-  return bestSubset(descending(money).slice(0, 12), (s) => (gl.total(s) >= need ? [gl.total(s), s.length] : null));
-}
-
 /** The most valuable Land worth at most `budget` (the fewest cards on ties); empty if none. */
 function bestLands(lands: readonly Card[], budget: number): Card[] {
   return bestSubset(descending(lands).slice(0, 10), (s) => (gl.total(s) <= budget ? [-gl.total(s), s.length] : null)) ?? [];
@@ -156,15 +151,6 @@ function bestSubset(cards: readonly Card[], cost: (subset: Card[]) => number[] |
     if (c !== null && (best === null || less(c, best.cost))) best = { subset, cost: c };
   }
   return best?.subset ?? null;
-}
-
-/** Every non-empty subset (at most 12 cards: 4,095 subsets). */
-function* subsets(cards: readonly Card[], from = 0, chosen: Card[] = []): Generator<Card[]> {
-  for (let i = from; i < cards.length; i++) {
-    const subset = [...chosen, cards[i]!];
-    yield subset;
-    yield* subsets(cards, i + 1, subset);
-  }
 }
 
 const descending = (cards: readonly Card[]): Card[] => [...cards].sort((a, b) => gl.value(b) - gl.value(a));

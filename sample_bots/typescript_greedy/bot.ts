@@ -17,7 +17,7 @@
  * sdk/typescript/scripts/build-bots.sh bundles main.ts into dist/main.js (scripts/setup.sh runs that).
  */
 
-import { Bot, generalsWar as gw, Rank, type Request } from "arena-sdk";
+import { Bot, generalsWar as gw, Rank, type Request, subsets } from "arena-sdk";
 
 type Card = { id: number; rank: number };
 
@@ -68,18 +68,10 @@ function likelyAttack(view: gw.View, size: number): number {
 /** The squad of at most `most` cards with power above `needed`: fewest cards first, then least power; null if none. */
 function cheapestAbove(cards: readonly Card[], most: number, needed: number): Card[] | null {
   let best: Card[] | null = null;
-  for (const squad of squads(cards, most)) {
+  for (const squad of subsets(cards)) {
+    if (squad.length > most) break; // subsets come smallest first
     if (total(squad) <= needed) continue;
     if (best === null || squad.length < best.length || (squad.length === best.length && total(squad) < total(best))) best = squad;
   }
   return best;
-}
-
-/** Every squad of 1 to `most` distinct cards (a hand is small: a few thousand squads at most). */
-function* squads(cards: readonly Card[], most: number, from = 0, chosen: Card[] = []): Generator<Card[]> {
-  for (let i = from; i < cards.length; i++) {
-    const squad = [...chosen, cards[i]!];
-    yield squad;
-    if (squad.length < most) yield* squads(cards, most, i + 1, squad);
-  }
 }

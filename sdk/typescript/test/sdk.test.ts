@@ -7,17 +7,20 @@ import {
   type ActionOf,
   Bot,
   BotDriver,
+  type CardLike,
   decodeBotMessage,
   decodeRefereeMessage,
   encodeBotMessage,
   encodeRefereeMessage,
   gameField,
+  generalsAndAssassins as ga,
   generalsWar as gw,
   type MatchResult,
   randomAction,
   Rank,
   Request,
   Rng,
+  subsets,
   Suit,
   wrap,
 } from "arena-sdk";
@@ -192,4 +195,17 @@ test("64-bit ids survive the wire as numbers", () => {
   assert.equal(msg.decision?.requestId, 2 ** 40 + 3);
   const request = new Request(msg.decision!, START.start!);
   assert.equal(request.requestId, 2 ** 40 + 3);
+});
+
+test("subsets come by size, each size in the order of the items, as Python's itertools.combinations", () => {
+  assert.deepEqual([...subsets([1, 2, 3])], [[1], [2], [3], [1, 2], [1, 3], [2, 3], [1, 2, 3]]);
+  assert.deepEqual([...subsets([])], []);
+  // A purchase lists lands first, then the coins that pay for them, in that order too.
+  const coins: CardLike[] = [{ id: 1, rank: Rank.TWO, suit: Suit.DIAMONDS }, { id: 2, rank: Rank.THREE, suit: Suit.DIAMONDS }];
+  const lands: CardLike[] = [{ id: 3, rank: Rank.TWO, suit: Suit.SPADES }, { id: 4, rank: Rank.THREE, suit: Suit.SPADES }];
+  const bought = ga.purchases(coins, lands);
+  assert.deepEqual(
+    bought.map(([coins, lands]) => [coins.map((c) => c.id), lands.map((c) => c.id)]),
+    [[[1], [3]], [[2], [3]], [[1, 2], [3]], [[2], [4]], [[1, 2], [4]], [[1, 2], [3, 4]]],
+  );
 });

@@ -28,6 +28,22 @@ export function ids(cards: Iterable<CardRef>): number[] {
   return Array.from(cards, id);
 }
 
+/**
+ * Every non-empty subset of `items`: by size, smallest first, and in each size in the order of `items`
+ * (as Python's itertools.combinations, so that a bot's "first found" tie-break is the same in both SDKs).
+ * Exponential: for hands of a dozen cards or fewer.
+ */
+export function* subsets<T>(items: readonly T[]): Generator<T[]> {
+  function* ofSize(n: number, from: number): Generator<T[]> {
+    if (n === 0) {
+      yield [];
+      return;
+    }
+    for (let i = from; i <= items.length - n; i++) for (const rest of ofSize(n - 1, i + 1)) yield [items[i]!, ...rest];
+  }
+  for (let n = 1; n <= items.length; n++) yield* ofSize(n, 0);
+}
+
 export function rankOf(card: { rank?: unknown }): number {
   return Number(card.rank ?? 0);
 }

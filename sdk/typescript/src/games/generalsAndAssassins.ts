@@ -9,7 +9,7 @@
 import type { Request } from "../bot.js";
 import type * as pb from "../generated/arena/v1/generals_and_assassins/index.js";
 import type { Rng } from "../rng.js";
-import { ACE, CLUBS, type CardLike, type CardRef, DIAMONDS, forGame, HEARTS, id, ids, JOKER, rankOf, SPADES, suitOf } from "./common.js";
+import { ACE, CLUBS, type CardLike, type CardRef, DIAMONDS, forGame, HEARTS, id, ids, JOKER, rankOf, SPADES, subsets, suitOf } from "./common.js";
 
 export * as pb from "../generated/arena/v1/generals_and_assassins/index.js";
 export { BattleKind, Phase, Side } from "../generated/arena/v1/generals_and_assassins/index.js";
@@ -104,12 +104,11 @@ export function startRound(): Action {
 
 // --- a legal random action from the decision alone ------------------------------
 
-/** Every (money, lands) pair that buys at least one land (exponential in the cards: for small hands). */
+/** Every (money, lands) pair that buys at least one land, in the Python SDK's order (`subsets`'s, lands first;
+ * exponential in the cards: for small hands). */
 export function purchases<C extends Card>(money: readonly C[], land: readonly C[]): [C[], C[]][] {
-  const subsets = (items: readonly C[]): C[][] =>
-    items.reduce<C[][]>((acc, item) => acc.concat(acc.map((s) => [...s, item])), [[]]).filter((s) => s.length > 0);
   const out: [C[], C[]][] = [];
-  const coinSets = subsets(money);
+  const coinSets = [...subsets(money)];
   for (const lands of subsets(land)) {
     const need = total(lands);
     for (const coins of coinSets) if (total(coins) >= need) out.push([coins, lands]);
