@@ -114,6 +114,12 @@ def converge(scheme: str, seed: int, max_games_per_bot: int) -> float | None:
         else:
             table = rng.sample(range(n), size)
             record(table, family.play(table, rng.randrange(2**31)), 1)
+    return reached(history)
+
+
+def reached(history: list[tuple[float, float]]) -> float | None:
+    """The games per bot from which tau, in ``history``'s (games per bot, tau) after each match, stays >= TAU for
+    HOLD more games per bot; None if it never does within the run."""
     for i, (g, _) in enumerate(history):
         window = [tau for h, tau in history[i:] if h <= g + HOLD]
         if history[-1][0] >= g + HOLD and all(tau >= TAU for tau in window):

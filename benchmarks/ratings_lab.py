@@ -1,6 +1,6 @@
 """Pairing and rating schemes tried in seconds: benchmarks/ratings.py's race replayed from matches played beforehand.
 
-Section 4 plays every match of its 48 runs for real (minutes a try, 24 seeds, medians that swing by a fifth).
+Section 4 plays every match of its 48 runs for real (24 seeds a scheme, medians that swing by a fifth).
 Here the family's matches are played once, as duplicate sets of every table the race can seat (each pair at two
 seats, each four bots at four, the rotations of a shuffled order on one deal), and a run draws its sets from that
 store, each table's in a shuffled cycle of its own. The race is ``converge``'s: the same TrueSkill, ``set_ranks``,
@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from benchmarks.ratings import HOLD, NOISES, TAU, Family, kendall_tau, quartiles
+from benchmarks.ratings import NOISES, Family, kendall_tau, quartiles, reached
 from ladder.ratings import INITIAL, Skill, set_ranks, update
 from ladder.scheduler import Entrant, choose_table
 from referee.tournament.schedule import rotations
@@ -161,10 +161,7 @@ def race(store: dict[tuple[int, ...], list[DupSet]], scheme: str, seed: int, cap
             skills[b], games[b] = skill, games[b] + played
         key: Callable[[int], float] = (lambda b: -skills[b].mu) if by_mu else (lambda b: -skills[b].conservative)
         history.append((sum(games) / N, kendall_tau(sorted(range(N), key=key))))
-    for i, (g, _) in enumerate(history):
-        if history[-1][0] >= g + HOLD and all(tau >= TAU for h, tau in history[i:] if h <= g + HOLD):
-            return g
-    return None
+    return reached(history)
 
 
 def main(argv: list[str]) -> None:
