@@ -24,7 +24,7 @@
 import { assassination as asn, Bot, type CardLike, type ChoiceOf, type Request } from "arena-sdk";
 
 const { ActionKind, Direction, Identity, Room } = asn;
-const { KILLED, INJURED } = asn.pb.PresidentStatus;
+const { KILLED, INJURED } = asn.PresidentStatus;
 type View = asn.View;
 type RoomId = asn.pb.Room__Output;
 type Wanted = { kind: asn.pb.ActionKind__Output; colour?: number; room?: RoomId };

@@ -15,6 +15,8 @@ import {
   gameField,
   generalsAndAssassins as ga,
   generalsWar as gw,
+  landAndCastle as lc,
+  assassination as asn,
   type MatchResult,
   randomAction,
   Rank,
@@ -208,4 +210,27 @@ test("subsets come by size, each size in the order of the items, as Python's ite
     bought.map(([coins, lands]) => [coins.map((c) => c.id), lands.map((c) => c.id)]),
     [[[1], [3]], [[2], [3]], [[1, 2], [3]], [[2], [4]], [[1, 2], [4]], [[1, 2], [3, 4]]],
   );
+});
+
+test("card helpers read a rank and suit given as numbers, as names, or as received; nonsense throws", () => {
+  const rank: number = 5;
+  const suit: number = Suit.CLUBS;
+  const byNumber: CardLike = { id: 4, rank, suit };
+  const byName: CardLike = { id: 4, rank: "FIVE", suit: "CLUBS" };
+  assert.equal(lc.armyValue(byNumber), 5);
+  assert.equal(lc.armyValue(byName), 5);
+  assert.equal(lc.total(byName, { rank: "SEVEN", suit: "CLUBS" }, null, { rank: 2, suit: Suit.CLUBS }, true), 5 + 7 + 3);
+  assert.equal(lc.isFace({ rank: "QUEEN", suit: "HEARTS" }), true);
+  assert.equal(gw.power({ rank: "KING" }), 13);
+  assert.equal(gw.power({}), 0);
+  assert.throws(() => lc.armyValue({ rank: 15, suit: 1 }), /not a card rank: 15/);
+  assert.throws(() => lc.armyValue({ rank: "FIFTEEN" as never, suit: 1 }), /not a card rank: "FIFTEEN"/);
+  assert.throws(() => lc.stacks({ rank: 2, suit: 9 }, { rank: 3, suit: 1 }), /not a card suit: 9/);
+});
+
+test("every enum of a game's protocol is exported by its helpers", () => {
+  assert.equal(asn.PresidentStatus.KILLED, asn.pb.PresidentStatus.KILLED);
+  assert.equal(asn.RoundOutcome, asn.pb.RoundOutcome);
+  assert.equal(ga.RoundEndReason, ga.pb.RoundEndReason);
+  assert.equal(gw.EliminationReason, gw.pb.EliminationReason);
 });

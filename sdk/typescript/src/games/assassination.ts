@@ -21,7 +21,7 @@ import type { Rng } from "../rng.js";
 import { ACE, type CardLike, type CardRef, forGame, id, JOKER, rankOf, suitOf } from "./common.js";
 
 export * as pb from "../generated/arena/v1/assassination/index.js";
-export { ActionKind, Direction, Identity, Phase, Room } from "../generated/arena/v1/assassination/index.js";
+export { ActionKind, DiceReason, Direction, Identity, Phase, PresidentStatus, RevealReason, Room, RoundOutcome, ScoreReason } from "../generated/arena/v1/assassination/index.js";
 
 export const GAME = "assassination";
 export type View = pb.View__Output;

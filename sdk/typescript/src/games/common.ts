@@ -1,14 +1,18 @@
 /** What the game helpers share. */
 
 import type { Request } from "../bot.js";
-import type { Card as CardMessage } from "../generated/arena/v1/Card.js";
+import { Rank } from "../generated/arena/v1/Rank.js";
+import { Suit } from "../generated/arena/v1/Suit.js";
 import type { GameId } from "../types.js";
 
 /** A card, or just its id: the builders take either. */
 export type CardRef = number | { id?: number };
 
-/** Any card-like message: the fields the helpers read. */
-export type CardLike = Pick<CardMessage, "id" | "rank" | "suit">;
+/**
+ * Any card-like value: the fields the helpers read. A card as received, or one a bot writes itself: its rank and suit
+ * as numbers (`{ rank: 5, suit: 1 }`) or as the enums' names (`{ rank: "FIVE", suit: "CLUBS" }`).
+ */
+export type CardLike = { id?: number; rank?: number | keyof typeof Rank; suit?: number | keyof typeof Suit };
 
 export const CLUBS = 1;
 export const DIAMONDS = 2;
@@ -44,12 +48,21 @@ export function* subsets<T>(items: readonly T[]): Generator<T[]> {
   for (let n = 1; n <= items.length; n++) yield* ofSize(n, 0);
 }
 
-export function rankOf(card: { rank?: unknown }): number {
-  return Number(card.rank ?? 0);
+/** A card's rank as a number (1 to 13, 14 for a joker); a name (`"FIVE"`) is looked up, anything else throws. */
+export function rankOf(card: Pick<CardLike, "rank">): number {
+  return enumValue(Rank, card.rank, "rank");
 }
 
-export function suitOf(card: { suit?: unknown }): number {
-  return Number(card.suit ?? 0);
+/** A card's suit as a number (1 clubs to 4 spades, 0 for a joker); a name (`"CLUBS"`) is looked up, anything else throws. */
+export function suitOf(card: Pick<CardLike, "suit">): number {
+  return enumValue(Suit, card.suit, "suit");
+}
+
+function enumValue(values: Readonly<Record<string, number>>, value: unknown, what: string): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value === "number" && Object.values(values).includes(value)) return value;
+  if (typeof value === "string" && Object.hasOwn(values, value)) return values[value]!;
+  throw new RangeError(`not a card ${what}: ${JSON.stringify(value)} (a number or one of ${Object.keys(values).join(", ")})`);
 }
 
 /** The request typed for ``game``; throws when the match is of another game. */

@@ -12,7 +12,7 @@ import type { Rng } from "../rng.js";
 import { ACE, CLUBS, type CardLike, type CardRef, DIAMONDS, forGame, HEARTS, id, ids, JOKER, rankOf, SPADES, subsets, suitOf } from "./common.js";
 
 export * as pb from "../generated/arena/v1/generals_and_assassins/index.js";
-export { BattleKind, Phase, Side } from "../generated/arena/v1/generals_and_assassins/index.js";
+export { BattleKind, Phase, RoundEndReason, Side } from "../generated/arena/v1/generals_and_assassins/index.js";
 
 export const GAME = "generals-and-assassins";
 export type View = pb.View__Output;

@@ -3,10 +3,10 @@
 import type { Request } from "../bot.js";
 import type * as pb from "../generated/arena/v1/generals_war/index.js";
 import type { Rng } from "../rng.js";
-import { type CardRef, forGame, ids, rankOf } from "./common.js";
+import { type CardLike, type CardRef, forGame, ids, rankOf } from "./common.js";
 
 export * as pb from "../generated/arena/v1/generals_war/index.js";
-export { Phase } from "../generated/arena/v1/generals_war/index.js";
+export { EliminationReason, Phase } from "../generated/arena/v1/generals_war/index.js";
 
 export const GAME = "generals-war";
 export type View = pb.View__Output;
@@ -28,7 +28,7 @@ export function squad(cards: Iterable<CardRef>): Action {
 }
 
 /** A card's power is its rank number (ace 1 ... king 13). */
-export function power(card: { rank?: unknown }): number {
+export function power(card: Pick<CardLike, "rank">): number {
   return rankOf(card);
 }
 

@@ -6,7 +6,7 @@ import type { Rng } from "../rng.js";
 import { CLUBS, type CardLike, type CardRef, DIAMONDS, forGame, HEARTS, id, ids, JACK, JOKER, KING, QUEEN, rankOf, SPADES, suitOf } from "./common.js";
 
 export * as pb from "../generated/arena/v1/glory/index.js";
-export { AttackKind, Phase } from "../generated/arena/v1/glory/index.js";
+export { AttackKind, GloryReason, Phase, RoundEndReason } from "../generated/arena/v1/glory/index.js";
 
 export const GAME = "glory";
 export type View = pb.View__Output;
