@@ -37,6 +37,17 @@ def test_games_lists_every_game_with_player_counts() -> None:
     assert "General's War" in table.stdout and "2, 4" in table.stdout
 
 
+def test_games_table_shows_every_id_and_option_whole_at_80_columns() -> None:
+    """The ids and options are what a user types next; a cut one ('generals-and-assa…') cannot be copied."""
+    table = runner.invoke(app, ["games"], env={"COLUMNS": "80"}).stdout
+    assert max(len(line) for line in table.splitlines()) <= 80
+    words = set(table.split())
+    for game in json.loads(runner.invoke(app, ["games", "--json"]).stdout):
+        assert game["id"] in words
+        for name, option in game["options"].items():
+            assert f"{name}={option['default']}" in words
+
+
 def test_match_prints_json_writes_a_replay_and_is_deterministic(tmp_path: Path) -> None:
     replay = tmp_path / "m.json"
     first = match_json(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "42", "--replay", str(replay))

@@ -84,10 +84,11 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
         print(json.dumps(data, indent=1))
         return
     table = Table(title="Games")
-    table.add_column("id", style="bold")
+    # The id and the options are what a user types: the name and counts wrap instead, even at 80 columns.
+    table.add_column("id", style="bold", no_wrap=True)
     table.add_column("name")
     table.add_column("players")
-    table.add_column("options (default)")
+    table.add_column("options (default)", no_wrap=True)
     for cls in GAMES.values():
         spec = cls.spec
         table.add_row(
