@@ -32,6 +32,20 @@ def test_a_bad_command_is_told_what_is_wrong(tmp_path: Path, body: str, message:
         load_manifest(bot(tmp_path, body))
 
 
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ('comand = ["python", "bot.py"]\n', "unknown key 'comand' \\(did you mean 'command'\\?"),
+        ('command = ["python", "bot.py"]\nmatches_per_proces = 50\n', "unknown key 'matches_per_proces' \\(did you mean 'matches_per_process'\\?"),
+        ('command = ["python", "bot.py"]\nauthor = "me"\n', "unknown key 'author' \\(the keys are name, version, language, games, command"),
+    ],
+)
+def test_a_misspelt_or_unknown_key_is_refused(tmp_path: Path, body: str, message: str) -> None:
+    """A misspelt matches_per_process or language used to be ignored: the bot ran, but not as its author meant."""
+    with pytest.raises(ManifestError, match=message):
+        load_manifest(bot(tmp_path, body))
+
+
 def test_a_command_may_be_a_list_or_one_string_of_words(tmp_path: Path) -> None:
     assert load_manifest(bot(tmp_path, 'command = ["python", "my bot.py"]\n')).command == ("python", "my bot.py")
     assert load_manifest(bot(tmp_path, 'command = "python bot.py"\n')).command == ("python", "bot.py")

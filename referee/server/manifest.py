@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ LANGUAGES = ("python", "typescript", "javascript", "other")
 MAX_MATCHES_PER_PROCESS = 1000
 #: Longest version string and game id: the ladder keeps them in columns of 64 characters.
 MAX_VERSION, MAX_GAME_ID = 64, 64
+#: Every key a manifest may have (docs/bots.md).
+KEYS = ("name", "version", "language", "games", "command", "matches_per_process")
 
 
 class ManifestError(ValueError):
@@ -51,6 +54,7 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
         raise ManifestError(f"{file}: not valid TOML: {exc}") from None
     except OSError as exc:  # a folder named bot.toml, a file it may not read
         raise ManifestError(f"{file}: cannot be read: {exc.strerror or exc}") from None
+    check_keys(file, data)
 
     def text(key: str) -> str:
         value = data.get(key)
@@ -84,3 +88,12 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     if not isinstance(per_process, int) or isinstance(per_process, bool) or not 1 <= per_process <= MAX_MATCHES_PER_PROCESS:
         raise ManifestError(f"{file}: 'matches_per_process' must be a whole number from 1 to {MAX_MATCHES_PER_PROCESS}")
     return BotManifest(path.resolve(), name, version, tuple(games), tuple(command), str(language), per_process)
+
+
+def check_keys(file: Path, data: dict[str, object]) -> None:
+    """Refuse keys the referee does not read: a misspelt optional key would otherwise be silently ignored."""
+    for key in data:
+        if key not in KEYS:
+            close = difflib.get_close_matches(key, KEYS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"the keys are {', '.join(KEYS)}"
+            raise ManifestError(f"{file}: unknown key '{key}' ({hint})")
