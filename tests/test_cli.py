@@ -87,6 +87,24 @@ def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: P
     assert sleepy["rank"] == 2 and out["seats"][0]["verdicts"] == []
 
 
+def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -> None:
+    """The table gives only 'CRASH@0'; the log that says why is one of many in the log folder."""
+    result = runner.invoke(
+        app,
+        ["match", "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1",
+         "--replay", str(tmp_path / "a.json"), "--log-dir", str(tmp_path / "logs")],
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    note = next(i for i, line in enumerate(lines) if line.startswith("seat 0 (crash-at-start) forfeited: CRASH at decision 0: "))
+    assert "exited with code" in lines[note] and "(and 1 more verdict)" in lines[note]
+    log = Path(lines[note + 1].removeprefix("  log: "))
+    assert log.name.endswith("-seat0-crash-at-start.log") and "crashing on purpose" in log.read_text()
+    assert not any(line.startswith("seat 1 ") for line in lines), "a seat without verdicts gets no note"
+    out = match_json(tmp_path, "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1", "--replay", str(tmp_path / "b.json"))
+    assert "crashing on purpose" in Path(out["seats"][0]["log"]).read_text()
+
+
 @pytest.mark.parametrize(
     "args,message",
     [

@@ -146,6 +146,7 @@ def match(
             "score": s.score,
             "forfeited": s.forfeited,
             "verdicts": [verdict_json(v) for v in s.verdicts],
+            "log": str(played.logs[s.seat]),
         }
         for s in record.result.seats
     ]
@@ -160,6 +161,17 @@ def match(
         table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
     console.print(table)
     console.print(f"replay: {path}   logs: {log_dir}/")
+    for s in seats:
+        if s["verdicts"]:
+            console.print(verdict_note(s), highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
+
+
+def verdict_note(seat: dict[str, Any]) -> str:
+    """Why a seat drew verdicts, and which of the many logs is its own: the table gives only kinds."""
+    first, more = seat["verdicts"][0], len(seat["verdicts"]) - 1
+    status = "forfeited" if seat["forfeited"] else "drew verdicts"
+    others = f" (and {more} more verdict{'s' * (more > 1)})" if more else ""
+    return f"seat {seat['seat']} ({seat['bot']}) {status}: {first['kind']} at decision {first['decision']}: {first['detail']}{others}\n  log: {seat['log']}"
 
 
 def verdict_json(v: Any) -> dict[str, Any]:
