@@ -369,6 +369,15 @@ def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> N
     assert out["standings"][0]["bot"] == "random"
 
 
+def test_the_forfeits_line_names_the_folder_of_the_logs(tmp_path: Path) -> None:
+    """'see the bot logs' alone left the user to guess where --log-dir had put them."""
+    logs = tmp_path / "my-logs"
+    result = runner.invoke(app, ["tournament", "generals-war", RANDOM, CRASH, "--games", "2", "--seed", "1", "--log-dir", str(logs)])
+    assert result.exit_code == 0, result.output
+    assert f"forfeited games: crash-at-start (2) — see the bot logs in {logs}/" in result.stdout
+    assert any("crashing on purpose" in log.read_text() for log in logs.glob("*crash-at-start.log"))
+
+
 @pytest.mark.parametrize(
     "args,message",
     [

@@ -128,7 +128,7 @@ def tournament(
     if as_json:
         print(json.dumps(data))
         return
-    print_result(data)
+    print_result(data, log_dir)
 
 
 def _finite(x: float) -> float | None:
@@ -226,7 +226,7 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
     return data
 
 
-def print_result(data: dict[str, Any]) -> None:
+def print_result(data: dict[str, Any], log_dir: Path) -> None:
     title = f"{data['game']} · {data['format']} · {data['players']} players · seed {data['seed']} · {data['matches']} matches"
     table = Table(title=title)
     for column in ("#", "bot", "μ", "σ", "μ−3σ", "W", "D", "L", "points", "avg rank", "games"):
@@ -251,7 +251,7 @@ def print_result(data: dict[str, Any]) -> None:
     console.print(cross)
     forfeits = [f"{r['bot']} ({r['forfeits']})" for r in data["standings"] if r["forfeits"]]
     if forfeits:
-        console.print(f"[yellow]forfeited games:[/] {', '.join(forfeits)} — see the bot logs")
+        console.print(f"[yellow]forfeited games:[/] {', '.join(forfeits)} — see the bot logs in {log_dir}/", soft_wrap=True)
     for bye in data.get("byes", []):
         console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
     s = data.get("sprt")
