@@ -57,6 +57,12 @@ class BotDriver:
                 self.retries += 1
                 if self.retries <= self.max_retries:
                     return self._answer()
+                if self.retries == self.max_retries + 1:  # said once: the referee may still reject late answers
+                    log.warning(
+                        "giving up on decision %d after %d rejected actions (max_retries %d): when its time runs out "
+                        "the referee plays the default action and gives a TIMEOUT strike",
+                        self.pending.decision_index, self.retries, self.max_retries,
+                    )
         elif which == "error":
             log.warning("protocol error %s: %s", pb.ErrorCode.Name(msg.error.code), msg.error.message)
         elif which == "result":

@@ -56,6 +56,12 @@ export class BotDriver {
         if (this.pending && rejection.requestId === this.pending.requestId) {
           this.retries += 1;
           if (this.retries <= this.maxRetries) return this.answer();
+          if (this.retries === this.maxRetries + 1) {
+            log.warning(
+              `giving up on decision ${this.pending.decisionIndex} after ${this.retries} rejected actions (maxRetries ${this.maxRetries}): ` +
+                "when its time runs out the referee plays the default action and gives a TIMEOUT strike",
+            );
+          }
         }
         break;
       }

@@ -128,10 +128,25 @@ test("a rejection asks again up to maxRetries times, then gives up on that reque
   await driver.handle(START);
   await driver.handle(squadRequest(5, false));
   const reject = (requestId: number) => received({ rejection: { requestId, reason: "no" } });
-  assert.equal((await driver.handle(reject(5))).length, 1);
-  assert.equal((await driver.handle(reject(5))).length, 1);
-  assert.equal((await driver.handle(reject(5))).length, 0);
-  assert.equal((await driver.handle(reject(99))).length, 0, "a rejection of another request is not retried");
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    assert.equal((await driver.handle(reject(5))).length, 1);
+    assert.equal((await driver.handle(reject(5))).length, 1);
+    assert.equal((await driver.handle(reject(5))).length, 0);
+    assert.equal((await driver.handle(reject(99))).length, 0, "a rejection of another request is not retried");
+  } finally {
+    process.stderr.write = write;
+  }
+  // Said once, so that the TIMEOUT strike that follows is explained in the bot's log.
+  assert.deepEqual(
+    written.filter((line) => line.includes("giving up")),
+    [
+      "[arena-sdk] WARNING giving up on decision 7 after 3 rejected actions (maxRetries 2): " +
+        "when its time runs out the referee plays the default action and gives a TIMEOUT strike\n",
+    ],
+  );
   assert.deepEqual(bot.rejections, ["no", "no", "no", "no"]);
   assert.equal(bot.requests.length, 3);
 });
