@@ -46,13 +46,26 @@ def test_a_python_kit_plays_at_once_and_passes_its_tests(tmp_path: Path) -> None
     bot = tmp_path / "my-bot"
     out = new("my-bot", "--game", "generals-war", "--lang", "python", "--dir", str(bot))
     assert "arena match generals-war" in out
-    assert sorted(p.name for p in bot.iterdir()) == ["README.md", "bot.py", "bot.toml", "test_bot.py"]
+    assert sorted(p.name for p in bot.iterdir()) == ["README.md", "bot.py", "bot.toml", "test_my_bot.py"]
     manifest = load_manifest(bot)
     assert (manifest.name, manifest.language, manifest.games, manifest.command) == ("my-bot", "python", ("generals-war",), ("python", "bot.py"))
     assert "class MyBot(Bot)" in (bot / "bot.py").read_text()
     seats = match(tmp_path, "generals-war", bot, ROOT / "sample_bots" / "random")
     assert seats[0]["bot"] == "my-bot" and seats[0]["verdicts"] == []
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(bot)], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert "2 passed" in tests.stdout
+
+
+def test_two_python_kits_are_tested_in_one_pytest_run(tmp_path: Path) -> None:
+    """Both kits' tests were test_bot.py: pytest refused the second ('import file mismatch') when run over their folder."""
+    new("alpha", "--game", "glory", "--dir", str(tmp_path / "alpha"))
+    new("beta.2", "--game", "glory", "--dir", str(tmp_path / "beta"))
+    assert (tmp_path / "beta" / "test_beta_2.py").is_file()
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "without_a_penalty", str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
     assert "2 passed" in tests.stdout
 

@@ -47,6 +47,11 @@ def class_name(name: str) -> str:
     return ident if ident.endswith("Bot") else ident + "Bot"
 
 
+def test_file(name: str) -> str:
+    """``my-bot`` -> ``test_my_bot.py``: two kits' tests in one pytest run must not share a module name."""
+    return "test_" + re.sub(r"[^A-Za-z0-9_]", "_", name) + ".py"
+
+
 def ts_field(game: str) -> str:
     """The TypeScript SDK's name for a game: ``generals-war`` -> ``generalsWar``."""
     return re.sub(r"[-_]+([a-z0-9])", lambda m: m.group(1).upper(), game)
@@ -157,7 +162,7 @@ legal action: make `act` in `bot.py` smarter.
   constraints, `request.legal_actions` every legal action when there are at most 64.
   `arena_sdk.games.__MODULE__` has the game's action builders and helpers, and
   docs/games/__GAME__.md the rules as the referee reads them.
-- `test_bot.py` plays whole games with the bot in every seat.
+- `__TEST_FILE__` plays whole games with the bot in every seat.
 
 Play it and test it (with the arena environment, such as `.venv/bin/`):
 
@@ -404,12 +409,13 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
         "DIR": str(directory),
         "MATCH": match_command(game, str(directory)),
         "SDK": str(TS_SDK),
+        "TEST_FILE": test_file(name),
     }
     if lang == "python":
         files = {
             "bot.toml": manifest(name, game, "python", ["python", "bot.py"]),
             "bot.py": fill(PY_BOT, values),
-            "test_bot.py": fill(PY_TEST, values),
+            test_file(name): fill(PY_TEST, values),
             "README.md": fill(PY_README, values),
         }
     else:
