@@ -403,3 +403,19 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["tournament", *args])
     assert result.exit_code == 2, result.output
     assert message in " ".join(result.output.split())
+
+
+def test_the_printed_table_rounds_points_and_names_the_pair_scores(tmp_path: Path) -> None:
+    """Four seats score in thirds (3.16667 was printed); an SPRT's pairs are counted by their score, 0 to 1 in quarters."""
+    bots = [RANDOM, str(SAMPLE_BOTS / "assassination_heuristic"), RANDOM, RANDOM]
+    args = ["tournament", "assassination", *bots, "--players", "4", "--games", "4", "--seed", "2", "--log-dir", str(tmp_path / "logs")]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    exact = [r["points"] for r in data["standings"]]
+    assert any(round(p, 2) != p for p in exact), "the seed no longer gives thirds: pick another"
+    table = runner.invoke(app, args)
+    assert table.exit_code == 0, table.output
+    cells = [row.split("│")[9].strip() for row in table.stdout.splitlines() if row.count("│") == 12]  # in standings order
+    assert cells == [f"{round(p, 2):g}" for p in exact]
+    sprt = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, "--sprt", "--games", "2", "--seed", "3", "--log-dir", str(tmp_path / "logs")])
+    assert sprt.exit_code == 0, sprt.output
+    assert "pairs scoring 0, ¼, ½, ¾, 1: [" in " ".join(sprt.stdout.split())  # unwrapped

@@ -234,7 +234,7 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
     for r in data["standings"]:
         table.add_row(
             str(r["place"]), r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}",
-            str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{r['points']:g}", f"{r['avg_rank']:.2f}", str(r["games"]),
+            str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{round(r['points'], 2):g}", f"{r['avg_rank']:.2f}", str(r["games"]),
         )  # fmt: skip
     console.print(table)
     order = [r["bot"] for r in data["standings"]]
@@ -262,5 +262,5 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
             f"[bold]{s['summary']}[/]\n"
             f"LLR {s['llr']:+.3f}  bounds [{s['lower']:+.3f}, {s['upper']:+.3f}]  "
             f"games {s['games']} ({s['pairs']} pairs)  W-D-L {s['wins']}-{s['draws']}-{s['losses']}  "
-            f"pairs by score 0..2 {s['pentanomial']}  score {s['score']:.3f}  Elo ≈ {elo}"
+            f"pairs scoring 0, ¼, ½, ¾, 1: {s['pentanomial']}  score {s['score']:.3f}  Elo ≈ {elo}"
         )
