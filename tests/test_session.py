@@ -406,3 +406,21 @@ def test_an_answer_posted_while_the_session_sends_is_handled_in_the_same_step() 
     record = asyncio.run(go())
     assert record.game.is_over()
     assert all(not s.verdicts for s in record.result.seats), "no seat timed out"
+
+
+def test_a_process_that_exits_before_connecting_is_told_apart() -> None:
+    """"exited with code 0" alone reads as a clean end; a bot that never called run is the usual cause."""
+
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], FAST)
+        for i, token in enumerate(session.tokens()):
+            if i != 3:
+                session.attach(token, Scripted(session, i, driver_answers(i)))
+        session.process_ended(2, "the bot's process exited with code 1")
+        session.process_ended(3, "the bot's process exited with code 0")
+        return await session.run()
+
+    record = asyncio.run(go())
+    connected, never = record.result.seats[2].verdicts[0], record.result.seats[3].verdicts[0]
+    assert connected.detail == "the bot's process exited with code 1"
+    assert never.kind == V.CRASH and never.detail.startswith("the bot's process exited with code 0 before it connected to the referee")

@@ -362,7 +362,7 @@ async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchS
         handle = await launcher.launch(spec)
     except LaunchError as exc:
         spec.log_path.write_text(f"{exc}\n")
-        session.process_ended(spec.seat, str(exc))
+        session.process_ended(spec.seat, str(exc), started=False)
         return
     handles[spec.seat] = handle
     code = await handle.wait()

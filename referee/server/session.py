@@ -221,8 +221,14 @@ class MatchSession:
         link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
         self._submit(("malformed", seat, detail))
 
-    def process_ended(self, seat: int, detail: str) -> None:
-        """The bot process of ``seat`` has exited (reported by the runner)."""
+    def process_ended(self, seat: int, detail: str, started: bool = True) -> None:
+        """The bot process of ``seat`` has exited (reported by the runner); ``started`` False: it never ran.
+
+        A process that ran but never connected is told apart: it exited with code 0 more often than not (a
+        script that defines a bot and never calls ``run``), and "exited with code 0" alone reads as a clean end.
+        """
+        if started and not self.seats[seat].ever_connected:
+            detail += " before it connected to the referee (a bot connects to ARENA_ADDRESS: with an SDK, call run)"
         self.seats[seat].gone = True
         self._check_ready()
         self._submit(("ended", seat, detail))
