@@ -262,7 +262,7 @@ TS_README = """# __NAME__
 A TypeScript bot for __GAME_NAME__ (`__GAME__`), made by `arena bot new`. It plays a random
 legal action: make `act` in `bot.ts` smarter.
 
-- `bot.toml` names the bot, its games and the command that starts it (`node dist/main.js`).
+- `bot.toml` names the bot, its games and the command that starts it (`node --enable-source-maps dist/main.js`).
 - `bot.ts` is the bot: a subclass of `Bot<"__GAME__">` from the Arena TypeScript SDK
   (docs/typescript.md). `main.ts` runs it.
 - `bot.test.ts` checks the bot's answers to decisions recorded from a real game
