@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import Match, MatchSeat, Rating, RatingChange
 from ladder.ratings import INITIAL, Skill, set_ranks, update
@@ -49,3 +49,14 @@ def mismatches(db: Session, tolerance: float = 1e-9) -> list[str]:
                 f" rebuilt mu={skill.mu:.6f} sigma={skill.sigma:.6f} games={games}"
             )
     return problems
+
+
+def check(make: sessionmaker[Session]) -> list[str]:
+    """``mismatches`` read from one snapshot of the database, so that a running ladder recording results meanwhile
+    (each SELECT would otherwise see the latest commit) is not taken for ratings that went wrong."""
+    with make() as db:
+        if db.get_bind().dialect.name == "sqlite":
+            db.connection().exec_driver_sql("BEGIN")  # pysqlite begins no transaction before a SELECT by itself
+        else:
+            db.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        return mismatches(db)

@@ -301,11 +301,9 @@ def challenge_cmd(
 @ladder_app.command("check-ratings")
 def check_ratings(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Rebuild every rating from the match log and compare with the stored ones."""
-    from ladder.rebuild import mismatches
+    from ladder.rebuild import check
 
-    make = open_ladder_db(data, db, existing=True)
-    with make() as session:
-        problems = mismatches(session)
+    problems = check(open_ladder_db(data, db, existing=True))
     for p in problems:
         console.print(p)
     if problems:

@@ -15,13 +15,13 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
-from ladder import worker
+from ladder import rebuild, worker
 from ladder.accounts import add_user
 from ladder.db import make_engine, migrate, sessions
 from ladder.models import Bot, BotVersion, Match, Rating, User
 from ladder.ratings import INITIAL
 from ladder.ratings import update as update_skills
-from ladder.rebuild import mismatches
+from ladder.rebuild import check, mismatches
 from ladder.scheduler import fill_queue, queue_duplicate_set
 from ladder.worker import rate_settled_sets, record_outcome
 from tests.ladder.conftest import check_rated_once
@@ -172,3 +172,27 @@ def test_queued_challenges_do_not_count_as_games_for_placement_or_the_turn(make:
         assert fill_queue(db, random.Random(0), target=6, games=["land-and-castle"]) == 2
         kinds = Counter(db.scalars(select(Match.kind)))
     assert kinds == {"challenge": 4, "placement": 2}
+
+
+def test_check_ratings_reads_one_snapshot_while_the_ladder_records(make: sessionmaker[Session], monkeypatch: Any) -> None:
+    """`arena ladder check-ratings` on a running ladder: a set rated between its read of the match log and its read of
+    the ratings was reported as ratings gone wrong (each SELECT saw the latest commit)."""
+    a, b = add_bots(make, ["generals-war"], 2)
+    with make() as db:
+        ids = queue_duplicate_set(db.connection(), "generals-war", [a, b], 1, "rated")
+        db.commit()
+    claim_all(make, ids)
+    real_rebuild = rebuild.rebuild
+
+    def rebuild_while_a_set_is_rated(db: Session) -> Any:
+        state = real_rebuild(db)
+        assert record_outcome(make, ids[0], "w", result([1, 2])) and record_outcome(make, ids[1], "w", result([2, 1]))
+        rate_settled_sets(make)
+        return state
+
+    monkeypatch.setattr(rebuild, "rebuild", rebuild_while_a_set_is_rated)
+    assert check(make) == []
+    monkeypatch.setattr(rebuild, "rebuild", real_rebuild)
+    with make() as db:
+        assert check_rated_once(db) == 2  # the set was rated, and the ratings still agree with the log
+    assert check(make) == []
