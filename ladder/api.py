@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.requests import ClientDisconnect
 from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -147,10 +148,13 @@ def create_app(state: LadderState) -> FastAPI:
     @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"])
     async def upload(request: Request, user: Owner) -> Any:
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > state.limits.archive_bytes:
-                raise HTTPException(413, f"the archive is larger than {state.limits.archive_bytes} bytes")
+        try:
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > state.limits.archive_bytes:
+                    raise HTTPException(413, f"the archive is larger than {state.limits.archive_bytes} bytes")
+        except ClientDisconnect:  # the uploader hung up (Ctrl-C, a dropped line): not a traceback in the ladder's log
+            raise HTTPException(400, "the upload was cut off before its end") from None
         try:
             outcome = await submit(state.make, state.store, user, bytes(body), state.limits, state.validate, state.sandbox)
         except SubmissionRefused as exc:

@@ -94,3 +94,37 @@ def test_matches_of_an_unknown_game_or_bot_are_a_404_not_an_empty_list(ladder: L
     assert nosuch.status_code == 404 and nosuch.json()["detail"] == "unknown game 'nosuch'"
     nobody = ladder.client.get("/api/matches", params={"bot": "nobody"})
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
+
+
+def test_an_upload_cut_off_by_its_client_is_answered_not_raised(ladder: LadderFixture) -> None:
+    """An uploader hanging up mid-body (Ctrl-C in `arena ladder submit`, a dropped line) raised ClientDisconnect out of
+    the app: uvicorn logged 'Exception in ASGI application' with a traceback, as for a bug of the ladder."""
+    import asyncio
+    from collections.abc import MutableMapping
+    from typing import Any
+
+    headers = ladder.user("owner")
+    incoming: list[MutableMapping[str, Any]] = [
+        {"type": "http.request", "body": b"PK\x03\x04 the first bytes of a zip", "more_body": True},
+        {"type": "http.disconnect"},
+    ]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> MutableMapping[str, Any]:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
+
+    async def upload() -> None:
+        await ladder.client.app(scope, receive, send)
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": "/api/bots", "raw_path": b"/api/bots", "root_path": "", "query_string": b"",
+        "headers": [(b"authorization", headers["Authorization"].encode()), (b"content-length", b"100000")],
+        "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8765),
+    }
+    asyncio.run(upload())
+    assert sent[0]["status"] == 400 and b"cut off" in sent[1]["body"]
+    assert not any(ladder.ladder.store.rglob("*.toml")), "nothing of the upload was kept"
