@@ -37,12 +37,23 @@ def zip_directory(path: Path) -> bytes:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for root, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if d not in skip)
-            for name in sorted(files):
+            for name in dirs + sorted(files):  # a link to a folder is in dirs, where os.walk would skip it unsaid
                 full = Path(root) / name
                 if full.is_symlink():
                     raise UploadError(f"{full}: links cannot be submitted")
-                zf.write(full, full.relative_to(path).as_posix())
+                if name in files:
+                    _add_file(zf, full, full.relative_to(path).as_posix())
     return buffer.getvalue()
+
+
+def _add_file(zf: zipfile.ZipFile, full: Path, name: str) -> None:
+    """One plain file into the archive: reading a named pipe would wait forever, a socket raise ENXIO."""
+    try:
+        if not stat.S_ISREG(full.lstat().st_mode):
+            raise UploadError(f"{full}: only plain files and folders can be submitted (a named pipe, socket or device is not)")
+        zf.write(full, name)
+    except OSError as exc:
+        raise UploadError(f"{full}: cannot be read ({exc.strerror or exc})") from None
 
 
 def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:

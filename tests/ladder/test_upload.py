@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import stat
 import zipfile
 from pathlib import Path
@@ -122,3 +123,45 @@ def test_links_in_a_directory_are_refused(tmp_path: Path) -> None:
     (bot / "secret").symlink_to("/etc/hostname")
     with pytest.raises(UploadError, match="links"):
         zip_directory(bot)
+
+
+def test_a_link_to_a_folder_is_refused_not_left_out(tmp_path: Path) -> None:
+    """os.walk lists a linked folder among the folders and does not go in: the upload went without it, unsaid."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_bytes(MANIFEST)
+    (bot / "lib").symlink_to(tmp_path)
+    with pytest.raises(UploadError, match="links"):
+        zip_directory(bot)
+
+
+def test_a_named_pipe_or_socket_in_a_directory_is_refused(tmp_path: Path) -> None:
+    """A named pipe left in the bot's folder made `arena ladder submit` wait forever; a socket gave an OSError traceback."""
+    import socket
+    import threading
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_bytes(MANIFEST)
+    os.mkfifo(bot / "pipe")
+    outcome: list[BaseException] = []
+
+    def zip_it() -> None:
+        try:
+            zip_directory(bot)
+        except BaseException as exc:  # noqa: BLE001 - told below, in the test's thread
+            outcome.append(exc)
+
+    reader = threading.Thread(target=zip_it, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():
+        with open(bot / "pipe", "wb"):  # let the stuck reader go
+            pass
+        pytest.fail("zip_directory waited on the named pipe")
+    assert isinstance(outcome[0], UploadError) and "named pipe" in str(outcome[0])
+    (bot / "pipe").unlink()
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(bot / "sock"))
+        with pytest.raises(UploadError, match="plain files"):
+            zip_directory(bot)
