@@ -41,6 +41,7 @@ log = logging.getLogger("arena.ladder.executors")
 
 RESOURCE = "matches"
 BOOKS_RETRY_S = 30.0  # after a books process failed to start, the next try waits this long
+RECONNECT_S = 5.0  # how often a ladder whose Dask client gave up on its scheduler tries a new one
 
 
 class Executor(Protocol):
@@ -207,41 +208,83 @@ class DaskExecutor:
         self.client: Any = None
         self._capacity = (0.0, 0)
         self._futures: set[Any] = set()
+        self._lost = False  # the scheduler is out of reach (told once)
+        self._reconnect_tried = -RECONNECT_S
+        self._idle: list[str] = []  # workers without the matches resource, as last told
 
-    async def start(self) -> None:
+    async def start(self, timeout: float | None = None) -> None:
+        """Connect (``timeout``: Dask's connect timeout unless given), or start a LocalCluster."""
         from distributed import Client, LocalCluster
 
         if self.address:
-            self.client = await Client(self.address, asynchronous=True, name="arena-ladder")  # type: ignore[no-untyped-call]
-        else:
-            self.cluster = await LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=self.n_workers,
-                threads_per_worker=self.matches_per_worker + 1,
-                resources={RESOURCE: self.matches_per_worker},
-                processes=True,
-                asynchronous=True,
-                dashboard_address=None,
-                host="127.0.0.1",
-                silence_logs=logging.WARNING,
-            )
-            self.client = await Client(self.cluster, asynchronous=True, name="arena-ladder")  # type: ignore[no-untyped-call]
+            given = {} if timeout is None else {"timeout": timeout}
+            self.client = await Client(self.address, asynchronous=True, name="arena-ladder", **given)  # type: ignore[no-untyped-call]
+            await self._register_plugin()
+            return
+        self.cluster = await LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=self.n_workers,
+            threads_per_worker=self.matches_per_worker + 1,
+            resources={RESOURCE: self.matches_per_worker},
+            processes=True,
+            asynchronous=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+            silence_logs=logging.WARNING,
+        )
+        self.client = await Client(self.cluster, asynchronous=True, name="arena-ladder")  # type: ignore[no-untyped-call]
+        await self._register_plugin()
+
+    async def _register_plugin(self) -> None:
         from ladder.dask_worker import ArenaWorkerPlugin
 
         await self.client.register_plugin(ArenaWorkerPlugin(), name="arena")
+
+    async def _reconnect(self) -> bool:
+        """A new client once the old one gave up on a lost scheduler (Dask's client closes itself when the scheduler
+        stays away longer than its connect timeout, and never comes back): at most every ``RECONNECT_S`` seconds."""
+        if time.monotonic() - self._reconnect_tried < RECONNECT_S:
+            return False
+        self._reconnect_tried = time.monotonic()
+        old, self.client = self.client, None
+        try:
+            await old.close()
+        except Exception:  # noqa: BLE001 - it is closed already, or half so: a new one is what matters
+            pass
+        try:
+            await self.start(timeout=RECONNECT_S)  # not Dask's 30 s: the dispatcher waits on it
+        except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, CommClosedError...: the scheduler is still away
+            self.client = old  # closed: tried again later
+            if not self._lost:
+                log.warning("the Dask scheduler at %s is out of reach (%s); trying again every %.0f s", self.address, exc, RECONNECT_S)
+            self._lost = True
+            return False
+        log.info("connected to the Dask scheduler at %s again", self.address)
+        self._lost = False
+        return True
 
     async def capacity(self) -> int:
         """The sum of the workers' ``matches`` resources (refreshed at most every ``capacity_ttl`` seconds)."""
         at, known = self._capacity
         if time.monotonic() - at < self.capacity_ttl:
             return known
+        self._capacity = (time.monotonic(), 0)
+        if self.address and self.client.status not in ("running", "connecting") and not await self._reconnect():
+            return 0
         try:
             identity = await self.client.scheduler.identity(n_workers=-1)
-        except Exception:  # the scheduler is out of reach for a moment
-            log.warning("the Dask scheduler did not answer", exc_info=True)
+        except Exception as exc:  # the scheduler is out of reach for a moment: said once, not at every look
+            if not self._lost:
+                log.warning("the Dask scheduler did not answer (%s: %s)", type(exc).__name__, exc)
+            self._lost = True
             return 0
-        total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in identity.get("workers", {}).values())
-        if total == 0 and identity.get("workers"):
-            log.warning("no Dask worker offers the %r resource: start workers with --resources \"%s=2\"", RESOURCE, RESOURCE)
+        self._lost = False
+        workers = identity.get("workers", {}).values()
+        total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in workers)
+        idle = sorted(str(w.get("name") or w.get("id")) for w in workers if not w.get("resources", {}).get(RESOURCE))
+        if idle and idle != self._idle:  # said when it changes, not every second
+            log.warning("Dask workers without the %r resource play nothing: %s; start them with --resources \"%s=2\"",
+                        RESOURCE, ", ".join(idle), RESOURCE)
+        self._idle = idle
         self._capacity = (time.monotonic(), total)
         return total
 

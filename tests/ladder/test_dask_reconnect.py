@@ -1,0 +1,63 @@
+"""The ladder's Dask client across a scheduler that goes away and comes back, and what it logs meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+
+import dask
+import pytest
+from distributed import Scheduler, Worker
+
+from ladder import executors
+from ladder.executors import RESOURCE, DaskExecutor
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def capacity_becomes(executor: DaskExecutor, wanted: int, timeout: float) -> int:
+    """Ask as the dispatcher does, until the capacity is ``wanted`` or ``timeout`` is over; the last answer."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while (found := await executor.capacity()) != wanted and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.2)
+    return found
+
+
+def test_the_ladder_connects_again_to_a_scheduler_that_was_away(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Dask's client closes itself for good when its scheduler stays away longer than its connect timeout: the
+    ladder then logged 'the Dask scheduler did not answer' with an AttributeError traceback five times a second,
+    and never played again once the scheduler was back."""
+    monkeypatch.setattr(executors, "RECONNECT_S", 0.5)
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+
+    async def go() -> None:
+        executor = DaskExecutor(address, capacity_ttl=0.0)
+        async with Scheduler(host="127.0.0.1", port=port, dashboard_address=None):
+            await executor.start()
+            async with Worker(address, nthreads=1, name="no-resources"):
+                assert await capacity_becomes(executor, -1, 2.0) == 0  # -1: ask for the whole two seconds
+        # The scheduler is gone: the client tries for its connect timeout (1 s here), then closes itself.
+        for _ in range(50):
+            if executor.client.status == "closed":
+                break
+            await asyncio.sleep(0.2)
+        assert executor.client.status == "closed"
+        assert await capacity_becomes(executor, -1, 2.0) == 0
+        async with Scheduler(host="127.0.0.1", port=port, dashboard_address=None):
+            async with Worker(address, nthreads=2, resources={RESOURCE: 1}):
+                assert await capacity_becomes(executor, 1, 20.0) == 1
+            await executor.close()
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), caplog.at_level(logging.INFO, "arena.ladder.executors"):
+        asyncio.run(go())
+    said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors"]
+    assert not any(r.exc_info for r in caplog.records if r.name == "arena.ladder.executors"), "no traceback in the ladder's log"
+    assert sum("without the 'matches' resource" in m and "no-resources" in m for m in said) == 1, said
+    assert sum("out of reach" in m for m in said) == 1, said
+    assert any("again" in m for m in said), said
