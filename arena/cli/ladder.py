@@ -37,6 +37,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
     """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder already."""
+    from alembic.util.exc import CommandError
     from sqlalchemy import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -52,11 +53,13 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
     config = LadderConfig(data, db)
     try:
         return open_db(config)
-    except (SQLAlchemyError, OSError, ImportError) as exc:  # ImportError: the URL's driver is not installed
+    except (SQLAlchemyError, OSError, ImportError, CommandError) as exc:  # ImportError: the URL's driver is not installed
         remove_made(made)  # no data folder left, made for a database that did not open
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         if isinstance(exc, ImportError):
             reason = f"its driver is not installed ({reason})"
+        if isinstance(exc, CommandError):  # Alembic: a schema revision not among ladder/migrations
+            reason = f"its schema is not one this version of Arena knows ({reason}); was it upgraded by a newer Arena?"
         try:
             shown = make_url(config.db_url).render_as_string(hide_password=True)
         except SQLAlchemyError:

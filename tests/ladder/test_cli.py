@@ -94,6 +94,22 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
     assert not (tmp_path / "new").exists(), "no empty data folder is left where the database did not open"
 
 
+def test_a_database_of_a_newer_arena_gets_a_clear_error(tmp_path: Path) -> None:
+    """A schema revision this Arena has no migration for (the ladder rolled back after an upgrade): Alembic's
+    CommandError came out as a traceback from serve, user add and check-ratings."""
+    import sqlite3
+
+    from ladder.db import default_url, migrate
+
+    migrate(default_url(tmp_path))
+    with sqlite3.connect(tmp_path / "ladder.db") as db:
+        db.execute("UPDATE alembic_version SET version_num = '0099'")
+    for args in (["ladder", "user", "add", "ann"], ["ladder", "check-ratings"], ["ladder", "serve", "--port", "0", "--no-samples"]):
+        result = runner.invoke(app, [*args, "--data", str(tmp_path)])
+        assert result.exit_code == 2, (args, result.output)
+        assert "newer Arena" in " ".join(result.output.split()) and "Traceback" not in result.output, (args, result.output)
+
+
 def test_a_server_that_is_not_the_ladder_gets_a_clear_error(tmp_path: Path) -> None:
     """--server naming another web server: a one-line error, not a JSONDecodeError traceback or a whole HTML page."""
     import functools
