@@ -504,3 +504,23 @@ def test_a_finished_stream_stays_open_until_the_bot_hangs_up(tmp_path: Path) -> 
         return order
 
     assert asyncio.run(main())[-1] == "server stopped"
+
+
+def test_arena_referee_serve_stopped_before_its_bots_come_exits_cleanly() -> None:
+    """SIGTERM (or Ctrl-C) while the referee waits for its bots: gRPC's server was left to be stopped by a closed event
+    loop, and the operator saw 'RuntimeError: Event loop is closed' with a traceback after 'stopped by SIGTERM'."""
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "referee", "serve", "generals-war", "--players", "2", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert proc.stdout is not None
+    while "ARENA_TOKEN=" not in (line := proc.stdout.readline()):
+        assert line, "the referee exited early"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err and "never awaited" not in err, err

@@ -7,6 +7,7 @@ import os
 # Bots are started with fork+exec while the referee's gRPC server runs; gRPC's fork handlers are not needed.
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -260,7 +261,11 @@ def referee_serve(
         console.print(f"ARENA_MATCH_ID={session.match_id}")
         for i, token in enumerate(session.tokens()):
             console.print(f"seat {i}: ARENA_TOKEN={token}")
-        record = await session.run()
+        try:
+            record = await session.run()
+        except asyncio.CancelledError:  # Ctrl-C or SIGTERM: the server stopped on this loop, not left to a closed one
+            await server.stop(grace=None)
+            raise
         await server.stop(grace=1.0)
         path = replay or Path("replays") / f"{game}-{the_game.seed}-{session.match_id}.json"
         write_replay(record, path)
