@@ -136,8 +136,11 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
 
 
 def main() -> None:
-    # Ctrl-C in a terminal reaches the whole process group: the ladder shuts down, and closing the pipe ends this.
+    # Ctrl-C in a terminal reaches the whole process group, as SIGTERM does from `timeout` or systemd stopping the
+    # ladder's unit: the ladder shuts down, and closing the pipe ends this (it had started another one, and said the
+    # books process had ended, when this one died of the signal meant for the ladder).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="[books] %(levelname)s %(name)s: %(message)s")
     out = sys.stdout.buffer
     sys.stdout = sys.stderr  # the pipe carries answers only: a stray print must not break a frame

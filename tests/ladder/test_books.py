@@ -82,6 +82,28 @@ def test_a_books_process_that_dies_fails_its_pending_and_later_calls() -> None:
     assert "not running" in str(after)
 
 
+def test_the_signals_that_stop_the_ladders_process_group_leave_the_books_process_to_the_ladder() -> None:
+    """Ctrl-C, or SIGTERM from `timeout` or systemd stopping the ladder's unit, reach the whole process group: the
+    books process died of SIGTERM before the ladder closed it, and the ladder logged that it had ended and started
+    another while it was stopping. The ladder ends it by closing its pipe."""
+
+    async def main() -> tuple[bool, int | None]:
+        books = Books()
+        await books.start()
+        assert books.proc is not None
+        try:
+            await books.call(default_url, Path("/x"))  # it is up, its signal handlers set
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                books.proc.send_signal(sig)
+            await asyncio.sleep(0.5)
+            return books.alive, books.proc.returncode
+        finally:
+            await books.close()
+
+    alive, code = asyncio.run(main())
+    assert alive and code is None
+
+
 def test_the_ladder_records_through_its_books_process_and_goes_on_when_it_dies(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     owner = ladder.user("dana")
     for bot in (SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"):
