@@ -256,7 +256,7 @@ async def play_job(
                 log_dir = Path(tmp) / "logs"
             setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox)
             keys = [bot.version_id for bot in job.bots]
-            playing = asyncio.create_task(_play_seated(seats, run_local_match(setup, launcher, pool, keys)))
+            playing = asyncio.create_task(_play_seated(seats, lambda: run_local_match(setup, launcher, pool, keys)))
             lost = asyncio.Event()
             keeper = asyncio.create_task(_keep_lease(make, job, playing, lost))
             try:
@@ -283,14 +283,13 @@ async def play_job(
     return outcome("recorded" if recorded else "lost")
 
 
-async def _play_seated(seats: asyncio.Semaphore | None, match: Coroutine[Any, Any, LocalMatch]) -> LocalMatch:
-    try:
-        if seats is None:
-            return await match
-        async with seats:
-            return await match
-    finally:
-        match.close()  # cancelled while waiting for a seat: the match never started
+async def _play_seated(seats: asyncio.Semaphore | None, start: Callable[[], Coroutine[Any, Any, LocalMatch]]) -> LocalMatch:
+    """The match ``start()`` makes, once a seat is free. Made here, not by the caller: a task cancelled before its
+    first step (the ladder stopped at that moment) never runs its coroutine, so one handed in was never awaited."""
+    if seats is None:
+        return await start()
+    async with seats:
+        return await start()
 
 
 def record_played(make: sessionmaker[Session], job: MatchJob, played: LocalMatch, worker: str) -> bool:

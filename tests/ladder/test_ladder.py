@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import shutil
 from pathlib import Path
@@ -253,8 +254,8 @@ def test_the_local_pool_keeps_one_match_ready_but_plays_no_more_than_its_workers
             finished.append(n)
             return n
 
-        jobs = [asyncio.create_task(_play_seated(executor.seats, match(n))) for n in range(5)]
-        waiting = asyncio.create_task(_play_seated(executor.seats, match(99)))
+        jobs = [asyncio.create_task(_play_seated(executor.seats, functools.partial(match, n))) for n in range(5)]
+        waiting = asyncio.create_task(_play_seated(executor.seats, functools.partial(match, 99)))
         await asyncio.sleep(0)
         waiting.cancel()  # a lease lost while waiting for a seat: its match never starts
         await asyncio.gather(*jobs, waiting, return_exceptions=True)
