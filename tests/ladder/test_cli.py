@@ -94,6 +94,15 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
     assert not (tmp_path / "new").exists(), "no empty data folder is left where the database did not open"
 
 
+def test_check_ratings_says_what_docs_deploy_says_when_all_is_well(tmp_path: Path) -> None:
+    from ladder.db import default_url, migrate
+
+    migrate(default_url(tmp_path))
+    result = runner.invoke(app, ["ladder", "check-ratings", "--data", str(tmp_path)])
+    assert result.exit_code == 0 and result.output.strip() == "ratings match the match log", result.output
+    assert '"ratings match\n  the match log"' in (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
+
+
 def test_a_database_of_a_newer_arena_gets_a_clear_error(tmp_path: Path) -> None:
     """A schema revision this Arena has no migration for (the ladder rolled back after an upgrade): Alembic's
     CommandError came out as a traceback from serve, user add and check-ratings."""
