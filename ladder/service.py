@@ -39,6 +39,8 @@ from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
 
 log = logging.getLogger("arena.ladder")
+#: Matches given back unplayed in a row before the dispatcher claims one at a time, at most MAX_PAUSE_S apart.
+FAILING_RUN, MAX_PAUSE_S = 3, 60.0
 
 
 @dataclass
@@ -122,6 +124,7 @@ class Ladder:
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
+        self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
         #: The dispatcher found the queue empty: the scheduler fills it now rather than at its next tick...
         self._hungry = asyncio.Event()
         #: ...and resolves this when it has, to wake the dispatcher.
@@ -147,7 +150,10 @@ class Ladder:
                         self._settle(future, match_id, owner)
                     self.capacity = await self.executor.capacity()
                     # No more than that: a match queued behind another at one worker could wait while another worker is idle.
-                    while len(in_flight) < self.capacity:
+                    # Workers that failed the last matches (``_worker_trouble``): one at a time, after a pause.
+                    paused = self._failing >= FAILING_RUN and (bool(in_flight) or time.monotonic() < self._pause_until)
+                    while len(in_flight) < self.capacity and not paused:
+                        paused = self._failing >= FAILING_RUN
                         self._claims += 1
                         owner = f"{self.owner_prefix}-{self._claims}"
                         # Off the loop, as the scheduler's tick; a claim under way when the ladder stops is given back below.
@@ -215,16 +221,31 @@ class Ladder:
             # The job never reported: its worker died more often than Dask retries, or the task was lost.
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
             release(self.make, match_id, owner, count_attempt=True, error=public_error(error))
+            self._worker_trouble()
             return
         outcome = future.result()
         self.outcomes.append(outcome)
         del self.outcomes[:-1000]
         if outcome.status == "recorded":
             self.matches_played += 1
+            self._failing, self._pause_until = 0, 0.0
         elif outcome.status == "unfit":
             log.error("worker %s cannot play match %s: %s", outcome.worker, match_id, outcome.detail)
+            self._worker_trouble()
         elif outcome.status == "lost":
             log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
+
+    def _worker_trouble(self) -> None:
+        """Another match the workers gave back unplayed. After a few in a row (a worker that cannot run the sandbox
+        or has no database URL fails every job at once), claim one at a time, waiting longer each time, until one is
+        recorded: each costs its match an attempt, and the queue was failed by the hundred in seconds."""
+        self._failing += 1
+        if self._failing < FAILING_RUN:
+            return
+        if self._failing == FAILING_RUN:
+            log.error("the last %d matches came back from the workers unplayed (above: why): one match at a time, up to"
+                      " %.0f s apart, until one is recorded", FAILING_RUN, MAX_PAUSE_S)
+        self._pause_until = time.monotonic() + min(MAX_PAUSE_S, 2.0 ** (self._failing - FAILING_RUN))
 
     async def scheduler(self) -> None:
         """Tick every half second, and at once when the dispatcher finds the queue empty.
