@@ -14,6 +14,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from referee.core.cards import Suit, card_id, joker_id
 from referee.core.game import Event, Game
 from referee.games.registry import GAMES
 
@@ -142,3 +143,15 @@ class HalfOpenProxy:
 
         self.loop.call_soon_threadsafe(go)
         self.thread.join(10)
+
+
+_SUITS = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}
+_RANKS = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
+
+
+def named_card(name: str, deck: int = 0) -> int:
+    """A card id of ``deck`` from a short name, as the rules tests write hands: ``Kh``, ``Tc``, ``5s``; ``X0`` and
+    ``X1`` are the deck's two jokers."""
+    if name[0] == "X":
+        return joker_id(int(name[1:] or 0), deck)
+    return card_id(_RANKS.get(name[0]) or int(name[0]), _SUITS[name[1]], deck)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from referee.core.cards import Suit, card_id, joker_id
+from referee.core.cards import Suit, card_id
 from referee.games.glory import Glory
 from referee.games.glory.types import (
     Discard,
@@ -13,19 +13,13 @@ from referee.games.glory.types import (
     GloryReason,
     Phase,
 )
-
-SUITS = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}
-RANKS = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
+from tests.support import named_card
 
 
 def c(name: str) -> int:
-    """A card id from a short name: ``Kh``, ``Ts``, ``5c``, ``X`` (joker); ``@d`` picks the deck (``Kh@1``)."""
+    """A card id from a short name: ``Kh``, ``Ts``, ``5c``, ``X`` and ``X2`` (the jokers); ``@d`` picks the deck (``Kh@1``)."""
     text, _, deck = name.partition("@")
-    d = int(deck) if deck else 0
-    if text in ("X", "X2"):
-        return joker_id(0 if text == "X" else 1, d)
-    rank = RANKS.get(text[0]) or int(text[0])
-    return card_id(rank, SUITS[text[1]], d)
+    return named_card({"X": "X0", "X2": "X1"}.get(text, text), int(deck or 0))
 
 
 def cs(names: str) -> list[int]:

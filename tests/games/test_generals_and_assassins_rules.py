@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from arena.v1 import cards_pb2
-from referee.core.cards import Suit, card_id, deck_of, full_deck, joker_id
+from referee.core.cards import full_deck
 from referee.core.game import Event
 from referee.games.generals_and_assassins import GeneralsAndAssassins
 from referee.games.generals_and_assassins.roles import value
 from referee.games.generals_and_assassins.types import (
+    Assassinate,
     AssassinationResolved,
     AssassinChoice,
-    Assassinate,
     Assist,
     AssistChoice,
     Attack,
@@ -31,12 +31,12 @@ from referee.games.generals_and_assassins.types import (
     KingDefeated,
     LandsOffered,
     LandTransferred,
+    NextRoundChoice,
     Offer,
     OfferChoice,
     OfferLands,
     Phase,
     PlayAssassin,
-    NextRoundChoice,
     RoundEnded,
     RoundEndReason,
     RoundStarted,
@@ -46,18 +46,14 @@ from referee.games.generals_and_assassins.types import (
     TurnSkipped,
 )
 from referee.protocol.messages import GameCodec
+from tests.support import named_card
 
-SUITS = {"c": Suit.CLUBS, "d": Suit.DIAMONDS, "h": Suit.HEARTS, "s": Suit.SPADES}
-RANKS = {"A": 1, "T": 10, "J": 11, "Q": 12, "K": 13}
 CODEC = GameCodec(GeneralsAndAssassins)
 
 
 def c(name: str, deck: int) -> int:
     """A card of ``deck`` by name: ``Kh``, ``Tc``, ``5s``; ``X0``/``X1`` are the jokers."""
-    if name[0] == "X":
-        return joker_id(int(name[1]), deck)
-    rank = RANKS.get(name[0]) or int(name[0])
-    return card_id(rank, SUITS[name[1]], deck)
+    return named_card(name, deck)
 
 
 def cs(names: str, deck: int) -> list[int]:
