@@ -48,19 +48,23 @@ export function* subsets<T>(items: readonly T[]): Generator<T[]> {
   for (let n = 1; n <= items.length; n++) yield* ofSize(n, 0);
 }
 
+// The enums' numbers, made once: the heuristic bots read ranks and suits inside their subset searches.
+const RANKS: ReadonlySet<number> = new Set(Object.values(Rank));
+const SUITS: ReadonlySet<number> = new Set(Object.values(Suit));
+
 /** A card's rank as a number (1 to 13, 14 for a joker); a name (`"FIVE"`) is looked up, anything else throws. */
 export function rankOf(card: Pick<CardLike, "rank">): number {
-  return enumValue(Rank, card.rank, "rank");
+  return enumValue(Rank, RANKS, card.rank, "rank");
 }
 
 /** A card's suit as a number (1 clubs to 4 spades, 0 for a joker); a name (`"CLUBS"`) is looked up, anything else throws. */
 export function suitOf(card: Pick<CardLike, "suit">): number {
-  return enumValue(Suit, card.suit, "suit");
+  return enumValue(Suit, SUITS, card.suit, "suit");
 }
 
-function enumValue(values: Readonly<Record<string, number>>, value: unknown, what: string): number {
+function enumValue(values: Readonly<Record<string, number>>, numbers: ReadonlySet<number>, value: unknown, what: string): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value === "number" && Object.values(values).includes(value)) return value;
+  if (typeof value === "number" && numbers.has(value)) return value;
   if (typeof value === "string" && Object.hasOwn(values, value)) return values[value]!;
   throw new RangeError(`not a card ${what}: ${JSON.stringify(value)} (a number or one of ${Object.keys(values).join(", ")})`);
 }
