@@ -5,16 +5,20 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ladder.models import User
+from ladder.models import Bot, User
 from referee.server.manifest import NAME_RE, NAME_RULE
 
 
+REVOKED = "revoked:"
+
+
 class AccountError(ValueError):
-    """A user that cannot be created, or a token that names nobody."""
+    """A user that cannot be created, or a name that names nobody."""
 
 
 def hash_token(token: str) -> str:
@@ -31,6 +35,47 @@ def add_user(db: Session, name: str) -> str:
     db.add(User(name=name, token_hash=hash_token(token), created_at=time.time()))
     db.commit()
     return token
+
+
+def _owner(db: Session, name: str) -> User:
+    user = db.scalar(select(User).where(User.name == name))
+    if user is None:
+        raise AccountError(f"no user {name!r} (arena ladder user list shows them)")
+    return user
+
+
+def reissue_token(db: Session, name: str) -> str:
+    """Give ``name`` a new API token (shown once); the old one stops working at once."""
+    user = _owner(db, name)
+    token = "arena_" + secrets.token_urlsafe(24)
+    user.token_hash = hash_token(token)
+    db.commit()
+    return token
+
+
+def revoke_token(db: Session, name: str) -> None:
+    """Leave ``name`` with no working token: their bots stay on the ladder, nobody can submit as them."""
+    user = _owner(db, name)
+    # The column is unique and required: a mark no SHA-256 hex digest can equal, unique by its random tail.
+    user.token_hash = (REVOKED + secrets.token_hex(32))[:64]
+    db.commit()
+
+
+@dataclass(frozen=True)
+class Owner:
+    name: str
+    created_at: float
+    bots: int
+    revoked: bool
+
+
+def list_users(db: Session) -> list[Owner]:
+    """Every owner, by name, with their number of bots and whether their token is revoked."""
+    counts = dict(db.execute(select(Bot.owner_id, func.count(Bot.id)).group_by(Bot.owner_id)).tuples().all())
+    return [
+        Owner(u.name, u.created_at, counts.get(u.id, 0), u.token_hash.startswith(REVOKED))
+        for u in db.scalars(select(User).order_by(User.name))
+    ]
 
 
 def user_for_token(db: Session, token: str) -> User | None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from collections.abc import Callable
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -27,6 +28,7 @@ DbUrl = Annotated[str | None, typer.Option("--db", help="SQLAlchemy URL (default
 Server = Annotated[str, typer.Option("--server", envvar="ARENA_LADDER_URL", help="The ladder's address.")]
 Token = Annotated[str, typer.Option("--token", envvar="ARENA_LADDER_TOKEN", help="Your API token.")]
 DEFAULT_DATA = Path("arena-data")
+T = TypeVar("T")
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 
 
@@ -175,18 +177,55 @@ def serve(
         fail(f"the Dask cluster cannot be reached or started: {exc}")
 
 
+def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:
+    """``act(session, name)`` on the ladder's database, its AccountError a one-line error."""
+    from ladder.accounts import AccountError
+
+    with open_ladder_db(data, db, existing=existing)() as session:
+        try:
+            return act(session, name)
+        except AccountError as exc:
+            fail(str(exc))
+
+
 @user_app.command("add")
 def user_add(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Create an owner and print their API token (shown once)."""
-    from ladder.accounts import AccountError, add_user
+    from ladder.accounts import add_user
 
-    make = open_ladder_db(data, db)
-    with make() as session:
-        try:
-            token = add_user(session, name)
-        except AccountError as exc:
-            fail(str(exc))
-    print(token)
+    print(on_owner(add_user, name, data, db, existing=False))
+
+
+@user_app.command("token")
+def user_token(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Give an owner a new API token and print it (shown once); their old token stops working."""
+    from ladder.accounts import reissue_token
+
+    print(on_owner(reissue_token, name, data, db))
+
+
+@user_app.command("revoke")
+def user_revoke(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Stop an owner's API token working; their bots stay on the ladder (`user token` gives them a new one)."""
+    from ladder.accounts import revoke_token
+
+    on_owner(revoke_token, name, data, db)
+    console.print(f"{name}'s token is revoked: the ladder refuses it from now on")
+
+
+@user_app.command("list")
+def user_list(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """The owners, with their number of bots and whether their token is revoked."""
+    from ladder.accounts import list_users
+
+    with open_ladder_db(data, db, existing=True)() as session:
+        owners = list_users(session)
+    table = Table()
+    for column in ("owner", "bots", "since", "token"):
+        table.add_column(column, justify="right" if column == "bots" else "left", no_wrap=column == "owner")
+    for o in owners:
+        table.add_row(o.name, str(o.bots), time.strftime("%Y-%m-%d %H:%M", time.localtime(o.created_at)), "revoked" if o.revoked else "valid")
+    console.print(table)
 
 
 @ladder_app.command()

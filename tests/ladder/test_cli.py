@@ -67,6 +67,30 @@ def test_user_submit_standings_matches_and_challenge(ladder: LadderFixture, serv
     assert missing.exit_code == 2 and "cannot reach the ladder" in missing.output
 
 
+def test_an_operator_reissues_revokes_and_lists_owners_tokens(ladder: LadderFixture, server: str) -> None:
+    """A leaked token was for good: `user add` of an existing name fails, and nothing else touched tokens."""
+    data = str(ladder.ladder.config.data_dir)
+    first = arena("ladder", "user", "add", "ivan", "--data", data).strip()
+    me = ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token"]
+    second = arena("ladder", "user", "token", "ivan", "--data", data).strip()
+    assert second.startswith("arena_") and second != first
+    old = runner.invoke(app, [*me, first])
+    assert old.exit_code == 2 and "unknown API token" in old.output
+    assert "accepted" in arena(*me, second)
+    listed = arena("ladder", "user", "list", "--data", data)
+    assert [line.split()[:2] for line in listed.splitlines() if "ivan" in line] == [["│", "ivan"]] and "valid" in listed
+    assert "revoked" in arena("ladder", "user", "revoke", "ivan", "--data", data)
+    revoked = runner.invoke(app, [*me, second])
+    assert revoked.exit_code == 2 and "unknown API token" in revoked.output
+    row = next(line for line in arena("ladder", "user", "list", "--data", data).splitlines() if "ivan" in line)
+    assert row.split("│")[2].strip() == "1" and "revoked" in row, row  # ivan's bot stays his
+    third = arena("ladder", "user", "token", "ivan", "--data", data).strip()
+    assert "accepted" in arena(*me, third)
+    for verb in ("token", "revoke"):
+        nobody = runner.invoke(app, ["ladder", "user", verb, "ivna", "--data", data])
+        assert nobody.exit_code == 2 and "no user 'ivna'" in nobody.output
+
+
 def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> None:
     """No traceback, no empty ladder made up where the operator mistyped a path, and no password printed."""
     a_file = tmp_path / "a-file"
