@@ -63,6 +63,16 @@ def test_match_prints_json_writes_a_replay_and_is_deterministic(tmp_path: Path) 
     assert load_replay(tmp_path / "m2.json")["actions"] == data["actions"]
 
 
+def test_a_second_match_with_the_same_seed_keeps_the_first_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default replays/<game>-<seed>.json was overwritten by any later match with that seed, other bots or not."""
+    monkeypatch.chdir(tmp_path)
+    first = match_json(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "7")
+    second = match_json(tmp_path, "generals-war", RANDOM, RANDOM, "--seed", "7")
+    assert first["replay"] == "replays/generals-war-7.json" and second["replay"] == "replays/generals-war-7-2.json"
+    assert [s["name"] for s in load_replay(tmp_path / first["replay"])["seats"]] == ["gw-greedy", "random"]
+    assert [s["name"] for s in load_replay(tmp_path / second["replay"])["seats"]] == ["random", "random"]
+
+
 def test_four_player_match_with_a_table(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["match", "generals-war", GREEDY, RANDOM, RANDOM, GREEDY, "--seed", "3", "--replay", str(tmp_path / "r.json"), "--log-dir", str(tmp_path)]

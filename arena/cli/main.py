@@ -57,6 +57,16 @@ def check_file(path: Path, flag: str) -> None:
     check_dir(path.parent, f"{flag}'s folder")
 
 
+def free_replay_path(folder: Path, stem: str) -> Path:
+    """``folder/stem.json``, or ``stem-2.json``, ``stem-3.json``... past replays already there: the same seed
+    with other bots, or other options, is another match, and its replay must not overwrite the first."""
+    path, n = folder / f"{stem}.json", 1
+    while path.exists() or path.is_symlink():
+        n += 1
+        path = folder / f"{stem}-{n}.json"
+    return path
+
+
 def parse_options(pairs: list[str]) -> dict[str, str]:
     options: dict[str, str] = {}
     for pair in pairs:
@@ -104,7 +114,7 @@ def match(
     bots: Annotated[list[Path], typer.Argument(help="Bot directories, one per seat, in seat order.")],
     seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and bots replay the same match.")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
-    replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json).")] = None,
+    replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
     move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
     time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
@@ -131,7 +141,7 @@ def match(
         launcher = launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
-    path = replay or Path("replays") / f"{game}-{seed}.json"
+    path = replay or free_replay_path(Path("replays"), f"{game}-{seed}")
     with removed_on_failure(log_dir, path.parent):
         check_dir(log_dir, "--log-dir")
         check_file(path, "--replay")
