@@ -17,7 +17,7 @@ from ladder.ratings import INITIAL
 from ladder.upload import Limits, UploadError, unpack
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
-from referee.server.manifest import BotManifest, ManifestError, load_manifest
+from referee.server.manifest import BotManifest, ManifestError, check_built, load_manifest
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import TimeControl
 
@@ -83,6 +83,7 @@ async def submit(
     try:
         unpack(data, staging, limits)
         manifest = load_manifest(staging)
+        check_built(manifest)
     except (UploadError, ManifestError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise SubmissionRefused(422, str(exc).replace(str(staging), "<bot>")) from None

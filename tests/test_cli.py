@@ -73,6 +73,18 @@ def test_a_second_match_with_the_same_seed_keeps_the_first_replay(tmp_path: Path
     assert [s["name"] for s in load_replay(tmp_path / second["replay"])["seats"]] == ["random", "random"]
 
 
+def test_an_unbuilt_bot_is_refused_before_the_match(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TypeScript bot before build-bots.sh: the match was played, the bot crashed at once, 'Cannot find module' in its log."""
+    monkeypatch.chdir(tmp_path)
+    unbuilt = tmp_path / "unbuilt"
+    shutil.copytree(SAMPLE_BOTS / "typescript_random", unbuilt, ignore=shutil.ignore_patterns("dist"))
+    for args in (["match", "generals-war", str(unbuilt), RANDOM], ["tournament", "generals-war", str(unbuilt), RANDOM, "--games", "2"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert "names dist/main.js, which is not in the bot's folder (build the bot first" in " ".join(result.output.split())
+    assert not (tmp_path / "replays").exists()
+
+
 def test_four_player_match_with_a_table(tmp_path: Path) -> None:
     result = runner.invoke(
         app, ["match", "generals-war", GREEDY, RANDOM, RANDOM, GREEDY, "--seed", "3", "--replay", str(tmp_path / "r.json"), "--log-dir", str(tmp_path)]

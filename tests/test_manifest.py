@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server.manifest import ManifestError, load_manifest
+from referee.server.manifest import ManifestError, check_built, load_manifest
 
 HEAD = 'name = "m"\nversion = "1"\nlanguage = "python"\ngames = ["glory"]\n'
 
@@ -90,3 +90,20 @@ def test_a_bad_name_is_told_the_whole_rule(tmp_path: Path, name: str) -> None:
         load_manifest(folder)
     with pytest.raises(AccountError, match="must start with a letter or digit"):
         add_user(None, name)  # type: ignore[arg-type]  # refused before the database is used
+
+
+def test_a_bot_whose_command_names_a_missing_program_or_script_is_told_to_build_it(tmp_path: Path) -> None:
+    """An unbuilt bot (a TypeScript bot before its bundle is made) started, died at once, and only its log said why."""
+    folder = bot(tmp_path, 'command = ["node", "--enable-source-maps", "dist/main.js"]\n')
+    with pytest.raises(ManifestError, match="names dist/main.js, which is not in the bot's folder .build the bot first"):
+        check_built(load_manifest(folder))
+    (folder / "dist").mkdir()
+    (folder / "dist" / "main.js").write_text("")
+    check_built(load_manifest(folder))
+    (folder / "bot.toml").write_text(HEAD + 'command = ["./build/bot", "--fast"]\n')
+    with pytest.raises(ManifestError, match="names ./build/bot"):
+        check_built(load_manifest(folder))
+    # Words that are not relative programs or scripts are the interpreter's business: options, modules, absolute paths, a shell's script.
+    for command in ('["python", "-m", "mybot.main"]', '["/usr/bin/python3", "-u", "/opt/bot.py"]', '["sh", "-c", "exec node dist/x.js"]'):
+        (folder / "bot.toml").write_text(HEAD + f"command = {command}\n")
+        check_built(load_manifest(folder))

@@ -24,7 +24,7 @@ from arena.cli.ladder import ladder_app
 from arena.cli.replay import listen_or_exit
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
-from referee.server.manifest import ManifestError
+from referee.server.manifest import ManifestError, check_built
 
 app = typer.Typer(help="Arena: bots in any language play hidden-information card games.", no_args_is_help=True)
 referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
@@ -129,8 +129,8 @@ def match(
 
     options = parse_options(option)
     try:
-        cls = prepare(game, bots)
-        del cls
+        for manifest in prepare(game, bots):
+            check_built(manifest)
         GAMES[game].spec.resolve_options(options)
     except (OptionError, ManifestError) as exc:
         fail(str(exc))

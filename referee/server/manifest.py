@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import tomllib
 from dataclasses import dataclass
@@ -16,6 +17,8 @@ LANGUAGES = ("python", "typescript", "javascript", "other")
 MAX_MATCHES_PER_PROCESS = 1000
 #: Longest version string and game id: the ladder keeps them in columns of 64 characters.
 MAX_VERSION, MAX_GAME_ID = 64, 64
+#: A command word with one of these endings names a script in the bot's folder, which must be there.
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".sh", ".jar", ".php", ".lua")
 #: Every key a manifest may have (docs/bots.md).
 KEYS = ("name", "version", "language", "games", "command", "matches_per_process")
 
@@ -88,6 +91,23 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     if not isinstance(per_process, int) or isinstance(per_process, bool) or not 1 <= per_process <= MAX_MATCHES_PER_PROCESS:
         raise ManifestError(f"{file}: 'matches_per_process' must be a whole number from 1 to {MAX_MATCHES_PER_PROCESS}")
     return BotManifest(path.resolve(), name, version, tuple(games), tuple(command), str(language), per_process)
+
+
+def check_built(manifest: BotManifest) -> None:
+    """Refuse a bot whose command names a relative program or script its folder lacks (ManifestError).
+
+    A program is a first word with a slash (``./bot``, ``build/bot``), a script a later word ending in a
+    script's suffix (``dist/main.js``, ``bot.py``); absolute paths and words with spaces (a shell's script)
+    are left alone. An unbuilt bot, such as a TypeScript bot before its bundle is made, would otherwise
+    start, die at once, and leave the reason in its log alone. Checked before a match or a submission, not
+    on loading, so that a manifest can be read and checked apart from its bot."""
+    for i, word in enumerate(manifest.command):
+        named = "/" in word if i == 0 else not word.startswith("-") and word.endswith(SCRIPT_SUFFIXES)
+        if named and not word.startswith(("/", "~", "$")) and " " not in word and not os.path.lexists(manifest.path / word):
+            raise ManifestError(
+                f"{manifest.path / MANIFEST}: its command names {word}, which is not in the bot's folder"
+                " (build the bot first: a bot cannot build itself at run time)"
+            )
 
 
 def check_keys(file: Path, data: dict[str, object]) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.core.game import OptionError
 from referee.games.registry import game_class
-from referee.server.manifest import BotManifest, load_manifest
+from referee.server.manifest import BotManifest, check_built, load_manifest
 from referee.server.runner import BotPool, LocalMatch, MatchSetup, run_local_match
 from referee.server.session import TimeControl
 from referee.tournament.schedule import (
@@ -107,6 +107,7 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
     for m in manifests:
         if not m.plays(config.game):
             raise OptionError(f"bot {m.name} ({m.path}) does not play {config.game} (its games: {', '.join(m.games)})")
+        check_built(m)
     return manifests
 
 

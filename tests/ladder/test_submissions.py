@@ -43,6 +43,7 @@ def left_in_store(ladder: LadderFixture) -> list[str]:
         ((("bot.toml", manifest("longname")), ("bot.py", BOT_PY), ("n" * 300, "x")), "at most 255 bytes"),
         ((("bot.toml", manifest("dupgames", games='["generals-war", "generals-war"]')), ("bot.py", BOT_PY)), "more than once"),
         ((("bot.toml", manifest("longver", version="v" * 5000)), ("bot.py", BOT_PY)), "at most 64 printable characters"),
+        ((("bot.toml", manifest("unbuilt")),), "its command names bot.py, which is not in the bot's folder"),
     ],
 )
 def test_bad_uploads_are_told_why_and_leave_nothing(ladder: LadderFixture, entries: tuple[tuple[str, str | bytes], ...], message: str) -> None:
