@@ -160,6 +160,21 @@ def test_a_container_that_cannot_start_is_not_left_behind(tmp_path: Path, sandbo
     assert left_containers(played.record.match_id) == ""
 
 
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_an_executable_in_the_bot_folder_runs(tmp_path: Path, sandbox: str) -> None:
+    """A compiled bot or a script as the command: the Docker copy of the folder made every file 0644 ("permission denied")."""
+    bot = tmp_path / "script-bot"
+    bot.mkdir()
+    (bot / "run.sh").write_text("#!/bin/sh\necho the script ran\nexit 3\n")
+    (bot / "run.sh").chmod(0o755)
+    (bot / "bot.toml").write_text('name = "script"\nversion = "1"\ngames = ["generals-war"]\ncommand = ["./run.sh"]\n')
+    setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)
+    played = asyncio.run(run_local_match(setup))
+    log = played.logs[0].read_text()
+    assert log.startswith("the script ran\n"), log
+    assert "exited with code 3" in played.record.result.seats[0].verdicts[0].detail
+
+
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_a_launch_cancelled_midway_leaves_no_container(tmp_path: Path, sandbox: str) -> None:
     """Ctrl-C while containers start: the thread starting one cannot be stopped, so what it started is removed."""

@@ -34,6 +34,19 @@ def test_links_are_copied_as_links_never_followed(tmp_path: Path) -> None:
     assert stat.S_IMODE(host_file.stat().st_mode) == 0o600
 
 
+def test_what_its_owner_could_run_stays_runnable(tmp_path: Path) -> None:
+    """A compiled bot or a script named by the manifest's command must run in the container (it ran without Docker)."""
+    source = tmp_path / "bot"
+    source.mkdir()
+    (source / "run.sh").write_text("#!/bin/sh\n")
+    (source / "run.sh").chmod(0o700)
+    (source / "notes.txt").write_text("x")
+    (source / "notes.txt").chmod(0o600)
+    copy_bot(source, tmp_path / "copy")
+    assert stat.S_IMODE((tmp_path / "copy" / "run.sh").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "copy" / "notes.txt").stat().st_mode) == 0o644
+
+
 def test_special_files_are_refused(tmp_path: Path) -> None:
     source = tmp_path / "bot"
     source.mkdir()

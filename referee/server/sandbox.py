@@ -148,6 +148,8 @@ def build_image(client: Any | None = None) -> str:
 def copy_bot(source: Path, target: Path, limit: int = BOT_COPY_LIMIT_BYTES) -> None:
     """Copy a bot folder for a container: links stay links, so they resolve inside the container, never to the host's files.
 
+    Everything in the copy is readable by the container's user, and what its owner could run stays executable.
+
     Only regular files, folders and links are copied, ``limit`` bytes at most: a bot folder is not trusted
     (a link to /dev/zero, followed, would fill the disk), and the copy runs on a thread nothing can cancel.
     """
@@ -173,7 +175,8 @@ def copy_bot(source: Path, target: Path, limit: int = BOT_COPY_LIMIT_BYTES) -> N
         for name in files:
             path = os.path.join(folder, name)
             if not os.path.islink(path):
-                os.chmod(path, 0o644)
+                # Readable by the container's user; a file its owner could run (a compiled bot, a script) stays runnable.
+                os.chmod(path, 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644)
 
 
 class _LogPump(threading.Thread):
