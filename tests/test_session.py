@@ -159,6 +159,28 @@ def test_malformed_and_stale_answers_are_protocol_errors_not_illegal_moves() -> 
     assert V.MALFORMED in kinds(record, 0) and V.ILLEGAL_ACTION not in kinds(record, 0)
 
 
+def test_a_flood_of_malformed_answers_is_recorded_up_to_a_cap_and_every_seat_gets_its_result() -> None:
+    """150,000 MALFORMED verdicts made a result too large for gRPC to send: no seat got it, not even the others'."""
+    from referee.server.service import MAX_REFEREE_MESSAGE
+    from referee.server.session import MAX_MINOR_VERDICTS
+
+    inner = driver_answers(4)
+
+    def flood(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision":  # a pile of answers with no action, then a legal one
+            return [pb.BotMessage(action=pb.ActionResponse(request_id=msg.decision.request_id))] * 400 + inner(msg)
+        return inner(msg)
+
+    record, links = run_session([flood, driver_answers(5)], TimeControl(move_time_ms=5000, time_bank_ms=0))
+    verdicts = record.result.seats[0].verdicts
+    assert len(verdicts) == MAX_MINOR_VERDICTS and {v.kind for v in verdicts} == {V.MALFORMED}
+    assert "later ones are not recorded" in verdicts[-1].detail
+    assert record.seats[0].minor_verdicts > MAX_MINOR_VERDICTS  # still counted
+    assert not record.result.seats[0].forfeited  # malformed answers are not strikes
+    assert record.result.ByteSize() < MAX_REFEREE_MESSAGE // 16
+    assert all(link.of("result") for link in links)
+
+
 def test_a_crashed_process_forfeits_and_the_others_play_on() -> None:
     async def go() -> Any:
         session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], FAST)

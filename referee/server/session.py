@@ -42,6 +42,9 @@ class SeatLink(Protocol):
         ...
 
 
+#: Rejected and malformed messages recorded as verdicts per seat; strikes, crashes and forfeits are always recorded.
+MAX_MINOR_VERDICTS = 500
+
 #: Why a seat's connection ends when the seat connects again (``close(REPLACED)``).
 REPLACED = "replaced by a newer connection of this seat"
 
@@ -98,6 +101,7 @@ class Seat:
     #: never on timing, and a seat is not woken while another one thinks.
     outbox: list[list[pb.Event]] = field(default_factory=list)
     held: tuple[Any, bool] | None = None
+    minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled  # a simultaneous choice waiting for the other seats' (action, auto)
 
 
@@ -440,7 +444,7 @@ class MatchSession:
             if link is s.link:
                 self._on_message(s, msg)
         elif kind == "malformed":
-            self._verdict(s, V.MALFORMED, payload)
+            self._minor_verdict(s, V.MALFORMED, payload)
 
     def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
         which = msg.WhichOneof("msg")
@@ -454,7 +458,7 @@ class MatchSession:
         try:
             action = self.codec.decode_action(answer.action)
         except CodecError as exc:
-            self._verdict(s, V.MALFORMED, str(exc))
+            self._minor_verdict(s, V.MALFORMED, str(exc))
             self._protocol_error(s, pb.MALFORMED_ACTION, str(exc))
             return
         reason = self.game.check(s.seat, action)
@@ -467,7 +471,7 @@ class MatchSession:
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None
         s.pending.rejections += 1
-        self._verdict(s, V.ILLEGAL_ACTION, reason)
+        self._minor_verdict(s, V.ILLEGAL_ACTION, reason)
         self._flush(s)
         s.link.send(pb.RefereeMessage(rejection=pb.Rejection(request_id=s.pending.request_id, reason=reason)))
         if s.pending.rejections >= self.tc.max_rejections:
@@ -545,6 +549,18 @@ class MatchSession:
     def _verdict(self, s: Seat, kind: int, detail: str) -> None:
         index = s.pending.decision_index if s.pending is not None else self.decisions
         s.verdicts.append(pb.Verdict(kind=kind, decision_index=index, detail=detail))  # type: ignore[arg-type]
+
+    def _minor_verdict(self, s: Seat, kind: int, detail: str) -> None:
+        """A rejected or malformed message: recorded up to MAX_MINOR_VERDICTS per seat, then counted only.
+
+        A bot decides how many it sends: 150,000 malformed answers made a result of 7.8 MB, over what gRPC sends
+        (MAX_REFEREE_MESSAGE), so no seat got its result, and the replay took 15 MB.
+        """
+        s.minor_verdicts += 1
+        if s.minor_verdicts < MAX_MINOR_VERDICTS:
+            self._verdict(s, kind, detail)
+        elif s.minor_verdicts == MAX_MINOR_VERDICTS:
+            self._verdict(s, kind, f"{detail} (the seat's {MAX_MINOR_VERDICTS}th rejected or malformed message: later ones are not recorded)")
 
     def _strike(self, s: Seat, kind: int, detail: str) -> None:
         self._verdict(s, kind, detail)
