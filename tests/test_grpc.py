@@ -288,6 +288,28 @@ def test_garbage_and_oversized_messages_are_refused_and_the_match_goes_on(refere
     assert [v.kind for v in record.result.seats[0].verdicts] == [pb.MALFORMED]
 
 
+def test_a_bot_that_reads_nothing_is_not_sent_errors_without_end() -> None:
+    """A bot flooding stale answers without reading the replies made the referee keep an error for each (200 MB in 20 s).
+
+    What a seat must get (requests, the result) is always queued; errors stop once MAX_UNREAD messages wait.
+    """
+    from referee.server.service import MAX_UNREAD
+
+    link = StreamLink()
+    error = pb.RefereeMessage(error=pb.ProtocolError(code=pb.STALE_REQUEST, message="request 9 is not pending"))
+    for _ in range(10 * MAX_UNREAD):
+        link.send(error)
+    assert link.queue.qsize() == MAX_UNREAD
+    link.send(pb.RefereeMessage(decision=pb.DecisionRequest(request_id=1)))
+    link.send(pb.RefereeMessage(result=pb.MatchResult()))
+    assert link.queue.qsize() == MAX_UNREAD + 2
+    for _ in range(3):  # the bot reads: errors have room again
+        link.queue.get_nowait()
+    link.send(error)
+    link.send(error)
+    assert link.queue.qsize() == MAX_UNREAD
+
+
 def test_a_new_stream_of_a_seat_replaces_a_live_one() -> None:
     """The seat's token wins the seat: the older stream ends with ABORTED, and the match goes on without a verdict."""
     ref = Referee(tc=TimeControl(move_time_ms=3000, time_bank_ms=0, connect_timeout_ms=20_000))

@@ -28,6 +28,11 @@ KEEPALIVE_TIME_MS = 20_000
 KEEPALIVE_TIMEOUT_MS = 10_000
 
 
+#: Errors are not queued for a stream with this many messages unread: they only say what was wrong, and a bot that sends
+#: stale or malformed messages without reading the answers made the referee keep an error for each (200 MB in 20 s).
+MAX_UNREAD = 256
+
+
 class StreamLink:
     """A seat's live stream: the session writes messages, the handler yields them."""
 
@@ -37,6 +42,8 @@ class StreamLink:
         self.ended_because = ""
 
     def send(self, msg: pb.RefereeMessage) -> None:
+        if self.queue.qsize() >= MAX_UNREAD and msg.WhichOneof("msg") == "error":
+            return
         self.queue.put_nowait(msg)
 
     def close(self, reason: str = "") -> None:
