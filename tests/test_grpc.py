@@ -546,3 +546,93 @@ def test_arena_referee_serve_stopped_before_its_bots_come_exits_cleanly() -> Non
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signal.SIGTERM, err
     assert "Traceback" not in err and "never awaited" not in err, err
+
+
+def test_connections_past_the_cap_are_closed_and_silent_ones_time_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot holding 20,000 connections to its socket took as many of the referee's file descriptors, all it had."""
+    import select
+    import socket
+
+    from referee.server.service import MAX_CONNECTIONS
+
+    monkeypatch.setattr(service_module, "HANDSHAKE_TIMEOUT_MS", 1000)
+    path = tmp_path / "r.sock"
+
+    async def main() -> tuple[int, int]:
+        server = make_server(RefereeService())
+        server.add_insecure_port(f"unix:{path}")
+        await server.start()
+
+        def connect_and_watch() -> tuple[int, int]:
+            held = [socket.socket(socket.AF_UNIX) for _ in range(3 * MAX_CONNECTIONS)]
+            for s in held:
+                s.connect(str(path))  # and never a byte of HTTP/2
+            closed_at_once = closed = 0
+            open_ = list(held)
+            deadline = time.monotonic() + 20
+            while open_ and time.monotonic() < deadline:
+                ready, _, _ = select.select(open_, [], [], 0.2)
+                for s in ready:
+                    if s.recv(1024) == b"":
+                        open_.remove(s)
+                        closed += 1
+                if not closed_at_once and closed >= len(held) - MAX_CONNECTIONS:
+                    closed_at_once = closed
+            for s in held:
+                s.close()
+            return closed_at_once, closed
+
+        try:
+            return await asyncio.to_thread(connect_and_watch)
+        finally:
+            await server.stop(None)
+
+    closed_at_once, closed = asyncio.run(main())
+    assert closed_at_once >= 2 * MAX_CONNECTIONS  # past the cap: closed as they came
+    assert closed == 3 * MAX_CONNECTIONS  # the others when their handshake timed out
+
+
+def test_streams_on_one_connection_are_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """5,000 streams without a hello on one connection took the referee 80 MB; past MAX_STREAMS they are refused."""
+    from referee.server.service import MAX_STREAMS
+
+    monkeypatch.setattr(service_module, "HELLO_TIMEOUT_S", 0.5)
+    live = {"now": 0, "most": 0, "all": 0}
+    ended: list[grpc.StatusCode] = []
+
+    class Counting(RefereeService):
+        async def Play(self, request_iterator: Any, context: Any) -> Any:  # noqa: N802
+            live["now"] += 1
+            live["all"] += 1
+            live["most"] = max(live["most"], live["now"])
+            try:
+                async for msg in super().Play(request_iterator, context):
+                    yield msg
+            finally:
+                live["now"] -= 1
+
+    async def main() -> None:
+        address = f"unix:{tmp_path / 'r.sock'}"
+        server = make_server(Counting())
+        server.add_insecure_port(address)
+        await server.start()
+
+        async def silent() -> Any:
+            await asyncio.sleep(60)
+            yield b""
+
+        async def drain(call: Any) -> None:
+            try:
+                async for _ in call:
+                    pass
+            except grpc.RpcError as exc:  # a hello that never came, or a stream refused past the cap
+                ended.append(exc.code())
+
+        async with grpc.aio.insecure_channel(address) as channel:
+            play = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
+            await asyncio.gather(*(drain(play(silent())) for _ in range(3 * MAX_STREAMS)))
+        await server.stop(None)
+
+    asyncio.run(main())
+    assert len(ended) == 3 * MAX_STREAMS and grpc.StatusCode.INVALID_ARGUMENT in ended  # each ended, some at their hello
+    assert MAX_STREAMS <= live["all"] and live["most"] <= MAX_STREAMS

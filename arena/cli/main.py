@@ -244,7 +244,7 @@ def referee_serve(
     """Host one match on TCP for remote bots: prints the match id and each seat's token, plays, prints the result."""
     from referee.games.registry import game_class
     from referee.server.replay import write_replay
-    from referee.server.service import RefereeService, make_server
+    from referee.server.service import MAX_CONNECTIONS, RefereeService, make_server
     from referee.server.session import MatchSession, TimeControl
 
     try:
@@ -261,7 +261,7 @@ def referee_serve(
         session = MatchSession(the_game, [f"seat{i}" for i in range(players)], tc)
         service = RefereeService()
         service.add(session)
-        server = make_server(service)
+        server = make_server(service, MAX_CONNECTIONS * players)
         try:
             bound = server.add_insecure_port(f"[{host}]:{port}" if ":" in host else f"{host}:{port}")  # an IPv6 address in brackets
         except RuntimeError:  # taken since the check above

@@ -26,6 +26,14 @@ MAX_REFEREE_MESSAGE = 4 * 1024 * 1024
 #: word (a half-open TCP connection) is seen as disconnected, not as thinking, and its stream let go.
 KEEPALIVE_TIME_MS = 20_000
 KEEPALIVE_TIMEOUT_MS = 10_000
+#: Connections a server keeps open at once (a seat's socket; ``arena referee serve`` allows this many per seat): more are
+#: closed as they come. A bot that opened 20,000 connections to its socket held as many of the referee's file
+#: descriptors, all it had, for every match the process ran.
+MAX_CONNECTIONS = 16
+#: Streams open at once on one connection; more are refused (5,000 streams without a hello took 80 MB).
+MAX_STREAMS = 16
+#: A connection that has not finished its HTTP/2 handshake by then is closed (gRPC's default: 120 s).
+HANDSHAKE_TIMEOUT_MS = 10_000
 
 
 #: Errors are not queued for a stream with this many messages unread: they only say what was wrong, and a bot that sends
@@ -169,10 +177,13 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             link.close()
 
 
-def make_server(service: RefereeService) -> grpc.aio.Server:
+def make_server(service: RefereeService, max_connections: int = MAX_CONNECTIONS) -> grpc.aio.Server:
     """A gRPC server with the referee, standard health checking and server reflection."""
     server = grpc.aio.server(
         options=[
+            ("grpc.max_allowed_incoming_connections", max_connections),
+            ("grpc.max_concurrent_streams", MAX_STREAMS),
+            ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
             ("grpc.max_receive_message_length", MAX_WIRE_MESSAGE),
             ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
             ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
