@@ -148,6 +148,23 @@ def test_a_flooded_log_keeps_its_start(tmp_path: Path, sandbox: str) -> None:
     assert len(data) == LOG_CAP_BYTES + len(TRUNCATED)
 
 
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_processes_that_left_the_bots_group_are_killed_with_it(tmp_path: Path, sandbox: str) -> None:
+    """A child in a session of its own, and a daemon's double fork, outlived the match under the process runner,
+    holding the bot's log pipe open (its log's pump gave up; a traceback when the command exited)."""
+    played, kinds, log = play(tmp_path, "escape", sandbox)
+    assert kinds == [], log[-2000:]
+    pids = [int(line.split()[-1]) for line in log.splitlines() if line.startswith("escaped pid ")]
+    assert len(pids) == 2, log[-2000:]
+    if sandbox == "process":
+        for pid in pids:
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+    else:
+        assert left_containers(played.record.match_id) == ""
+    assert "match over" in log  # the log was read to its end
+
+
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_a_container_that_cannot_start_is_not_left_behind(tmp_path: Path, sandbox: str) -> None:
     bot = faulty_bot(tmp_path, "none")

@@ -82,6 +82,17 @@ def with_limits(command: list[str]) -> list[str]:
     return ["/bin/sh", "-c", script, "arena-bot", *command]
 
 
+#: Starts each bot of the process runner and kills, when the bot ends or is stopped, everything it started (reaper.py).
+REAPER = Path(__file__).with_name("reaper.py")
+#: How long a stopped bot's reaper may take to kill what the bot started, before its process group is killed instead.
+REAP_TIMEOUT_S = 5.0
+
+
+def reaped(command: list[str]) -> list[str]:
+    """Run ``command`` under the reaper, which kills all it started when it ends, even what left its process group."""
+    return [sys.executable, "-I", "-S", str(REAPER), *command]
+
+
 def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
     """A bot sees none of the referee's environment (it may hold secrets): only what it needs to run."""
     return {
@@ -149,8 +160,12 @@ class ProcessHandle:
             try:
                 await asyncio.wait_for(self.proc.wait(), grace)
             except TimeoutError:
-                pass
-        self.kill_group()  # also whatever the bot left behind in its group
+                self.proc.terminate()  # the reaper kills the bot and everything it started, then exits
+                try:
+                    await asyncio.wait_for(self.proc.wait(), REAP_TIMEOUT_S)
+                except TimeoutError:
+                    pass
+        self.kill_group()  # whatever is left in the group, should the reaper be gone (a bot may kill it)
         await self.proc.wait()
         try:
             await asyncio.wait_for(self.pump, 2.0)
@@ -159,7 +174,7 @@ class ProcessHandle:
 
 
 class ProcessLauncher:
-    """Each bot in its own process group (its own session), with resource limits, killed with its group."""
+    """Each bot in its own process group (its own session), with resource limits, killed with all it started."""
 
     name = "process"
 
@@ -170,7 +185,7 @@ class ProcessLauncher:
         extra = {"ARENA_CONTROL": "stdin", **spec.env} if spec.control else {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}
         try:
             proc = await asyncio.create_subprocess_exec(
-                *with_limits(resolve_command(spec.manifest.command)),
+                *reaped(with_limits(resolve_command(spec.manifest.command))),
                 cwd=spec.bot_dir,
                 env=bot_environment(spec.home, extra),
                 stdin=asyncio.subprocess.PIPE if spec.control else asyncio.subprocess.DEVNULL,

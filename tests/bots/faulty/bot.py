@@ -10,6 +10,7 @@ import glob
 import os
 import random
 import socket
+import subprocess
 import sys
 import time
 from typing import Any
@@ -97,6 +98,21 @@ def probe_other_seats() -> None:
             print(f"other seat's socket {other} refused: {exc.code()}", flush=True)
 
 
+def escape() -> None:
+    """Leave processes that are no longer in the bot's process group: a new session, and a daemon's double fork."""
+    child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    print(f"escaped pid {child.pid}", flush=True)
+    read, write = os.pipe()
+    if os.fork() == 0:
+        os.setsid()
+        daemon = os.fork()
+        if daemon == 0:
+            os.execvp("sleep", ["sleep", "601"])
+        os.write(write, f"{daemon}\n".encode())
+        os._exit(0)
+    print(f"escaped pid {os.read(read, 64).decode().strip()}", flush=True)
+
+
 class Faulty(Bot):
     name = "faulty"
     max_retries = 1_000_000 if FAULT == "illegal_forever" else 3
@@ -153,6 +169,8 @@ def main() -> None:
                 break
         if children >= 100_000:
             breach("forked without limit")
+    if FAULT == "escape":
+        escape()
     if FAULT == "breakout":
         probe_breakouts()
     if FAULT == "other_seat":
