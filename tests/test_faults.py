@@ -71,6 +71,7 @@ FORFEITS = {
     "too_slow": ["TIMEOUT", "TIMEOUT", "FORFEIT"],
     "garbage": ["MALFORMED", "DISCONNECT", "DISCONNECT", "FORFEIT"],
     "oversized": ["MALFORMED", "DISCONNECT", "DISCONNECT", "FORFEIT"],
+    "huge": ["DISCONNECT", "DISCONNECT", "FORFEIT"],  # gRPC ends the stream (RESOURCE_EXHAUSTED): the session never sees it
 }
 
 
@@ -163,6 +164,22 @@ def test_processes_that_left_the_bots_group_are_killed_with_it(tmp_path: Path, s
     else:
         assert left_containers(played.record.match_id) == ""
     assert "match over" in log  # the log was read to its end
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_filling_the_disk_stops_at_the_tmpfs(tmp_path: Path, sandbox: str) -> None:
+    played, kinds, log = play(tmp_path, "fill_disk", sandbox)
+    assert kinds == [] and "disk full after" in log, log[-2000:]
+    assert int(log.split("disk full after ")[1].split()[0]) <= 64
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_a_command_that_does_not_exist_is_a_crash_that_names_it(tmp_path: Path, sandbox: str) -> None:
+    bot = faulty_bot(tmp_path, "none")
+    (bot / "bot.toml").write_text('name = "no-such"\nversion = "1"\ngames = ["generals-war"]\ncommand = ["./no-such-program"]\n')
+    played = asyncio.run(run_local_match(MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)))
+    assert [pb.VerdictKind.Name(v.kind) for v in played.record.result.seats[0].verdicts] == ["CRASH", "FORFEIT"]
+    assert "no-such-program" in played.logs[0].read_text()
 
 
 @pytest.mark.parametrize("sandbox", runners("docker"))

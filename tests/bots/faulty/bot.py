@@ -32,7 +32,7 @@ def breach(what: str) -> None:
 
 def raw_stream(messages: list[bytes]) -> None:
     """Speak to the referee with raw bytes."""
-    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"])
+    channel = grpc.insecure_channel(os.environ["ARENA_ADDRESS"], options=[("grpc.max_send_message_length", 64 * 1024 * 1024)])
     call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)
     try:
         for _ in call(iter(messages), timeout=5):
@@ -98,6 +98,20 @@ def probe_other_seats() -> None:
             print(f"other seat's socket {other} refused: {exc.code()}", flush=True)
 
 
+def fill_disk() -> None:
+    """Write to TMPDIR until the disk is full (in Docker, the 64 MiB tmpfs), then play on."""
+    written = 0
+    try:
+        with open(os.path.join(os.environ["TMPDIR"], "filler"), "wb") as f:
+            while written < 256 * 1024 * 1024:
+                f.write(b"\0" * 1024 * 1024)
+                f.flush()
+                written += 1024 * 1024
+        breach(f"wrote {written >> 20} MiB to {os.environ['TMPDIR']}")
+    except OSError as exc:
+        print(f"disk full after {written >> 20} MiB: {exc.strerror}", flush=True)
+
+
 def escape() -> None:
     """Leave processes that are no longer in the bot's process group: a new session, and a daemon's double fork."""
     child = subprocess.Popen(["sleep", "600"], start_new_session=True)
@@ -153,6 +167,12 @@ def main() -> None:
         big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 200_000)).SerializeToString()
         raw_stream([hello(), big])
         time.sleep(3600)
+    if FAULT == "huge":  # far over what gRPC takes (1 MiB)
+        big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 20_000_000)).SerializeToString()
+        raw_stream([hello(), big])
+        time.sleep(3600)
+    if FAULT == "fill_disk":
+        fill_disk()
     if FAULT == "wrong_token":
         raw_stream([hello("not-my-token")])
         sys.exit("refused")
