@@ -100,9 +100,9 @@ class Seat:
     #: rejection, an error or the result. So framing depends on the game alone (when the seat is asked),
     #: never on timing, and a seat is not woken while another one thinks.
     outbox: list[list[pb.Event]] = field(default_factory=list)
-    held: tuple[Any, bool] | None = None
+    held: tuple[Any, bool] | None = None  # a simultaneous choice waiting for the other seats' (action, auto)
     minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
-    think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled  # a simultaneous choice waiting for the other seats' (action, auto)
+    think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled
 
 
 @dataclass
