@@ -149,8 +149,10 @@ def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
 def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str, Any]]:
     """Head-to-head results of bot ``name`` (all its versions) against every opponent, per game, from match_seats.
 
-    Each finished match whose deal is settled counts once per opponent seat: a win when the bot ranked better
-    than that seat, a loss when worse, a draw when equal. ``score`` is (wins + draws / 2) / games.
+    Each finished match whose deal is settled counts once per opponent: a win when the bot ranked better than
+    that opponent, a loss when worse, a draw when equal. In an exhibition a bot may hold several seats (four seats,
+    three bots): the match is still one game, won when more of the pairs of its seats and the opponent's ranked it
+    better than worse. ``score`` is (wins + draws / 2) / games.
     """
     me, them = aliased(MatchSeat), aliased(MatchSeat)
     my_version, their_version = aliased(BotVersion), aliased(BotVersion)
@@ -168,18 +170,18 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
     )
     if game:
         query = query.where(Match.game == game)
-    table: dict[tuple[str, str], dict[str, Any]] = {}
+    # (match, opponent) -> its game and the balance of the seat pairs: +1 each pair the bot ranked better, -1 worse
+    balance: dict[tuple[int, str], tuple[str, int]] = {}
     for match_id, match_game, my_rank, their_rank, opponent in db.execute(query).all():
+        better = 0 if my_rank is None or their_rank is None or my_rank == their_rank else (1 if my_rank < their_rank else -1)
+        balance[match_id, opponent] = (match_game, balance.get((match_id, opponent), (match_game, 0))[1] + better)
+    table: dict[tuple[str, str], dict[str, Any]] = {}
+    for (match_id, opponent), (match_game, net) in balance.items():  # in match order, as the query gave them
         row = table.setdefault(
             (match_game, opponent), {"game": match_game, "opponent": opponent, "games": 0, "wins": 0, "draws": 0, "losses": 0, "last_match": None}
         )
         row["games"] += 1
-        if my_rank is None or their_rank is None or my_rank == their_rank:
-            row["draws"] += 1
-        elif my_rank < their_rank:
-            row["wins"] += 1
-        else:
-            row["losses"] += 1
+        row["wins" if net > 0 else "losses" if net < 0 else "draws"] += 1
         row["last_match"] = match_id
     rows = list(table.values())
     for row in rows:
