@@ -133,12 +133,18 @@ def bot_detail(db: Session, name: str) -> dict[str, Any] | None:
 
 
 def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
+    """Every rating update of bot ``name`` in ``game`` (one per duplicate set rated), version by version, each in order.
+
+    By version first: a set queued before a new version took over is rated after that version's first sets, under
+    the version that played it; in the order of updates alone the chart's line went from one version's rating to
+    the other's and back.
+    """
     rows = db.execute(
         select(RatingChange.match_id, RatingChange.mu, RatingChange.sigma, RatingChange.created_at, BotVersion.seq)
         .join(BotVersion, BotVersion.id == RatingChange.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
         .where(Bot.name == name, RatingChange.game == game)
-        .order_by(RatingChange.id)
+        .order_by(BotVersion.seq, RatingChange.id)
     ).all()
     return [
         {"match": m, "mu": mu, "sigma": sigma, "conservative": Skill(mu, sigma).conservative, "at": at, "seq": seq}

@@ -78,3 +78,21 @@ def test_a_bot_in_one_seat_per_match_counts_as_before(db: Session) -> None:
     rows = {r["opponent"]: r for r in crosstable(db, "a")}
     assert [rows["b"][k] for k in ("games", "wins", "draws", "losses")] == [2, 1, 1, 0]
     assert [rows["c"][k] for k in ("games", "wins", "draws", "losses", "last_match")] == [3, 2, 0, 1, last.id]
+
+
+def change(db: Session, v: BotVersion, mu: float) -> None:
+    """A rating update of version ``v`` in Glory, rated with a match of its own."""
+    rated = match(db, "glory", [(v, 1)])
+    db.add(RatingChange(match_id=rated.id, bot_version_id=v.id, game="glory", mu=mu, sigma=5.0, created_at=float(rated.id)))
+    db.flush()
+
+
+def test_the_rating_history_gives_each_version_its_points_together(db: Session) -> None:
+    """A set queued before version 2 took over is rated after version 2's first set, under version 1; the chart drew
+    one line from 35 (version 1) to 18 (version 2) and back, with a 'version #1' marker after 'version #2'."""
+    first, second = version(db, "bot"), version(db, "bot", seq=2)
+    for v, mu in ((first, 30.0), (first, 35.0), (second, 18.0), (first, 34.0), (second, 20.0)):
+        change(db, v, mu)
+    db.commit()
+    history = rating_history(db, "bot", "glory")
+    assert [(h["seq"], h["mu"]) for h in history] == [(1, 30.0), (1, 35.0), (1, 34.0), (2, 18.0), (2, 20.0)]
