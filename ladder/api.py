@@ -141,7 +141,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"no bot {name!r}")
         return detail
 
-    @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game, one point per rated match", tags=["bots"])
+    @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game: one point per rating update (a duplicate set), version by version", tags=["bots"])
     def history(name: str, game: str, db: Db) -> list[dict[str, Any]]:
         return queries.rating_history(db, name, known_game(game))
 

@@ -104,6 +104,9 @@ def test_the_bot_page_draws_the_chart_the_crosstable_and_gives_logs_to_the_owner
     assert int(page.inner_text("#rated-matches b")) in (before, rated_games())
     assert "rated matches of #1" in page.inner_text("#rated-matches")
     assert page.locator("svg.rating-chart circle.dot.mu").count() == len(history)
+    # One point per set, two matches each: the x axis counts rating updates, and says so (it said "rated matches played").
+    assert len(history) < rated_games()
+    assert "one per duplicate set" in (page.text_content("svg.rating-chart .axis-title") or "")
     mu_path = page.get_attribute("svg.rating-chart path.line.mu", "d") or ""
     assert mu_path.count("L") == len(history) - 1
     box = page.locator("svg.rating-chart").bounding_box()

@@ -1,4 +1,4 @@
-/* The rating history chart, drawn as SVG: μ, the band μ ± σ, and the conservative rating μ − 3σ, one point per rated match. */
+/* The rating history chart, drawn as SVG: μ, the band μ ± σ, and the conservative rating μ − 3σ, one point per rating update (a duplicate set rated as one). */
 "use strict";
 
 const RatingChart = (() => {
@@ -50,7 +50,7 @@ const RatingChart = (() => {
     const x = (i) => (n === 1 ? (m.l + W - m.r) / 2 : m.l + (i * (W - m.l - m.r)) / (n - 1));
     const y = (v) => m.t + ((hi - v) * (H - m.t - m.b)) / (hi - lo);
     const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": "rating history" });
-    root.append(svg("title", {}, "Rating history: μ, μ ± σ and μ − 3σ after each rated match"));
+    root.append(svg("title", {}, "Rating history: μ, μ ± σ and μ − 3σ after each rating update (one per duplicate set)"));
 
     const axis = svg("g", { class: "axis" });
     for (const v of ticks(lo, hi, 5)) {
@@ -59,7 +59,7 @@ const RatingChart = (() => {
     }
     const xt = n === 1 ? [0] : ticks(0, n - 1, Math.min(8, n - 1)).filter((v) => Number.isInteger(v));
     for (const i of xt) axis.append(svg("text", { x: x(i), y: H - m.b + 16, "text-anchor": "middle" }, i + 1));
-    axis.append(svg("text", { x: (m.l + W - m.r) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, "rated matches played"));
+    axis.append(svg("text", { x: (m.l + W - m.r) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, "rating updates (one per duplicate set)"));
     axis.append(svg("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "base" }));
     root.append(axis);
 
