@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from ladder.api import LadderState, create_app
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.service import Ladder, LadderConfig
 from tests.web.conftest import BackgroundServer
+from tests.web.test_frames import replay_data
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -112,22 +114,45 @@ def test_the_api_still_answers_in_json_when_nothing_is_there(rows: Rows) -> None
     assert rows.client.get("/api/me").status_code == 401
 
 
-def test_the_longest_names_a_bot_may_have_stay_inside_the_pages(rows: Rows, page: Page) -> None:
-    """A bot name and a version may be 64 characters with no space: the leaderboard ran past its panel and the page."""
+def past(page: Page, outer: str) -> list[str]:
+    """The elements that reach beyond the right edge of the ``outer`` element holding them (or of the window), for a failure's message."""
+    return list(
+        page.evaluate(
+            """outer => [...document.querySelectorAll(outer)].flatMap(o => [...o.querySelectorAll('*')]
+                .filter(e => e.getBoundingClientRect().right > Math.min(o.getBoundingClientRect().right, innerWidth) + 1)
+                .map(e => `${e.tagName}.${e.getAttribute('class') || ''}`)).slice(0, 8)""",
+            outer,
+        )
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 1024, 390])
+def test_the_longest_names_a_bot_may_have_stay_inside_the_pages(rows: Rows, page: Page, width: int, tmp_path: Path) -> None:
+    """A bot name and a version may be 64 characters with no space: the leaderboard ran past its panel and the page.
+    On a phone (390 pixels) the tables, the bot page's rating figures and the viewer's seat picker ran past the page,
+    and in the viewer a seat's name (in the facts, the events, "to act next") ran past its panel at any width."""
     name, version = "L" * 64, "V" * 64
     now = time.time()
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
     with rows.ladder.make() as db:
         db.execute(update(Bot).where(Bot.name == "one").values(name=name))
         db.execute(update(BotVersion).values(version=version))
         for version_id in db.scalars(select(BotVersion.id)):
             db.add(Rating(bot_version_id=version_id, game=GAME, mu=25.0, sigma=8.0, games=3, updated_at=now))
+        db.execute(update(Match).where(Match.id == rows.first).values(replay_path=str(replay)))
+        db.execute(update(Match).where(Match.id == rows.twin).values(status="done", finished_at=now))  # the deal is settled: the viewer shows it
         db.commit()
+    last = len(replay_data(GAME, 2, 7)["actions"])
+    viewer = f"/matches/{rows.first}#view=0&step="
+    pages = [(f"/games/{GAME}", "#standings tbody tr"), (f"/bots/{name}", "body[data-ready]"), ("/", "#recent table"), (viewer + "0", "body[data-step='0']")]
     with BackgroundServer(rows.client.app) as server:
-        for path, ready in ((f"/games/{GAME}", "#standings tbody tr"), (f"/bots/{name}", "body[data-ready]"), ("/", "#recent table")):
-            page.set_viewport_size({"width": 1024, "height": 800})
+        for path, ready in [*pages, (viewer + str(last), f"body[data-step='{last}']")]:
+            page.set_viewport_size({"width": width, "height": 800})
             page.goto(server.url + path)
             page.wait_for_selector(ready)
-            width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-            assert width[0] <= width[1], f"{path} is {width[0]} pixels wide in a {width[1]} pixel window"
+            shown = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert shown[0] <= shown[1], f"{path} is {shown[0]} pixels wide in a {shown[1]} pixel window: {past(page, 'body')}"
             panels = page.evaluate("[...document.querySelectorAll('.panel')].map(p => p.scrollWidth - p.clientWidth)")
-            assert max(panels) <= 0, f"{path}: something runs past its panel ({panels})"
+            assert max(panels) <= 0, f"{path}: something runs past its panel ({panels}): {past(page, '.panel')}"
+            assert name in page.inner_text("body"), "the whole name is there, wrapped rather than cut"
