@@ -262,8 +262,14 @@ def submit(
 
 def standings_table(game: str, rows: list[dict[str, Any]]) -> Table:
     table = Table(title=f"{game} · {time.strftime('%H:%M:%S')}")
-    for column in ("rank", "bot", "owner", "version", "μ", "σ", "μ−3σ", "games"):
-        table.add_column(column, justify="right" if column not in ("bot", "owner", "version") else "left")
+    # A narrow terminal folds a long name onto more lines rather than cut it short with "…"; the owner and the
+    # version give way first, so that a bot's name keeps a line of its own.
+    table.add_column("rank", justify="right")
+    table.add_column("bot", overflow="fold")
+    table.add_column("owner", overflow="fold", max_width=12)
+    table.add_column("version", overflow="fold", max_width=12)
+    for column in ("μ", "σ", "μ−3σ", "games"):
+        table.add_column(column, justify="right")
     for r in rows:
         table.add_row(str(r["rank"]), r["bot"], r["owner"], r["version"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}", str(r["games"]))
     return table
@@ -312,15 +318,19 @@ def matches(
     if as_json:
         print(json.dumps(rows))
         return
+    console.print(matches_table(rows))
+
+
+def matches_table(rows: list[dict[str, Any]]) -> Table:
     table = Table(title="Recent matches")
     for column in ("id", "game", "kind", "status", "seats (rank)", "verdicts"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # a long game or bot name folds onto more lines, never cut short with "…"
     for m in rows:
         # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
         seats = ", ".join(f"{s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
         verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
         table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], seats, verdicts)
-    console.print(table)
+    return table
 
 
 @ladder_app.command("challenge")

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
+from rich.console import Console
 from typer.testing import CliRunner
 
+from arena.cli.ladder import matches_table, standings_table
 from arena.cli.main import app
 from ladder.api import LadderState, create_app
 from tests.ladder.conftest import LadderFixture
@@ -212,3 +216,38 @@ def test_sigterm_stops_the_ladder_after_its_clean_up(tmp_path: Path) -> None:
         except OSError:
             continue
     assert left == [], "bot processes outlived the ladder"
+
+
+def rendered(table: Any, width: int = 80) -> str:
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(table)
+    return console.export_text()
+
+
+def folded(text: str, column: int) -> str:
+    """The cells of a table column (0 = the first), every line of them joined: a folded name in one piece."""
+    return "".join(line.split("│")[column + 1].strip() for line in text.splitlines() if line.startswith("│"))
+
+
+def test_names_in_the_terminal_tables_are_folded_at_80_columns_never_cut_short() -> None:
+    """At 80 columns the standings showed 'glory-heurist…' and 'a-very-long-b…', the matches 'generals-and-assa…':
+    a spectator could not tell which bot was which."""
+    long_name = "a-very-long-bot-name-that-goes-on-and-on-and-on-for-sixty-four-c"
+    bots = ["glory-heuristic", long_name, "random"]
+    rows = [
+        {"rank": i + 1, "bot": bot, "owner": "carol", "version": "ünïcødé β-1 ♠ 漢字", "mu": 30.0 - i, "sigma": 2.0, "conservative": 24.0 - i, "games": 60}
+        for i, bot in enumerate(bots)
+    ]
+    standings = rendered(standings_table("glory", rows))
+    assert "…" not in standings
+    assert all(len(line) <= 80 for line in standings.splitlines())
+    assert "│ glory-heuristic " in standings, "a sample bot's name keeps a line of its own"
+    assert long_name in folded(standings, 1) and "ünïcødé β-1 ♠ 漢字".replace(" ", "") in folded(standings, 3).replace(" ", "")
+
+    seats = [{"seat": s, "bot": bot, "rank": s + 1, "verdicts": [{"kind": "TIMEOUT"}] if s == 1 else []} for s, bot in enumerate(bots)]
+    match = {"id": 7, "game": "generals-and-assassins", "kind": "exhibition", "status": "done", "seats": seats}
+    matches = rendered(matches_table([match]))
+    assert "…" not in matches
+    assert all(len(line) <= 80 for line in matches.splitlines())
+    assert folded(matches, 1) == "generals-and-assassins"
+    assert long_name in folded(matches, 4).replace(" ", "") and f"{long_name}:TIMEOUT" in folded(matches, 5).replace(" ", "")
