@@ -261,7 +261,7 @@ def submit(
 
 
 def standings_table(game: str, rows: list[dict[str, Any]]) -> Table:
-    table = Table(title=f"{game} · {time.strftime('%H:%M:%S')}")
+    table = Table(title=f"{game} · {time.strftime('%H:%M:%S')}", caption=None if rows else "No rated bot in this game yet.")
     # A narrow terminal folds a long name onto more lines rather than cut it short with "…"; the owner and the
     # version give way first, so that a bot's name keeps a line of its own.
     table.add_column("rank", justify="right")
@@ -322,7 +322,7 @@ def matches(
 
 
 def matches_table(rows: list[dict[str, Any]]) -> Table:
-    table = Table(title="Recent matches")
+    table = Table(title="Recent matches", caption=None if rows else "No match finished yet.")
     for column in ("id", "game", "kind", "status", "seats (rank)", "verdicts"):
         table.add_column(column, overflow="fold")  # a long game or bot name folds onto more lines, never cut short with "…"
     for m in rows:

@@ -251,3 +251,11 @@ def test_names_in_the_terminal_tables_are_folded_at_80_columns_never_cut_short()
     assert all(len(line) <= 80 for line in matches.splitlines())
     assert folded(matches, 1) == "generals-and-assassins"
     assert long_name in folded(matches, 4).replace(" ", "") and f"{long_name}:TIMEOUT" in folded(matches, 5).replace(" ", "")
+
+
+def test_an_empty_ladder_says_so_in_the_terminal_as_the_pages_do() -> None:
+    """An empty game or ladder printed the tables' headings and nothing under them."""
+    assert "No rated bot in this game yet." in rendered(standings_table("glory", []))
+    assert "No match finished yet." in rendered(matches_table([]))
+    one = {"rank": 1, "bot": "random", "owner": "arena", "version": "1", "mu": 25.0, "sigma": 8.0, "conservative": 1.0, "games": 2}
+    assert "No rated bot" not in rendered(standings_table("glory", [one]))
