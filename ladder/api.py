@@ -52,6 +52,8 @@ def get_db(request: Request) -> Iterator[Session]:
 
 
 Db = Annotated[Session, Depends(get_db)]
+#: Most matches one listing gives (/api/matches?limit=, arena ladder matches --limit).
+MAX_LISTED = 200
 
 
 def get_owner(db: Db, authorization: Annotated[str | None, Header()] = None) -> User:
@@ -105,13 +107,15 @@ def create_app(state: LadderState) -> FastAPI:
         return queries.standings(db, known_game(game))
 
     @app.get("/api/matches", summary="Recent finished matches, optionally of one game or one bot", tags=["matches"])
-    def matches(db: Db, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    def matches(
+        db: Db, game: str | None = None, bot: str | None = None, limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many, newest first.")] = 20
+    ) -> list[dict[str, Any]]:
         # An unknown name is a 404, as for the standings: an empty list would read as "no matches yet".
         if game is not None:
             known_game(game)
         if bot is not None and db.scalar(select(Bot.id).where(Bot.name == bot)) is None:
             raise HTTPException(404, f"no bot {bot!r}")
-        return queries.recent_matches(db, game, bot, max(1, min(limit, 200)))
+        return queries.recent_matches(db, game, bot, limit)
 
     @app.get("/api/matches/{match_id}", summary="A match: its seats, results and verdicts", tags=["matches"])
     def match(match_id: int, db: Db) -> dict[str, Any]:

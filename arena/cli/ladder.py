@@ -305,7 +305,7 @@ def matches(
     server: Server = DEFAULT_SERVER,
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
     bot: Annotated[str | None, typer.Option(help="Only matches of this bot.")] = None,
-    limit: Annotated[int, typer.Option(help="How many.", min=1)] = 20,
+    limit: Annotated[int, typer.Option(help="How many (200 at most).", min=1, max=200)] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Recent matches with their results and verdicts."""

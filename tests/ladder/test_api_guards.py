@@ -96,6 +96,14 @@ def test_matches_of_an_unknown_game_or_bot_are_a_404_not_an_empty_list(ladder: L
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
 
 
+def test_a_listing_limit_out_of_range_is_refused_not_changed(ladder: LadderFixture) -> None:
+    """limit=0 gave one match and limit=5000 gave 200, with nothing said."""
+    for limit in (0, -3, 201):
+        refused = ladder.client.get("/api/matches", params={"limit": limit})
+        assert refused.status_code == 422 and "limit" in str(refused.json()["detail"]), limit
+    assert ladder.client.get("/api/matches", params={"limit": 200}).status_code == 200
+
+
 def test_an_upload_cut_off_by_its_client_is_answered_not_raised(ladder: LadderFixture) -> None:
     """An uploader hanging up mid-body (Ctrl-C in `arena ladder submit`, a dropped line) raised ClientDisconnect out of
     the app: uvicorn logged 'Exception in ASGI application' with a traceback, as for a bug of the ladder."""
