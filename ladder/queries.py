@@ -16,7 +16,7 @@ from ladder.ratings import Skill
 
 
 def standings(db: Session, game: str) -> list[dict[str, Any]]:
-    """Active versions in ``game`` by conservative rating (mu - 3 sigma)."""
+    """Active versions in ``game`` by conservative rating (mu - 3 sigma), then those with no rated game yet (rank None)."""
     rows = db.execute(
         select(Bot.name, User.name, BotVersion.version, BotVersion.seq, BotVersion.id, Rating.mu, Rating.sigma, Rating.games, Rating.updated_at)
         .join(BotVersion, BotVersion.bot_id == Bot.id)
@@ -31,9 +31,11 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
         }
         for bot, owner, version, seq, vid, mu, sigma, games, last in rows
     ]
-    table.sort(key=lambda r: (-r["conservative"], r["bot"]))
+    # A version with no rated game has no rank: it sits at the starting rating, and ranking the newcomers by name
+    # (1, 2, 3 at 0.00) read as results. It is listed after the ranked ones, with rank None.
+    table.sort(key=lambda r: (r["games"] == 0, -r["conservative"], r["bot"]))
     for i, row in enumerate(table, start=1):
-        row["rank"] = i
+        row["rank"] = i if row["games"] else None
     return table
 
 

@@ -261,7 +261,7 @@ def submit(
 
 
 def standings_table(game: str, rows: list[dict[str, Any]]) -> Table:
-    table = Table(title=f"{game} · {time.strftime('%H:%M:%S')}", caption=None if rows else "No rated bot in this game yet.")
+    table = Table(title=f"{game} · {time.strftime('%H:%M:%S')}", caption=None if any(r["rank"] for r in rows) else "No rated bot in this game yet.")
     # A narrow terminal folds a long name onto more lines rather than cut it short with "…"; the owner and the
     # version give way first, so that a bot's name keeps a line of its own.
     table.add_column("rank", justify="right")
@@ -271,7 +271,7 @@ def standings_table(game: str, rows: list[dict[str, Any]]) -> Table:
     for column in ("μ", "σ", "μ−3σ", "games"):
         table.add_column(column, justify="right")
     for r in rows:
-        table.add_row(str(r["rank"]), r["bot"], r["owner"], r["version"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}", str(r["games"]))
+        table.add_row("–" if r["rank"] is None else str(r["rank"]), r["bot"], r["owner"], r["version"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}", str(r["games"]))
     return table
 
 

@@ -259,3 +259,6 @@ def test_an_empty_ladder_says_so_in_the_terminal_as_the_pages_do() -> None:
     assert "No match finished yet." in rendered(matches_table([]))
     one = {"rank": 1, "bot": "random", "owner": "arena", "version": "1", "mu": 25.0, "sigma": 8.0, "conservative": 1.0, "games": 2}
     assert "No rated bot" not in rendered(standings_table("glory", [one]))
+    newcomer = {**one, "rank": None, "games": 0, "conservative": 0.0}  # entered, no rated game yet: no rank, and said so
+    shown = rendered(standings_table("glory", [newcomer]))
+    assert "No rated bot in this game yet." in shown and "None" not in shown and "│    – │ random" in shown

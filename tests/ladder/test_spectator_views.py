@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat, RatingChange, User
-from ladder.queries import crosstable, rating_history
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
+from ladder.queries import crosstable, rating_history, standings
 from ladder.service import LadderConfig, open_db
 
 _ids = itertools.count(1)
@@ -96,3 +96,12 @@ def test_the_rating_history_gives_each_version_its_points_together(db: Session) 
     db.commit()
     history = rating_history(db, "bot", "glory")
     assert [(h["seq"], h["mu"]) for h in history] == [(1, 30.0), (1, 35.0), (1, 34.0), (2, 18.0), (2, 20.0)]
+
+
+def test_a_bot_with_no_rated_game_has_no_rank_and_comes_after_the_ranked(db: Session) -> None:
+    """Exhibitions only (three bots, four seats): the leaderboard ranked the newcomers 1, 2, 3 by name at 0.00."""
+    for bot, mu, games in (("aa-new", 25.0, 0), ("zz-rated", 20.0, 4), ("mm-rated", 27.0, 2), ("bb-new", 25.0, 0)):
+        db.add(Rating(bot_version_id=version(db, bot).id, game="assassination", mu=mu, sigma=25 / 3 if not games else 2.0, games=games, updated_at=0.0))
+    db.flush()
+    rows = standings(db, "assassination")
+    assert [(r["bot"], r["rank"]) for r in rows] == [("mm-rated", 1), ("zz-rated", 2), ("aa-new", None), ("bb-new", None)]

@@ -10,7 +10,7 @@
       games.map(async (g) => {
         let top = [];
         try {
-          top = (await api(`/api/games/${g.id}/standings`)).slice(0, 3);
+          top = (await api(`/api/games/${g.id}/standings`)).filter((r) => r.rank !== null).slice(0, 3);
         } catch (e) {
           top = [];
         }

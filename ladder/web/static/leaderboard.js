@@ -12,7 +12,7 @@
     return el(
       "tr",
       { class: changed ? "flash" : "", dataset: { bot: r.bot, games: r.games } },
-      el("td", { class: "num rank" }, String(r.rank)),
+      r.rank === null ? el("td", { class: "num rank muted", title: "no rated game yet" }, "\u2013") : el("td", { class: "num rank" }, String(r.rank)),
       el("td", {}, Arena.botLink(r.bot)),
       el("td", {}, r.owner),
       el("td", {}, r.version, el("span", { class: "muted small" }, ` #${r.seq}`)),
@@ -28,7 +28,7 @@
     try {
       const [standings, recent] = await Promise.all([api(`/api/games/${game}/standings`), api(`/api/matches?game=${encodeURIComponent(game)}&limit=10`)]);
       document.querySelector("#standings tbody").replaceChildren(...standings.map(row));
-      document.getElementById("empty").hidden = standings.length > 0;
+      document.getElementById("empty").hidden = standings.some((r) => r.rank !== null);
       for (const r of standings) previous.set(r.bot, r.games);
       document.getElementById("recent").replaceChildren(Arena.matchTable(recent));
       document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
