@@ -17,3 +17,8 @@ if command -v npm >/dev/null 2>&1; then
   fi
   bash sdk/typescript/scripts/build-bots.sh || echo "setup: the TypeScript build failed (above); tests/test_typescript.py says more" >&2
 fi
+
+# The C++ sample bot (sample_bots/cpp_random), where g++ and Debian's gRPC development packages are installed.
+if command -v grpc_cpp_plugin >/dev/null 2>&1 && pkg-config --exists grpc++ protobuf 2>/dev/null; then
+  bash sample_bots/cpp_random/build.sh >/dev/null || echo "setup: the C++ sample bot did not build (above); tests/test_cpp_bot.py says more" >&2
+fi

@@ -17,12 +17,22 @@ from google.protobuf.message import Message
 from referee.core.cards import Suit, card_id, joker_id
 from referee.core.game import Event, Game
 from referee.games.registry import GAMES
+from referee.server.runner import launcher_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_BOTS = ROOT / "sample_bots"
 
 #: (game id, player count) for every game and every count it allows.
 CONFIGS = [(gid, n) for gid, cls in GAMES.items() for n in cls.spec.player_counts]
+
+
+def docker_ready() -> bool:
+    """Whether the Docker sandbox can run bots here (an engine and the sandbox image)."""
+    try:
+        launcher_for("docker")
+        return True
+    except Exception:
+        return False
 
 
 def load_bot_class(bot_dir: str, class_name: str) -> Any:

@@ -14,18 +14,10 @@ from arena.v1 import referee_pb2 as pb
 from referee.server.launchers import LOG_CAP_BYTES, TRUNCATED
 from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
-from tests.support import ROOT, SAMPLE_BOTS
+from tests.support import ROOT, SAMPLE_BOTS, docker_ready
 
 FAULTY = ROOT / "tests" / "bots" / "faulty"
 TC = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, max_rejections=20, connect_timeout_ms=8000)
-
-
-def docker_ready() -> bool:
-    try:
-        launcher_for("docker")
-        return True
-    except Exception:
-        return False
 
 
 DOCKER = docker_ready()

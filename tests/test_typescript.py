@@ -34,10 +34,10 @@ from arena_sdk.client import play as python_play
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import ChooseTarget, PlaySquad, RevealGenerals
 from referee.games.registry import GAMES
-from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
+from referee.server.runner import LocalMatch, MatchSetup, run_local_match
 from referee.server.service import RefereeService, make_server
 from referee.server.session import MatchSession, TimeControl
-from tests.support import ROOT, SAMPLE_BOTS, HalfOpenProxy, load_bot_class
+from tests.support import ROOT, SAMPLE_BOTS, HalfOpenProxy, docker_ready, load_bot_class
 
 SDK = ROOT / "sdk" / "typescript"
 SAMPLE = SAMPLE_BOTS / "typescript_random"
@@ -57,14 +57,6 @@ OPPONENTS = {
     "assassination": ["assassination_heuristic", "random", "random"],
 }
 TC = TimeControl(move_time_ms=2000, time_bank_ms=10_000, strike_limit=3)
-
-
-def docker_ready() -> bool:
-    try:
-        launcher_for("docker")
-        return True
-    except Exception:
-        return False
 
 
 def sandboxes() -> list[Any]:
