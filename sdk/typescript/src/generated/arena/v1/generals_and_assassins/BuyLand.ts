@@ -3,7 +3,8 @@
 
 
 /**
- * Discard money cards to play land cards in front of you (money total at least land total, no change).
+ * Discard money cards to play land cards in front of you (money total at least land total: overpaying is allowed,
+ * no change is given).
  */
 export interface BuyLand {
   /**
@@ -17,7 +18,8 @@ export interface BuyLand {
 }
 
 /**
- * Discard money cards to play land cards in front of you (money total at least land total, no change).
+ * Discard money cards to play land cards in front of you (money total at least land total: overpaying is allowed,
+ * no change is given).
  */
 export interface BuyLand__Output {
   /**

@@ -3,7 +3,7 @@
 
 
 /**
- * Discard one health card (heart) to regain its value in HP, up to 50.
+ * Discard one health card (heart) to regain its value in HP, up to 50 (allowed at full HP: the excess is lost).
  */
 export interface Heal {
   /**
@@ -13,7 +13,7 @@ export interface Heal {
 }
 
 /**
- * Discard one health card (heart) to regain its value in HP, up to 50.
+ * Discard one health card (heart) to regain its value in HP, up to 50 (allowed at full HP: the excess is lost).
  */
 export interface Heal__Output {
   /**

@@ -3,7 +3,8 @@
 
 
 /**
- * Play Land from hand into the Domain, paying with Money from the Treasury worth at least as much (no change).
+ * Play Land from hand into the Domain, paying with Money from the Treasury worth at least as much (overpaying is
+ * allowed; no change is given).
  */
 export interface BuyLand {
   /**
@@ -11,13 +12,14 @@ export interface BuyLand {
    */
   'landIds'?: (number)[];
   /**
-   * Ids of Money cards in the Treasury.
+   * Ids of one or more Money cards in the Treasury.
    */
   'moneyIds'?: (number)[];
 }
 
 /**
- * Play Land from hand into the Domain, paying with Money from the Treasury worth at least as much (no change).
+ * Play Land from hand into the Domain, paying with Money from the Treasury worth at least as much (overpaying is
+ * allowed; no change is given).
  */
 export interface BuyLand__Output {
   /**
@@ -25,7 +27,7 @@ export interface BuyLand__Output {
    */
   'landIds': (number)[];
   /**
-   * Ids of Money cards in the Treasury.
+   * Ids of one or more Money cards in the Treasury.
    */
   'moneyIds': (number)[];
 }

@@ -3,7 +3,7 @@
 
 
 /**
- * Discard one Health card to regain half its value (rounded up) in HP, up to 50.
+ * Discard one Health card to regain half its value (rounded up) in HP, up to 50 (allowed at full HP: the excess is lost).
  */
 export interface Heal {
   /**
@@ -13,7 +13,7 @@ export interface Heal {
 }
 
 /**
- * Discard one Health card to regain half its value (rounded up) in HP, up to 50.
+ * Discard one Health card to regain half its value (rounded up) in HP, up to 50 (allowed at full HP: the excess is lost).
  */
 export interface Heal__Output {
   /**
