@@ -42,7 +42,8 @@ relink=0
 [ -f "$out/bot" ] || relink=1
 for obj in "${objects[@]}"; do [ "$obj" -nt "$out/bot" ] && relink=1; done
 if [ $relink -eq 1 ]; then
-  g++ -o "$out/bot" "${objects[@]}" $libs
+  g++ -o "$out/bot.new" "${objects[@]}" $libs
+  mv -f "$out/bot.new" "$out/bot"  # at once: a match starting meanwhile runs the old binary or the new one
   echo "built $out/bot"
 else
   echo "$out/bot is up to date"
