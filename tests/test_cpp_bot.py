@@ -59,7 +59,7 @@ TC = TimeControl(move_time_ms=2000, time_bank_ms=10_000, strike_limit=3)
 @pytest.fixture(scope="module")
 def built() -> Path:
     """The bot, built in place by its build.sh (under a lock: test workers may ask at once; a build that is
-    current only links)."""
+    current does nothing)."""
     assert MISSING is None, MISSING
     (BOT / "build").mkdir(exist_ok=True)
     with open(BOT / "build" / ".lock", "w") as lock:
