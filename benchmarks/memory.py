@@ -34,7 +34,9 @@ async def _serve(matches: int, address: str) -> None:
     from referee.server.session import MatchSession, TimeControl
 
     service = RefereeService()
-    server = make_server(service)
+    # Every match here shares one socket (and gRPC's client may carry them all on one connection); a seat's
+    # socket in a real match allows 16 connections of 16 streams, which would hold up all but the first few.
+    server = make_server(service, max_connections=matches + 16, max_streams=2 * matches + 16)
     server.add_insecure_port(address)
     await server.start()
     before = rss_kib()

@@ -177,12 +177,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             link.close()
 
 
-def make_server(service: RefereeService, max_connections: int = MAX_CONNECTIONS) -> grpc.aio.Server:
-    """A gRPC server with the referee, standard health checking and server reflection."""
+def make_server(service: RefereeService, max_connections: int = MAX_CONNECTIONS, max_streams: int = MAX_STREAMS) -> grpc.aio.Server:
+    """A gRPC server with the referee, standard health checking and server reflection.
+
+    The limits suit a seat's socket (or `arena referee serve`'s one match); a server that hosts many matches
+    at once on one address must raise them."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_allowed_incoming_connections", max_connections),
-            ("grpc.max_concurrent_streams", MAX_STREAMS),
+            ("grpc.max_concurrent_streams", max_streams),
             ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
             ("grpc.max_receive_message_length", MAX_WIRE_MESSAGE),
             ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
