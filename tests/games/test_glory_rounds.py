@@ -176,6 +176,20 @@ def test_g25_a_failed_attacker_waits_for_his_turn_unless_attacked() -> None:
     assert not g.t.waiting[0] and len(g.t.hands[0]) == 7
 
 
+def test_g25_a_failed_attacker_who_is_assassinated_or_attacked_as_a_king_draws_back_after_it() -> None:
+    # A failed assassin waits; being the target of an assassination ends his wait (the defender draws back).
+    g = table(2, ["X 2h 3h 4h 5h 6h 7h", "X@1 Kc 3c"])
+    play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X@1"),))), (0, MoreAssassins(())))
+    assert g.t.waiting[0] and len(g.t.hands[0]) == 6
+    play(g, (1, AttackKing(0, (c("Kc"),))), (0, Defend(())))  # 12 vs 0: he loses 12 HP, then draws back
+    assert g.t.hp[0] == 38 and not g.t.waiting[0] and len(g.t.hands[0]) == 7
+    # A waiting bystander who declines to assist in another's Attack a King keeps waiting.
+    g = table(3, ["Jc 2h 3h 4h 5h 6h 7h", "Kc 4c", "Tc Qc 2h@2"], domains=["", "", "2s"])
+    play(g, (0, ConquerLand(2, (c("Jc"),))), (2, Defend((c("Tc"),))))  # 10 vs 12: fails
+    play(g, (1, AttackKing(2, (c("Kc"),))), (1, MakeOffers(())), (2, MakeOffers(())), (0, DeclineAssist()), (2, Defend(())))
+    assert g.t.waiting[0] and len(g.t.hands[0]) == 6
+
+
 def test_g26_an_eliminated_king_ends_the_round_at_once() -> None:
     g = table(3, ["Kc Qc", "5c", "6c"], treasuries=["", "", "3d"], domains=["4s", "", "9s"])
     g.t.hp[2] = 10

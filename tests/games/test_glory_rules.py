@@ -270,6 +270,14 @@ def test_g12_attacks_need_a_general_and_mercenaries_are_worth_half_rounded_up() 
     assert g.t.treasuries[0] == [] and g.t.hands[0] == [c("5c")]  # the whole force is on the table
 
 
+def test_g12_mercenaries_join_a_conquest_too() -> None:
+    g = table(2, ["Jc 2h", "2c"], treasuries=["9d"], domains=["", "5s 3s 9s"])
+    events = play(g, (0, ConquerLand(1, (c("Jc"),), (c("9d"),))), (1, Defend(())))
+    result = payloads(events, BattleResolved)[0].result
+    assert (result.attack_points, result.defence_points, result.success) == (10 + 5, 6, True)
+    assert g.t.discard == cs("Jc 9d") and g.t.domains[0] == [c("3s")]
+
+
 def test_g13_conquer_land_targets_only_land_and_allows_no_assistance() -> None:
     g = table(3, ["Kc", "2c", "3c 8c"], domains=["", "", "2s 5s"])
     d = g.decision(0)
