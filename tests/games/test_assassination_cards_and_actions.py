@@ -120,10 +120,6 @@ def test_as18_an_action_card_reveals_its_owner_and_the_reporter_adds_a_blank() -
     play_events(g, [2])
     assert g.to_act() == (2,)
     take(g)
-    # The reporter's twelve blanks run out.
-    g.reporter_events = []
-    move(g)
-    assert len(of(play_events(g), EventsRevealed)[0].cards) == 4
 
 
 def test_as19_actions_are_chosen_after_the_reveal_at_once() -> None:
@@ -606,3 +602,20 @@ def test_as38_a_detention_reveals_nothing_about_the_detained() -> None:
     events = act(g, [0], {0: TakeAction(ActionKind.DETAIN, 3)})
     assert [p.seat for p in of(events, PlayerRevealed)] == [0]
     assert 3 not in g.revealed_seats
+
+
+def test_as51_the_reporters_blanks_are_reshuffled_so_his_colour_never_goes_missing() -> None:
+    g = make()
+    idle = {c for c in deck.event_deck(4) if not deck.is_action(c)}
+    for _ in range(12):
+        move(g)
+        play_events(g)
+    assert g.turn == 13 and not g.reporter_events
+    # Turns 13 to 16: a pile of four colours would name the reporter by the colour it lacks.
+    for _ in range(4):
+        move(g)
+        pile = of(play_events(g), EventsRevealed)[0].cards
+        assert sorted(deck.colour_of(c) for c in pile) == [0, 1, 2, 3, 4]
+        assert {c for c in pile if deck.colour_of(c) == 4} <= idle
+        if g.phase == Phase.ACTION:  # the players' own blanks are spent too: they turn over aces and do nothing
+            take(g)

@@ -385,7 +385,11 @@ class Assassination(Game[Action]):
 
     def _resolve_events(self) -> list[Event]:
         """Event cards turned over; each action card's owner reveals himself (AS-18, AS-19)."""
-        extra = self.reporter_events.pop(0) if self.reporter_events else None
+        if not self.reporter_events:
+            # His twelve blanks are spent: they are shuffled into a new pile, or the pile would lack his colour (AS-51).
+            self.reporter_events = [c for c in deck.event_deck(self.secret.reporter_colour) if not deck.is_action(c)]
+            self.rng.shuffle(self.reporter_events)
+        extra = self.reporter_events.pop(0)
         played = dict(self.pending)
         pile = self._turn_over(list(played.values()), extra)
         self.pending = {}
