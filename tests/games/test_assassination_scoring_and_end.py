@@ -323,3 +323,19 @@ def test_decisions_and_visibility_the_phases_in_order() -> None:
     take(g)
     assert g.phase == Phase.MOVEMENT and g.turn == 2
     assert not of(rest, PieceInjured) and not of(rest, PieceKilled) and not of(rest, PresidentHit)
+
+
+def test_as52_a_bad_cop_who_tries_to_detain_the_agent_is_a_bad_guy_detained() -> None:
+    for bad_cop in (False, True):
+        g = make()
+        g.secret.bad_cop = bad_cop
+        to_event_stage(g)
+        for c in (0, 1):
+            place(g, c, R.HALL)
+        act(g, [1], {1: TakeAction(ActionKind.DETAIN, 0)})
+        assert g.pieces[1].room == R.SECURITY_OFFICE
+        ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
+        rest = [c for c in changes(ended) if c[2] != ScoreReason.PRESIDENT_UNHARMED]
+        # "You will be detained": the -2 for trying, and for a bad cop the +1 to each good guy (the agent alone).
+        expected = [(1, -2, ScoreReason.TRIED_TO_DETAIN_SECRET_SERVICE)]
+        assert rest == ([(0, 1, ScoreReason.BAD_GUY_DETAINED)] + expected if bad_cop else expected)

@@ -57,6 +57,9 @@ def score_round(g: Assassination, outcome: RoundOutcome) -> list[ScoreChange]:
         owner = a.owner(colour)
         if owner is not None and not a.is_good(owner):
             detained_bad.add(colour)
+    for po in g.ledger.tried_secret_service:  # "you will be detained" (AS-52): a bad cop is a bad guy detained
+        if not a.is_good(po):
+            detained_bad.add(a.colours[po])
     for _ in sorted(detained_bad):
         changes += [ScoreChange(s, 1, ScoreReason.BAD_GUY_DETAINED) for s in good]
     for arrester in sorted({by for by, c in g.ledger.detentions if c == reporter and by is not None}):
