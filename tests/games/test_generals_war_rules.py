@@ -13,6 +13,7 @@ from referee.games.generals_war.types import (
     BattleResolved,
     CardsDrawn,
     ChooseTarget,
+    EliminationReason,
     GeneralsRevealed,
     Phase,
     PlayerEliminated,
@@ -405,3 +406,28 @@ def test_gw16_a_revealed_general_placed_face_down_is_not_pointed_out() -> None:
     assert seen_by_1.hand_size == 8 and seen_by_1.squad_size == 2
     game.apply(1, PlaySquad((game.hands[1][0],)))
     assert game.view(1).players[0].revealed_generals == (), "turned over in the battle: no longer in hand"
+
+
+def test_gw7_defeat_points_eliminate_and_the_winner_takes_a_living_general() -> None:
+    """'By eliminating other player by means of defeat points, one may acquire a second ... general.'"""
+    game = four_player_duel()
+    ace1 = c(1, D)
+    if ace1 in game.hands[1]:  # seat 1's general waits in its deck: it is alive when seat 1 goes out
+        game.hands[1].remove(ace1)
+        game.decks[1].append(ace1)
+    game.defeat_points[1] = 2  # one more is the default limit, 3
+    game.hands[0] = [c(13, C), c(2, C)]
+    game.decks[0] = deque(x for x in game.decks[0] if x not in game.hands[0])
+    game.decks[1].extend(x for x in game.hands[1] if x != c(5, D))
+    game.decks[1] = deque(x for x in game.decks[1] if x != c(5, D))
+    game.hands[1] = [c(5, D)]
+    deck1 = list(game.decks[1])
+    game.apply(0, PlaySquad((c(13, C),)))
+    payloads = [e.payload for e in game.apply(1, PlaySquad((c(5, D),)))]
+    ended = next(p for p in payloads if isinstance(p, RoundEnded))
+    out = next(p for p in payloads if isinstance(p, PlayerEliminated))
+    assert ended.conquest_counts[:2] == (2, 0) and ended.defeat_point_to == 1 and not ended.interrupted
+    assert out.seat == 1 and out.by == 0 and out.reason == EliminationReason.DEFEAT_POINTS
+    assert out.cards_transferred == len(deck1) and list(game.decks[0])[-len(deck1):] == deck1
+    assert game.eliminated[1] and game.generals_alive(0) == 2, "seat 0 now has seat 1's ace as a second general"
+    assert game.attacker == 2 and game.phase == Phase.CHOOSE_TARGET and game.decision(2) == TargetChoice((0, 3))
