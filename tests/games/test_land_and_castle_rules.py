@@ -426,13 +426,18 @@ def test_lc17_conversion_neighbours_in_a_row_all_face_up() -> None:
     assert GameOver(0, WinReason.CONVERSION, (1, 0)) in events
 
 
-def test_lc17_a_reveal_completing_the_row_wins_for_the_battle_winner() -> None:
+def test_lc23_a_reveal_completing_the_row_wins_for_the_attacker_at_once() -> None:
     lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(9, S)]
     up = [True] * 5 + [False]
     game = rigged(lands, [[c(2, C), c(3, C)], [c(10, H), c(3, D)]], list(NO_CASTLES), list(NO_GENERALS), face_up=up)
-    battle(game, c(2, C), 5, c(10, H))
-    events = payloads(game.apply(1, Control(5)))
-    assert GameOver(1, WinReason.CONVERSION, (0, 1)) in events
+    # Seat 0's attack turns the last land face up: the row is converted by his attack, not by the battle's winner.
+    events = payloads(game.apply(0, Attack(c(2, C), 5)))
+    assert LandRevealed(5, c(9, S)) in events and GameOver(0, WinReason.CONVERSION, (0, 0)) in events
+    assert game.is_over() and game.result().ranks == (1, 2) and game.to_act() == ()
+    # A reveal that leaves the row unconverted lets the battle go on as usual.
+    other = rigged(lands[:5] + [c(K, C)], [[c(2, C), c(3, C)], [c(10, H), c(3, D)]], list(NO_CASTLES), list(NO_GENERALS), face_up=up)
+    other.apply(0, Attack(c(2, C), 5))
+    assert not other.is_over() and other.to_act() == (1,)
 
 
 def test_lc18_attrition_when_a_player_must_play_with_an_empty_hand() -> None:
