@@ -1,4 +1,4 @@
-"""Generals & Assassins battles: how offers lapse, who is asked, and the damage reported (rulings GA-8, GA-10, GA-12, GA-25)."""
+"""Generals & Assassins battles: how offers lapse, who is asked, the damage reported, a defeat's VP and a double trigger (rulings GA-6 to GA-8, GA-10, GA-12, GA-17, GA-19, GA-20, GA-25)."""
 
 from __future__ import annotations
 
@@ -6,27 +6,37 @@ from referee.games.generals_and_assassins.types import (
     AssassinationResolved,
     AssassinChoice,
     Assassinate,
+    Assist,
+    AssistChoice,
     Attack,
     AttackResolved,
     Decline,
     Defend,
+    Discard,
+    KingDefeated,
     LandTransferred,
+    LastCardDrawn,
     Offer,
+    OfferChoice,
     OfferLands,
     PlayAssassin,
+    RoundEnded,
+    Side,
 )
 from tests.games.test_generals_and_assassins_rules import act, c, cs, hand, lands, new, payloads, turn
 
 
 def test_ga8_offer_lapses_on_decline_and_received_land_defends_its_new_holder() -> None:
-    """GA-8: a declined offer moves nothing; a land received earlier adds 2 DP to its new holder's defence."""
+    """GA-8: a declined offer moves nothing (a recipient with no fighter is asked all the same and can only decline); a land
+    received earlier adds 2 DP to its new holder's defence."""
     g = new(3)
     hand(g, 0, "Kc 2d 3d 4d 5d")
-    hand(g, 2, "9c 2h 3h 4h 5h")
+    hand(g, 2, "2h 3h 4h 5h 6h")
     offered = lands(g, 0, "5s")
     turn(g, 0)
     act(g, 0, Attack(1, (c("Kc", 0),)))
     act(g, 0, OfferLands((Offer(2, tuple(offered)),)))
+    assert g.decision(2) == AssistChoice((), 0, 1) and list(g.legal_actions(2)) == [Decline()]
     events = act(g, 2, Decline())
     assert not payloads(events, LandTransferred) and g.lands[0] == offered and g.lands[2] == []
 
@@ -80,3 +90,57 @@ def test_ga10_ga12_damage_reported_is_the_hp_actually_lost() -> None:
     act(g, 0, Assassinate(1, c("X0", 0)))
     events = act(g, 1, Decline())
     assert payloads(events, AssassinationResolved)[0] == AssassinationResolved(0, 1, True, 10, 0)
+
+
+def test_ga6_ga8_received_land_may_be_offered_on_and_all_lands_given_away_leave_no_land_dp() -> None:
+    """GA-6, GA-8: a defender may offer a land he received; giving every land away leaves him no 2 DP bonus."""
+    g = new(3)
+    hand(g, 0, "Kc Qc 2d 3d 4d")
+    hand(g, 2, "9c 2h 3h 4h 5h")
+    own = lands(g, 1, "9s")
+    received = lands(g, 1, "8s", owner=0)
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0), c("Qc", 0))))
+    assert g.decision(1) == OfferChoice(Side.DEFENDER, tuple(own + received), (2,))
+    act(g, 1, OfferLands((Offer(2, tuple(sorted(own + received))),)))
+    events = act(g, 2, Assist(Side.DEFENDER, c("9c", 2)))
+    assert payloads(events, LandTransferred)[0].lands == tuple(sorted(own + received))
+    assert g.lands[1] == [] and sorted(g.lands[2]) == sorted(own + received)
+    events = act(g, 1, Defend(()))
+    resolved = payloads(events, AttackResolved)[0]
+    assert (resolved.attack_points, resolved.defence_points, resolved.damage) == (23, 9, 14)
+
+
+def test_ga19_ga20_defeated_defenders_given_land_scores_for_its_new_holder_and_the_rest_for_the_victor() -> None:
+    """GA-19, GA-20: a land the fallen king gave away in the fatal battle scores for its holder, the rest for the attacker."""
+    g = new(3)
+    hand(g, 0, "Kc Qc Jc 2d 3d")
+    hand(g, 2, "2c 2h 3h 4h 5h")
+    given = lands(g, 1, "9s")
+    lands(g, 1, "3s")  # kept to the end: its 3 VP go to the victor
+    g.hp[1] = 20
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0), c("Qc", 0), c("Jc", 0))))
+    act(g, 1, OfferLands((Offer(2, tuple(given)),)))
+    act(g, 2, Assist(Side.DEFENDER, c("2c", 2)))
+    events = act(g, 1, Defend(()))
+    assert payloads(events, KingDefeated)[0].by == 0
+    ended = payloads(events, RoundEnded)[0]
+    assert ended.land_values == (0, 3, 9) and ended.awarded == (3, 0, 9)
+
+
+def test_ga17_two_decks_running_out_in_one_turn_trigger_the_end_once() -> None:
+    """GA-17: two decks emptied by the draws of one turn give one trigger and one more turn for each player."""
+    g = new(3)
+    hand(g, 0, "Kc 2d 3d 4d 5d")
+    hand(g, 1, "9c 2h 3h 4h 5h")
+    g.decks[0] = g.decks[0][-1:]
+    g.decks[1] = g.decks[1][-1:]
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    act(g, 2, Decline())
+    events = act(g, 1, Defend((c("9c", 1),)))
+    assert len(payloads(events, LastCardDrawn)) == 1 and g.final_turns == 3 and g.to_act() == (1,)
+    for seat in (1, 2, 0):
+        events = act(g, seat, Discard((g.hands[seat][0],)))
+    assert payloads(events, RoundEnded)
