@@ -178,13 +178,13 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
     )
     if game:
         query = query.where(Match.game == game)
-    # (match, opponent) -> its game and the balance of the seat pairs: +1 each pair the bot ranked better, -1 worse
-    balance: dict[tuple[int, str], tuple[str, int]] = {}
+    # (match, game, opponent) -> the balance of the seat pairs: +1 each pair the bot ranked better, -1 worse
+    balance: dict[tuple[int, str, str], int] = {}
     for match_id, match_game, my_rank, their_rank, opponent in db.execute(query).all():
         better = 0 if my_rank is None or their_rank is None or my_rank == their_rank else (1 if my_rank < their_rank else -1)
-        balance[match_id, opponent] = (match_game, balance.get((match_id, opponent), (match_game, 0))[1] + better)
+        balance[match_id, match_game, opponent] = balance.get((match_id, match_game, opponent), 0) + better
     table: dict[tuple[str, str], dict[str, Any]] = {}
-    for (match_id, opponent), (match_game, net) in balance.items():  # in match order, as the query gave them
+    for (match_id, match_game, opponent), net in balance.items():  # in match order, as the query gave them
         row = table.setdefault(
             (match_game, opponent), {"game": match_game, "opponent": opponent, "games": 0, "wins": 0, "draws": 0, "losses": 0, "last_match": None}
         )
