@@ -81,6 +81,7 @@ class RevealReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BLAST: _ClassVar[RevealReason]
     DETAIN_ATTEMPT: _ClassVar[RevealReason]
     DETAINED_BOMBER: _ClassVar[RevealReason]
+    LEFT_CELL: _ClassVar[RevealReason]
 
 class DiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -164,6 +165,7 @@ WITNESS: RevealReason
 BLAST: RevealReason
 DETAIN_ATTEMPT: RevealReason
 DETAINED_BOMBER: RevealReason
+LEFT_CELL: RevealReason
 DICE_REASON_UNSPECIFIED: DiceReason
 SNIPER_SHOT: DiceReason
 BOMB_BLAST: DiceReason
@@ -337,6 +339,24 @@ class ReactionChoice(_message.Message):
     can_detain: bool
     def __init__(self, bomber_colour: _Optional[int] = ..., can_detain: _Optional[bool] = ...) -> None: ...
 
+class SniperDetentionChoice(_message.Message):
+    __slots__ = ("sniper_colour", "colours", "can_ignore")
+    SNIPER_COLOUR_FIELD_NUMBER: _ClassVar[int]
+    COLOURS_FIELD_NUMBER: _ClassVar[int]
+    CAN_IGNORE_FIELD_NUMBER: _ClassVar[int]
+    sniper_colour: int
+    colours: _containers.RepeatedScalarFieldContainer[int]
+    can_ignore: bool
+    def __init__(self, sniper_colour: _Optional[int] = ..., colours: _Optional[_Iterable[int]] = ..., can_ignore: _Optional[bool] = ...) -> None: ...
+
+class CellChoice(_message.Message):
+    __slots__ = ("colour", "can_leave")
+    COLOUR_FIELD_NUMBER: _ClassVar[int]
+    CAN_LEAVE_FIELD_NUMBER: _ClassVar[int]
+    colour: int
+    can_leave: bool
+    def __init__(self, colour: _Optional[int] = ..., can_leave: _Optional[bool] = ...) -> None: ...
+
 class NextRoundChoice(_message.Message):
     __slots__ = ("round",)
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -344,7 +364,7 @@ class NextRoundChoice(_message.Message):
     def __init__(self, round: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("allegiance_choice", "movement_choice", "president_move_choice", "event_choice", "action_choice", "reaction_choice", "next_round_choice")
+    __slots__ = ("allegiance_choice", "movement_choice", "president_move_choice", "event_choice", "action_choice", "reaction_choice", "next_round_choice", "sniper_detention_choice", "cell_choice")
     ALLEGIANCE_CHOICE_FIELD_NUMBER: _ClassVar[int]
     MOVEMENT_CHOICE_FIELD_NUMBER: _ClassVar[int]
     PRESIDENT_MOVE_CHOICE_FIELD_NUMBER: _ClassVar[int]
@@ -352,6 +372,8 @@ class Decision(_message.Message):
     ACTION_CHOICE_FIELD_NUMBER: _ClassVar[int]
     REACTION_CHOICE_FIELD_NUMBER: _ClassVar[int]
     NEXT_ROUND_CHOICE_FIELD_NUMBER: _ClassVar[int]
+    SNIPER_DETENTION_CHOICE_FIELD_NUMBER: _ClassVar[int]
+    CELL_CHOICE_FIELD_NUMBER: _ClassVar[int]
     allegiance_choice: AllegianceChoice
     movement_choice: MovementChoice
     president_move_choice: PresidentMoveChoice
@@ -359,7 +381,9 @@ class Decision(_message.Message):
     action_choice: ActionChoice
     reaction_choice: ReactionChoice
     next_round_choice: NextRoundChoice
-    def __init__(self, allegiance_choice: _Optional[_Union[AllegianceChoice, _Mapping]] = ..., movement_choice: _Optional[_Union[MovementChoice, _Mapping]] = ..., president_move_choice: _Optional[_Union[PresidentMoveChoice, _Mapping]] = ..., event_choice: _Optional[_Union[EventChoice, _Mapping]] = ..., action_choice: _Optional[_Union[ActionChoice, _Mapping]] = ..., reaction_choice: _Optional[_Union[ReactionChoice, _Mapping]] = ..., next_round_choice: _Optional[_Union[NextRoundChoice, _Mapping]] = ...) -> None: ...
+    sniper_detention_choice: SniperDetentionChoice
+    cell_choice: CellChoice
+    def __init__(self, allegiance_choice: _Optional[_Union[AllegianceChoice, _Mapping]] = ..., movement_choice: _Optional[_Union[MovementChoice, _Mapping]] = ..., president_move_choice: _Optional[_Union[PresidentMoveChoice, _Mapping]] = ..., event_choice: _Optional[_Union[EventChoice, _Mapping]] = ..., action_choice: _Optional[_Union[ActionChoice, _Mapping]] = ..., reaction_choice: _Optional[_Union[ReactionChoice, _Mapping]] = ..., next_round_choice: _Optional[_Union[NextRoundChoice, _Mapping]] = ..., sniper_detention_choice: _Optional[_Union[SniperDetentionChoice, _Mapping]] = ..., cell_choice: _Optional[_Union[CellChoice, _Mapping]] = ...) -> None: ...
 
 class ChooseAllegiance(_message.Message):
     __slots__ = ("bad_cop",)
@@ -405,8 +429,20 @@ class StartRound(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
+class DetainSniper(_message.Message):
+    __slots__ = ("detain",)
+    DETAIN_FIELD_NUMBER: _ClassVar[int]
+    detain: bool
+    def __init__(self, detain: _Optional[bool] = ...) -> None: ...
+
+class LeaveCell(_message.Message):
+    __slots__ = ("leave",)
+    LEAVE_FIELD_NUMBER: _ClassVar[int]
+    leave: bool
+    def __init__(self, leave: _Optional[bool] = ...) -> None: ...
+
 class Action(_message.Message):
-    __slots__ = ("choose_allegiance", "play_movement", "move_president", "play_event", "take_action", "react", "start_round")
+    __slots__ = ("choose_allegiance", "play_movement", "move_president", "play_event", "take_action", "react", "start_round", "detain_sniper", "leave_cell")
     CHOOSE_ALLEGIANCE_FIELD_NUMBER: _ClassVar[int]
     PLAY_MOVEMENT_FIELD_NUMBER: _ClassVar[int]
     MOVE_PRESIDENT_FIELD_NUMBER: _ClassVar[int]
@@ -414,6 +450,8 @@ class Action(_message.Message):
     TAKE_ACTION_FIELD_NUMBER: _ClassVar[int]
     REACT_FIELD_NUMBER: _ClassVar[int]
     START_ROUND_FIELD_NUMBER: _ClassVar[int]
+    DETAIN_SNIPER_FIELD_NUMBER: _ClassVar[int]
+    LEAVE_CELL_FIELD_NUMBER: _ClassVar[int]
     choose_allegiance: ChooseAllegiance
     play_movement: PlayMovement
     move_president: MovePresident
@@ -421,7 +459,9 @@ class Action(_message.Message):
     take_action: TakeAction
     react: React
     start_round: StartRound
-    def __init__(self, choose_allegiance: _Optional[_Union[ChooseAllegiance, _Mapping]] = ..., play_movement: _Optional[_Union[PlayMovement, _Mapping]] = ..., move_president: _Optional[_Union[MovePresident, _Mapping]] = ..., play_event: _Optional[_Union[PlayEvent, _Mapping]] = ..., take_action: _Optional[_Union[TakeAction, _Mapping]] = ..., react: _Optional[_Union[React, _Mapping]] = ..., start_round: _Optional[_Union[StartRound, _Mapping]] = ...) -> None: ...
+    detain_sniper: DetainSniper
+    leave_cell: LeaveCell
+    def __init__(self, choose_allegiance: _Optional[_Union[ChooseAllegiance, _Mapping]] = ..., play_movement: _Optional[_Union[PlayMovement, _Mapping]] = ..., move_president: _Optional[_Union[MovePresident, _Mapping]] = ..., play_event: _Optional[_Union[PlayEvent, _Mapping]] = ..., take_action: _Optional[_Union[TakeAction, _Mapping]] = ..., react: _Optional[_Union[React, _Mapping]] = ..., start_round: _Optional[_Union[StartRound, _Mapping]] = ..., detain_sniper: _Optional[_Union[DetainSniper, _Mapping]] = ..., leave_cell: _Optional[_Union[LeaveCell, _Mapping]] = ...) -> None: ...
 
 class RoundStarted(_message.Message):
     __slots__ = ("round", "start_die", "president_room", "route_die", "route", "secret_service_token", "bad_cop_token")

@@ -70,6 +70,10 @@ class HeuristicBot(Bot):
             return ag.move_president(self.president_room(view, choice))
         if kind == "reaction_choice":
             return ag.react(bool(choice.can_detain))
+        if kind == "sniper_detention_choice":
+            return ag.detain_sniper(not choice.can_ignore)  # the bad cop lets his side go
+        if kind == "cell_choice":
+            return ag.leave_cell(bool(choice.can_leave))  # out of the cell, free to act again
         if kind == "allegiance_choice":
             return ag.allegiance(False)
         return ag.start_round()

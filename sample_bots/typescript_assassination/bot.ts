@@ -60,6 +60,10 @@ export class AssassinationBot extends Bot<"assassination"> {
     if (president) return asn.movePresident(presidentRoom(view, president));
     const reaction = request.choiceFor("reactionChoice");
     if (reaction) return asn.react(reaction.canDetain); // the bomber next to us: +1 to each good guy
+    const sniper = request.choiceFor("sniperDetentionChoice");
+    if (sniper) return asn.detainSniper(!sniper.canIgnore); // the bad cop lets his side go
+    const cell = request.choiceFor("cellChoice");
+    if (cell) return asn.leaveCell(cell.canLeave); // out of the cell, free to act again
     if (request.choiceFor("allegianceChoice")) return asn.allegiance(false);
     return asn.startRound();
   }

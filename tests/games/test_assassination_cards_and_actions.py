@@ -12,10 +12,13 @@ from referee.games.assassination.types import (
     ActionOption,
     ActionTaken,
     AllegianceChoice,
+    CellChoice,
     ChooseAllegiance,
+    DetainSniper,
     DiceRolled,
     EventsRevealed,
     IncidentOccurred,
+    LeaveCell,
     MovementRevealed,
     MovePresident,
     Phase,
@@ -29,6 +32,7 @@ from referee.games.assassination.types import (
     ReporterRevealed,
     RevealReason,
     Room,
+    SniperDetentionChoice,
     TakeAction,
 )
 from tests.games.test_assassination_support import (
@@ -239,16 +243,24 @@ def test_as22_the_pistol_at_the_president() -> None:
     events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
     assert g.president.status == PresidentStatus.UNHARMED and g.pieces[0].killed
     assert {p.seat for p in of(events, PlayerRevealed)} == {0, 2} and of(events, ReporterRevealed)
-    assert not of(events, PieceDetained)
-    # With the agent and a good police officer: the sniper and a bomber there are detained.
+    assert not of(events, PieceDetained) and g.phase == Phase.MOVEMENT
+    # With the agent and a good police officer: he is asked, can only say yes, and the sniper and a bomber there go.
     g = make()
     to_event_stage(g)
     for c in (0, 1, 2, 3):
         place(g, c, R.HALL)
     put_president(g, R.HALL)
     events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
-    assert g.pieces[0].killed and g.pieces[2].detained and g.pieces[3].detained
+    assert g.pieces[0].killed and not of(events, PieceDetained)
+    assert g.phase == Phase.REACTION and g.to_act() == (1,)
+    assert g.decision(1) == SniperDetentionChoice(2, (2, 3), False)
+    assert list(g.legal_actions(1)) == [DetainSniper(True)] and g.default_action(1) == DetainSniper(True)
+    assert g.check(1, DetainSniper(False)) == "only the bad cop may let the sniper go"
+    assert g.check(1, React(True)) is not None
+    events = g.apply(1, DetainSniper(True))
+    assert g.pieces[2].detained and g.pieces[3].detained and g.pieces[2].room == R.HOLDING_CELL
     assert of(events, PieceDetained) == [PieceDetained(2, 1), PieceDetained(3, 1)]
+    assert (1, 2) in g.ledger.detentions and (1, 3) in g.ledger.detentions
     # The police officer without the agent: the president dies, the sniper is detained.
     g = make()
     to_event_stage(g)
@@ -256,20 +268,40 @@ def test_as22_the_pistol_at_the_president() -> None:
         place(g, c, R.HALL)
     put_president(g, R.HALL)
     act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    react(g, [1])
     assert g.president.status == PresidentStatus.KILLED and g.pieces[2].detained
 
 
-def test_as22_a_bad_cop_lets_the_sniper_go_unless_the_reporter_sees() -> None:
+def test_as22_the_bad_cop_may_let_the_sniper_go_unless_the_reporter_sees() -> None:
     for reporter_there in (False, True):
-        g = make()
-        g.secret.bad_cop = True
-        to_event_stage(g)
-        for c in (0, 1, 2) + ((4,) if reporter_there else ()):
-            place(g, c, R.HALL)
-        put_president(g, R.HALL)
-        act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
-        assert g.pieces[0].killed
-        assert g.pieces[2].detained == reporter_there
+        for lets_go in (False, True):
+            g = make()
+            g.secret.bad_cop = True
+            to_event_stage(g)
+            for c in (0, 1, 2) + ((4,) if reporter_there else ()):
+                place(g, c, R.HALL)
+            put_president(g, R.HALL)
+            act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+            assert g.pieces[0].killed
+            if reporter_there:  # the reporter sees: no question, the sniper is detained
+                assert g.phase == Phase.MOVEMENT and g.pieces[2].detained
+                continue
+            assert g.decision(1) == SniperDetentionChoice(2, (2,), True)
+            assert set(g.legal_actions(1)) == {DetainSniper(True), DetainSniper(False)}
+            assert g.default_action(1) == DetainSniper(True), "a bad cop who times out stays in character"
+            g.apply(1, DetainSniper(not lets_go))
+            assert g.pieces[2].detained == (not lets_go) and g.phase == Phase.MOVEMENT
+
+
+def test_as22_the_sniper_question_is_moot_once_he_is_detained() -> None:
+    # The police officer detained the sniper with his own action card in the same stage: nothing to ask.
+    g = make()
+    to_event_stage(g)
+    for c in (1, 2):
+        place(g, c, R.HALL)
+    put_president(g, R.HALL)
+    act(g, [1, 2], {1: TakeAction(ActionKind.DETAIN, 2), 2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.pieces[2].detained and g.phase == Phase.ROUND_OVER, "the president is dead: no question, the round ends"
 
 
 def test_as23_when_the_sniper_may_use_his_pistol() -> None:
@@ -446,6 +478,29 @@ def test_as28_no_reaction_when_the_bomber_is_alone() -> None:
     assert g.phase == Phase.MOVEMENT
 
 
+@pytest.mark.parametrize("bad_cop_lets_go", [False, True])
+def test_as53_questions_come_one_at_a_time_and_a_moot_one_is_not_put(bad_cop_lets_go: bool) -> None:
+    # The bomber blows up the courtyard, then the sniper shoots at the president in the hall, where the
+    # agent, the police officer and the bomber stand: first the sniper's question, then the bomber's.
+    g = make()
+    g.secret.bad_cop = bad_cop_lets_go
+    to_event_stage(g)
+    for c in (0, 1, 2, 3):
+        place(g, c, R.HALL)
+    put_president(g, R.HALL)
+    choices = {2: TakeAction(ActionKind.SHOOT_PRESIDENT), 3: TakeAction(ActionKind.DETONATE, None, R.COURTYARD)}
+    act(g, [2, 3], choices)
+    assert g.to_act() == (1,) and g.decision(1) == SniperDetentionChoice(2, (2, 3), bad_cop_lets_go)
+    g.apply(1, DetainSniper(not bad_cop_lets_go))
+    if not bad_cop_lets_go:  # the bomber went with the sniper: his question is moot
+        assert g.pieces[3].room == R.HOLDING_CELL and g.phase == Phase.MOVEMENT
+        return
+    assert g.phase == Phase.REACTION and g.to_act() == (1, 2)  # the agent is dead; everyone else but the bomber
+    assert g.decision(1) == ReactionChoice(3, True) and g.decision(2) == ReactionChoice(3, False)
+    react(g, [1])
+    assert g.pieces[3].room == R.HOLDING_CELL and g.pieces[2].room == R.HALL
+
+
 def test_as30_the_agent_may_detain_anyone_in_his_room() -> None:
     g = make()
     to_event_stage(g)
@@ -458,13 +513,37 @@ def test_as30_the_agent_may_detain_anyone_in_his_room() -> None:
     assert g.pieces[4].room == R.HOLDING_CELL
 
 
-def test_as31_a_police_officer_detained_by_the_agent_may_walk_out() -> None:
+def test_as31_a_police_officer_detained_by_the_agent_may_walk_out_at_once() -> None:
     g = make()
     to_event_stage(g)
     for c in (0, 1):
         place(g, c, R.HALL)
     act(g, [0], {0: TakeAction(ActionKind.DETAIN, 1)})
     assert g.pieces[1].room == R.HOLDING_CELL and g.pieces[1].detained_by_secret_service
+    # Everyone but the agent is asked; only the police officer may leave.
+    assert g.phase == Phase.REACTION and g.to_act() == (1, 2, 3)
+    assert [g.decision(s) for s in (1, 2, 3)] == [CellChoice(1, True), CellChoice(1, False), CellChoice(1, False)]
+    assert g.check(2, LeaveCell(True)) == "only the police officer the agent detained may leave the cell"
+    assert g.default_action(1) == LeaveCell(False)
+    g.apply(2, LeaveCell(False))
+    g.apply(3, LeaveCell(False))
+    events = g.apply(1, LeaveCell(True))
+    assert of(events, PlayerRevealed) == [PlayerRevealed(1, PO, 1, RevealReason.LEFT_CELL)]
+    assert of(events, PieceSent) == [PieceSent(1, R.SECURITY_OFFICE)]
+    assert not g.pieces[1].detained and g.pieces[1].room == R.SECURITY_OFFICE and g.phase == Phase.MOVEMENT
+    assert (0, 1) in g.ledger.detentions, "the agent still detained the police officer (AS-42)"
+    move(g, {1: DOWN})
+    assert g.pieces[1].room == R.COURTYARD
+
+
+def test_as31_a_police_officer_who_stays_may_walk_out_later_with_an_action_card() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1):
+        place(g, c, R.HALL)
+    act(g, [0], {0: TakeAction(ActionKind.DETAIN, 1)})
+    events = react(g)
+    assert not of(events, PieceSent) and g.pieces[1].room == R.HOLDING_CELL and 1 not in g.revealed_seats
     to_event_stage(g)
     play_events(g, [1])
     assert ActionOption(ActionKind.LEAVE_CELL) in opts(g, 1)
@@ -472,6 +551,23 @@ def test_as31_a_police_officer_detained_by_the_agent_may_walk_out() -> None:
     assert of(events, PieceSent) == [PieceSent(1, R.SECURITY_OFFICE)] and not g.pieces[1].detained
     move(g, {1: DOWN})
     assert g.pieces[1].room == R.COURTYARD
+
+
+def test_as31_being_asked_to_leave_the_cell_tells_nothing() -> None:
+    # Whoever the agent detains, the same seats are asked; only the answers open to the police officer differ.
+    asked = {}
+    for target in (1, 2, 4):
+        g = make()
+        to_event_stage(g)
+        for c in (0, target):
+            place(g, c, R.HALL)
+        act(g, [0], {0: TakeAction(ActionKind.DETAIN, target)})
+        asked[target] = g.to_act()
+        assert all(isinstance(g.decision(s), CellChoice) for s in g.to_act())
+        assert [s for s in g.to_act() if g.decision(s).can_leave] == ([1] if target == 1 else [])
+        react(g)
+        assert g.pieces[target].room == R.HOLDING_CELL
+    assert asked[1] == asked[2] == asked[4] == (1, 2, 3)
 
 
 def test_as32_the_police_officer_who_tries_to_detain_the_agent_is_put_in_the_office() -> None:

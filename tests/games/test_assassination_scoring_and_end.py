@@ -47,6 +47,7 @@ from tests.games.test_assassination_support import (
     place,
     play_events,
     put_president,
+    react,
     take,
     to_event_stage,
     turn,
@@ -94,6 +95,7 @@ def test_as40_no_photo_op_points_with_the_reporter_detained() -> None:
     for c in (0, 4):
         place(g, c, R.TOWER)
     act(g, [0], {0: TakeAction(ActionKind.DETAIN, 4)})
+    react(g)  # asked whether they leave the cell: nobody may, it was the reporter (AS-31)
     put_president(g, R.PODIUM)
     g.president.speech_given = True
     g.revealed_seats.pop(0)  # let him walk by himself
@@ -183,6 +185,7 @@ def test_as44_scores_change_only_when_the_round_ends() -> None:
     for c in (0, 4):
         place(g, c, R.HALL)
     act(g, [0], {0: TakeAction(ActionKind.DETAIN, 4)})
+    react(g)
     assert g.scores == [0, 0, 0, 0] and all(g.view(s).scores == (0, 0, 0, 0) for s in range(4))
     ended = end_round(g)
     assert ended.scores == tuple(g.scores) and g.scores != [0, 0, 0, 0]

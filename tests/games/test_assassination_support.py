@@ -20,14 +20,19 @@ from referee.core.game import Event
 from referee.games.assassination import Assassination, board, deck
 from referee.games.assassination.state import Assignment, PresidentState
 from referee.games.assassination.types import (
+    Action,
+    CellChoice,
+    DetainSniper,
     Direction,
     Identity,
+    LeaveCell,
     MovePresident,
     Phase,
     PlayEvent,
     PlayMovement,
     React,
     Room,
+    SniperDetentionChoice,
     TakeAction,
 )
 
@@ -162,12 +167,21 @@ def take(g: Assassination, choices: dict[int, TakeAction] | None = None) -> list
     return events
 
 
-def react(g: Assassination, detainers: Iterable[int] = ()) -> list[Event]:
+def react(g: Assassination, yes: Iterable[int] = ()) -> list[Event]:
+    """Answer the question the action stage left: these seats say yes (detain, or leave the cell), the others no."""
     assert g.phase == Phase.REACTION, g.phase
-    detainers = set(detainers)
+    yes = set(yes)
     events: list[Event] = []
     for seat in list(g.to_act()):
-        events += g.apply(seat, React(seat in detainers))
+        d = g.decision(seat)
+        answer: Action = (
+            DetainSniper(seat in yes)
+            if isinstance(d, SniperDetentionChoice)
+            else LeaveCell(seat in yes)
+            if isinstance(d, CellChoice)
+            else React(seat in yes)
+        )
+        events += g.apply(seat, answer)
     return events
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from referee.core.game import Event, broadcast
 from referee.games.assassination import board
+from referee.games.assassination.state import Question
 from referee.games.assassination.types import (
     ActionKind,
     ActionOption,
@@ -119,6 +120,7 @@ class Resolution:
         self.to_cell: list[int] = []
         self.to_health: list[int] = []
         self.to_office: list[int] = []
+        self.questions: list[Question] = []  # put once the stage has resolved (questions.py)
 
     # --- effects ---
 
@@ -169,8 +171,10 @@ class Resolution:
         if piece.killed or colour in self.to_cell or piece.room == Room.HOLDING_CELL:
             return
         self.to_cell.append(colour)
-        if by is not None and self.g.secret.identities[by] == SS and identity_of_colour(self.g, colour) == PO:
-            piece.detained_by_secret_service = True
+        if by is not None and self.g.secret.identities[by] == SS:
+            if identity_of_colour(self.g, colour) == PO:
+                piece.detained_by_secret_service = True
+            self.questions.append(Question("cell", colour))  # whoever it is: asking tells nothing (AS-31)
         self.g.ledger.detentions.append((by, colour))
         self.events.append(broadcast(PieceDetained(colour, by)))
 
@@ -296,11 +300,11 @@ class Resolution:
         reporter_here = Identity.REPORTER in present
         bad_guys = [present[i] for i in (SNIPER, BOMBER) if i in present]
         if a.identities[seat] == SNIPER:
-            if PO in present:
-                po = a.seat_of(PO)
-                if not a.bad_cop or reporter_here:
-                    for c in [colour] + bad_guys:
-                        self.detain(c, po)
+            if PO in present and reporter_here:
+                for c in [colour] + bad_guys:
+                    self.detain(c, a.seat_of(PO))
+            elif PO in present:  # the bad cop "can ignore detaining sniper": he is asked, whatever his side
+                self.questions.append(Question("sniper", colour, (colour, *bad_guys)))
         elif reporter_here:
             self.witness_arrest(colour, bad_guys)
 

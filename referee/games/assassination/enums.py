@@ -69,6 +69,7 @@ class RevealReason(IntEnum):
     BLAST = 5
     DETAIN_ATTEMPT = 6
     DETAINED_BOMBER = 7
+    LEFT_CELL = 8
 
 
 class DiceReason(IntEnum):

@@ -16,8 +16,9 @@ from referee.core.cards import CARDS_PER_DECK, card_str
 from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, ranks_from_scores
 from referee.games.assassination import board, deck
 from referee.games.assassination.actions import Resolution, options, reveal_seat
+from referee.games.assassination.questions import answer, seats_to_ask
 from referee.games.assassination.scoring import score_round
-from referee.games.assassination.state import Assignment, Ledger, PieceState, PresidentState
+from referee.games.assassination.state import Assignment, Ledger, PieceState, PresidentState, Question
 from referee.games.assassination.types import (
     ACTION_TYPES,
     Action,
@@ -25,22 +26,23 @@ from referee.games.assassination.types import (
     ActionKind,
     ActionOption,
     AllegianceChoice,
+    CellChoice,
     ChooseAllegiance,
     Decision,
+    DetainSniper,
     Direction,
     EventChoice,
     EventsRevealed,
     Identity,
+    LeaveCell,
     MovementChoice,
     MovementRevealed,
     MovePresident,
     NextRoundChoice,
     Phase,
     Piece,
-    PieceDetained,
     PieceMove,
     PiecesMoved,
-    PieceSent,
     PlayEvent,
     PlayMovement,
     President,
@@ -55,6 +57,7 @@ from referee.games.assassination.types import (
     RoundEnded,
     RoundOutcome,
     RoundStarted,
+    SniperDetentionChoice,
     SpeechGiven,
     StartRound,
     TakeAction,
@@ -106,7 +109,9 @@ class Assassination(Game[Action]):
         self.pending: dict[int, int] = {}
         self.action_options: dict[int, tuple[ActionOption, ...]] = {}
         self.chosen: dict[int, TakeAction] = {}
-        self.can_detain: dict[int, bool] = {}
+        self.questions: list[Question] = []  # left by the action stage, put one at a time
+        self.question: Question | None = None
+        self.asked: dict[int, bool] = {}  # the seats asked the question: whether each may answer what changes something
         self.reactions: dict[int, bool] = {}
         self.last_movement: tuple[int, ...] = ()
         self.last_events: tuple[int, ...] = ()
@@ -197,7 +202,7 @@ class Assassination(Game[Action]):
         if phase == Phase.ACTION:
             return tuple(s for s in sorted(self.action_options) if s not in self.chosen)
         if phase == Phase.REACTION:
-            return tuple(s for s in sorted(self.can_detain) if s not in self.reactions)
+            return tuple(s for s in sorted(self.asked) if s not in self.reactions)
         if phase == Phase.PRESIDENT:
             return (self.secret.seat_of(Identity.SECRET_SERVICE),)
         if phase == Phase.ALLEGIANCE:
@@ -218,7 +223,13 @@ class Assassination(Game[Action]):
         if phase == Phase.ACTION:
             return ActionChoice(self.action_options[seat])
         if phase == Phase.REACTION:
-            return ReactionChoice(self.secret.colour_of(Identity.BOMBER), self.can_detain[seat])
+            q = self.question
+            assert q is not None
+            if q.kind == "sniper":
+                return SniperDetentionChoice(q.colour, q.colours, self.asked[seat])
+            if q.kind == "cell":
+                return CellChoice(q.colour, self.asked[seat])
+            return ReactionChoice(q.colour, self.asked[seat])
         if phase == Phase.PRESIDENT:
             return PresidentMoveChoice(self.president.room, board.escort_moves(self.president.room), self.incident)
         if phase == Phase.ALLEGIANCE:
@@ -235,6 +246,10 @@ class Assassination(Game[Action]):
             return (TakeAction(o.kind, o.target_colour, o.target_room) for o in d.options)
         if isinstance(d, ReactionChoice):
             return iter([React(False)] + ([React(True)] if d.can_detain else []))
+        if isinstance(d, SniperDetentionChoice):
+            return iter([DetainSniper(True)] + ([DetainSniper(False)] if d.can_ignore else []))
+        if isinstance(d, CellChoice):
+            return iter([LeaveCell(False)] + ([LeaveCell(True)] if d.can_leave else []))
         if isinstance(d, PresidentMoveChoice):
             return (MovePresident(r) for r in d.rooms)
         if isinstance(d, AllegianceChoice):
@@ -260,6 +275,14 @@ class Assassination(Game[Action]):
             if not isinstance(action, React):
                 return "say whether you detain the bomber now"
             return "you cannot detain the bomber" if action.detain and not d.can_detain else None
+        if isinstance(d, SniperDetentionChoice):
+            if not isinstance(action, DetainSniper):
+                return "say whether you detain the sniper now"
+            return "only the bad cop may let the sniper go" if not action.detain and not d.can_ignore else None
+        if isinstance(d, CellChoice):
+            if not isinstance(action, LeaveCell):
+                return "say whether you leave the holding cell now"
+            return "only the police officer the agent detained may leave the cell" if action.leave and not d.can_leave else None
         if isinstance(d, PresidentMoveChoice):
             if not isinstance(action, MovePresident):
                 return "move the president now"
@@ -271,7 +294,7 @@ class Assassination(Game[Action]):
         return None if isinstance(action, StartRound) else "start the next round now"
 
     def default_action(self, seat: int) -> Action:
-        """Stand still, do nothing, keep the president on his way, stay good (AS-47)."""
+        """Stand still, do nothing, keep the president on his way, stay good and in the cell (AS-47)."""
         d = self.decision(seat)
         if isinstance(d, MovementChoice):
             stays = [c for c in d.playable if deck.direction_of(c) == Direction.STAY]
@@ -283,6 +306,10 @@ class Assassination(Game[Action]):
             return TakeAction(d.options[0].kind, d.options[0].target_colour, d.options[0].target_room)
         if isinstance(d, ReactionChoice):
             return React(False)
+        if isinstance(d, SniperDetentionChoice):
+            return DetainSniper(True)
+        if isinstance(d, CellChoice):
+            return LeaveCell(False)
         if isinstance(d, PresidentMoveChoice):
             auto = self._auto_president_room()  # may be the podium two rooms away (AS-10): one step towards it
             return MovePresident(auto if auto in d.rooms else board.toward(d.from_room, (auto,)))
@@ -304,9 +331,9 @@ class Assassination(Game[Action]):
         if isinstance(action, TakeAction):
             self.chosen[seat] = action
             return self._resolve_actions() if not self.to_act() else []
-        if isinstance(action, React):
-            self.reactions[seat] = action.detain
-            return self._resolve_reactions() if not self.to_act() else []
+        if isinstance(action, (React, DetainSniper, LeaveCell)):
+            self.reactions[seat] = action.leave if isinstance(action, LeaveCell) else action.detain
+            return self._answered() if not self.to_act() else []
         if isinstance(action, MovePresident):
             return self._move_president(action.room, by_ss=True) + self._after_president()
         if isinstance(action, ChooseAllegiance):
@@ -414,47 +441,35 @@ class Assassination(Game[Action]):
     def _resolve_actions(self) -> list[Event]:
         chosen, self.chosen = self.chosen, {}
         self.action_options = {}
-        events = Resolution(self).run(chosen)
+        resolution = Resolution(self)
+        events = resolution.run(chosen)
         if self.incident:
             # The agent must reveal himself when an incident occurs (AS-37).
             events += reveal_seat(self, self.secret.seat_of(Identity.SECRET_SERVICE), RevealReason.INCIDENT)
-        detonated = any(act.kind == ActionKind.DETONATE for act in chosen.values())
-        return events + (self._ask_reactions() if detonated else self._end_action_stage())
+        self.questions = resolution.questions  # the sniper's detention, then leaving the cell (questions.py)
+        if any(act.kind == ActionKind.DETONATE for act in chosen.values()):
+            self.questions.append(Question("bomber", self.secret.colour_of(Identity.BOMBER)))  # AS-28
+        return events + self._next_question()
 
-    def _ask_reactions(self) -> list[Event]:
-        """After a blast, the agent or the police officer in the bomber's room may detain him (AS-28)."""
-        bomber = self.secret.seat_of(Identity.BOMBER)
-        piece = self.pieces[self.secret.colours[bomber]]
-        company = [p for p in self.pieces if p.on_board and p.colour != piece.colour and p.room == piece.room]
-        if not piece.on_board or not company or self.living() == [bomber]:
-            return self._end_action_stage()
-        self.can_detain = {}
-        for s in self.living():
-            if s == bomber:
-                continue
-            mine = self.pieces[self.secret.colours[s]]
-            law = self.secret.identities[s] in (Identity.SECRET_SERVICE, Identity.POLICE_OFFICER)
-            self.can_detain[s] = law and mine.on_board and mine.room == piece.room
-        self.reactions = {}
-        self.phase = Phase.REACTION
-        return []
+    def _next_question(self) -> list[Event]:
+        """Put the next question that is not moot, or end the action stage."""
+        while self.questions:
+            q = self.questions.pop(0)
+            asked = seats_to_ask(self, q)
+            if asked:
+                self.question = Question(q.kind, q.colour, tuple(c for c in q.colours if self.pieces[c].on_board))
+                self.asked, self.reactions = asked, {}
+                self.phase = Phase.REACTION
+                return []
+        self.question = None
+        return self._end_action_stage()
 
-    def _resolve_reactions(self) -> list[Event]:
-        bomber = self.secret.seat_of(Identity.BOMBER)
-        colour = self.secret.colours[bomber]
-        detainers = [s for s in sorted(self.reactions) if self.reactions[s]]
-        self.can_detain, self.reactions = {}, {}
-        events: list[Event] = []
-        if detainers:
-            for s in detainers:
-                events += reveal_seat(self, s, RevealReason.DETAINED_BOMBER)
-            piece = self.pieces[colour]
-            piece.detained = True
-            piece.enter(Room.HOLDING_CELL)
-            for s in detainers:
-                self.ledger.detentions.append((s, colour))
-            events += [broadcast(PieceDetained(colour, detainers[0])), broadcast(PieceSent(colour, Room.HOLDING_CELL))]
-        return events + self._end_action_stage()
+    def _answered(self) -> list[Event]:
+        q = self.question
+        assert q is not None
+        yes = [s for s in sorted(self.reactions) if self.reactions[s]]
+        self.asked, self.reactions = {}, {}
+        return answer(self, q, yes) + self._next_question()
 
     def _end_action_stage(self) -> list[Event]:
         """The president's fate this turn, the speech and the photo op, or the next turn (AS-12, AS-14, AS-15, AS-45)."""
@@ -483,7 +498,8 @@ class Assassination(Game[Action]):
         over = max(self.scores) >= int(self.options["target_score"]) or self.round >= int(self.options["max_rounds"])
         a = self.secret
         self.phase = Phase.OVER if over else Phase.ROUND_OVER
-        self.pending, self.action_options, self.chosen, self.can_detain, self.reactions = {}, {}, {}, {}, {}
+        self.pending, self.action_options, self.chosen, self.asked, self.reactions = {}, {}, {}, {}, {}
+        self.questions, self.question = [], None
         ended = RoundEnded(
             round=self.round,
             outcome=outcome,

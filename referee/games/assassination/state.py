@@ -78,3 +78,18 @@ class Assignment:
     def is_good(self, seat: int) -> bool:
         ident = self.identities[seat]
         return ident == Identity.SECRET_SERVICE or (ident == Identity.POLICE_OFFICER and not self.bad_cop)
+
+
+@dataclass(frozen=True)
+class Question:
+    """A yes-or-no question the action stage leaves, put once it has resolved (AS-22, AS-28, AS-31).
+
+    ``kind`` is "sniper" (the police officer detains the sniper or not), "cell"
+    (the police officer the agent detained leaves the cell or not) or "bomber"
+    (the bomber is detained after his blast or not); ``colour`` is the piece it
+    is about, and ``colours`` what a yes to "sniper" sends to the cell.
+    """
+
+    kind: str
+    colour: int
+    colours: tuple[int, ...] = ()

@@ -64,8 +64,28 @@ class StartRound:
     pass
 
 
-Action = ChooseAllegiance | PlayMovement | MovePresident | PlayEvent | TakeAction | React | StartRound
-ACTION_TYPES: tuple[type, ...] = (ChooseAllegiance, PlayMovement, MovePresident, PlayEvent, TakeAction, React, StartRound)
+@dataclass(frozen=True)
+class DetainSniper:
+    detain: bool
+
+
+@dataclass(frozen=True)
+class LeaveCell:
+    leave: bool
+
+
+Action = ChooseAllegiance | PlayMovement | MovePresident | PlayEvent | TakeAction | React | StartRound | DetainSniper | LeaveCell
+ACTION_TYPES: tuple[type, ...] = (
+    ChooseAllegiance,
+    PlayMovement,
+    MovePresident,
+    PlayEvent,
+    TakeAction,
+    React,
+    StartRound,
+    DetainSniper,
+    LeaveCell,
+)
 
 
 # Decisions
@@ -116,7 +136,30 @@ class NextRoundChoice:
     round: int
 
 
-Decision = AllegianceChoice | MovementChoice | PresidentMoveChoice | EventChoice | ActionChoice | ReactionChoice | NextRoundChoice
+@dataclass(frozen=True)
+class SniperDetentionChoice:
+    sniper_colour: int
+    colours: tuple[int, ...]
+    can_ignore: bool
+
+
+@dataclass(frozen=True)
+class CellChoice:
+    colour: int
+    can_leave: bool
+
+
+Decision = (
+    AllegianceChoice
+    | MovementChoice
+    | PresidentMoveChoice
+    | EventChoice
+    | ActionChoice
+    | ReactionChoice
+    | NextRoundChoice
+    | SniperDetentionChoice
+    | CellChoice
+)
 
 
 # Views

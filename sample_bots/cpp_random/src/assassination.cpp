@@ -33,6 +33,12 @@ arena::v1::Action assassination_action(const as::Decision& decision, Rng& rng) {
     case as::Decision::kReactionChoice:
       out->mutable_react()->set_detain(decision.reaction_choice().can_detain() && rng.coin());
       break;
+    case as::Decision::kSniperDetentionChoice:  // only the bad cop may let the sniper go
+      out->mutable_detain_sniper()->set_detain(!(decision.sniper_detention_choice().can_ignore() && rng.coin()));
+      break;
+    case as::Decision::kCellChoice:  // only the police officer the agent detained may leave
+      out->mutable_leave_cell()->set_leave(decision.cell_choice().can_leave() && rng.coin());
+      break;
     case as::Decision::kNextRoundChoice:
       out->mutable_start_round();
       break;

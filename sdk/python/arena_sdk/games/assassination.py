@@ -152,6 +152,16 @@ def react(detain: bool) -> asn.Action:
     return asn.Action(react=asn.React(detain=detain))
 
 
+def detain_sniper(detain: bool) -> asn.Action:
+    """The answer to a SniperDetentionChoice: only the bad cop (``can_ignore``) may answer False."""
+    return asn.Action(detain_sniper=asn.DetainSniper(detain=detain))
+
+
+def leave_cell(leave: bool) -> asn.Action:
+    """The answer to a CellChoice: only the police officer the agent detained (``can_leave``) may answer True."""
+    return asn.Action(leave_cell=asn.LeaveCell(leave=leave))
+
+
 def start_round() -> asn.Action:
     return asn.Action(start_round=asn.StartRound())
 
@@ -178,4 +188,8 @@ def sample(request: Request, rng: random.Random) -> asn.Action:
         return take(rng.choice(list(choice.options)))
     if kind == "reaction_choice":
         return react(bool(choice.can_detain) and rng.random() < 0.5)
+    if kind == "sniper_detention_choice":
+        return detain_sniper(not (choice.can_ignore and rng.random() < 0.5))
+    if kind == "cell_choice":
+        return leave_cell(bool(choice.can_leave) and rng.random() < 0.5)
     return start_round()

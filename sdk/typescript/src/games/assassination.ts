@@ -165,6 +165,16 @@ export function react(detain: boolean): Action {
   return { react: { detain } };
 }
 
+/** The answer to a SniperDetentionChoice: only the bad cop (`canIgnore`) may answer false. */
+export function detainSniper(detain: boolean): Action {
+  return { detainSniper: { detain } };
+}
+
+/** The answer to a CellChoice: only the police officer the agent detained (`canLeave`) may answer true. */
+export function leaveCell(leave: boolean): Action {
+  return { leaveCell: { leave } };
+}
+
 export function startRound(): Action {
   return { startRound: {} };
 }
@@ -190,5 +200,9 @@ export function sample(request: Request<any>, rng: Rng): Action {
   if (actionChoice) return take(rng.choice(actionChoice.options));
   const reaction = r.choiceFor("reactionChoice");
   if (reaction) return react(reaction.canDetain && rng.chance(0.5));
+  const sniper = r.choiceFor("sniperDetentionChoice");
+  if (sniper) return detainSniper(!(sniper.canIgnore && rng.chance(0.5)));
+  const cell = r.choiceFor("cellChoice");
+  if (cell) return leaveCell(cell.canLeave && rng.chance(0.5));
   return startRound();
 }

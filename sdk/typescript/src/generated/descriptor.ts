@@ -85,7 +85,8 @@ export const descriptor: Record<string, unknown> = {
           "WITNESS": 4,
           "BLAST": 5,
           "DETAIN_ATTEMPT": 6,
-          "DETAINED_BOMBER": 7
+          "DETAINED_BOMBER": 7,
+          "LEFT_CELL": 8
          }
         },
         "DiceReason": {
@@ -453,6 +454,35 @@ export const descriptor: Record<string, unknown> = {
           }
          }
         },
+        "SniperDetentionChoice": {
+         "fields": {
+          "sniperColour": {
+           "type": "uint32",
+           "id": 1
+          },
+          "colours": {
+           "rule": "repeated",
+           "type": "uint32",
+           "id": 2
+          },
+          "canIgnore": {
+           "type": "bool",
+           "id": 3
+          }
+         }
+        },
+        "CellChoice": {
+         "fields": {
+          "colour": {
+           "type": "uint32",
+           "id": 1
+          },
+          "canLeave": {
+           "type": "bool",
+           "id": 2
+          }
+         }
+        },
         "NextRoundChoice": {
          "fields": {
           "round": {
@@ -471,7 +501,9 @@ export const descriptor: Record<string, unknown> = {
             "eventChoice",
             "actionChoice",
             "reactionChoice",
-            "nextRoundChoice"
+            "nextRoundChoice",
+            "sniperDetentionChoice",
+            "cellChoice"
            ]
           }
          },
@@ -503,6 +535,14 @@ export const descriptor: Record<string, unknown> = {
           "nextRoundChoice": {
            "type": "NextRoundChoice",
            "id": 7
+          },
+          "sniperDetentionChoice": {
+           "type": "SniperDetentionChoice",
+           "id": 8
+          },
+          "cellChoice": {
+           "type": "CellChoice",
+           "id": 9
           }
          }
         },
@@ -583,6 +623,22 @@ export const descriptor: Record<string, unknown> = {
         "StartRound": {
          "fields": {}
         },
+        "DetainSniper": {
+         "fields": {
+          "detain": {
+           "type": "bool",
+           "id": 1
+          }
+         }
+        },
+        "LeaveCell": {
+         "fields": {
+          "leave": {
+           "type": "bool",
+           "id": 1
+          }
+         }
+        },
         "Action": {
          "oneofs": {
           "kind": {
@@ -593,7 +649,9 @@ export const descriptor: Record<string, unknown> = {
             "playEvent",
             "takeAction",
             "react",
-            "startRound"
+            "startRound",
+            "detainSniper",
+            "leaveCell"
            ]
           }
          },
@@ -625,6 +683,14 @@ export const descriptor: Record<string, unknown> = {
           "startRound": {
            "type": "StartRound",
            "id": 7
+          },
+          "detainSniper": {
+           "type": "DetainSniper",
+           "id": 8
+          },
+          "leaveCell": {
+           "type": "LeaveCell",
+           "id": 9
           }
          }
         },

@@ -27,13 +27,16 @@ import type { ActionChoice as _arena_v1_assassination_ActionChoice, ActionChoice
 import type { ActionOption as _arena_v1_assassination_ActionOption, ActionOption__Output as _arena_v1_assassination_ActionOption__Output } from './arena/v1/assassination/ActionOption.js';
 import type { ActionTaken as _arena_v1_assassination_ActionTaken, ActionTaken__Output as _arena_v1_assassination_ActionTaken__Output } from './arena/v1/assassination/ActionTaken.js';
 import type { AllegianceChoice as _arena_v1_assassination_AllegianceChoice, AllegianceChoice__Output as _arena_v1_assassination_AllegianceChoice__Output } from './arena/v1/assassination/AllegianceChoice.js';
+import type { CellChoice as _arena_v1_assassination_CellChoice, CellChoice__Output as _arena_v1_assassination_CellChoice__Output } from './arena/v1/assassination/CellChoice.js';
 import type { ChooseAllegiance as _arena_v1_assassination_ChooseAllegiance, ChooseAllegiance__Output as _arena_v1_assassination_ChooseAllegiance__Output } from './arena/v1/assassination/ChooseAllegiance.js';
 import type { Decision as _arena_v1_assassination_Decision, Decision__Output as _arena_v1_assassination_Decision__Output } from './arena/v1/assassination/Decision.js';
+import type { DetainSniper as _arena_v1_assassination_DetainSniper, DetainSniper__Output as _arena_v1_assassination_DetainSniper__Output } from './arena/v1/assassination/DetainSniper.js';
 import type { DiceRolled as _arena_v1_assassination_DiceRolled, DiceRolled__Output as _arena_v1_assassination_DiceRolled__Output } from './arena/v1/assassination/DiceRolled.js';
 import type { Event as _arena_v1_assassination_Event, Event__Output as _arena_v1_assassination_Event__Output } from './arena/v1/assassination/Event.js';
 import type { EventChoice as _arena_v1_assassination_EventChoice, EventChoice__Output as _arena_v1_assassination_EventChoice__Output } from './arena/v1/assassination/EventChoice.js';
 import type { EventsRevealed as _arena_v1_assassination_EventsRevealed, EventsRevealed__Output as _arena_v1_assassination_EventsRevealed__Output } from './arena/v1/assassination/EventsRevealed.js';
 import type { IncidentOccurred as _arena_v1_assassination_IncidentOccurred, IncidentOccurred__Output as _arena_v1_assassination_IncidentOccurred__Output } from './arena/v1/assassination/IncidentOccurred.js';
+import type { LeaveCell as _arena_v1_assassination_LeaveCell, LeaveCell__Output as _arena_v1_assassination_LeaveCell__Output } from './arena/v1/assassination/LeaveCell.js';
 import type { MovePresident as _arena_v1_assassination_MovePresident, MovePresident__Output as _arena_v1_assassination_MovePresident__Output } from './arena/v1/assassination/MovePresident.js';
 import type { MovementChoice as _arena_v1_assassination_MovementChoice, MovementChoice__Output as _arena_v1_assassination_MovementChoice__Output } from './arena/v1/assassination/MovementChoice.js';
 import type { MovementRevealed as _arena_v1_assassination_MovementRevealed, MovementRevealed__Output as _arena_v1_assassination_MovementRevealed__Output } from './arena/v1/assassination/MovementRevealed.js';
@@ -60,6 +63,7 @@ import type { Revealed as _arena_v1_assassination_Revealed, Revealed__Output as 
 import type { RoundEnded as _arena_v1_assassination_RoundEnded, RoundEnded__Output as _arena_v1_assassination_RoundEnded__Output } from './arena/v1/assassination/RoundEnded.js';
 import type { RoundStarted as _arena_v1_assassination_RoundStarted, RoundStarted__Output as _arena_v1_assassination_RoundStarted__Output } from './arena/v1/assassination/RoundStarted.js';
 import type { ScoreChange as _arena_v1_assassination_ScoreChange, ScoreChange__Output as _arena_v1_assassination_ScoreChange__Output } from './arena/v1/assassination/ScoreChange.js';
+import type { SniperDetentionChoice as _arena_v1_assassination_SniperDetentionChoice, SniperDetentionChoice__Output as _arena_v1_assassination_SniperDetentionChoice__Output } from './arena/v1/assassination/SniperDetentionChoice.js';
 import type { SpeechGiven as _arena_v1_assassination_SpeechGiven, SpeechGiven__Output as _arena_v1_assassination_SpeechGiven__Output } from './arena/v1/assassination/SpeechGiven.js';
 import type { StartRound as _arena_v1_assassination_StartRound, StartRound__Output as _arena_v1_assassination_StartRound__Output } from './arena/v1/assassination/StartRound.js';
 import type { TakeAction as _arena_v1_assassination_TakeAction, TakeAction__Output as _arena_v1_assassination_TakeAction__Output } from './arena/v1/assassination/TakeAction.js';
@@ -257,8 +261,10 @@ export interface ProtoGrpcType {
         ActionOption: MessageTypeDefinition<_arena_v1_assassination_ActionOption, _arena_v1_assassination_ActionOption__Output>
         ActionTaken: MessageTypeDefinition<_arena_v1_assassination_ActionTaken, _arena_v1_assassination_ActionTaken__Output>
         AllegianceChoice: MessageTypeDefinition<_arena_v1_assassination_AllegianceChoice, _arena_v1_assassination_AllegianceChoice__Output>
+        CellChoice: MessageTypeDefinition<_arena_v1_assassination_CellChoice, _arena_v1_assassination_CellChoice__Output>
         ChooseAllegiance: MessageTypeDefinition<_arena_v1_assassination_ChooseAllegiance, _arena_v1_assassination_ChooseAllegiance__Output>
         Decision: MessageTypeDefinition<_arena_v1_assassination_Decision, _arena_v1_assassination_Decision__Output>
+        DetainSniper: MessageTypeDefinition<_arena_v1_assassination_DetainSniper, _arena_v1_assassination_DetainSniper__Output>
         DiceReason: EnumTypeDefinition
         DiceRolled: MessageTypeDefinition<_arena_v1_assassination_DiceRolled, _arena_v1_assassination_DiceRolled__Output>
         Direction: EnumTypeDefinition
@@ -267,6 +273,7 @@ export interface ProtoGrpcType {
         EventsRevealed: MessageTypeDefinition<_arena_v1_assassination_EventsRevealed, _arena_v1_assassination_EventsRevealed__Output>
         Identity: EnumTypeDefinition
         IncidentOccurred: MessageTypeDefinition<_arena_v1_assassination_IncidentOccurred, _arena_v1_assassination_IncidentOccurred__Output>
+        LeaveCell: MessageTypeDefinition<_arena_v1_assassination_LeaveCell, _arena_v1_assassination_LeaveCell__Output>
         MovePresident: MessageTypeDefinition<_arena_v1_assassination_MovePresident, _arena_v1_assassination_MovePresident__Output>
         MovementChoice: MessageTypeDefinition<_arena_v1_assassination_MovementChoice, _arena_v1_assassination_MovementChoice__Output>
         MovementRevealed: MessageTypeDefinition<_arena_v1_assassination_MovementRevealed, _arena_v1_assassination_MovementRevealed__Output>
@@ -299,6 +306,7 @@ export interface ProtoGrpcType {
         RoundStarted: MessageTypeDefinition<_arena_v1_assassination_RoundStarted, _arena_v1_assassination_RoundStarted__Output>
         ScoreChange: MessageTypeDefinition<_arena_v1_assassination_ScoreChange, _arena_v1_assassination_ScoreChange__Output>
         ScoreReason: EnumTypeDefinition
+        SniperDetentionChoice: MessageTypeDefinition<_arena_v1_assassination_SniperDetentionChoice, _arena_v1_assassination_SniperDetentionChoice__Output>
         SpeechGiven: MessageTypeDefinition<_arena_v1_assassination_SpeechGiven, _arena_v1_assassination_SpeechGiven__Output>
         StartRound: MessageTypeDefinition<_arena_v1_assassination_StartRound, _arena_v1_assassination_StartRound__Output>
         TakeAction: MessageTypeDefinition<_arena_v1_assassination_TakeAction, _arena_v1_assassination_TakeAction__Output>

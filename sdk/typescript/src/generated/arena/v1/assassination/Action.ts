@@ -8,6 +8,8 @@ import type { PlayEvent as _arena_v1_assassination_PlayEvent, PlayEvent__Output 
 import type { TakeAction as _arena_v1_assassination_TakeAction, TakeAction__Output as _arena_v1_assassination_TakeAction__Output } from '../../../arena/v1/assassination/TakeAction.js';
 import type { React as _arena_v1_assassination_React, React__Output as _arena_v1_assassination_React__Output } from '../../../arena/v1/assassination/React.js';
 import type { StartRound as _arena_v1_assassination_StartRound, StartRound__Output as _arena_v1_assassination_StartRound__Output } from '../../../arena/v1/assassination/StartRound.js';
+import type { DetainSniper as _arena_v1_assassination_DetainSniper, DetainSniper__Output as _arena_v1_assassination_DetainSniper__Output } from '../../../arena/v1/assassination/DetainSniper.js';
+import type { LeaveCell as _arena_v1_assassination_LeaveCell, LeaveCell__Output as _arena_v1_assassination_LeaveCell__Output } from '../../../arena/v1/assassination/LeaveCell.js';
 
 /**
  * An action of the Assassination Game.
@@ -42,9 +44,17 @@ export interface Action {
    */
   'startRound'?: (_arena_v1_assassination_StartRound | null);
   /**
+   * Answer to a SniperDetentionChoice.
+   */
+  'detainSniper'?: (_arena_v1_assassination_DetainSniper | null);
+  /**
+   * Answer to a CellChoice.
+   */
+  'leaveCell'?: (_arena_v1_assassination_LeaveCell | null);
+  /**
    * Exactly one must be set, matching the decision's kind.
    */
-  'kind'?: "chooseAllegiance"|"playMovement"|"movePresident"|"playEvent"|"takeAction"|"react"|"startRound";
+  'kind'?: "chooseAllegiance"|"playMovement"|"movePresident"|"playEvent"|"takeAction"|"react"|"startRound"|"detainSniper"|"leaveCell";
 }
 
 /**
@@ -80,7 +90,15 @@ export interface Action__Output {
    */
   'startRound'?: (_arena_v1_assassination_StartRound__Output | null);
   /**
+   * Answer to a SniperDetentionChoice.
+   */
+  'detainSniper'?: (_arena_v1_assassination_DetainSniper__Output | null);
+  /**
+   * Answer to a CellChoice.
+   */
+  'leaveCell'?: (_arena_v1_assassination_LeaveCell__Output | null);
+  /**
    * Exactly one must be set, matching the decision's kind.
    */
-  'kind'?: "chooseAllegiance"|"playMovement"|"movePresident"|"playEvent"|"takeAction"|"react"|"startRound";
+  'kind'?: "chooseAllegiance"|"playMovement"|"movePresident"|"playEvent"|"takeAction"|"react"|"startRound"|"detainSniper"|"leaveCell";
 }

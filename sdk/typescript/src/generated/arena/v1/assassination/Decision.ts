@@ -8,6 +8,8 @@ import type { EventChoice as _arena_v1_assassination_EventChoice, EventChoice__O
 import type { ActionChoice as _arena_v1_assassination_ActionChoice, ActionChoice__Output as _arena_v1_assassination_ActionChoice__Output } from '../../../arena/v1/assassination/ActionChoice.js';
 import type { ReactionChoice as _arena_v1_assassination_ReactionChoice, ReactionChoice__Output as _arena_v1_assassination_ReactionChoice__Output } from '../../../arena/v1/assassination/ReactionChoice.js';
 import type { NextRoundChoice as _arena_v1_assassination_NextRoundChoice, NextRoundChoice__Output as _arena_v1_assassination_NextRoundChoice__Output } from '../../../arena/v1/assassination/NextRoundChoice.js';
+import type { SniperDetentionChoice as _arena_v1_assassination_SniperDetentionChoice, SniperDetentionChoice__Output as _arena_v1_assassination_SniperDetentionChoice__Output } from '../../../arena/v1/assassination/SniperDetentionChoice.js';
+import type { CellChoice as _arena_v1_assassination_CellChoice, CellChoice__Output as _arena_v1_assassination_CellChoice__Output } from '../../../arena/v1/assassination/CellChoice.js';
 
 /**
  * The decision a seat faces.
@@ -42,9 +44,17 @@ export interface Decision {
    */
   'nextRoundChoice'?: (_arena_v1_assassination_NextRoundChoice | null);
   /**
+   * Detain the sniper or let him go.
+   */
+  'sniperDetentionChoice'?: (_arena_v1_assassination_SniperDetentionChoice | null);
+  /**
+   * Leave the holding cell or stay.
+   */
+  'cellChoice'?: (_arena_v1_assassination_CellChoice | null);
+  /**
    * The kind of decision, with its constraints.
    */
-  'kind'?: "allegianceChoice"|"movementChoice"|"presidentMoveChoice"|"eventChoice"|"actionChoice"|"reactionChoice"|"nextRoundChoice";
+  'kind'?: "allegianceChoice"|"movementChoice"|"presidentMoveChoice"|"eventChoice"|"actionChoice"|"reactionChoice"|"nextRoundChoice"|"sniperDetentionChoice"|"cellChoice";
 }
 
 /**
@@ -80,7 +90,15 @@ export interface Decision__Output {
    */
   'nextRoundChoice'?: (_arena_v1_assassination_NextRoundChoice__Output | null);
   /**
+   * Detain the sniper or let him go.
+   */
+  'sniperDetentionChoice'?: (_arena_v1_assassination_SniperDetentionChoice__Output | null);
+  /**
+   * Leave the holding cell or stay.
+   */
+  'cellChoice'?: (_arena_v1_assassination_CellChoice__Output | null);
+  /**
    * The kind of decision, with its constraints.
    */
-  'kind'?: "allegianceChoice"|"movementChoice"|"presidentMoveChoice"|"eventChoice"|"actionChoice"|"reactionChoice"|"nextRoundChoice";
+  'kind'?: "allegianceChoice"|"movementChoice"|"presidentMoveChoice"|"eventChoice"|"actionChoice"|"reactionChoice"|"nextRoundChoice"|"sniperDetentionChoice"|"cellChoice";
 }

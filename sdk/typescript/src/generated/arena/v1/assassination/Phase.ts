@@ -30,7 +30,8 @@ export const Phase = {
    */
   ACTION: 5,
   /**
-   * After a blast, every living player but the bomber says whether he detains the bomber.
+   * Answers to what the action stage did, one question at a time: the police officer detains the sniper or not,
+   * a piece the agent detained leaves the cell or not, every living player but the bomber detains the bomber or not.
    */
   REACTION: 6,
   /**
@@ -78,7 +79,8 @@ export type Phase =
   | 'ACTION'
   | 5
   /**
-   * After a blast, every living player but the bomber says whether he detains the bomber.
+   * Answers to what the action stage did, one question at a time: the police officer detains the sniper or not,
+   * a piece the agent detained leaves the cell or not, every living player but the bomber detains the bomber or not.
    */
   | 'REACTION'
   | 6

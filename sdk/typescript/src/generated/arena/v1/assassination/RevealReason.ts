@@ -37,6 +37,10 @@ export const RevealReason = {
    * He detained the bomber after the blast.
    */
   DETAINED_BOMBER: 7,
+  /**
+   * He was the police officer the agent detained, and left the holding cell.
+   */
+  LEFT_CELL: 8,
 } as const;
 
 /**
@@ -83,6 +87,11 @@ export type RevealReason =
    */
   | 'DETAINED_BOMBER'
   | 7
+  /**
+   * He was the police officer the agent detained, and left the holding cell.
+   */
+  | 'LEFT_CELL'
+  | 8
 
 /**
  * Why a player or the reporter was revealed.
