@@ -117,11 +117,11 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"no bot {bot!r}")
         return queries.recent_matches(db, game, bot, limit)
 
-    @app.get("/api/matches/{match_id}", summary="A match: its seats, results and verdicts", tags=["matches"])
+    @app.get("/api/matches/{match_id:int}", summary="A match: its seats, results and verdicts", tags=["matches"])
     def match(match_id: int, db: Db) -> dict[str, Any]:
         return queries.match_summary(db, find_match(db, match_id))
 
-    @app.get("/api/matches/{match_id}/replay", summary="The replay file of a finished match (once every match of its deal is over)", tags=["matches"])
+    @app.get("/api/matches/{match_id:int}/replay", summary="The replay file of a finished match (once every match of its deal is over)", tags=["matches"])
     def replay(match_id: int, db: Db) -> Any:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
@@ -175,7 +175,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(429 if isinstance(exc, TooManyChallenges) else 422, str(exc)) from None
         return {"matches": [m.id for m in made]}
 
-    @app.get("/api/matches/{match_id}/logs/{seat}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])
+    @app.get("/api/matches/{match_id:int}/logs/{seat:int}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])
     def seat_log(match_id: int, seat: int, user: Owner, db: Db) -> Any:
         found = find_match(db, match_id)
         row = db.execute(select_seat(match_id, seat)).first() if 0 <= seat <= MAX_INT else None
@@ -201,7 +201,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"no bot {name!r}")
         return queries.crosstable(db, name, known_game(game) if game else None)
 
-    @app.get("/api/matches/{match_id}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
+    @app.get("/api/matches/{match_id:int}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
     def frames(
         match_id: int,
         db: Db,

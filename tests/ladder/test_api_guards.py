@@ -87,6 +87,15 @@ def test_ids_beyond_the_databases_range_are_not_found(ladder: LadderFixture, mat
     assert ladder.client.get(f"/api/matches/1/logs/{match_id}", headers=headers).status_code == 404
 
 
+@pytest.mark.parametrize("raw_id", ["abc", "1.5", "1e3", "\uff11", "0x1"])
+def test_an_id_that_is_not_a_number_is_not_found_as_on_the_page(ladder: LadderFixture, raw_id: str) -> None:
+    """/api/matches/abc answered FastAPI's 422 validation error where the page /matches/abc is a 404."""
+    headers = ladder.user("reader")
+    for path in (f"/api/matches/{raw_id}", f"/api/matches/{raw_id}/replay", f"/api/matches/{raw_id}/frames", f"/matches/{raw_id}"):
+        assert ladder.client.get(path).status_code == 404, path
+    assert ladder.client.get(f"/api/matches/1/logs/{raw_id}", headers=headers).status_code == 404
+
+
 def test_matches_of_an_unknown_game_or_bot_are_a_404_not_an_empty_list(ladder: LadderFixture) -> None:
     """`arena ladder matches --game nosuch` showed an empty table where `standings nosuch` said the game is unknown."""
     assert ladder.client.get("/api/matches", params={"game": "generals-war"}).json() == []
