@@ -89,8 +89,12 @@ REAP_TIMEOUT_S = 5.0
 
 
 def reaped(command: list[str]) -> list[str]:
-    """Run ``command`` under the reaper, which kills all it started when it ends, even what left its process group."""
-    return [sys.executable, "-I", "-S", str(REAPER), *command]
+    """Run ``command`` under the reaper, which kills all it started when it ends, even what left its process group.
+
+    The reaper is to be started by this process, whose pid it is given: it also kills all it started once this
+    process is gone, should the referee be killed outright (SIGKILL) or crash, and could stop nothing itself.
+    """
+    return [sys.executable, "-I", "-S", str(REAPER), f"--parent={os.getpid()}", *command]
 
 
 def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:

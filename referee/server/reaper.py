@@ -4,11 +4,19 @@ A process group does not hold everything a bot starts: a child that calls
 setsid (``start_new_session``, a daemon's double fork) leaves the group, and
 killing the group at the end of a match left it running, holding the bot's log
 pipe. This script marks itself a child subreaper (Linux), so every orphan of
-the bot becomes its child instead of init's; when the bot exits, or on SIGTERM
-(the referee stopping the bot), it kills every process below it, then exits as
-the bot did (its exit code, or the same signal).
+the bot becomes its child instead of init's; when the bot exits, on SIGTERM
+(the referee stopping the bot), or when the referee that started it is gone
+(killed outright, so it could stop nothing), it kills every process below it,
+then exits as the bot did (its exit code, or the same signal) or as if killed
+by SIGTERM.
 
-Run as a file with the standard library alone (``python -I -S reaper.py COMMAND...``): it starts in a few milliseconds.
+The referee is watched by its pid (``--parent=PID``, before the command): the
+moment it dies this script's parent changes, to init or the nearest subreaper
+above. A parent-death signal (PR_SET_PDEATHSIG) would not do: it fires when
+the *thread* that started this process ends, and the ladder starts bots from
+threads.
+
+Run as a file with the standard library alone (``python -I -S reaper.py [--parent=PID] COMMAND...``): it starts in a few milliseconds.
 """
 
 from __future__ import annotations
@@ -21,10 +29,10 @@ import sys
 import time
 
 PR_SET_CHILD_SUBREAPER = 36
-
-
-class Stop(Exception):
-    """SIGTERM: the referee stops the bot."""
+#: How often, at most, the referee is checked for while the bot runs (seconds): a killed referee's bots die within this.
+PARENT_CHECK_S = 0.5
+#: Blocked for the script's whole life and taken with sigtimedwait: no handler, so nothing interrupts a waitpid or a cleanup.
+WAITED = {signal.SIGTERM, signal.SIGCHLD}
 
 
 def children_by_parent() -> dict[int, list[int]]:
@@ -76,32 +84,41 @@ def exit_as(status: int) -> None:
 
 def die_by(sig: int) -> None:
     signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})  # SIGTERM is blocked
     os.kill(os.getpid(), sig)
     os._exit(128 + sig)  # a signal whose default is not to end the process
 
 
-def main(command: list[str]) -> None:
-    def on_term(signum: int, frame: object) -> None:
-        raise Stop
+def wait_for(bot: int, parent: int) -> int | None:
+    """The bot's wait status when it ends; None when the referee stops it (SIGTERM) or is gone."""
+    while True:
+        while True:  # the bot, or orphans of its that ended
+            pid, status = os.waitpid(-1, os.WNOHANG)
+            if pid == bot:
+                return status
+            if pid == 0:
+                break
+        woken = signal.sigtimedwait(WAITED, PARENT_CHECK_S)
+        if woken is not None and woken.si_signo == signal.SIGTERM:
+            return None
+        if os.getppid() != parent:  # orphaned: the referee was killed
+            return None
 
+
+def main(argv: list[str]) -> None:
+    parent = int(argv.pop(0).removeprefix("--parent=")) if argv[:1] and argv[0].startswith("--parent=") else os.getppid()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # exit_as may die of the bot's SIGXCPU, whose default dumps core
-    signal.signal(signal.SIGTERM, on_term)
+    signal.pthread_sigmask(signal.SIG_BLOCK, WAITED)  # from here a SIGTERM, or an ended child, waits for sigtimedwait
+    if os.getppid() != parent:  # the referee died while this started: there is no one to play for
+        die_by(signal.SIGTERM)
     if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         print(f"[referee] cannot become a subreaper: {os.strerror(ctypes.get_errno())}", flush=True)
-    status: int | None = None
     try:
-        try:
-            bot = os.posix_spawnp(command[0], command, os.environ)
-        except OSError as exc:
-            print(f"[referee] cannot start {command[0]}: {exc.strerror}", flush=True)
-            os._exit(127)
-        while status is None:
-            pid, ended = os.waitpid(-1, 0)  # the bot, or an orphan of its that ended
-            if pid == bot:
-                status = ended
-    except Stop:
-        pass
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        bot = os.posix_spawnp(argv[0], argv, os.environ, setsigmask=())  # the bot starts with no signal blocked
+    except OSError as exc:
+        print(f"[referee] cannot start {argv[0]}: {exc.strerror}", flush=True)
+        os._exit(127)
+    status = wait_for(bot, parent)
     kill_everything_below()
     if status is None:
         die_by(signal.SIGTERM)  # stopped: ends as a process killed by SIGTERM

@@ -1,0 +1,136 @@
+"""A referee killed outright (SIGKILL, a hard crash) leaves no bot running: docs/faults.md.
+
+Each test starts a stand-in referee in a process of its own, has it start a bot that ignores SIGTERM, sleeps
+for ever and leaves a child in a session of its own, kills the stand-in with SIGKILL and waits for the bot and
+its child to go.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT
+
+#: Ignores SIGTERM, leaves a child in a new session, says both pids, then sleeps for ever.
+STUBBORN_BOT = """\
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+print(f"bot pid {os.getpid()}", flush=True)
+print(f"escaped pid {child.pid}", flush=True)
+while True:
+    time.sleep(60)
+"""
+
+#: The referee's process runner in the stand-in's main thread, the way a match starts a bot.
+BY_LAUNCHER = """\
+import asyncio, sys
+from pathlib import Path
+from referee.server.launchers import LaunchSpec, ProcessLauncher
+from referee.server.manifest import load_manifest
+
+async def main() -> None:
+    bot, work = Path(sys.argv[1]), Path(sys.argv[2])
+    (work / "seat").mkdir()
+    spec = LaunchSpec(0, load_manifest(bot), bot, work / "seat", work / "home", {}, work / "bot.log")
+    await ProcessLauncher().launch(spec)
+    print("started", flush=True)
+    await asyncio.sleep(3600)
+
+asyncio.run(main())
+"""
+
+#: The reaper's command line as the process runner builds it, started from a thread that then ends, as the
+#: ladder's threads do: a parent-death signal (PR_SET_PDEATHSIG) would fire at the thread's end, killing the bot.
+BY_THREAD = """\
+import subprocess, sys, threading, time
+from pathlib import Path
+from referee.server.launchers import reaped, resolve_command, with_limits
+
+bot, work = Path(sys.argv[1]), Path(sys.argv[2])
+started = []
+def start() -> None:
+    log = (work / "bot.log").open("wb")
+    command = reaped(with_limits(resolve_command(("python", "bot.py"))))
+    started.append(subprocess.Popen(command, cwd=bot, stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+thread = threading.Thread(target=start)
+thread.start()
+thread.join()
+print("started", flush=True)
+time.sleep(3600)
+"""
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs: a zombie (dead, not yet reaped by whoever its parent now is) does not."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat[stat.rindex(b")") + 2 :].split()[0] != b"Z"
+
+
+def wait_until(condition: Callable[[], bool], deadline_s: float) -> bool:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def start_stand_in(script: str, bot: Path, work: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "sdk" / "python")])}
+    stand_in = subprocess.Popen([sys.executable, "-c", script, str(bot), str(work)], stdout=subprocess.PIPE, text=True, env=env)
+    assert stand_in.stdout is not None
+    line = stand_in.stdout.readline()
+    assert line == "started\n", f"the stand-in referee did not start its bot: {line!r}"
+    return stand_in
+
+
+def bot_pids(log: Path) -> list[int]:
+    """The bot's pid and its escaped child's, once the bot has said them."""
+    found: list[int] = []
+
+    def said() -> bool:
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        found[:] = [int(line.split()[-1]) for line in lines if line.startswith(("bot pid ", "escaped pid "))]
+        return len(found) == 2
+
+    assert wait_until(said, 30), f"the bot never said its pids: {log.read_text(errors='replace') if log.exists() else 'no log'}"
+    return found
+
+
+@pytest.mark.parametrize("started_by", ["launcher", "thread"])
+def test_a_process_bot_and_what_it_started_die_with_a_killed_referee(tmp_path: Path, started_by: str) -> None:
+    bot, work = tmp_path / "bot", tmp_path / "work"
+    bot.mkdir()
+    work.mkdir()
+    (bot / "bot.py").write_text(STUBBORN_BOT)
+    (bot / "bot.toml").write_text('name = "stubborn"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "bot.py"]\n')
+    stand_in = start_stand_in(BY_LAUNCHER if started_by == "launcher" else BY_THREAD, bot, work)
+    pids: list[int] = []
+    try:
+        pids = bot_pids(work / "bot.log")
+        if started_by == "thread":
+            # The thread that started the reaper has ended: the bot must outlive it (no parent-death signal).
+            time.sleep(1.5)
+            assert all(alive(pid) for pid in pids), "the bot died when the thread that started it ended"
+        stand_in.send_signal(signal.SIGKILL)
+        stand_in.wait()
+        assert wait_until(lambda: not any(alive(pid) for pid in pids), 10), f"still running 10 s after the referee was killed: {[p for p in pids if alive(p)]}"
+    finally:
+        stand_in.kill()
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
