@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, docker_ready
 
 #: Ignores SIGTERM, leaves a child in a new session, says both pids, then sleeps for ever.
 STUBBORN_BOT = """\
@@ -30,18 +30,19 @@ while True:
     time.sleep(60)
 """
 
-#: The referee's process runner in the stand-in's main thread, the way a match starts a bot.
+#: A runner of the referee's (process or docker) starting the bot in the stand-in's main thread, as a match does.
 BY_LAUNCHER = """\
 import asyncio, sys
 from pathlib import Path
-from referee.server.launchers import LaunchSpec, ProcessLauncher
+from referee.server.launchers import LaunchSpec
 from referee.server.manifest import load_manifest
+from referee.server.runner import launcher_for
 
 async def main() -> None:
-    bot, work = Path(sys.argv[1]), Path(sys.argv[2])
+    bot, work, sandbox, match_id = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4]
     (work / "seat").mkdir()
-    spec = LaunchSpec(0, load_manifest(bot), bot, work / "seat", work / "home", {}, work / "bot.log")
-    await ProcessLauncher().launch(spec)
+    spec = LaunchSpec(0, load_manifest(bot), bot, work / "seat", work / "home", {"ARENA_MATCH_ID": match_id}, work / "bot.log")
+    await launcher_for(sandbox).launch(spec)
     print("started", flush=True)
     await asyncio.sleep(3600)
 
@@ -87,9 +88,9 @@ def wait_until(condition: Callable[[], bool], deadline_s: float) -> bool:
     return condition()
 
 
-def start_stand_in(script: str, bot: Path, work: Path) -> subprocess.Popen[str]:
+def start_stand_in(script: str, bot: Path, work: Path, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "sdk" / "python")])}
-    stand_in = subprocess.Popen([sys.executable, "-c", script, str(bot), str(work)], stdout=subprocess.PIPE, text=True, env=env)
+    stand_in = subprocess.Popen([sys.executable, "-c", script, str(bot), str(work), *args], stdout=subprocess.PIPE, text=True, env=env)
     assert stand_in.stdout is not None
     line = stand_in.stdout.readline()
     assert line == "started\n", f"the stand-in referee did not start its bot: {line!r}"
@@ -109,14 +110,20 @@ def bot_pids(log: Path) -> list[int]:
     return found
 
 
-@pytest.mark.parametrize("started_by", ["launcher", "thread"])
-def test_a_process_bot_and_what_it_started_die_with_a_killed_referee(tmp_path: Path, started_by: str) -> None:
-    bot, work = tmp_path / "bot", tmp_path / "work"
+def stubborn_bot(tmp: Path) -> tuple[Path, Path]:
+    """The bot's folder, and an empty folder for the stand-in referee's seat, home and log."""
+    bot, work = tmp / "bot", tmp / "work"
     bot.mkdir()
     work.mkdir()
     (bot / "bot.py").write_text(STUBBORN_BOT)
     (bot / "bot.toml").write_text('name = "stubborn"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "bot.py"]\n')
-    stand_in = start_stand_in(BY_LAUNCHER if started_by == "launcher" else BY_THREAD, bot, work)
+    return bot, work
+
+
+@pytest.mark.parametrize("started_by", ["launcher", "thread"])
+def test_a_process_bot_and_what_it_started_die_with_a_killed_referee(tmp_path: Path, started_by: str) -> None:
+    bot, work = stubborn_bot(tmp_path)
+    stand_in = start_stand_in(BY_LAUNCHER, bot, work, "process", "killed-referee") if started_by == "launcher" else start_stand_in(BY_THREAD, bot, work)
     pids: list[int] = []
     try:
         pids = bot_pids(work / "bot.log")
@@ -134,3 +141,26 @@ def test_a_process_bot_and_what_it_started_die_with_a_killed_referee(tmp_path: P
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def containers_of(match_id: str) -> list[str]:
+    label = f"label=arena.match={match_id}"  # this test's only: other tests may run containers meanwhile
+    return subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True, check=True).stdout.split()
+
+
+# In CI the Docker tests must run: a missing engine or image fails them instead of skipping (as in test_faults.py).
+@pytest.mark.skipif(not os.environ.get("CI") and not docker_ready(), reason="no Docker engine or image here")
+def test_a_docker_bot_is_removed_with_a_killed_referee(tmp_path: Path) -> None:
+    bot, work = stubborn_bot(tmp_path)
+    match_id = f"killed-referee-{os.getpid()}-{time.monotonic_ns()}"
+    stand_in = start_stand_in(BY_LAUNCHER, bot, work, "docker", match_id)
+    try:
+        bot_pids(work / "bot.log")  # the bot runs, and has left a child in a session of its own
+        assert containers_of(match_id), "the bot's container is not there"
+        stand_in.send_signal(signal.SIGKILL)
+        stand_in.wait()
+        assert wait_until(lambda: not containers_of(match_id), 30), "the bot's container outlived the referee by 30 s"
+    finally:
+        stand_in.kill()
+        if left := containers_of(match_id):
+            subprocess.run(["docker", "rm", "-f", *left], capture_output=True)

@@ -18,6 +18,7 @@ import io
 import os
 import shutil
 import stat
+import subprocess
 import sys
 import tarfile
 import threading
@@ -36,6 +37,8 @@ RUNTIME_MOUNT = "/opt/arena"
 RUNTIME_MODULES = ("grpc", "google.protobuf", "typing_extensions")
 #: The most a bot folder may hold to be copied into a container.
 BOT_COPY_LIMIT_BYTES = 1024 * 1024 * 1024
+#: Removes this process's containers once it is gone, even killed outright (sandbox_watch.py).
+WATCHER = Path(__file__).with_name("sandbox_watch.py")
 
 
 class SandboxError(OptionError):
@@ -179,6 +182,37 @@ def copy_bot(source: Path, target: Path, limit: int = BOT_COPY_LIMIT_BYTES) -> N
                 os.chmod(path, 0o755 if os.stat(path).st_mode & stat.S_IXUSR else 0o644)
 
 
+@dataclass
+class _Owner:
+    """This process's token, labelling its containers ``arena.owner``, and the watcher that removes them once it is gone."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    pid: int = 0  # the process that started the watcher: a forked child starts one of its own
+    token: str = ""
+    watcher: subprocess.Popen[bytes] | None = None
+
+
+_OWNER = _Owner()
+
+
+def owner_token() -> str:
+    """The label value of this process's containers; starts the watcher, or starts it again should it have died."""
+    with _OWNER.lock:
+        if _OWNER.pid != os.getpid():
+            if _OWNER.watcher is not None and _OWNER.watcher.stdin is not None:
+                _OWNER.watcher.stdin.close()  # the parent's: held here, it would hide the parent's end from its watcher
+            _OWNER.pid, _OWNER.token, _OWNER.watcher = os.getpid(), f"{os.getpid()}-{uuid.uuid4().hex[:12]}", None
+        if _OWNER.watcher is None or _OWNER.watcher.poll() is not None:
+            try:
+                # The pipe's write end stays here alone (not inherited past exec); the watcher reads its end when this process ends.
+                _OWNER.watcher = subprocess.Popen(
+                    [sys.executable, "-I", str(WATCHER), _OWNER.token], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True
+                )
+            except OSError as exc:
+                raise LaunchError(f"could not start the container watcher: {exc}") from None
+        return _OWNER.token
+
+
 class _LogPump(threading.Thread):
     """Copies a container's output to its log as it comes, the first LOG_CAP_BYTES of it.
 
@@ -314,7 +348,7 @@ class DockerLauncher:
                 str(spec.seat_dir): {"bind": "/arena", "mode": "ro"},
             },
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "4m", "max-file": "1"}),
-            labels={"arena.seat": str(spec.seat), "arena.match": spec.env.get("ARENA_MATCH_ID", "")},
+            labels={"arena.seat": str(spec.seat), "arena.match": spec.env.get("ARENA_MATCH_ID", ""), "arena.owner": owner_token()},
         )
         try:
             container.start()
