@@ -7,6 +7,7 @@ its child to go.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -70,13 +71,19 @@ time.sleep(3600)
 """
 
 
-def alive(pid: int) -> bool:
-    """Whether ``pid`` runs: a zombie (dead, not yet reaped by whoever its parent now is) does not."""
+def started_at(pid: int) -> int | None:
+    """When the running process ``pid`` started (clock ticks since boot), telling it from a later one given the same pid;
+    None once it is gone, or dead and not yet reaped by whoever its parent now is (a zombie)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_bytes()
     except OSError:
-        return False
-    return stat[stat.rindex(b")") + 2 :].split()[0] != b"Z"
+        return None
+    fields = stat[stat.rindex(b")") + 2 :].split()  # after the command name, which may hold spaces
+    return None if fields[0] == b"Z" else int(fields[19])
+
+
+def all_gone(started: dict[int, int | None]) -> bool:
+    return all(started_at(pid) != start for pid, start in started.items())
 
 
 def wait_until(condition: Callable[[], bool], deadline_s: float) -> bool:
@@ -124,23 +131,23 @@ def stubborn_bot(tmp: Path) -> tuple[Path, Path]:
 def test_a_process_bot_and_what_it_started_die_with_a_killed_referee(tmp_path: Path, started_by: str) -> None:
     bot, work = stubborn_bot(tmp_path)
     stand_in = start_stand_in(BY_LAUNCHER, bot, work, "process", "killed-referee") if started_by == "launcher" else start_stand_in(BY_THREAD, bot, work)
-    pids: list[int] = []
+    started: dict[int, int | None] = {}
     try:
-        pids = bot_pids(work / "bot.log")
+        started = {pid: started_at(pid) for pid in bot_pids(work / "bot.log")}
+        assert None not in started.values(), f"the bot or its child is not running: {started}"
         if started_by == "thread":
             # The thread that started the reaper has ended: the bot must outlive it (no parent-death signal).
             time.sleep(1.5)
-            assert all(alive(pid) for pid in pids), "the bot died when the thread that started it ended"
+            assert all(started_at(pid) == start for pid, start in started.items()), "the bot died when the thread that started it ended"
         stand_in.send_signal(signal.SIGKILL)
         stand_in.wait()
-        assert wait_until(lambda: not any(alive(pid) for pid in pids), 10), f"still running 10 s after the referee was killed: {[p for p in pids if alive(p)]}"
+        assert wait_until(lambda: all_gone(started), 10), f"still running 10 s after the referee was killed: {[p for p, t in started.items() if started_at(p) == t]}"
     finally:
         stand_in.kill()
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        for pid, start in started.items():
+            if started_at(pid) == start:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
 
 
 def containers_of(match_id: str) -> list[str]:
