@@ -158,6 +158,18 @@ def test_processes_that_left_the_bots_group_are_killed_with_it(tmp_path: Path, s
     assert "match over" in log  # the log was read to its end
 
 
+def test_a_process_bot_starts_with_the_default_signal_dispositions() -> None:
+    """The reaper is Python, which ignores SIGPIPE and SIGXFSZ at start-up; its bots inherited that, so a bot in C or
+    shell writing to a closed pipe got EPIPE instead of dying as it would started from a shell."""
+    import signal
+
+    from referee.server.launchers import reaped
+
+    out = subprocess.run(reaped(["sh", "-c", "grep SigIgn /proc/self/status"]), capture_output=True, text=True, check=True).stdout
+    ignored = int(out.split()[-1], 16)
+    assert not ignored & (1 << (signal.SIGPIPE - 1)) and not ignored & (1 << (signal.SIGXFSZ - 1)), out
+
+
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_filling_the_disk_stops_at_the_tmpfs(tmp_path: Path, sandbox: str) -> None:
     played, kinds, log = play(tmp_path, "fill_disk", sandbox)

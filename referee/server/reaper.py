@@ -114,7 +114,9 @@ def main(argv: list[str]) -> None:
     if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
         print(f"[referee] cannot become a subreaper: {os.strerror(ctypes.get_errno())}", flush=True)
     try:
-        bot = os.posix_spawnp(argv[0], argv, os.environ, setsigmask=())  # the bot starts with no signal blocked
+        # The bot starts with no signal blocked, and with the two Python ignores at start-up back to their defaults, as
+        # subprocess's restore_signals does: a bot writing to a closed pipe dies of SIGPIPE as it would from a shell.
+        bot = os.posix_spawnp(argv[0], argv, os.environ, setsigmask=(), setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))
     except OSError as exc:
         print(f"[referee] cannot start {argv[0]}: {exc.strerror}", flush=True)
         os._exit(127)
