@@ -88,6 +88,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
                 "id": cls.spec.id,
                 "name": cls.spec.name,
                 "players": list(cls.spec.player_counts),
+                "rules_version": cls.spec.rules_version,
                 "options": {o.name: {"default": o.default, "description": o.description} for o in cls.spec.options},
             }
             for cls in GAMES.values()

@@ -83,6 +83,8 @@ class GameSpec:
     summary: str
     rules_file: str
     options: tuple[OptionSpec, ...] = ()
+    #: Raised whenever a change to the rules can make a recorded (seed, actions) re-play otherwise; replays carry it.
+    rules_version: int = 1
 
     def resolve_options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """Defaults overlaid with ``given``; unknown names and bad values raise OptionError."""

@@ -32,7 +32,7 @@ from referee.core.game import Event, Game
 from referee.games.registry import game_class
 from referee.protocol.codec import CARD_MESSAGE
 from referee.protocol.messages import GameCodec
-from referee.server.replay import ReplayError, load_replay
+from referee.server.replay import ReplayError, load_replay, not_replayed
 
 ALL = "all"
 Seat = int | str  # a seat number, or ALL
@@ -188,19 +188,19 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
             produced = game.apply(taken["seat"], codec.action_from_json(taken["action"]))
         except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:  # an action refused, or not an action at all
             actor = taken.get("seat") if isinstance(taken, dict) else None
-            raise ReplayError(f"action {i - 1} of seat {actor} is refused: {exc}") from None
+            raise not_replayed(data, f"action {i - 1} of seat {actor} is refused: {exc}") from None
         start = len(log)
         log += produced
         frames.append(_frame(game, codec, seat, i, list(enumerate(produced, start=start)), taken))
     recorded = data.get("events")
     if recorded is not None and [codec.event_to_json(e, seq) for seq, e in enumerate(log)] != recorded:
-        raise ReplayError("the replayed events differ from the recorded ones")
+        raise not_replayed(data, "the replayed events differ from the recorded ones")
     result = game.result() if game.is_over() else None
     recorded_result = data.get("game_result")
     if result is not None and recorded_result is not None and (
         not isinstance(recorded_result, dict) or list(result.ranks) != recorded_result.get("ranks")
     ):
-        raise ReplayError("the replayed result differs from the recorded one")
+        raise not_replayed(data, "the replayed result differs from the recorded one")
     if result is not None:
         frames[-1]["result"] = {"ranks": list(result.ranks), "scores": list(result.scores)}
     return {

@@ -33,6 +33,24 @@ class ReplayError(ValueError):
     """A replay file that cannot be read, or whose actions do not reproduce its events."""
 
 
+def not_replayed(data: dict[str, Any], message: str) -> ReplayError:
+    """The error for a replay whose actions do not re-play it; it says so when the replay is of other rules.
+
+    A replay without ``rules_version`` was recorded before replays carried it: version 1 of every game.
+    """
+    try:
+        current = game_class(data["game"]).spec.rules_version
+    except (KeyError, TypeError, ValueError):
+        return ReplayError(message)
+    recorded = data.get("rules_version", 1)
+    if recorded != current:
+        message += (
+            f" (it was recorded under version {recorded} of the rules of {data['game']}, and this referee plays version"
+            f" {current}: the rules have changed since, so its actions no longer re-play it)"
+        )
+    return ReplayError(message)
+
+
 @dataclass(frozen=True)
 class ReplayHead:
     """What a compact replay holds, without the game's state: picklable, for a recorder in another process."""
@@ -69,6 +87,7 @@ class ReplayHead:
             "version": VERSION,
             "match_id": self.match_id,
             "game": self.game,
+            "rules_version": game_class(self.game).spec.rules_version,
             "num_players": self.num_players,
             "seed": self.seed,
             "options": self.options,
@@ -186,14 +205,14 @@ def _replayed(data: dict[str, Any], origin: str = "the replay") -> tuple[Game[An
             events += game.apply(step["seat"], codec.action_from_json(step["action"]))
         except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:
             seat = step.get("seat") if isinstance(step, dict) else None
-            raise ReplayError(f"{origin}: action {i} of seat {seat} is refused: {exc}") from None
+            raise not_replayed(data, f"{origin}: action {i} of seat {seat} is refused: {exc}") from None
     return game, [codec.event_to_json(e, seq) for seq, e in enumerate(events)]
 
 
 def _check_result(game: Game[Any], data: dict[str, Any], origin: str) -> None:
     recorded = data.get("game_result")
     if not isinstance(recorded, dict) or list(game.result().ranks) != recorded.get("ranks"):
-        raise ReplayError(f"{origin}: the replayed result differs from the recorded one")
+        raise not_replayed(data, f"{origin}: the replayed result differs from the recorded one")
 
 
 def replay_game(data: dict[str, Any]) -> tuple[Game[Any], list[dict[str, Any]]]:
@@ -204,7 +223,7 @@ def replay_game(data: dict[str, Any]) -> tuple[Game[Any], list[dict[str, Any]]]:
     game, produced = _replayed(data)
     if produced != data["events"]:
         first = next((i for i, (a, b) in enumerate(zip(produced, data["events"])) if a != b), min(len(produced), len(data["events"])))
-        raise ReplayError(f"the replayed events differ from the recorded ones from event {first} on")
+        raise not_replayed(data, f"the replayed events differ from the recorded ones from event {first} on")
     _check_result(game, data, "the replay")
     return game, produced
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from google.protobuf import json_format
 
+from arena.v1 import referee_pb2 as pb
 from referee.core.game import Game
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
@@ -143,6 +144,38 @@ def test_a_replay_that_does_not_re_play_is_refused() -> None:
         build_frames(data, 7)
     with pytest.raises(ReplayError):
         build_frames(data | {"game": "chess"}, ALL)
+
+
+def test_a_replay_of_older_rules_that_no_longer_re_plays_says_so() -> None:
+    """A change of the rules can leave recorded actions that the game now refuses (the Assassination Game's version 2
+    asks questions version 1 did not): the error names the two versions instead of reading as a damaged file."""
+    from referee.server.replay import parse_replay, replay_game
+
+    data = replay_data("assassination", 4, seed=2)
+    current = GAMES["assassination"].spec.rules_version
+    assert current >= 2
+    broken = copy.deepcopy(data)
+    broken["actions"].pop(len(broken["actions"]) // 2)  # what older rules would not have asked for
+    for recorded, told in ((None, True), (1, True), (current, False)):
+        case = copy.deepcopy(broken)
+        if recorded is not None:
+            case["rules_version"] = recorded
+        for read in (lambda d: build_frames(d, ALL), replay_game, lambda d: parse_replay(json.dumps(d | {"compact": True}).encode(), "r.json")):
+            with pytest.raises(ReplayError) as refused:
+                read(copy.deepcopy(case))
+            said = str(refused.value)
+            assert (f"recorded under version {recorded or 1} of the rules of assassination" in said) == told, said
+            assert (f"this referee plays version {current}" in said) == told, said
+    # A replay of older rules that still re-plays is read as ever.
+    assert build_frames(data | {"rules_version": 1}, ALL)["num_players"] == 4
+
+
+def test_replays_carry_the_rules_version_of_their_game() -> None:
+    from referee.server.replay import ReplayHead
+
+    for game_id, cls in GAMES.items():
+        head = ReplayHead("m", game_id, min(cls.spec.player_counts), 1, {}, 0.0, 0.0, [], pb.MatchResult(), [], [], [])
+        assert head.to_dict()["rules_version"] == cls.spec.rules_version
 
 
 def test_seats_are_parsed_and_the_summary_comes_from_the_file(tmp_path: Path) -> None:
