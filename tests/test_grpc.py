@@ -636,3 +636,39 @@ def test_streams_on_one_connection_are_capped(tmp_path: Path, monkeypatch: pytes
     asyncio.run(main())
     assert len(ended) == 3 * MAX_STREAMS and grpc.StatusCode.INVALID_ARGUMENT in ended  # each ended, some at their hello
     assert MAX_STREAMS <= live["all"] and live["most"] <= MAX_STREAMS
+
+
+def test_a_seat_whose_messages_are_refused_by_the_hundred_is_read_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot flooding stale answers and reading the errors kept a core of the referee busy (benchmarks/flood.py): once
+    FLOOD_AFTER of a seat's messages have been refused, its stream is read one message per pause."""
+    from types import SimpleNamespace
+
+    from referee.server.service import FLOOD_AFTER, FLOOD_PAUSE_S
+
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+
+    class Session:  # what the reader uses of a MatchSession; here every message is refused at once
+        def __init__(self) -> None:
+            self.seats = [SimpleNamespace(refused=0)]
+            self.posted = 0
+
+        def post(self, seat: int, link: Any, msg: pb.BotMessage) -> None:
+            self.posted += 1
+            self.seats[seat].refused += 1
+
+        def detach(self, seat: int, link: Any) -> None:
+            pass
+
+    async def flood() -> Any:
+        for _ in range(FLOOD_AFTER + 10):
+            yield pb.BotMessage(action=pb.ActionResponse(request_id=999))
+
+    session = Session()
+    monkeypatch.setattr(asyncio, "sleep", pause)
+    asyncio.run(RefereeService._read(flood(), session, 0, StreamLink()))  # type: ignore[arg-type]
+    assert session.posted == FLOOD_AFTER + 10
+    assert pauses == [FLOOD_PAUSE_S] * 10, "no pause before the guard, one per message after"
+

@@ -157,6 +157,8 @@ def test_malformed_and_stale_answers_are_protocol_errors_not_illegal_moves() -> 
     codes = [e.code for e in links[0].of("error")]
     assert codes[:3] == [pb.MALFORMED_ACTION, pb.STALE_REQUEST, pb.UNEXPECTED_MESSAGE]
     assert V.MALFORMED in kinds(record, 0) and V.ILLEGAL_ACTION not in kinds(record, 0)
+    # Each refused message counts towards the flood guard (service.FLOOD_AFTER), verdict or not.
+    assert record.seats[0].refused == len(codes) >= 3 and record.seats[1].refused == 0
 
 
 def test_a_flood_of_malformed_answers_is_recorded_up_to_a_cap_and_every_seat_gets_its_result() -> None:

@@ -39,6 +39,12 @@ HANDSHAKE_TIMEOUT_MS = 10_000
 #: Errors are not queued for a stream with this many messages unread: they only say what was wrong, and a bot that sends
 #: stale or malformed messages without reading the answers made the referee keep an error for each (200 MB in 20 s).
 MAX_UNREAD = 256
+#: Once a seat has had this many messages refused (stale, unexpected, malformed or rejected answers), its stream is read
+#: one message per FLOOD_PAUSE_S: a bot flooding bad answers and reading the errors kept a core busy for its whole match
+#: (benchmarks/flood.py); gRPC's flow control now holds the rest back on the bot's side. A bot that plays gets a stale
+#: answer refused per timeout at most, and is forfeited for timeouts long before.
+FLOOD_AFTER = 500
+FLOOD_PAUSE_S = 0.005
 
 
 class StreamLink:
@@ -161,8 +167,11 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
 
     @staticmethod
     async def _read(incoming: AsyncIterator[pb.BotMessage], session: MatchSession, seat: int, link: StreamLink) -> None:
+        state = session.seats[seat]
         try:
             async for msg in incoming:
+                if state.refused >= FLOOD_AFTER:
+                    await asyncio.sleep(FLOOD_PAUSE_S)
                 size = msg.ByteSize()
                 if size > MAX_BOT_MESSAGE:
                     session.malformed(seat, link, f"a message of {size} bytes; the limit is {MAX_BOT_MESSAGE}", pb.MESSAGE_TOO_LARGE)
@@ -187,6 +196,7 @@ def make_server(service: RefereeService, max_connections: int = MAX_CONNECTIONS,
             ("grpc.max_allowed_incoming_connections", max_connections),
             ("grpc.max_concurrent_streams", max_streams),
             ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
+            ("grpc.http2.bdp_probe", 0),
             ("grpc.max_receive_message_length", MAX_WIRE_MESSAGE),
             ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
             ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),

@@ -102,6 +102,7 @@ class Seat:
     outbox: list[list[pb.Event]] = field(default_factory=list)
     held: tuple[Any, bool] | None = None  # a simultaneous choice waiting for the other seats' (action, auto)
     minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
+    refused: int = 0  # messages refused: minor verdicts, stale or unexpected messages (service.FLOOD_AFTER)
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled
 
 
@@ -449,10 +450,12 @@ class MatchSession:
     def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
         which = msg.WhichOneof("msg")
         if which != "action":
+            s.refused += 1
             self._protocol_error(s, pb.UNEXPECTED_MESSAGE, f"expected an action, got {which or 'an empty message'}")
             return
         answer = msg.action
         if s.pending is None or answer.request_id != s.pending.request_id:
+            s.refused += 1
             self._protocol_error(s, pb.STALE_REQUEST, f"request {answer.request_id} is not pending")
             return
         try:
@@ -557,6 +560,7 @@ class MatchSession:
         (MAX_REFEREE_MESSAGE), so no seat got its result, and the replay took 15 MB.
         """
         s.minor_verdicts += 1
+        s.refused += 1
         if s.minor_verdicts < MAX_MINOR_VERDICTS:
             self._verdict(s, kind, detail)
         elif s.minor_verdicts == MAX_MINOR_VERDICTS:
