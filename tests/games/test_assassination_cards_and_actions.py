@@ -49,6 +49,7 @@ from tests.games.test_assassination_support import (
     act,
     card,
     finish_round,
+    lead_president,
     make,
     move,
     of,
@@ -82,6 +83,22 @@ def test_as16_the_dead_play_no_cards_the_detained_do() -> None:
     move(g, {3: UP})
     assert g.pieces[3].room == R.HOLDING_CELL
     assert g.to_act() == (0, 2, 3)
+
+
+def test_as54_a_killed_reporter_adds_no_more_cards_to_the_piles() -> None:
+    g = make()
+    to_event_stage(g)
+    place(g, 2, R.PUBLIC_EXIT)
+    place(g, 4, R.PUBLIC_EXIT)
+    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+    assert 4 in {deck.colour_of(c) for c in of(events, EventsRevealed)[0].cards}, "alive, he still added his card"
+    assert g.pieces[4].killed
+    left = (len(g.reporter_movement), len(g.reporter_events))
+    events = move(g)
+    assert [deck.colour_of(c) for c in sorted(of(events, MovementRevealed)[0].cards)] == [0, 1, 2, 3]
+    events = lead_president(g) + play_events(g)
+    assert sorted(deck.colour_of(c) for c in of(events, EventsRevealed)[0].cards) == [0, 1, 2, 3]
+    assert (len(g.reporter_movement), len(g.reporter_events)) == left
 
 
 def test_as17_nothing_is_told_until_all_have_played_and_the_order_of_play_does_not_show() -> None:

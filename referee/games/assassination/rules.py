@@ -78,7 +78,7 @@ SPEC = GameSpec(
     player_counts=(4,),
     summary="Secret identities around a president's visit: anonymous moves with marked cards, a sniper, a bomber, the Secret Service and the police.",
     rules_file="assassination.txt",
-    rules_version=2,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53)
+    rules_version=2,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54)
     options=(
         OptionSpec("target_score", 15, "The game ends after the round in which a player reaches this score.", minimum=1, maximum=1000),
         OptionSpec("max_rounds", 20, "The game ends after this many rounds whatever the scores.", minimum=1, maximum=200),
@@ -352,7 +352,7 @@ class Assassination(Game[Action]):
 
     def _resolve_movement(self) -> list[Event]:
         """Every piece moves by the card of its colour (AS-7, AS-8)."""
-        extra = self.reporter_movement.pop(0) if self.reporter_movement else None
+        extra = self.reporter_movement.pop(0) if self.reporter_movement and self._reporter_alive() else None
         pile = self._turn_over(list(self.pending.values()), extra)
         self.pending = {}
         self.last_movement = pile
@@ -370,6 +370,10 @@ class Assassination(Game[Action]):
             self.phase = Phase.PRESIDENT
             return events
         return events + self._move_president(self._auto_president_room(), by_ss=False) + self._after_president()
+
+    def _reporter_alive(self) -> bool:
+        """A killed reporter, like a dead player, adds no more cards to the piles that round (AS-16, AS-54)."""
+        return not self.pieces[self.secret.reporter_colour].killed
 
     def _auto_president_room(self) -> Room:
         """Where the president goes on his own this turn (AS-10 to AS-12, AS-14)."""
@@ -413,11 +417,13 @@ class Assassination(Game[Action]):
 
     def _resolve_events(self) -> list[Event]:
         """Event cards turned over; each action card's owner reveals himself (AS-18, AS-19)."""
-        if not self.reporter_events:
-            # His twelve blanks are spent: they are shuffled into a new pile, or the pile would lack his colour (AS-51).
-            self.reporter_events = [c for c in deck.event_deck(self.secret.reporter_colour) if not deck.is_action(c)]
-            self.rng.shuffle(self.reporter_events)
-        extra = self.reporter_events.pop(0)
+        extra = None
+        if self._reporter_alive():
+            if not self.reporter_events:
+                # His twelve blanks are spent: they are shuffled into a new pile, or the pile would lack his colour (AS-51).
+                self.reporter_events = [c for c in deck.event_deck(self.secret.reporter_colour) if not deck.is_action(c)]
+                self.rng.shuffle(self.reporter_events)
+            extra = self.reporter_events.pop(0)
         played = dict(self.pending)
         pile = self._turn_over(list(played.values()), extra)
         self.pending = {}
