@@ -57,6 +57,7 @@ from tests.games.test_assassination_support import (
     play_events,
     put_president,
     react,
+    sniper_shoots,
     take,
     to_event_stage,
 )
@@ -87,10 +88,7 @@ def test_as16_the_dead_play_no_cards_the_detained_do() -> None:
 
 def test_as54_a_killed_reporter_adds_no_more_cards_to_the_piles() -> None:
     g = make()
-    to_event_stage(g)
-    place(g, 2, R.PUBLIC_EXIT)
-    place(g, 4, R.PUBLIC_EXIT)
-    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+    events = sniper_shoots(g, 4)
     assert 4 in {deck.colour_of(c) for c in of(events, EventsRevealed)[0].cards}, "alive, he still added his card"
     assert g.pieces[4].killed
     left = (len(g.reporter_movement), len(g.reporter_events))
@@ -198,10 +196,7 @@ def test_as20_shoot_first_precedes_the_sniper_and_moves_come_last() -> None:
 
 def test_as20_wounded_to_health_services_detained_to_the_cell() -> None:
     g = make()
-    to_event_stage(g)
-    place(g, 2, R.HALL)
-    place(g, 1, R.HALL)
-    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 1)})
+    events = sniper_shoots(g, 1, R.HALL)
     assert of(events, PieceSent) == [PieceSent(1, R.HEALTH_SERVICES)]
     assert g.pieces[1].room == R.HEALTH_SERVICES and g.pieces[1].injured
     move(g)
@@ -348,10 +343,7 @@ def test_as23_when_the_sniper_may_use_his_pistol() -> None:
 @pytest.mark.parametrize("target,wounded", [(0, True), (1, True), (3, False), (4, False)])
 def test_as23_shot_players_the_law_is_wounded_the_rest_killed(target: int, wounded: bool) -> None:
     g = make()
-    to_event_stage(g)
-    place(g, 2, R.PUBLIC_EXIT)
-    place(g, target, R.PUBLIC_EXIT)
-    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, target)})
+    events = sniper_shoots(g, target)
     assert g.pieces[target].injured == wounded and g.pieces[target].killed == (not wounded)
     revealed = of(events, PlayerRevealed) + of(events, ReporterRevealed)
     assert any(getattr(r, "colour", None) == target and r.reason == RevealReason.SHOT for r in revealed)
@@ -377,10 +369,7 @@ def test_as24_a_second_wound_kills() -> None:
 
 def test_as25_an_incident_is_told_once_and_lasts() -> None:
     g = make()
-    to_event_stage(g)
-    place(g, 2, R.PUBLIC_EXIT)
-    place(g, 4, R.PUBLIC_EXIT)
-    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+    events = sniper_shoots(g, 4)
     assert len(of(events, IncidentOccurred)) == 1 and g.view(1).incident
     move(g)
     events = act(g, [2])
@@ -699,10 +688,7 @@ def test_as36_the_token_holder_chooses_his_side_whatever_he_is() -> None:
 
 def test_as37_the_agent_reveals_himself_after_an_incident() -> None:
     g = make()
-    to_event_stage(g)
-    place(g, 2, R.PUBLIC_EXIT)
-    place(g, 4, R.PUBLIC_EXIT)
-    events = act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+    events = sniper_shoots(g, 4)
     assert PlayerRevealed(0, SS, 0, RevealReason.INCIDENT) in of(events, PlayerRevealed)
     assert of(events, PlayerRevealed)[-1].seat == 0
 

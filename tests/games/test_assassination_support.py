@@ -21,6 +21,7 @@ from referee.games.assassination import Assassination, board, deck
 from referee.games.assassination.state import Assignment, PresidentState
 from referee.games.assassination.types import (
     Action,
+    ActionKind,
     CellChoice,
     DetainSniper,
     Direction,
@@ -216,6 +217,14 @@ def act(g: Assassination, acting: Iterable[int], choices: dict[int, TakeAction] 
     if g.phase == Phase.ACTION:
         events += take(g, choices)
     return events
+
+
+def sniper_shoots(g: Assassination, target: int, room: Room = Room.PUBLIC_EXIT) -> list[Event]:
+    """The event stage with the sniper (colour 2) and ``target`` alone in ``room``: he reveals himself and shoots it (AS-23)."""
+    to_event_stage(g)
+    place(g, 2, room)
+    place(g, target, room)
+    return act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, target)})
 
 
 def of(events: Iterable[Event], cls: type) -> list[Any]:
