@@ -276,3 +276,35 @@ def test_a_face_down_card_does_not_name_its_player() -> None:
         for seat, colour in enumerate(game.secret.colours):
             holders[colour].add(seat)
     assert all(seats == {0, 1, 2, 3} for seats in holders.values())
+
+
+def test_who_is_asked_a_question_of_the_action_stage_follows_from_public_facts() -> None:
+    """The sniper's, the cell's and the bomber's questions (AS-22, AS-31, AS-28, AS-53) go to seats every seat can name
+    from its own view: the revealed police officer; every living player but the revealed agent; every living player
+    but the revealed bomber. A seat's death reveals it, so the living are public too."""
+    from referee.games.assassination.types import CellChoice, Phase, ReactionChoice, SniperDetentionChoice
+
+    seen: dict[type, int] = {}
+    for seed in range(60):
+        g = Assassination(4, seed)
+        rng = random.Random(seed)
+        while not g.is_over():
+            if g.phase == Phase.REACTION:
+                view = g.view(0)  # any seat: only what all of them see is used
+                revealed = {r.seat: r for r in view.revealed}
+                dead = {s for s, r in revealed.items() if view.pieces[r.colour].killed}
+                living = set(range(4)) - dead
+                by_identity = {r.identity: s for s, r in revealed.items()}
+                kind = type(g.decision(g.to_act()[0]))
+                if kind is SniperDetentionChoice:
+                    expected = {by_identity[Identity.POLICE_OFFICER]}
+                elif kind is CellChoice:
+                    expected = living - {by_identity[Identity.SECRET_SERVICE]}
+                else:
+                    assert kind is ReactionChoice
+                    expected = living - {by_identity[Identity.BOMBER]}
+                assert set(g.asked) == expected, (seed, kind.__name__)  # the seats asked, some may have answered
+                seen[kind] = seen.get(kind, 0) + 1
+            seat = rng.choice(g.to_act())
+            g.apply(seat, g.random_action(seat, rng))
+    assert seen.get(CellChoice, 0) >= 10 and seen.get(ReactionChoice, 0) >= 10, seen
