@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from referee.games.assassination.types import Identity, PresidentStatus, Room
 
@@ -90,6 +91,6 @@ class Question:
     is about, and ``colours`` what a yes to "sniper" sends to the cell.
     """
 
-    kind: str
+    kind: Literal["sniper", "cell", "bomber"]
     colour: int
     colours: tuple[int, ...] = ()
