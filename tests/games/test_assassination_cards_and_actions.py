@@ -1,4 +1,4 @@
-"""The Assassination Game rulings AS-16 to AS-38 (docs/games/assassination.md): cards and reveals, the action stage, reactions."""
+"""The Assassination Game rulings AS-16 to AS-38, AS-53 and AS-54 (docs/games/assassination.md): cards and reveals, the action stage, its questions."""
 
 from __future__ import annotations
 
