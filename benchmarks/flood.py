@@ -1,8 +1,8 @@
 """What a bot flooding the referee with bad answers, and reading every error, costs the referee's process in CPU.
 
 ``python -m benchmarks.flood [--seconds 10]`` starts ``arena referee serve`` for General's War in a process of its
-own, puts the random sample bot's SDK in seat 1 (a thread here) and, in seat 0, a client that sends stale answers
-as fast as gRPC takes them while another thread reads the replies. It prints the referee process's CPU (user +
+own, puts the random sample bot in seat 1 (a process) and, in seat 0, a client that sends stale answers as fast
+as gRPC takes them (gRPC's own thread draws them) while it reads the replies. It prints the referee process's CPU (user +
 system, from /proc) over the flood, as a share of one core, and how many messages the flooder got through. Not in
 ``benchmarks.run``: docs/faults.md quotes it.
 """
@@ -15,7 +15,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -98,16 +97,12 @@ def main() -> None:
             time.sleep(1.0)  # both seats connected, the match under way
             before, rss_before = cpu_seconds(proc.pid), rss_mib(proc.pid)
             started = time.monotonic()
-            result: dict[str, tuple[int, int]] = {}
-            flooder = threading.Thread(target=lambda: result.setdefault("r", flood(address, match_id, tokens[0], args.seconds)))
-            flooder.start()
-            flooder.join()
+            sent, errors = flood(address, match_id, tokens[0], args.seconds)
             elapsed = time.monotonic() - started
             used, rss_after = cpu_seconds(proc.pid) - before, rss_mib(proc.pid)
         finally:
             bot.kill()
             proc.kill()
-        sent, errors = result.get("r", (0, 0))
         print(f"flood for {elapsed:.1f} s: {sent} stale answers sent, {errors} errors read")
         print(f"referee process CPU: {used:.2f} s, {100 * used / elapsed:.0f}% of one core; resident memory {rss_before:.0f} -> {rss_after:.0f} MiB")
 

@@ -196,6 +196,8 @@ def make_server(service: RefereeService, max_connections: int = MAX_CONNECTIONS,
             ("grpc.max_allowed_incoming_connections", max_connections),
             ("grpc.max_concurrent_streams", max_streams),
             ("grpc.server_handshake_timeout_ms", HANDSHAKE_TIMEOUT_MS),
+            # No window growth by BDP probing: a bot's messages are small, and a growing window let a flood pile up in
+            # the referee's memory (benchmarks/flood.py) instead of waiting on the bot's side.
             ("grpc.http2.bdp_probe", 0),
             ("grpc.max_receive_message_length", MAX_WIRE_MESSAGE),
             ("grpc.max_send_message_length", MAX_REFEREE_MESSAGE),
