@@ -137,6 +137,11 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
         (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=2", "-o", "conquest_points=3"], "given twice"),
         (["generals-war", RANDOM, "/nonexistent"], "not a directory"),
         (["generals-war", RANDOM, str(ROOT / "tests")], "no bot.toml"),
+        # past what the protocol's uint32 carries, the match failed sending its first message (a traceback)
+        (["generals-war", RANDOM, RANDOM, "--move-time-ms", "5000000000"], "Invalid value for '--move-time-ms'"),
+        (["generals-war", RANDOM, RANDOM, "--strike-limit", "5000000000"], "Invalid value for '--strike-limit'"),
+        (["generals-war", RANDOM, RANDOM, "--move-time-ms", "0"], "Invalid value for '--move-time-ms'"),
+        (["generals-war", RANDOM, RANDOM, "--time-bank-ms", "-1"], "Invalid value for '--time-bank-ms'"),
     ],
 )
 def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:

@@ -14,6 +14,7 @@ from rich.live import Live
 from rich.table import Table
 
 from arena.cli import running
+from arena.cli.clock import MoveTimeMs
 from arena.cli.folders import first_missing, remove_made
 from arena.cli.replay import listen_or_exit
 
@@ -111,7 +112,7 @@ def serve(
     workers: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game.")] = True,
     game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
-    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.", min=1)] = 1000,
+    move_time_ms: MoveTimeMs = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.")] = None,
     lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.", min=1.0)] = 60.0,
     sandbox: Annotated[str, typer.Option(help="Run bots as processes or in Docker containers (`arena sandbox build` first, on every machine that plays).")] = "process",

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from arena.cli import running
 from arena.cli.botkit import bot_app
+from arena.cli.clock import MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
 from arena.cli.replay import listen_or_exit
@@ -117,9 +118,9 @@ def match(
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
-    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
-    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
-    strike_limit: Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.")] = 3,
+    move_time_ms: MoveTimeMs = 1000,
+    time_bank_ms: TimeBankMs = 10000,
+    strike_limit: StrikeLimit = 3,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     sandbox: Annotated[str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
 ) -> None:
@@ -135,8 +136,6 @@ def match(
         GAMES[game].spec.resolve_options(options)
     except (OptionError, ManifestError) as exc:
         fail(str(exc))
-    if min(move_time_ms, time_bank_ms, strike_limit) < 0 or move_time_ms == 0:
-        fail("times must be positive and the strike limit not negative")
     seed = seed if seed is not None else random.randrange(2**31)
     try:
         launcher = launcher_for(sandbox)
@@ -237,8 +236,8 @@ def referee_serve(
     port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).", min=0, max=65535)] = 50051,
     seed: Annotated[int | None, typer.Option(help="Match seed.")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],  # noqa: B006
-    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.", min=1)] = 1000,
-    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.", min=0)] = 10000,
+    move_time_ms: MoveTimeMs = 1000,
+    time_bank_ms: TimeBankMs = 10000,
     connect_timeout_s: Annotated[int, typer.Option(help="How long to wait for every bot to connect.", min=1)] = 300,
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay.")] = None,
 ) -> None:

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.cli import running
+from arena.cli.clock import MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
 from referee.core.game import OptionError
 from referee.server.manifest import ManifestError
@@ -53,9 +54,9 @@ def tournament(
     alpha: Annotated[float, typer.Option(help="SPRT: false-positive rate.")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT: false-negative rate.")] = 0.05,
     sprt_model: Annotated[str, typer.Option(help="SPRT: pentanomial (duplicate pairs) or trinomial (games).")] = "pentanomial",
-    move_time_ms: Annotated[int, typer.Option(help="Time per decision, in ms.")] = 1000,
-    time_bank_ms: Annotated[int, typer.Option(help="Extra time per match, in ms.")] = 10000,
-    strike_limit: Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.")] = 3,
+    move_time_ms: MoveTimeMs = 1000,
+    time_bank_ms: TimeBankMs = 10000,
+    strike_limit: StrikeLimit = 3,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     replay_dir: Annotated[Path | None, typer.Option(help="Write every match's replay here (default: none).")] = None,
 ) -> None:
@@ -81,8 +82,6 @@ def tournament(
         fail(str(exc))
     if players is None:
         players = 2 if 2 in counts else min(counts)
-    if min(move_time_ms, time_bank_ms, strike_limit) < 0 or move_time_ms == 0:
-        fail("times must be positive and the strike limit not negative")
     seed = seed if seed is not None else random.randrange(2**31)
     if games is None:
         games = 1000 if sprt else 2

@@ -1,0 +1,21 @@
+"""The clock options every command that plays matches shares, with the bounds the protocol can carry.
+
+GameStart and DecisionRequest send times and the strike limit as uint32 (proto/arena/v1/referee.proto), and a
+request's ``time_left_ms`` is the move time plus the bank: past these bounds a match would fail while sending
+its first message instead of being refused here, naming the option.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+#: The most either time may be: move time plus bank still fits a uint32.
+MAX_TIME_MS = 2**31 - 1
+#: The most strikes a uint32 holds.
+MAX_STRIKE_LIMIT = 2**32 - 1
+
+MoveTimeMs = Annotated[int, typer.Option(help="Time per decision, in ms.", min=1, max=MAX_TIME_MS)]
+TimeBankMs = Annotated[int, typer.Option(help="Extra time per match, in ms.", min=0, max=MAX_TIME_MS)]
+StrikeLimit = Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.", min=0, max=MAX_STRIKE_LIMIT)]
