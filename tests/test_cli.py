@@ -109,6 +109,17 @@ def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: P
     assert sleepy["rank"] == 2 and out["seats"][0]["verdicts"] == []
 
 
+def test_a_command_the_shell_cannot_find_is_named_as_such(tmp_path: Path) -> None:
+    """Exit code 127 with "with an SDK, call run" sent an author who misspelt "python" hunting in their code."""
+    bot = tmp_path / "typo"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "typo"\nversion = "1"\ngames = ["generals-war"]\ncommand = ["pythno", "bot.py"]\n')
+    (bot / "bot.py").write_text("")
+    out = match_json(tmp_path, "generals-war", str(bot), RANDOM, "--seed", "1", "--replay", str(tmp_path / "a.json"))
+    detail = out["seats"][0]["verdicts"][0]["detail"]
+    assert "code 127 before it connected" in detail and "on PATH" in detail and "call run" not in detail
+
+
 def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -> None:
     """The table gives only 'CRASH@0'; the log that says why is one of many in the log folder."""
     result = runner.invoke(

@@ -440,11 +440,12 @@ def test_a_process_that_exits_before_connecting_is_told_apart() -> None:
         for i, token in enumerate(session.tokens()):
             if i != 3:
                 session.attach(token, Scripted(session, i, driver_answers(i)))
-        session.process_ended(2, "the bot's process exited with code 1")
-        session.process_ended(3, "the bot's process exited with code 0")
+        session.process_ended(2, "the bot's process exited with code 1", code=1)
+        session.process_ended(3, "the bot's process exited with code 0", code=0)
         return await session.run()
 
     record = asyncio.run(go())
     connected, never = record.result.seats[2].verdicts[0], record.result.seats[3].verdicts[0]
     assert connected.detail == "the bot's process exited with code 1"
     assert never.kind == V.CRASH and never.detail.startswith("the bot's process exited with code 0 before it connected to the referee")
+    assert "with an SDK, call run" in never.detail

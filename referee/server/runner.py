@@ -195,7 +195,7 @@ class BotPool:
         if r in self.idle:
             self.idle.remove(r)
         if r.session is not None and not r.session.finished:
-            r.session.process_ended(r.seat, f"the bot's process exited with code {code}")
+            r.session.process_ended(r.seat, f"the bot's process exited with code {code}", code=code)
         if r.session is None:  # between matches: its socket serves nobody any more (during one, the match's end stops it)
             await self._stop_server(r)
 
@@ -367,4 +367,4 @@ async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchS
     handles[spec.seat] = handle
     code = await handle.wait()
     if not session.finished:
-        session.process_ended(spec.seat, f"the bot's process exited with code {code}")
+        session.process_ended(spec.seat, f"the bot's process exited with code {code}", code=code)

@@ -57,6 +57,15 @@ class AttachError(Exception):
         self.code = code
 
 
+#: What a bot's exit code most likely means when it never connected: 0, a script that defines a bot and never
+#: calls ``run``; 126 and 127, the shell (which starts every bot) failing to start the command's program.
+NEVER_CONNECTED: dict[int | None, str] = {
+    0: " (a bot connects to ARENA_ADDRESS: with an SDK, call run)",
+    126: " (126: the shell could not run the command's program: is it executable?)",
+    127: " (127: the shell found no such program: is the command's first word installed and on PATH?)",
+}
+
+
 @dataclass(frozen=True)
 class TimeControl:
     move_time_ms: int = 1000
@@ -226,14 +235,15 @@ class MatchSession:
         link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
         self._submit(("malformed", seat, detail))
 
-    def process_ended(self, seat: int, detail: str, started: bool = True) -> None:
-        """The bot process of ``seat`` has exited (reported by the runner); ``started`` False: it never ran.
+    def process_ended(self, seat: int, detail: str, started: bool = True, code: int | None = None) -> None:
+        """The bot process of ``seat`` has exited (reported by the runner, with its exit ``code`` when it has one);
+        ``started`` False: it never ran.
 
-        A process that ran but never connected is told apart: it exited with code 0 more often than not (a
-        script that defines a bot and never calls ``run``), and "exited with code 0" alone reads as a clean end.
+        A process that ran but never connected is told apart, with what its code most likely means
+        (NEVER_CONNECTED): "exited with code 0" alone reads as a clean end, 127 as nothing at all.
         """
         if started and not self.seats[seat].ever_connected:
-            detail += " before it connected to the referee (a bot connects to ARENA_ADDRESS: with an SDK, call run)"
+            detail += " before it connected to the referee" + NEVER_CONNECTED.get(code, "")
         self.seats[seat].gone = True
         self._check_ready()
         self._submit(("ended", seat, detail))
