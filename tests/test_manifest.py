@@ -107,3 +107,16 @@ def test_a_bot_whose_command_names_a_missing_program_or_script_is_told_to_build_
     for command in ('["python", "-m", "mybot.main"]', '["/usr/bin/python3", "-u", "/opt/bot.py"]', '["sh", "-c", "exec node dist/x.js"]'):
         (folder / "bot.toml").write_text(HEAD + f"command = {command}\n")
         check_built(load_manifest(folder))
+
+
+def test_a_command_whose_program_is_not_executable_is_refused_before_it_starts(tmp_path: Path) -> None:
+    """The shell's "Permission denied" (exit code 126) was left in the bot's log alone."""
+    folder = bot(tmp_path, 'command = ["./bot.py"]\n')
+    (folder / "bot.py").write_text("#!/usr/bin/env python3\n")
+    with pytest.raises(ManifestError, match=r"runs ./bot.py, which is not executable \(chmod \+x ./bot.py"):
+        check_built(load_manifest(folder))
+    (folder / "bot.py").chmod(0o755)
+    check_built(load_manifest(folder))
+    (folder / "bot.toml").write_text(HEAD + 'command = ["python", "./bot.py"]\n')
+    (folder / "bot.py").chmod(0o644)
+    check_built(load_manifest(folder))  # a script handed to its interpreter need not be executable

@@ -94,7 +94,7 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
 
 
 def check_built(manifest: BotManifest) -> None:
-    """Refuse a bot whose command names a relative program or script its folder lacks (ManifestError).
+    """Refuse a bot whose command names a relative program or script its folder lacks, or a program it may not run (ManifestError).
 
     A program is a first word with a slash (``./bot``, ``build/bot``), a script a later word ending in a
     script's suffix (``dist/main.js``, ``bot.py``); absolute paths and words with spaces (a shell's script)
@@ -103,10 +103,18 @@ def check_built(manifest: BotManifest) -> None:
     on loading, so that a manifest can be read and checked apart from its bot."""
     for i, word in enumerate(manifest.command):
         named = "/" in word if i == 0 else not word.startswith("-") and word.endswith(SCRIPT_SUFFIXES)
-        if named and not word.startswith(("/", "~", "$")) and " " not in word and not os.path.lexists(manifest.path / word):
+        if not named or word.startswith(("/", "~", "$")) or " " in word:
+            continue
+        target = manifest.path / word
+        if not os.path.lexists(target):
             raise ManifestError(
                 f"{manifest.path / MANIFEST}: its command names {word}, which is not in the bot's folder"
                 " (build the bot first: a bot cannot build itself at run time)"
+            )
+        if i == 0 and target.is_file() and not os.access(target, os.X_OK):  # else the shell's "Permission denied", code 126
+            raise ManifestError(
+                f"{manifest.path / MANIFEST}: its command runs {word}, which is not executable"
+                f" (chmod +x {word}, or start the command with its interpreter)"
             )
 
 
