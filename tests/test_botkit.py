@@ -200,6 +200,16 @@ def test_a_kit_replays_a_match_seed_in_a_pooled_process_as_in_a_fresh_one(tmp_pa
     assert pooled == fresh
 
 
+def test_the_python_guides_example_passes_over_a_kit(tmp_path: Path) -> None:
+    """docs/bots.md's example pasted over the bot.py of a generals-war kit: its test passes (it took no seed)."""
+    example = (ROOT / "docs" / "bots.md").read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    bot = tmp_path / "my-bot"
+    new("my-bot", "--game", "generals-war", "--dir", str(bot))
+    (bot / "bot.py").write_text(example)
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(bot)], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
+
+
 @needs_node
 def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Path) -> None:
     """docs/typescript.md's "Writing a bot" pasted over the bot.ts of a glory kit: its build and test pass."""
