@@ -161,6 +161,14 @@ def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
     assert message in " ".join(result.output.split())
 
 
+def test_a_bot_whose_manifest_misspells_its_game_is_told_so(tmp_path: Path) -> None:
+    """'does not play generals-war (its games: generals-wars)' left the author to spot the extra letter."""
+    (tmp_path / "bot.toml").write_text('name = "b"\nversion = "1"\ngames = ["generals-wars"]\ncommand = ["python", "bot.py"]\n')
+    result = runner.invoke(app, ["match", "generals-war", RANDOM, str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no game is called generals-wars: `arena games` lists them" in " ".join(result.output.split())
+
+
 def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_path: Path) -> None:
     """A result must not be lost after the match to a replay path that is a folder, nor every seat to a log path that is a file."""
     a_file, a_folder = tmp_path / "a-file", tmp_path / "a-folder"

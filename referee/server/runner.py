@@ -28,7 +28,7 @@ import grpc
 
 from arena.v1 import referee_pb2 as pb
 from referee.core.game import OptionError
-from referee.games.registry import game_class
+from referee.games.registry import GAMES, game_class
 from referee.server.cancelling import finish
 from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import BotManifest, load_manifest
@@ -64,9 +64,16 @@ def prepare(game_id: str, bot_dirs: list[Path]) -> list[BotManifest]:
     cls.spec.check_players(len(bot_dirs))
     manifests = [load_manifest(d) for d in bot_dirs]
     for m in manifests:
-        if not m.plays(game_id):
-            raise OptionError(f"bot {m.name} ({m.path}) does not play {game_id} (its games: {', '.join(m.games)})")
+        check_plays(m, game_id)
     return manifests
+
+
+def check_plays(m: BotManifest, game_id: str) -> None:
+    """Refuse a bot that does not play ``game_id`` (OptionError), naming the games it lists that do not exist."""
+    if not m.plays(game_id):
+        unknown = [g for g in m.games if g not in GAMES]  # a misspelt id reads as a bot that plays something else
+        hint = f"; no game is called {', '.join(unknown)}: `arena games` lists them" if unknown else ""
+        raise OptionError(f"bot {m.name} ({m.path}) does not play {game_id} (its games: {', '.join(m.games)}{hint})")
 
 
 def launcher_for(sandbox: str) -> Launcher:

@@ -16,10 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.core.game import OptionError
 from referee.games.registry import game_class
 from referee.server.manifest import BotManifest, check_built, load_manifest
-from referee.server.runner import BotPool, LocalMatch, MatchSetup, run_local_match
+from referee.server.runner import BotPool, LocalMatch, MatchSetup, check_plays, run_local_match
 from referee.server.session import TimeControl
 from referee.tournament.schedule import (
     FORMATS,
@@ -105,8 +104,7 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
         raise TournamentError("--concurrency must be at least 1")
     manifests = [load_manifest(d) for d in config.bot_dirs]
     for m in manifests:
-        if not m.plays(config.game):
-            raise OptionError(f"bot {m.name} ({m.path}) does not play {config.game} (its games: {', '.join(m.games)})")
+        check_plays(m, config.game)
         check_built(m)
     return manifests
 
