@@ -484,6 +484,30 @@ def test_as28_no_reaction_when_the_bomber_is_alone() -> None:
     assert g.phase == Phase.MOVEMENT
 
 
+def test_as28_who_may_detain_the_bomber_is_who_was_with_him_when_it_went_off() -> None:
+    # Alone in health services, he blows up the hall: the agent, wounded there, is sent to him, too late to count.
+    g = make()
+    to_event_stage(g)
+    place(g, 3, R.HALL)
+    place(g, 3, R.HEALTH_SERVICES)
+    place(g, 0, R.HALL)
+    act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert g.pieces[0].room == R.HEALTH_SERVICES == g.pieces[3].room
+    assert g.phase == Phase.MOVEMENT, "he was alone when it went off: nobody is asked"
+    # The agent and the police officer stand with him; the police officer, trying to detain the agent,
+    # is put in the security office: he was there when it went off, so he may still detain the bomber.
+    h = make()
+    to_event_stage(h)
+    place(h, 3, R.HALL)
+    for c in (0, 1, 3):
+        place(h, c, R.COURTYARD)
+    act(h, [1, 3], {1: TakeAction(ActionKind.DETAIN, 0), 3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert h.pieces[1].room == R.SECURITY_OFFICE
+    assert [h.decision(s) for s in h.to_act()] == [ReactionChoice(3, True), ReactionChoice(3, True), ReactionChoice(3, False)]
+    react(h, [1])
+    assert h.pieces[3].room == R.HOLDING_CELL and (1, 3) in h.ledger.detentions
+
+
 @pytest.mark.parametrize("bad_cop_lets_go", [False, True])
 def test_as53_questions_come_one_at_a_time_and_a_moot_one_is_not_put(bad_cop_lets_go: bool) -> None:
     # The bomber blows up the courtyard, then the sniper shoots at the president in the hall, where the

@@ -121,6 +121,7 @@ class Resolution:
         self.to_health: list[int] = []
         self.to_office: list[int] = []
         self.questions: list[Question] = []  # put once the stage has resolved (questions.py)
+        self.bomber_question: Question | None = None  # put last (AS-53)
 
     # --- effects ---
 
@@ -208,6 +209,8 @@ class Resolution:
             self.events.append(broadcast(ActionTaken(seat, act.kind, act.target_colour, act.target_room)))
             self.act(seat, act)
         self.finish()
+        if self.bomber_question is not None:
+            self.questions.append(self.bomber_question)
         return self.events
 
     def act(self, seat: int, act: TakeAction) -> None:
@@ -238,6 +241,9 @@ class Resolution:
         """AS-27 to AS-29."""
         g = self.g
         g.bomb_used = True
+        # Who may detain him is who was with him when it went off, not who is there once the stage has moved pieces (AS-28).
+        bomber = g.secret.colours[seat]
+        self.bomber_question = Question("bomber", bomber, tuple(others_in_room(g, bomber)))
         self.incident()
         self.reveal_room(room, RevealReason.BLAST)
         pres = g.president

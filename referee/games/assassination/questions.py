@@ -5,12 +5,12 @@
   the room), or, as the bad cop, may let them go (AS-22, AS-36).
 - "cell": the agent put a piece in the holding cell; the police officer, if
   it was his, may reveal himself and leave for the security office (AS-31).
-- "bomber": after a blast, the agent or the police officer in the bomber's
-  room may detain him (AS-28).
+- "bomber": after a blast, the agent or the police officer who was in the
+  bomber's room when it went off may detain him (AS-28).
 
 Who is asked depends only on public facts (the shot and everyone in the room
-are revealed; the agent's detention and the blast are announced), never on a
-secret; the secret is only in whether a seat may answer yes.
+are revealed; the agent's detention, the blast and where every piece stood
+are announced), never on a secret; the secret is only in whether a seat may answer yes.
 """
 
 from __future__ import annotations
@@ -48,18 +48,12 @@ def seats_to_ask(g: Assassination, q: Question) -> dict[int, bool]:
             return {}
         agent = a.seat_of(Identity.SECRET_SERVICE)
         return {s: a.colours[s] == q.colour and a.identities[s] == Identity.POLICE_OFFICER for s in g.living() if s != agent}
-    bomber = g.pieces[q.colour]
-    company = [p for p in g.pieces if p.on_board and p.colour != q.colour and p.room == bomber.room]
-    if not bomber.on_board or not company:
+    # Those with the bomber when his bomb went off (q.colours) who are still alive and free (AS-28).
+    company = {c for c in q.colours if g.pieces[c].on_board}
+    if not g.pieces[q.colour].on_board or not company:
         return {}
-    asked: dict[int, bool] = {}
-    for s in g.living():
-        if a.colours[s] == q.colour:
-            continue
-        mine = g.pieces[a.colours[s]]
-        law = a.identities[s] in (Identity.SECRET_SERVICE, Identity.POLICE_OFFICER)
-        asked[s] = law and mine.on_board and mine.room == bomber.room
-    return asked
+    law = (Identity.SECRET_SERVICE, Identity.POLICE_OFFICER)
+    return {s: a.identities[s] in law and a.colours[s] in company for s in g.living() if a.colours[s] != q.colour}
 
 
 def answer(g: Assassination, q: Question, yes: list[int]) -> list[Event]:

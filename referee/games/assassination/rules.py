@@ -23,7 +23,6 @@ from referee.games.assassination.types import (
     ACTION_TYPES,
     Action,
     ActionChoice,
-    ActionKind,
     ActionOption,
     AllegianceChoice,
     CellChoice,
@@ -78,7 +77,7 @@ SPEC = GameSpec(
     player_counts=(4,),
     summary="Secret identities around a president's visit: anonymous moves with marked cards, a sniper, a bomber, the Secret Service and the police.",
     rules_file="assassination.txt",
-    rules_version=2,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54)
+    rules_version=3,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28)
     options=(
         OptionSpec("target_score", 15, "The game ends after the round in which a player reaches this score.", minimum=1, maximum=1000),
         OptionSpec("max_rounds", 20, "The game ends after this many rounds whatever the scores.", minimum=1, maximum=200),
@@ -453,9 +452,7 @@ class Assassination(Game[Action]):
         if self.incident:
             # The agent must reveal himself when an incident occurs (AS-37).
             events += reveal_seat(self, self.secret.seat_of(Identity.SECRET_SERVICE), RevealReason.INCIDENT)
-        self.questions = resolution.questions  # the sniper's detention, then leaving the cell (questions.py)
-        if any(act.kind == ActionKind.DETONATE for act in chosen.values()):
-            self.questions.append(Question("bomber", self.secret.colour_of(Identity.BOMBER)))  # AS-28
+        self.questions = resolution.questions  # the sniper's detention, leaving the cell, the bomber's (questions.py)
         return events + self._next_question()
 
     def _next_question(self) -> list[Event]:
