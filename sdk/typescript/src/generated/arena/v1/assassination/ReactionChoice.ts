@@ -11,7 +11,7 @@ export interface ReactionChoice {
    */
   'bomberColour'?: (number);
   /**
-   * True if this seat may detain him (the agent or the police officer in his room).
+   * True if this seat may detain him (the agent or the police officer who was in his room when it went off).
    */
   'canDetain'?: (boolean);
 }
@@ -25,7 +25,7 @@ export interface ReactionChoice__Output {
    */
   'bomberColour': (number);
   /**
-   * True if this seat may detain him (the agent or the police officer in his room).
+   * True if this seat may detain him (the agent or the police officer who was in his room when it went off).
    */
   'canDetain': (boolean);
 }
