@@ -1,4 +1,4 @@
-"""The Assassination Game rulings AS-39 to AS-49 (docs/games/assassination.md): scoring, the end of a round and of the game."""
+"""The Assassination Game rulings AS-39 to AS-49, AS-52 and AS-55 (docs/games/assassination.md): scoring, the end of a round and of the game."""
 
 from __future__ import annotations
 
@@ -342,3 +342,23 @@ def test_as52_a_bad_cop_who_tries_to_detain_the_agent_is_a_bad_guy_detained() ->
         # "You will be detained": the -2 for trying, and for a bad cop the +1 to each good guy (the agent alone).
         expected = [(1, -2, ScoreReason.TRIED_TO_DETAIN_SECRET_SERVICE)]
         assert rest == ([(0, 1, ScoreReason.BAD_GUY_DETAINED)] + expected if bad_cop else expected)
+
+
+
+@pytest.mark.parametrize("by,reason", [(0, ScoreReason.DETAINED_POLICE_OFFICER), (1, ScoreReason.TRIED_TO_DETAIN_SECRET_SERVICE)])
+def test_as55_each_detention_of_the_police_officer_costs_again_each_bad_guy_detained_scores_once(by: int, reason: ScoreReason) -> None:
+    # Twice in a round, the agent detains the bad cop (who leaves the cell at once), or the bad cop tries to detain the agent.
+    g = make()
+    g.secret.bad_cop = True
+    for _ in range(2):
+        to_event_stage(g)
+        for c in (0, 1):
+            place(g, c, R.HALL)
+        act(g, [by], {by: TakeAction(ActionKind.DETAIN, 1 - by)})
+        if g.phase == Phase.REACTION:
+            react(g, [1])  # the bad cop walks out of the cell
+        assert g.pieces[1].room == R.SECURITY_OFFICE
+    ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
+    rest = [c for c in changes(ended) if c[2] != ScoreReason.PRESIDENT_UNHARMED]
+    assert rest.count((0, 1, ScoreReason.BAD_GUY_DETAINED)) == 1, "one bad guy, detained twice: +1 once"
+    assert rest.count((by, -2, reason)) == 2, "each detention, each attempt costs 2"
