@@ -727,6 +727,19 @@ def test_as38_a_detention_reveals_nothing_about_the_detained() -> None:
     assert 3 not in g.revealed_seats
 
 
+def test_as38_a_detained_reporter_still_adds_his_cards_so_the_piles_do_not_name_him() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 4):
+        place(g, c, R.HALL)
+    act(g, [0], {0: TakeAction(ActionKind.DETAIN, 4)})
+    react(g)
+    assert g.pieces[4].room == R.HOLDING_CELL and not g.reporter_revealed
+    events = move(g) + lead_president(g) + play_events(g)
+    for pile in (of(events, MovementRevealed)[0].cards, of(events, EventsRevealed)[0].cards):
+        assert sorted(deck.colour_of(c) for c in pile) == [0, 1, 2, 3, 4]
+
+
 def test_as51_the_reporters_blanks_are_reshuffled_so_his_colour_never_goes_missing() -> None:
     g = make()
     idle = {c for c in deck.event_deck(4) if not deck.is_action(c)}
