@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.assassination import Assassination
 from referee.server.inprocess import play
-from tests.games.test_assassination_support import PURE_RULES_ONLY, act, make, place, put_president, to_event_stage
+from tests.games.test_assassination_support import PURE_RULES_ONLY, act, agent_detains, make, place, put_president, to_event_stage
 from tests.support import load_bot_class
 
 HeuristicBot = load_bot_class("assassination_heuristic", "HeuristicBot")
@@ -85,10 +85,7 @@ def test_the_bots_answer_the_questions_of_the_action_stage_legally() -> None:
 
     def agent_detains_the_police_officer(_: bool) -> Assassination:
         g = make()
-        to_event_stage(g)
-        for c in (0, 1):
-            place(g, c, Room.HALL)
-        act(g, [0], {0: TakeAction(ActionKind.DETAIN, 1)})
+        agent_detains(g, 1)
         return g
 
     for setup in (sniper_shoots, agent_detains_the_police_officer):

@@ -47,6 +47,7 @@ from tests.games.test_assassination_support import (
     UP,
     Loaded,
     act,
+    agent_detains,
     card,
     finish_round,
     lead_president,
@@ -545,10 +546,7 @@ def test_as30_the_agent_may_detain_anyone_in_his_room() -> None:
 
 def test_as31_a_police_officer_detained_by_the_agent_may_walk_out_at_once() -> None:
     g = make()
-    to_event_stage(g)
-    for c in (0, 1):
-        place(g, c, R.HALL)
-    act(g, [0], {0: TakeAction(ActionKind.DETAIN, 1)})
+    agent_detains(g, 1)
     assert g.pieces[1].room == R.HOLDING_CELL and g.pieces[1].detained_by_secret_service
     # Everyone but the agent is asked; only the police officer may leave.
     assert g.phase == Phase.REACTION and g.to_act() == (1, 2, 3)
@@ -568,10 +566,7 @@ def test_as31_a_police_officer_detained_by_the_agent_may_walk_out_at_once() -> N
 
 def test_as31_a_police_officer_who_stays_may_walk_out_later_with_an_action_card() -> None:
     g = make()
-    to_event_stage(g)
-    for c in (0, 1):
-        place(g, c, R.HALL)
-    act(g, [0], {0: TakeAction(ActionKind.DETAIN, 1)})
+    agent_detains(g, 1)
     events = react(g)
     assert not of(events, PieceSent) and g.pieces[1].room == R.HOLDING_CELL and 1 not in g.revealed_seats
     to_event_stage(g)
@@ -588,10 +583,7 @@ def test_as31_being_asked_to_leave_the_cell_tells_nothing() -> None:
     asked = {}
     for target in (1, 2, 4):
         g = make()
-        to_event_stage(g)
-        for c in (0, target):
-            place(g, c, R.HALL)
-        act(g, [0], {0: TakeAction(ActionKind.DETAIN, target)})
+        agent_detains(g, target)
         asked[target] = g.to_act()
         assert all(isinstance(g.decision(s), CellChoice) for s in g.to_act())
         assert [s for s in g.to_act() if g.decision(s).can_leave] == ([1] if target == 1 else [])
@@ -719,20 +711,14 @@ def test_as37_the_agent_reveals_himself_after_an_incident() -> None:
 
 def test_as38_a_detention_reveals_nothing_about_the_detained() -> None:
     g = make()
-    to_event_stage(g)
-    for c in (0, 3):
-        place(g, c, R.HALL)
-    events = act(g, [0], {0: TakeAction(ActionKind.DETAIN, 3)})
+    events = agent_detains(g, 3)
     assert [p.seat for p in of(events, PlayerRevealed)] == [0]
     assert 3 not in g.revealed_seats
 
 
 def test_as38_a_detained_reporter_still_adds_his_cards_so_the_piles_do_not_name_him() -> None:
     g = make()
-    to_event_stage(g)
-    for c in (0, 4):
-        place(g, c, R.HALL)
-    act(g, [0], {0: TakeAction(ActionKind.DETAIN, 4)})
+    agent_detains(g, 4)
     react(g)
     assert g.pieces[4].room == R.HOLDING_CELL and not g.reporter_revealed
     events = move(g) + lead_president(g) + play_events(g)

@@ -227,5 +227,13 @@ def sniper_shoots(g: Assassination, target: int, room: Room = Room.PUBLIC_EXIT) 
     return act(g, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, target)})
 
 
+def agent_detains(g: Assassination, target: int, room: Room = Room.HALL) -> list[Event]:
+    """The event stage with the agent (colour 0) and ``target`` in ``room``: he reveals himself and detains it (AS-30)."""
+    to_event_stage(g)
+    place(g, 0, room)
+    place(g, target, room)
+    return act(g, [0], {0: TakeAction(ActionKind.DETAIN, target)})
+
+
 def of(events: Iterable[Event], cls: type) -> list[Any]:
     return [e.payload for e in events if isinstance(e.payload, cls)]
