@@ -106,6 +106,9 @@ def test_a_typescript_kit_build_reports_type_errors(tmp_path: Path) -> None:
     build = subprocess.run([NPM, "run", "build"], cwd=bot, capture_output=True, text=True, timeout=300)
     assert build.returncode != 0
     assert "bot.ts" in build.stdout + build.stderr and "type errors" in build.stderr
+    # npm test builds first: it ran the dist/ of the last good build, and passed with this bot.ts
+    test = subprocess.run([NPM, "test"], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert test.returncode != 0 and "type errors" in test.stderr
 
 
 @pytest.mark.parametrize(

@@ -218,7 +218,7 @@ void run(new __CLASS__());
 """
 
 TS_TEST = """/**
- * Tests for __NAME__ (`npm test`, after `npm run build`): the bot answers decisions recorded from
+ * Tests for __NAME__ (`npm test`, which builds first): the bot answers decisions recorded from
  * a real game of __GAME_NAME__ (fixtures.json, made by `arena bot new`) with one well-formed action
  * each, one of the listed actions when the referee listed them. `arena match` plays whole games.
  */
@@ -269,11 +269,11 @@ legal action: make `act` in `bot.ts` smarter.
   (`fixtures.json`); `arena match` plays whole games.
 - `npm run build` type-checks and bundles `main.ts` and `bot.test.ts` with the SDK
   (__SDK__) into `dist/`: one file each that needs only `node` at run time. Build again
-  after every change: the referee runs `dist/main.js`.
+  after every change: the referee runs `dist/main.js`. `npm test` builds first, so it
+  never tests an old `dist/`.
 
-Build, test and play:
+Test (and build), then play:
 
-    npm run build
     npm test
     __MATCH__
 """
@@ -306,7 +306,8 @@ def ts_package(name: str) -> str:
         "version": "0.1.0",
         "private": True,
         "type": "commonjs",
-        "scripts": {"build": f"node {bundle} main.ts bot.test.ts", "test": "node --test dist/bot.test.js"},
+        # pretest: a test of the dist/ left by the last good build passed after an edit that does not even compile
+        "scripts": {"build": f"node {bundle} main.ts bot.test.ts", "pretest": "npm run -s build", "test": "node --test dist/bot.test.js"},
     }
     return json.dumps(package, indent=2) + "\n"
 
@@ -483,7 +484,7 @@ def new(
         console.print(f"  {path.relative_to(where)}")
     console.print("try it:")
     if lang == "typescript":
-        console.print(f"  (cd {where} && npm test)   # after changes: npm run build")
+        console.print(f"  (cd {where} && npm test)   # builds, then tests; after changes, npm run build before arena match")
     else:
         console.print(f"  pytest {where}")
     console.print(f"  {match_command(game, str(where))}")
