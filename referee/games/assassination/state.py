@@ -89,7 +89,7 @@ class Question:
     (the police officer the agent detained leaves the cell or not) or "bomber"
     (the bomber is detained after his blast or not); ``colour`` is the piece it
     is about; ``colours`` is what a yes to "sniper" sends to the cell, and for
-"bomber" the pieces in his room when his bomb went off.
+    "bomber" the pieces in his room when his bomb went off.
     """
 
     kind: Literal["sniper", "cell", "bomber"]
