@@ -199,6 +199,12 @@ def test_lc6_the_land_stacks_with_both_armies_and_always_applies() -> None:
     assert resolved.attacker.total == 7 and resolved.defender.total == 14
 
 
+def test_lc6_a_castle_stacks_with_the_general_by_rank_as_well_as_by_suit() -> None:
+    # General 5c on army 5h (rank), castle 5d on general 5c (rank): 5 + 5 + 5, and a diamonds castle adds no bonus.
+    side = battle_side(0, c(5, H), c(2, S), c(5, C), c(5, D), attacking=True)
+    assert (side.general_bonus, side.castle_bonus, side.total) == (10, 0, 15)
+
+
 def test_lc7_face_cards_break_stacks_and_aces_do_not() -> None:
     assert battle_side(0, c(K, H), c(7, H), c(K, C), c(9, D), False).total == 11
     assert battle_side(0, c(J, H), c(7, H), c(5, H), c(9, D), False).total == 0
@@ -246,6 +252,14 @@ def test_lc9_castle_bonus_counts_in_an_undercut() -> None:
     assert resolved.undercut and resolved.winner == 1
 
 
+def test_lc9_face_cards_of_one_suit_undercut_too() -> None:
+    """Face cards break stacks, not undercuts: a jack (0) beats a king (11) of its suit."""
+    game = plain([[c(K, S), c(2, C)], [c(J, S), c(3, D)]])
+    resolved = next(p for p in battle(game, c(K, S), 0, c(J, S)) if isinstance(p, BattleResolved)).battle
+    assert resolved.undercut and resolved.defender is not None
+    assert (resolved.attacker.total, resolved.defender.total, resolved.winner) == (11, 0, 1)
+
+
 def test_lc10_hearts_defend_clubs_attack_face_castles_nothing() -> None:
     assert battle_side(0, c(5, S), c(2, D), c(Q, C), c(4, H), attacking=False).castle_bonus == 3
     assert battle_side(0, c(5, S), c(2, D), c(Q, C), c(4, H), attacking=True).castle_bonus == 0
@@ -253,6 +267,12 @@ def test_lc10_hearts_defend_clubs_attack_face_castles_nothing() -> None:
     assert battle_side(0, c(5, S), c(2, D), c(Q, C), c(4, C), attacking=False).castle_bonus == 0
     assert battle_side(0, c(5, S), c(2, D), c(Q, C), c(J, C), attacking=True).castle_bonus == 0
     assert battle_side(0, c(5, S), c(2, D), c(Q, C), c(K, H), attacking=False).castle_bonus == 0
+
+
+def test_lc10_a_face_card_castle_stacks_with_nothing() -> None:
+    # The king of clubs shares the general's suit, yet adds nothing: only the general 5c stacks on the army 5h.
+    side = battle_side(0, c(5, H), c(2, S), c(5, C), c(K, C), attacking=True)
+    assert (side.general_bonus, side.castle_bonus, side.total) == (5, 0, 10)
 
 
 def test_lc11_diamonds_swap_once_a_turn_before_the_army() -> None:
@@ -355,6 +375,16 @@ def test_lc13_capture_with_an_army_or_the_general() -> None:
     assert game.discards[0] == [c(10, C), c(2, D)] and game.owner[1] == 0
     with pytest.raises(IllegalAction):
         game.apply(1, Capture(1, c(3, D)))
+
+
+def test_lc13_the_land_won_as_general_is_the_general_of_the_next_battles() -> None:
+    game = plain([[c(10, C), c(5, H), c(2, C)], [c(2, D), c(3, S), c(5, S)]])
+    battle(game, c(10, C), 1, c(2, D))  # land 1 is the 9 of hearts
+    game.apply(0, Capture(1, NO_GENERALS[0]))
+    assert game.view(1).players[0].general == c(9, H)
+    events = battle(game, c(3, S), 0, c(5, H))  # seat 1 attacks; seat 0's 5h stacks with its new general 9h
+    resolved = next(p for p in events if isinstance(p, BattleResolved)).battle
+    assert resolved.defender is not None and (resolved.defender.general_bonus, resolved.defender.total) == (9, 14)
 
 
 def test_lc14_any_land_may_be_attacked_and_claiming_takes_it() -> None:
@@ -469,6 +499,12 @@ def test_lc19_the_turn_limit_decides_by_lands_owned() -> None:
     assert GameOver(0, WinReason.TURN_LIMIT, (3, 1)) in events
 
 
+def test_lc19_a_win_in_the_last_turn_comes_before_the_limit() -> None:
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]], owner=[None, 0, 0, 0, 0, 0], max_turns=1)
+    battle(game, c(10, C), 0, c(2, D))
+    assert GameOver(0, WinReason.DOMINANCE, (6, 0)) in payloads(game.apply(0, Control(0)))
+
+
 def test_lc19_games_always_end() -> None:
     for seed in range(20):
         game = setup_done(seed, max_turns=60)
@@ -528,3 +564,22 @@ def test_the_public_records_follow_every_change_of_the_lands_and_players() -> No
     assert after.lands[0].card == game.lands[0] and after.lands[0].owner == 1
     assert after.players[1].lands_owned == before.players[1].lands_owned + 1
     assert after.lands[1:] == before.lands[1:]
+
+
+def test_lc24_both_players_out_of_cards_at_once_the_next_attacker_loses() -> None:
+    # Each plays his last card; seat 1 defends and wins (10 > 2).
+    game = plain([[c(2, C)], [c(10, H)]], piles=[[], []])
+    battle(game, c(2, C), 0, c(10, H))
+    events = payloads(game.apply(1, Capture(0, c(2, C))))
+    assert game.hands == [[], []] and [len(p) for p in game.piles] == [0, 0]
+    assert GameOver(0, WinReason.ATTRITION, (0, 1)) in events, "seat 1 must attack next and cannot"
+    # Controlling instead keeps seat 1 a card: it attacks, and seat 0 cannot answer.
+    game = plain([[c(2, C)], [c(10, H)]], piles=[[], []])
+    battle(game, c(2, C), 0, c(10, H))
+    game.apply(1, Control(0))
+    assert game.hands == [[], [c(2, C)]] and game.to_act() == (1,)
+    assert GameOver(1, WinReason.ATTRITION, (0, 1)) in payloads(game.apply(1, Attack(c(2, C), 0)))
+    # In the last turn the limit comes first: nobody has to play again, and lands decide.
+    game = plain([[c(2, C)], [c(10, H)]], piles=[[], []], max_turns=1)
+    battle(game, c(2, C), 0, c(10, H))
+    assert GameOver(1, WinReason.TURN_LIMIT, (0, 1)) in payloads(game.apply(1, Capture(0, c(2, C))))
