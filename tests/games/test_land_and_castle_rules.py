@@ -123,6 +123,24 @@ def test_lc1_one_deck_split_in_halves_and_shuffled_once() -> None:
     assert LandAndCastle(2, 8).lands != LandAndCastle(2, 7).lands
 
 
+def test_lc1_every_card_stays_somewhere_to_the_end_of_every_game() -> None:
+    """The 52 cards are always in a pile, a hand, the row, a castle, a general, a discard pile or this turn's battle."""
+    for seed in range(60):
+        game = LandAndCastle(2, seed, {"lands_per_player": 1 + seed % 8, "hand_size": 1 + seed % 5})
+        rng = random.Random(seed)
+        while True:
+            placed = game.lands + game.hands[0] + game.hands[1] + game.discards[0] + game.discards[1]
+            placed += list(game.piles[0]) + list(game.piles[1]) + [x for x in game.castles + game.generals if x is not None]
+            if game.battle is not None:  # the armies lie on the land until the claim puts them away
+                armies = [game.battle.attacker.army] + ([game.battle.defender.army] if game.battle.defender else [])
+                placed += [a for a in armies if a not in placed]
+            assert sorted(placed) == full_deck(), f"seed {seed}, {game.phase.name}"
+            if game.is_over():
+                break
+            seat = game.to_act()[0]
+            game.apply(seat, game.random_action(seat, rng))
+
+
 def test_lc2_lands_dealt_in_turns_face_down_unclaimed_and_unknown_to_both() -> None:
     game = LandAndCastle(2, 3)
     assert len(game.lands) == 6 and game.dealt_by == [0, 1, 0, 1, 0, 1]
@@ -468,6 +486,17 @@ def test_lc23_a_reveal_completing_the_row_wins_for_the_attacker_at_once() -> Non
     other = rigged(lands[:5] + [c(K, C)], [[c(2, C), c(3, C)], [c(10, H), c(3, D)]], list(NO_CASTLES), list(NO_GENERALS), face_up=up)
     other.apply(0, Attack(c(2, C), 5))
     assert not other.is_over() and other.to_act() == (1,)
+
+
+def test_lc23_the_army_of_the_converting_attack_stays_face_up_on_its_land() -> None:
+    lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(9, S)]
+    game = rigged(lands, [[c(2, C), c(3, C)], [c(10, H), c(3, D)]], list(NO_CASTLES), list(NO_GENERALS), face_up=[True] * 5 + [False])
+    game.apply(0, Attack(c(2, C), 5))
+    assert game.is_over()
+    for seat in (0, 1):
+        shown = game.view(seat).battle
+        assert shown is not None and (shown.land, shown.attacker.army, shown.defender, shown.winner) == (5, c(2, C), None, None)
+    assert game.full_state()["battle"] == {"land": 5, "attacker": "2c", "defender": None, "winner": None}
 
 
 def test_lc18_attrition_when_a_player_must_play_with_an_empty_hand() -> None:

@@ -386,13 +386,14 @@ class LandAndCastle(Game[Action]):
         self._show_all(army)  # armies are played face up (LC-8)
         events = [broadcast(Attacked(seat, land, army))]
         card = self.lands[land]
+        # The army lies face up on the land from now on, even when the reveal below ends the game (LC-23).
+        self.battle = Battle(land, card, self._side(seat, army, card, True), None, False, None)
         if not self.face_up[land]:
             self.face_up[land] = True  # turned face up as soon as it is attacked (LC-8)
             self._show_all(card)
             events.append(broadcast(LandRevealed(land, card)))
             if converted(self.lands, self.face_up):
                 return events + self._finish(seat, WinReason.CONVERSION)  # the attacker's reveal completed the row (LC-23)
-        self.battle = Battle(land, card, self._side(seat, army, card, True), None, False, None)
         if not self.hands[self.defender]:
             return events + self._finish(seat, WinReason.ATTRITION)  # the defender cannot answer (LC-18)
         self.phase = Phase.PHASE_DEFEND
