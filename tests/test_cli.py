@@ -45,7 +45,8 @@ def test_games_table_shows_every_id_and_option_whole_at_80_columns() -> None:
     for game in json.loads(runner.invoke(app, ["games", "--json"]).stdout):
         assert game["id"] in words
         for name, option in game["options"].items():
-            assert f"{name}={option['default']}" in words
+            default = option["default"]  # as typed after -o: JSON's true, not Python's True
+            assert f"{name}={default if isinstance(default, str) else json.dumps(default)}" in words
 
 
 def test_match_prints_json_writes_a_replay_and_is_deterministic(tmp_path: Path) -> None:

@@ -42,6 +42,10 @@ class OptionSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
 
+    def typed(self, value: OptionValue) -> str:
+        """``value`` as a user types it after ``-o NAME=``: ``true`` rather than Python's ``True``."""
+        return str(value).lower() if isinstance(value, bool) else str(value)
+
     def parse(self, raw: object) -> OptionValue:
         """Coerce ``raw`` (a value or the text given on a command line) to this option's type."""
         kind = type(self.default)
