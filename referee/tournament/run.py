@@ -97,7 +97,7 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
     if sprt and (n != 2 or config.players != 2):
         raise TournamentError(f"--sprt compares exactly two bots in two-player games; got {n} bots, {config.players} players")
     if n < max(2, config.players):
-        raise TournamentError(f"{config.players}-player tables need at least {max(2, config.players)} bots, got {n}")
+        raise TournamentError(f"{config.players}-player tables need at least {max(2, config.players)} bots, got {n} (a bot may be entered more than once: give its folder again)")
     if config.games < 1:
         raise TournamentError("--games must be at least 1")
     if config.concurrency < 1:
