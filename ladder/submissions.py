@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import time
 import uuid
@@ -94,10 +95,10 @@ async def submit(
     registered: list[int] = []  # the version's id once its row is committed
     final: Path | None = None  # the version's folder once staging is moved there
     try:
-        seq, rel = register(make, owner, manifest, registered)
-        final = store / rel
-        final.parent.mkdir(parents=True, exist_ok=True)
-        staging.rename(final)
+        seq, rel = register(make, owner, manifest, registered, store)
+        (store / rel).parent.mkdir(parents=True, exist_ok=True)
+        staging.rename(store / rel)
+        final = store / rel  # only now: a folder that was in the way is not this submission's to remove
         reason, log = "", ""
         if validate:
             reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
@@ -127,10 +128,12 @@ async def submit(
     return Outcome(manifest.name, seq, manifest.version, not reason, reason, log)
 
 
-def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int]) -> tuple[int, str]:
+def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int], store: Path) -> tuple[int, str]:
     """The bot (a new name becomes the owner's) and its new version, validating; returns its seq and folder in the store.
 
     The version's id is put in ``registered`` once it is committed, for ``submit`` to undo should a later step fail.
+    The folder is NAME/SEQ, or NAME/SEQ-XXXXXXXX when that is taken: a store kept while its database was replaced
+    (a backup restored, a new --db) holds folders of versions the database no longer knows.
     """
     with make() as db:
         bot = db.scalar(select(Bot).where(Bot.name == manifest.name))
@@ -142,6 +145,8 @@ def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, re
             db.flush()
         seq = (db.scalar(select(func.max(BotVersion.seq)).where(BotVersion.bot_id == bot.id)) or 0) + 1
         rel = f"{manifest.name}/{seq}"
+        if os.path.lexists(store / rel):
+            rel += f"-{uuid.uuid4().hex[:8]}"
         version = BotVersion(
             bot_id=bot.id, seq=seq, version=manifest.version, status="validating", games=list(manifest.games),
             language=manifest.language, path=rel, created_at=time.time(),

@@ -98,3 +98,18 @@ def test_leftovers_of_interrupted_submissions_are_removed_at_start(tmp_path: Pat
         os.utime(path, (hour_ago, hour_ago))
     assert clear_stale_uploads(store) == 2
     assert sorted(str(p.relative_to(store)) for p in store.rglob("*")) == [".staging", ".validation", ".validation/fresh", ".validation/fresh/bot.py"]
+
+
+def test_a_folder_already_in_the_store_is_neither_overwritten_nor_removed(ladder: LadderFixture) -> None:
+    """A store kept while its database was replaced (a backup restored) holds NAME/1 of a version the database forgot:
+    the new version 1 was a 500 whose clean-up removed that folder, and the ladder's sample bots stopped it starting."""
+    left = ladder.ladder.store / "clash" / "1"
+    left.mkdir(parents=True)
+    (left / "bot.py").write_text("# a version the database no longer knows")
+    reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("clash")), ("bot.py", BOT_PY)), headers=ladder.user("olga"))
+    assert reply.status_code == 201 and reply.json()["accepted"], reply.text
+    assert (left / "bot.py").read_text() == "# a version the database no longer knows"
+    with ladder.make() as db:
+        (version,) = db.scalars(select(BotVersion)).all()
+    assert version.status == "active" and version.path.startswith("clash/1-")
+    assert (ladder.ladder.store / version.path / "bot.py").read_bytes() == BOT_PY
