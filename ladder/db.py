@@ -8,7 +8,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, update
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -45,6 +45,18 @@ def alembic_config(url: str) -> Config:
 def migrate(url: str) -> None:
     """Bring the schema up to the newest migration."""
     command.upgrade(alembic_config(url), "head")
+
+
+def check_writable(make: sessionmaker[Session]) -> None:
+    """Raise the database's own error unless it can be written (a read-only file or folder, a role without UPDATE).
+
+    An UPDATE of no row, rolled back: the ladder would otherwise find out at its first write, in a traceback.
+    """
+    from ladder.models import User
+
+    with make() as db:
+        db.execute(update(User).where(User.id < 0).values(name=User.name))
+        db.rollback()
 
 
 def sessions(engine: Engine) -> sessionmaker[Session]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -38,12 +39,14 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
-    """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder already."""
+def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False) -> Any:
+    """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder
+    already; ``write``: the command writes, so a database it cannot write is refused now."""
     from alembic.util.exc import CommandError
     from sqlalchemy import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
+    from ladder.db import check_writable
     from ladder.service import LadderConfig, open_db
 
     if data.exists() and not data.is_dir():
@@ -55,10 +58,13 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
     made = first_missing(data)
     config = LadderConfig(data, db)
     try:
-        return open_db(config)
+        make = open_db(config)
+        if write:
+            check_writable(make)
+        return make
     except (SQLAlchemyError, OSError, ImportError, CommandError) as exc:  # ImportError: the URL's driver is not installed
         remove_made(made)  # no data folder left, made for a database that did not open
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        reason = first_line(exc)
         if isinstance(exc, ImportError):
             reason = f"its driver is not installed ({reason})"
         if isinstance(exc, CommandError):  # Alembic: a schema revision not among ladder/migrations
@@ -68,6 +74,22 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False) -> Any:
         except SQLAlchemyError:
             shown = repr(config.db_url)
         fail(f"cannot open the database {shown}: {reason}")
+
+
+def first_line(exc: BaseException) -> str:
+    """The reason of a database error, without SQLAlchemy's statement and link."""
+    return str(getattr(exc, "orig", None) or exc).splitlines()[0]
+
+
+@contextlib.contextmanager
+def database_errors() -> Iterator[None]:
+    """A database that fails while a command reads or writes it (a damaged file, a server gone) is one line, not a traceback."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        fail(f"the database failed: {first_line(exc)}")
 
 
 def missing_sqlite_file(url: str) -> bool:
@@ -159,7 +181,7 @@ def serve(
     except OptionError as exc:
         fail(str(exc))
     listen_or_exit(host, port).close()  # before a new ladder is made in --data, and the sample bots validated, for nothing
-    open_ladder_db(data, db)  # a wrong --db or --data is told here, not in a traceback from the service
+    open_ladder_db(data, db, write=True)  # a wrong --db or --data, or a read-only one, is told here, not in a traceback from the service
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
@@ -182,7 +204,7 @@ def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None
     """``act(session, name)`` on the ladder's database, its AccountError a one-line error."""
     from ladder.accounts import AccountError
 
-    with open_ladder_db(data, db, existing=existing)() as session:
+    with database_errors(), open_ladder_db(data, db, existing=existing, write=True)() as session:
         try:
             return act(session, name)
         except AccountError as exc:
@@ -219,7 +241,7 @@ def user_list(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """The owners, with their number of bots and whether their token is revoked."""
     from ladder.accounts import list_users
 
-    with open_ladder_db(data, db, existing=True)() as session:
+    with database_errors(), open_ladder_db(data, db, existing=True)() as session:
         owners = list_users(session)
     table = Table()
     for column in ("owner", "bots", "since", "token"):
@@ -356,7 +378,8 @@ def check_ratings(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Rebuild every rating from the match log and compare with the stored ones."""
     from ladder.rebuild import check
 
-    problems = check(open_ladder_db(data, db, existing=True))
+    with database_errors():
+        problems = check(open_ladder_db(data, db, existing=True))
     for p in problems:
         console.print(p)
     if problems:

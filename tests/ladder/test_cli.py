@@ -147,6 +147,29 @@ def test_a_database_of_a_newer_arena_gets_a_clear_error(tmp_path: Path) -> None:
         assert "newer Arena" in " ".join(result.output.split()) and "Traceback" not in result.output, (args, result.output)
 
 
+def test_a_read_only_or_damaged_database_gets_a_clear_error(tmp_path: Path) -> None:
+    """serve and user add found a read-only database at their first write, user list a damaged one at its first
+    read: each was a traceback."""
+    import sqlite3
+
+    from ladder.db import default_url, migrate
+
+    migrate(default_url(tmp_path))
+    read_only = f"sqlite:///file:{tmp_path / 'ladder.db'}?mode=ro&uri=true"
+    for args in (["ladder", "user", "add", "ann"], ["ladder", "serve", "--port", "0", "--no-samples", "--data", str(tmp_path / "d")]):
+        result = runner.invoke(app, [*args, "--db", read_only])
+        assert result.exit_code == 2, (args, result.output)
+        assert "readonly database" in " ".join(result.output.split()) and "Traceback" not in result.output, (args, result.output)
+    with sqlite3.connect(tmp_path / "ladder.db") as db:  # enough rows for the table to span pages past the file's middle
+        db.executemany("INSERT INTO users (name, token_hash, created_at) VALUES (?, ?, 0)", [(f"u{i}", f"{i:064x}") for i in range(3000)])
+    db.close()
+    with open(tmp_path / "ladder.db", "r+b") as file:
+        file.seek(file.seek(0, 2) // 2)
+        file.write(b"\xff" * 8192)
+    result = runner.invoke(app, ["ladder", "user", "list", "--data", str(tmp_path)])
+    assert result.exit_code == 2 and "malformed" in result.output and "Traceback" not in result.output, result.output
+
+
 def test_a_server_that_is_not_the_ladder_gets_a_clear_error(tmp_path: Path) -> None:
     """--server naming another web server: a one-line error, not a JSONDecodeError traceback or a whole HTML page."""
     import functools
