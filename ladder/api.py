@@ -91,6 +91,12 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"unknown game {game!r}")
         return game
 
+    def known_bot(db: Session, name: str) -> str:
+        # An unknown name is a 404, as for a game: an empty list would read as "nothing yet".
+        if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
+            raise HTTPException(404, f"no bot {name!r}")
+        return name
+
     @app.get("/api/health", summary="Whether the ladder answers", tags=["ladder"])
     def health() -> dict[str, str]:
         return {"status": "ok"}
@@ -110,11 +116,10 @@ def create_app(state: LadderState) -> FastAPI:
     def matches(
         db: Db, game: str | None = None, bot: str | None = None, limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many, newest first.")] = 20
     ) -> list[dict[str, Any]]:
-        # An unknown name is a 404, as for the standings: an empty list would read as "no matches yet".
         if game is not None:
             known_game(game)
-        if bot is not None and db.scalar(select(Bot.id).where(Bot.name == bot)) is None:
-            raise HTTPException(404, f"no bot {bot!r}")
+        if bot is not None:
+            known_bot(db, bot)
         return queries.recent_matches(db, game, bot, limit)
 
     @app.get("/api/matches/{match_id:int}", summary="A match: its seats, results and verdicts", tags=["matches"])
@@ -147,7 +152,7 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game: one point per rating update (a duplicate set), version by version", tags=["bots"])
     def history(name: str, game: str, db: Db) -> list[dict[str, Any]]:
-        return queries.rating_history(db, name, known_game(game))
+        return queries.rating_history(db, known_bot(db, name), known_game(game))
 
     @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"])
     async def upload(request: Request, user: Owner) -> Any:
@@ -197,9 +202,7 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/bots/{name}/crosstable", summary="Head-to-head results of a bot against every opponent", tags=["bots"])
     def crosstable(name: str, db: Db, game: str | None = None) -> list[dict[str, Any]]:
-        if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
-            raise HTTPException(404, f"no bot {name!r}")
-        return queries.crosstable(db, name, known_game(game) if game else None)
+        return queries.crosstable(db, known_bot(db, name), known_game(game) if game else None)
 
     @app.get("/api/matches/{match_id:int}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
     def frames(

@@ -105,6 +105,14 @@ def test_matches_of_an_unknown_game_or_bot_are_a_404_not_an_empty_list(ladder: L
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
 
 
+def test_the_rating_history_of_an_unknown_bot_is_a_404_not_an_empty_list(ladder: LadderFixture) -> None:
+    """It was an empty history (200) where the bot's crosstable and matches said there is no such bot."""
+    nobody = ladder.client.get("/api/bots/nobody/history", params={"game": "generals-war"})
+    assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
+    assert ladder.submit(ladder.user("owner"), RANDOM)[1]["accepted"]
+    assert ladder.client.get("/api/bots/random/history", params={"game": "generals-war"}).json() == []
+
+
 def test_a_listing_limit_out_of_range_is_refused_not_changed(ladder: LadderFixture) -> None:
     """limit=0 gave one match and limit=5000 gave 200, with nothing said."""
     for limit in (0, -3, 201):
