@@ -63,7 +63,8 @@ def test_a_manifest_that_is_a_folder_is_told(tmp_path: Path) -> None:
         ('games = ["glory", "glory"]\n', "lists 'glory' more than once"),
         ('games = ["glory", "' + "g" * 65 + '"]\n', "at most 64 characters each"),
         ('version = "' + "v" * 65 + '"\n', "at most 64 printable characters"),
-        ('version = "1\\u0000"\n', "printable"),
+        ('version = "1\\u0000"\n', r"printable characters only; it holds '\\x00' \(U\+0000\)"),
+        ('version = "1.0\\u202egnp"\n', r"printable characters only; it holds '\\u202e' \(U\+202E\)"),
     ],
 )
 def test_repeated_games_and_overlong_fields_are_refused(tmp_path: Path, head: str, message: str) -> None:

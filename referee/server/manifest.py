@@ -69,8 +69,11 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     if not NAME_RE.match(name):
         raise ManifestError(f"{file}: name {name!r} {NAME_RULE}")
     version = text("version")
-    if len(version) > MAX_VERSION or not version.isprintable():
+    if len(version) > MAX_VERSION:
         raise ManifestError(f"{file}: 'version' must be at most {MAX_VERSION} printable characters (it has {len(version)})")
+    if not version.isprintable():  # a control character, a bidi override: told which, not that the version is too long
+        odd = next(c for c in version if not c.isprintable())
+        raise ManifestError(f"{file}: 'version' must be printable characters only; it holds {odd!r} (U+{ord(odd):04X})")
     games = data.get("games")
     if not isinstance(games, list) or not games or not all(isinstance(g, str) and 0 < len(g) <= MAX_GAME_ID for g in games):
         raise ManifestError(f"{file}: 'games' must be a non-empty list of game ids (at most {MAX_GAME_ID} characters each)")
