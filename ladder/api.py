@@ -58,9 +58,10 @@ MAX_LISTED = 200
 
 def get_owner(db: Db, authorization: Annotated[str | None, Header()] = None) -> User:
     """The user whose API token is in the Authorization header."""
-    if not authorization or not authorization.startswith("Bearer "):
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():  # the scheme's case does not matter (RFC 9110, 11.1)
         raise HTTPException(401, "send your API token as 'Authorization: Bearer TOKEN'")
-    user = user_for_token(db, authorization.removeprefix("Bearer ").strip())
+    user = user_for_token(db, token.strip())
     if user is None:
         raise HTTPException(401, "unknown API token")
     return user

@@ -153,3 +153,14 @@ def test_an_upload_cut_off_by_its_client_is_answered_not_raised(ladder: LadderFi
     asyncio.run(upload())
     assert sent[0]["status"] == 400 and b"cut off" in sent[1]["body"]
     assert not any(ladder.ladder.store.rglob("*.toml")), "nothing of the upload was kept"
+
+
+def test_the_token_s_scheme_is_read_whatever_its_case(ladder: LadderFixture) -> None:
+    """'bearer TOKEN' (as some HTTP clients write it) was refused as if no token had been sent."""
+    token = ladder.user("owner")["Authorization"].removeprefix("Bearer ")
+    for header in (f"Bearer {token}", f"bearer {token}", f"BEARER  {token} "):
+        reply = ladder.client.get("/api/me", headers={"Authorization": header})
+        assert reply.status_code == 200 and reply.json() == {"name": "owner"}, (header, reply.text)
+    for header in ("Bearer", "Bearer ", f"Basic {token}", token):
+        reply = ladder.client.get("/api/me", headers={"Authorization": header})
+        assert reply.status_code == 401 and "Bearer TOKEN" in reply.json()["detail"], (header, reply.text)
