@@ -99,15 +99,19 @@ async def submit(
         (store / rel).parent.mkdir(parents=True, exist_ok=True)
         staging.rename(store / rel)
         final = store / rel  # only now: a folder that was in the way is not this submission's to remove
-        reason, log = "", ""
+        reason, log, note = "", "", ""
         if validate:
             reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
         with make() as db:
             version = db.get_one(BotVersion, registered[0])
             version.reason, version.log = reason, log
+            newer = db.scalar(select(func.max(BotVersion.seq)).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.seq > seq))
             if reason:
                 version.status = "rejected"
                 discard(final)
+            elif newer is not None:  # two versions validated at once and the later one passed first: it stays
+                version.status = "retired"
+                note = version.reason = f"passed, but version #{newer}, submitted after it, is on the ladder already"
             else:
                 version.status = "active"
                 for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.id != version.id)):
@@ -125,7 +129,7 @@ async def submit(
             raise
         log_.exception("the submission of %s failed", manifest.name)
         raise SubmissionRefused(500, "the ladder failed to register this version (an internal error); nothing of it was kept") from None
-    return Outcome(manifest.name, seq, manifest.version, not reason, reason, log)
+    return Outcome(manifest.name, seq, manifest.version, not reason, reason or note, log)
 
 
 def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int], store: Path) -> tuple[int, str]:

@@ -275,7 +275,7 @@ def submit(
     if "accepted" not in reply:
         fail(str(reply.get("detail", reply)))
     if reply["accepted"]:
-        console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) is on the ladder")
+        console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) {reply['reason'] or 'is on the ladder'}")
         return
     console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
     if reply.get("log"):

@@ -113,3 +113,34 @@ def test_a_folder_already_in_the_store_is_neither_overwritten_nor_removed(ladder
         (version,) = db.scalars(select(BotVersion)).all()
     assert version.status == "active" and version.path.startswith("clash/1-")
     assert (ladder.ladder.store / version.path / "bot.py").read_bytes() == BOT_PY
+
+
+def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whichever passed last became active and retired the other: version 1, slower to validate, retired version 2."""
+    import asyncio
+
+    import ladder.submissions as submissions
+    from ladder.models import User
+
+    async def scenario() -> list[submissions.Outcome]:
+        second_passed = asyncio.Event()
+
+        async def validation(bot_dir: Path, *args: object, **kwargs: object) -> tuple[str, str]:
+            if bot_dir.name == "1":
+                await second_passed.wait()
+            else:
+                second_passed.set()
+            return "", ""
+
+        monkeypatch.setattr(submissions, "validation_matches", validation)
+        uploads = [archive(("bot.toml", manifest("racer", version=v)), ("bot.py", BOT_PY)) for v in ("1.0", "2.0")]
+        return list(await asyncio.gather(*(submissions.submit(ladder.make, ladder.ladder.store, owner, data) for data in uploads)))
+
+    ladder.user("rita")
+    with ladder.make() as db:
+        owner = db.scalars(select(User).where(User.name == "rita")).one()
+    first, second = asyncio.run(scenario())
+    assert second.accepted and second.reason == ""
+    assert first.accepted and "version #2, submitted after it, is on the ladder already" in first.reason
+    with ladder.make() as db:
+        assert [(v.seq, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [(1, "retired"), (2, "active")]
