@@ -13,6 +13,7 @@ socket can be connected to on a read-only mount).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import io
 import os
@@ -246,10 +247,26 @@ class DockerHandle:
         self.log_path = log_path
         self.pump = _LogPump(container, log_path)
         self.pump.start()
+        loop = asyncio.get_running_loop()
+        self._exit: asyncio.Future[int] = loop.create_future()
+        # On a thread of its own, not asyncio's default executor: that has cpu count + 4 threads (6 on two cores),
+        # and the containers of two four-seat matches waited on all of them, so that a stop's kill never ran.
+        threading.Thread(target=self._wait_for_exit, args=(loop,), daemon=True, name=f"arena-wait-{log_path.name}").start()
+
+    def _wait_for_exit(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            code = int(self.container.wait().get("StatusCode", -1))
+        except Exception:  # noqa: BLE001 - the engine is gone: the container's end is unknown
+            code = -1
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(self._exited, code)
+
+    def _exited(self, code: int) -> None:
+        if not self._exit.done():
+            self._exit.set_result(code)
 
     async def wait(self) -> int:
-        result = await asyncio.to_thread(self.container.wait)
-        return int(result.get("StatusCode", -1))
+        return await asyncio.shield(self._exit)
 
     async def stop(self, grace: float = 1.0) -> None:
         try:

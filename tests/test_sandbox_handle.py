@@ -1,0 +1,55 @@
+"""Stopping many Docker bots at once, with a stand-in for the Docker client's container (no engine needed)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+from referee.server.sandbox import DockerHandle
+
+#: More containers than asyncio's default executor has threads on any machine (it has at most 32).
+BOTS = 40
+
+
+class Container:
+    """A bot that plays on until it is killed, as one mid-match does."""
+
+    def __init__(self, released: threading.Event) -> None:
+        self.killed, self.removed, self.released = threading.Event(), False, released
+
+    def wait(self) -> dict[str, Any]:
+        while not self.killed.wait(0.05) and not self.released.is_set():
+            pass
+        return {"StatusCode": 137}
+
+    def kill(self) -> None:
+        self.killed.set()
+
+    def remove(self, force: bool = False) -> None:
+        self.removed = True
+
+    def logs(self, **kwargs: Any) -> list[bytes]:
+        return []
+
+
+def test_a_stop_kills_every_container_however_many_are_waited_on(tmp_path: Path) -> None:
+    """Each bot's watcher waits for its container's end. On the default executor those waits took every thread
+    (6 on two cores: two four-seat matches), and the kills of a stop queued behind them for ever: SIGTERM left
+    `arena ladder serve --sandbox docker` hanging, its containers playing on."""
+    released = threading.Event()  # ends the waits if the stop hangs, so that the test fails rather than hangs
+    containers = [Container(released) for _ in range(BOTS)]
+
+    async def play_then_stop() -> list[int]:
+        handles = [DockerHandle(c, tmp_path / f"seat{i}.log") for i, c in enumerate(containers)]
+        watchers = [asyncio.create_task(h.wait()) for h in handles]
+        await asyncio.sleep(0)  # every watcher is waiting
+        try:
+            await asyncio.wait_for(asyncio.gather(*(h.stop(grace=0.1) for h in handles)), 60)
+        finally:
+            released.set()
+        return await asyncio.gather(*watchers)
+
+    assert asyncio.run(play_then_stop()) == [137] * BOTS
+    assert all(c.killed.is_set() and c.removed for c in containers)
