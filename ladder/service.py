@@ -28,7 +28,7 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, sessions
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import SAMPLE_BOTS, clear_stale_uploads, submit
+from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
@@ -97,7 +97,11 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
                 )
             )
         if known is None:
-            outcome = await submit(make, store, house, zip_directory(path), sandbox=sandbox)
+            try:
+                outcome = await submit(make, store, house, zip_directory(path), sandbox=sandbox)
+            except SubmissionRefused as exc:  # one sample the ladder cannot take must not stop it starting with the rest
+                log.error("sample bot %s %s was not entered: %s", manifest.name, manifest.version, exc)
+                continue
             log.info("sample bot %s %s: %s", manifest.name, manifest.version, "active" if outcome.accepted else outcome.reason)
 
 

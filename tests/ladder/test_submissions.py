@@ -144,3 +144,23 @@ def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: Ladder
     assert first.accepted and "version #2, submitted after it, is on the ladder already" in first.reason
     with ladder.make() as db:
         assert [(v.seq, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [(1, "retired"), (2, "active")]
+
+
+def test_a_sample_bot_the_ladder_refuses_is_logged_and_the_others_are_entered(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A refused sample (its store folder in the way, say) ended serve at start with a traceback."""
+    import asyncio
+
+    import ladder.service as service
+    from ladder.submissions import SubmissionRefused, submit
+
+    async def refusing_random(make: object, store: Path, owner: object, data: bytes, **kwargs: object) -> object:
+        if 'name = "random"' in zipfile.ZipFile(io.BytesIO(data)).read("bot.toml").decode():
+            raise SubmissionRefused(500, "the ladder failed to register this version")
+        return await submit(make, store, owner, data, validate=False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "submit", refusing_random)
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))
+    with ladder.make() as db:
+        entered = {v.path.split("/")[0] for v in db.scalars(select(BotVersion)).all()}
+    assert "random" not in entered and "gw-greedy" in entered
+    assert "sample bot random" in caplog.text and "was not entered" in caplog.text
