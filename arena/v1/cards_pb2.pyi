@@ -2,6 +2,7 @@
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from collections.abc import Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -61,3 +62,11 @@ class Card(_message.Message):
     rank: Rank
     suit: Suit
     def __init__(self, id: _Optional[int] = ..., rank: _Optional[_Union[Rank, str]] = ..., suit: _Optional[_Union[Suit, str]] = ...) -> None: ...
+
+class PileCard(_message.Message):
+    __slots__ = ("position", "card")
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    position: int
+    card: Card
+    def __init__(self, position: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...

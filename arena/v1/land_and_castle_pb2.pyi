@@ -108,7 +108,7 @@ class Battle(_message.Message):
     def __init__(self, land: _Optional[int] = ..., land_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., attacker: _Optional[_Union[BattleSide, _Mapping]] = ..., defender: _Optional[_Union[BattleSide, _Mapping]] = ..., undercut: _Optional[bool] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "turn", "phase", "attacker", "defender", "hand", "lands", "players", "battle", "last_battle", "hand_limit", "max_turns", "winner", "win_reason")
+    __slots__ = ("seat", "turn", "phase", "attacker", "defender", "hand", "lands", "players", "battle", "last_battle", "hand_limit", "max_turns", "winner", "win_reason", "known")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -123,6 +123,7 @@ class View(_message.Message):
     MAX_TURNS_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     WIN_REASON_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     turn: int
     phase: Phase
@@ -137,7 +138,18 @@ class View(_message.Message):
     max_turns: int
     winner: int
     win_reason: WinReason
-    def __init__(self, seat: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands: _Optional[_Iterable[_Union[Land, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., battle: _Optional[_Union[Battle, _Mapping]] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ..., hand_limit: _Optional[int] = ..., max_turns: _Optional[int] = ..., winner: _Optional[int] = ..., win_reason: _Optional[_Union[WinReason, str]] = ...) -> None: ...
+    known: _containers.RepeatedCompositeFieldContainer[KnownCards]
+    def __init__(self, seat: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands: _Optional[_Iterable[_Union[Land, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., battle: _Optional[_Union[Battle, _Mapping]] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ..., hand_limit: _Optional[int] = ..., max_turns: _Optional[int] = ..., winner: _Optional[int] = ..., win_reason: _Optional[_Union[WinReason, str]] = ..., known: _Optional[_Iterable[_Union[KnownCards, _Mapping]]] = ...) -> None: ...
+
+class KnownCards(_message.Message):
+    __slots__ = ("seat", "draw_pile", "hand")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DRAW_PILE_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    draw_pile: _containers.RepeatedCompositeFieldContainer[_cards_pb2.PileCard]
+    hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, seat: _Optional[int] = ..., draw_pile: _Optional[_Iterable[_Union[_cards_pb2.PileCard, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class CastleChoice(_message.Message):
     __slots__ = ("playable",)

@@ -2,7 +2,8 @@
 
 Random games are played to the end; at every step each seat's view is encoded as the referee sends it and compared
 with the table: its own hand, the face-up lands, both castles, generals and discard piles, and the armies of this
-turn's and the last turn's battles, no more and no fewer; the events of another seat's draws and swaps name no card.
+turn's and the last turn's battles, no more and no fewer, besides the pile and hand cards it remembers (LC-25), each
+where the view says it is; the events of another seat's draws and swaps name no card.
 """
 
 from __future__ import annotations
@@ -35,7 +36,13 @@ def on_the_table(game: LandAndCastle, seat: int) -> set[int]:
 
 def check_view(game: LandAndCastle, seat: int) -> None:
     msg = CODEC.view(game.view(seat)).land_and_castle
-    assert set(card_ids_in(msg)) == on_the_table(game, seat)
+    remembered: set[int] = set()
+    for known in msg.known:
+        pile = game.piles[known.seat]
+        assert all(pile[p.position] == p.card.id for p in known.draw_pile)
+        assert {c.id for c in known.hand} <= set(game.hands[known.seat])
+        remembered |= {p.card.id for p in known.draw_pile} | {c.id for c in known.hand}
+    assert set(card_ids_in(msg)) == on_the_table(game, seat) | remembered
     for land in msg.lands:
         p = land.position
         assert land.face_up == game.face_up[p] and land.HasField("card") == game.face_up[p]

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final
 from arena.v1 import land_and_castle_pb2
 from referee.core.cards import Rank, Suit, card_str, full_deck, rank_of, suit_of
 from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, split
+from referee.core.memory import HandMemory, PileMemory, everyone
 from referee.core.records import LastBuilt
 from referee.games.land_and_castle.types import (
     ACTION_TYPES,
@@ -39,6 +40,7 @@ from referee.games.land_and_castle.types import (
     GameOver,
     GeneralChoice,
     GeneralPlaced,
+    KnownCards,
     Land,
     LandCaptured,
     LandControlled,
@@ -182,12 +184,16 @@ class LandAndCastle(Game[Action]):
         self.win_reason: WinReason | None = None
         # Cards each seat has been shown; piles are never reshuffled, so this only grows (LC-22).
         self.seen: list[set[int]] = [set(), set()]
+        # Where the cards each seat has seen lie now in a pile or the other hand (LC-25).
+        self.pile_memory = [PileMemory(), PileMemory()]
+        self.hand_memory = [HandMemory(), HandMemory()]
         self._players: LastBuilt[_PlayerKey, Player] = LastBuilt(2)
         self._land_rows: LastBuilt[_LandsKey, tuple[Land, ...]] = LastBuilt(1)
         events: list[Event] = []
         for position in range(2 * int(self.options["lands_per_player"])):
             seat = position % 2  # dealt in turns into a row, face down, unseen by all (LC-2)
             self.lands.append(self.piles[seat].popleft())
+            self.pile_memory[seat].draw(1)
             self.face_up.append(False)
             self.owner.append(None)
             self.dealt_by.append(seat)
@@ -334,12 +340,18 @@ class LandAndCastle(Game[Action]):
         drawn = [pile.popleft() for _ in range(min(count, len(pile)))]
         self.hands[seat].extend(drawn)
         self.seen[seat].update(drawn)
+        self.hand_memory[seat].drawn(seat, drawn, self.pile_memory[seat].draw(len(drawn)))  # (LC-25)
         return split(seat, 2, CardsDrawn(seat, len(drawn), tuple(drawn)), CardsDrawn(seat, len(drawn), ()))
 
-    def _place_castle(self, seat: int, card: int) -> list[Event]:
+    def _play(self, seat: int, card: int) -> None:
+        """``card`` leaves the hand face up: on the table, it is no longer a hand card anyone has to remember (LC-25)."""
         self.hands[seat].remove(card)
-        self.castles[seat] = card
-        self._show_all(card)  # castles and generals are placed face up (LC-3)
+        self.hand_memory[seat].discard(card)
+        self._show_all(card)
+
+    def _place_castle(self, seat: int, card: int) -> list[Event]:
+        self._play(seat, card)
+        self.castles[seat] = card  # castles and generals are placed face up (LC-3)
         events = [broadcast(CastlePlaced(seat, card))] + self._draw(seat, 1)
         if seat == 0:
             self.setup_seat = 1
@@ -349,9 +361,8 @@ class LandAndCastle(Game[Action]):
         return events
 
     def _place_general(self, seat: int, card: int) -> list[Event]:
-        self.hands[seat].remove(card)
+        self._play(seat, card)
         self.generals[seat] = card
-        self._show_all(card)
         events = [broadcast(GeneralPlaced(seat, card))] + self._draw(seat, 1)
         if seat == 0:
             self.setup_seat = 1
@@ -373,6 +384,8 @@ class LandAndCastle(Game[Action]):
 
     def _swap(self, seat: int, card: int) -> list[Event]:
         self.hands[seat].remove(card)
+        self.pile_memory[seat].put(len(self.piles[seat]), card, 1 << seat)  # only its owner knows the card (LC-22)
+        self.hand_memory[seat].clear()  # the opponent cannot tell which card went: he loses track of the hand (LC-25)
         self.piles[seat].append(card)
         self.swap_used[seat] = True
         events = split(seat, 2, CardSwapped(seat, card), CardSwapped(seat, None))
@@ -382,8 +395,7 @@ class LandAndCastle(Game[Action]):
         return battle_side(seat, army, land, self.generals[seat], self.castles[seat], attacking)
 
     def _attack(self, seat: int, army: int, land: int) -> list[Event]:
-        self.hands[seat].remove(army)
-        self._show_all(army)  # armies are played face up (LC-8)
+        self._play(seat, army)  # armies are played face up (LC-8)
         events = [broadcast(Attacked(seat, land, army))]
         card = self.lands[land]
         # The army lies face up on the land from now on, even when the reveal below ends the game (LC-23).
@@ -402,8 +414,7 @@ class LandAndCastle(Game[Action]):
     def _defend(self, seat: int, army: int) -> list[Event]:
         battle = self.battle
         assert battle is not None
-        self.hands[seat].remove(army)
-        self._show_all(army)
+        self._play(seat, army)
         defender = self._side(seat, army, battle.land_card, False)
         winner, undercut = battle_winner(battle.attacker, defender)
         self.battle = Battle(battle.land, battle.land_card, battle.attacker, defender, undercut, winner)
@@ -418,7 +429,9 @@ class LandAndCastle(Game[Action]):
     def _control(self, seat: int, land: int) -> list[Event]:
         armies = self._armies()
         self.owner[land] = seat
-        self.piles[seat].extend(armies)  # attacker's army, then the defender's at the very bottom (LC-13)
+        for army in armies:  # attacker's army, then the defender's at the very bottom (LC-13), seen by both (LC-22)
+            self.pile_memory[seat].put(len(self.piles[seat]), army, everyone(2))
+            self.piles[seat].append(army)
         return [broadcast(LandControlled(seat, land, armies))] + self._after_claim(seat)
 
     def _capture(self, seat: int, land: int, card: int) -> list[Event]:
@@ -492,7 +505,13 @@ class LandAndCastle(Game[Action]):
             max_turns=self.max_turns,
             winner=self.winner,
             win_reason=self.win_reason,
+            known=(self._known(seat, 0), self._known(seat, 1)),
         )
+
+    def _known(self, viewer: int, seat: int) -> KnownCards:
+        """What ``viewer`` knows of ``seat``'s draw pile and hand (LC-25); its own hand is in the view already."""
+        hand = () if viewer == seat else self.hand_memory[seat].known_to(viewer)
+        return KnownCards(seat, self.pile_memory[seat].known_to(viewer), hand)
 
     def hidden_cards(self, seat: int) -> set[int]:
         hidden: set[int] = set(self.piles[0]) | set(self.piles[1]) | set(self.hands[1 - seat])

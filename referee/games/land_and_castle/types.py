@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.core.memory import PileCard
 from referee.core.records import quicken_module
 from referee.games.land_and_castle.enums import (  # re-exported: the rules and the codec import them from here
     Phase as Phase,
@@ -140,6 +141,15 @@ class Battle:
 
 
 @dataclass(frozen=True)
+class KnownCards:
+    """What the viewing seat knows of one seat's face-down cards (LC-25)."""
+
+    seat: int
+    draw_pile: tuple[PileCard, ...]
+    hand: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class View:
     seat: int
     turn: int
@@ -155,6 +165,7 @@ class View:
     max_turns: int
     winner: int | None
     win_reason: WinReason | None
+    known: tuple[KnownCards, ...]
 
 
 # Events

@@ -3,6 +3,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from './arena/v1/Card.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 import type { Action as _arena_v1_assassination_Action, Action__Output as _arena_v1_assassination_Action__Output } from './arena/v1/assassination/Action.js';
 import type { ActionChoice as _arena_v1_assassination_ActionChoice, ActionChoice__Output as _arena_v1_assassination_ActionChoice__Output } from './arena/v1/assassination/ActionChoice.js';
 import type { ActionOption as _arena_v1_assassination_ActionOption, ActionOption__Output as _arena_v1_assassination_ActionOption__Output } from './arena/v1/assassination/ActionOption.js';
@@ -59,6 +60,7 @@ export interface ProtoGrpcType {
   arena: {
     v1: {
       Card: MessageTypeDefinition<_arena_v1_Card, _arena_v1_Card__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       Rank: EnumTypeDefinition
       Suit: EnumTypeDefinition
       assassination: {

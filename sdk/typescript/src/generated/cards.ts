@@ -3,6 +3,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from './arena/v1/Card.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -12,6 +13,7 @@ export interface ProtoGrpcType {
   arena: {
     v1: {
       Card: MessageTypeDefinition<_arena_v1_Card, _arena_v1_Card__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       Rank: EnumTypeDefinition
       Suit: EnumTypeDefinition
     }

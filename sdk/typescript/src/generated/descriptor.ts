@@ -1202,6 +1202,18 @@ export const descriptor: Record<string, unknown> = {
         }
        }
       },
+      "PileCard": {
+       "fields": {
+        "position": {
+         "type": "uint32",
+         "id": 1
+        },
+        "card": {
+         "type": "Card",
+         "id": 2
+        }
+       }
+      },
       "generals_and_assassins": {
        "nested": {
         "Phase": {
@@ -4292,6 +4304,29 @@ export const descriptor: Record<string, unknown> = {
            "options": {
             "proto3_optional": true
            }
+          },
+          "known": {
+           "rule": "repeated",
+           "type": "KnownCards",
+           "id": 15
+          }
+         }
+        },
+        "KnownCards": {
+         "fields": {
+          "seat": {
+           "type": "uint32",
+           "id": 1
+          },
+          "drawPile": {
+           "rule": "repeated",
+           "type": "arena.v1.PileCard",
+           "id": 2
+          },
+          "hand": {
+           "rule": "repeated",
+           "type": "arena.v1.Card",
+           "id": 3
           }
          }
         },

@@ -3,6 +3,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from './arena/v1/Card.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 import type { Action as _arena_v1_generals_and_assassins_Action, Action__Output as _arena_v1_generals_and_assassins_Action__Output } from './arena/v1/generals_and_assassins/Action.js';
 import type { AssassinChoice as _arena_v1_generals_and_assassins_AssassinChoice, AssassinChoice__Output as _arena_v1_generals_and_assassins_AssassinChoice__Output } from './arena/v1/generals_and_assassins/AssassinChoice.js';
 import type { AssassinDeclined as _arena_v1_generals_and_assassins_AssassinDeclined, AssassinDeclined__Output as _arena_v1_generals_and_assassins_AssassinDeclined__Output } from './arena/v1/generals_and_assassins/AssassinDeclined.js';
@@ -59,6 +60,7 @@ export interface ProtoGrpcType {
   arena: {
     v1: {
       Card: MessageTypeDefinition<_arena_v1_Card, _arena_v1_Card__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       Rank: EnumTypeDefinition
       Suit: EnumTypeDefinition
       generals_and_assassins: {

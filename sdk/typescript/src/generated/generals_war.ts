@@ -3,6 +3,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from './arena/v1/Card.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 import type { Action as _arena_v1_generals_war_Action, Action__Output as _arena_v1_generals_war_Action__Output } from './arena/v1/generals_war/Action.js';
 import type { Battle as _arena_v1_generals_war_Battle, Battle__Output as _arena_v1_generals_war_Battle__Output } from './arena/v1/generals_war/Battle.js';
 import type { BattleResolved as _arena_v1_generals_war_BattleResolved, BattleResolved__Output as _arena_v1_generals_war_BattleResolved__Output } from './arena/v1/generals_war/BattleResolved.js';
@@ -32,6 +33,7 @@ export interface ProtoGrpcType {
   arena: {
     v1: {
       Card: MessageTypeDefinition<_arena_v1_Card, _arena_v1_Card__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       Rank: EnumTypeDefinition
       Suit: EnumTypeDefinition
       generals_war: {

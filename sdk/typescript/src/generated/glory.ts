@@ -3,6 +3,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from './arena/v1/Card.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 import type { Action as _arena_v1_glory_Action, Action__Output as _arena_v1_glory_Action__Output } from './arena/v1/glory/Action.js';
 import type { Assassinate as _arena_v1_glory_Assassinate, Assassinate__Output as _arena_v1_glory_Assassinate__Output } from './arena/v1/glory/Assassinate.js';
 import type { AssassinsPresented as _arena_v1_glory_AssassinsPresented, AssassinsPresented__Output as _arena_v1_glory_AssassinsPresented__Output } from './arena/v1/glory/AssassinsPresented.js';
@@ -62,6 +63,7 @@ export interface ProtoGrpcType {
   arena: {
     v1: {
       Card: MessageTypeDefinition<_arena_v1_Card, _arena_v1_Card__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       Rank: EnumTypeDefinition
       Suit: EnumTypeDefinition
       glory: {

@@ -3,6 +3,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from './arena/v1/Card.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 import type { Action as _arena_v1_land_and_castle_Action, Action__Output as _arena_v1_land_and_castle_Action__Output } from './arena/v1/land_and_castle/Action.js';
 import type { Attack as _arena_v1_land_and_castle_Attack, Attack__Output as _arena_v1_land_and_castle_Attack__Output } from './arena/v1/land_and_castle/Attack.js';
 import type { AttackChoice as _arena_v1_land_and_castle_AttackChoice, AttackChoice__Output as _arena_v1_land_and_castle_AttackChoice__Output } from './arena/v1/land_and_castle/AttackChoice.js';
@@ -25,6 +26,7 @@ import type { Event as _arena_v1_land_and_castle_Event, Event__Output as _arena_
 import type { GameOver as _arena_v1_land_and_castle_GameOver, GameOver__Output as _arena_v1_land_and_castle_GameOver__Output } from './arena/v1/land_and_castle/GameOver.js';
 import type { GeneralChoice as _arena_v1_land_and_castle_GeneralChoice, GeneralChoice__Output as _arena_v1_land_and_castle_GeneralChoice__Output } from './arena/v1/land_and_castle/GeneralChoice.js';
 import type { GeneralPlaced as _arena_v1_land_and_castle_GeneralPlaced, GeneralPlaced__Output as _arena_v1_land_and_castle_GeneralPlaced__Output } from './arena/v1/land_and_castle/GeneralPlaced.js';
+import type { KnownCards as _arena_v1_land_and_castle_KnownCards, KnownCards__Output as _arena_v1_land_and_castle_KnownCards__Output } from './arena/v1/land_and_castle/KnownCards.js';
 import type { Land as _arena_v1_land_and_castle_Land, Land__Output as _arena_v1_land_and_castle_Land__Output } from './arena/v1/land_and_castle/Land.js';
 import type { LandCaptured as _arena_v1_land_and_castle_LandCaptured, LandCaptured__Output as _arena_v1_land_and_castle_LandCaptured__Output } from './arena/v1/land_and_castle/LandCaptured.js';
 import type { LandControlled as _arena_v1_land_and_castle_LandControlled, LandControlled__Output as _arena_v1_land_and_castle_LandControlled__Output } from './arena/v1/land_and_castle/LandControlled.js';
@@ -45,6 +47,7 @@ export interface ProtoGrpcType {
   arena: {
     v1: {
       Card: MessageTypeDefinition<_arena_v1_Card, _arena_v1_Card__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       Rank: EnumTypeDefinition
       Suit: EnumTypeDefinition
       land_and_castle: {
@@ -70,6 +73,7 @@ export interface ProtoGrpcType {
         GameOver: MessageTypeDefinition<_arena_v1_land_and_castle_GameOver, _arena_v1_land_and_castle_GameOver__Output>
         GeneralChoice: MessageTypeDefinition<_arena_v1_land_and_castle_GeneralChoice, _arena_v1_land_and_castle_GeneralChoice__Output>
         GeneralPlaced: MessageTypeDefinition<_arena_v1_land_and_castle_GeneralPlaced, _arena_v1_land_and_castle_GeneralPlaced__Output>
+        KnownCards: MessageTypeDefinition<_arena_v1_land_and_castle_KnownCards, _arena_v1_land_and_castle_KnownCards__Output>
         Land: MessageTypeDefinition<_arena_v1_land_and_castle_Land, _arena_v1_land_and_castle_Land__Output>
         LandCaptured: MessageTypeDefinition<_arena_v1_land_and_castle_LandCaptured, _arena_v1_land_and_castle_LandCaptured__Output>
         LandControlled: MessageTypeDefinition<_arena_v1_land_and_castle_LandControlled, _arena_v1_land_and_castle_LandControlled__Output>

@@ -14,6 +14,7 @@ import type { GameStart as _arena_v1_GameStart, GameStart__Output as _arena_v1_G
 import type { Hello as _arena_v1_Hello, Hello__Output as _arena_v1_Hello__Output } from './arena/v1/Hello.js';
 import type { MatchResult as _arena_v1_MatchResult, MatchResult__Output as _arena_v1_MatchResult__Output } from './arena/v1/MatchResult.js';
 import type { OptionValue as _arena_v1_OptionValue, OptionValue__Output as _arena_v1_OptionValue__Output } from './arena/v1/OptionValue.js';
+import type { PileCard as _arena_v1_PileCard, PileCard__Output as _arena_v1_PileCard__Output } from './arena/v1/PileCard.js';
 import type { ProtocolError as _arena_v1_ProtocolError, ProtocolError__Output as _arena_v1_ProtocolError__Output } from './arena/v1/ProtocolError.js';
 import type { RefereeClient as _arena_v1_RefereeClient, RefereeDefinition as _arena_v1_RefereeDefinition } from './arena/v1/Referee.js';
 import type { RefereeMessage as _arena_v1_RefereeMessage, RefereeMessage__Output as _arena_v1_RefereeMessage__Output } from './arena/v1/RefereeMessage.js';
@@ -208,6 +209,7 @@ import type { Event as _arena_v1_land_and_castle_Event, Event__Output as _arena_
 import type { GameOver as _arena_v1_land_and_castle_GameOver, GameOver__Output as _arena_v1_land_and_castle_GameOver__Output } from './arena/v1/land_and_castle/GameOver.js';
 import type { GeneralChoice as _arena_v1_land_and_castle_GeneralChoice, GeneralChoice__Output as _arena_v1_land_and_castle_GeneralChoice__Output } from './arena/v1/land_and_castle/GeneralChoice.js';
 import type { GeneralPlaced as _arena_v1_land_and_castle_GeneralPlaced, GeneralPlaced__Output as _arena_v1_land_and_castle_GeneralPlaced__Output } from './arena/v1/land_and_castle/GeneralPlaced.js';
+import type { KnownCards as _arena_v1_land_and_castle_KnownCards, KnownCards__Output as _arena_v1_land_and_castle_KnownCards__Output } from './arena/v1/land_and_castle/KnownCards.js';
 import type { Land as _arena_v1_land_and_castle_Land, Land__Output as _arena_v1_land_and_castle_Land__Output } from './arena/v1/land_and_castle/Land.js';
 import type { LandCaptured as _arena_v1_land_and_castle_LandCaptured, LandCaptured__Output as _arena_v1_land_and_castle_LandCaptured__Output } from './arena/v1/land_and_castle/LandCaptured.js';
 import type { LandControlled as _arena_v1_land_and_castle_LandControlled, LandControlled__Output as _arena_v1_land_and_castle_LandControlled__Output } from './arena/v1/land_and_castle/LandControlled.js';
@@ -240,6 +242,7 @@ export interface ProtoGrpcType {
       Hello: MessageTypeDefinition<_arena_v1_Hello, _arena_v1_Hello__Output>
       MatchResult: MessageTypeDefinition<_arena_v1_MatchResult, _arena_v1_MatchResult__Output>
       OptionValue: MessageTypeDefinition<_arena_v1_OptionValue, _arena_v1_OptionValue__Output>
+      PileCard: MessageTypeDefinition<_arena_v1_PileCard, _arena_v1_PileCard__Output>
       ProtocolError: MessageTypeDefinition<_arena_v1_ProtocolError, _arena_v1_ProtocolError__Output>
       Rank: EnumTypeDefinition
       /**
@@ -469,6 +472,7 @@ export interface ProtoGrpcType {
         GameOver: MessageTypeDefinition<_arena_v1_land_and_castle_GameOver, _arena_v1_land_and_castle_GameOver__Output>
         GeneralChoice: MessageTypeDefinition<_arena_v1_land_and_castle_GeneralChoice, _arena_v1_land_and_castle_GeneralChoice__Output>
         GeneralPlaced: MessageTypeDefinition<_arena_v1_land_and_castle_GeneralPlaced, _arena_v1_land_and_castle_GeneralPlaced__Output>
+        KnownCards: MessageTypeDefinition<_arena_v1_land_and_castle_KnownCards, _arena_v1_land_and_castle_KnownCards__Output>
         Land: MessageTypeDefinition<_arena_v1_land_and_castle_Land, _arena_v1_land_and_castle_Land__Output>
         LandCaptured: MessageTypeDefinition<_arena_v1_land_and_castle_LandCaptured, _arena_v1_land_and_castle_LandCaptured__Output>
         LandControlled: MessageTypeDefinition<_arena_v1_land_and_castle_LandControlled, _arena_v1_land_and_castle_LandControlled__Output>

@@ -12,6 +12,7 @@ export * from './GameStart.js';
 export * from './Hello.js';
 export * from './MatchResult.js';
 export * from './OptionValue.js';
+export * from './PileCard.js';
 export * from './ProtocolError.js';
 export * from './Rank.js';
 export * from './Referee.js';

@@ -7,6 +7,7 @@ import type { Land as _arena_v1_land_and_castle_Land, Land__Output as _arena_v1_
 import type { Player as _arena_v1_land_and_castle_Player, Player__Output as _arena_v1_land_and_castle_Player__Output } from '../../../arena/v1/land_and_castle/Player.js';
 import type { Battle as _arena_v1_land_and_castle_Battle, Battle__Output as _arena_v1_land_and_castle_Battle__Output } from '../../../arena/v1/land_and_castle/Battle.js';
 import type { WinReason as _arena_v1_land_and_castle_WinReason, WinReason__Output as _arena_v1_land_and_castle_WinReason__Output } from '../../../arena/v1/land_and_castle/WinReason.js';
+import type { KnownCards as _arena_v1_land_and_castle_KnownCards, KnownCards__Output as _arena_v1_land_and_castle_KnownCards__Output } from '../../../arena/v1/land_and_castle/KnownCards.js';
 
 /**
  * Everything one seat may know.
@@ -68,6 +69,12 @@ export interface View {
    * How the game ended, once over.
    */
   'winReason'?: (_arena_v1_land_and_castle_WinReason);
+  /**
+   * What this seat remembers of each seat's face-down cards, in seat order
+   * (LC-25): cards it saw go under a draw pile (control, its own swap) and
+   * where they are now.
+   */
+  'known'?: (_arena_v1_land_and_castle_KnownCards)[];
   '_battle'?: "battle";
   '_lastBattle'?: "lastBattle";
   '_winner'?: "winner";
@@ -134,6 +141,12 @@ export interface View__Output {
    * How the game ended, once over.
    */
   'winReason'?: (_arena_v1_land_and_castle_WinReason__Output);
+  /**
+   * What this seat remembers of each seat's face-down cards, in seat order
+   * (LC-25): cards it saw go under a draw pile (control, its own swap) and
+   * where they are now.
+   */
+  'known': (_arena_v1_land_and_castle_KnownCards__Output)[];
   '_battle'?: "battle";
   '_lastBattle'?: "lastBattle";
   '_winner'?: "winner";

@@ -21,6 +21,7 @@ export * from './Event.js';
 export * from './GameOver.js';
 export * from './GeneralChoice.js';
 export * from './GeneralPlaced.js';
+export * from './KnownCards.js';
 export * from './Land.js';
 export * from './LandCaptured.js';
 export * from './LandControlled.js';
