@@ -7,7 +7,7 @@ import contextlib
 import importlib.util
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +165,28 @@ def named_card(name: str, deck: int = 0) -> int:
     if name[0] == "X":
         return joker_id(int(name[1:] or 0), deck)
     return card_id(_RANKS.get(name[0]) or int(name[0]), _SUITS[name[1]], deck)
+
+
+def tell_trackers(trackers: Sequence[Any], events: Iterable[Event]) -> None:
+    """Hand each tracker (a ``seat`` and a ``told(payload)``) the events its seat sees, in order, as a bot receives them."""
+    events = list(events)
+    for tracker in trackers:
+        for event in events:
+            if event.visible(tracker.seat):
+                tracker.told(event.payload)
+
+
+def play_tracked(game: Game[Any], trackers: Sequence[Any], move: Callable[[], tuple[int, Any]], check: Callable[[Any, Any], int]) -> int:
+    """Play ``game`` to its end with ``move()`` (a seat and its action), telling the trackers every event they see.
+
+    Before each move ``check(tracker, view)`` compares each tracker with its seat's view and returns how many
+    remembered cards it compared; the total is returned, so a test can tell that its games remembered anything.
+    """
+    compared = 0
+    tell_trackers(trackers, game.opening_events())
+    while game.to_act():
+        for tracker in trackers:
+            compared += check(tracker, game.view(tracker.seat))
+        seat, action = move()
+        tell_trackers(trackers, game.apply(seat, action))
+    return compared

@@ -80,7 +80,7 @@ class Battle(_message.Message):
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attacker_squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., defender_squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attacker_power: _Optional[int] = ..., defender_power: _Optional[int] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "num_players", "round", "phase", "attacker", "defender", "hand", "squad", "players", "conquest_target", "defeat_limit", "last_battle")
+    __slots__ = ("seat", "num_players", "round", "phase", "attacker", "defender", "hand", "squad", "players", "conquest_target", "defeat_limit", "last_battle", "known")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -93,6 +93,7 @@ class View(_message.Message):
     CONQUEST_TARGET_FIELD_NUMBER: _ClassVar[int]
     DEFEAT_LIMIT_FIELD_NUMBER: _ClassVar[int]
     LAST_BATTLE_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     num_players: int
     round: int
@@ -105,7 +106,18 @@ class View(_message.Message):
     conquest_target: int
     defeat_limit: int
     last_battle: Battle
-    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., conquest_target: _Optional[int] = ..., defeat_limit: _Optional[int] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ...) -> None: ...
+    known: _containers.RepeatedCompositeFieldContainer[KnownCards]
+    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., conquest_target: _Optional[int] = ..., defeat_limit: _Optional[int] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ..., known: _Optional[_Iterable[_Union[KnownCards, _Mapping]]] = ...) -> None: ...
+
+class KnownCards(_message.Message):
+    __slots__ = ("seat", "deck", "hand")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    deck: _containers.RepeatedCompositeFieldContainer[_cards_pb2.PileCard]
+    hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, seat: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[_cards_pb2.PileCard, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class RevealChoice(_message.Message):
     __slots__ = ("revealable",)

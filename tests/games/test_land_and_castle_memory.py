@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from referee.core.game import Event
 from referee.core.memory import PileCard
 from referee.games.land_and_castle import LandAndCastle
 from referee.games.land_and_castle.types import (
+    Action,
     Attacked,
     CardsDrawn,
     CardSwapped,
@@ -19,7 +19,9 @@ from referee.games.land_and_castle.types import (
     LandControlled,
     LandDealt,
     SwapCard,
+    View,
 )
+from tests.support import play_tracked
 from tests.games.test_land_and_castle_rules import NO_GENERALS, PLAIN_LANDS, C, D, H, K, S, battle, c, plain, rigged
 
 
@@ -74,33 +76,26 @@ class Tracker:
 
 def test_lc25_the_view_knows_what_a_seat_tracking_every_event_knows() -> None:
     """Random games (with swaps and controls), each seat's memory from its events against its view after every action."""
+
+    def check(tracker: Tracker, view: View) -> int:
+        assert [p.draw_pile_size for p in view.players] == tracker.sizes
+        known = tuple(KnownCards(k.seat, k.draw_pile, tuple(sorted(k.hand))) for k in view.known)
+        assert known == tuple(KnownCards(k.seat, k.draw_pile, tuple(sorted(k.hand))) for k in tracker.known())
+        return sum(len(k.draw_pile) + len(k.hand) for k in known)
+
     remembered = 0
     for seed in range(40):
         game = LandAndCastle(2, seed)
-        trackers = [Tracker(s, 26) for s in (0, 1)]
-
-        def tell(events: list[Event]) -> None:
-            for tracker in trackers:
-                for event in events:
-                    if event.visible(tracker.seat):
-                        tracker.told(event.payload)
-
-        tell(game.opening_events())
         rng = random.Random(seed)
-        while game.to_act():
-            for tracker in trackers:
-                view = game.view(tracker.seat)
-                assert [p.draw_pile_size for p in view.players] == tracker.sizes
-                known = tuple(KnownCards(k.seat, k.draw_pile, tuple(sorted(k.hand))) for k in view.known)
-                expected = tuple(KnownCards(k.seat, k.draw_pile, tuple(sorted(k.hand))) for k in tracker.known())
-                assert known == expected, f"seed {seed} turn {game.turn}: seat {tracker.seat}"
-                remembered += sum(len(k.draw_pile) + len(k.hand) for k in known)
+
+        def move(game: LandAndCastle = game, rng: random.Random = rng) -> tuple[int, Action]:
             seat = game.to_act()[0]
             actions = list(game.legal_actions(seat))
             swaps = [a for a in actions if isinstance(a, SwapCard)]
             controls = [a for a in actions if isinstance(a, Control)]
-            action = rng.choice(swaps if swaps and rng.random() < 0.5 else controls or actions)
-            tell(game.apply(seat, action))
+            return seat, rng.choice(swaps if swaps and rng.random() < 0.5 else controls or actions)
+
+        remembered += play_tracked(game, [Tracker(s, 26) for s in (0, 1)], move, check)
     assert remembered > 1000, "the games put few known cards under a pile: the check checked little"
 
 

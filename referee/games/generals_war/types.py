@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.core.memory import PileCard
 from referee.core.records import quicken_module
 from referee.games.generals_war.enums import (  # re-exported: the rules and the codec import them from here
     Phase as Phase,
@@ -89,6 +90,15 @@ class Battle:
 
 
 @dataclass(frozen=True)
+class KnownCards:
+    """What the viewing seat knows of one seat's face-down cards (GW-17)."""
+
+    seat: int
+    deck: tuple[PileCard, ...]
+    hand: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class View:
     seat: int
     num_players: int
@@ -102,6 +112,7 @@ class View:
     conquest_target: int
     defeat_limit: int
     last_battle: Battle | None
+    known: tuple[KnownCards, ...]
 
 
 # Events

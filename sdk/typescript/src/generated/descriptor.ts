@@ -2472,6 +2472,29 @@ export const descriptor: Record<string, unknown> = {
            "options": {
             "proto3_optional": true
            }
+          },
+          "known": {
+           "rule": "repeated",
+           "type": "KnownCards",
+           "id": 13
+          }
+         }
+        },
+        "KnownCards": {
+         "fields": {
+          "seat": {
+           "type": "uint32",
+           "id": 1
+          },
+          "deck": {
+           "rule": "repeated",
+           "type": "arena.v1.PileCard",
+           "id": 2
+          },
+          "hand": {
+           "rule": "repeated",
+           "type": "arena.v1.Card",
+           "id": 3
           }
          }
         },

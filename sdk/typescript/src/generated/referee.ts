@@ -125,6 +125,7 @@ import type { ChooseTarget as _arena_v1_generals_war_ChooseTarget, ChooseTarget_
 import type { Decision as _arena_v1_generals_war_Decision, Decision__Output as _arena_v1_generals_war_Decision__Output } from './arena/v1/generals_war/Decision.js';
 import type { Event as _arena_v1_generals_war_Event, Event__Output as _arena_v1_generals_war_Event__Output } from './arena/v1/generals_war/Event.js';
 import type { GeneralsRevealed as _arena_v1_generals_war_GeneralsRevealed, GeneralsRevealed__Output as _arena_v1_generals_war_GeneralsRevealed__Output } from './arena/v1/generals_war/GeneralsRevealed.js';
+import type { KnownCards as _arena_v1_generals_war_KnownCards, KnownCards__Output as _arena_v1_generals_war_KnownCards__Output } from './arena/v1/generals_war/KnownCards.js';
 import type { PlaySquad as _arena_v1_generals_war_PlaySquad, PlaySquad__Output as _arena_v1_generals_war_PlaySquad__Output } from './arena/v1/generals_war/PlaySquad.js';
 import type { Player as _arena_v1_generals_war_Player, Player__Output as _arena_v1_generals_war_Player__Output } from './arena/v1/generals_war/Player.js';
 import type { PlayerEliminated as _arena_v1_generals_war_PlayerEliminated, PlayerEliminated__Output as _arena_v1_generals_war_PlayerEliminated__Output } from './arena/v1/generals_war/PlayerEliminated.js';
@@ -379,6 +380,7 @@ export interface ProtoGrpcType {
         EliminationReason: EnumTypeDefinition
         Event: MessageTypeDefinition<_arena_v1_generals_war_Event, _arena_v1_generals_war_Event__Output>
         GeneralsRevealed: MessageTypeDefinition<_arena_v1_generals_war_GeneralsRevealed, _arena_v1_generals_war_GeneralsRevealed__Output>
+        KnownCards: MessageTypeDefinition<_arena_v1_generals_war_KnownCards, _arena_v1_generals_war_KnownCards__Output>
         Phase: EnumTypeDefinition
         PlaySquad: MessageTypeDefinition<_arena_v1_generals_war_PlaySquad, _arena_v1_generals_war_PlaySquad__Output>
         Player: MessageTypeDefinition<_arena_v1_generals_war_Player, _arena_v1_generals_war_Player__Output>

@@ -5,6 +5,7 @@ import type { Phase as _arena_v1_generals_war_Phase, Phase__Output as _arena_v1_
 import type { Card as _arena_v1_Card, Card__Output as _arena_v1_Card__Output } from '../../../arena/v1/Card.js';
 import type { Player as _arena_v1_generals_war_Player, Player__Output as _arena_v1_generals_war_Player__Output } from '../../../arena/v1/generals_war/Player.js';
 import type { Battle as _arena_v1_generals_war_Battle, Battle__Output as _arena_v1_generals_war_Battle__Output } from '../../../arena/v1/generals_war/Battle.js';
+import type { KnownCards as _arena_v1_generals_war_KnownCards, KnownCards__Output as _arena_v1_generals_war_KnownCards__Output } from '../../../arena/v1/generals_war/KnownCards.js';
 
 /**
  * Everything one seat may know.
@@ -58,6 +59,12 @@ export interface View {
    * The most recent battle of this round, if any.
    */
   'lastBattle'?: (_arena_v1_generals_war_Battle | null);
+  /**
+   * What this seat remembers of each seat's face-down cards, in seat order
+   * (GW-17): the cards it saw go under a deck at the end of a round, and where
+   * they are now.
+   */
+  'known'?: (_arena_v1_generals_war_KnownCards)[];
   '_defender'?: "defender";
   '_lastBattle'?: "lastBattle";
 }
@@ -114,6 +121,12 @@ export interface View__Output {
    * The most recent battle of this round, if any.
    */
   'lastBattle'?: (_arena_v1_generals_war_Battle__Output | null);
+  /**
+   * What this seat remembers of each seat's face-down cards, in seat order
+   * (GW-17): the cards it saw go under a deck at the end of a round, and where
+   * they are now.
+   */
+  'known': (_arena_v1_generals_war_KnownCards__Output)[];
   '_defender'?: "defender";
   '_lastBattle'?: "lastBattle";
 }

@@ -8,6 +8,7 @@ export * from './Decision.js';
 export * from './EliminationReason.js';
 export * from './Event.js';
 export * from './GeneralsRevealed.js';
+export * from './KnownCards.js';
 export * from './Phase.js';
 export * from './PlaySquad.js';
 export * from './Player.js';
