@@ -236,7 +236,7 @@ class Revealed(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("seat", "num_players", "round", "turn", "turn_limit", "phase", "scores", "target_score", "identity", "colour", "bad_cop", "movement_hand", "event_hand", "played_card", "pieces", "president", "incident", "bomb_used", "secret_service_token", "bad_cop_token", "revealed", "reporter_colour", "last_movement", "last_events")
+    __slots__ = ("seat", "num_players", "round", "turn", "turn_limit", "phase", "scores", "target_score", "identity", "colour", "bad_cop", "movement_hand", "event_hand", "played_card", "pieces", "president", "incident", "bomb_used", "secret_service_token", "bad_cop_token", "revealed", "reporter_colour", "last_movement", "last_events", "movement_played", "events_played")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
@@ -261,6 +261,8 @@ class View(_message.Message):
     REPORTER_COLOUR_FIELD_NUMBER: _ClassVar[int]
     LAST_MOVEMENT_FIELD_NUMBER: _ClassVar[int]
     LAST_EVENTS_FIELD_NUMBER: _ClassVar[int]
+    MOVEMENT_PLAYED_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_PLAYED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     num_players: int
     round: int
@@ -285,7 +287,9 @@ class View(_message.Message):
     reporter_colour: int
     last_movement: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     last_events: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
-    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., turn_limit: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., scores: _Optional[_Iterable[int]] = ..., target_score: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ..., bad_cop: _Optional[bool] = ..., movement_hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., event_hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., played_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., pieces: _Optional[_Iterable[_Union[Piece, _Mapping]]] = ..., president: _Optional[_Union[President, _Mapping]] = ..., incident: _Optional[bool] = ..., bomb_used: _Optional[bool] = ..., secret_service_token: _Optional[int] = ..., bad_cop_token: _Optional[int] = ..., revealed: _Optional[_Iterable[_Union[Revealed, _Mapping]]] = ..., reporter_colour: _Optional[int] = ..., last_movement: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., last_events: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
+    movement_played: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    events_played: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., turn_limit: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., scores: _Optional[_Iterable[int]] = ..., target_score: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ..., bad_cop: _Optional[bool] = ..., movement_hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., event_hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., played_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., pieces: _Optional[_Iterable[_Union[Piece, _Mapping]]] = ..., president: _Optional[_Union[President, _Mapping]] = ..., incident: _Optional[bool] = ..., bomb_used: _Optional[bool] = ..., secret_service_token: _Optional[int] = ..., bad_cop_token: _Optional[int] = ..., revealed: _Optional[_Iterable[_Union[Revealed, _Mapping]]] = ..., reporter_colour: _Optional[int] = ..., last_movement: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., last_events: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., movement_played: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., events_played: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AllegianceChoice(_message.Message):
     __slots__ = ("police_officer",)

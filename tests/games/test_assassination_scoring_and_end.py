@@ -308,7 +308,7 @@ def test_as49_a_new_deal_hides_the_cards_again() -> None:
     assert g.view(0).last_movement
     g.apply(0, StartRound())
     view = g.view(0)
-    assert view.last_movement == () and view.last_events == ()
+    assert view.last_movement == () and view.last_events == () and view.movement_played == () and view.events_played == ()
     assert len(g.hidden_cards(0)) > len(before)
     others = {c for s in range(1, 4) for c in g.movement_hands[s]}
     assert others <= g.hidden_cards(0)

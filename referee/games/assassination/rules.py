@@ -115,6 +115,8 @@ class Assassination(Game[Action]):
         self.reactions: dict[int, bool] = {}
         self.last_movement: tuple[int, ...] = ()
         self.last_events: tuple[int, ...] = ()
+        self.movement_played: tuple[int, ...] = ()  # every pile turned over this round, in order (AS-56)
+        self.events_played: tuple[int, ...] = ()
         self._opening = self._start_round()
 
     # --- setting up a round -------------------------------------------------------
@@ -153,6 +155,8 @@ class Assassination(Game[Action]):
         self.ledger = Ledger()
         self.last_movement = ()
         self.last_events = ()
+        self.movement_played = ()
+        self.events_played = ()
         self.install(Assignment(identities, colours[:n], reporter_colour), movement, events)
         opening = [
             broadcast(
@@ -355,6 +359,7 @@ class Assassination(Game[Action]):
         pile = self._turn_over(list(self.pending.values()), extra)
         self.pending = {}
         self.last_movement = pile
+        self.movement_played += pile
         moves: list[PieceMove] = []
         for card in sorted(pile, key=deck.colour_of):
             piece = self.pieces[deck.colour_of(card)]
@@ -427,6 +432,7 @@ class Assassination(Game[Action]):
         pile = self._turn_over(list(played.values()), extra)
         self.pending = {}
         self.last_events = pile
+        self.events_played += pile
         action_colours = tuple(sorted(deck.colour_of(c) for c in pile if deck.is_action(c)))
         events = [broadcast(EventsRevealed(pile, action_colours))]
         self.revealed_before_stage = set(self.revealed_seats)
@@ -561,6 +567,8 @@ class Assassination(Game[Action]):
             reporter_colour=a.reporter_colour if self.reporter_revealed else None,
             last_movement=self.last_movement,
             last_events=self.last_events,
+            movement_played=self.movement_played,
+            events_played=self.events_played,
         )
 
     def hidden_cards(self, seat: int) -> set[int]:

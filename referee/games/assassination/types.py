@@ -220,6 +220,8 @@ class View:
     reporter_colour: int | None
     last_movement: tuple[int, ...]
     last_events: tuple[int, ...]
+    movement_played: tuple[int, ...]
+    events_played: tuple[int, ...]
 
 
 # Events

@@ -353,6 +353,16 @@ export const descriptor: Record<string, unknown> = {
            "rule": "repeated",
            "type": "arena.v1.Card",
            "id": 24
+          },
+          "movementPlayed": {
+           "rule": "repeated",
+           "type": "arena.v1.Card",
+           "id": 25
+          },
+          "eventsPlayed": {
+           "rule": "repeated",
+           "type": "arena.v1.Card",
+           "id": 26
           }
          }
         },

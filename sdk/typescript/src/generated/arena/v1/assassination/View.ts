@@ -108,6 +108,19 @@ export interface View {
    * The last event pile turned over this round, in its shuffled order.
    */
   'lastEvents'?: (_arena_v1_Card)[];
+  /**
+   * Every movement card turned over this round, pile after pile in the order
+   * the piles were turned over, each pile in its shuffled order (AS-56). A
+   * card's mark tells its colour, so this tells which cards each colour has
+   * left in hand.
+   */
+  'movementPlayed'?: (_arena_v1_Card)[];
+  /**
+   * Every event card turned over this round, the same way (AS-56). The
+   * reporter's do-nothing cards can appear twice once his spent pile was
+   * shuffled again (AS-51).
+   */
+  'eventsPlayed'?: (_arena_v1_Card)[];
   '_playedCard'?: "playedCard";
   '_secretServiceToken'?: "secretServiceToken";
   '_badCopToken'?: "badCopToken";
@@ -214,6 +227,19 @@ export interface View__Output {
    * The last event pile turned over this round, in its shuffled order.
    */
   'lastEvents': (_arena_v1_Card__Output)[];
+  /**
+   * Every movement card turned over this round, pile after pile in the order
+   * the piles were turned over, each pile in its shuffled order (AS-56). A
+   * card's mark tells its colour, so this tells which cards each colour has
+   * left in hand.
+   */
+  'movementPlayed': (_arena_v1_Card__Output)[];
+  /**
+   * Every event card turned over this round, the same way (AS-56). The
+   * reporter's do-nothing cards can appear twice once his spent pile was
+   * shuffled again (AS-51).
+   */
+  'eventsPlayed': (_arena_v1_Card__Output)[];
   '_playedCard'?: "playedCard";
   '_secretServiceToken'?: "secretServiceToken";
   '_badCopToken'?: "badCopToken";
