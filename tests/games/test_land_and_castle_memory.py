@@ -128,7 +128,7 @@ def test_lc25_a_swapped_card_is_known_to_its_owner_alone_and_hides_the_swappers_
         list(NO_GENERALS),
         piles=[[c(10, C), c(10, H)], [c(5, H)]],
     )
-    game.hand_memory[0].known[c(5, S)] = 0b10  # as if seat 1 had seen 5s drawn from a place it knew
+    game.memory.hands[0].known[c(5, S)] = 0b10  # as if seat 1 had seen 5s drawn from a place it knew
     game.apply(0, SwapCard(c(2, C)))
     assert game.view(0).known[0].draw_pile == (PileCard(1, c(2, C)),)
     assert game.view(1).known[0] == KnownCards(0, (), ())

@@ -27,7 +27,7 @@ from referee.core.game import (
     ranks_from_scores,
     split,
 )
-from referee.core.memory import HandMemory, PileMemory, everyone
+from referee.core.memory import TableMemory, everyone
 from referee.core.records import LastBuilt
 from referee.games.generals_war.types import (
     ACTION_TYPES,
@@ -126,8 +126,7 @@ class GeneralsWar(Game[Action]):
         # Cards each seat has been shown; decks are shuffled only once, so this only grows.
         self.seen: list[set[int]] = [set() for _ in range(n)]
         # Where the cards each seat has seen lie now in a deck or another hand (GW-17).
-        self.deck_memory = [PileMemory() for _ in range(n)]
-        self.hand_memory = [HandMemory() for _ in range(n)]
+        self.memory = TableMemory(n, KnownCards)
         self._opening = self._start_round()
 
     # --- who acts and what they may do -------------------------------------------
@@ -246,7 +245,7 @@ class GeneralsWar(Game[Action]):
         drawn = [deck.popleft() for _ in range(min(count, len(deck)))]
         self.hands[seat].extend(drawn)
         self.seen[seat].update(drawn)
-        self.hand_memory[seat].drawn(seat, drawn, self.deck_memory[seat].draw(len(drawn)))  # (GW-17)
+        self.memory.draw(seat, drawn)  # (GW-17)
         mine = CardsDrawn(seat, len(drawn), tuple(drawn))
         theirs = CardsDrawn(seat, len(drawn), ())
         return drawn, split(seat, self.num_players, mine, theirs)
@@ -318,7 +317,7 @@ class GeneralsWar(Game[Action]):
             (self.conquest if seat == winner else self.dead)[seat].extend(squad)
             self.revealed[seat] = [c for c in self.revealed[seat] if c not in squad]
             for card in squad:
-                self.hand_memory[seat].discard(card)  # face up now: no longer a hand card to remember (GW-17)
+                self.memory.played(seat, card)  # face up now: no longer a hand card to remember (GW-17)
         self.squads[attacker], self.squads[defender] = [], []
         self.last_battle = Battle(attacker, defender, tuple(a_squad), tuple(d_squad), a_power, d_power, winner)
         events = [broadcast(BattleResolved(self.last_battle))]
@@ -361,18 +360,13 @@ class GeneralsWar(Game[Action]):
         The squads won were seen by all in battle. The hand goes face down: its owner knows each card's place, and
         when a single card is left, so does whoever knew that card (a revealed general: everyone).
         """
-        memory, size = self.deck_memory[seat], len(self.decks[seat])
-        for card in self.conquest[seat]:
-            memory.put(size, card, everyone(self.num_players))
-            size += 1
-        hand = self.hands[seat]
-        for card in hand:
-            mask = 1 << seat
-            if len(hand) == 1:
-                mask |= everyone(self.num_players) if card in self.revealed[seat] else self.hand_memory[seat].known.get(card, 0)
-            memory.put(size, card, mask)
-            size += 1
-        self.hand_memory[seat].clear()
+        size, won, hand = len(self.decks[seat]), self.conquest[seat], self.hands[seat]
+        self.memory.put(seat, size, won, everyone(self.num_players))
+        mask = 1 << seat
+        if len(hand) == 1:
+            mask |= everyone(self.num_players) if hand[0] in self.revealed[seat] else self.memory.hand_knowers(seat, hand[0])
+        self.memory.put(seat, size + len(won), hand, mask)
+        self.memory.forget_hand(seat)
 
     def _end_round(self, interrupted: bool, fallen: list[int] | None = None) -> list[Event]:
         attacker, defender = self._participants()
@@ -417,13 +411,12 @@ class GeneralsWar(Game[Action]):
             foe = defender if seat == attacker else attacker
             survivors = list(self.decks[seat])
             self.decks[seat].clear()
-            known = self.deck_memory[seat].draw(len(survivors))
             if not self.eliminated[foe]:
                 # The surviving cards go under the deck of the player fought (GW-7); if both fell, they leave play (GW-8).
-                size = len(self.decks[foe])
-                for i, (card, mask) in enumerate(zip(survivors, known)):
-                    self.deck_memory[foe].put(size + i, card, mask)  # in deck order: who knew a place still knows it
+                self.memory.move_pile(seat, len(survivors), foe, len(self.decks[foe]))  # who knew a place still knows it
                 self.decks[foe].extend(survivors)
+            else:
+                self.memory.drop_pile(seat, len(survivors))
             events.append(broadcast(PlayerEliminated(seat, foe, reason, len(survivors) if not self.eliminated[foe] else 0)))
         self.eliminations.append(sorted(seats))
         return events
@@ -489,13 +482,8 @@ class GeneralsWar(Game[Action]):
             conquest_target=int(self.options["conquest_points"]),
             defeat_limit=int(self.options["defeat_points"]),
             last_battle=self.last_battle,
-            known=tuple(self._known(seat, s) for s in range(self.num_players)),
+            known=self.memory.known(seat),
         )
-
-    def _known(self, viewer: int, seat: int) -> KnownCards:
-        """What ``viewer`` knows of ``seat``'s deck and hand (GW-17); its own hand is in the view already."""
-        hand = () if viewer == seat else self.hand_memory[seat].known_to(viewer)
-        return KnownCards(seat, self.deck_memory[seat].known_to(viewer), hand)
 
     def hidden_cards(self, seat: int) -> set[int]:
         hidden: set[int] = set()

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final
 from arena.v1 import land_and_castle_pb2
 from referee.core.cards import Rank, Suit, card_str, full_deck, rank_of, suit_of
 from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, split
-from referee.core.memory import HandMemory, PileMemory, everyone
+from referee.core.memory import TableMemory, everyone
 from referee.core.records import LastBuilt
 from referee.games.land_and_castle.types import (
     ACTION_TYPES,
@@ -185,15 +185,14 @@ class LandAndCastle(Game[Action]):
         # Cards each seat has been shown; piles are never reshuffled, so this only grows (LC-22).
         self.seen: list[set[int]] = [set(), set()]
         # Where the cards each seat has seen lie now in a pile or the other hand (LC-25).
-        self.pile_memory = [PileMemory(), PileMemory()]
-        self.hand_memory = [HandMemory(), HandMemory()]
+        self.memory = TableMemory(2, KnownCards)
         self._players: LastBuilt[_PlayerKey, Player] = LastBuilt(2)
         self._land_rows: LastBuilt[_LandsKey, tuple[Land, ...]] = LastBuilt(1)
         events: list[Event] = []
         for position in range(2 * int(self.options["lands_per_player"])):
             seat = position % 2  # dealt in turns into a row, face down, unseen by all (LC-2)
             self.lands.append(self.piles[seat].popleft())
-            self.pile_memory[seat].draw(1)
+            self.memory.draw(seat, self.lands[-1:])
             self.face_up.append(False)
             self.owner.append(None)
             self.dealt_by.append(seat)
@@ -340,13 +339,13 @@ class LandAndCastle(Game[Action]):
         drawn = [pile.popleft() for _ in range(min(count, len(pile)))]
         self.hands[seat].extend(drawn)
         self.seen[seat].update(drawn)
-        self.hand_memory[seat].drawn(seat, drawn, self.pile_memory[seat].draw(len(drawn)))  # (LC-25)
+        self.memory.draw(seat, drawn)  # (LC-25)
         return split(seat, 2, CardsDrawn(seat, len(drawn), tuple(drawn)), CardsDrawn(seat, len(drawn), ()))
 
     def _play(self, seat: int, card: int) -> None:
         """``card`` leaves the hand face up: on the table, it is no longer a hand card anyone has to remember (LC-25)."""
         self.hands[seat].remove(card)
-        self.hand_memory[seat].discard(card)
+        self.memory.played(seat, card)
         self._show_all(card)
 
     def _place_castle(self, seat: int, card: int) -> list[Event]:
@@ -384,8 +383,8 @@ class LandAndCastle(Game[Action]):
 
     def _swap(self, seat: int, card: int) -> list[Event]:
         self.hands[seat].remove(card)
-        self.pile_memory[seat].put(len(self.piles[seat]), card, 1 << seat)  # only its owner knows the card (LC-22)
-        self.hand_memory[seat].clear()  # the opponent cannot tell which card went: he loses track of the hand (LC-25)
+        self.memory.put(seat, len(self.piles[seat]), [card], 1 << seat)  # only its owner knows the card (LC-22)
+        self.memory.forget_hand(seat)  # the opponent cannot tell which card went: he loses track of the hand (LC-25)
         self.piles[seat].append(card)
         self.swap_used[seat] = True
         events = split(seat, 2, CardSwapped(seat, card), CardSwapped(seat, None))
@@ -429,9 +428,9 @@ class LandAndCastle(Game[Action]):
     def _control(self, seat: int, land: int) -> list[Event]:
         armies = self._armies()
         self.owner[land] = seat
-        for army in armies:  # attacker's army, then the defender's at the very bottom (LC-13), seen by both (LC-22)
-            self.pile_memory[seat].put(len(self.piles[seat]), army, everyone(2))
-            self.piles[seat].append(army)
+        # The attacker's army, then the defender's at the very bottom (LC-13), seen by both (LC-22).
+        self.memory.put(seat, len(self.piles[seat]), list(armies), everyone(2))
+        self.piles[seat].extend(armies)
         return [broadcast(LandControlled(seat, land, armies))] + self._after_claim(seat)
 
     def _capture(self, seat: int, land: int, card: int) -> list[Event]:
@@ -505,13 +504,8 @@ class LandAndCastle(Game[Action]):
             max_turns=self.max_turns,
             winner=self.winner,
             win_reason=self.win_reason,
-            known=(self._known(seat, 0), self._known(seat, 1)),
+            known=self.memory.known(seat),
         )
-
-    def _known(self, viewer: int, seat: int) -> KnownCards:
-        """What ``viewer`` knows of ``seat``'s draw pile and hand (LC-25); its own hand is in the view already."""
-        hand = () if viewer == seat else self.hand_memory[seat].known_to(viewer)
-        return KnownCards(seat, self.pile_memory[seat].known_to(viewer), hand)
 
     def hidden_cards(self, seat: int) -> set[int]:
         hidden: set[int] = set(self.piles[0]) | set(self.piles[1]) | set(self.hands[1 - seat])
