@@ -532,7 +532,9 @@ class Assassination(Game[Action]):
     def view(self, seat: int) -> View:
         a = self.secret
         pres = self.president
-        revealed = tuple(Revealed(s, a.identities[s], a.colours[s]) for s in self.revealed_seats)
+        ended = self.phase in (Phase.ROUND_OVER, Phase.OVER)  # the round's end reveals everyone (RoundEnded, AS-57)
+        shown = [*self.revealed_seats, *(s for s in range(self.num_players) if s not in self.revealed_seats)] if ended else self.revealed_seats
+        revealed = tuple(Revealed(s, a.identities[s], a.colours[s]) for s in shown)
         return View(
             seat=seat,
             num_players=self.num_players,
@@ -564,7 +566,7 @@ class Assassination(Game[Action]):
             secret_service_token=self.ss_token,
             bad_cop_token=self.bad_cop_token,
             revealed=revealed,
-            reporter_colour=a.reporter_colour if self.reporter_revealed else None,
+            reporter_colour=a.reporter_colour if self.reporter_revealed or ended else None,
             last_movement=self.last_movement,
             last_events=self.last_events,
             movement_played=self.movement_played,

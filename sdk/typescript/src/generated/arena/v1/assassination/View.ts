@@ -93,11 +93,13 @@ export interface View {
    */
   'badCopToken'?: (number);
   /**
-   * Seats revealed this round, in the order they were revealed.
+   * Seats revealed this round, in the order they were revealed. Once the
+   * round is over (phase ROUND_OVER or OVER) every seat is, as the round's
+   * end reveals everyone: those not revealed during it follow, in seat order.
    */
   'revealed'?: (_arena_v1_assassination_Revealed)[];
   /**
-   * The reporter's colour, once revealed.
+   * The reporter's colour, once revealed or the round is over.
    */
   'reporterColour'?: (number);
   /**
@@ -212,11 +214,13 @@ export interface View__Output {
    */
   'badCopToken'?: (number);
   /**
-   * Seats revealed this round, in the order they were revealed.
+   * Seats revealed this round, in the order they were revealed. Once the
+   * round is over (phase ROUND_OVER or OVER) every seat is, as the round's
+   * end reveals everyone: those not revealed during it follow, in seat order.
    */
   'revealed': (_arena_v1_assassination_Revealed__Output)[];
   /**
-   * The reporter's colour, once revealed.
+   * The reporter's colour, once revealed or the round is over.
    */
   'reporterColour'?: (number);
   /**
