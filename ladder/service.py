@@ -7,6 +7,7 @@ asyncio tasks of this process, or the workers of a Dask cluster.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import os
@@ -129,6 +130,7 @@ class Ladder:
         self._swept = -1e9  # when the scheduler last reaped lost leases
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
+        self._cancel_told = False  # Dask cancelled tasks in flight (its scheduler was lost): said once until a match is recorded
         #: The dispatcher found the queue empty: the scheduler fills it now rather than at its next tick...
         self._hungry = asyncio.Event()
         #: ...and resolves this when it has, to wake the dispatcher.
@@ -221,6 +223,14 @@ class Ladder:
             release(self.make, match_id, owner)
             return
         error = future.exception()
+        if isinstance(error, concurrent.futures.CancelledError):
+            # Dask cancelled the task (its scheduler was lost): neither the match's fault nor a worker's, so no attempt
+            # is counted and the dispatcher does not slow down; every match in flight comes back so, said once.
+            release(self.make, match_id, owner)
+            if not self._cancel_told:
+                log.warning("Dask cancelled the matches in flight (%s); they are queued again", str(error).splitlines()[0])
+            self._cancel_told = True
+            return
         if error is not None:
             # The job never reported: its worker died more often than Dask retries, or the task was lost.
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
@@ -232,7 +242,7 @@ class Ladder:
         del self.outcomes[:-1000]
         if outcome.status == "recorded":
             self.matches_played += 1
-            self._failing, self._pause_until = 0, 0.0
+            self._failing, self._pause_until, self._cancel_told = 0, 0.0, False
         elif outcome.status == "unfit":
             log.error("worker %s cannot play match %s: %s", outcome.worker, match_id, outcome.detail)
             self._worker_trouble()

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from ladder.jobs import JobOutcome, MatchJob
 from ladder.models import Match
-from ladder.service import Ladder, LadderConfig
+from ladder.service import FAILING_RUN, Ladder, LadderConfig
 from referee.server.session import TimeControl
 from tests.ladder.conftest import enter
 from tests.support import SAMPLE_BOTS
@@ -49,22 +51,57 @@ class FailingWorkers:
         return "workers that fail every job"
 
 
-def test_workers_that_fail_every_job_do_not_fail_the_queue_by_the_hundred(tmp_path: Path) -> None:
-    """A `dask worker` without ARENA_DB_URL under --no-db-url-in-jobs failed 415 matches (3 attempts each) in about ten
-    seconds: the dispatcher handed the next match over the moment the last came back."""
-    workers = FailingWorkers()
+def run_ladder(tmp_path: Path, workers: FailingWorkers, seconds: float) -> Ladder:
+    """A ladder of two sample bots on ``workers`` for ``seconds``, then stopped."""
     config = LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], time_control=TimeControl(move_time_ms=500), seed=1)
     ladder = Ladder(config, executor=workers)
     enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
 
-    async def run_for(seconds: float) -> None:
+    async def run_for() -> None:
         task = asyncio.create_task(ladder.run(serve_http=False))
         await asyncio.sleep(seconds)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
-    asyncio.run(run_for(4.0))
+    asyncio.run(run_for())
+    return ladder
+
+
+def test_workers_that_fail_every_job_do_not_fail_the_queue_by_the_hundred(tmp_path: Path) -> None:
+    """A `dask worker` without ARENA_DB_URL under --no-db-url-in-jobs failed 415 matches (3 attempts each) in about ten
+    seconds: the dispatcher handed the next match over the moment the last came back."""
+    workers = FailingWorkers()
+    ladder = run_ladder(tmp_path, workers, 4.0)
     with ladder.make() as db:
         failed = db.scalar(select(func.count()).select_from(Match).where(Match.status == "failed"))
     # In a row: 4 at once, then one at a time after 1, 2 s...; without the pause, hundreds in four seconds.
     assert workers.submitted <= 10 and (failed or 0) <= 3, (workers.submitted, failed)
+
+
+class LostScheduler(FailingWorkers):
+    """An executor whose tasks come back cancelled, as Dask's client cancels every task in flight when it loses its scheduler."""
+
+    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
+        from distributed.client import FutureCancelledError
+
+        self.submitted += 1
+
+        async def cancelled() -> JobOutcome:
+            raise FutureCancelledError(f"arena-match-{job.match_id}", "scheduler-connection-lost", "Client lost the connection to the scheduler.")
+
+        return asyncio.ensure_future(cancelled())
+
+
+def test_matches_cancelled_by_a_lost_scheduler_are_queued_again_without_an_attempt(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A Dask scheduler restarted under the ladder cost each match in flight an attempt (three restarts failed it), set
+    its error to 'the ladder could not play or record this match', slowed the dispatcher as if a worker were broken,
+    and logged a two-line warning per match rather than the loss once (docs/deploy.md)."""
+    workers = LostScheduler()
+    with caplog.at_level(logging.INFO, "arena.ladder"):
+        ladder = run_ladder(tmp_path, workers, 2.0)
+    with ladder.make() as db:
+        counted = db.scalars(select(Match.id).where((Match.attempts > 0) | (Match.status == "failed") | (Match.error != ""))).all()
+    assert workers.submitted > FAILING_RUN, "the dispatcher went on handing matches out"
+    assert counted == [], "no attempt counted, no error written"
+    said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder" and r.levelno >= logging.WARNING]
+    assert len(said) == 1 and "scheduler-connection-lost" in said[0] and "\n" not in said[0], said
