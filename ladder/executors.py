@@ -327,6 +327,29 @@ class DaskExecutor:
         return f"Dask scheduler {self.address}" if self.address else f"Dask LocalCluster of {self.n_workers} x {self.matches_per_worker}"
 
 
+def address_problem(address: str) -> str | None:
+    """What is wrong with the form of a Dask scheduler's ``address`` (not whether one answers there), or None.
+
+    Dask's client raised ValueError for these from inside the ladder's loop, a traceback once the samples were validated.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import backends
+
+    if not address.strip():
+        return "it is empty"
+    try:
+        scheme, location = parse_address(address, strict=False)
+        if scheme not in backends:
+            return f"unknown scheme {scheme!r} (one of {', '.join(sorted(backends))})"
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            _, port = parse_host_port(location)
+            if not 0 < int(port) < 65536:
+                return f"port {port} is out of range"
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def make_executor(kind: str, make: sessionmaker[Session], workers: int, dask_address: str | None = None, dask_workers: int = 2,
                   matches_per_worker: int = 1, log_dir: Path | None = None, recorder: bool = False, db_url_in_jobs: bool = True) -> Executor:
     if kind == "local":

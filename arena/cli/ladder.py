@@ -49,6 +49,8 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
     from ladder.db import check_writable
     from ladder.service import LadderConfig, open_db
 
+    if db is not None and not db.strip():  # an unset variable in `--db "$URL"`: SQLite in the data folder was used instead
+        fail("--db is empty (leave it out for SQLite in the data folder)")
     if data.exists() and not data.is_dir():
         fail(f"--data {data} is not a directory")
     if existing and db is None and not (data / "ladder.db").is_file():
@@ -164,6 +166,11 @@ def serve(
         fail("--dask-workers and --matches-per-worker must be at least 1")
     if executor == "local" and dask_address is not None:
         fail("--dask-address needs --executor dask")
+    if dask_address is not None:
+        from ladder.executors import address_problem
+
+        if (problem := address_problem(dask_address)) is not None:
+            fail(f"--dask-address {dask_address!r} is not a Dask scheduler's address: {problem} (e.g. tcp://HOST:8786)")
     if executor == "local" and not db_url_in_jobs:
         fail("--no-db-url-in-jobs needs --executor dask (local workers use the ladder's own connection)")
     if keep not in (None, "files", "database"):

@@ -112,6 +112,13 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "postgresql+psycopg://ann@127.0.0.1:1/x"], "cannot open"),
         (["ladder", "check-ratings", "--db", f"sqlite:///{tmp_path}/typo.db"], "no ladder at"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--port", str(taken.getsockname()[1])], "Address already in use"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--db", ""], "--db is empty"),
+        (["ladder", "check-ratings", "--data", str(tmp_path / "new"), "--db", " "], "--db is empty"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", ""], "it is empty"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", "foo"], "missing port number"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", "http://h:8786"], "unknown scheme 'http'"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", "tcp://h:x"], "not a Dask scheduler's"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", "tcp://h:0"], "port 0 is out of range"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)
