@@ -18,7 +18,7 @@ from ladder.ratings import INITIAL
 from ladder.upload import Limits, UploadError, unpack
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
-from referee.server.manifest import BotManifest, ManifestError, check_built, load_manifest
+from referee.server.manifest import MANIFEST, BotManifest, ManifestError, check_built, load_manifest
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import TimeControl
 
@@ -73,6 +73,19 @@ def clear_stale_uploads(store: Path, older_than: float = 15 * 60) -> int:
             except OSError:
                 log_.warning("could not remove %s, left by an interrupted submission", entry, exc_info=True)
     return removed
+
+
+def missing_from_store(make: sessionmaker[Session], store: Path) -> tuple[list[str], int]:
+    """The active bot versions whose folder is not in ``store`` ("name version"), and how many versions are active.
+
+    The database names each version's folder relative to the store: a ladder started on a database with another
+    data folder's store (--data left out, or run from another directory) failed every match it handed out.
+    """
+    with make() as db:
+        rows = db.execute(
+            select(Bot.name, BotVersion.version, BotVersion.path).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.status == "active")
+        ).all()
+    return [f"{name} {version}" for name, version, path in rows if not (store / path / MANIFEST).is_file()], len(rows)
 
 
 async def submit(

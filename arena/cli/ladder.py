@@ -188,7 +188,8 @@ def serve(
     except OptionError as exc:
         fail(str(exc))
     listen_or_exit(host, port).close()  # before a new ladder is made in --data, and the sample bots validated, for nothing
-    open_ladder_db(data, db, write=True)  # a wrong --db or --data, or a read-only one, is told here, not in a traceback from the service
+    made = first_missing(data)
+    check_store(open_ladder_db(data, db, write=True), data, made)  # a wrong --db or --data is told here, not in a traceback from the service
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
@@ -205,6 +206,21 @@ def serve(
         if executor != "dask":
             raise
         fail(f"the Dask cluster cannot be reached or started: {exc}")
+
+
+def check_store(make: Any, data: Path, made: Path | None) -> None:
+    """Refuse a --data whose bot store holds none of the database's active versions (every match would fail); warn of a few."""
+    from ladder.submissions import missing_from_store
+
+    with database_errors():
+        missing, active = missing_from_store(make, data / "bots")
+    if missing and len(missing) == active:
+        remove_made(made)
+        fail(f"the bot store {data / 'bots'} holds none of the database's {active} active bot versions (e.g. {missing[0]}):"
+             " is --data the folder this ladder used with this database?")
+    if missing:
+        err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {data / 'bots'}"
+                  f" ({', '.join(missing[:5])}): each match they are drawn for fails")
 
 
 def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:

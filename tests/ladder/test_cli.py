@@ -292,3 +292,24 @@ def test_an_empty_ladder_says_so_in_the_terminal_as_the_pages_do() -> None:
     newcomer = {**one, "rank": None, "games": 0, "conservative": 0.0}  # entered, no rated game yet: no rank, and said so
     shown = rendered(standings_table("glory", [newcomer]))
     assert "No rated bot in this game yet." in shown and "None" not in shown and "│    – │ random" in shown
+
+
+def test_serve_refuses_a_data_folder_that_holds_none_of_the_databases_bots(ladder: LadderFixture, tmp_path: Path) -> None:
+    """`serve --db postgresql://...` from another directory (its --data left out, so ./arena-data) found none of the
+    database's bot versions in its store and failed every match it handed out: thousands in a minute, each rated as lost."""
+    import shutil
+
+    from ladder.submissions import missing_from_store
+    from tests.ladder.conftest import enter
+
+    enter(ladder.ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    url = ladder.ladder.config.db_url
+    elsewhere = tmp_path / "elsewhere"
+    result = runner.invoke(app, ["ladder", "serve", "--data", str(elsewhere), "--db", url, "--no-samples", "--port", "0"])
+    assert result.exit_code == 2, result.output
+    assert "holds none of the database's 2 active bot versions" in " ".join(result.output.split()), result.output
+    assert not elsewhere.exists(), "no data folder is left behind"
+    store = ladder.ladder.store
+    assert missing_from_store(ladder.make, store) == ([], 2)
+    shutil.rmtree(store / "random")
+    assert missing_from_store(ladder.make, store) == (["random 1.0.0"], 2)
