@@ -20,6 +20,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 from ladder.db import shared_sessions
 from ladder.jobs import JobOutcome, MatchJob, play_job
+from ladder.worker import WorkerUnfit
 from referee.server.runner import BotPool
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -100,7 +101,7 @@ def run_dask_job(job: MatchJob) -> JobOutcome:
     global _pool
     url = os.environ.get(DB_URL_ENV) or job.db_url
     if not url:  # the ladder runs with --no-db-url-in-jobs
-        raise RuntimeError(f"this worker has no {DB_URL_ENV} and the ladder sends no database URL: set {DB_URL_ENV} in the worker's environment")
+        raise WorkerUnfit(f"this worker has no {DB_URL_ENV} and the ladder sends no database URL: set {DB_URL_ENV} in the worker's environment")
     make = shared_sessions(url)
     loop = match_loop()
     with _loop_lock:

@@ -310,9 +310,16 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = 50, skip: set[in
     return rated
 
 
+class WorkerUnfit(RuntimeError):
+    """A worker set up so that it can play no match (no database URL, say); its message names the fix, and no secret."""
+
+
 def public_error(exc: BaseException) -> str:
     """What a match's public page says of an unexpected error: its kind only. Its text (SQL statements, paths in
-    the ladder's machine) belongs to the ladder's log, where the caller writes it."""
+    the ladder's machine) belongs to the ladder's log, where the caller writes it. A worker's own set-up problem
+    (WorkerUnfit) is told as it is: blaming the ladder sent operators to the wrong machine."""
+    if isinstance(exc, WorkerUnfit):
+        return f"a worker could not play this match: {exc}"
     return f"the ladder could not play or record this match ({type(exc).__name__}; the details are in its log)"
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from ladder.jobs import JobOutcome, MatchJob
 from ladder.models import Match
 from ladder.service import FAILING_RUN, Ladder, LadderConfig
+from ladder.worker import WorkerUnfit
 from referee.server.session import TimeControl
 from tests.ladder.conftest import enter
 from tests.support import SAMPLE_BOTS
@@ -40,7 +41,7 @@ class FailingWorkers:
         self.submitted += 1
 
         async def fail() -> JobOutcome:
-            raise RuntimeError("this worker has no ARENA_DB_URL and the ladder sends no database URL")
+            raise WorkerUnfit("this worker has no ARENA_DB_URL and the ladder sends no database URL")
 
         return asyncio.ensure_future(fail())
 
@@ -76,6 +77,10 @@ def test_workers_that_fail_every_job_do_not_fail_the_queue_by_the_hundred(tmp_pa
         failed = db.scalar(select(func.count()).select_from(Match).where(Match.status == "failed"))
     # In a row: 4 at once, then one at a time after 1, 2 s...; without the pause, hundreds in four seconds.
     assert workers.submitted <= 10 and (failed or 0) <= 3, (workers.submitted, failed)
+    # The stored error is the worker's own: "the ladder could not play or record this match" sent operators to the ladder.
+    with ladder.make() as db:
+        errors = set(db.scalars(select(Match.error).where(Match.attempts > 0)).all())
+    assert errors == {"a worker could not play this match: this worker has no ARENA_DB_URL and the ladder sends no database URL"}
 
 
 class LostScheduler(FailingWorkers):
