@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,14 @@ def update(skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
     groups = [(ENV.create_rating(s.mu, s.sigma),) for s in skills]
     rated = ENV.rate(groups, ranks=[r - 1 for r in ranks])
     return [Skill(g[0].mu, g[0].sigma) for g in rated]
+
+
+def misorder(above: Skill, below: Skill) -> float:
+    """The chance that ``above``, ahead of ``below`` by mu, is in truth the weaker: their skills' difference below zero."""
+    spread = math.sqrt(2 * (above.sigma**2 + below.sigma**2))
+    if spread == 0:
+        return 0.5 if above.mu == below.mu else float(above.mu < below.mu)
+    return 0.5 * math.erfc((above.mu - below.mu) / spread)
 
 
 def quality(skills: Iterable[Skill]) -> float:
