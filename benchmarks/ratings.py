@@ -5,8 +5,8 @@ random legal action with probability ``noise``; lower noise is stronger. The
 matches are real (the session and the SDK driver in process,
 referee.server.inprocess), and the ladder's side uses the ladder's own code
 without its database: its matchmaking (ladder/scheduler.py ``choose_table``:
-the bot with the fewest games, ties at random, with its neighbours in the
-order by mu or with opponents drawn at random), every deal played from every
+mostly the neighbours in the order by mu likeliest in the wrong order, else the
+bot with the fewest games against random opponents), every deal played from every
 seat (``set_orders``: the order's rotations), and the set rated as one comparison
 (ladder/ratings.py ``set_ranks``, as ladder/worker.py ``rate_set`` does).
 The baseline is TrueSkill with uniformly random tables and a fresh deal for

@@ -6,9 +6,10 @@ seats, each four bots at four, the rotations of a shuffled order on one deal), a
 store, each table's in a shuffled cycle of its own. The race is ``converge``'s: the same TrueSkill, ``set_ranks``,
 ``choose_table`` and figure (games per bot until Kendall's tau >= 0.9 holds for HOLD more), over hundreds of seeds.
 
-    python -m benchmarks.ratings_lab play lab.json --pairs 400 --fours 100   # about 7 minutes on two cores
+    python -m benchmarks.ratings_lab play lab.json --pairs 400 --fours 100   # about 15 minutes on two cores
     python -m benchmarks.ratings_lab luck lab.json                           # how much of a result the deal decides
-    python -m benchmarks.ratings_lab race lab.json --seeds 96:288 --schemes ladder,trueskill-random,uncertain
+    python -m benchmarks.ratings_lab race lab.json --seeds 96:288 --schemes ladder,trueskill-random,focus-neighbours
+    python -m benchmarks.ratings_lab race lab.json --seeds 96:288 --schemes ladder --rating match   # each match rated alone
 
 The store is a sample: a scheme that plays one table far more often than the race's share of it sees that
 table's own few hundred sets again and again, so compare schemes on one store and check a choice with section 4.
@@ -17,9 +18,9 @@ table's own few hundred sets again and again, so compare schemes on one store an
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
-import math
 import multiprocessing
 import random
 import statistics
@@ -29,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks.ratings import NOISES, Family, kendall_tau, quartiles, reached
-from ladder.ratings import INITIAL, Skill, set_ranks, update
+from ladder.ratings import INITIAL, set_ranks, update
 from ladder.scheduler import Entrant, choose_table
 from referee.tournament.schedule import rotations
 
@@ -90,28 +91,19 @@ def luck(store: dict[tuple[int, ...], list[DupSet]]) -> None:
     print(f"four seats: variance of a bot's mean rank over a set / a quarter of its rank's variance: {statistics.mean(ratios):.3f}")
 
 
-def misorder(a: Skill, b: Skill) -> float:
-    """The chance that ``a``, above ``b`` by mu, is in truth below it."""
-    return 0.5 * math.erfc((a.mu - b.mu) / math.sqrt(2 * (a.sigma**2 + b.sigma**2)))
-
-
-def uncertain(random_share: float) -> Chooser:
-    """A pair of neighbours in the order by mu drawn by ``misorder``, seated with the bots around it; at
-    ``random_share`` of the tables (and while anyone has played fewer than 4 games) ``choose_table``'s random one."""
-
-    def choose(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
-        focus = min(pool, key=lambda e: (e.games, rng.random()))
-        if focus.games < 4 or rng.random() < random_share:
-            table = [focus, *rng.sample([e for e in pool if e is not focus], n - 1)]
-        else:
-            ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
-            at = rng.choices(range(len(ranked) - 1), weights=[misorder(a.skill, b.skill) + 1e-12 for a, b in zip(ranked, ranked[1:])])[0]
-            start = max(0, min(at - (n - 2) // 2, len(ranked) - n))
-            table = ranked[start:start + n]
-        rng.shuffle(table)
-        return table
-
-    return choose
+def focus_neighbours(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
+    """The ladder's matchmaking until the nineteenth round: the entrant with the fewest games, at half the tables
+    with its neighbours in the order by mu, at the others with opponents drawn at random."""
+    focus = min(pool, key=lambda e: (e.games, rng.random()))
+    if rng.random() < 0.5:
+        table = [focus, *rng.sample([e for e in pool if e is not focus], n - 1)]
+    else:
+        ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
+        at = ranked.index(focus)
+        start = max(0, min(at - n // 2, len(ranked) - n))
+        table = ranked[start:start + n]
+    rng.shuffle(table)
+    return table
 
 
 def oracle(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
@@ -127,14 +119,34 @@ def oracle(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
 SCHEMES: dict[str, Chooser | None] = {
     "trueskill-random": None,  # random tables, one match of a fresh deal, rated alone
     "ladder": choose_table,
-    "uncertain": uncertain(0.25),
-    "uncertain-10": uncertain(0.10),
+    "ladder-10": functools.partial(choose_table, random_share=0.1),
+    "ladder-30": functools.partial(choose_table, random_share=0.3),
+    "focus-neighbours": focus_neighbours,
     "oracle": oracle,
 }
+#: How a duplicate set is rated: as one comparison, each bot's ranks summed (the ladder), or each match on its own, in turn.
+RATINGS = ("set", "match")
 
 
-def race(store: dict[tuple[int, ...], list[DupSet]], scheme: str, seed: int, cap: int = CAP, by_mu: bool = False) -> float | None:
-    """``converge`` from the store: games per bot from which tau stays >= TAU for HOLD more; None if not within ``cap``."""
+def race(
+    store: dict[tuple[int, ...], list[DupSet]],
+    scheme: str,
+    seed: int,
+    cap: int = CAP,
+    by_mu: bool = False,
+    rating: str = "set",
+    replace: bool = False,
+) -> float | None:
+    """``converge`` from the store: games per bot from which tau stays >= TAU for HOLD more; None if not within ``cap``.
+
+    ``rating``: a duplicate set rated as one comparison ("set", as the ladder does) or each match on its own ("match").
+    Tau is taken after every rating update: a set's matches rated one by one move the order after each, which a
+    spectator sees, and a dip between them counts.
+
+    Each table's sets are drawn in a shuffled cycle, or with ``replace`` at random with replacement. A cycle
+    could favour a scheme that seats a few tables often (its draws of them average out to the store's own rate
+    faster than fresh matches would); on seeds 96-479 both ways gave the same figures within the noise
+    (benchmarks/CHANGES.md, nineteenth round)."""
     chooser = SCHEMES[scheme]
     rng, draws = random.Random(seed), random.Random(seed + 99991)
     cycles: dict[tuple[int, ...], list[int]] = {}
@@ -143,24 +155,31 @@ def race(store: dict[tuple[int, ...], list[DupSet]], scheme: str, seed: int, cap
 
     def next_set(bots: Sequence[int]) -> DupSet:
         key = tuple(sorted(bots))
+        if replace:
+            return store[key][draws.randrange(len(store[key]))]
         if not cycles.get(key):
             cycles[key] = draws.sample(range(len(store[key])), len(store[key]))
         return store[key][cycles[key].pop()]
 
-    while sum(games) / N < cap:
-        size = rng.choice((2, 4))
-        if chooser is None:
-            order, ranks = rng.choice(next_set(rng.sample(range(N), size)))
-            played = 1
-        else:
-            table = chooser([Entrant(b, str(b), skills[b], games[b]) for b in range(N)], size, rng)
-            dup = next_set([e.version_id for e in table])
-            order, played = dup[-1][0], len(dup)
-            ranks = set_ranks([list(zip(o, r)) for o, r in dup], order)
+    def rate(order: list[int], ranks: list[int], played: int) -> None:
         for b, skill in zip(order, update([skills[b] for b in order], ranks)):
             skills[b], games[b] = skill, games[b] + played
         key: Callable[[int], float] = (lambda b: -skills[b].mu) if by_mu else (lambda b: -skills[b].conservative)
         history.append((sum(games) / N, kendall_tau(sorted(range(N), key=key))))
+
+    while sum(games) / N < cap:
+        size = rng.choice((2, 4))
+        if chooser is None:
+            rate(*rng.choice(next_set(rng.sample(range(N), size))), 1)
+            continue
+        table = chooser([Entrant(b, str(b), skills[b], games[b]) for b in range(N)], size, rng)
+        dup = next_set([e.version_id for e in table])
+        if rating == "match":
+            for order, ranks in dup:
+                rate(order, ranks, 1)
+        else:
+            order = dup[-1][0]
+            rate(order, set_ranks([list(zip(o, r)) for o, r in dup], order), len(dup))
     return reached(history)
 
 
@@ -179,6 +198,8 @@ def main(argv: list[str]) -> None:
     p.add_argument("--seeds", default="0:96", help="FIRST:END")
     p.add_argument("--schemes", default="trueskill-random,ladder", help=f"any of {', '.join(SCHEMES)}")
     p.add_argument("--by-mu", action="store_true", help="order by mu rather than mu - 3 sigma")
+    p.add_argument("--rating", choices=RATINGS, default="set", help="a duplicate set rated as one comparison (the ladder) or match by match")
+    p.add_argument("--replace", action="store_true", help="draw each table's sets with replacement rather than in a shuffled cycle")
     args = parser.parse_args(argv)
     if args.verb == "play":
         play(args.store, args.pairs, args.fours, args.workers)
@@ -193,7 +214,7 @@ def main(argv: list[str]) -> None:
         if scheme not in SCHEMES:
             parser.error(f"unknown scheme {scheme!r}: one of {', '.join(SCHEMES)}")
     for scheme in schemes:
-        figures = [race(store, scheme, seed, by_mu=args.by_mu) for seed in range(first, end)]
+        figures = [race(store, scheme, seed, by_mu=args.by_mu, rating=args.rating, replace=args.replace) for seed in range(first, end)]
         q1, median, q3 = (f"{q:.0f}" if q <= CAP else "beyond the cap" for q in quartiles(figures, CAP))
         print(f"{scheme}: median {median} games per bot (quartiles {q1}-{q3}), {sum(f is not None for f in figures)} of {len(figures)} runs got there")
 

@@ -342,7 +342,7 @@ def ratings(r: Report) -> None:
     from benchmarks.ratings import HOLD, NOISES, TAU, compare, quartiles
 
     cap = 250
-    trials = 24
+    trials = 48
     out = compare(trials, cap, progress=print, workers=2)
     ladder_q, baseline_q = quartiles(out["ladder"], cap), quartiles(out["trueskill-random"], cap)
 
@@ -362,8 +362,9 @@ def ratings(r: Report) -> None:
         f"Command: `python -m benchmarks.run` (benchmarks/ratings.py). {load()}. Eight bots of known strength,",
         f"tests/bots/gw_noisy with noise {', '.join(f'{x:g}' for x in NOISES)} (lower is stronger), General's War",
         "with two or four seats, real matches in process (referee.server.inprocess.play). The ladder's own code without",
-        "its database: its matchmaking (ladder/scheduler.py `choose_table`: the bot with fewest games plays, at half the",
-        "tables its neighbours in the order by mu, at the others opponents drawn at random), each deal played from every",
+        "its database: its matchmaking (ladder/scheduler.py `choose_table`: at most tables two neighbours in the order by mu",
+        "drawn by their chance of being in the wrong order, at a fifth the bot with the fewest games against random opponents),",
+        "each deal played from every",
         "seat (`set_orders`: the seat order's rotations; at two seats the order and its reverse), the set rated as one comparison",
         "(ladder/ratings.py `set_ranks`), beside TrueSkill with random tables and a fresh deal each match. The figure: games per",
         f"bot from which Kendall's τ between the order by mu - 3 sigma and the true order is ≥ {TAU} and stays so for",
@@ -374,7 +375,7 @@ def ratings(r: Report) -> None:
         "",
         "| scheme | games per bot (median) | quartiles | runs that got there |",
         "|---|---|---|---|",
-        row("ladder (neighbours or random opponents, duplicate deals rated as one comparison)", ladder_q, out["ladder"]),
+        row("ladder (the pairs likeliest misordered or random opponents, duplicate deals rated as one comparison)", ladder_q, out["ladder"]),
         row("TrueSkill, random tables, no duplicates", baseline_q, out["trueskill-random"]),
         "",
         "Each run, in seed order (— : not within the cap):",

@@ -160,20 +160,21 @@ def exhibition(db: Session, game: str, rng: random.Random, pool: list[Entrant]) 
     return queue_duplicate_set(db.connection(), game, table, rng.randrange(2**31), "exhibition")
 
 
-def choose_table(pool: list[Entrant], n: int, rng: random.Random) -> list[Entrant]:
+def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: float = RANDOM_SHARE) -> list[Entrant]:
     """``n`` distinct entrants, seated at random: the tables that teach the ladder the order fastest.
 
-    While the entrant with the fewest games (ties at random) is still in its placement, and at ``RANDOM_SHARE``
+    While the entrant with the fewest games (ties at random) is still in its placement, and at ``random_share``
     of the other tables, that entrant plays opponents drawn at random from every entrant: a new or misplaced bot
     lands wherever it belongs, and no bot waits long for a game. At the rest, two neighbours in the order by mu
     are drawn with weights their chance of being in the wrong order (``misorder``), with the entrants just
     around them at a larger table. A pair the ratings have settled is seldom drawn, however close in mu; a pair
-    of near equals stays open and keeps being drawn. In the ratings benchmark this ordered the family in about
-    a sixth fewer games than seating the focus with its own neighbours at half the tables (benchmarks/CHANGES.md,
-    nineteenth round).
+    of near equals stays open and keeps being drawn. Against seating the focus with its own neighbours at half the
+    tables, this ordered the ratings benchmark's family in a median of 83 games per bot rather than 89 over 120
+    seeds of real matches, and left 2 runs of the 120 short of the order within 250 games per bot rather than 8
+    (benchmarks/CHANGES.md, nineteenth round).
     """
     focus = min(pool, key=lambda e: (e.games, rng.random()))
-    if focus.games < PLACEMENT_GAMES or rng.random() < RANDOM_SHARE:
+    if focus.games < PLACEMENT_GAMES or rng.random() < random_share:
         table = [focus, *rng.sample([e for e in pool if e is not focus], n - 1)]
     else:
         ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
