@@ -17,6 +17,7 @@ executor then records in its own process and starts another.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import os
@@ -111,7 +112,8 @@ class Books:
         try:
             await asyncio.wait_for(proc.wait(), 10)
         except TimeoutError:
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):  # it may end as the wait runs out
+                proc.kill()
             await proc.wait()
         if self._reader is not None:
             await asyncio.gather(self._reader, return_exceptions=True)

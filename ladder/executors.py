@@ -22,6 +22,7 @@ with the ladder. The bots travel in the job as the zips of their versions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import time
@@ -102,7 +103,8 @@ class LocalExecutor:
         self.recording, self._room = 0, None  # a ladder run again starts afresh, on its own event loop
         self._books_lock = asyncio.Lock()  # of this run's event loop
         if self.books is not None and self.books.proc is not None:  # left by a run that did not close: of another loop
-            self.books.proc.kill()
+            with contextlib.suppress(ProcessLookupError):  # already ended
+                self.books.proc.kill()
         self.books = None
         if self.use_recorder:
             await self.live_books()

@@ -164,7 +164,10 @@ class ProcessHandle:
             try:
                 await asyncio.wait_for(self.proc.wait(), grace)
             except TimeoutError:
-                self.proc.terminate()  # the reaper kills the bot and everything it started, then exits
+                try:
+                    self.proc.terminate()  # the reaper kills the bot and everything it started, then exits
+                except ProcessLookupError:
+                    pass  # it ended as the grace ran out: asyncio has already let go of it
                 try:
                     await asyncio.wait_for(self.proc.wait(), REAP_TIMEOUT_S)
                 except TimeoutError:

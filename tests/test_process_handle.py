@@ -1,0 +1,41 @@
+"""Stopping a bot's process whose end comes as its grace runs out."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.server.launchers import ProcessHandle
+
+
+def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that took its whole grace to exit after its control pipe closed (a Node bot on a slow machine) ended
+    between the grace's timeout and the terminate that follows: asyncio's terminate raised ProcessLookupError, and
+    `arena tournament` failed with it. Here the timeout is made to fire just after the process has ended."""
+    real_wait_for = asyncio.wait_for
+    calls = 0
+
+    async def late_wait_for(aw: Any, timeout: float | None) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            return await real_wait_for(aw, timeout)
+        await aw  # the process ends (its pipes close and asyncio lets go of it) ...
+        await asyncio.sleep(0.2)
+        raise TimeoutError  # ... and only then does the grace's timeout fire
+
+    async def scenario() -> int | None:
+        proc = await asyncio.create_subprocess_exec(
+            "sh", "-c", "read line; exit 3", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+        )
+        handle = ProcessHandle(proc, tmp_path / "bot.log")
+        monkeypatch.setattr(asyncio, "wait_for", late_wait_for)
+        await handle.stop(grace=1.0)
+        return proc.returncode
+
+    assert asyncio.run(scenario()) == 3
+    assert calls >= 2  # the grace timed out and the stop went on to the terminate
