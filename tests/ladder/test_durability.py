@@ -17,7 +17,14 @@ from ladder.models import Match, MatchSeat
 from ladder.rebuild import mismatches
 from tests.ladder.conftest import check_rated_once
 
-ARENA = [sys.executable, "-m", "arena.cli.main"]
+#: ``arena`` with Ctrl-C's default restored first: a job started with ``&`` by a non-interactive shell (CI's,
+#: perhaps) inherits SIGINT ignored, and the ladder would not stop at the test's Ctrl-C. The exec resets the handler
+#: set here to the default, and the ladder's Python installs its own.
+ARENA = [
+    sys.executable, "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'arena.cli.main', *sys.argv[1:]])",
+]
 
 
 def free_port() -> int:
