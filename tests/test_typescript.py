@@ -108,13 +108,30 @@ def own_actions(game: str, bot: Path, table: list[str | None], tmp_path: Path, s
     return actions
 
 
+def pooled(args: list[str], tmp_path: Path) -> list[str]:
+    """``args`` with each bot directory replaced by a copy whose process plays several matches
+    (``matches_per_process``): the kits re-seed from each match's seed, so the games are those of a process per
+    match, without starting Node and Python for every seat of every match."""
+    copies: dict[str, str] = {}
+    for arg in args:
+        bot = Path(arg)
+        if arg not in copies and (bot / "bot.toml").is_file():
+            copy = tmp_path / "pooled" / f"{len(copies)}-{bot.name}"
+            shutil.copytree(bot, copy, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
+            (copy / "bot.toml").write_text((bot / "bot.toml").read_text() + "\nmatches_per_process = 10\n")
+            copies[arg] = str(copy)
+    return [copies.get(arg, arg) for arg in args]
+
+
 def tournament(args: list[str], tmp_path: Path, jobs: int = 4) -> dict[str, Any]:
     """``arena tournament`` with ``args`` (the game, the bots and their options), its JSON summary; checked to
-    have run with no seat forfeited, so that a share of points measures play and not faults."""
-    result = CliRunner().invoke(app, [*args, "-j", str(jobs), "--json", "--log-dir", str(tmp_path)])
+    have run with no seat forfeited, so that a share of points measures play and not faults. The bots' processes
+    are pooled (``pooled``)."""
+    result = CliRunner().invoke(app, [*pooled(args, tmp_path), "-j", str(jobs), "--json", "--log-dir", str(tmp_path / "logs")])
     assert result.exit_code == 0, result.output
     out: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
     assert not any(any(r["forfeited"]) for r in out["results"])
+    assert any((tmp_path / "logs").glob("pool-*.log")), "the bots' processes were not pooled"
     return out
 
 
