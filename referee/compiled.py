@@ -100,7 +100,7 @@ def in_use() -> bool:
 
 
 def build(package: Path = PACKAGE, force: bool = False) -> Path:
-    """Compile the rules into their build folder (about 90 s on two cores) and return it; a current build is kept."""
+    """Compile the rules into their build folder (1.5-3.5 min of one core) and return it; a current build is kept."""
     where = build_dir(package)
     if is_built(where) and not force:
         return where
