@@ -31,6 +31,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.client import play as python_play
+from benchmarks.matches import pooled_copies
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import ChooseTarget, PlaySquad, RevealGenerals
 from referee.games.registry import GAMES
@@ -112,15 +113,9 @@ def pooled(args: list[str], tmp_path: Path) -> list[str]:
     """``args`` with each bot directory replaced by a copy whose process plays several matches
     (``matches_per_process``): the kits re-seed from each match's seed, so the games are those of a process per
     match, without starting Node and Python for every seat of every match."""
-    copies: dict[str, str] = {}
-    for arg in args:
-        bot = Path(arg)
-        if arg not in copies and (bot / "bot.toml").is_file():
-            copy = tmp_path / "pooled" / f"{len(copies)}-{bot.name}"
-            shutil.copytree(bot, copy, ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
-            (copy / "bot.toml").write_text((bot / "bot.toml").read_text() + "\nmatches_per_process = 10\n")
-            copies[arg] = str(copy)
-    return [copies.get(arg, arg) for arg in args]
+    bots = [arg for arg in args if (Path(arg) / "bot.toml").is_file()]
+    copies = dict(zip(bots, pooled_copies([Path(bot) for bot in bots], tmp_path, per_process=10)))
+    return [str(copies[arg]) if arg in copies else arg for arg in args]
 
 
 def tournament(args: list[str], tmp_path: Path, jobs: int = 4) -> dict[str, Any]:
