@@ -147,3 +147,17 @@ class MatchFile(Base):
     size: Mapped[int] = mapped_column(Integer)  # bytes before compression
     data: Mapped[bytes] = mapped_column(LargeBinary)  # gzip
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class LadderHold(Base):
+    """Which ladder serves this database (ladder/hold.py): one row, id 1, made by the migration."""
+
+    __tablename__ = "ladder_hold"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    holder: Mapped[str | None] = mapped_column(String(128), nullable=True)  # None: no ladder serves the database
+    host: Mapped[str] = mapped_column(String(255), default="")  # host name and PID namespace (launchers.this_machine)
+    pid: Mapped[int] = mapped_column(Integer, default=0)
+    process_start: Mapped[str] = mapped_column(String(32), default="")  # tells the holder from a later process with its pid
+    address: Mapped[str] = mapped_column(String(255), default="")  # where it serves HTTP, to tell an operator
+    started_at: Mapped[float] = mapped_column(Float, default=0.0)
+    renewed_at: Mapped[float] = mapped_column(Float, default=0.0)

@@ -33,6 +33,7 @@ from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploa
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
+from ladder.hold import RENEW_S, Hold, HoldLost, rows
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.worker import anything_queued, public_error, rate_settled_sets, reap, release, renew_all
 from referee.server.cancelling import outlast
@@ -125,6 +126,8 @@ class Ladder:
             config.db_url, ship_bots=self.executor.remote,
         )
         self.archives = ArchiveCache(self.store)
+        #: One ladder per database (ladder/hold.py): taken by ``run`` (or earlier by the command, to refuse in one line).
+        self.hold = Hold(self.make, f"http://{config.host}:{config.port}")
         self.capacity = config.workers if config.executor == "local" else 0
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
@@ -298,19 +301,47 @@ class Ladder:
             return anything_queued(db.connection())
 
     def _clear_interrupted_validations(self) -> None:
-        """Versions left validating by a ladder that died long ago will never finish: reject them."""
-        stale = time.time() - 15 * 60
+        """Versions left validating by a ladder that died (killed mid-upload) will never finish: reject them.
+
+        Only the ladder that serves a database validates its submissions, and this one holds it now
+        (``self.hold``), so every version still validating was left by one that is gone.
+        """
         with self.make() as db:
-            db.execute(
+            stuck = db.execute(
                 update(BotVersion)
-                .where(BotVersion.status == "validating", BotVersion.created_at < stale)
-                .values(status="rejected", reason="validation was interrupted; submit again")
+                .where(BotVersion.status == "validating")
+                .values(status="rejected", reason="validation was interrupted (the ladder stopped); submit again")
             )
             db.commit()
+        if rows(stuck):
+            log.info("rejected %d versions left validating by a ladder that stopped mid-upload", rows(stuck))
+
+    async def holding(self) -> None:
+        """Renew the hold on the database every few seconds; HoldLost (which ends ``run``) if another ladder took it."""
+        while True:
+            await asyncio.sleep(RENEW_S)
+            try:
+                await asyncio.to_thread(self.hold.renew)
+            except HoldLost:
+                raise
+            except Exception:  # the database out of reach for a moment: the next renewal tries again
+                log.warning("could not renew the ladder's hold on its database", exc_info=True)
 
     async def run(self, serve_http: bool = True) -> None:
         # Bound to this run's event loop: a ladder may be run again, on another one.
         self._hungry, self._fed = asyncio.Event(), None
+        if not self.hold.held:
+            self.hold.take()  # LadderBusy: another ladder serves this database
+        holding = asyncio.create_task(self.holding())  # from now: entering the sample bots can outlast STALE_S
+        try:
+            await self._run(serve_http, holding)
+        finally:
+            holding.cancel()
+            await asyncio.gather(holding, return_exceptions=True)
+            with contextlib.suppress(Exception):  # the database gone: the hold goes stale and is taken over
+                await asyncio.to_thread(self.hold.release)
+
+    async def _run(self, serve_http: bool, holding: asyncio.Task[None]) -> None:
         self._clear_interrupted_validations()
         if removed := clear_stale_uploads(self.store):
             log.info("removed %d folders left by interrupted submissions", removed)
@@ -318,18 +349,20 @@ class Ladder:
             await register_samples(self.make, self.store, self.config.games, self.config.sandbox)
         await self.executor.start()
         log.info("matches are played by %s", self.executor.describe())
-        tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher())]
+        tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding]
         try:
             if serve_http:
                 app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox))
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 serving = asyncio.create_task(server.serve())
                 try:
-                    await asyncio.shield(serving)
-                except asyncio.CancelledError:  # Ctrl-C or SIGTERM (arena/cli/running.py): the HTTP server shuts down cleanly first
+                    await asyncio.wait([serving, holding], return_when=asyncio.FIRST_COMPLETED)
+                finally:  # Ctrl-C or SIGTERM (arena/cli/running.py), or the hold lost: the HTTP server shuts down cleanly first
                     server.should_exit = True
                     await outlast(serving)
-                    raise
+                if holding.done():
+                    holding.result()  # HoldLost
+                serving.result()  # the server's own error, if it stopped by itself
             else:
                 await asyncio.gather(*tasks)
         finally:

@@ -198,6 +198,13 @@ def serve(
         recorder=books_process,
     )
     ladder = Ladder(config)
+    from ladder.hold import LadderBusy
+
+    try:
+        with database_errors():
+            ladder.hold.take()  # here rather than in the service: one line, before the banner
+    except LadderBusy as exc:
+        fail(str(exc))
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}")
     console.print("watch the standings: arena ladder standings GAME --watch")
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,6 +130,36 @@ async def pump_log(stream: asyncio.StreamReader, path: Path) -> None:
     with path.open("wb") as out:
         while chunk := await stream.read(65536):
             written = write_capped(out, chunk, written)
+
+
+def this_machine() -> str:
+    """The host name and PID namespace: where a process id recorded by another process names the same process."""
+    try:
+        namespace = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        namespace = "-"
+    return f"{socket.gethostname()}/{namespace}"[:200]
+
+
+def process_alive(pid: int) -> bool:
+    """Whether a process of this PID namespace has that id (another user's counts; a reused id reads as alive)."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def process_start(pid: int) -> str | None:
+    """When the process ``pid`` started (clock ticks since boot, from /proc), which tells it from a later process
+    given the same id; None if there is no such process, "" where /proc does not say."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (OSError, ValueError):
+        return "" if process_alive(pid) else None
+    return stat.rsplit(")", 1)[1].split()[19]  # field 22, counting from the state (field 3) after the command's name
 
 
 class ProcessHandle:

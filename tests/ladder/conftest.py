@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -12,17 +14,64 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
+from ladder.db import default_url
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.service import Ladder, LadderConfig
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS
 
 NOISY = ROOT / "tests" / "bots" / "gw_noisy"
+
+
+#: The PostgreSQL server's URL (.ci/run starts a throwaway cluster and sets it); without it, the tests that need
+#: one skip, except under CI (the CI variable set), where they fail.
+PG_ENV = "ARENA_TEST_PG_URL"
+
+
+def unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"the PostgreSQL tests cannot run under CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """The URL of a new, empty database on the test server, dropped after."""
+    base = os.environ.get(PG_ENV)
+    if not base:
+        unavailable(f"{PG_ENV} is not set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres)")
+        return
+    url = make_url(base)
+    name = f"arena_t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except OperationalError as exc:
+        admin.dispose()
+        unavailable(f"no PostgreSQL at {url.render_as_string(hide_password=True)}: {exc}")
+        return
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: an SQLite file, then one on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return default_url(tmp_path)
+    return str(request.getfixturevalue("pg_url"))
 
 
 def check_rated_once(db: Session) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from ladder.db import default_url, make_engine, sessions
-from ladder.models import Match, MatchSeat
+from ladder.models import LadderHold, Match, MatchSeat
 from ladder.rebuild import mismatches
 from tests.ladder.conftest import check_rated_once
 
@@ -43,10 +43,24 @@ def done_matches(data: Path) -> int:
         return 0
 
 
+def serving(data: Path, pid: int) -> bool:
+    """Whether the ladder of process ``pid`` holds the database (docs/ladder.md, "Durability")."""
+    with sessions(make_engine(default_url(data)))() as db:
+        return db.scalar(select(LadderHold.pid).where(LadderHold.holder.is_not(None))) == pid
+
+
+def claimed_by_others(data: Path, pid: int) -> bool:
+    """Whether a match is claimed by another ladder than the one of process ``pid`` (owners are HOST-PID-...)."""
+    with sessions(make_engine(default_url(data)))() as db:
+        owners = db.scalars(select(Match.lease_owner).where(Match.status == "running")).all()
+    return any(f"-{pid}-" not in (owner or "") for owner in owners)
+
+
 def start(data: Path, port: int) -> subprocess.Popen[bytes]:
     cmd = ARENA + ["ladder", "serve", "--data", str(data), "--port", str(port), "--workers", "2", "--game", "generals-war",
                    "--lease-seconds", "3", "--seed", "1", "--move-time-ms", "2000"]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with (data.parent / "ladders.log").open("ab") as log:  # every run's, to tell why a check below failed
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
 
 
 def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
@@ -66,9 +80,17 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     proc = start(data, port)
-    time.sleep(10)  # leases of the killed runs (3 s) run out and are reaped
+    # The killed runs' leases (3 s) run out and are reaped: wait until every claimed match is the last run's
+    # (a fixed 10 s was not enough on a loaded machine, where the ladder took most of it to start).
+    deadline = time.monotonic() + 120
+    while not serving(data, proc.pid) or claimed_by_others(data, proc.pid):
+        assert time.monotonic() < deadline and proc.poll() is None, "the killed runs' matches were not taken back"
+        time.sleep(0.5)
+    time.sleep(2)  # and it plays a little
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=60)  # raises if the ladder does not stop
+    said = (tmp_path / "ladders.log").read_text(errors="replace")
+    assert proc.returncode in (0, 130, -signal.SIGINT), f"the last ladder ended with {proc.returncode}:\n{said[-3000:]}"
 
     make = sessions(make_engine(default_url(data)))
     with make() as db:
@@ -76,7 +98,7 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         matches = db.scalars(select(Match)).all()
         done = [m for m in matches if m.status == "done"]
         assert len(done) >= 4, f"only {len(done)} matches finished"
-        assert not [m.id for m in matches if m.status == "running"], "a match was left claimed"
+        assert not [m.id for m in matches if m.status == "running"], f"a match was left claimed; the ladders said:\n{said[-3000:]}"
         assert any(m.attempts > 0 for m in matches), "no kill hit a running match; the test proved nothing"
         for m in done:
             for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id == m.id)):

@@ -1,18 +1,14 @@
 """The ladder on a real PostgreSQL server: the same migrations as SQLite, submissions, matches recorded once, ratings rebuilt.
 
-The server's URL comes from ARENA_TEST_PG_URL (.ci/run starts a throwaway
-cluster and sets it); every test gets a database of its own, dropped after.
-Without a reachable server these tests skip, except under CI (the CI
-variable set), where they fail.
+The server's URL comes from ARENA_TEST_PG_URL (tests/ladder/conftest.py ``pg_url``);
+every test gets a database of its own, dropped after.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,13 +16,11 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, func, inspect, select, text
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import func, inspect, select
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.db import alembic_config, default_url, make_engine, migrate, sessions
+from ladder.db import alembic_config, make_engine, migrate, sessions
 from ladder.jobs import REPLAY_FILE
 from ladder.models import Base, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.rebuild import mismatches
@@ -39,46 +33,7 @@ from referee.server.session import TimeControl
 from tests.ladder.conftest import check_rated_once, enter
 from tests.support import SAMPLE_BOTS
 
-PG_ENV = "ARENA_TEST_PG_URL"
 GAME = "generals-war"
-
-
-def unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"the PostgreSQL tests cannot run under CI: {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """The URL of a new, empty database on the test server."""
-    base = os.environ.get(PG_ENV)
-    if not base:
-        unavailable(f"{PG_ENV} is not set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres)")
-        return
-    url = make_url(base)
-    name = f"arena_t_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except OperationalError as exc:
-        admin.dispose()
-        unavailable(f"no PostgreSQL at {url.render_as_string(hide_password=True)}: {exc}")
-        return
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def any_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return default_url(tmp_path)
-    return str(request.getfixturevalue("pg_url"))
 
 
 def test_the_migrations_build_the_models_schema_and_go_down_and_up_again(any_url: str) -> None:

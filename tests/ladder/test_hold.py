@@ -1,0 +1,136 @@
+"""One ladder per database (ladder/hold.py): a second is refused, a dead one is taken over, a lost hold stops the ladder."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+from typer.testing import CliRunner
+
+import ladder.service
+from arena.cli.main import app
+from ladder.accounts import add_user
+from ladder.db import make_engine, migrate, sessions
+from ladder.hold import STALE_S, Hold, HoldLost, LadderBusy
+from ladder.models import Bot, BotVersion, LadderHold, User
+from ladder.service import Ladder, LadderConfig
+from referee.server.launchers import process_start, this_machine
+
+
+@pytest.fixture
+def make(any_url: str) -> sessionmaker[Session]:
+    """SQLite and PostgreSQL: the hold is a compare-and-set on both."""
+    migrate(any_url)
+    return sessions(make_engine(any_url))
+
+
+def set_holder(make: sessionmaker[Session], **values: object) -> None:
+    with make() as db:
+        db.execute(update(LadderHold).where(LadderHold.id == 1).values(**values))
+        db.commit()
+
+
+def dead_pid() -> int:
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
+def test_a_second_ladder_is_refused_until_the_first_lets_go(make: sessionmaker[Session]) -> None:
+    first, second = Hold(make, "http://10.0.0.1:8765"), Hold(make)
+    first.take()
+    with pytest.raises(LadderBusy) as refused:
+        second.take()
+    assert "another ladder serves this database at http://10.0.0.1:8765" in str(refused.value)
+    assert f"host {socket.gethostname()}, pid {os.getpid()}" in str(refused.value)
+    first.renew()
+    first.release()
+    second.take()
+    with pytest.raises(HoldLost):
+        first.renew()  # released: the database is the second's now
+
+
+def test_a_ladder_killed_on_this_machine_is_taken_over_at_once_and_one_elsewhere_once_stale(make: sessionmaker[Session]) -> None:
+    now = time.time()
+    set_holder(make, holder="killed", host=this_machine(), pid=dead_pid(), renewed_at=now, started_at=now)
+    Hold(make).take()  # its process is gone: no wait
+
+    # A container restarted: the new ladder has the old one's pid (1, say), or another process has it now.
+    set_holder(make, holder="before the restart", host=this_machine(), pid=os.getpid(), process_start=process_start(os.getpid()), renewed_at=time.time())
+    Hold(make).take()
+    set_holder(make, holder="before the reboot", host=this_machine(), pid=os.getppid(), process_start="1", renewed_at=time.time())
+    Hold(make).take()
+    set_holder(make, holder="alive", host=this_machine(), pid=os.getppid(), process_start=process_start(os.getppid()), renewed_at=time.time())
+    with pytest.raises(LadderBusy):
+        Hold(make).take()
+
+    set_holder(make, holder="elsewhere", host="another-machine/pid:[1]", pid=1, renewed_at=time.time())
+    with pytest.raises(LadderBusy):
+        Hold(make).take()  # a live ladder on another machine, for all this one can tell
+    set_holder(make, renewed_at=time.time() - STALE_S - 1)
+    taker = Hold(make)
+    taker.take()
+    with make() as db:
+        row = db.scalars(select(LadderHold)).one()
+    assert (row.holder, row.host, row.pid) == (taker.me, this_machine(), os.getpid())
+
+
+def test_the_command_refuses_a_database_another_ladder_serves(tmp_path: Path, any_url: str, make: sessionmaker[Session]) -> None:
+    Hold(make, "http://127.0.0.1:9999").take()
+    result = CliRunner().invoke(app, ["ladder", "serve", "--data", str(tmp_path), "--db", any_url, "--port", "0", "--no-samples"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert "another ladder serves this database at http://127.0.0.1:9999" in said and "stop it first" in said, said
+    assert "Traceback" not in result.output
+
+
+def test_a_ladder_whose_hold_is_taken_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its renewals lapsed (a machine suspended) and another ladder took the database: two would schedule the same queue."""
+    monkeypatch.setattr(ladder.service, "RENEW_S", 0.05)
+    lad = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+
+    async def go() -> None:
+        runner = asyncio.create_task(lad.run(serve_http=False))
+        while not lad.hold.held:
+            await asyncio.sleep(0.02)
+        set_holder(lad.make, holder="the other ladder", renewed_at=time.time())
+        async with asyncio.timeout(10):
+            await runner
+
+    with pytest.raises(HoldLost):
+        asyncio.run(go())
+    with lad.make() as db:
+        assert db.scalars(select(LadderHold.holder)).one() == "the other ladder", "the loser does not release the winner's hold"
+
+
+def test_versions_left_validating_are_rejected_at_start_and_a_clean_stop_lets_go(tmp_path: Path) -> None:
+    """A ladder killed mid-upload left its version validating; the next one to hold the database knows none is in flight."""
+    lad = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    with lad.make() as db:
+        add_user(db, "ann")
+        bot = Bot(name="b", owner_id=db.scalars(select(User.id)).one(), created_at=time.time())
+        db.add(bot)
+        db.flush()
+        db.add(BotVersion(bot_id=bot.id, seq=1, version="1", status="validating", games=["generals-war"], language="python",
+                          path="b/1", created_at=time.time()))
+        db.commit()
+
+    async def go() -> None:
+        runner = asyncio.create_task(lad.run(serve_http=False))
+        await asyncio.sleep(1.0)
+        assert not runner.done()
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+
+    asyncio.run(go())
+    with lad.make() as db:
+        version = db.scalars(select(BotVersion)).one()
+        assert version.status == "rejected" and "submit again" in version.reason
+        assert db.scalars(select(LadderHold.holder)).one() is None, "a clean stop lets the next ladder start at once"
