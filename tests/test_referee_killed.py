@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -155,19 +155,81 @@ def containers_of(match_id: str) -> list[str]:
     return subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True, check=True).stdout.split()
 
 
-# In CI the Docker tests must run: a missing engine or image fails them instead of skipping (as in test_faults.py).
-@pytest.mark.skipif(not os.environ.get("CI") and not docker_ready(), reason="no Docker engine or image here")
-def test_a_docker_bot_is_removed_with_a_killed_referee(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def docker_stand_in(tmp_path: Path, name: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A stand-in referee whose stubborn bot runs in a container, and the match id its container is labelled with."""
     bot, work = stubborn_bot(tmp_path)
-    match_id = f"killed-referee-{os.getpid()}-{time.monotonic_ns()}"
+    match_id = f"{name}-{os.getpid()}-{time.monotonic_ns()}"
     stand_in = start_stand_in(BY_LAUNCHER, bot, work, "docker", match_id)
     try:
         bot_pids(work / "bot.log")  # the bot runs, and has left a child in a session of its own
+        yield stand_in, match_id
+    finally:
+        stand_in.kill()
+        if left := containers_of(match_id):
+            subprocess.run(["docker", "rm", "-f", *left], capture_output=True)
+
+
+# In CI the Docker tests must run: a missing engine or image fails them instead of skipping (as in test_faults.py).
+@pytest.mark.skipif(not os.environ.get("CI") and not docker_ready(), reason="no Docker engine or image here")
+def test_a_docker_bot_is_removed_with_a_killed_referee(tmp_path: Path) -> None:
+    with docker_stand_in(tmp_path, "killed-referee") as (stand_in, match_id):
         assert containers_of(match_id), "the bot's container is not there"
         stand_in.send_signal(signal.SIGKILL)
         stand_in.wait()
         assert wait_until(lambda: not containers_of(match_id), 30), "the bot's container outlived the referee by 30 s"
+
+
+def processes_naming(text: str) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text.encode() in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+    return pids
+
+
+@pytest.mark.skipif(not os.environ.get("CI") and not docker_ready(), reason="no Docker engine or image here")
+def test_containers_of_a_referee_killed_with_its_watcher_are_removed_by_the_next_referee(tmp_path: Path) -> None:
+    """A cgroup killed whole (a service's stop, the OOM killer) takes the watcher too: its containers ran on for ever."""
+    from referee.server.sandbox import docker_client, remove_orphans
+
+    with docker_stand_in(tmp_path, "killed-with-watcher") as (stand_in, match_id):
+        (container,) = containers_of(match_id)
+        token = subprocess.run(["docker", "inspect", "-f", '{{index .Config.Labels "arena.owner"}}', container],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        (watcher,) = processes_naming(f"sandbox_watch.py\0{token}")
+        os.kill(watcher, signal.SIGKILL)
+        stand_in.send_signal(signal.SIGKILL)
+        stand_in.wait()
+        time.sleep(3)
+        assert containers_of(match_id) == [container], "nothing removed it: the case this test is about"
+        assert remove_orphans(docker_client()) >= 1
+        assert wait_until(lambda: not containers_of(match_id), 10)
+
+
+@pytest.mark.skipif(not os.environ.get("CI") and not docker_ready(), reason="no Docker engine or image here")
+def test_the_sweep_leaves_live_referees_and_other_machines_containers_alone() -> None:
+    from referee.server.launchers import this_machine
+    from referee.server.sandbox import IMAGE, docker_client, remove_orphans
+
+    client = docker_client()
+    match_id = f"sweep-{os.getpid()}-{time.monotonic_ns()}"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    owners = {
+        "dead here": (f"{int(gone.stdout)}-x", this_machine()),
+        "alive here": (f"{os.getppid()}-x", this_machine()),
+        "dead elsewhere": (f"{int(gone.stdout)}-x", "another-host/pid:[1]"),
+    }
+    made = {
+        name: client.containers.create(IMAGE, command=["/none"], labels={"arena.owner": owner, "arena.machine": machine, "arena.match": match_id})
+        for name, (owner, machine) in owners.items()
+    }
+    try:
+        remove_orphans(client)
+        kept = set(containers_of(match_id))
+        assert {name for name, c in made.items() if c.id[:12] in kept} == {"alive here", "dead elsewhere"}
     finally:
-        stand_in.kill()
         if left := containers_of(match_id):
             subprocess.run(["docker", "rm", "-f", *left], capture_output=True)

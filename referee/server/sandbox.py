@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.game import OptionError
-from referee.server.launchers import LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, resolve_command, write_capped
+from referee.server.launchers import LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, process_alive, resolve_command, this_machine, write_capped
 
 IMAGE = "arena-bot-runtime:1"
 BOT_UID = 10001
@@ -214,6 +214,42 @@ def owner_token() -> str:
         return _OWNER.token
 
 
+def remove_orphans(client: Any) -> int:
+    """Remove the containers of this machine's referees that died together with their watchers; returns how many.
+
+    The watcher removes a dead referee's containers, but it can die with it: a service stopped by killing its
+    whole cgroup, the OOM killer. Their bots then ran on. Every referee that starts containers sweeps once for
+    containers labelled with this machine whose owner's process is gone. A live referee's are left alone.
+    """
+    removed = 0
+    for container in client.containers.list(all=True, filters={"label": f"arena.machine={this_machine()}"}):
+        pid = str((container.labels or {}).get("arena.owner", "")).split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or process_alive(int(pid)):
+            continue
+        _remove(container)
+        removed += 1
+    return removed
+
+
+_swept_in: set[int] = set()  # the processes that have swept for orphans (a forked child sweeps again, harmlessly)
+
+
+def sweep_orphans_once() -> None:
+    """``remove_orphans`` on a thread of its own, once per process: a match does not wait for it."""
+    if os.getpid() in _swept_in:
+        return
+    _swept_in.add(os.getpid())
+
+    def sweep() -> None:
+        try:
+            if removed := remove_orphans(docker_client()):
+                print(f"[referee] removed {removed} bot containers left by referees of this machine that were killed", file=sys.stderr, flush=True)
+        except Exception:  # noqa: BLE001 - the engine went away: the next referee sweeps
+            pass
+
+    threading.Thread(target=sweep, daemon=True, name="arena-sweep-orphans").start()
+
+
 class _LogPump(threading.Thread):
     """Copies a container's output to its log as it comes, the first LOG_CAP_BYTES of it.
 
@@ -321,6 +357,7 @@ class DockerLauncher:
         self.python = labels.get("arena.python", "")
         if not Path(self.runtime).is_dir() or not Path(self.python).is_dir():
             raise SandboxError(f"the runtime of {IMAGE} is gone from this machine; rebuild it with `arena sandbox build`")
+        sweep_orphans_once()
 
     def _run(self, spec: LaunchSpec, start: _Start) -> Any:
         bot = spec.home / "bot"  # a fresh, readable copy: the container's user is not the owner
@@ -365,7 +402,10 @@ class DockerLauncher:
                 str(spec.seat_dir): {"bind": "/arena", "mode": "ro"},
             },
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "4m", "max-file": "1"}),
-            labels={"arena.seat": str(spec.seat), "arena.match": spec.env.get("ARENA_MATCH_ID", ""), "arena.owner": owner_token()},
+            labels={
+                "arena.seat": str(spec.seat), "arena.match": spec.env.get("ARENA_MATCH_ID", ""), "arena.owner": owner_token(),
+                "arena.machine": this_machine(),
+            },
         )
         try:
             container.start()
