@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from threading import Lock
 from typing import Any
@@ -25,7 +26,10 @@ def make_engine(url: str) -> Engine:
         @event.listens_for(engine, "connect")
         def _pragmas(conn: Any, _record: Any) -> None:
             cur = conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
+            try:
+                cur.execute("PRAGMA journal_mode=WAL")
+            except sqlite3.OperationalError:  # opened read-only (``?mode=ro&uri=true``): its journal stays as it is
+                pass
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")

@@ -396,6 +396,7 @@ def test_the_forfeits_line_names_the_folder_of_the_logs(tmp_path: Path) -> None:
         (["generals-war", RANDOM, RANDOM, "--sprt", "--elo0", "nan"], "elo0 must be between -4000 and 4000, not nan"),
         (["generals-war", RANDOM, RANDOM, "--games", "0"], "--games must be at least 1"),
         (["generals-war", RANDOM, RANDOM, "--concurrency", "0"], "--concurrency must be at least 1"),
+        (["generals-war", RANDOM, RANDOM, "-j", "100000"], "--concurrency must be at least 1 and at most 256"),
         (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=0"], "at least 1"),
         (["generals-war", RANDOM, RANDOM, "--time-bank-ms", "5000000000"], "Invalid value for '--time-bank-ms'"),
     ],

@@ -103,7 +103,23 @@ def missing_sqlite_file(url: str) -> bool:
         parsed = make_url(url)
     except ArgumentError:
         return False  # told when it is opened
-    return parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:") and not Path(parsed.database).is_file()
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return False
+    path = sqlite_uri_path(parsed.database) if str(parsed.query.get("uri", "")).lower() in ("true", "1") else parsed.database
+    return path is not None and not Path(path).is_file()
+
+
+def sqlite_uri_path(database: str) -> str | None:
+    """The file an SQLite URI filename names (``file:/abs/ladder.db``, ``file:///abs/ladder.db``, ``file:rel.db``),
+    or None for an in-memory database. SQLAlchemy hands ``?uri=true`` URLs to SQLite as they are."""
+    from urllib.parse import unquote, urlsplit
+
+    if not database.startswith("file:"):
+        return database
+    parts = urlsplit(database)
+    if parts.path in ("", ":memory:") or "mode=memory" in parts.query:
+        return None
+    return unquote(parts.path)
 
 
 def call(method: str, server: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
@@ -158,12 +174,14 @@ def serve(
     for g in game:
         if g not in GAMES:
             fail(f"unknown game {g!r} (games: {', '.join(GAMES)})")
-    if workers < 1:
-        fail("--workers must be at least 1")
+    from referee.tournament.run import MAX_AT_ONCE
+
+    if not 1 <= workers <= MAX_AT_ONCE:
+        fail(f"--workers must be at least 1 and at most {MAX_AT_ONCE} (every match runs its bots' processes at once)")
     if executor not in ("local", "dask"):
         fail(f"unknown executor {executor!r} (local or dask)")
-    if executor == "dask" and dask_address is None and (dask_workers < 1 or matches_per_worker < 1):
-        fail("--dask-workers and --matches-per-worker must be at least 1")
+    if executor == "dask" and dask_address is None and not (1 <= dask_workers <= MAX_AT_ONCE and 1 <= matches_per_worker <= MAX_AT_ONCE):
+        fail(f"--dask-workers and --matches-per-worker must be at least 1 and at most {MAX_AT_ONCE}")
     if executor == "local" and dask_address is not None:
         fail("--dask-address needs --executor dask")
     if dask_address is not None:

@@ -37,6 +37,10 @@ from referee.tournament.standings import GameResult, Standings, compute_standing
 Progress = Callable[[int, int, "PlayedGame"], None]
 
 
+#: The most matches played at once (--concurrency, and the ladder's --workers): each runs a process per seat, and
+#: thousands of processes would exhaust the machine's file descriptors before they played faster.
+MAX_AT_ONCE = 256
+
 class TournamentError(ValueError):
     """A tournament that cannot be played as asked; the message says why."""
 
@@ -100,8 +104,8 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
         raise TournamentError(f"{config.players}-player tables need at least {max(2, config.players)} bots, got {n} (a bot may be entered more than once: give its folder again)")
     if config.games < 1:
         raise TournamentError("--games must be at least 1")
-    if config.concurrency < 1:
-        raise TournamentError("--concurrency must be at least 1")
+    if not 1 <= config.concurrency <= MAX_AT_ONCE:
+        raise TournamentError(f"--concurrency must be at least 1 and at most {MAX_AT_ONCE} (every match runs its bots' processes at once)")
     manifests = [load_manifest(d) for d in config.bot_dirs]
     for m in manifests:
         check_plays(m, config.game)

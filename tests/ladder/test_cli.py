@@ -113,6 +113,7 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         (["ladder", "check-ratings", "--db", f"sqlite:///{tmp_path}/typo.db"], "no ladder at"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--port", str(taken.getsockname()[1])], "Address already in use"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--db", ""], "--db is empty"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--workers", "100000"], "--workers must be at least 1 and at most 256"),
         (["ladder", "check-ratings", "--data", str(tmp_path / "new"), "--db", " "], "--db is empty"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", ""], "it is empty"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", "foo"], "missing port number"),
@@ -136,6 +137,22 @@ def test_check_ratings_says_what_docs_deploy_says_when_all_is_well(tmp_path: Pat
     result = runner.invoke(app, ["ladder", "check-ratings", "--data", str(tmp_path)])
     assert result.exit_code == 0 and result.output.strip() == "ratings match the match log", result.output
     assert '"ratings match\n  the match log"' in (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
+
+
+def test_an_sqlite_uri_names_its_file(tmp_path: Path) -> None:
+    """``?uri=true`` URLs (SQLite's own options, such as a read-only open) were called missing: the file was looked
+    for under the name ``file:/...``."""
+    from ladder.db import default_url, migrate
+
+    migrate(default_url(tmp_path))
+    for name in (f"file:{tmp_path}/ladder.db", f"file://{tmp_path}/ladder.db"):
+        read_only = f"sqlite:///{name}?mode=ro&uri=true"
+        result = runner.invoke(app, ["ladder", "check-ratings", "--db", read_only])
+        assert result.exit_code == 0 and result.output.strip() == "ratings match the match log", (name, result.output)
+        refused = runner.invoke(app, ["ladder", "user", "add", "ann", "--db", read_only])
+        assert refused.exit_code == 2 and "readonly database" in " ".join(refused.output.split()), refused.output
+    missing = runner.invoke(app, ["ladder", "check-ratings", "--db", f"sqlite:///file:{tmp_path}/typo.db?mode=ro&uri=true"])
+    assert missing.exit_code == 2 and "no ladder at" in missing.output, missing.output
 
 
 def test_a_database_of_a_newer_arena_gets_a_clear_error(tmp_path: Path) -> None:
