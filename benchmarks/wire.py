@@ -30,12 +30,15 @@ RANDOM_BOT = ROOT / "sample_bots" / "random" / "bot.py"
 
 
 async def referee_round_trips(
-    matches: int = 20, event_sizes: list[int] | None = None, bot: Path = RANDOM_BOT, env: dict[str, str] | None = None
+    matches: int = 20, event_sizes: list[int] | None = None, bot: Path = RANDOM_BOT, env: dict[str, str] | None = None,
+    pooled: bool = False,
 ) -> tuple[list[float], int, int]:
     """Play General's War matches between two SDK random bots (``bot``, a script) in their own processes.
 
     Returns the round trips in ms and the mean sizes of decision requests and answers in bytes;
-    the sizes of the event batches sent go to ``event_sizes``.
+    the sizes of the event batches sent go to ``event_sizes``. ``pooled``: the two bot processes are started
+    once and handed every match on stdin (``ARENA_CONTROL=stdin``, docs/protocol.md), as the tournament
+    runner and the ladder do for bots whose manifest allows it; otherwise each match starts its own.
     """
     from arena.v1 import referee_pb2 as pb
     from referee.server import service as service_module
@@ -68,22 +71,40 @@ async def referee_round_trips(
             server = make_server(service)
             server.add_insecure_port(address)
             await server.start()
+            kept = [
+                await asyncio.create_subprocess_exec(
+                    sys.executable, str(bot), env={**(env or {}), "ARENA_CONTROL": "stdin", "ARENA_LOG_LEVEL": "WARNING"}, stdin=asyncio.subprocess.PIPE
+                )
+                for _ in range(2 if pooled else 0)
+            ]
             for seed in range(matches):
                 session = MatchSession(GeneralsWar(2, seed), ["a", "b"], TimeControl(move_time_ms=5000))
                 service.add(session)
-                seat_env = {
-                    **(env or {}), "ARENA_ADDRESS": address, "ARENA_MATCH_ID": session.match_id, "ARENA_BOT_SEED": str(seed), "ARENA_LOG_LEVEL": "WARNING"
-                }
-                procs = [
-                    await asyncio.create_subprocess_exec(sys.executable, str(bot), env={**seat_env, "ARENA_TOKEN": token})
-                    for token in session.tokens()
-                ]
+                if pooled:
+                    for proc, token in zip(kept, session.tokens()):
+                        line = {"address": address, "match_id": session.match_id, "token": token, "seed": str(seed)}
+                        assert proc.stdin is not None
+                        proc.stdin.write(json.dumps(line).encode() + b"\n")
+                        await proc.stdin.drain()
+                    procs = []
+                else:
+                    seat_env = {
+                        **(env or {}), "ARENA_ADDRESS": address, "ARENA_MATCH_ID": session.match_id, "ARENA_BOT_SEED": str(seed), "ARENA_LOG_LEVEL": "WARNING"
+                    }
+                    procs = [
+                        await asyncio.create_subprocess_exec(sys.executable, str(bot), env={**seat_env, "ARENA_TOKEN": token})
+                        for token in session.tokens()
+                    ]
                 record = await session.run()
                 for p in procs:
                     await p.wait()
                 service.remove(session.match_id)
                 for s in record.seats:
                     samples.extend(s.think_ms)
+            for proc in kept:
+                assert proc.stdin is not None
+                proc.stdin.close()
+                await proc.wait()
             await server.stop(grace=0.2)
     finally:
         service_module.StreamLink.send = original_send  # type: ignore[method-assign]
@@ -266,3 +287,77 @@ async def bare_round_trips(
 def summary(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+async def seat_messages() -> list[Any]:
+    """Every message one seat of a General's War match between two SDK random bots was sent (start, decisions, result)."""
+    from referee.server import service as service_module
+
+    sent: dict[int, list[Any]] = {}
+    original_send = service_module.StreamLink.send
+
+    def send(self: service_module.StreamLink, msg: Any) -> None:
+        sent.setdefault(id(self), []).append(msg)
+        original_send(self, msg)
+
+    service_module.StreamLink.send = send  # type: ignore[method-assign]
+    try:
+        await referee_round_trips(1)
+    finally:
+        service_module.StreamLink.send = original_send  # type: ignore[method-assign]
+    return max(sent.values(), key=len)
+
+
+async def replayed_round_trips(messages: list[Any], rounds: int, work_ms: float = 0.0, clients: int = 2) -> list[float]:
+    """Round trips in ms of a referee's real messages replayed to SDK random bots by a server that does nothing else.
+
+    The server (the referee's own gRPC settings, ``make_server``) sends each client its start, then its
+    decision requests in turn, as the referee does with two seats, and ends with the result. Between an answer
+    and the next request it spins for ``work_ms``, outside the timed span: the work the referee's rules do there.
+    """
+    from arena.v1 import referee_pb2_grpc
+
+    by_kind: dict[str, list[Any]] = {}
+    for msg in messages:
+        by_kind.setdefault(msg.WhichOneof("msg"), []).append(msg)
+    samples: list[float] = []
+    turns = [asyncio.Event() for _ in range(clients)]
+    joined: list[int] = []
+    finished = asyncio.Event()
+
+    class Replay(referee_pb2_grpc.RefereeServicer):
+        async def Play(self, request_iterator: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:  # noqa: N802
+            incoming = request_iterator.__aiter__()
+            await incoming.__anext__()  # hello
+            me = len(joined)
+            joined.append(me)
+            yield by_kind["start"][0]
+            if len(joined) == clients:
+                turns[0].set()
+            for i in range(rounds):
+                await turns[me].wait()
+                turns[me].clear()
+                until = time.perf_counter() + work_ms / 1000
+                while time.perf_counter() < until:
+                    pass
+                start = time.perf_counter()
+                yield by_kind["decision"][i % len(by_kind["decision"])]
+                await incoming.__anext__()
+                samples.append((time.perf_counter() - start) * 1000)
+                turns[(me + 1) % clients].set()
+            yield by_kind["result"][0]
+            if len(samples) == rounds * clients:
+                finished.set()
+
+    with tempfile.TemporaryDirectory(prefix="arena-b-") as tmp:
+        address = f"unix:{Path(tmp) / 'r.sock'}"
+        server = make_server(Replay())  # type: ignore[arg-type]
+        server.add_insecure_port(address)
+        await server.start()
+        env = {"ARENA_ADDRESS": address, "ARENA_MATCH_ID": "replay", "ARENA_TOKEN": "-", "ARENA_LOG_LEVEL": "ERROR"}
+        procs = [await asyncio.create_subprocess_exec(sys.executable, str(RANDOM_BOT), env=env) for _ in range(clients)]
+        await finished.wait()
+        for proc in procs:
+            await proc.wait()
+        await server.stop(grace=0.2)
+    return samples
