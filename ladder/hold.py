@@ -38,7 +38,7 @@ class LadderBusy(Exception):
         self.other = other
         where = f" at {other.address}" if other.address else ""
         super().__init__(
-            f"another ladder serves this database{where} (host {other.host.split('/')[0]}, pid {other.pid}, started"
+            f"another ladder serves this database{where} (host {other.host_name}, pid {other.pid}, started"
             f" {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(other.started_at))}, last heard from"
             f" {max(0.0, now - other.renewed_at):.0f} s ago): stop it first. A ladder killed on another machine is"
             f" taken over {STALE_S:.0f} s after it was last heard from; one killed on this machine, at once"
@@ -51,12 +51,15 @@ class HoldLost(Exception):
 
 @dataclass(frozen=True)
 class HolderInfo:
-    holder: str
-    host: str
+    host: str  # launchers.this_machine(): host name and PID namespace
     pid: int
     address: str
     started_at: float
     renewed_at: float
+
+    @property
+    def host_name(self) -> str:
+        return self.host.split("/")[0]
 
 
 #: The holds taken by this process and not let go: the row's pid may be this process's and the holder gone.
@@ -114,7 +117,7 @@ class Hold:
                     _held_here.add(self.me)
                     return
         now = time.time()
-        raise LadderBusy(self.current() or HolderInfo("?", "?", 0, "", now, now), now)
+        raise LadderBusy(self.current() or HolderInfo("?", 0, "", now, now), now)
 
     def renew(self) -> None:
         """Say this ladder still serves; HoldLost if another ladder took the database meanwhile."""
@@ -125,7 +128,7 @@ class Hold:
             self.held = False
             _held_here.discard(self.me)
             other = self.current()
-            by = f" by the ladder on host {other.host}, pid {other.pid}" if other is not None else ""
+            by = f" by the ladder on host {other.host_name}, pid {other.pid}" if other is not None else ""
             raise HoldLost(f"this ladder's hold on its database was taken{by}: it went unrenewed for over {STALE_S:.0f} s")
 
     def release(self) -> None:
@@ -145,8 +148,7 @@ class Hold:
 
 
 def info(row: LadderHold) -> HolderInfo:
-    return HolderInfo(row.holder or "", row.host, row.pid, row.address, row.started_at, row.renewed_at)
-
+    return HolderInfo(row.host, row.pid, row.address, row.started_at, row.renewed_at)
 
 
 def rows(result: Result[Any]) -> int:

@@ -41,6 +41,7 @@ Progress = Callable[[int, int, "PlayedGame"], None]
 #: thousands of processes would exhaust the machine's file descriptors before they played faster.
 MAX_AT_ONCE = 256
 
+
 class TournamentError(ValueError):
     """A tournament that cannot be played as asked; the message says why."""
 
