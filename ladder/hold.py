@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import LadderHold
-from referee.server.launchers import process_start, this_machine
+from referee.server.launchers import process_start, same_process, this_machine
 
 RENEW_S = 5.0
 STALE_S = 30.0
@@ -74,8 +74,7 @@ def abandoned(row: LadderHold, now: float) -> bool:
         return False  # another machine's: only its silence tells
     if row.pid == os.getpid():
         return row.holder not in _held_here
-    started = process_start(row.pid)
-    return started is None or (started != "" and row.process_start != "" and started != row.process_start)
+    return not same_process(row.pid, row.process_start)
 
 
 class Hold:

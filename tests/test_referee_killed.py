@@ -211,25 +211,59 @@ def test_containers_of_a_referee_killed_with_its_watcher_are_removed_by_the_next
 
 @pytest.mark.skipif(not os.environ.get("CI") and not docker_ready(), reason="no Docker engine or image here")
 def test_the_sweep_leaves_live_referees_and_other_machines_containers_alone() -> None:
-    from referee.server.launchers import this_machine
+    from referee.server.launchers import process_start, this_machine
     from referee.server.sandbox import IMAGE, docker_client, remove_orphans
 
     client = docker_client()
     match_id = f"sweep-{os.getpid()}-{time.monotonic_ns()}"
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    live, live_start = os.getppid(), process_start(os.getppid()) or ""
+    assert live_start, "no start time in /proc: the reused-pid case cannot be told"
     owners = {
-        "dead here": (f"{int(gone.stdout)}-x", this_machine()),
-        "alive here": (f"{os.getppid()}-x", this_machine()),
-        "dead elsewhere": (f"{int(gone.stdout)}-x", "another-host/pid:[1]"),
+        "dead here": (f"{int(gone.stdout)}-x", "", this_machine()),
+        "alive here": (f"{live}-x", live_start, this_machine()),
+        "alive here, start unrecorded (older labels)": (f"{live}-x", "", this_machine()),
+        "dead here, its pid reused by another process": (f"{live}-x", str(int(live_start) - 1), this_machine()),
+        "dead elsewhere": (f"{int(gone.stdout)}-x", "", "another-host/pid:[1]"),
     }
     made = {
-        name: client.containers.create(IMAGE, command=["/none"], labels={"arena.owner": owner, "arena.machine": machine, "arena.match": match_id})
-        for name, (owner, machine) in owners.items()
+        name: client.containers.create(
+            IMAGE, command=["/none"], labels={"arena.owner": owner, "arena.owner-start": start, "arena.machine": machine, "arena.match": match_id}
+        )
+        for name, (owner, start, machine) in owners.items()
     }
     try:
         remove_orphans(client)
         kept = set(containers_of(match_id))
-        assert {name for name, c in made.items() if c.id[:12] in kept} == {"alive here", "dead elsewhere"}
+        assert {name for name, c in made.items() if c.id[:12] in kept} == {"alive here", "alive here, start unrecorded (older labels)", "dead elsewhere"}
     finally:
         if left := containers_of(match_id):
             subprocess.run(["docker", "rm", "-f", *left], capture_output=True)
+
+
+def test_a_referee_that_keeps_starting_containers_sweeps_again_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swept only at its first container, a ladder running for weeks never saw the orphans of referees killed beside it."""
+    import threading
+
+    from referee.server import sandbox
+
+    now = [1000.0]
+    swept: list[float] = []
+    done = threading.Semaphore(0)
+
+    def count(client: object) -> int:
+        swept.append(now[0])
+        done.release()
+        return 0
+
+    monkeypatch.setattr(sandbox, "_last_sweep", {})
+    monkeypatch.setattr(sandbox.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(sandbox, "docker_client", lambda: object())
+    monkeypatch.setattr(sandbox, "remove_orphans", count)
+    for at in (1000.0, 1001.0, 1000.0 + sandbox.SWEEP_EVERY_S - 1, 1000.0 + sandbox.SWEEP_EVERY_S + 1, 1000.0 + sandbox.SWEEP_EVERY_S + 2):
+        now[0] = at
+        sandbox.sweep_orphans()
+    for _ in range(2):
+        assert done.acquire(timeout=10)
+    assert not done.acquire(timeout=0.5)
+    assert swept == [1000.0, 1000.0 + sandbox.SWEEP_EVERY_S + 1]

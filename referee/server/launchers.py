@@ -162,6 +162,13 @@ def process_start(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]  # field 22, counting from the state (field 3) after the command's name
 
 
+def same_process(pid: int, started: str) -> bool:
+    """Whether ``pid`` still names the process that ``process_start`` gave ``started`` for: a pid of a process gone
+    and reused by another reads as gone. Where either start time is unknown (""), a live pid is taken as the same."""
+    now = process_start(pid)
+    return now is not None and (now == "" or started == "" or now == started)
+
+
 class ProcessHandle:
     def __init__(self, proc: asyncio.subprocess.Process, log_path: Path) -> None:
         self.proc = proc

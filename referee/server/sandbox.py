@@ -23,13 +23,14 @@ import subprocess
 import sys
 import tarfile
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.core.game import OptionError
-from referee.server.launchers import LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, process_alive, resolve_command, this_machine, write_capped
+from referee.server.launchers import LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, process_start, resolve_command, same_process, this_machine, write_capped
 
 IMAGE = "arena-bot-runtime:1"
 BOT_UID = 10001
@@ -218,33 +219,41 @@ def remove_orphans(client: Any) -> int:
     """Remove the containers of this machine's referees that died together with their watchers; returns how many.
 
     The watcher removes a dead referee's containers, but it can die with it: a service stopped by killing its
-    whole cgroup, the OOM killer. Their bots then ran on. Every referee that starts containers sweeps once for
-    containers labelled with this machine whose owner's process is gone. A live referee's are left alone.
+    whole cgroup, the OOM killer. Their bots then ran on. A referee that starts containers sweeps for containers
+    labelled with this machine whose owner's process is gone (SWEEP_EVERY_S). A live referee's are left alone;
+    a dead one's pid since given to another process is told apart by its start time (``arena.owner-start``).
     """
     removed = 0
     for container in client.containers.list(all=True, filters={"label": f"arena.machine={this_machine()}"}):
-        pid = str((container.labels or {}).get("arena.owner", "")).split("-", 1)[0]
-        if not pid.isdigit() or int(pid) == os.getpid() or process_alive(int(pid)):
+        labels = container.labels or {}
+        pid = str(labels.get("arena.owner", "")).split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or same_process(int(pid), str(labels.get("arena.owner-start", ""))):
             continue
         _remove(container)
         removed += 1
     return removed
 
 
-_swept_in: set[int] = set()  # the processes that have swept for orphans (a forked child sweeps again, harmlessly)
+#: A referee that keeps starting containers sweeps again this long after its last sweep: a ladder runs for
+#: weeks, and a referee killed beside it meanwhile (another ladder's worker, a tournament) leaves its bots running.
+SWEEP_EVERY_S = 600.0
+_last_sweep: dict[int, float] = {}  # per process (a forked child sweeps again, harmlessly): when it last swept
 
 
-def sweep_orphans_once() -> None:
-    """``remove_orphans`` on a thread of its own, once per process: a match does not wait for it."""
-    if os.getpid() in _swept_in:
+def sweep_orphans() -> None:
+    """``remove_orphans`` on a thread of its own, at a process's first container and then every SWEEP_EVERY_S at most:
+    a match does not wait for it."""
+    now = time.monotonic()
+    last = _last_sweep.get(os.getpid())
+    if last is not None and now - last < SWEEP_EVERY_S:
         return
-    _swept_in.add(os.getpid())
+    _last_sweep[os.getpid()] = now
 
     def sweep() -> None:
         try:
             if removed := remove_orphans(docker_client()):
                 print(f"[referee] removed {removed} bot containers left by referees of this machine that were killed", file=sys.stderr, flush=True)
-        except Exception:  # noqa: BLE001 - the engine went away: the next referee sweeps
+        except Exception:  # noqa: BLE001 - the engine went away: the next sweep tries again
             pass
 
     threading.Thread(target=sweep, daemon=True, name="arena-sweep-orphans").start()
@@ -357,9 +366,10 @@ class DockerLauncher:
         self.python = labels.get("arena.python", "")
         if not Path(self.runtime).is_dir() or not Path(self.python).is_dir():
             raise SandboxError(f"the runtime of {IMAGE} is gone from this machine; rebuild it with `arena sandbox build`")
-        sweep_orphans_once()
+        sweep_orphans()
 
     def _run(self, spec: LaunchSpec, start: _Start) -> Any:
+        sweep_orphans()  # again now and then: a ladder starts containers for weeks
         bot = spec.home / "bot"  # a fresh, readable copy: the container's user is not the owner
         copy_bot(spec.bot_dir, bot)
         command = resolve_command(spec.manifest.command, python=f"{self.python}/bin/python3")
@@ -404,7 +414,7 @@ class DockerLauncher:
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "4m", "max-file": "1"}),
             labels={
                 "arena.seat": str(spec.seat), "arena.match": spec.env.get("ARENA_MATCH_ID", ""), "arena.owner": owner_token(),
-                "arena.machine": this_machine(),
+                "arena.machine": this_machine(), "arena.owner-start": process_start(os.getpid()) or "",
             },
         )
         try:
