@@ -257,7 +257,7 @@ def test_a_referee_that_keeps_starting_containers_sweeps_again_now_and_then(monk
         return 0
 
     monkeypatch.setattr(sandbox, "_last_sweep", {})
-    monkeypatch.setattr(sandbox.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr("referee.server.sandbox.time.monotonic", lambda: now[0])
     monkeypatch.setattr(sandbox, "docker_client", lambda: object())
     monkeypatch.setattr(sandbox, "remove_orphans", count)
     for at in (1000.0, 1001.0, 1000.0 + sandbox.SWEEP_EVERY_S - 1, 1000.0 + sandbox.SWEEP_EVERY_S + 1, 1000.0 + sandbox.SWEEP_EVERY_S + 2):
