@@ -7,8 +7,9 @@ process of this machine that is gone (a ladder killed with SIGKILL), is taken ov
 A process is known by its pid and start time: a container restarted runs its new ladder under the old one's
 pid, and a pid of another PID namespace (a container sharing the host's name) is another machine's.
 
-Every step is a compare-and-set UPDATE on that row, so it works alike on SQLite and PostgreSQL. Staleness
-compares the holder's clock with the taker's: the hosts' clocks must agree to within a few seconds (NTP).
+Every step is a compare-and-set UPDATE on that row, so it works alike on SQLite and PostgreSQL. Its times are
+the database's clock (``database_time``): on PostgreSQL the server's, so ladders on machines whose clocks
+disagree still judge staleness alike; an SQLite file is this machine's, and so is its clock.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Result, select, update
+from sqlalchemy import CursorResult, Result, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -89,8 +90,8 @@ class Hold:
     def take(self) -> None:
         """Hold the database, or raise LadderBusy naming the ladder that does."""
         for _ in range(3):  # lost a race for the row: look again
-            now = time.time()
             with self.make() as db:
+                now = database_time(db)
                 row = db.get(LadderHold, ROW)
                 if row is None:  # deleted by hand: make it again
                     db.add(LadderHold(id=ROW, holder=None))
@@ -115,13 +116,15 @@ class Hold:
                     self.held = True
                     _held_here.add(self.me)
                     return
-        now = time.time()
+        with self.make() as db:
+            now = database_time(db)
         raise LadderBusy(self.current() or HolderInfo("?", 0, "", now, now), now)
 
     def renew(self) -> None:
         """Say this ladder still serves; HoldLost if another ladder took the database meanwhile."""
         with self.make() as db:
-            renewed = db.execute(update(LadderHold).where(LadderHold.id == ROW, LadderHold.holder == self.me).values(renewed_at=time.time()))
+            now = database_time(db)
+            renewed = db.execute(update(LadderHold).where(LadderHold.id == ROW, LadderHold.holder == self.me).values(renewed_at=now))
             db.commit()
         if rows(renewed) != 1:
             self.held = False
@@ -144,6 +147,14 @@ class Hold:
         with self.make() as db:
             row = db.scalar(select(LadderHold).where(LadderHold.id == ROW))
             return None if row is None or row.holder is None else info(row)
+
+
+def database_time(db: Session) -> float:
+    """Now, in seconds since the epoch, by the database's clock: PostgreSQL's server, which every ladder and worker
+    shares, or for SQLite (a file on this machine) this machine's."""
+    if db.get_bind().dialect.name == "postgresql":
+        return float(db.scalar(select(func.extract("epoch", func.clock_timestamp()))) or 0.0)
+    return time.time()
 
 
 def info(row: LadderHold) -> HolderInfo:

@@ -82,6 +82,24 @@ def test_a_ladder_killed_on_this_machine_is_taken_over_at_once_and_one_elsewhere
     assert (row.holder, row.host, row.pid) == (taker.me, this_machine(), os.getpid())
 
 
+def test_on_postgresql_machines_whose_clocks_disagree_judge_the_hold_by_the_servers_clock(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ladders on two machines share a PostgreSQL server: one whose clock ran a minute ahead took over a live
+    ladder's hold, and one whose clock ran a minute behind had its own taken."""
+    migrate(pg_url)
+    make = sessions(make_engine(pg_url))
+    ahead, behind = time.time() + 2 * STALE_S, time.time() - 2 * STALE_S
+    monkeypatch.setattr("ladder.hold.time.time", lambda: behind)
+    first = Hold(make)
+    first.take()
+    first.renew()
+    set_holder(make, host="another-machine/pid:[1]")  # the first ladder as seen from a second machine
+    monkeypatch.setattr("ladder.hold.time.time", lambda: ahead)
+    with pytest.raises(LadderBusy) as refused:
+        Hold(make).take()
+    assert "last heard from 0 s ago" in str(refused.value)
+    first.renew()
+
+
 def test_the_command_refuses_a_database_another_ladder_serves(tmp_path: Path, any_url: str, make: sessionmaker[Session]) -> None:
     Hold(make, "http://127.0.0.1:9999").take()
     result = CliRunner().invoke(app, ["ladder", "serve", "--data", str(tmp_path), "--db", any_url, "--port", "0", "--no-samples"])
