@@ -66,15 +66,11 @@ def settled(db: Session, match: Match) -> bool:
     return match.status in FINISHED and not unsettled_deals(db, [match.deal])
 
 
-KEPT_BACK = "kept back until every match of its deal is over"
-
-
 def public_verdicts(verdicts: list[dict[str, Any]], is_settled: bool) -> list[dict[str, Any]]:
-    """A seat's verdicts; before its deal is settled without their details, which may name cards of the deal
-    (an illegal action's "card 23 is not in your hand") that a bot of the twin match must not learn."""
-    if is_settled:
-        return verdicts
-    return [{**v, "detail": KEPT_BACK} if v.get("detail") else v for v in verdicts]
+    """A seat's verdicts, once its deal is settled; none before. A detail may name cards of the deal (an illegal
+    action's "card 23 is not in your hand"), a forfeit tells the seat's rank, and the decision a timeout came at
+    how long the match ran: each tells a bot of the twin match something of how the deal went."""
+    return verdicts if is_settled else []
 
 
 def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
-from ladder.models import Match
+from ladder.models import Match, MatchSeat
 from tests.ladder.conftest import LadderFixture
 from tests.support import SAMPLE_BOTS
 
@@ -40,8 +40,11 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
     """A bot that could read its twin's seed, replay or log (it may call the API from its process) knew every hidden card."""
     owner, first, twin = played_pair(ladder)
     client, someone, seat = ladder.client, ladder.user("someone"), 0
+    verdict = {"kind": "FORFEIT", "decision": 7, "detail": "card 23 is not in your hand"}
     with ladder.make() as db:
         seed = db.get_one(Match, first).seed
+        db.execute(update(MatchSeat).where(MatchSeat.match_id == first, MatchSeat.seat == 1).values(verdicts=[verdict]))
+        db.commit()
     for status in ("queued", "running"):
         with ladder.make() as db:
             db.execute(update(Match).where(Match.id == twin).values(status=status))
@@ -59,6 +62,8 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
         assert listed[first]["seed"] is None and listed[first]["deal"] is None and listed[first]["settled"] is False
         # How the deal went for each seat tells the twin's bots something of its cards.
         assert all(seat["rank"] is None and seat["score"] is None for seat in listed[first]["seats"])
+        # A forfeit tells a rank, a detail may name a card, a timeout's decision how long the match ran.
+        assert all(seat["verdicts"] == [] for m in (listed[first], client.get(f"/api/matches/{first}").json()) for seat in m["seats"])
         unsettled_games = crosstable_games(ladder)  # the same without either match of the deal
         log = client.get(f"/api/matches/{first}/logs/{seat}", headers=owner)
         assert log.status_code == 404 and "deal" in log.json()["detail"]
@@ -71,6 +76,7 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
         assert (summary["seed"], summary["settled"]) == (seed, True) and summary["deal"]
         assert sorted(seat["rank"] for seat in summary["seats"]) in ([1, 1], [1, 2]) and all(seat["score"] is not None for seat in summary["seats"])
         assert crosstable_games(ladder) == unsettled_games + (2 if status == "done" else 1), "now the deal's finished matches count"
+        assert summary["seats"][1]["verdicts"] == [verdict]
         assert client.get(f"/api/matches/{first}/replay").json()["seed"] == seed
         assert client.get(f"/api/matches/{first}/frames").status_code == 200
         assert client.get(f"/matches/{first}").status_code == 200
