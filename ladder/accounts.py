@@ -71,7 +71,7 @@ class Owner:
 
 def list_users(db: Session) -> list[Owner]:
     """Every owner, by name, with their number of bots and whether their token is revoked."""
-    counts = dict(db.execute(select(Bot.owner_id, func.count(Bot.id)).group_by(Bot.owner_id)).tuples().all())
+    counts = {owner: bots for owner, bots in db.execute(select(Bot.owner_id, func.count(Bot.id)).group_by(Bot.owner_id))}
     return [
         Owner(u.name, u.created_at, counts.get(u.id, 0), u.token_hash.startswith(REVOKED))
         for u in db.scalars(select(User).order_by(User.name))
