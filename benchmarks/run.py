@@ -1,7 +1,7 @@
 """Run every benchmark and write docs/benchmarks.md: ``python -m benchmarks.run``.
 
 Nothing here passes or fails: each figure is printed beside its target. The
-whole run takes about ten minutes on two cores.
+whole run takes about half an hour on two cores.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.engine import decisions_per_second
@@ -76,6 +77,7 @@ def engine(r: Report) -> None:
         "",
     )
     peers: dict[str, float] = {}
+    beside: dict[str, Callable[[float], tuple[float, int] | None]] = {}
     rows = []
     for library, name, fn in PEERS:
         runs = [x for x in (fn(3.0) for _ in range(3)) if x is not None]
@@ -84,41 +86,62 @@ def engine(r: Report) -> None:
             continue
         rate = statistics.median(x[0] for x in runs)
         peers[f"{library} {name}"] = rate
+        beside[f"{library} {name}"] = fn
         rows.append(f"| {library} {name} | {rate:,.0f} | |")
     r.add("| peer | steps/s | |", "|---|---|---|", *rows, "")
-    rl = [v for k, v in peers.items() if k.startswith("RLCard")]
-    hearts = peers.get("OpenSpiel hearts")
-    rl_best = max(rl) if rl else None
+    rl = {k: v for k, v in peers.items() if k.startswith("RLCard")}
+    rl_name = max(rl, key=rl.__getitem__) if rl else None
+    hearts_name = "OpenSpiel hearts" if "OpenSpiel hearts" in peers else None
     r.add(
-        "Targets: at least 10 times RLCard's rate (its faster engine, uno, is taken) and at least a quarter of OpenSpiel's hearts.",
+        "Targets: at least 10 times RLCard's rate (its faster engine in the table above is taken) and at least a quarter of OpenSpiel's hearts.",
+        "This host's speed has swung within a run (benchmarks/CHANGES.md, twentieth round), so each ratio is taken in the same minute:",
+        f"every run of a configuration (3 s) is followed by a second of {rl_name or 'RLCard'} and one of OpenSpiel hearts, and the",
+        "ratio shown is the median of the three runs' ratios; the peers' rates measured so are given beside.",
         "",
-        "| game | players | decisions/s | × RLCard (best) | × OpenSpiel hearts | 10× RLCard | ¼ OpenSpiel hearts |",
-        "|---|---|---|---|---|---|---|",
+        "| game | players | decisions/s | × RLCard (best) | × OpenSpiel hearts | RLCard, hearts beside (steps/s) | 10× RLCard | ¼ OpenSpiel hearts |",
+        "|---|---|---|---|---|---|---|---|",
     )
-    worst_rl: float | None = None
-    worst_os: float | None = None
+    ratios: dict[tuple[str, int], tuple[float | None, float | None]] = {}
     for game_id, cls in GAMES.items():
         for n in cls.spec.player_counts:
-            runs = [decisions_per_second(game_id, n) for _ in range(3)]
-            rate = statistics.median(x[0] for x in runs)
-            x_rl = rate / rl_best if rl_best else None
-            x_os = rate / hearts if hearts else None
-            worst_rl = x_rl if worst_rl is None or (x_rl is not None and x_rl < worst_rl) else worst_rl
-            worst_os = x_os if worst_os is None or (x_os is not None and x_os < worst_os) else worst_os
+            ours: list[float] = []
+            by_rl: list[float] = []
+            by_os: list[float] = []
+            rl_rates: list[float] = []
+            os_rates: list[float] = []
+            for _ in range(3):
+                rate = decisions_per_second(game_id, n)[0]
+                ours.append(rate)
+                against: list[tuple[str | None, list[float], list[float]]] = [(rl_name, rl_rates, by_rl), (hearts_name, os_rates, by_os)]
+                for peer, rates, out in against:
+                    found = beside[peer](1.0) if peer is not None else None
+                    if found is not None:
+                        rates.append(found[0])
+                        out.append(rate / found[0])
+            x_rl = statistics.median(by_rl) if by_rl else None
+            x_os = statistics.median(by_os) if by_os else None
+            ratios[(game_id, n)] = (x_rl, x_os)
+            peers_beside = f"{statistics.median(rl_rates) if rl_rates else 0:,.0f}, {statistics.median(os_rates) if os_rates else 0:,.0f}"
             r.add(
-                f"| {game_id} | {n} | {rate:,.0f} | {x_rl or 0:.2f} | {x_os or 0:.3f} | {met(x_rl >= 10 if x_rl else None)} | {met(x_os >= 0.25 if x_os else None)} |"
+                f"| {game_id} | {n} | {statistics.median(ours):,.0f} | {x_rl or 0:.2f} | {x_os or 0:.3f} | {peers_beside} |"
+                f" {met(x_rl >= 10 if x_rl else None)} | {met(x_os >= 0.25 if x_os else None)} |"
             )
     r.add("")
+    worst_rl = min((x for x, _ in ratios.values() if x is not None), default=None)
+    worst_os = min((x for _, x in ratios.values() if x is not None), default=None)
     if worst_rl is not None:
         r.target("engine: slowest game vs RLCard", f"{worst_rl:.2f}×", "≥ 10×", worst_rl >= 10)
     if worst_os is not None:
         r.target("engine: slowest game vs OpenSpiel hearts", f"{worst_os:.3f}×", "≥ 0.25×", worst_os >= 0.25)
     engine_parts(r)
-    engine_compiled(r, hearts, rl_best)
+    engine_compiled(r, ratios)
 
 
-def engine_compiled(r: Report, hearts: float | None, rl_best: float | None) -> None:
-    """The same loop with the rules compiled by mypyc, as ``arena compile`` and ``ARENA_COMPILED=1`` play them."""
+def engine_compiled(r: Report, ratios: dict[tuple[str, int], tuple[float | None, float | None]]) -> None:
+    """The same loop with the rules compiled by mypyc, as ``arena compile`` and ``ARENA_COMPILED=1`` play them.
+
+    Its ratios to the peers are chained from two taken in the same minute: compiled over pure (the two runs
+    alternate) times pure over the peer (section 1's, measured beside each configuration)."""
     from benchmarks.compiled import compiled_rates
 
     configs = [(g, n) for g, cls in GAMES.items() for n in sorted({min(cls.spec.player_counts), max(cls.spec.player_counts)})]
@@ -127,6 +150,8 @@ def engine_compiled(r: Report, hearts: float | None, rl_best: float | None) -> N
         "and `ARENA_COMPILED=1` (docs/deploy.md; Arena's default is pure Python): built into a scratch cache, the same loop",
         "timed in a process that imports the compiled rules, alternating with one that imports the pure ones",
         "(2 seconds per configuration, median of 2 runs each; every game at its smallest and largest table).",
+        "The ratios to the peers are the speed-up (×, compiled over pure, which alternate) times the pure rules' ratio",
+        "in the table above (taken beside the peers): each factor comes from one minute, whatever the host does between.",
         "",
     )
     found = compiled_rates(configs)
@@ -138,16 +163,21 @@ def engine_compiled(r: Report, hearts: float | None, rl_best: float | None) -> N
         "| game | players | pure Python | compiled | × | compiled × RLCard (best) | compiled × OpenSpiel hearts |",
         "|---|---|---|---|---|---|---|",
     )
+    worst_rl: float | None = None
+    worst_os: float | None = None
     for (game_id, n), (pure, fast) in rates.items():
-        x_rl = f"{fast / rl_best:.2f}" if rl_best else "—"
-        x_os = f"{fast / hearts:.3f}" if hearts else "—"
-        r.add(f"| {game_id} | {n} | {pure:,.0f} | {fast:,.0f} | {fast / pure:.2f} | {x_rl} | {x_os} |")
+        pure_rl, pure_os = ratios.get((game_id, n), (None, None))
+        x_rl = fast / pure * pure_rl if pure_rl else None
+        x_os = fast / pure * pure_os if pure_os else None
+        worst_rl = x_rl if x_rl is not None and (worst_rl is None or x_rl < worst_rl) else worst_rl
+        worst_os = x_os if x_os is not None and (worst_os is None or x_os < worst_os) else worst_os
+        cells = f"{x_rl:.2f}" if x_rl is not None else "—", f"{x_os:.3f}" if x_os is not None else "—"
+        r.add(f"| {game_id} | {n} | {pure:,.0f} | {fast:,.0f} | {fast / pure:.2f} | {cells[0]} | {cells[1]} |")
     r.add("", f"Compiling took {seconds:.0f} s.", "")
-    slowest = min(fast for _, fast in rates.values())
-    if rl_best:
-        r.target("engine, compiled: slowest game vs RLCard", f"{slowest / rl_best:.2f}×", "≥ 10×", slowest / rl_best >= 10)
-    if hearts:
-        r.target("engine, compiled: slowest game vs OpenSpiel hearts", f"{slowest / hearts:.3f}×", "≥ 0.25×", slowest / hearts >= 0.25)
+    if worst_rl is not None:
+        r.target("engine, compiled: slowest game vs RLCard", f"{worst_rl:.2f}×", "≥ 10×", worst_rl >= 10)
+    if worst_os is not None:
+        r.target("engine, compiled: slowest game vs OpenSpiel hearts", f"{worst_os:.3f}×", "≥ 0.25×", worst_os >= 0.25)
 
 
 def engine_parts(r: Report) -> None:
