@@ -109,10 +109,10 @@ def engine(r: Report) -> None:
             by_os: list[float] = []
             rl_rates: list[float] = []
             os_rates: list[float] = []
+            against: list[tuple[str | None, list[float], list[float]]] = [(rl_name, rl_rates, by_rl), (hearts_name, os_rates, by_os)]
             for _ in range(3):
                 rate = decisions_per_second(game_id, n)[0]
                 ours.append(rate)
-                against: list[tuple[str | None, list[float], list[float]]] = [(rl_name, rl_rates, by_rl), (hearts_name, os_rates, by_os)]
                 for peer, rates, out in against:
                     found = beside[peer](1.0) if peer is not None else None
                     if found is not None:
@@ -163,17 +163,17 @@ def engine_compiled(r: Report, ratios: dict[tuple[str, int], tuple[float | None,
         "| game | players | pure Python | compiled | × | compiled × RLCard (best) | compiled × OpenSpiel hearts |",
         "|---|---|---|---|---|---|---|",
     )
-    worst_rl: float | None = None
-    worst_os: float | None = None
+    chained: list[tuple[float | None, float | None]] = []
     for (game_id, n), (pure, fast) in rates.items():
         pure_rl, pure_os = ratios.get((game_id, n), (None, None))
         x_rl = fast / pure * pure_rl if pure_rl else None
         x_os = fast / pure * pure_os if pure_os else None
-        worst_rl = x_rl if x_rl is not None and (worst_rl is None or x_rl < worst_rl) else worst_rl
-        worst_os = x_os if x_os is not None and (worst_os is None or x_os < worst_os) else worst_os
+        chained.append((x_rl, x_os))
         cells = f"{x_rl:.2f}" if x_rl is not None else "—", f"{x_os:.3f}" if x_os is not None else "—"
         r.add(f"| {game_id} | {n} | {pure:,.0f} | {fast:,.0f} | {fast / pure:.2f} | {cells[0]} | {cells[1]} |")
     r.add("", f"Compiling took {seconds:.0f} s.", "")
+    worst_rl = min((x for x, _ in chained if x is not None), default=None)
+    worst_os = min((x for _, x in chained if x is not None), default=None)
     if worst_rl is not None:
         r.target("engine, compiled: slowest game vs RLCard", f"{worst_rl:.2f}×", "≥ 10×", worst_rl >= 10)
     if worst_os is not None:
