@@ -3,16 +3,38 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from threading import Lock
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, update
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def database_time(db: Session) -> float:
+    """Now, in seconds since the epoch, by the database's clock: PostgreSQL's server, which every ladder and worker
+    shares, or for SQLite (a file on this machine) this machine's.
+
+    The hold and the matches' leases are timed so: a worker or ladder whose own clock is off by more than a
+    lease would otherwise see live leases as lost, or lost ones as live.
+    """
+    if db.get_bind().dialect.name == "postgresql":
+        return float(db.scalar(select(func.extract("epoch", func.clock_timestamp()))) or 0.0)
+    return time.time()
+
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database out of reach (its server stopped, a connection dropped), not a bug of ours."""
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        return True
+    return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
 
 
 def default_url(data_dir: Path) -> str:

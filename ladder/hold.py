@@ -20,10 +20,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Result, func, select, update
+from sqlalchemy import CursorResult, Result, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ladder.db import database_time
 from ladder.models import LadderHold
 from referee.server.launchers import process_start, same_process, this_machine
 
@@ -76,6 +77,15 @@ def abandoned(row: LadderHold, now: float) -> bool:
     if row.pid == os.getpid():
         return row.holder not in _held_here
     return not same_process(row.pid, row.process_start)
+
+
+def check_free(make: sessionmaker[Session]) -> None:
+    """Raise LadderBusy if a live ladder holds the database, without taking it (a command's first check)."""
+    with make() as db:
+        now = database_time(db)
+        row = db.get(LadderHold, ROW)
+        if row is not None and not abandoned(row, now):
+            raise LadderBusy(info(row), now)
 
 
 class Hold:
@@ -147,14 +157,6 @@ class Hold:
         with self.make() as db:
             row = db.scalar(select(LadderHold).where(LadderHold.id == ROW))
             return None if row is None or row.holder is None else info(row)
-
-
-def database_time(db: Session) -> float:
-    """Now, in seconds since the epoch, by the database's clock: PostgreSQL's server, which every ladder and worker
-    shares, or for SQLite (a file on this machine) this machine's."""
-    if db.get_bind().dialect.name == "postgresql":
-        return float(db.scalar(select(func.extract("epoch", func.clock_timestamp()))) or 0.0)
-    return time.time()
 
 
 def info(row: LadderHold) -> HolderInfo:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import house_user
 from ladder.api import LadderState, create_app
-from ladder.db import default_url, make_engine, migrate, sessions
+from ladder.db import default_url, make_engine, migrate, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
@@ -43,6 +43,33 @@ from referee.server.session import TimeControl
 log = logging.getLogger("arena.ladder")
 #: Matches given back unplayed in a row before the dispatcher claims one at a time, at most MAX_PAUSE_S apart.
 FAILING_RUN, MAX_PAUSE_S = 3, 60.0
+
+
+class Trouble:
+    """What one of the ladder's loops, which go on after an error, says of a run of them: the first, and its end.
+
+    The database out of reach is one line; anything else (a bug, the cluster gone) its traceback, once.
+    Each loop said every error again: while PostgreSQL restarted, a traceback a second.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.failures = 0
+
+    def failed(self, exc: BaseException) -> None:
+        self.failures += 1
+        if self.failures > 1:
+            return
+        if unreachable(exc):
+            log.warning("%s: the database is out of reach (%s: %s); trying again", self.what, type(exc).__name__,
+                        (str(exc).strip().splitlines() or [""])[0])
+        else:
+            log.error("%s failed; trying again", self.what, exc_info=exc)
+
+    def over(self) -> None:
+        if self.failures:
+            log.info("%s: going again, after %d failed tries", self.what, self.failures)
+        self.failures = 0
 
 
 @dataclass
@@ -151,12 +178,14 @@ class Ladder:
         in_flight: dict[asyncio.Future[JobOutcome], tuple[int, str]] = {}
         handing: asyncio.Future[tuple[int, MatchJob | None] | None] | None = None
         renewed = time.monotonic()
+        trouble = Trouble("the dispatcher")
         try:
             while True:
                 try:
                     for future in [f for f in in_flight if f.done()]:
-                        match_id, owner = in_flight.pop(future)
-                        self._settle(future, match_id, owner)
+                        # Settled, then forgotten: a settling the database refused is tried again at the next turn.
+                        self._settle(future, *in_flight[future])
+                        del in_flight[future]
                     self.capacity = await self.executor.capacity()
                     # No more than that: a match queued behind another at one worker could wait while another worker is idle.
                     # Workers that failed the last matches (``_worker_trouble``): one at a time, after a pause.
@@ -180,8 +209,9 @@ class Ladder:
                     if in_flight and time.monotonic() - renewed > self.config.lease_seconds / 3:
                         renew_all(self.make, dict(in_flight.values()), self.config.lease_seconds)
                         renewed = time.monotonic()
-                except Exception:  # the database or the cluster out of reach for a moment: the leases say what was lost
-                    log.exception("the dispatcher stumbled; going on")
+                    trouble.over()
+                except Exception as exc:  # the database or the cluster out of reach for a moment: the leases say what was lost
+                    trouble.failed(exc)
                     await asyncio.sleep(1.0)
                 # Wake up as soon as a job ends, or a match (the executor's room), or the scheduler has queued more.
                 room = self.executor.room() if in_flight else None
@@ -234,6 +264,13 @@ class Ladder:
                 log.warning("Dask cancelled the matches in flight (%s); they are queued again", str(error).splitlines()[0])
             self._cancel_told = True
             return
+        if error is not None and unreachable(error):
+            # The worker could not reach the database: not the match's fault, so no attempt is counted (three short
+            # outages during one match failed it); the dispatcher still slows down, in case that worker never can.
+            log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, type(error).__name__)
+            release(self.make, match_id, owner)
+            self._worker_trouble()
+            return
         if error is not None:
             # The job never reported: its worker died more often than Dask retries, or the task was lost.
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
@@ -271,9 +308,15 @@ class Ladder:
         between two ticks, and the seats then waited for the next one. A tick that queued nothing (too few
         bots) and left the queue empty is not repeated early: the dispatcher would find it empty again at once.
         """
+        trouble = Trouble("the scheduler")
         while True:
             # On a thread: a tick is several queries, and the matches this loop referees must not wait for them.
-            queued = await asyncio.to_thread(self._tick)
+            try:
+                queued = await asyncio.to_thread(self._tick)
+                trouble.over()
+            except Exception as exc:  # one error ended the scheduler for good: no more queueing, no lost lease reaped
+                trouble.failed(exc)
+                queued = False
             if self._fed is not None and not self._fed.done():
                 self._fed.set_result(None)
             self._hungry.clear()
@@ -318,14 +361,16 @@ class Ladder:
 
     async def holding(self) -> None:
         """Renew the hold on the database every few seconds; HoldLost (which ends ``run``) if another ladder took it."""
+        trouble = Trouble("renewing the ladder's hold on its database")
         while True:
             await asyncio.sleep(RENEW_S)
             try:
                 await asyncio.to_thread(self.hold.renew)
+                trouble.over()
             except HoldLost:
                 raise
-            except Exception:  # the database out of reach for a moment: the next renewal tries again
-                log.warning("could not renew the ladder's hold on its database", exc_info=True)
+            except Exception as exc:  # the database out of reach for a moment: the next renewal tries again
+                trouble.failed(exc)
 
     async def run(self, serve_http: bool = True) -> None:
         # Bound to this run's event loop: a ladder may be run again, on another one.
@@ -356,12 +401,15 @@ class Ladder:
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 serving = asyncio.create_task(server.serve())
                 try:
-                    await asyncio.wait([serving, holding], return_when=asyncio.FIRST_COMPLETED)
+                    # The scheduler and the dispatcher go on after errors; one that ends anyway is a bug, and a ladder
+                    # that went on serving pages without it would schedule or play nothing, silently.
+                    await asyncio.wait([serving, *tasks], return_when=asyncio.FIRST_COMPLETED)
                 finally:  # Ctrl-C or SIGTERM (arena/cli/running.py), or the hold lost: the HTTP server shuts down cleanly first
                     server.should_exit = True
                     await outlast(serving)
-                if holding.done():
-                    holding.result()  # HoldLost
+                for task in tasks:
+                    if task.done():
+                        task.result()  # HoldLost, or the loop's own error
                 serving.result()  # the server's own error, if it stopped by itself
             else:
                 await asyncio.gather(*tasks)

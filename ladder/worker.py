@@ -21,6 +21,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
+from ladder.db import database_time
 from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
@@ -57,8 +58,8 @@ def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) ->
     """
     with make() as db:
         for _ in range(5):
+            now = database_time(db)  # leases are timed by the database's clock, which every machine shares
             conn = db.connection()  # the transaction's: a new one after each commit
-            now = time.time()
             taken = conn.execute(_CLAIM, {"owner": owner, "expires": now + lease_seconds, "now": now}).first()
             if taken is not None:
                 seats = seats_of(conn, int(taken.id))
@@ -85,7 +86,7 @@ def renew(make: sessionmaker[Session], match_id: int, owner: str, lease_seconds:
         done = db.execute(
             update(Match)
             .where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner)
-            .values(lease_expires=time.time() + lease_seconds)
+            .values(lease_expires=database_time(db) + lease_seconds)
         )
         db.commit()
         return bool(done.rowcount == 1)  # type: ignore[attr-defined]
@@ -93,8 +94,8 @@ def renew(make: sessionmaker[Session], match_id: int, owner: str, lease_seconds:
 
 def reap(make: sessionmaker[Session]) -> int:
     """Queue again every running match whose lease ran out; give up after MAX_ATTEMPTS."""
-    now = time.time()
     with make() as db:
+        now = database_time(db)
         failed = db.execute(
             update(Match)
             .where(Match.status == "running", Match.lease_expires < now, Match.attempts + 1 >= MAX_ATTEMPTS)
@@ -354,9 +355,9 @@ def renew_all(make: sessionmaker[Session], leases: dict[int, str], lease_seconds
     """Renew the leases of several claimed matches (match id -> owner); returns how many were still held."""
     if not leases:
         return 0
-    expires = time.time() + lease_seconds
     held = 0
     with make() as db:
+        expires = database_time(db) + lease_seconds
         for match_id, owner in leases.items():
             done = db.execute(
                 update(Match)

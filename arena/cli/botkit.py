@@ -491,5 +491,5 @@ def new(
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
     raise typer.Exit(2)

@@ -35,7 +35,7 @@ DEFAULT_SERVER = "http://127.0.0.1:8765"
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
     raise typer.Exit(code)
 
 
@@ -207,7 +207,16 @@ def serve(
         fail(str(exc))
     listen_or_exit(host, port).close()  # before a new ladder is made in --data, and the sample bots validated, for nothing
     made = first_missing(data)
-    check_store(open_ladder_db(data, db, write=True), data, made)  # a wrong --db or --data is told here, not in a traceback from the service
+    make = open_ladder_db(data, db, write=True)
+    from ladder.hold import HoldLost, LadderBusy, check_free
+
+    try:
+        with database_errors():
+            check_free(make)  # first: a second ladder started from another folder was told its store was wrong
+    except LadderBusy as exc:
+        remove_made(made)
+        fail(str(exc))
+    check_store(make, data, made)  # a wrong --db or --data is told here, not in a traceback from the service
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
@@ -216,8 +225,6 @@ def serve(
         recorder=books_process,
     )
     ladder = Ladder(config)
-    from ladder.hold import LadderBusy
-
     try:
         with database_errors():
             ladder.hold.take()  # here rather than in the service: one line, before the banner
@@ -227,6 +234,8 @@ def serve(
     console.print("watch the standings: arena ladder standings GAME --watch")
     try:
         running.run(ladder.run())
+    except HoldLost as exc:
+        fail(f"the ladder stopped: {exc}", code=1)
     except (OSError, TimeoutError) as exc:
         if executor != "dask":
             raise

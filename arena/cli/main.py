@@ -37,7 +37,7 @@ err = Console(stderr=True)
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
     raise typer.Exit(2)
 
 

@@ -27,6 +27,7 @@ class FailingWorkers:
 
     def __init__(self) -> None:
         self.submitted = 0
+        self.handing_out = asyncio.Event()  # the first job is submitted
 
     async def start(self) -> None:
         pass
@@ -37,8 +38,12 @@ class FailingWorkers:
     def room(self) -> None:
         return None
 
-    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
+    def handed(self) -> None:
         self.submitted += 1
+        self.handing_out.set()
+
+    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
+        self.handed()
 
         async def fail() -> JobOutcome:
             raise WorkerUnfit("this worker has no ARENA_DB_URL and the ladder sends no database URL")
@@ -53,13 +58,16 @@ class FailingWorkers:
 
 
 def run_ladder(tmp_path: Path, workers: FailingWorkers, seconds: float) -> Ladder:
-    """A ladder of two sample bots on ``workers`` for ``seconds``, then stopped."""
+    """A ladder of two sample bots on ``workers`` for ``seconds`` from the moment it hands out matches, then stopped."""
     config = LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], time_control=TimeControl(move_time_ms=500), seed=1)
     ladder = Ladder(config, executor=workers)
     enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
 
     async def run_for() -> None:
+        workers.handing_out = asyncio.Event()  # of this run's loop
         task = asyncio.create_task(ladder.run(serve_http=False))
+        async with asyncio.timeout(60):  # its start and first queue took over two seconds on a busy machine
+            await workers.handing_out.wait()
         await asyncio.sleep(seconds)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -89,7 +97,7 @@ class LostScheduler(FailingWorkers):
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
         from distributed.client import FutureCancelledError
 
-        self.submitted += 1
+        self.handed()
 
         async def cancelled() -> JobOutcome:
             raise FutureCancelledError(f"arena-match-{job.match_id}", "scheduler-connection-lost", "Client lost the connection to the scheduler.")
