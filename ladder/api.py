@@ -87,6 +87,14 @@ def create_app(state: LadderState) -> FastAPI:
     app.state.ladder = state
     frame_cache = FrameCache()
 
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        """The ladder's own failure (the server logs its traceback): JSON under /api, as every other answer there, so
+        that `arena ladder submit` does not take a plain-text 500 for a server that is not the ladder."""
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500)
+        return Response("Internal Server Error", status_code=500, media_type="text/plain")
+
     def known_game(game: str) -> str:
         if game not in GAMES:
             raise HTTPException(404, f"unknown game {game!r}")

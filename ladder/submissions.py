@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import shutil
@@ -95,12 +96,16 @@ async def submit(
     staging_root, validation_root = store_dirs(store)
     staging = staging_root / uuid.uuid4().hex
     try:
-        unpack(data, staging, limits)
-        manifest = load_manifest(staging)
-        check_built(manifest)
-    except (UploadError, ManifestError) as exc:
+        # On a thread: a large archive took seconds to unpack and check, and every page and API call waited for it.
+        manifest = await asyncio.to_thread(unpacked, data, staging, limits)
+    except BaseException as exc:  # nothing of an archive that could not be read is kept
         shutil.rmtree(staging, ignore_errors=True)
-        raise SubmissionRefused(422, str(exc).replace(str(staging), "<bot>")) from None
+        if isinstance(exc, (UploadError, ManifestError)):
+            raise SubmissionRefused(422, str(exc).replace(str(staging), "<bot>")) from None
+        if not isinstance(exc, Exception):
+            raise
+        log_.exception("a submission's archive could not be read")
+        raise SubmissionRefused(500, "the ladder failed to read this archive (an internal error); nothing of it was kept") from None
     unknown = [g for g in manifest.games if g not in GAMES]
     if unknown:
         shutil.rmtree(staging, ignore_errors=True)
@@ -143,6 +148,14 @@ async def submit(
         log_.exception("the submission of %s failed", manifest.name)
         raise SubmissionRefused(500, "the ladder failed to register this version (an internal error); nothing of it was kept") from None
     return Outcome(manifest.name, seq, manifest.version, not reason, reason or note, log)
+
+
+def unpacked(data: bytes, staging: Path, limits: Limits) -> BotManifest:
+    """The archive unpacked into ``staging``, and its manifest read and checked (UploadError, ManifestError)."""
+    unpack(data, staging, limits)
+    manifest = load_manifest(staging)
+    check_built(manifest)
+    return manifest
 
 
 def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int], store: Path) -> tuple[int, str]:

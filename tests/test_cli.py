@@ -154,6 +154,8 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
         (["generals-war", RANDOM, RANDOM, "--strike-limit", "5000000000"], "Invalid value for '--strike-limit'"),
         (["generals-war", RANDOM, RANDOM, "--move-time-ms", "0"], "Invalid value for '--move-time-ms'"),
         (["generals-war", RANDOM, RANDOM, "--time-bank-ms", "-1"], "Invalid value for '--time-bank-ms'"),
+        # a seed of some 4,300 digits crashed the match when the bots' seeds were derived from it
+        (["generals-war", RANDOM, RANDOM, "--seed", str(2**63)], "Invalid value for '--seed'"),
     ],
 )
 def test_bad_input_gets_a_clear_error(args: list[str], message: str) -> None:
@@ -190,6 +192,9 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
         (["referee", "serve", "glory", "--host", "no-such-host.invalid"], "cannot listen on no-such-host.invalid:50051"),
         (["match", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "new1" / "logs"), "--replay", str(a_file / "r.json")], "is not a directory"),
         (["tournament", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "new2"), "--replay-dir", str(a_file)], "is not a directory"),
+        # a file that cannot be made where the folder is fine: found only after the match, which was lost with it
+        (["match", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "logs"), "--replay", "/proc/arena-replay.json"], "--replay /proc/arena-replay.json: No such file"),
+        (["referee", "serve", "glory", "--port", "0", "--replay", "/proc/arena-replay.json"], "--replay /proc/arena-replay.json: No such file"),
     ]
     for args, message in cases:
         result = runner.invoke(app, args)
@@ -198,6 +203,34 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
     taken.close()
     assert not list(tmp_path.rglob("*.json")), "no match was played"
     assert not (tmp_path / "new1").exists() and not (tmp_path / "new2").exists(), "no folder made for a command that failed"
+
+
+def test_a_replay_that_cannot_be_written_after_the_match_keeps_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk full when the match ends: a traceback, and with --json no result at all."""
+    import referee.server.replay
+
+    def full(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(referee.server.replay, "write_replay", full)
+    replay = tmp_path / "r.json"
+    result = runner.invoke(app, ["match", "glory", RANDOM, RANDOM, "--seed", "3", "--json", "--replay", str(replay), "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 1, result.output
+    said = [line for line in result.output.splitlines() if line.startswith("{")]
+    assert len(said) == 1 and json.loads(said[0])["replay"] is None and len(json.loads(said[0])["seats"]) == 2, result.output
+    assert f"error: the replay could not be written to {replay}: No space left on device" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_replay_nested_too_deep_or_with_a_huge_number_is_refused(tmp_path: Path) -> None:
+    """Both were tracebacks: RecursionError from the JSON parser, ValueError from a number of 5,000 digits."""
+    deep, huge = tmp_path / "deep.json", tmp_path / "huge.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    huge.write_text('{"format": "arena-replay", "seed": ' + "9" * 5000 + "}")
+    for path, message in ((deep, "its JSON nests too deep"), (huge, "not a JSON replay (Exceeds the limit")):
+        result = runner.invoke(app, ["replay", str(path), "--no-browser", "--port", "0"])
+        assert result.exit_code == 2, result.output
+        assert message in " ".join(result.output.split()), result.output
 
 
 @pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6")

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,6 +185,25 @@ def test_a_command_that_does_not_exist_is_a_crash_that_names_it(tmp_path: Path, 
     played = asyncio.run(run_local_match(MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)))
     assert [pb.VerdictKind.Name(v.kind) for v in played.record.result.seats[0].verdicts] == ["CRASH", "FORFEIT"]
     assert "no-such-program" in played.logs[0].read_text()
+
+
+def test_a_launcher_that_fails_unexpectedly_is_a_crash_at_once(tmp_path: Path) -> None:
+    """A ValueError from the launch (a NUL in an argument) ended the seat's watcher unseen: the bot was reported as
+    never connecting, after the connection timeout, with a log path that did not exist."""
+    from referee.server.launchers import ProcessLauncher
+
+    class Broken(ProcessLauncher):
+        async def launch(self, spec: Any) -> Any:
+            if spec.seat == 0:
+                raise ValueError("embedded null byte")
+            return await super().launch(spec)
+
+    setup = MatchSetup("generals-war", [SAMPLE_BOTS / "random", SAMPLE_BOTS / "random"], 5, {}, TimeControl(connect_timeout_ms=60_000), tmp_path / "logs")
+    played = asyncio.run(run_local_match(setup, Broken()))
+    (crash, *_) = played.record.result.seats[0].verdicts
+    assert pb.VerdictKind.Name(crash.kind) == "CRASH", crash
+    assert "the bot could not be started (ValueError: embedded null byte)" in crash.detail
+    assert played.logs[0].read_text().startswith("the bot could not be started (ValueError: embedded null byte)\n")
 
 
 @pytest.mark.parametrize("sandbox", runners("docker"))

@@ -136,6 +136,11 @@ def test_a_wrong_token_is_refused(referee: Referee) -> None:
         play(RandomBot(0), referee.address, referee.session.match_id, "wrong", reconnect_seconds=1)
     with pytest.raises(MatchRefused, match="NOT_FOUND"):
         play(RandomBot(0), referee.address, "no-such-match", referee.session.tokens()[0], reconnect_seconds=1)
+    # An id of half a megabyte, repeated whole in the status's details, overflowed gRPC's metadata: RESOURCE_EXHAUSTED.
+    hello = pb.BotMessage(hello=pb.Hello(match_id="x" * 500_000, token="t", protocol_version=1))
+    refused = raw_stream(referee.address, [hello.SerializeToString()])
+    assert isinstance(refused, grpc.RpcError) and refused.code() == grpc.StatusCode.NOT_FOUND, refused
+    assert refused.details() == f"no match {'x' * 80 + '...'!r} here"
 
 
 def test_refusals_say_why_with_their_status() -> None:

@@ -46,6 +46,19 @@ def test_a_misspelt_or_unknown_key_is_refused(tmp_path: Path, body: str, message
         load_manifest(bot(tmp_path, body))
 
 
+def test_values_nested_too_deep_are_refused_not_a_crash(tmp_path: Path) -> None:
+    """Arrays nested thousands deep made the TOML parser raise RecursionError: a traceback, and on the ladder a 500."""
+    deep = "x = " + "[" * 3000 + "]" * 3000 + "\n"
+    with pytest.raises(ManifestError, match="its values nest too deep"):
+        load_manifest(bot(tmp_path, 'command = ["python", "bot.py"]\n' + deep))
+
+
+def test_a_nul_in_the_command_is_refused(tmp_path: Path) -> None:
+    """No program can be given it: the launch failed unseen and the bot was reported as never connecting, 20 s later."""
+    with pytest.raises(ManifestError, match="holds a NUL character"):
+        load_manifest(bot(tmp_path, 'command = ["python", "bot.py", "a\\u0000b"]\n'))
+
+
 def test_a_command_may_be_a_list_or_one_string_of_words(tmp_path: Path) -> None:
     assert load_manifest(bot(tmp_path, 'command = ["python", "my bot.py"]\n')).command == ("python", "my bot.py")
     assert load_manifest(bot(tmp_path, 'command = "python bot.py"\n')).command == ("python", "bot.py")

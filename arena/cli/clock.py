@@ -1,4 +1,4 @@
-"""The clock options every command that plays matches shares, with the bounds the protocol can carry.
+"""The clock options every command that plays matches shares, with the bounds the protocol can carry, and the seeds' bounds.
 
 GameStart and DecisionRequest send times and the strike limit as uint32 (proto/arena/v1/referee.proto), and a
 request's ``time_left_ms`` is the move time plus the bank: past these bounds a match would fail while sending
@@ -19,3 +19,7 @@ MAX_STRIKE_LIMIT = 2**32 - 1
 MoveTimeMs = Annotated[int, typer.Option(help="Time per decision, in ms.", min=1, max=MAX_TIME_MS)]
 TimeBankMs = Annotated[int, typer.Option(help="Extra time per match, in ms.", min=0, max=MAX_TIME_MS)]
 StrikeLimit = Annotated[int, typer.Option(help="Strikes allowed before a seat forfeits.", min=0, max=MAX_STRIKE_LIMIT)]
+
+#: Seeds: any signed 64-bit number. Past some 4,300 digits Python will not turn one into text, and a seed of
+#: that size crashed a match when its bots' seeds were derived from it.
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from arena.cli import running
 from arena.cli.botkit import bot_app
-from arena.cli.clock import MoveTimeMs, StrikeLimit, TimeBankMs
+from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
 from arena.cli.replay import listen_or_exit
@@ -52,10 +52,30 @@ def check_dir(path: Path, flag: str) -> None:
 
 
 def check_file(path: Path, flag: str) -> None:
-    """Fail before any match is played unless a file can be written at ``path``."""
+    """Fail before any match is played unless a file can be written at ``path`` (it is opened to see, not changed)."""
     if path.is_dir():
         fail(f"{flag} {path} is a directory")
     check_dir(path.parent, f"{flag}'s folder")
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+    except OSError as exc:  # a read-only folder, a file of another user, a path under /proc: found after the match, it lost it
+        fail(f"{flag} {path}: {exc.strerror or exc}")
+    if not existed:
+        path.unlink(missing_ok=True)
+
+
+def saved_replay(record: Any, path: Path) -> bool:
+    """Write the replay; a failure (the disk full) is said in one line, and the match's result is still shown."""
+    from referee.server.replay import write_replay
+
+    try:
+        write_replay(record, path)
+    except OSError as exc:
+        err.print(f"[bold red]error:[/] the replay could not be written to {path}: {exc.strerror or exc}", soft_wrap=True)
+        return False
+    return True
 
 
 def free_replay_path(folder: Path, stem: str) -> Path:
@@ -114,7 +134,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
 def match(
     game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
     bots: Annotated[list[Path], typer.Argument(help="Bot directories, one per seat, in seat order.")],
-    seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and bots replay the same match.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and bots replay the same match.", min=SEED_MIN, max=SEED_MAX)] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
@@ -125,7 +145,6 @@ def match(
     sandbox: Annotated[str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
 ) -> None:
     """Play one local match: a referee on a unix socket per seat and one process (or container) per bot."""
-    from referee.server.replay import write_replay
     from referee.server.runner import MatchSetup, launcher_for, prepare, run_local_match
     from referee.server.session import TimeControl
 
@@ -148,7 +167,7 @@ def match(
     setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
     played = running.run(run_local_match(setup, launcher))
     record = played.record
-    write_replay(record, path)
+    saved = saved_replay(record, path)
     seats: list[dict[str, Any]] = [
         {
             "seat": s.seat,
@@ -162,7 +181,9 @@ def match(
         for s in record.result.seats
     ]
     if as_json:
-        print(json.dumps({"game": game, "seed": seed, "match_id": record.match_id, "replay": str(path), "seats": seats}))
+        print(json.dumps({"game": game, "seed": seed, "match_id": record.match_id, "replay": str(path) if saved else None, "seats": seats}))
+        if not saved:
+            raise typer.Exit(1)
         return
     table = Table(title=f"{GAMES[game].spec.name} · seed {seed} · {len(record.actions)} actions")
     for column in ("seat", "bot", "rank", "score", "verdicts"):
@@ -171,10 +192,12 @@ def match(
         verdicts = ", ".join(f"{v['kind']}@{v['decision']}" for v in s["verdicts"]) or "-"
         table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
     console.print(table)
-    console.print(f"replay: {path}   logs: {log_dir}/")
+    console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/")
     for s in seats:
         if s["verdicts"]:
             console.print(verdict_note(s), highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
+    if not saved:
+        raise typer.Exit(1)
 
 
 def verdict_note(seat: dict[str, Any]) -> str:
@@ -234,7 +257,7 @@ def referee_serve(
     players: Annotated[int, typer.Option(help="Number of seats.")] = 2,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).", min=0, max=65535)] = 50051,
-    seed: Annotated[int | None, typer.Option(help="Match seed.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Match seed.", min=SEED_MIN, max=SEED_MAX)] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],  # noqa: B006
     move_time_ms: MoveTimeMs = 1000,
     time_bank_ms: TimeBankMs = 10000,
@@ -243,8 +266,7 @@ def referee_serve(
 ) -> None:
     """Host one match on TCP for remote bots: prints the match id and each seat's token, plays, prints the result."""
     from referee.games.registry import game_class
-    from referee.server.replay import write_replay
-    from referee.server.service import MAX_CONNECTIONS, RefereeService, make_server
+    from referee.server.service import HANG_UP_WAIT_S, MAX_CONNECTIONS, RefereeService, make_server
     from referee.server.session import MatchSession, TimeControl
 
     try:
@@ -253,8 +275,6 @@ def referee_serve(
     except OptionError as exc:
         fail(str(exc))
     listen_or_exit(host, port).close()  # here, for the reason: gRPC's bind tells only that it failed
-    if replay is not None:
-        check_file(replay, "--replay")
 
     async def serve() -> None:
         tc = TimeControl(move_time_ms, time_bank_ms, connect_timeout_ms=connect_timeout_s * 1000)
@@ -266,6 +286,8 @@ def referee_serve(
             bound = server.add_insecure_port(f"[{host}]:{port}" if ":" in host else f"{host}:{port}")  # an IPv6 address in brackets
         except RuntimeError:  # taken since the check above
             fail(f"cannot listen on {host}:{port}")
+        path = replay or Path("replays") / f"{game}-{the_game.seed}-{session.match_id}.json"
+        check_file(path, "--replay")  # the default folder too: found unwritable after the match, it lost the replay
         await server.start()
         console.print(f"referee for {game} listening on {host}:{bound}")
         console.print(f"ARENA_MATCH_ID={session.match_id}")
@@ -276,11 +298,14 @@ def referee_serve(
         except asyncio.CancelledError:  # Ctrl-C or SIGTERM: the server stopped on this loop, not left to a closed one
             await server.stop(grace=None)
             raise
+        # The streams first, as the local runner does: each waits up to HANG_UP_WAIT_S for its bot to hang up,
+        # and a shorter grace cancelled them, with a traceback at exit.
+        await service.streams_ended(session.match_id, HANG_UP_WAIT_S)
         await server.stop(grace=1.0)
-        path = replay or Path("replays") / f"{game}-{the_game.seed}-{session.match_id}.json"
-        write_replay(record, path)
         for s in record.result.seats:
             console.print(f"seat {s.seat}: rank {s.rank} score {s.score:g}" + (" (forfeited)" if s.forfeited else ""))
+        if not saved_replay(record, path):
+            raise typer.Exit(1)
         console.print(f"replay: {path}")
 
     running.run(serve())

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from arena.cli import running
-from arena.cli.clock import MoveTimeMs, StrikeLimit, TimeBankMs
+from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
 from referee.core.game import OptionError
 from referee.server.manifest import ManifestError
@@ -44,7 +44,7 @@ def tournament(
         ),
     ] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", help="Matches played at once.")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed: the same seed gives the same schedule and deals.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed: the same seed gives the same schedule and deals.", min=SEED_MIN, max=SEED_MAX)] = None,
     players: Annotated[int | None, typer.Option(help="Seats per table (default 2, or the game's smallest count).")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (no progress bar).")] = False,

@@ -238,6 +238,6 @@ class ProcessLauncher:
                 stderr=asyncio.subprocess.STDOUT,
                 start_new_session=True,
             )
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument or the environment
             raise LaunchError(f"could not start {spec.manifest.command!r}: {exc}") from None
         return ProcessHandle(proc, spec.log_path)

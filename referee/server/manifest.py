@@ -55,6 +55,8 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
         raise ManifestError(f"{path}: no {MANIFEST} (it names the bot, its games and the command that starts it)") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{file}: not valid TOML: {exc}") from None
+    except RecursionError:  # arrays nested thousands deep: the parser recurses once per level
+        raise ManifestError(f"{file}: not valid TOML for a bot: its values nest too deep") from None
     except OSError as exc:  # a folder named bot.toml, a file it may not read
         raise ManifestError(f"{file}: cannot be read: {exc.strerror or exc}") from None
     check_keys(file, data)
@@ -87,6 +89,8 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
         command = command.split()  # a string is split on spaces; a list keeps arguments with spaces whole
     if not isinstance(command, list) or not command or not all(isinstance(c, str) and c for c in command):
         raise ManifestError(f"{file}: 'command' must be a list of strings (or one string of words), such as [\"python\", \"bot.py\"]")
+    if any("\0" in c for c in command):  # no program can be given it: the launch failed, and the bot was reported as never connecting
+        raise ManifestError(f"{file}: 'command' holds a NUL character (\\u0000), which no program's arguments may")
     language = data.get("language", "other")
     if language not in LANGUAGES:
         raise ManifestError(f"{file}: 'language' must be one of {', '.join(LANGUAGES)}")

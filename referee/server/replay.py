@@ -152,8 +152,10 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
     """
     try:
         data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not JSON, not UTF-8, or a number of more digits than Python converts
         raise ReplayError(f"{origin}: not a JSON replay ({exc})") from None
+    except RecursionError:
+        raise ReplayError(f"{origin}: not a replay: its JSON nests too deep") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{origin}: not an arena replay")
     if data.get("version") not in READABLE:

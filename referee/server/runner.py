@@ -371,6 +371,11 @@ async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchS
         spec.log_path.write_text(f"{exc}\n")
         session.process_ended(spec.seat, str(exc), started=False)
         return
+    except Exception as exc:  # a launcher's own failure: told now, not as a bot that never connected, seconds later
+        said = f"the bot could not be started ({type(exc).__name__}: {exc})"
+        spec.log_path.write_text(f"{said}\n")
+        session.process_ended(spec.seat, said, started=False)
+        return
     handles[spec.seat] = handle
     code = await handle.wait()
     if not session.finished:

@@ -128,7 +128,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
             return
         session = self.sessions.get(hello.match_id)
         if session is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {hello.match_id!r} here")
+            # The id cut short: a status's details travel as metadata, and a long id made it RESOURCE_EXHAUSTED.
+            shown = hello.match_id if len(hello.match_id) <= 80 else hello.match_id[:80] + "..."
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {shown!r} here")
             return
         if self.only_seat is not None and session.seat_of(hello.token) != self.only_seat:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"this socket serves seat {self.only_seat} only")

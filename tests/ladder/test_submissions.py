@@ -44,6 +44,7 @@ def left_in_store(ladder: LadderFixture) -> list[str]:
         ((("bot.toml", manifest("dupgames", games='["generals-war", "generals-war"]')), ("bot.py", BOT_PY)), "more than once"),
         ((("bot.toml", manifest("longver", version="v" * 5000)), ("bot.py", BOT_PY)), "at most 64 printable characters"),
         ((("bot.toml", manifest("unbuilt")),), "its command names bot.py, which is not in the bot's folder"),
+        ((("bot.toml", manifest("deep") + "x = " + "[" * 3000 + "]" * 3000 + "\n"), ("bot.py", BOT_PY)), "its values nest too deep"),
     ],
 )
 def test_bad_uploads_are_told_why_and_leave_nothing(ladder: LadderFixture, entries: tuple[tuple[str, str | bytes], ...], message: str) -> None:
@@ -82,6 +83,60 @@ def test_a_submission_that_fails_after_it_is_registered_is_rejected_and_removed(
         (version,) = db.scalars(select(BotVersion)).all()
         assert version.status == "rejected" and "submit again" in version.reason
     assert left_in_store(ladder) == [".staging", ".validation"]
+
+
+def test_an_archive_that_breaks_the_reader_is_a_json_500_and_leaves_nothing(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error of the reader's own (RecursionError was one) left the staging folder behind, and answered in plain
+    text, which `arena ladder submit` took for a server that is not the ladder."""
+    import ladder.submissions as submissions
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("the reader broke")
+
+    monkeypatch.setattr(submissions, "unpack", broken)
+    reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("odd")), ("bot.py", BOT_PY)), headers=ladder.user("olga"))
+    assert reply.status_code == 500 and "nothing of it was kept" in reply.json()["detail"], reply.text
+    assert "reader broke" not in reply.text
+    assert left_in_store(ladder) == [".staging", ".validation"]
+
+
+def test_an_archive_is_unpacked_off_the_event_loop(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unpacking and checking a large archive took seconds, and every page and API call of the ladder waited for it."""
+    import asyncio
+
+    import ladder.submissions as submissions
+
+    from ladder.upload import unpack as real
+
+    on_loop: list[bool] = []
+
+    def unpack(*args: object) -> None:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(submissions, "unpack", unpack)
+    reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("calm")), ("bot.py", BOT_PY)), headers=ladder.user("paula"))
+    assert reply.status_code == 201, reply.text
+    assert on_loop == [False]
+
+
+def test_an_internal_error_under_the_api_answers_in_json(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    from fastapi.testclient import TestClient
+
+    from ladder import queries
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(queries, "standings", broken)
+    with TestClient(ladder.client.app, raise_server_exceptions=False) as client:
+        reply = client.get("/api/games/generals-war/standings")
+    assert reply.status_code == 500 and "internal error" in reply.json()["detail"], reply.text
+    assert "a bug" not in reply.text
 
 
 def test_leftovers_of_interrupted_submissions_are_removed_at_start(tmp_path: Path) -> None:
