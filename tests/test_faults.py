@@ -18,7 +18,7 @@ from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS, docker_ready
 
 FAULTY = ROOT / "tests" / "bots" / "faulty"
-TC = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, max_rejections=20, connect_timeout_ms=8000)
+TC = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, max_rejections=20, connect_timeout_ms=30_000)  # a container started on a busy machine took over 8 s
 
 
 DOCKER = docker_ready()
