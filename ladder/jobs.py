@@ -15,6 +15,7 @@ worker that lost its lease) records nothing.
 from __future__ import annotations
 
 import asyncio
+import errno
 import hashlib
 import json
 import logging
@@ -22,6 +23,7 @@ import shutil
 import socket
 import tempfile
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import nullcontext
@@ -32,7 +34,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.db import shared_sessions
+from ladder.db import shared_sessions, unreachable
 from ladder.models import Match
 from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import Claimed, claim_next, fail_match, public_error, record_outcome, release, renew, seats_of
@@ -276,11 +278,27 @@ async def play_job(
     except asyncio.CancelledError:
         release(make, job.match_id, job.owner)  # a clean shutdown: straight back to the queue
         raise
-    except Exception as exc:  # a broken match must not stop the worker
-        log.exception("match %s failed", job.match_id)
+    except Exception as exc:
+        if unreachable(exc):
+            # The database dropped the connection mid-record, say: not the match's fault, and failing it threw a
+            # played match away for good. Back to the queue with no attempt counted (if the database answers now;
+            # if not, the error goes to the dispatcher, which does the same).
+            log.warning("match %s: the database is out of reach (%s); it goes back to the queue", job.match_id, type(exc).__name__)
+            release(make, job.match_id, job.owner)
+            return outcome("unfit", f"the database is out of reach from {worker}")
+        if isinstance(exc, OSError) and exc.errno in _WORKER_FULL:
+            # This worker's disk is full: any match would fail here, so the match goes back and the dispatcher slows down.
+            log.error("match %s: worker %s: %s", job.match_id, worker, exc)
+            release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc.strerror or exc}")
+            return outcome("unfit", str(exc))
+        log.exception("match %s failed", job.match_id)  # a broken match must not stop the worker
         fail_match(make, job.match_id, job.owner, public_error(exc))
         return outcome("failed", f"{type(exc).__name__}: {exc}")
     return outcome("recorded" if recorded else "lost")
+
+
+#: A worker out of room: no disk, no quota. Its matches are given back, not failed.
+_WORKER_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
 async def _play_seated(seats: asyncio.Semaphore | None, start: Callable[[], Coroutine[Any, Any, LocalMatch]]) -> LocalMatch:
@@ -307,13 +325,18 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
     if job.keep == FILES:
         # Named by the lease too: a job that lost its lease writes before it learns so, and must not overwrite the
         # replay its match's new holder recorded; its own file goes when the record is refused.
+        # And by the write: a record tried again after the books' process died may find the match recorded by its
+        # first try, and removing its own file then removed the one the record names.
         lease = hashlib.sha256(job.owner.encode()).hexdigest()[:12]
-        replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}.json"
+        replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}-{uuid.uuid4().hex[:8]}.json"
         replay.parent.mkdir(parents=True, exist_ok=True)
         replay.write_text(replay_json)
-        recorded = record_outcome(make, job.match_id, job.owner, head.result, replay_path=str(replay), log_paths=logs, played_by=worker)
-        if not recorded:
-            replay.unlink(missing_ok=True)
+        recorded = False
+        try:
+            recorded = record_outcome(make, job.match_id, job.owner, head.result, replay_path=str(replay), log_paths=logs, played_by=worker)
+        finally:
+            if not recorded:
+                replay.unlink(missing_ok=True)
         return recorded
     files = {REPLAY_FILE: replay_json.encode()}
     for seat, path in enumerate(map(Path, logs)):
@@ -337,9 +360,10 @@ async def _keep_lease(make: sessionmaker[Session], job: MatchJob, playing: async
     while True:
         await asyncio.sleep(job.lease_seconds / 3)
         try:
-            held = renew(make, job.match_id, job.owner, job.lease_seconds)
-        except Exception:  # the database is out of reach for a moment: try again at the next tick
-            log.warning("could not renew the lease of match %s", job.match_id, exc_info=True)
+            # On a thread: this loop referees matches, and a database slow to answer stopped their clocks' owner.
+            held = await asyncio.to_thread(renew, make, job.match_id, job.owner, job.lease_seconds)
+        except Exception as exc:  # the database is out of reach for a moment: try again at the next tick
+            log.warning("could not renew the lease of match %s (%s)", job.match_id, type(exc).__name__)
             continue
         if not held:
             lost.set()

@@ -107,7 +107,8 @@ def recent_matches(db: Session, game: str | None = None, bot: str | None = None,
                 select(MatchSeat.match_id).join(BotVersion, BotVersion.id == MatchSeat.bot_version_id).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == bot)
             )
         )
-    matches = db.scalars(query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit)).all()
+    # NULLS LAST as SQLite has it: PostgreSQL puts NULLs first, and matches failed before they had an end time filled the list.
+    matches = db.scalars(query.order_by(Match.finished_at.desc().nulls_last(), Match.id.desc()).limit(limit)).all()
     pending = unsettled_deals(db, (m.deal for m in matches))
     return [match_summary(db, m, m.deal not in pending) for m in matches]
 

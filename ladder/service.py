@@ -52,24 +52,37 @@ class Trouble:
     Each loop said every error again: while PostgreSQL restarted, a traceback a second.
     """
 
+    #: A run of failures is said again this often (seconds), so that a loop stuck for good is not silent for good.
+    REMIND_S = 300.0
+
     def __init__(self, what: str) -> None:
         self.what = what
         self.failures = 0
+        self._said: tuple[str, str] | None = None  # the kind and first line of the error last said
+        self._said_at = 0.0
 
     def failed(self, exc: BaseException) -> None:
         self.failures += 1
-        if self.failures > 1:
+        line = (str(exc).strip().splitlines() or [""])[0]
+        kind = "unreachable" if unreachable(exc) else type(exc).__name__
+        if self._said == (kind, line) and time.monotonic() - self._said_at < self.REMIND_S:
             return
-        if unreachable(exc):
-            log.warning("%s: the database is out of reach (%s: %s); trying again", self.what, type(exc).__name__,
-                        (str(exc).strip().splitlines() or [""])[0])
-        else:
+        again = self._said is not None and self._said == (kind, line)
+        self._said, self._said_at = (kind, line), time.monotonic()
+        if again:
+            log.warning("%s: still failing after %d tries (%s: %s)", self.what, self.failures, type(exc).__name__, line)
+        elif unreachable(exc):
+            log.warning("%s: the database is out of reach (%s: %s); trying again", self.what, type(exc).__name__, line)
+        else:  # another error than the last: said whole, even in the middle of a run
             log.error("%s failed; trying again", self.what, exc_info=exc)
 
-    def over(self) -> None:
-        if self.failures:
+    def over(self) -> bool:
+        """The loop went round without an error; whether that ends a run of failures."""
+        ended = self.failures > 0
+        if ended:
             log.info("%s: going again, after %d failed tries", self.what, self.failures)
-        self.failures = 0
+        self.failures, self._said = 0, None
+        return ended
 
 
 @dataclass
@@ -158,6 +171,7 @@ class Ladder:
         self.capacity = config.workers if config.executor == "local" else 0
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
+        self._reap_after = 0.0  # no reaping before (monotonic): the database came back from an outage (``scheduler``)
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
         self._cancel_told = False  # Dask cancelled tasks in flight (its scheduler was lost): said once until a match is recorded
@@ -184,7 +198,7 @@ class Ladder:
                 try:
                     for future in [f for f in in_flight if f.done()]:
                         # Settled, then forgotten: a settling the database refused is tried again at the next turn.
-                        self._settle(future, *in_flight[future])
+                        await asyncio.to_thread(self._settle, future, *in_flight[future])
                         del in_flight[future]
                     self.capacity = await self.executor.capacity()
                     # No more than that: a match queued behind another at one worker could wait while another worker is idle.
@@ -205,9 +219,15 @@ class Ladder:
                             break
                         claimed, job = handed
                         if job is not None:
-                            in_flight[asyncio.ensure_future(self.executor.submit(job))] = (claimed, owner)
+                            try:
+                                submitted = asyncio.ensure_future(self.executor.submit(job))
+                            except Exception:  # Dask's client closed, say: claimed and in no one's hands, it waited for its lease
+                                await asyncio.to_thread(release, self.make, claimed, owner)
+                                raise
+                            in_flight[submitted] = (claimed, owner)
                     if in_flight and time.monotonic() - renewed > self.config.lease_seconds / 3:
-                        renew_all(self.make, dict(in_flight.values()), self.config.lease_seconds)
+                        # On threads, as every database call of this loop: it referees the local pool's matches.
+                        await asyncio.to_thread(renew_all, self.make, dict(in_flight.values()), self.config.lease_seconds)
                         renewed = time.monotonic()
                     trouble.over()
                 except Exception as exc:  # the database or the cluster out of reach for a moment: the leases say what was lost
@@ -317,6 +337,9 @@ class Ladder:
             except Exception as exc:  # one error ended the scheduler for good: no more queueing, no lost lease reaped
                 trouble.failed(exc)
                 queued = False
+                # The database may be out of reach for longer than a lease: once it is back, the workers get a lease's
+                # time to renew theirs before the reaper takes every match in play back, each at the cost of an attempt.
+                self._reap_after = time.monotonic() + self.config.lease_seconds
             if self._fed is not None and not self._fed.done():
                 self._fed.set_result(None)
             self._hungry.clear()
@@ -331,7 +354,7 @@ class Ladder:
     def _tick(self) -> bool:
         """Reap lost leases and rate what failed (every few seconds), then fill the queue; False if it is left empty."""
         # Leases run out and matches fail rarely: looking for them every few seconds is enough.
-        if time.monotonic() - self._swept >= min(5.0, self.config.lease_seconds / 4):
+        if time.monotonic() - self._swept >= min(5.0, self.config.lease_seconds / 4) and time.monotonic() >= self._reap_after:
             self._swept = time.monotonic()
             reap(self.make)
             try:

@@ -17,11 +17,10 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, bindparam, insert, select, update
-from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
-from ladder.db import database_time
+from ladder.db import database_time, unreachable
 from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
@@ -99,7 +98,7 @@ def reap(make: sessionmaker[Session]) -> int:
         failed = db.execute(
             update(Match)
             .where(Match.status == "running", Match.lease_expires < now, Match.attempts + 1 >= MAX_ATTEMPTS)
-            .values(status="failed", lease_owner=None, error="abandoned by its workers too many times")
+            .values(status="failed", lease_owner=None, error="abandoned by its workers too many times", finished_at=now)
         )
         again = db.execute(
             update(Match)
@@ -296,9 +295,9 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = 50, skip: set[in
             match = db.get_one(Match, match_id)
             try:
                 done = rate_set(db, match)
-            except (OperationalError, InterfaceError):
-                raise  # the database busy or out of reach for a moment, not the set: the next sweep tries again
-            except Exception:
+            except Exception as exc:
+                if unreachable(exc):
+                    raise  # the database busy or out of reach for a moment, not the set: the next sweep tries again
                 db.rollback()
                 skip.add(match_id)
                 log.exception("the duplicate set of match %s cannot be rated; it is skipped until the ladder restarts", match_id)
@@ -329,7 +328,7 @@ def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: st
         db.execute(
             update(Match)
             .where(Match.id == match_id, Match.lease_owner == owner, Match.status == "running")
-            .values(status="failed", error=error[:2000], lease_owner=None, lease_expires=None)
+            .values(status="failed", error=error[:2000], lease_owner=None, lease_expires=None, finished_at=time.time())
         )
         db.commit()
 
@@ -345,7 +344,10 @@ def release(make: sessionmaker[Session], match_id: int, owner: str, count_attemp
         changed = db.execute(
             update(Match)
             .where(Match.id == match_id, Match.status == "running", Match.lease_owner == owner)
-            .values(status=status, lease_owner=None, lease_expires=None, attempts=attempts, error=(error or match.error)[:2000])
+            .values(
+                status=status, lease_owner=None, lease_expires=None, attempts=attempts, error=(error or match.error)[:2000],
+                finished_at=time.time() if status == "failed" else None,
+            )
         )
         db.commit()
         return bool(changed.rowcount == 1)  # type: ignore[attr-defined]

@@ -20,7 +20,7 @@ from arena.cli.main import app
 from ladder.hold import Hold, HoldLost
 from ladder.jobs import JobOutcome, MatchJob
 from ladder.models import BotVersion, Match
-from ladder.scheduler import add_duplicate_set
+from ladder.scheduler import add_duplicate_set, fill_queue
 from ladder.service import FAILING_RUN, Ladder, LadderConfig
 from ladder.worker import claim, reap, release, renew
 from referee.server.session import TimeControl
@@ -86,6 +86,23 @@ def count(make: sessionmaker[Session], *where: Any) -> int:
         return int(db.scalar(select(func.count()).select_from(Match).where(*where)) or 0)
 
 
+class Outage:
+    """The database out of reach for ``seconds`` from the first call of any function wrapped (``down``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.calls: list[float] = []
+
+    def down(self, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(time.monotonic())
+            if self.calls[-1] - self.calls[0] < self.seconds:
+                raise gone()
+            return real(*args, **kwargs)
+
+        return call
+
+
 def test_the_scheduler_goes_on_reaping_and_queueing_after_the_database_comes_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -101,17 +118,18 @@ def test_the_scheduler_goes_on_reaping_and_queueing_after_the_database_comes_bac
     with lad.make() as db:
         db.execute(update(Match).where(Match.id == lost).values(lease_expires=time.time() - 1))
         db.commit()
-    reaps: list[float] = []
-    monkeypatch.setattr(ladder.service, "reap", failing_first(reap, 3, reaps))
+    outage = Outage(1.5)
+    monkeypatch.setattr(ladder.service, "reap", outage.down(reap))  # the scheduler's database calls
+    monkeypatch.setattr(ladder.service, "fill_queue", outage.down(fill_queue))
     with caplog.at_level(logging.INFO, "arena.ladder"):
-        run_until(lad, lambda: len(reaps) > 3 and count(lad.make, Match.status == "queued") > 2)
+        run_until(lad, lambda: count(lad.make, Match.status == "queued") > 2 and count(lad.make, Match.status == "running") == 0)
     with lad.make() as db:
         again = db.get_one(Match, lost)
     assert (again.status, again.attempts) == ("queued", 1), "reaped once the database answered again"
     said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder"]
     out = [s for s in said if "out of reach" in s]
     assert out == [out[0]] and out[0].startswith("the scheduler: the database is out of reach (OperationalError"), said
-    assert "\n" not in out[0] and any(s.startswith("the scheduler: going again, after 3 failed tries") for s in said), said
+    assert "\n" not in out[0] and len([s for s in said if s.startswith("the scheduler: going again, after")]) == 1, said
     assert not any(r.exc_info for r in caplog.records if r.name == "arena.ladder"), "no traceback for the database restarting"
 
 
@@ -200,3 +218,115 @@ def test_on_postgresql_leases_are_timed_by_the_servers_clock(tmp_path: Path, pg_
     monkeypatch.setattr("ladder.db.time.time", lambda: real() + 600)  # the ladder's, ten minutes ahead
     assert reap(lad.make) == 0, "a lease renewed a moment ago is live"
     assert count(lad.make, Match.status == "running") == 1
+
+
+def claimed_job(lad: Ladder, owner: str = "w") -> Any:
+    from ladder.jobs import JobSettings, build_job
+
+    with lad.make() as db:
+        add_duplicate_set(db, "generals-war", versions_of(lad), 3, "rated")
+        db.commit()
+    match_id = claim(lad.make, owner, 30)
+    assert match_id is not None
+    return build_job(lad.make, match_id, owner, JobSettings(lad.store, TimeControl(), 30, data_dir=lad.config.data_dir.resolve()))
+
+
+@pytest.mark.parametrize(
+    "error,attempts",
+    [(gone(), 0), (OSError(28, "No space left on device"), 1)],
+    ids=["database gone", "disk full"],
+)
+def test_a_match_that_could_not_be_recorded_for_the_workers_want_goes_back_to_the_queue(tmp_path: Path, error: Exception, attempts: int) -> None:
+    """Played, then failed for good when the database dropped the connection mid-record or the worker's disk was full:
+    the result was thrown away, the match never tried again, and a full worker failed the queue at full speed."""
+    from ladder.jobs import play_job
+
+    lad = ladder_of_two(tmp_path, NoRoom())
+    job = claimed_job(lad)
+
+    async def broken(*args: object) -> bool:
+        raise error
+
+    assert asyncio.run(play_job(lad.make, job, "w", recorder=broken)).status == "unfit", "the dispatcher slows down"
+    with lad.make() as db:
+        match = db.get_one(Match, job.match_id)
+    assert (match.status, match.attempts) == ("queued", attempts)
+
+
+def test_failed_matches_keep_their_place_among_the_recent_ones(tmp_path: Path) -> None:
+    """A failed match had no end time: PostgreSQL sorts NULLs first, and its recent matches showed only failures."""
+    from ladder.queries import recent_matches
+    from ladder.worker import fail_match
+
+    lad = ladder_of_two(tmp_path, NoRoom())
+    job = claimed_job(lad)
+    fail_match(lad.make, job.match_id, job.owner, "broken")
+    with lad.make() as db:
+        assert db.get_one(Match, job.match_id).finished_at is not None
+        db.execute(update(Match).where(Match.id == job.match_id).values(finished_at=None))  # as an older ladder left them
+        other = db.scalars(select(Match.id).where(Match.id != job.match_id)).first()
+        db.execute(update(Match).where(Match.id == other).values(status="done", finished_at=time.time()))
+        db.commit()
+        assert [m["id"] for m in recent_matches(db)] == [other, job.match_id]
+
+
+def test_a_loop_stuck_on_another_error_says_so_and_reminds(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Only the first error of a run was said: after an outage's warning, another error that stuck for good was silent."""
+    clock = [1000.0]
+    monkeypatch.setattr("ladder.service.time.monotonic", lambda: clock[0])
+    trouble = ladder.service.Trouble("the scheduler")
+    with caplog.at_level(logging.INFO, "arena.ladder"):
+        trouble.failed(gone())
+        trouble.failed(gone())
+        trouble.failed(RuntimeError("a bug"))
+        trouble.failed(RuntimeError("a bug"))
+        clock[0] += trouble.REMIND_S
+        trouble.failed(RuntimeError("a bug"))
+        assert trouble.over()
+    said = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert [level for level, _ in said] == ["WARNING", "ERROR", "WARNING", "INFO"], said
+    assert said[1][1] == "the scheduler failed; trying again" and caplog.records[1].exc_info
+    assert said[2][1] == "the scheduler: still failing after 5 tries (RuntimeError: a bug)"
+
+
+def test_after_an_outage_the_workers_get_a_lease_to_renew_before_the_reaper_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outage longer than a lease cost every match in play an attempt: the reaper ran at the first sweep after it,
+    before the workers' renewals, due every third of a lease, had come."""
+    lad = ladder_of_two(tmp_path, NoRoom(), lease_seconds=3.0)
+    reaps: list[float] = []
+    failed_until: list[float] = []
+    fills: list[float] = []
+    real_fill = fill_queue
+
+    def fill(*args: Any, **kwargs: Any) -> Any:
+        fills.append(time.monotonic())
+        if len(fills) <= 2:
+            failed_until.append(time.monotonic())
+            raise gone()
+        return real_fill(*args, **kwargs)
+
+    monkeypatch.setattr(ladder.service, "reap", failing_first(reap, 0, reaps))
+    monkeypatch.setattr(ladder.service, "fill_queue", fill)
+    run_until(lad, lambda: len(fills) > 2 and bool(reaps) and reaps[-1] > failed_until[-1])
+    after = [t for t in reaps if t > failed_until[-1]]
+    assert after[0] - failed_until[-1] >= 3.0, "no reaping within a lease of the last failure"
+
+
+def test_a_record_tried_again_keeps_the_replay_the_first_try_recorded(tmp_path: Path) -> None:
+    """The books' process died after recording a match, so the ladder recorded it again itself: refused (done
+    already), that second try removed its replay file, which was the very file the first try's record named."""
+    from ladder.jobs import FILES, record_head
+    from referee.server.replay import ReplayHead
+    from referee.server.runner import MatchSetup, run_local_match
+
+    lad = ladder_of_two(tmp_path, NoRoom())
+    job = claimed_job(lad)
+    assert job.keep == FILES
+    played = asyncio.run(run_local_match(MatchSetup("generals-war", [SAMPLE_BOTS / "random"] * 2, job.seed, {}, TimeControl(), tmp_path / "logs")))
+    head = ReplayHead.of(played.record)
+    assert record_head(lad.make, job, head, [], "w")
+    assert not record_head(lad.make, job, head, [], "w"), "recorded once"
+    with lad.make() as db:
+        replay = db.get_one(Match, job.match_id).replay_path
+    assert replay is not None and Path(replay).is_file()
+    assert [p.name for p in Path(replay).parent.iterdir()] == [Path(replay).name], "the refused try's file is gone"
