@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import importlib.util
 import random
+import subprocess
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -24,6 +25,17 @@ SAMPLE_BOTS = ROOT / "sample_bots"
 
 #: (game id, player count) for every game and every count it allows.
 CONFIGS = [(gid, n) for gid, cls in GAMES.items() for n in cls.spec.player_counts]
+
+
+def stop_if_running(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM, then SIGKILL after a minute: for a ``finally``, as a failed check left a ladder playing for hours."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
 
 
 def docker_ready() -> bool:

@@ -20,7 +20,7 @@ from arena.cli.ladder import matches_table, standings_table
 from arena.cli.main import app
 from ladder.api import LadderState, create_app
 from tests.ladder.conftest import LadderFixture
-from tests.support import SAMPLE_BOTS
+from tests.support import SAMPLE_BOTS, stop_if_running
 
 runner = CliRunner()
 
@@ -242,14 +242,17 @@ def test_sigterm_stops_the_ladder_after_its_clean_up(tmp_path: Path) -> None:
         except sqlite3.Error:
             return 0
 
-    deadline = time.monotonic() + 180  # its start validates the sample bots: over a minute on a busy machine
-    while played() < 4 and time.monotonic() < deadline and serve.poll() is None:
-        time.sleep(0.2)
-    assert played() >= 4, serve.communicate(timeout=5)[0].decode(errors="replace") if serve.poll() is not None else "no match played"
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as answer:
-        assert answer.status == 200
-    serve.send_signal(signal.SIGTERM)
-    out = serve.communicate(timeout=60)[0].decode(errors="replace")
+    try:
+        deadline = time.monotonic() + 180  # its start validates the sample bots: over a minute on a busy machine
+        while played() < 4 and time.monotonic() < deadline and serve.poll() is None:
+            time.sleep(0.2)
+        assert played() >= 4, serve.communicate(timeout=5)[0].decode(errors="replace") if serve.poll() is not None else "no match played"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as answer:
+            assert answer.status == 200
+        serve.send_signal(signal.SIGTERM)
+        out = serve.communicate(timeout=60)[0].decode(errors="replace")
+    finally:
+        stop_if_running(serve)
     assert serve.returncode == 128 + signal.SIGTERM, out
     assert "Traceback" not in out, out
     with sqlite3.connect(data / "ladder.db") as db:

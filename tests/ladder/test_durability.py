@@ -16,6 +16,7 @@ from ladder.db import default_url, make_engine, sessions
 from ladder.models import LadderHold, Match, MatchSeat
 from ladder.rebuild import mismatches
 from tests.ladder.conftest import check_rated_once
+from tests.support import stop_if_running
 
 #: ``arena`` with Ctrl-C's default restored first: a job started with ``&`` by a non-interactive shell (CI's,
 #: perhaps) inherits SIGINT ignored, and the ladder would not stop at the test's Ctrl-C. The exec resets the handler
@@ -68,27 +69,30 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
     port = free_port()
     rng = random.Random(11)
     proc = start(data, port)
-    deadline = time.monotonic() + 120
-    while done_matches(data) < 3:  # the sample bots are entered (validated) and a few matches played
-        assert time.monotonic() < deadline, "the ladder played nothing"
-        time.sleep(1)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    for _ in range(6):
-        proc = start(data, port)
-        time.sleep(rng.uniform(1.5, 5.0))
+    try:
+        deadline = time.monotonic() + 120
+        while done_matches(data) < 3:  # the sample bots are entered (validated) and a few matches played
+            assert time.monotonic() < deadline, "the ladder played nothing"
+            time.sleep(1)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    proc = start(data, port)
-    # The killed runs' leases (3 s) run out and are reaped: wait until every claimed match is the last run's
-    # (a fixed 10 s was not enough on a loaded machine, where the ladder took most of it to start).
-    deadline = time.monotonic() + 120
-    while not serving(data, proc.pid) or claimed_by_others(data, proc.pid):
-        assert time.monotonic() < deadline and proc.poll() is None, "the killed runs' matches were not taken back"
-        time.sleep(0.5)
-    time.sleep(2)  # and it plays a little
-    proc.send_signal(signal.SIGINT)
-    proc.wait(timeout=60)  # raises if the ladder does not stop
+        for _ in range(6):
+            proc = start(data, port)
+            time.sleep(rng.uniform(1.5, 5.0))
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+        proc = start(data, port)
+        # The killed runs' leases (3 s) run out and are reaped: wait until every claimed match is the last run's
+        # (a fixed 10 s was not enough on a loaded machine, where the ladder took most of it to start).
+        deadline = time.monotonic() + 120
+        while not serving(data, proc.pid) or claimed_by_others(data, proc.pid):
+            assert time.monotonic() < deadline and proc.poll() is None, "the killed runs' matches were not taken back"
+            time.sleep(0.5)
+        time.sleep(2)  # and it plays a little
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)  # raises if the ladder does not stop
+    finally:
+        stop_if_running(proc)
     said = (tmp_path / "ladders.log").read_text(errors="replace")
     assert proc.returncode in (0, 130, -signal.SIGINT), f"the last ladder ended with {proc.returncode}:\n{said[-3000:]}"
 
