@@ -29,7 +29,6 @@ def database_time(db: Session) -> float:
     return time.time()
 
 
-
 def unreachable(exc: BaseException) -> bool:
     """Whether ``exc`` is the database out of reach (its server stopped, a connection dropped), not a bug of ours."""
     if isinstance(exc, (OperationalError, InterfaceError)):

@@ -64,17 +64,17 @@ class Trouble:
     def failed(self, exc: BaseException) -> None:
         self.failures += 1
         line = (str(exc).strip().splitlines() or [""])[0]
-        kind = "unreachable" if unreachable(exc) else type(exc).__name__
-        if self._said == (kind, line) and time.monotonic() - self._said_at < self.REMIND_S:
-            return
-        again = self._said is not None and self._said == (kind, line)
-        self._said, self._said_at = (kind, line), time.monotonic()
-        if again:
+        out_of_reach = unreachable(exc)
+        said = ("unreachable" if out_of_reach else type(exc).__name__, line)
+        if said == self._said:
+            if time.monotonic() - self._said_at < self.REMIND_S:
+                return
             log.warning("%s: still failing after %d tries (%s: %s)", self.what, self.failures, type(exc).__name__, line)
-        elif unreachable(exc):
+        elif out_of_reach:
             log.warning("%s: the database is out of reach (%s: %s); trying again", self.what, type(exc).__name__, line)
         else:  # another error than the last: said whole, even in the middle of a run
             log.error("%s failed; trying again", self.what, exc_info=exc)
+        self._said, self._said_at = said, time.monotonic()
 
     def over(self) -> bool:
         """The loop went round without an error; whether that ends a run of failures."""

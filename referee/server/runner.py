@@ -367,12 +367,8 @@ async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchS
     spec.log_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         handle = await launcher.launch(spec)
-    except LaunchError as exc:
-        spec.log_path.write_text(f"{exc}\n")
-        session.process_ended(spec.seat, str(exc), started=False)
-        return
-    except Exception as exc:  # a launcher's own failure: told now, not as a bot that never connected, seconds later
-        said = f"the bot could not be started ({type(exc).__name__}: {exc})"
+    except Exception as exc:  # a launcher's own failure too: told now, not as a bot that never connected, seconds later
+        said = str(exc) if isinstance(exc, LaunchError) else f"the bot could not be started ({type(exc).__name__}: {exc})"
         spec.log_path.write_text(f"{said}\n")
         session.process_ended(spec.seat, said, started=False)
         return
