@@ -35,7 +35,7 @@ from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
 from ladder.hold import RENEW_S, Hold, HoldLost, rows
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
-from ladder.worker import anything_queued, public_error, rate_settled_sets, reap, release, renew_all
+from ladder.worker import anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
 from referee.server.cancelling import outlast
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
@@ -261,14 +261,16 @@ class Ladder:
     async def _claim(self, owner: str) -> tuple[int, MatchJob | None] | None:
         """``_hand_out`` in the local executor's books process when it has one (off this loop's lock), else on a thread.
 
-        A books process that dies during the claim may have taken a match: its lease runs out and it is queued again.
+        A books process that dies during the claim may have committed it: that match is given back before claiming
+        here (waiting for its lease to run out delayed it by a lease and cost it an attempt).
         """
         books = await self.executor.live_books() if isinstance(self.executor, LocalExecutor) else None
         if books is not None:
             try:
                 return await books.call(hand_out_elsewhere, self.settings, owner)
             except BooksGone:
-                pass
+                if await asyncio.to_thread(release_lease, self.make, owner):
+                    log.warning("the books process died while claiming a match; it is queued again")
         return await asyncio.to_thread(self._hand_out, owner)
 
     def _settle(self, future: asyncio.Future[JobOutcome], match_id: int, owner: str) -> None:

@@ -353,6 +353,19 @@ def release(make: sessionmaker[Session], match_id: int, owner: str, count_attemp
         return bool(changed.rowcount == 1)  # type: ignore[attr-defined]
 
 
+def release_lease(make: sessionmaker[Session], owner: str) -> int:
+    """Give back whatever match ``owner`` holds, no attempt counted; returns how many. For a claim whose answer was
+    lost (the books process died after committing it): the caller knows the lease it asked for, not the match."""
+    with make() as db:
+        changed = db.execute(
+            update(Match)
+            .where(Match.status == "running", Match.lease_owner == owner)
+            .values(status="queued", lease_owner=None, lease_expires=None)
+        )
+        db.commit()
+        return int(changed.rowcount)  # type: ignore[attr-defined]
+
+
 def renew_all(make: sessionmaker[Session], leases: dict[int, str], lease_seconds: float) -> int:
     """Renew the leases of several claimed matches (match id -> owner); returns how many were still held."""
     if not leases:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import os
 import pickle
@@ -16,7 +17,7 @@ from sqlalchemy import func, select
 from ladder.books import Books, BooksGone, serve
 from ladder.db import default_url, make_engine
 from ladder.executors import LocalExecutor, make_executor
-from ladder.jobs import MatchJob, record_elsewhere
+from ladder.jobs import MatchJob, hand_out_elsewhere, record_elsewhere
 from ladder.models import Match
 from tests.ladder.conftest import LadderFixture, check_rated_once
 from referee.server.runner import LocalMatch
@@ -139,3 +140,36 @@ def test_the_ladder_records_through_its_books_process_and_goes_on_when_it_dies(l
         assert check_rated_once(db) >= 4
     for m in Path(ladder.ladder.config.data_dir / "replays").glob("*.json"):
         assert m.stat().st_size > 0
+
+
+def test_a_match_claimed_by_a_books_process_that_then_died_is_played_at_once_and_costs_no_attempt(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner = ladder.user("erin")
+    for bot in (SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"):
+        assert ladder.submit(owner, bot)[1]["accepted"]
+    lost: list[int] = []  # the match whose claim was committed and whose answer never came
+    original_call = Books.call
+
+    async def claim_then_die(self: Books, fn: Any, *args: Any) -> Any:
+        answer = await original_call(self, fn, *args)
+        if fn is hand_out_elsewhere and answer is not None and not lost:
+            lost.append(answer[0])
+            assert self.proc is not None
+            os.kill(self.proc.pid, signal.SIGKILL)
+            raise BooksGone("killed by the test after the claim was committed")
+        return answer
+
+    monkeypatch.setattr(Books, "call", claim_then_die)
+    # The lease is far longer than the test may take: the match can be played only if it was given back at once.
+    ladder.ladder.settings = dataclasses.replace(ladder.ladder.settings, lease_seconds=3600)
+
+    def all_done() -> bool:
+        with ladder.make() as db:
+            return bool(lost) and db.scalar(select(Match.status).where(Match.id == lost[0])) == "done"
+
+    ladder.play(2, timeout=120, until=all_done)
+    with ladder.make() as db:
+        done = db.scalar(select(Match).where(Match.id == lost[0]))
+        assert done is not None and done.status == "done" and done.attempts == 0
+        assert db.scalar(select(func.max(Match.attempts))) == 0
