@@ -238,7 +238,9 @@ async def play_job(
         return JobOutcome(job.match_id, job.owner, status, worker, time.monotonic() - began, detail)
 
     if not just_claimed and not renew(make, job.match_id, job.owner, job.lease_seconds):
-        return outcome("lost", "the lease was gone before the match started")
+        # Most often a task Dask ran again after its worker left: that worker handed the match back as it stopped.
+        return outcome("lost", "not started: the match had been handed back or reaped before this task began (it is queued or"
+                               " played under a new lease)")
     try:
         launcher = launcher_for(job.sandbox)
     except OptionError as exc:  # this worker cannot run the sandbox (no Docker, no image): not the match's fault
