@@ -26,7 +26,7 @@ from ladder.upload import Limits
 from ladder.web import mount_pages
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
-from referee.server.replay import ReplayError, parse_replay
+from referee.server.replay import OtherRules, ReplayError, parse_replay
 
 
 @dataclass
@@ -148,6 +148,8 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"no replay for match {match_id}")
         try:  # the ladder keeps compact replays: reading one puts its events and final state back
             data = parse_replay(raw, f"match {match_id}")
+        except OtherRules:  # older rules than this referee plays: the file as it was kept is still the match's record
+            return Response(raw, media_type="application/json")
         except ReplayError as exc:
             raise HTTPException(500, f"the replay of match {match_id} cannot be read: {exc}") from None
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
@@ -236,6 +238,10 @@ def create_app(state: LadderState) -> FastAPI:
                 return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}", complete=False)))
             assert path is not None
             return JSONResponse(frame_cache.frames(Path(path), which))
+        except OtherRules as exc:  # the ladder is fine: its referee plays newer rules than this match was played under
+            raise HTTPException(
+                409, f"the replay of match {match_id} cannot be shown: {exc}; its file is at /api/matches/{match_id}/replay"
+            ) from None
         except (OSError, ReplayError) as exc:
             raise HTTPException(500, f"the replay of match {match_id} cannot be shown: {exc}") from None
 

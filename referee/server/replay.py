@@ -33,6 +33,10 @@ class ReplayError(ValueError):
     """A replay file that cannot be read, or whose actions do not reproduce its events."""
 
 
+class OtherRules(ReplayError):
+    """A replay of an older version of its game's rules that this referee cannot re-play: not a damaged file."""
+
+
 def not_replayed(data: dict[str, Any], message: str) -> ReplayError:
     """The error for a replay whose actions do not re-play it; it says so when the replay is of other rules.
 
@@ -43,12 +47,12 @@ def not_replayed(data: dict[str, Any], message: str) -> ReplayError:
     except (KeyError, TypeError, ValueError):
         return ReplayError(message)
     recorded = data.get("rules_version", 1)
-    if recorded != current:
-        message += (
-            f" (it was recorded under version {recorded} of the rules of {data['game']}, and this referee plays version"
-            f" {current}: the rules have changed since, so its actions no longer re-play it)"
-        )
-    return ReplayError(message)
+    if recorded == current:
+        return ReplayError(message)
+    return OtherRules(
+        f"{message} (it was recorded under version {recorded} of the rules of {data['game']}, and this referee plays version"
+        f" {current}: the rules have changed since, so its actions no longer re-play it)"
+    )
 
 
 @dataclass(frozen=True)

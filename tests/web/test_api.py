@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from typer.testing import CliRunner
 
 from arena.cli.main import app as cli
@@ -93,6 +93,36 @@ def test_the_ladder_keeps_compact_replays_and_serves_them_whole(served: ServedLa
     whole = got.json()
     assert whole == load_replay(Path(match.replay_path))
     assert whole["actions"] == kept["actions"] and whole["events"] and whole["final_state"] and "compact" not in whole
+
+
+def test_a_match_of_older_rules_that_no_longer_re_plays_is_refused_as_such_and_its_file_still_served(served: ServedLadder) -> None:
+    """A ladder upgraded across a change of the rules: the viewer's frames say why (409, both versions named, not a 500
+    as for a damaged file), and the replay file is still served as it was kept, the match's record."""
+    match = done_matches(served)[0]
+    assert match.replay_path
+    kept = json.loads(Path(match.replay_path).read_bytes())
+    current = kept["rules_version"]
+    assert current >= 2  # the four older games were raised to 2 when their rules had changed without it
+    older = dict(kept, rules_version=current - 1, actions=kept["actions"][1:])  # actions the rules now refuse
+    path = Path(match.replay_path).with_name(f"older-rules-{match.id}.json")
+    path.write_text(json.dumps(older))
+    with served.ladder.make() as db:
+        db.execute(update(Match).where(Match.id == match.id).values(replay_path=str(path)))
+        db.commit()
+    try:
+        frames = served.get(f"/api/matches/{match.id}/frames")
+        assert frames.status_code == 409, frames.text
+        said = frames.json()["detail"]
+        assert f"recorded under version {current - 1} of the rules of {GAME}" in said and f"plays version {current}" in said
+        assert f"/api/matches/{match.id}/replay" in said
+        got = served.get(f"/api/matches/{match.id}/replay")
+        assert got.status_code == 200 and got.json() == older
+        path.write_text(json.dumps(dict(older, rules_version=current)))  # the same actions under today's rules: damaged
+        assert served.get(f"/api/matches/{match.id}/replay").status_code == 500
+    finally:
+        with served.ladder.make() as db:
+            db.execute(update(Match).where(Match.id == match.id).values(replay_path=match.replay_path))
+            db.commit()
 
 
 def test_me_names_the_token_owner_and_logs_are_for_the_owner_only(served: ServedLadder) -> None:

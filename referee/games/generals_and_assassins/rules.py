@@ -96,6 +96,7 @@ SPEC = GameSpec(
     player_counts=(2, 3, 4),
     summary="A deck per player: buy land with money, attack kings with generals and soldiers, assassins, one-card assists for land.",
     rules_file="generals-and-assassins.txt",
+    rules_version=2,  # 2: an attack's or an assassination's damage is the HP actually lost (GA-10, GA-12)
     options=(
         OptionSpec("rounds", 8, "Rounds in the game (extra rounds follow while the lead is tied).", minimum=1, maximum=50),
         OptionSpec(

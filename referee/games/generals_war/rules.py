@@ -64,6 +64,7 @@ SPEC = GameSpec(
     player_counts=(2, 4),
     summary="War with squads of up to three face-down cards, aces as generals, conquest and defeat points.",
     rules_file="generals-war.txt",
+    rules_version=2,  # 2: every fighter who drew is asked which aces to reveal, not only one who drew an ace (GW's reveal phase in docs/games)
     options=(
         OptionSpec("conquest_points", 7, "Conquest points that win a two-player game.", minimum=1, maximum=100),
         OptionSpec("defeat_points", 3, "Defeat points that eliminate a player in a four-player game.", minimum=1, maximum=100),

@@ -74,6 +74,7 @@ SPEC = GameSpec(
     player_counts=(2,),
     summary="Armies battle over a row of face-down lands, helped by a castle and a general; win by dominance, conversion or attrition.",
     rules_file="land-and-castle.txt",
+    rules_version=2,  # 2: an attack that creates the conversion wins at once and leaves its army on the land (LC-23)
     options=(
         OptionSpec("lands_per_player", 3, "Land cards each player deals onto the board.", minimum=1, maximum=8),
         OptionSpec("hand_size", 4, "Cards in a hand (the hand limit).", minimum=1, maximum=8),
