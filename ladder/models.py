@@ -73,7 +73,7 @@ class RatingChange(Base):
     """Every rating update, so that history can be drawn and ratings rebuilt."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (UniqueConstraint("match_id", "bot_version_id"),)
+    __table_args__ = (UniqueConstraint("match_id", "bot_version_id"), Index("ix_rating_changes_version_game", "bot_version_id", "game"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"))
     bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
@@ -91,6 +91,7 @@ class Match(Base):
         Index("ix_matches_status_priority", "status", "priority"),
         Index("ix_matches_deal", "deal"),
         Index("ix_matches_rated_with_status", "rated_with", "status"),
+        Index("ix_matches_finished_at", "finished_at"),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(64))

@@ -40,8 +40,8 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
 
 
 FINISHED = ("done", "failed")
-#: Deals with a match still to play (queued or running).
-UNSETTLED_DEALS = select(Match.deal).where(Match.status.not_in(FINISHED))
+#: Deals with a match still to play. Named, not "not finished": NOT IN scanned every match, IN uses the status index.
+UNSETTLED_DEALS = select(Match.deal).where(Match.status.in_(("queued", "running")))
 
 
 def get_match(db: Session, match_id: int) -> Match | None:
@@ -98,17 +98,18 @@ def match_summary(db: Session, match: Match, is_settled: bool | None = None) -> 
 
 
 def recent_matches(db: Session, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-    query = select(Match).where(Match.status.in_(("done", "failed")))
+    # The finished matches are those with an end time (done or failed; migration 0006 gave one to the failures older
+    # ladders left without): asked so, the end-time index both finds them and orders them, where SQLite took the
+    # status index and sorted every finished match.
+    query = select(Match).where(Match.finished_at.is_not(None))
     if game:
         query = query.where(Match.game == game)
     if bot:
-        query = query.where(
-            Match.id.in_(
-                select(MatchSeat.match_id).join(BotVersion, BotVersion.id == MatchSeat.bot_version_id).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == bot)
-            )
-        )
-    # NULLS LAST as SQLite has it: PostgreSQL puts NULLs first, and matches failed before they had an end time filled the list.
-    matches = db.scalars(query.order_by(Match.finished_at.desc().nulls_last(), Match.id.desc()).limit(limit)).all()
+        # EXISTS, walked along the end-time index until enough are found: IN listed every match the bot ever played.
+        versions = select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == bot)
+        query = query.where(select(MatchSeat.id).where(MatchSeat.match_id == Match.id, MatchSeat.bot_version_id.in_(versions)).exists())
+    # No NULLS LAST: there is no NULL here (PostgreSQL put them first, and failures without an end time filled the list).
+    matches = db.scalars(query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit)).all()
     pending = unsettled_deals(db, (m.deal for m in matches))
     return [match_summary(db, m, m.deal not in pending) for m in matches]
 

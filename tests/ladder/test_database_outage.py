@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 import ladder.service
 from arena.cli.main import app
+from ladder.db import migrate
 from ladder.hold import Hold, HoldLost
 from ladder.jobs import JobOutcome, MatchJob
 from ladder.models import BotVersion, Match
@@ -254,19 +255,27 @@ def test_a_match_that_could_not_be_recorded_for_the_workers_want_goes_back_to_th
 
 
 def test_failed_matches_keep_their_place_among_the_recent_ones(tmp_path: Path) -> None:
-    """A failed match had no end time: PostgreSQL sorts NULLs first, and its recent matches showed only failures."""
+    """A failed match had no end time: PostgreSQL sorts NULLs first, and its recent matches showed only failures.
+    Failures now get one, and migration 0006 gives one to those an older ladder left without."""
+    from alembic import command
+
+    from ladder.db import alembic_config
     from ladder.queries import recent_matches
     from ladder.worker import fail_match
 
     lad = ladder_of_two(tmp_path, NoRoom())
     job = claimed_job(lad)
     fail_match(lad.make, job.match_id, job.owner, "broken")
+    command.downgrade(alembic_config(lad.config.db_url), "0005")
     with lad.make() as db:
         assert db.get_one(Match, job.match_id).finished_at is not None
         db.execute(update(Match).where(Match.id == job.match_id).values(finished_at=None))  # as an older ladder left them
         other = db.scalars(select(Match.id).where(Match.id != job.match_id)).first()
-        db.execute(update(Match).where(Match.id == other).values(status="done", finished_at=time.time()))
+        db.execute(update(Match).where(Match.id == other).values(status="done", finished_at=time.time() + 60))
         db.commit()
+    migrate(lad.config.db_url)
+    with lad.make() as db:
+        assert db.get_one(Match, job.match_id).finished_at is not None
         assert [m["id"] for m in recent_matches(db)] == [other, job.match_id]
 
 
