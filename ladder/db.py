@@ -10,7 +10,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, event, func, select, text, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -70,6 +70,25 @@ def alembic_config(url: str) -> Config:
 def migrate(url: str) -> None:
     """Bring the schema up to the newest migration."""
     command.upgrade(alembic_config(url), "head")
+
+
+#: Rows ANALYZE samples per index on SQLite: a few milliseconds at 200,000 matches, where the whole took 0.3 s.
+ANALYSIS_LIMIT = 1000
+
+
+def refresh_statistics(make: sessionmaker[Session]) -> None:
+    """Let SQLite's planner know the tables' sizes (ANALYZE); PostgreSQL's autovacuum does this by itself.
+
+    Without them SQLite guessed that "status = 'done'" picked few matches, and a bot's head-to-head record walked
+    every finished match of a long history (1.4 s at 200,000 matches for a bot that played 2,000; 56 ms after).
+    Other connections see the new statistics at their next statement (ANALYZE changes the schema's version).
+    """
+    with make() as db:
+        if db.get_bind().dialect.name != "sqlite":
+            return
+        db.execute(text(f"PRAGMA analysis_limit={ANALYSIS_LIMIT}"))
+        db.execute(text("ANALYZE"))
+        db.commit()
 
 
 def check_writable(make: sessionmaker[Session]) -> None:

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import house_user
 from ladder.api import LadderState, create_app
-from ladder.db import default_url, make_engine, migrate, sessions, unreachable
+from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
@@ -43,6 +43,8 @@ from referee.server.session import TimeControl
 log = logging.getLogger("arena.ladder")
 #: Matches given back unplayed in a row before the dispatcher claims one at a time, at most MAX_PAUSE_S apart.
 FAILING_RUN, MAX_PAUSE_S = 3, 60.0
+#: How often the scheduler refreshes the database's statistics for its planner (SQLite only; the first tick does it too).
+STATISTICS_EVERY_S = 600.0
 
 
 class Trouble:
@@ -171,6 +173,7 @@ class Ladder:
         self.capacity = config.workers if config.executor == "local" else 0
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
+        self._analyzed = -1e9  # when the database's statistics were last refreshed (refresh_statistics)
         self._reap_after = 0.0  # no reaping before (monotonic): the database came back from an outage (``scheduler``)
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
@@ -363,6 +366,9 @@ class Ladder:
                 rate_settled_sets(self.make, skip=self._unratable)
             except Exception:  # the database busy for a moment: the next sweep tries again
                 log.warning("could not rate the sets whose last match failed", exc_info=True)
+        if time.monotonic() - self._analyzed >= STATISTICS_EVERY_S:
+            self._analyzed = time.monotonic()
+            refresh_statistics(self.make)
         with self.make() as db:
             if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games):
                 return True

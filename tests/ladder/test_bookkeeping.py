@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, event, insert, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -198,37 +198,72 @@ def test_check_ratings_reads_one_snapshot_while_the_ladder_records(make: session
     assert check(make) == []
 
 
-def test_the_pages_of_a_long_history_read_by_index_not_by_scanning_it(make: sessionmaker[Session]) -> None:
-    """At 200,000 matches the recent matches sorted every finished one (0.8 s at limit 200), a bot's filter listed
-    every match it played, and its rating history scanned every rating change once per version: the plans say how
-    SQLite reads them (the timings are in the closing notes, not here)."""
-    from sqlalchemy import event, text
-
-    from ladder.queries import rating_history, recent_matches
-
+def statements_of(make: sessionmaker[Session], read: Any) -> list[tuple[str, Any]]:
+    """The SQL statements (with their parameters) that ``read(db)`` sent."""
     statements: list[tuple[str, Any]] = []
-    engine = make.kw["bind"]
 
     def seen(conn: Any, cursor: Any, statement: str, params: Any, context: Any, executemany: bool) -> None:
         statements.append((statement, params))
 
+    engine = make.kw["bind"]
     event.listen(engine, "before_cursor_execute", seen)
     try:
         with make() as db:
-            recent_matches(db, bot="nobody", limit=200)
-            listing = statements[0]
-            statements.clear()
-            rating_history(db, "nobody", "glory")
+            read(db)
     finally:
         event.remove(engine, "before_cursor_execute", seen)
-    history = next(s for s in statements if "rating_changes" in s[0])
+    return statements
 
-    def plan(statement: str, params: Any) -> str:
-        with engine.connect() as conn:
-            return " / ".join(row[-1] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params))
 
-    listed = plan(*listing)
+def plan_of(make: sessionmaker[Session], statement: str, params: Any) -> list[str]:
+    """SQLite's plan for a statement, a step per line of EXPLAIN QUERY PLAN."""
+    with make.kw["bind"].connect() as conn:
+        return [row[-1] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params)]
+
+
+def test_the_pages_of_a_long_history_read_by_index_not_by_scanning_it(make: sessionmaker[Session]) -> None:
+    """At 200,000 matches the recent matches sorted every finished one (0.8 s at limit 200), a bot's filter listed
+    every match it played, and its rating history scanned every rating change once per version: the plans say how
+    SQLite reads them (the timings are in the closing notes, not here)."""
+    from ladder.queries import rating_history, recent_matches
+
+    listing = statements_of(make, lambda db: recent_matches(db, bot="nobody", limit=200))[0]
+    history = next(s for s in statements_of(make, lambda db: rating_history(db, "nobody", "glory")) if "rating_changes" in s[0])
+    listed = " / ".join(plan_of(make, *listing))
     # The matches in end-time order, each checked for the bot's seats: not all the bot's matches listed, then sorted.
     assert "USING INDEX ix_matches_finished_at" in listed and "TEMP B-TREE" not in listed and "CORRELATED" in listed, listed
-    drawn = plan(*history)
+    drawn = " / ".join(plan_of(make, *history))
     assert "ix_rating_changes_version_game" in drawn and "SCAN rating_changes" not in drawn, drawn
+
+
+def test_with_its_statistics_refreshed_a_quiet_bots_head_to_head_starts_from_its_own_seats(make: sessionmaker[Session]) -> None:
+    """Without statistics SQLite took "status = 'done'" for a narrow filter and walked every finished match of the
+    history for a bot that had played a few (1.4 s at 200,000 matches); the scheduler now refreshes them."""
+    from ladder.db import refresh_statistics
+    from ladder.models import MatchSeat
+    from ladder.queries import crosstable
+
+    *busy, quiet = add_bots(make, ["glory"], 30)
+    now = time.time()
+    with make() as db:
+        pairs = [(busy[i % 29], busy[(i + 1) % 29]) for i in range(3000)] + [(quiet, busy[0])] * 5
+        db.execute(insert(Match), [
+            {"id": i + 1, "game": "glory", "seed": i, "num_players": 2, "options": {}, "kind": "rated", "status": "done",
+             "deal": f"d{i}", "created_at": now, "finished_at": now + i} for i in range(len(pairs))
+        ])
+        db.execute(insert(MatchSeat), [
+            {"match_id": i + 1, "seat": seat, "bot_version_id": version, "rank": seat + 1, "verdicts": []}
+            for i, pair in enumerate(pairs) for seat, version in enumerate(pair)
+        ])
+        db.commit()
+
+    def first_step() -> str:
+        rows: list[dict[str, Any]] = []
+        statements = statements_of(make, lambda db: rows.extend(crosstable(db, "bot29")))
+        assert [(r["opponent"], r["games"], r["wins"]) for r in rows] == [("bot0", 5, 5)]
+        steps = plan_of(make, *next(s for s in statements if "match_seats" in s[0]))
+        return next(step for step in steps if step.startswith(("SEARCH", "SCAN")) and "bots" not in step)
+
+    assert "matches" in first_step()  # the guess: all 3,005 finished matches first
+    refresh_statistics(make)
+    assert "bot_versions" in first_step()  # after the bot by its name: its versions, then their seats

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from ladder.books import Books, BooksGone, serve
 from ladder.db import default_url, make_engine
@@ -173,3 +173,4 @@ def test_a_match_claimed_by_a_books_process_that_then_died_is_played_at_once_and
         done = db.scalar(select(Match).where(Match.id == lost[0]))
         assert done is not None and done.status == "done" and done.attempts == 0
         assert db.scalar(select(func.max(Match.attempts))) == 0
+        assert db.scalar(text("SELECT count(*) FROM sqlite_stat1")), "the scheduler's first tick refreshes the statistics"
