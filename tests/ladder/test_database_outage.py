@@ -279,6 +279,41 @@ def test_failed_matches_keep_their_place_among_the_recent_ones(tmp_path: Path) -
         assert [m["id"] for m in recent_matches(db)] == [other, job.match_id]
 
 
+def test_the_sets_of_failed_matches_are_swept_on_a_new_failure_a_failed_sweep_and_once_a_minute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep's query walks every unrated finished match (56 ms at 200,000 matches) and ran every five seconds."""
+    from ladder.worker import fail_match
+
+    clock = [1000.0]
+    monkeypatch.setattr("ladder.service.time.monotonic", lambda: clock[0])
+    sweeps: list[float] = []
+    broken = [False]
+
+    def sweep(make: Any, skip: Any = None) -> int:
+        sweeps.append(clock[0])
+        if broken[0]:
+            raise OperationalError("SELECT", {}, Exception("database is locked"))
+        return 0
+
+    monkeypatch.setattr("ladder.service.rate_settled_sets", sweep)
+    lad = ladder_of_two(tmp_path, NoRoom())
+    lad._sweep_failed_sets()
+    lad._sweep_failed_sets()
+    assert len(sweeps) == 1, "nothing new: no second sweep"
+    job = claimed_job(lad)
+    fail_match(lad.make, job.match_id, job.owner, "broken")
+    broken[0] = True
+    lad._sweep_failed_sets()
+    broken[0] = False
+    lad._sweep_failed_sets()
+    lad._sweep_failed_sets()
+    assert len(sweeps) == 3, "a new failure, and once more after the sweep the database refused"
+    clock[0] += ladder.service.FAILED_SWEEP_S
+    lad._sweep_failed_sets()
+    assert len(sweeps) == 4, "once a minute all the same"
+
+
 def test_a_loop_stuck_on_another_error_says_so_and_reminds(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Only the first error of a run was said: after an outage's warning, another error that stuck for good was silent."""
     clock = [1000.0]
