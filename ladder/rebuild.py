@@ -26,7 +26,7 @@ def rebuild(db: Session) -> dict[Key, tuple[Skill, int]]:
     rating_matches = [match_id for match_id, _ in db.execute(order).all()]
     members: dict[int, list[int]] = {}
     rated = select(Match.id, Match.rated_with).where(Match.rated_with.is_not(None)).order_by(Match.id)
-    for match_id, rated_with in db.execute(rated).tuples():
+    for match_id, rated_with in db.execute(rated):
         assert rated_with is not None
         members.setdefault(rated_with, []).append(match_id)
     state: dict[Key, tuple[Skill, int]] = {}
@@ -34,7 +34,7 @@ def rebuild(db: Session) -> dict[Key, tuple[Skill, int]]:
         chunk = rating_matches[start:start + CHUNK]
         sets = {match_id: members.get(match_id) or [match_id] for match_id in chunk}
         every = sorted({m for combined in sets.values() for m in combined} | set(chunk))
-        games = dict(db.execute(select(Match.id, Match.game).where(Match.id.in_(chunk))).tuples().all())
+        games = {match_id: game for match_id, game in db.execute(select(Match.id, Match.game).where(Match.id.in_(chunk)))}
         by_match: dict[int, list[tuple[int, int | None]]] = {}
         seats = select(MatchSeat.match_id, MatchSeat.bot_version_id, MatchSeat.rank).where(MatchSeat.match_id.in_(every))
         for match_id, version, rank in db.execute(seats.order_by(MatchSeat.match_id, MatchSeat.seat)):
