@@ -211,11 +211,10 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
         per_match.c.game, per_match.c.opponent, func.count(), counted(per_match.c.net > 0), counted(per_match.c.net == 0),
         counted(per_match.c.net < 0), func.max(per_match.c.match_id),
     ).group_by(per_match.c.game, per_match.c.opponent)
-    table = {
-        (g, opponent): {"game": g, "opponent": opponent, "games": games, "wins": wins, "draws": draws, "losses": losses, "last_match": last}
+    rows = [
+        {"game": g, "opponent": opponent, "games": games, "wins": wins, "draws": draws, "losses": losses, "last_match": last}
         for g, opponent, games, wins, draws, losses, last in db.execute(totals).all()
-    }
-    rows = list(table.values())
+    ]
     for row in rows:
         row["score"] = (row["wins"] + row["draws"] / 2) / row["games"]
     rows.sort(key=lambda r: (r["game"], -r["games"], r["opponent"]))

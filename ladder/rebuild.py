@@ -33,7 +33,7 @@ def rebuild(db: Session) -> dict[Key, tuple[Skill, int]]:
     for start in range(0, len(rating_matches), CHUNK):
         chunk = rating_matches[start:start + CHUNK]
         sets = {match_id: members.get(match_id) or [match_id] for match_id in chunk}
-        every = sorted({m for combined in sets.values() for m in combined} | set(chunk))
+        every = [m for combined in sets.values() for m in combined]
         games = {match_id: game for match_id, game in db.execute(select(Match.id, Match.game).where(Match.id.in_(chunk)))}
         by_match: dict[int, list[tuple[int, int | None]]] = {}
         seats = select(MatchSeat.match_id, MatchSeat.bot_version_id, MatchSeat.rank).where(MatchSeat.match_id.in_(every))
