@@ -88,7 +88,11 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         while not serving(data, proc.pid) or claimed_by_others(data, proc.pid):
             assert time.monotonic() < deadline and proc.poll() is None, "the killed runs' matches were not taken back"
             time.sleep(0.5)
-        time.sleep(2)  # and it plays a little
+        # and it plays: at least one more match finishes under it (a fixed 2 s was not enough on a loaded machine)
+        taken_back = done_matches(data)
+        while done_matches(data) <= taken_back:
+            assert time.monotonic() < deadline + 120 and proc.poll() is None, "the last ladder played nothing"
+            time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)  # raises if the ladder does not stop
     finally:
@@ -101,7 +105,7 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         assert mismatches(db) == []
         matches = db.scalars(select(Match)).all()
         done = [m for m in matches if m.status == "done"]
-        assert len(done) >= 4, f"only {len(done)} matches finished"
+        assert len(done) > taken_back, f"only {len(done)} matches finished"
         assert not [m.id for m in matches if m.status == "running"], f"a match was left claimed; the ladders said:\n{said[-3000:]}"
         assert any(m.attempts > 0 for m in matches), "no kill hit a running match; the test proved nothing"
         for m in done:
