@@ -435,10 +435,11 @@ class Ladder:
         self._clear_interrupted_validations()
         if removed := clear_stale_uploads(self.store):
             log.info("removed %d folders left by interrupted submissions", removed)
-        if self.config.samples:
-            await register_samples(self.make, self.store, self.config.games, self.config.sandbox)
         await self.executor.start()
         log.info("matches are played by %s", self.executor.describe())
+        # Beside the rest, not before it: a first start validates every sample (10 s on an idle machine, over a minute on a busy one),
+        # and the pages were out of reach and nothing was played until the last one was in.
+        entering = [asyncio.create_task(self.enter_samples())] if self.config.samples else []
         tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding]
         try:
             if serve_http:
@@ -459,10 +460,17 @@ class Ladder:
             else:
                 await asyncio.gather(*tasks)
         finally:
-            for task in tasks:
+            for task in [*tasks, *entering]:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks, *entering, return_exceptions=True)
             await self.executor.close()
+
+    async def enter_samples(self) -> None:
+        """Enter the sample bots (register_samples); an error leaves the rest out until the next start, logged."""
+        try:
+            await register_samples(self.make, self.store, self.config.games, self.config.sandbox)
+        except Exception:
+            log.exception("the sample bots could not all be entered; the ladder goes on with those it has")
 
 
 class _Server(uvicorn.Server):

@@ -220,3 +220,34 @@ def test_a_sample_bot_the_ladder_refuses_is_logged_and_the_others_are_entered(la
         entered = {v.path.split("/")[0] for v in db.scalars(select(BotVersion)).all()}
     assert "random" not in entered and "gw-greedy" in entered
     assert "sample bot random" in caplog.text and "was not entered" in caplog.text
+
+
+@pytest.mark.parametrize("entering", ["slow", "failing"])
+def test_the_ladder_plays_while_the_samples_are_entered_and_goes_on_if_that_fails(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, entering: str
+) -> None:
+    """A first start validates every sample bot (10 s on an idle machine, over a minute on a busy one): the ladder waited for the last
+    before it served a page or played a match. Now it enters them beside the rest, and an error there is logged."""
+    import asyncio
+
+    import ladder.service as service
+    from tests.ladder.conftest import enter
+
+    enter(ladder.ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    stopped: list[str] = []
+
+    async def samples(*args: object) -> None:
+        try:
+            await asyncio.sleep(0.1)
+            if entering == "failing":
+                raise RuntimeError("the store is read-only")
+            await asyncio.Event().wait()  # entering outlasts the matches below
+        finally:
+            stopped.append("stopped")
+
+    monkeypatch.setattr(service, "register_samples", samples)
+    ladder.ladder.config.samples = True
+    ladder.play(2)
+    assert stopped == ["stopped"]  # ended (failing) or cancelled with the ladder (slow), never left running
+    failed = "the sample bots could not all be entered" in caplog.text
+    assert failed == (entering == "failing") and ("the store is read-only" in caplog.text) == failed
