@@ -162,8 +162,11 @@ def create_app(state: LadderState) -> FastAPI:
         return detail
 
     @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game: one point per rating update (a duplicate set), version by version", tags=["bots"])
-    def history(name: str, game: str, db: Db) -> list[dict[str, Any]]:
-        return queries.rating_history(db, known_bot(db, name), known_game(game))
+    def history(
+        name: str, game: str, db: Db,
+        points: Annotated[int | None, Query(ge=2, le=100_000, description="At most about this many points, evenly spread, with each version's first and last (all when left out).")] = None,
+    ) -> list[dict[str, Any]]:
+        return queries.rating_history(db, known_bot(db, name), known_game(game), points)
 
     @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"])
     async def upload(request: Request, user: Owner) -> Any:

@@ -152,12 +152,15 @@ def bot_detail(db: Session, name: str) -> dict[str, Any] | None:
     return {"name": bot.name, "owner": owner.name, "versions": out_versions}
 
 
-def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
+def rating_history(db: Session, name: str, game: str, points: int | None = None) -> list[dict[str, Any]]:
     """Every rating update of bot ``name`` in ``game`` (one per duplicate set rated), version by version, each in order.
 
     By version first: a set queued before a new version took over is rated after that version's first sets, under
     the version that played it; in the order of updates alone the chart's line went from one version's rating to
-    the other's and back.
+    the other's and back. Each point's ``update`` is its place in that order, from 1.
+
+    With ``points``, a long history is thinned to about that many (``thinned``): a busy bot's thousands of updates
+    were sent whole to be drawn in a chart 660 pixels wide.
     """
     rows = db.execute(
         select(RatingChange.match_id, RatingChange.mu, RatingChange.sigma, RatingChange.created_at, BotVersion.seq)
@@ -166,10 +169,22 @@ def rating_history(db: Session, name: str, game: str) -> list[dict[str, Any]]:
         .where(Bot.name == name, RatingChange.game == game)
         .order_by(BotVersion.seq, RatingChange.id)
     ).all()
-    return [
-        {"match": m, "mu": mu, "sigma": sigma, "conservative": Skill(mu, sigma).conservative, "at": at, "seq": seq}
-        for m, mu, sigma, at, seq in rows
-    ]
+    history = []
+    for i in thinned([row[4] for row in rows], points) if points is not None else range(len(rows)):
+        m, mu, sigma, at, seq = rows[i]
+        history.append({"update": i + 1, "match": m, "mu": mu, "sigma": sigma, "conservative": Skill(mu, sigma).conservative, "at": at, "seq": seq})
+    return history
+
+
+def thinned(seqs: list[int], points: int) -> list[int]:
+    """Which of a history's points to keep, given each point's version: ``points`` of them evenly spread, and the
+    first and last of every version, so that the chart's version lines and each version's last rating stay."""
+    n, points = len(seqs), max(points, 2)
+    if n <= points:
+        return list(range(n))
+    kept = {round(k * (n - 1) / (points - 1)) for k in range(points)}
+    kept |= {i for i in range(n) if i == 0 or i == n - 1 or seqs[i] != seqs[i - 1] or seqs[i] != seqs[i + 1]}
+    return sorted(kept)
 
 
 def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str, Any]]:

@@ -117,6 +117,10 @@ def test_the_rating_history_of_an_unknown_bot_is_a_404_not_an_empty_list(ladder:
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
     assert ladder.submit(ladder.user("owner"), RANDOM)[1]["accepted"]
     assert ladder.client.get("/api/bots/random/history", params={"game": "generals-war"}).json() == []
+    for points in (1, 0, -4, "many"):  # a thinned history needs two points at least (its first and its last)
+        refused = ladder.client.get("/api/bots/random/history", params={"game": "generals-war", "points": points})
+        assert refused.status_code == 422 and refused.json()["detail"][0]["loc"] == ["query", "points"], refused.text
+    assert ladder.client.get("/api/bots/random/history", params={"game": "generals-war", "points": 2}).json() == []
 
 
 def test_a_listing_limit_out_of_range_is_refused_not_changed(ladder: LadderFixture) -> None:

@@ -98,6 +98,27 @@ def test_the_rating_history_gives_each_version_its_points_together(db: Session) 
     assert [(h["seq"], h["mu"]) for h in history] == [(1, 30.0), (1, 35.0), (1, 34.0), (2, 18.0), (2, 20.0)]
 
 
+def test_a_long_rating_history_is_thinned_to_about_the_points_asked_keeping_each_versions_ends(db: Session) -> None:
+    """A busy bot's thousands of updates were sent whole to a chart 660 pixels wide (6,410 points at 200,000 matches)."""
+    first, second = version(db, "bot"), version(db, "bot", seq=2)
+    for i in range(40):
+        change(db, first if i < 13 or i % 9 == 0 else second, 20.0 + i)  # version 1 also rated after version 2 began
+    db.commit()
+    whole = rating_history(db, "bot", "glory")
+    assert [h["update"] for h in whole] == list(range(1, 41))
+    ends = {1, 40} | {h["update"] for i, h in enumerate(whole[1:-1], 1) if h["seq"] != whole[i - 1]["seq"] or h["seq"] != whole[i + 1]["seq"]}
+    assert len(ends) == 4  # 1 and 40; version 1's last update and version 2's first, side by side
+    for points in (2, 5, 17):
+        thin = rating_history(db, "bot", "glory", points)
+        kept = [h["update"] for h in thin]
+        assert kept == sorted(set(kept)) and ends <= set(kept), (points, kept)
+        assert points <= len(thin) <= points + len(ends), (points, kept)
+        assert thin == [whole[u - 1] for u in kept]  # points as they are in the whole history, nothing averaged
+        gaps = [b - a for a, b in zip(kept, kept[1:])]
+        assert max(gaps) <= -(-39 // (points - 1)) + 1, (points, kept)  # evenly spread: no stretch left out
+    assert rating_history(db, "bot", "glory", 40) == whole == rating_history(db, "bot", "glory", 1000)
+
+
 def test_a_bot_with_no_rated_game_has_no_rank_and_comes_after_the_ranked(db: Session) -> None:
     """Exhibitions only (three bots, four seats): the leaderboard ranked the newcomers 1, 2, 3 by name at 0.00."""
     for bot, mu, games in (("aa-new", 25.0, 0), ("zz-rated", 20.0, 4), ("mm-rated", 27.0, 2), ("bb-new", 25.0, 0)):

@@ -5,6 +5,7 @@
   const { el, api, num } = Arena;
   const name = document.body.dataset.bot;
   const TOKEN_KEY = "arena.token";
+  const CHART_POINTS = 400;
   let detail = null;
   let owner = false; // whether the saved token is the bot owner's
 
@@ -18,7 +19,8 @@
   }
 
   async function drawChart(game) {
-    const history = await api(`/api/bots/${encodeURIComponent(name)}/history?game=${encodeURIComponent(game)}`);
+    /* A point per pixel or two of the chart at most: a busy bot has thousands of updates. */
+    const history = await api(`/api/bots/${encodeURIComponent(name)}/history?game=${encodeURIComponent(game)}&points=${CHART_POINTS}`);
     RatingChart.draw($("chart"), history);
     const last = history[history.length - 1];
     /* The active version's rating, or else that of the version rated last; its games are that version's alone. */

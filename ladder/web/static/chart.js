@@ -40,6 +40,10 @@ const RatingChart = (() => {
     const H = opts.height;
     const m = { l: 46, r: 14, t: 30, b: 34 };
     const n = history.length;
+    /* Where each point sits: its update number (a long history comes thinned, ``?points=``). */
+    const at = (h, i) => (h.update === undefined ? i + 1 : h.update);
+    const first = at(history[0], 0);
+    const last = at(history[n - 1], n - 1);
     const lows = history.map((h) => Math.min(h.conservative, h.mu - h.sigma));
     const highs = history.map((h) => h.mu + h.sigma);
     let lo = Math.min(...lows);
@@ -47,7 +51,7 @@ const RatingChart = (() => {
     const pad = (hi - lo) * 0.06 || 1;
     lo -= pad;
     hi += pad;
-    const x = (i) => (n === 1 ? (m.l + W - m.r) / 2 : m.l + (i * (W - m.l - m.r)) / (n - 1));
+    const x = (u) => (last === first ? (m.l + W - m.r) / 2 : m.l + ((u - first) * (W - m.l - m.r)) / (last - first));
     const y = (v) => m.t + ((hi - v) * (H - m.t - m.b)) / (hi - lo);
     const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": "rating history" });
     root.append(svg("title", {}, "Rating history: μ, μ ± σ and μ − 3σ after each rating update (one per duplicate set)"));
@@ -57,9 +61,10 @@ const RatingChart = (() => {
       axis.append(svg("line", { x1: m.l, x2: W - m.r, y1: y(v), y2: y(v), class: "grid" }));
       axis.append(svg("text", { x: m.l - 6, y: y(v) + 4, "text-anchor": "end" }, v));
     }
-    const xt = n === 1 ? [0] : ticks(0, n - 1, Math.min(8, n - 1)).filter((v) => Number.isInteger(v));
-    for (const i of xt) axis.append(svg("text", { x: x(i), y: H - m.b + 16, "text-anchor": "middle" }, i + 1));
-    axis.append(svg("text", { x: (m.l + W - m.r) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, "rating updates (one per duplicate set)"));
+    const xt = last === first ? [first] : ticks(first, last, Math.min(8, last - first)).filter((v) => Number.isInteger(v));
+    for (const u of xt) axis.append(svg("text", { x: x(u), y: H - m.b + 16, "text-anchor": "middle" }, u));
+    const drawn = last - first + 1 > n ? `, ${n} of ${last - first + 1} drawn` : "";
+    axis.append(svg("text", { x: (m.l + W - m.r) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, `rating updates (one per duplicate set${drawn})`));
     axis.append(svg("line", { x1: m.l, x2: W - m.r, y1: H - m.b, y2: H - m.b, class: "base" }));
     root.append(axis);
 
@@ -67,25 +72,25 @@ const RatingChart = (() => {
     const versions = svg("g", { class: "versions" });
     history.forEach((h, i) => {
       if (i > 0 && h.seq !== history[i - 1].seq) {
-        const vx = (x(i - 1) + x(i)) / 2;
+        const vx = (x(at(history[i - 1], i - 1)) + x(at(h, i))) / 2;
         versions.append(svg("line", { x1: vx, x2: vx, y1: m.t, y2: H - m.b, class: "version-line" }));
         versions.append(svg("text", { x: vx + 3, y: m.t + 10 }, `version #${h.seq}`));
       }
     });
     root.append(versions);
 
-    const upper = history.map((h, i) => [x(i), y(h.mu + h.sigma)]);
-    const lower = history.map((h, i) => [x(i), y(h.mu - h.sigma)]).reverse();
+    const upper = history.map((h, i) => [x(at(h, i)), y(h.mu + h.sigma)]);
+    const lower = history.map((h, i) => [x(at(h, i)), y(h.mu - h.sigma)]).reverse();
     if (n > 1) root.append(svg("path", { d: path(upper) + path(lower).replace(/^M/, "L") + "Z", class: "band" }));
-    if (n > 1) root.append(svg("path", { d: path(history.map((h, i) => [x(i), y(h.conservative)])), class: "line conservative" }));
-    if (n > 1) root.append(svg("path", { d: path(history.map((h, i) => [x(i), y(h.mu)])), class: "line mu" }));
+    if (n > 1) root.append(svg("path", { d: path(history.map((h, i) => [x(at(h, i)), y(h.conservative)])), class: "line conservative" }));
+    if (n > 1) root.append(svg("path", { d: path(history.map((h, i) => [x(at(h, i)), y(h.mu)])), class: "line mu" }));
 
     const dots = svg("g", { class: "dots" });
     const r = n > 120 ? 2 : 3.5;
     history.forEach((h, i) => {
       const label = `match #${h.match} · μ ${h.mu.toFixed(2)} · σ ${h.sigma.toFixed(2)} · rating ${h.conservative.toFixed(2)}`;
-      const link = svg("a", { href: `/matches/${h.match}` }, svg("circle", { cx: x(i), cy: y(h.mu), r, class: "dot mu" }, svg("title", {}, label)));
-      dots.append(link, svg("circle", { cx: x(i), cy: y(h.conservative), r: r * 0.7, class: "dot conservative" }, svg("title", {}, label)));
+      const link = svg("a", { href: `/matches/${h.match}` }, svg("circle", { cx: x(at(h, i)), cy: y(h.mu), r, class: "dot mu" }, svg("title", {}, label)));
+      dots.append(link, svg("circle", { cx: x(at(h, i)), cy: y(h.conservative), r: r * 0.7, class: "dot conservative" }, svg("title", {}, label)));
     });
     root.append(dots);
 
