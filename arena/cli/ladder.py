@@ -218,6 +218,8 @@ def serve(
         fail(str(exc))
     check_store(make, data, made)  # a wrong --db or --data is told here, not in a traceback from the service
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # Alembic says which migrations it runs, worth a line, and at every start which dialect it drives, which is not.
+    logging.getLogger("alembic.runtime.migration").addFilter(lambda record: not record.getMessage().startswith(("Context impl", "Will assume")))
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
         executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
