@@ -81,14 +81,19 @@ def refresh_statistics(make: sessionmaker[Session]) -> None:
 
     Without them SQLite guessed that "status = 'done'" picked few matches, and a bot's head-to-head record walked
     every finished match of a long history (1.4 s at 200,000 matches for a bot that played 2,000; 56 ms after).
-    Other connections see the new statistics at their next statement (ANALYZE changes the schema's version).
+    A connection reads the statistics when it first reads the schema, and an ANALYZE on another connection does not
+    make it read them again: the pool's connections are replaced after it (those in use are dropped when given back),
+    or only the one connection that ran it would plan with them.
     """
     with make() as db:
-        if db.get_bind().dialect.name != "sqlite":
+        engine = db.get_bind()
+        if engine.dialect.name != "sqlite":
             return
         db.execute(text(f"PRAGMA analysis_limit={ANALYSIS_LIMIT}"))
         db.execute(text("ANALYZE"))
         db.commit()
+    if isinstance(engine, Engine) and engine.url.database not in (None, "", ":memory:"):  # a memory database would be lost
+        engine.dispose()
 
 
 def check_writable(make: sessionmaker[Session]) -> None:

@@ -236,12 +236,9 @@ def test_the_pages_of_a_long_history_read_by_index_not_by_scanning_it(make: sess
     assert "ix_rating_changes_version_game" in drawn and "SCAN rating_changes" not in drawn, drawn
 
 
-def test_with_its_statistics_refreshed_a_quiet_bots_head_to_head_starts_from_its_own_seats(make: sessionmaker[Session]) -> None:
-    """Without statistics SQLite took "status = 'done'" for a narrow filter and walked every finished match of the
-    history for a bot that had played a few (1.4 s at 200,000 matches); the scheduler now refreshes them."""
-    from ladder.db import refresh_statistics
+def quiet_bot_history(make: sessionmaker[Session]) -> None:
+    """3,000 finished matches of 29 busy bots, and 5 of bot29 (quiet) against bot0."""
     from ladder.models import MatchSeat
-    from ladder.queries import crosstable
 
     *busy, quiet = add_bots(make, ["glory"], 30)
     now = time.time()
@@ -257,13 +254,47 @@ def test_with_its_statistics_refreshed_a_quiet_bots_head_to_head_starts_from_its
         ])
         db.commit()
 
-    def first_step() -> str:
-        rows: list[dict[str, Any]] = []
-        statements = statements_of(make, lambda db: rows.extend(crosstable(db, "bot29")))
-        assert [(r["opponent"], r["games"], r["wins"]) for r in rows] == [("bot0", 5, 5)]
-        steps = plan_of(make, *next(s for s in statements if "match_seats" in s[0]))
-        return next(step for step in steps if step.startswith(("SEARCH", "SCAN")) and "bots" not in step)
 
-    assert "matches" in first_step()  # the guess: all 3,005 finished matches first
+def head_to_head_first_step(make: sessionmaker[Session], conn: Any = None) -> str:
+    """Where SQLite's plan of bot29's head-to-head record starts (on ``conn``, or a connection of the pool)."""
+    from ladder.queries import crosstable
+
+    rows: list[dict[str, Any]] = []
+    statements = statements_of(make, lambda db: rows.extend(crosstable(db, "bot29")))
+    assert [(r["opponent"], r["games"], r["wins"]) for r in rows] == [("bot0", 5, 5)]
+    statement, params = next(s for s in statements if "match_seats" in s[0])
+    if conn is None:
+        steps = plan_of(make, statement, params)
+    else:
+        steps = [row[-1] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params)]
+    return next(step for step in steps if step.startswith(("SEARCH", "SCAN")) and "bots" not in step)
+
+
+def test_with_its_statistics_refreshed_a_quiet_bots_head_to_head_starts_from_its_own_seats(make: sessionmaker[Session]) -> None:
+    """Without statistics SQLite took "status = 'done'" for a narrow filter and walked every finished match of the
+    history for a bot that had played a few (1.4 s at 200,000 matches); the scheduler now refreshes them."""
+    from ladder.db import refresh_statistics
+
+    quiet_bot_history(make)
+    assert "matches" in head_to_head_first_step(make)  # the guess: all 3,005 finished matches first
     refresh_statistics(make)
-    assert "bot_versions" in first_step()  # after the bot by its name: its versions, then their seats
+    assert "bot_versions" in head_to_head_first_step(make)  # after the bot by its name: its versions, then their seats
+
+
+def test_refreshed_statistics_reach_every_connection_of_the_pool_not_only_the_one_that_ran_analyze(make: sessionmaker[Session]) -> None:
+    """SQLite reads its statistics when a connection reads the schema, and a later ANALYZE on another connection
+    does not make it read them again: the scheduler's refresh reached the one pooled connection it ran on, and
+    the pages answered from the others (opened at start, before any statistics) planned as without them."""
+    from ladder.db import refresh_statistics
+
+    quiet_bot_history(make)
+    engine = make.kw["bind"]
+    with engine.connect() as early:  # a page's connection, its schema read before the refresh
+        assert "matches" in head_to_head_first_step(make, early)
+        refresh_statistics(make)  # the scheduler's, on another connection of the pool
+    both = [engine.connect(), engine.connect()]  # the pool's two connections (or new ones)
+    try:
+        assert ["bot_versions" in head_to_head_first_step(make, conn) for conn in both] == [True, True]
+    finally:
+        for conn in both:
+            conn.close()
