@@ -35,7 +35,7 @@ from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
 from ladder.hold import RENEW_S, Hold, HoldLost, rows
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
-from ladder.worker import anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
+from ladder.worker import SWEEP_LIMIT, anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
 from referee.server.cancelling import outlast
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
@@ -382,9 +382,11 @@ class Ladder:
         if failures == self._failures_swept and time.monotonic() - self._failed_swept_at < FAILED_SWEEP_S:
             return
         try:
-            rate_settled_sets(self.make, skip=self._unratable)
+            rated = rate_settled_sets(self.make, skip=self._unratable)
         except Exception:  # the database busy for a moment: the next sweep tries again
             log.warning("could not rate the sets whose last match failed", exc_info=True)
+            return
+        if rated >= SWEEP_LIMIT:  # a full sweep may have left more (a burst of failures): the next one goes on
             return
         self._failures_swept, self._failed_swept_at = failures, time.monotonic()
 

@@ -270,7 +270,11 @@ def _rate(conn: Connection, match_id: int, game: str, deal: str, now: float) -> 
     return True
 
 
-def rate_settled_sets(make: sessionmaker[Session], limit: int = 50, skip: set[int] | None = None) -> int:
+#: Sets a sweep of ``rate_settled_sets`` rates at most.
+SWEEP_LIMIT = 50
+
+
+def rate_settled_sets(make: sessionmaker[Session], limit: int = SWEEP_LIMIT, skip: set[int] | None = None) -> int:
     """Rate the sets whose last match ended without a result (failed): what was played still counts.
 
     A set that cannot be rated (its rating raises) is logged once, its match put in ``skip`` (kept by the caller

@@ -374,3 +374,28 @@ def test_a_record_tried_again_keeps_the_replay_the_first_try_recorded(tmp_path: 
         replay = db.get_one(Match, job.match_id).replay_path
     assert replay is not None and Path(replay).is_file()
     assert [p.name for p in Path(replay).parent.iterdir()] == [Path(replay).name], "the refused try's file is gone"
+
+
+def test_sets_a_burst_of_failures_settled_are_all_rated_at_the_next_sweeps_not_fifty_a_minute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sweep rates at most 50 sets: after a burst of failures (a cluster lost, say) the rest waited a minute for each
+    next 50, with no new failure to call the sweep again."""
+    from ladder.models import MatchSeat
+
+    clock = [1000.0]
+    monkeypatch.setattr("ladder.service.time.monotonic", lambda: clock[0])
+    lad = ladder_of_two(tmp_path, NoRoom())
+    versions = versions_of(lad)
+    with lad.make() as db:
+        for seed in range(60):  # each set: one match played, its twin failed
+            done, failed = add_duplicate_set(db, "generals-war", versions, seed, "rated")
+            done.status, done.finished_at = "done", time.time()
+            failed.status, failed.finished_at = "failed", time.time()
+            for seat in db.scalars(select(MatchSeat).where(MatchSeat.match_id == done.id)):
+                seat.rank = seat.seat + 1
+        db.commit()
+    lad._sweep_failed_sets()
+    clock[0] += 5.0  # the scheduler's next sweep, no new failure since
+    lad._sweep_failed_sets()
+    assert count(lad.make, Match.status == "done", Match.rated_with.is_(None)) == 0
