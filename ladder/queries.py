@@ -118,6 +118,10 @@ def _summary(match: Match, seats: list[Any], is_settled: bool) -> dict[str, Any]
     }
 
 
+#: Seats a bot may have for its recent matches to be read by their ids (``recent_matches``); more are found by walking the end-time index.
+FEW_SEATS = 1000
+
+
 def recent_matches(db: Session, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
     # The finished matches are those with an end time (done or failed; migration 0006 gave one to the failures older
     # ladders left without): asked so, the end-time index both finds them and orders them, where SQLite took the
@@ -126,9 +130,16 @@ def recent_matches(db: Session, game: str | None = None, bot: str | None = None,
     if game:
         query = query.where(Match.game == game)
     if bot:
-        # EXISTS, walked along the end-time index until enough are found: IN listed every match the bot ever played.
         versions = select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == bot)
-        query = query.where(select(MatchSeat.id).where(MatchSeat.match_id == Match.id, MatchSeat.bot_version_id.in_(versions)).exists())
+        # A bot of few seats (new, retired, or in a game seldom played): its matches by id, few to sort. Walked along
+        # the end-time index, the whole history was read before its few were found (0.36 s at 200,000 matches for a bot
+        # of 5, where listing them took 30 ms).
+        few = db.scalars(select(MatchSeat.match_id).where(MatchSeat.bot_version_id.in_(versions)).limit(FEW_SEATS + 1)).all()
+        if len(few) <= FEW_SEATS:
+            query = query.where(Match.id.in_(sorted(set(few))))
+        else:
+            # EXISTS, walked along the end-time index until enough are found: IN listed every match the bot ever played.
+            query = query.where(select(MatchSeat.id).where(MatchSeat.match_id == Match.id, MatchSeat.bot_version_id.in_(versions)).exists())
     # No NULLS LAST: there is no NULL here (PostgreSQL put them first, and failures without an end time filled the list).
     matches = db.scalars(query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(limit)).all()
     return match_summaries(db, matches)
