@@ -148,7 +148,7 @@ def serve(
     data: DataDir = DEFAULT_DATA,
     db: DbUrl = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="HTTP port.", min=0, max=65535)] = 8765,
+    port: Annotated[int, typer.Option(help="HTTP port (0: a free one, named at start).", min=0, max=65535)] = 8765,
     workers: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
     samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game.")] = True,
     game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
@@ -205,7 +205,10 @@ def serve(
         launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
-    listen_or_exit(host, port).close()  # before a new ladder is made in --data, and the sample bots validated, for nothing
+    # Before a new ladder is made in --data, and the sample bots validated, for nothing. Port 0 becomes the free port
+    # found here, so that the banner and the hold (which a second ladder is told of) name where the ladder answers.
+    with listen_or_exit(host, port) as probe:
+        port = int(probe.getsockname()[1])
     made = first_missing(data)
     make = open_ladder_db(data, db, write=True)
     from ladder.hold import HoldLost, LadderBusy, check_free

@@ -333,3 +333,45 @@ def test_serve_refuses_a_data_folder_that_holds_none_of_the_databases_bots(ladde
     assert missing_from_store(ladder.make, store) == ([], 2)
     shutil.rmtree(store / "random")
     assert missing_from_store(ladder.make, store) == (["random 1.0.0"], 2)
+
+
+def test_serve_on_port_0_names_the_port_it_answers_on(tmp_path: Path) -> None:
+    """The banner said http://127.0.0.1:0, and the hold told a second ladder that the first served there."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from sqlalchemy import select
+
+    from ladder.db import default_url, make_engine, sessions
+    from ladder.models import LadderHold
+
+    data = tmp_path / "data"
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "ladder", "serve", "--data", str(data), "--port", "0", "--no-samples"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        banner = serve.stdout.readline().decode(errors="replace")
+        found = re.search(r"ladder: (http://127\.0\.0\.1:(\d+))", banner)
+        assert found and int(found[2]) != 0, banner
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{found[1]}/api/games") as answer:
+                    assert answer.status == 200
+                    break
+            except OSError:
+                assert time.monotonic() < deadline and serve.poll() is None, "nothing answered on the port the banner named"
+                time.sleep(0.2)
+        with sessions(make_engine(default_url(data)))() as db:
+            told = db.scalar(select(LadderHold.address).where(LadderHold.holder.is_not(None)))
+        assert told == found[1], told
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=60)
+    finally:
+        stop_if_running(serve)
