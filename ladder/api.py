@@ -21,7 +21,7 @@ from ladder.accounts import user_for_token
 from ladder.jobs import REPLAY_FILE
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
-from ladder.submissions import SubmissionRefused, submit
+from ladder.submissions import SubmissionRefused, WithdrawalRefused, submit, withdraw
 from ladder.upload import Limits
 from ladder.web import mount_pages
 from referee.games.registry import GAMES
@@ -184,6 +184,14 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(exc.status, str(exc)) from None
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
         return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
+
+    @app.post("/api/bots/{name}/withdraw", summary="Take your bot off the ladder (owner token); a new submission brings it back", tags=["bots"])
+    def withdraw_bot(name: str, user: Owner, db: Db) -> dict[str, Any]:
+        try:
+            seq = withdraw(db, user.id, name)
+        except WithdrawalRefused as exc:
+            raise HTTPException(exc.status, str(exc)) from None
+        return {"bot": name, "seq": seq, "status": "retired"}
 
     @app.post("/api/challenges", status_code=201, summary="Challenge another bot to a duplicate pair of unrated matches (owner token; a few open at a time)", tags=["matches"])
     def make_challenge(body: ChallengeRequest, user: Owner, db: Db) -> dict[str, Any]:

@@ -139,7 +139,8 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
         with make() as db:
             known = db.scalar(
                 select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
-                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status == "active"
+                    # Retired too: an operator who withdrew a sample did not want it back at the next start.
+                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status.in_(("active", "retired"))
                 )
             )
         if known is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from urllib.parse import quote
 from pathlib import Path
 from collections.abc import Callable, Iterator
 from typing import Annotated, Any, NoReturn, TypeVar
@@ -120,6 +121,19 @@ def sqlite_uri_path(database: str) -> str | None:
     if parts.path in ("", ":memory:") or "mode=memory" in parts.query:
         return None
     return unquote(parts.path)
+
+
+NO_TOKEN = "give your API token with --token or ARENA_LADDER_TOKEN (an operator makes one: arena ladder user add NAME)"
+
+
+def as_owner(server: str, path: str, token: str, answer_has: str, **kwargs: Any) -> Any:
+    """An owner's POST: the token is required, and an answer without ``answer_has`` is the ladder's refusal, told."""
+    if not token:
+        fail(NO_TOKEN)
+    reply = call("POST", server, path, token, **kwargs)
+    if answer_has not in reply:
+        fail(str(reply.get("detail", reply)))
+    return reply
 
 
 def call(method: str, server: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
@@ -322,8 +336,8 @@ def submit(
     """Upload a new version of your bot; it joins the ladder once its validation matches pass."""
     from ladder.upload import UploadError, zip_directory
 
-    if not token:
-        fail("give your API token with --token or ARENA_LADDER_TOKEN (an operator makes one: arena ladder user add NAME)")
+    if not token:  # before the bot is read and zipped
+        fail(NO_TOKEN)
     if bot.is_dir():
         try:
             data = zip_directory(bot)
@@ -333,9 +347,7 @@ def submit(
         data = bot.read_bytes()
     else:
         fail(f"{bot}: no such directory or file")
-    reply = call("POST", server, "/api/bots", token, content=data)
-    if "accepted" not in reply:
-        fail(str(reply.get("detail", reply)))
+    reply = as_owner(server, "/api/bots", token, "accepted", content=data)
     if reply["accepted"]:
         console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) {reply['reason'] or 'is on the ladder'}")
         return
@@ -418,6 +430,17 @@ def matches_table(rows: list[dict[str, Any]]) -> Table:
     return table
 
 
+@ladder_app.command()
+def withdraw(
+    bot: Annotated[str, typer.Argument(help="Your bot.")],
+    server: Server = DEFAULT_SERVER,
+    token: Token = "",
+) -> None:
+    """Take your bot off the ladder: it is scheduled no more (its matches already queued are played); submitting brings it back."""
+    reply = as_owner(server, f"/api/bots/{quote(bot, safe='')}/withdraw", token, "seq")
+    console.print(f"withdrawn: {reply['bot']} (version #{reply['seq']} retired); `arena ladder submit` brings it back")
+
+
 @ladder_app.command("challenge")
 def challenge_cmd(
     bot: Annotated[str, typer.Argument(help="Your bot.")],
@@ -427,11 +450,7 @@ def challenge_cmd(
     token: Token = "",
 ) -> None:
     """Ask for a challenge: a duplicate pair between your bot and another, ahead of the queue."""
-    if not token:
-        fail("give your API token with --token or ARENA_LADDER_TOKEN")
-    reply = call("POST", server, "/api/challenges", token, json={"bot": bot, "opponent": opponent, "game": game})
-    if "matches" not in reply:
-        fail(str(reply.get("detail", reply)))
+    reply = as_owner(server, "/api/challenges", token, "matches", json={"bot": bot, "opponent": opponent, "game": game})
     console.print(f"queued matches {', '.join(map(str, reply['matches']))}")
 
 

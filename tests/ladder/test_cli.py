@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import socket
 import threading
 import time
@@ -375,3 +376,50 @@ def test_serve_on_port_0_names_the_port_it_answers_on(tmp_path: Path) -> None:
         serve.communicate(timeout=60)
     finally:
         stop_if_running(serve)
+
+
+def test_an_owner_withdraws_a_bot_whose_queued_matches_are_still_played(ladder: LadderFixture, server: str) -> None:
+    """A bot author could not take a bot off the ladder: it played on until a new version replaced it."""
+    from sqlalchemy import select
+
+    from ladder.models import BotVersion, Match, MatchSeat
+    from ladder.scheduler import entrants, fill_queue
+
+    data = str(ladder.ladder.config.data_dir)
+    token = arena("ladder", "user", "add", "wendy", "--data", data).strip()
+    other = arena("ladder", "user", "add", "xavier", "--data", data).strip()
+    for bot, owner in ((SAMPLE_BOTS / "generals_war_greedy", token), (SAMPLE_BOTS / "random", other)):
+        arena("ladder", "submit", str(bot), "--server", server, "--token", owner)
+    with ladder.make() as db:
+        assert fill_queue(db, random.Random(1), target=2, games=["generals-war"])
+        queued = db.scalars(select(Match.id).where(Match.status == "queued")).all()
+        assert queued and "gw-greedy" in {e.bot for e in entrants(db, "generals-war")}
+
+    refusals = [
+        (["gw-greedy", "--token", other], "403: you do not own gw-greedy"),
+        (["nobody", "--token", token], "404: no bot 'nobody'"),
+        (["gw-greedy", "--token", "nope"], "401"),
+        (["gw-greedy"], "give your API token"),
+    ]
+    for args, said in refusals:
+        refused = runner.invoke(app, ["ladder", "withdraw", *args, "--server", server], env={"ARENA_LADDER_TOKEN": ""})
+        assert refused.exit_code == 2 and said in " ".join(refused.output.split()), (args, refused.output)
+    out = arena("ladder", "withdraw", "gw-greedy", "--server", server, "--token", token)
+    assert "withdrawn: gw-greedy (version #1 retired)" in out
+    again = runner.invoke(app, ["ladder", "withdraw", "gw-greedy", "--server", server, "--token", token])
+    assert again.exit_code == 2 and "409: gw-greedy has no version on the ladder to withdraw" in again.output
+
+    with ladder.make() as db:
+        assert "gw-greedy" not in {e.bot for e in entrants(db, "generals-war")}
+        withdrawn = db.scalars(select(BotVersion).where(BotVersion.status == "retired")).one()
+        assert withdrawn.reason == "withdrawn by its owner"
+    rows = json.loads(arena("ladder", "standings", "generals-war", "--json", "--server", server))
+    assert [r["bot"] for r in rows] == ["random"]
+    ladder.play(len(queued))  # the matches queued with it are played (its duplicate sets are not left half played)
+    with ladder.make() as db:
+        assert {db.get_one(Match, m).status for m in queued} == {"done"}
+        later = db.scalars(select(MatchSeat.match_id).where(MatchSeat.bot_version_id == withdrawn.id, MatchSeat.match_id.not_in(queued))).all()
+        assert later == [], "a match was scheduled for the withdrawn bot"
+    arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
+    with ladder.make() as db:
+        assert "gw-greedy" in {e.bot for e in entrants(db, "generals-war")}

@@ -251,3 +251,28 @@ def test_the_ladder_plays_while_the_samples_are_entered_and_goes_on_if_that_fail
     assert stopped == ["stopped"]  # ended (failing) or cancelled with the ladder (slow), never left running
     failed = "the sample bots could not all be entered" in caplog.text
     assert failed == (entering == "failing") and ("the store is read-only" in caplog.text) == failed
+
+
+def test_a_sample_bot_the_operator_withdrew_is_not_entered_again_at_the_next_start(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    import ladder.service as service
+    from ladder.accounts import house_user
+    from ladder.submissions import submit, withdraw
+
+    async def unvalidated(make: object, store: Path, owner: object, data: bytes, **kwargs: object) -> object:
+        return await submit(make, store, owner, data, validate=False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "submit", unvalidated)
+
+    def entered() -> list[tuple[str, int, str]]:
+        with ladder.make() as db:
+            rows = db.execute(select(BotVersion.path, BotVersion.seq, BotVersion.status).order_by(BotVersion.id)).all()
+        return [(path.split("/")[0], seq, status) for path, seq, status in rows]
+
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))
+    assert ("gw-greedy", 1, "active") in entered()
+    with ladder.make() as db:
+        withdraw(db, house_user(db).id, "gw-greedy")
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))  # the next start
+    assert [e for e in entered() if e[0] == "gw-greedy"] == [("gw-greedy", 1, "retired")]
