@@ -191,3 +191,31 @@ def test_a_long_rating_history_is_drawn_thinned_along_the_whole_axis(rows: Rows,
         axis = page.locator("svg.rating-chart .axis line.base")
         x1, left, right = (float(el.get_attribute(a) or "nan") for el, a in ((line, "x1"), (axis, "x1"), (axis, "x2")))
         assert abs((x1 - left) / (right - left) - 899.5 / 1499) < 0.01, (x1, left, right)
+
+
+def test_the_owner_withdraws_a_bot_from_its_page_with_a_second_click(rows: Rows, page: Page) -> None:
+    from ladder.accounts import reissue_token
+
+    with rows.ladder.make() as db:
+        alice = reissue_token(db, "alice")
+        bob = add_user(db, "bob")
+    with BackgroundServer(rows.client.app) as server:
+        page.goto(f"{server.url}/bots/one")
+        page.wait_for_selector("body[data-ready]")
+        assert page.is_hidden("#withdraw"), "nobody signed in: no withdrawal"
+        for token, shown in ((bob, False), (alice, True)):
+            page.fill("#token", token)
+            page.click("#token-form button[type=submit]")
+            page.wait_for_function("t => localStorage.getItem('arena.token') === t", arg=token)
+            page.wait_for_function(f"document.getElementById('withdraw').hidden === {str(not shown).lower()}")
+        page.click("#withdraw")
+        assert "Click again" in page.inner_text("#withdraw")
+        with rows.ladder.make() as db:
+            assert db.scalar(select(BotVersion.status).join(Bot).where(Bot.name == "one")) == "active", "one click withdrew it"
+        page.click("#withdraw")
+        page.wait_for_function("document.getElementById('withdraw-status').textContent.startsWith('withdrawn')")
+        assert page.is_hidden("#withdraw") and "no active version" in page.inner_text("#bot-owner")
+        assert "withdrawn by its owner" in page.inner_text("#versions")
+    with rows.ladder.make() as db:
+        assert db.scalar(select(BotVersion.status).join(Bot).where(Bot.name == "one")) == "retired"
+        assert db.scalar(select(BotVersion.status).join(Bot).where(Bot.name == "two")) == "active"

@@ -132,6 +132,47 @@
     );
   }
 
+  function activeVersion() {
+    return detail.versions.filter((v) => v.status === "active").pop();
+  }
+
+  function drawOwnerLine() {
+    const active = activeVersion();
+    $("bot-owner").textContent = `owned by ${detail.owner}` + (active ? ` · version ${active.version} (#${active.seq}) active` : " · no active version");
+  }
+
+  /* The owner's withdrawal: a second click confirms (a first one only asks), then the bot leaves the ladder. */
+  function drawWithdraw() {
+    const button = $("withdraw");
+    button.hidden = !(owner && activeVersion());
+    button.textContent = "Withdraw from the ladder";
+    if (button.dataset.confirm) $("withdraw-status").textContent = ""; // an ask left pending (another token since)
+    delete button.dataset.confirm;
+  }
+
+  async function withdraw() {
+    const button = $("withdraw");
+    if (!button.dataset.confirm) {
+      button.dataset.confirm = "1";
+      button.textContent = "Really withdraw? Click again";
+      $("withdraw-status").textContent = "no new match will be scheduled for it; those queued are played";
+      return;
+    }
+    const token = localStorage.getItem(TOKEN_KEY);
+    let said;
+    try {
+      const done = await api(`/api/bots/${encodeURIComponent(name)}/withdraw`, { method: "POST", headers: { Authorization: `Bearer ${token}`, Accept: "application/json" } });
+      said = `withdrawn: version #${done.seq} retired; submitting a new version brings it back`;
+      detail = await api(`/api/bots/${encodeURIComponent(name)}`);
+      drawOwnerLine();
+      drawVersions();
+    } catch (err) {
+      said = said || `not withdrawn: ${err.message}`;
+    }
+    drawWithdraw();
+    $("withdraw-status").textContent = said;
+  }
+
   /* Whose token is saved: only the owner's shows the log buttons (the server checks the token again on every download). */
   async function checkToken() {
     const token = localStorage.getItem(TOKEN_KEY);
@@ -159,8 +200,8 @@
       return;
     }
     $("bot-name").textContent = detail.name;
-    const active = detail.versions.filter((v) => v.status === "active").pop();
-    $("bot-owner").textContent = `owned by ${detail.owner}` + (active ? ` · version ${active.version} (#${active.seq}) active` : " · no active version");
+    drawOwnerLine();
+    $("withdraw").addEventListener("click", withdraw);
     const games = gamesOf(detail);
     const pick = $("game-pick");
     for (const g of games) pick.append(el("option", { value: g }, await Arena.gameName(g)));
@@ -173,15 +214,18 @@
       localStorage.setItem(TOKEN_KEY, token);
       $("token").value = "";
       await checkToken();
+      drawWithdraw();
       await drawMatches();
     });
     $("token-forget").addEventListener("click", async () => {
       localStorage.removeItem(TOKEN_KEY);
       await checkToken();
+      drawWithdraw();
       await drawMatches();
     });
     drawVersions();
     await checkToken();
+    drawWithdraw();
     await Promise.all([games.length ? drawChart(games[0]) : RatingChart.draw($("chart"), []), drawCrosstable(), drawMatches()]);
     document.body.dataset.ready = "1";
   }
