@@ -41,8 +41,9 @@ class WithdrawalRefused(SubmissionRefused):
     """A withdrawal refused: no such bot (404), another owner's (403), or nothing on the ladder to withdraw (409)."""
 
 
-def withdraw(db: Session, owner_id: int, name: str) -> int:
-    """Take the owner's bot ``name`` off the ladder; returns the number (seq) of the version withdrawn.
+def withdraw(db: Session, owner_id: int | None, name: str) -> int:
+    """Take the owner's bot ``name`` off the ladder (``owner_id`` None: the operator, any bot); returns the number
+    (seq) of the version withdrawn.
 
     Its active version is retired, as when a new version replaces it: no match is scheduled for it any more, and the
     matches queued or in play with it are played and rated, so that no duplicate set is left half played. A version
@@ -51,13 +52,13 @@ def withdraw(db: Session, owner_id: int, name: str) -> int:
     bot = db.scalar(select(Bot).where(Bot.name == name))
     if bot is None:
         raise WithdrawalRefused(404, f"no bot {name!r}")
-    if bot.owner_id != owner_id:
+    if owner_id is not None and bot.owner_id != owner_id:
         raise WithdrawalRefused(403, f"you do not own {name}")
     active = db.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.status == "active")).all()
     if not active:
         raise WithdrawalRefused(409, f"{name} has no version on the ladder to withdraw")
     for version in active:
-        version.status, version.reason = "retired", "withdrawn by its owner"
+        version.status, version.reason = "retired", "withdrawn by the operator" if owner_id is None else "withdrawn by its owner"
     db.commit()
     return max(version.seq for version in active)
 

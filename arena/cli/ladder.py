@@ -441,6 +441,21 @@ def withdraw(
     console.print(f"withdrawn: {reply['bot']} (version #{reply['seq']} retired); `arena ladder submit` brings it back")
 
 
+@ladder_app.command()
+def retire(name: Annotated[str, typer.Argument(help="Any bot.")], data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Operator: take any bot off the ladder, on its database (no token); its owner's `withdraw` does the same."""
+    from ladder.submissions import WithdrawalRefused, withdraw
+
+    def retired(session: Any, bot: str) -> int:
+        try:
+            return withdraw(session, None, bot)
+        except WithdrawalRefused as exc:
+            fail(str(exc))
+
+    seq = on_owner(retired, name, data, db)
+    console.print(f"withdrawn: {name} (version #{seq} retired); a new submission by its owner brings it back")
+
+
 @ladder_app.command("challenge")
 def challenge_cmd(
     bot: Annotated[str, typer.Argument(help="Your bot.")],

@@ -378,11 +378,11 @@ def test_serve_on_port_0_names_the_port_it_answers_on(tmp_path: Path) -> None:
         stop_if_running(serve)
 
 
-def test_an_owner_withdraws_a_bot_whose_queued_matches_are_still_played(ladder: LadderFixture, server: str) -> None:
+def test_an_owner_or_the_operator_withdraws_a_bot_whose_queued_matches_are_still_played(ladder: LadderFixture, server: str) -> None:
     """A bot author could not take a bot off the ladder: it played on until a new version replaced it."""
     from sqlalchemy import select
 
-    from ladder.models import BotVersion, Match, MatchSeat
+    from ladder.models import Bot, BotVersion, Match, MatchSeat
     from ladder.scheduler import entrants, fill_queue
 
     data = str(ladder.ladder.config.data_dir)
@@ -423,3 +423,13 @@ def test_an_owner_withdraws_a_bot_whose_queued_matches_are_still_played(ladder: 
     arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
     with ladder.make() as db:
         assert "gw-greedy" in {e.bot for e in entrants(db, "generals-war")}
+
+    # The operator, on the database and with no token, takes any owner's bot off.
+    out = arena("ladder", "retire", "random", "--data", data)
+    assert "withdrawn: random (version #1 retired)" in out
+    for name, said in (("random", "random has no version on the ladder to withdraw"), ("nobody", "no bot 'nobody'")):
+        refused = runner.invoke(app, ["ladder", "retire", name, "--data", data])
+        assert refused.exit_code == 2 and said in refused.output, refused.output
+    with ladder.make() as db:
+        assert {e.bot for e in entrants(db, "generals-war")} == {"gw-greedy"}
+        assert db.scalar(select(BotVersion.reason).join(Bot).where(Bot.name == "random")) == "withdrawn by the operator"
