@@ -219,3 +219,23 @@ def test_the_owner_withdraws_a_bot_from_its_page_with_a_second_click(rows: Rows,
     with rows.ladder.make() as db:
         assert db.scalar(select(BotVersion.status).join(Bot).where(Bot.name == "one")) == "retired"
         assert db.scalar(select(BotVersion.status).join(Bot).where(Bot.name == "two")) == "active"
+
+
+def test_the_owners_controls_stay_inside_a_phones_screen(rows: Rows, page: Page) -> None:
+    """Signed in, the token form (its status, box and two buttons) ran 70 pixels past a 390-pixel screen."""
+    from ladder.accounts import reissue_token
+
+    with rows.ladder.make() as db:
+        alice = reissue_token(db, "alice")
+    with BackgroundServer(rows.client.app) as server:
+        page.set_viewport_size({"width": 390, "height": 800})
+        page.goto(f"{server.url}/bots/one")
+        page.wait_for_selector("body[data-ready]")
+        page.fill("#token", alice)
+        page.click("#token-form button[type=submit]")
+        page.wait_for_function("document.getElementById('withdraw').hidden === false")
+        page.click("#withdraw")  # its question is the longest the panel shows
+        shown = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert shown[0] <= shown[1], f"the page is {shown[0]} pixels wide in a {shown[1]} pixel window: {past(page, 'body')}"
+        panels = page.evaluate("[...document.querySelectorAll('.panel')].map(p => p.scrollWidth - p.clientWidth)")
+        assert max(panels) <= 0, f"something runs past its panel ({panels}): {past(page, '.panel')}"
