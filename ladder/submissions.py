@@ -1,4 +1,4 @@
-"""Submitting a bot version: unpack into the store, check the manifest, play validation matches, activate."""
+"""A bot version's life on the ladder: submitting (unpack into the store, check the manifest, play validation matches, activate) and withdrawing."""
 
 from __future__ import annotations
 
