@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -421,3 +422,34 @@ def test_the_printed_table_rounds_points_and_names_the_pair_scores(tmp_path: Pat
     sprt = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, "--sprt", "--games", "2", "--seed", "3", "--log-dir", str(tmp_path / "logs")])
     assert sprt.exit_code == 0, sprt.output
     assert "pairs scoring 0, ¼, ½, ¾, 1: [" in " ".join(sprt.stdout.split())  # unwrapped
+
+
+def _column(table: str, index: int, key: int) -> list[str]:
+    """The cells of one column of a rich table, each row's folded lines joined: a long name folds onto more lines.
+    A row starts on a line whose ``key`` column is not blank."""
+    rows: list[str] = []
+    for line in table.splitlines():
+        cells = line.split("│")
+        if len(cells) < max(index, key) + 2:
+            continue  # a title, a rule or a header line
+        if cells[key + 1].strip() or not rows:
+            rows.append("")
+        rows[-1] += cells[index + 1].strip()
+    return rows
+
+
+def test_at_80_columns_the_tables_show_long_bot_names_and_the_figures_whole(tmp_path: Path) -> None:
+    """At 80 columns rich cut both to "…": a bot called 'glory-heuristic' read 'glory-h…' and μ read '3…'."""
+    long_name = "generals-war-random-with-a-long-name"
+    bot = tmp_path / "long"
+    shutil.copytree(RANDOM, bot)
+    manifest = bot / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('name = "random"', f'name = "{long_name}"'))
+    args = ["tournament", "generals-war", str(bot), GREEDY, "--games", "2", "--seed", "3", "--log-dir", str(tmp_path / "logs")]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 80
+    standings, cross = result.stdout.split("crosstable")
+    assert sorted(_column(standings, 1, key=0)) == sorted([long_name, "gw-greedy"])
+    assert {len(_column(standings, i, key=0)) for i in range(11)} == {2}  # a figure in every column of both rows
+    assert sorted(_column(cross, 0, key=1)) == sorted([long_name, "gw-greedy"])

@@ -228,8 +228,11 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
 def print_result(data: dict[str, Any], log_dir: Path) -> None:
     title = f"{data['game']} · {data['format']} · {data['players']} players · seed {data['seed']} · {data['matches']} matches"
     table = Table(title=title)
-    for column in ("#", "bot", "μ", "σ", "μ−3σ", "W", "D", "L", "points", "avg rank", "games"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    # A long bot name folds onto more lines; the figures never do (at 80 columns they were cut to "…", names too).
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("bot", overflow="fold")
+    for column in ("μ", "σ", "μ−3σ", "W", "D", "L", "points", "avg\nrank", "games"):
+        table.add_column(column, justify="right", no_wrap=True)
     for r in data["standings"]:
         table.add_row(
             str(r["place"]), r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}",
@@ -238,9 +241,9 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
     console.print(table)
     order = [r["bot"] for r in data["standings"]]
     cross = Table(title="crosstable: row against column, wins-draws-losses")
-    cross.add_column("")
+    cross.add_column("", overflow="fold")
     for name in order:
-        cross.add_column(name, justify="center")
+        cross.add_column(name, justify="center", overflow="fold")
     for a in order:
         cells = []
         for b in order:
