@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder import queries
 from ladder.accounts import user_for_token
+from ladder.admission import Admission
 from ladder.jobs import REPLAY_FILE
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
@@ -37,6 +38,7 @@ class LadderState:
     limits: Limits = Limits()
     validate: bool = True
     sandbox: str = "process"
+    admission: Admission = field(default_factory=Admission)
 
 
 class ChallengeRequest(BaseModel):
@@ -170,16 +172,11 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"])
     async def upload(request: Request, user: Owner) -> Any:
-        body = bytearray()
         try:
-            async for chunk in request.stream():
-                body += chunk
-                if len(body) > state.limits.archive_bytes:
-                    raise HTTPException(413, f"the archive is larger than {state.limits.archive_bytes} bytes")
-        except ClientDisconnect:  # the uploader hung up (Ctrl-C, a dropped line): not a traceback in the ladder's log
-            raise HTTPException(400, "the upload was cut off before its end") from None
-        try:
-            outcome = await submit(state.make, state.store, user, bytes(body), state.limits, state.validate, state.sandbox)
+            async with state.admission.owner(user.id):
+                body = await read_upload(request, state.limits.archive_bytes)
+                async with state.admission.turn():
+                    outcome = await submit(state.make, state.store, user, body, state.limits, state.validate, state.sandbox)
         except SubmissionRefused as exc:
             raise HTTPException(exc.status, str(exc)) from None
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
@@ -258,6 +255,19 @@ def create_app(state: LadderState) -> FastAPI:
 
     mount_pages(app)
     return app
+
+
+async def read_upload(request: Request, most: int) -> bytes:
+    """The request's body, refused (413) as soon as it passes ``most`` bytes."""
+    body = bytearray()
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > most:
+                raise HTTPException(413, f"the archive is larger than {most} bytes")
+    except ClientDisconnect:  # the uploader hung up (Ctrl-C, a dropped line): not a traceback in the ladder's log
+        raise HTTPException(400, "the upload was cut off before its end") from None
+    return bytes(body)
 
 
 def select_seat(match_id: int, seat: int) -> Any:

@@ -6,12 +6,13 @@ import io
 import os
 import time
 import zipfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
-from ladder.models import BotVersion
+from ladder.models import Bot, BotVersion
 from tests.ladder.conftest import LadderFixture
 from tests.support import SAMPLE_BOTS
 
@@ -276,3 +277,59 @@ def test_a_sample_bot_the_operator_withdrew_is_not_entered_again_at_the_next_sta
         withdraw(db, house_user(db).id, "gw-greedy")
     asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))  # the next start
     assert [e for e in entered() if e[0] == "gw-greedy"] == [("gw-greedy", 1, "retired")]
+
+
+def test_an_owner_has_a_few_submissions_in_progress_at_a_time_and_validations_take_turns(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An owner's token posting uploads in a loop started a validation match (bot processes) per request, all at once."""
+    import asyncio
+
+    import httpx
+
+    import ladder.submissions as submissions
+    from ladder.admission import OPEN_SUBMISSIONS, VALIDATIONS_AT_ONCE
+    from ladder.api import LadderState, create_app
+
+    assert OPEN_SUBMISSIONS == VALIDATIONS_AT_ONCE == 2  # the scenario below: two of one owner's hold both turns
+    app = create_app(LadderState(ladder.make, ladder.ladder.store, ladder.ladder.config.data_dir))
+    alice, bob = ladder.user("alice"), ladder.user("bob")
+
+    async def scenario() -> None:
+        started: list[str] = []
+        release = asyncio.Event()
+
+        async def validation(bot_dir: Path, *args: object, **kwargs: object) -> tuple[str, str]:
+            started.append(bot_dir.parent.name)
+            if bot_dir.parent.name.startswith("held"):
+                await release.wait()
+            return "", ""
+
+        monkeypatch.setattr(submissions, "validation_matches", validation)
+
+        async def until(condition: Callable[[], bool]) -> None:
+            async with asyncio.timeout(30):
+                while not condition():
+                    await asyncio.sleep(0.01)
+
+        def upload(client: httpx.AsyncClient, name: str, headers: dict[str, str]) -> Awaitable[httpx.Response]:
+            return client.post("/api/bots", content=archive(("bot.toml", manifest(name)), ("bot.py", BOT_PY)), headers=headers)
+
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://ladder") as client:
+            held = [asyncio.ensure_future(upload(client, f"held-{i}", alice)) for i in range(OPEN_SUBMISSIONS)]
+            await until(lambda: len(started) == OPEN_SUBMISSIONS)
+            refused = await upload(client, "one-too-many", alice)
+            assert refused.status_code == 429, refused.text
+            assert f"{OPEN_SUBMISSIONS} submissions of yours are in progress already" in refused.json()["detail"]
+            waiting = asyncio.ensure_future(upload(client, "bobs", bob))  # another owner's: taken, but waits its turn
+            await asyncio.sleep(0.5)
+            assert sorted(started) == ["held-0", "held-1"] and not waiting.done()
+            release.set()
+            answers = await asyncio.gather(*held, waiting)
+            assert [a.status_code for a in answers] == [201] * 3, [a.text for a in answers]
+            assert started[-1] == "bobs"
+            again = await upload(client, "after", alice)  # her submissions were answered: she may submit again
+            assert again.status_code == 201, again.text
+        with ladder.make() as db:
+            names = db.scalars(select(Bot.name).join(BotVersion, BotVersion.bot_id == Bot.id).where(BotVersion.status == "active"))
+            assert sorted(names) == ["after", "bobs", "held-0", "held-1"]
+
+    asyncio.run(scenario())
