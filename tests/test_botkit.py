@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -225,3 +226,15 @@ def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Pa
     for script in ("build", "test"):
         run = subprocess.run([NPM, "run", script], cwd=bot, capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, f"npm run {script}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
+
+
+@pytest.mark.parametrize("lang", ["python", "typescript"])
+def test_the_try_it_lines_are_each_a_command_at_80_columns(tmp_path: Path, lang: str) -> None:
+    """A TypeScript kit's advice wrapped at 80 columns, and its end ("before arena match") began a line as if a command."""
+    where = tmp_path / "my bots" / "b"
+    result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--lang", lang, "--dir", str(where)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.split("try it:\n")[1].splitlines()
+    assert len(lines) == (3 if lang == "typescript" else 2)
+    assert all(line.startswith(("  (cd ", "  pytest ", "  arena match ")) for line in lines), lines
+    assert shlex.split(lines[-1]) == ["arena", "match", "glory", str(where), str(where)]  # the folder with a space, quoted

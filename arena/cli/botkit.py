@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -479,15 +480,19 @@ def new(
         written = create_kit(name, game, lang, where)
     except KitError as exc:
         fail(str(exc))
-    console.print(f"made {lang} bot [bold]{name}[/] for {game} in {where}/:")
+    # soft_wrap: each line whole, for the terminal to wrap; rich broke a long path at 80 columns, and a command's
+    # end (or a comment's, "before arena match") began the next line as if a command of its own.
+    console.print(f"made {lang} bot [bold]{name}[/] for {game} in {where}/:", soft_wrap=True)
     for path in written:
-        console.print(f"  {path.relative_to(where)}")
+        console.print(f"  {path.relative_to(where)}", soft_wrap=True)
     console.print("try it:")
+    typed = shlex.quote(str(where))  # a folder with a space in its name, as a shell takes it
     if lang == "typescript":
-        console.print(f"  (cd {where} && npm test)   # builds, then tests; after changes, npm run build before arena match")
+        console.print(f"  (cd {typed} && npm test)   # builds, then tests", soft_wrap=True)
+        console.print(f"  (cd {typed} && npm run build)   # after each change, before arena match", soft_wrap=True)
     else:
-        console.print(f"  pytest {where}")
-    console.print(f"  {match_command(game, str(where))}")
+        console.print(f"  pytest {typed}", soft_wrap=True)
+    console.print(f"  {match_command(game, typed)}", soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:
