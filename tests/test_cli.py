@@ -328,3 +328,14 @@ def test_sigterm_stops_a_match_with_its_bots_and_scratch_folder(tmp_path: Path) 
     assert list(scratch.iterdir()) == []
     scratch.rmdir()
     assert not (tmp_path / "r.json").exists()  # no result: nothing written as if the match had been played
+
+
+def test_a_match_names_its_replay_and_logs_whole_at_80_columns(tmp_path: Path) -> None:
+    """Rich broke a long path across lines at 80 columns (a pipe, CI's log): the replay's path could not be copied."""
+    deep = tmp_path / "a-folder-with-a-rather-long-name" / "and-another-one-inside-it"
+    replay, logs = deep / "generals-war-replay-of-seed-42.json", deep / "the-bots-logs"
+    args = ["match", "generals-war", GREEDY, RANDOM, "--seed", "42", "--replay", str(replay), "--log-dir", str(logs)]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert f"replay: {replay}   logs: {logs}/" in result.stdout.splitlines()
+    assert replay.is_file()

@@ -249,7 +249,7 @@ def serve(
             ladder.hold.take()  # here rather than in the service: one line, before the banner
     except LadderBusy as exc:
         fail(str(exc))
-    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}")
+    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True)
     console.print("watch the standings: arena ladder standings GAME --watch")
     try:
         running.run(ladder.run())
@@ -273,7 +273,7 @@ def check_store(make: Any, data: Path, made: Path | None) -> None:
              " is --data the folder this ladder used with this database?")
     if missing:
         err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {data / 'bots'}"
-                  f" ({', '.join(missing[:5])}): each match they are drawn for fails")
+                  f" ({', '.join(missing[:5])}): each match they are drawn for fails", soft_wrap=True)
 
 
 def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:

@@ -192,7 +192,7 @@ def match(
         verdicts = ", ".join(f"{v['kind']}@{v['decision']}" for v in s["verdicts"]) or "-"
         table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
     console.print(table)
-    console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/")
+    console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/", soft_wrap=True)  # paths whole, to copy
     for s in seats:
         if s["verdicts"]:
             console.print(verdict_note(s), highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
@@ -240,14 +240,14 @@ def compile_rules(
     from referee.compiled import SWITCH, BuildError, build, build_dir, is_built
 
     if is_built(build_dir()) and not force:
-        console.print(f"the rules as they are now are already compiled: {build_dir()}")
+        console.print(f"the rules as they are now are already compiled: {build_dir()}", soft_wrap=True)
     else:
         started = time.perf_counter()
         try:
             where = build(force=force)
         except BuildError as exc:
             fail(str(exc))
-        console.print(f"compiled the rules in {time.perf_counter() - started:.0f} s: {where}")
+        console.print(f"compiled the rules in {time.perf_counter() - started:.0f} s: {where}", soft_wrap=True)
     console.print(f"set {SWITCH}=1 to play with them (a build is used only while the sources it was built from are unchanged)")
 
 
@@ -306,7 +306,7 @@ def referee_serve(
             console.print(f"seat {s.seat}: rank {s.rank} score {s.score:g}" + (" (forfeited)" if s.forfeited else ""))
         if not saved_replay(record, path):
             raise typer.Exit(1)
-        console.print(f"replay: {path}")
+        console.print(f"replay: {path}", soft_wrap=True)
 
     running.run(serve())
 
