@@ -158,6 +158,7 @@ async def submit(
                 note = version.reason = f"passed, but version #{newer}, submitted after it, is on the ladder already"
             else:
                 version.status = "active"
+                note = same_version_note(db, version)
                 for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.id != version.id)):
                     old.status = "retired"
                 for game in manifest.games:
@@ -174,6 +175,20 @@ async def submit(
         log_.exception("the submission of %s failed", manifest.name)
         raise SubmissionRefused(500, "the ladder failed to register this version (an internal error); nothing of it was kept") from None
     return Outcome(manifest.name, seq, manifest.version, not reason, reason or note, log)
+
+
+def same_version_note(db: Session, version: BotVersion) -> str:
+    """What to tell an owner whose new version carries an earlier played one's version string: the standings, the
+    matches and the logs name versions by it, and two of "1.0.0" could not be told apart there (only by their #)."""
+    twin = db.scalar(
+        select(func.max(BotVersion.seq)).where(
+            BotVersion.bot_id == version.bot_id, BotVersion.version == version.version, BotVersion.seq < version.seq,
+            BotVersion.status.in_(("active", "retired")),
+        )
+    )
+    if twin is None:
+        return ""
+    return f"is on the ladder; #{twin} had the same version ({version.version}): raise `version` in bot.toml to tell them apart"
 
 
 def unpacked(data: bytes, staging: Path, limits: Limits) -> BotManifest:

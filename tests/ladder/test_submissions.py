@@ -333,3 +333,18 @@ def test_an_owner_has_a_few_submissions_in_progress_at_a_time_and_validations_ta
             assert sorted(names) == ["after", "bobs", "held-0", "held-1"]
 
     asyncio.run(scenario())
+
+
+def test_a_version_that_repeats_an_earlier_ones_version_string_is_taken_and_its_owner_told(ladder: LadderFixture) -> None:
+    """The standings, matches and logs name a version by its string: two of "1.0" on one bot could not be told apart."""
+    owner = ladder.user("vera")
+
+    def send(version: str) -> dict[str, object]:
+        reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("twin", version)), ("bot.py", BOT_PY)), headers=owner)
+        assert reply.status_code == 201 and reply.json()["accepted"], reply.text
+        return dict(reply.json())
+
+    assert send("1.0")["reason"] == ""
+    assert send("1.0")["reason"] == "is on the ladder; #1 had the same version (1.0): raise `version` in bot.toml to tell them apart"
+    assert send("1.1")["reason"] == ""
+    assert "#2 had the same version (1.0)" in str(send("1.0")["reason"])  # the latest of them
