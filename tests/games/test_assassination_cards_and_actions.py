@@ -688,6 +688,24 @@ def test_as35_the_bad_cop_shoots_the_revealed_agent() -> None:
     assert of(events, ReporterRevealed)
 
 
+def test_as35_after_an_incident_the_bad_cops_shot_at_the_agent_is_shoot_first_and_tells_nothing() -> None:
+    """Shoot-first is open to any police officer after an incident (AS-33): the reporter does not arrest him for it."""
+    seen = []
+    for bad in (False, True):
+        g = make()
+        g.secret.bad_cop = bad
+        to_event_stage(g)
+        for c in (0, 1, 4):
+            place(g, c, R.HALL)
+        g.incident = True
+        g.revealed_seats[0] = None
+        play_events(g, [1])
+        events = take(g, {1: TakeAction(ActionKind.SHOOT_PLAYER, 0)})
+        assert g.pieces[0].injured and not g.pieces[1].detained and not g.reporter_revealed
+        seen.append([e.payload for e in events])
+    assert seen[0] == seen[1], "the same shot looks the same whatever the police officer's side"
+
+
 def test_as36_the_token_holder_chooses_his_side_whatever_he_is() -> None:
     for seed in range(12):
         g = Assassination(4, seed)

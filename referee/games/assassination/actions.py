@@ -343,7 +343,9 @@ class Resolution:
             self.injure(target, seat)
         else:
             self.kill(target, seat)
-        if a.bad_cop and target_ident == SS:
+        # The reporter arrests the bad cop for his own shot at the agent (AS-35); after an incident any police
+        # officer may shoot first (AS-33), and the same shot must not tell a bad cop from a good one.
+        if a.bad_cop and target_ident == SS and not g.incident_before_stage:
             colour = a.colours[seat]
             room = g.pieces[colour].room
             present = {identity_of_colour(g, c): c for c in others_in_room(g, colour)}
