@@ -420,11 +420,12 @@ def matches(
 
 def matches_table(rows: list[dict[str, Any]]) -> Table:
     table = Table(title="Recent matches", caption=None if rows else "No match finished yet.")
-    for column in ("id", "game", "kind", "status", "seats (rank)", "verdicts"):
+    for column in ("id", "game", "kind", "status", "seat: bot (rank)", "verdicts"):
         table.add_column(column, overflow="fold")  # a long game or bot name folds onto more lines, never cut short with "…"
     for m in rows:
         # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
-        seats = ", ".join(f"{s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
+        # each with its seat: `arena ladder log MATCH SEAT` asks for it
+        seats = ", ".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
         verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
         table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], seats, verdicts)
     return table

@@ -22,6 +22,7 @@ from arena.cli.botkit import bot_app
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
+from arena.cli import ladder_bot  # noqa: F401  (its commands join ladder_app)
 from arena.cli.replay import listen_or_exit
 from referee.core.game import OptionError
 from referee.games.registry import GAMES

@@ -433,3 +433,56 @@ def test_an_owner_or_the_operator_withdraws_a_bot_whose_queued_matches_are_still
     with ladder.make() as db:
         assert {e.bot for e in entrants(db, "generals-war")} == {"gw-greedy"}
         assert db.scalar(select(BotVersion.reason).join(Bot).where(Bot.name == "random")) == "withdrawn by the operator"
+
+
+def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladder: LadderFixture, server: str, tmp_path: Path) -> None:
+    """The web pages showed a bot's versions and head-to-head, its owner's logs and the replays; the terminal did not."""
+    from sqlalchemy import select
+
+    from ladder.models import MatchSeat
+    from referee.server.replay import load_replay
+
+    data = str(ladder.ladder.config.data_dir)
+    token = arena("ladder", "user", "add", "yara", "--data", data).strip()
+    other = arena("ladder", "user", "add", "zeno", "--data", data).strip()
+    arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
+    arena("ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", other)
+    ladder.play(2)
+
+    shown = json.loads(arena("ladder", "bot", "gw-greedy", "--json", "--server", server))
+    assert shown["owner"] == "yara" and [v["status"] for v in shown["versions"]] == ["active"]
+    [against] = shown["head_to_head"]
+    assert against["opponent"] == "random" and against["games"] == against["wins"] + against["draws"] + against["losses"] >= 1
+    table = " ".join(arena("ladder", "bot", "gw-greedy", "--server", server).split())
+    assert "gw-greedy · owned by yara" in table and "generals-war" in table and "random" in table
+
+    matches = json.loads(arena("ladder", "matches", "--bot", "gw-greedy", "--json", "--server", server))
+    done = next(m for m in matches if m["status"] == "done" and m["settled"])
+    seat = next(s["seat"] for s in done["seats"] if s["bot"] == "gw-greedy")
+    assert f"{seat}: gw-greedy (" in " ".join(arena("ladder", "matches", "--server", server).split())  # the seat to ask for
+    log = arena("ladder", "log", str(done["id"]), str(seat), "--server", server, "--token", token)
+    with ladder.make() as db:
+        kept = db.scalars(select(MatchSeat).where(MatchSeat.match_id == done["id"], MatchSeat.seat == seat)).one()
+        from ladder.queries import seat_log
+
+        assert log.rstrip("\n") == (seat_log(db, kept) or "").rstrip("\n") and log.strip()
+    saved = tmp_path / "logs" / "greedy.log"
+    arena("ladder", "log", str(done["id"]), str(seat), "--server", server, "--token", token, "-o", str(saved))
+    assert saved.read_text() == log
+
+    where = tmp_path / "r" / "match.json"
+    out = " ".join(arena("ladder", "replay", str(done["id"]), "--server", server, "-o", str(where)).split())
+    assert f"watch it: arena replay {where}" in out
+    replay = load_replay(where)
+    assert [s["name"] for s in replay["seats"]] == [s["bot"] for s in done["seats"]] and replay["events"]
+
+    refusals = [
+        (["log", str(done["id"]), str(seat), "--token", other], "403: only the bot's owner may read its logs"),
+        (["log", str(done["id"]), str(seat)], "give your API token"),
+        (["log", "999999", "0", "--token", token], "404"),
+        (["replay", "999999"], "404"),
+        (["bot", "nobody"], "404: no bot 'nobody'"),
+    ]
+    for args, said in refusals:
+        refused = runner.invoke(app, ["ladder", *args, "--server", server], env={"ARENA_LADDER_TOKEN": ""})
+        assert refused.exit_code == 2 and said in " ".join(refused.output.split()), (args, refused.output)
