@@ -24,6 +24,7 @@ from referee.tournament.schedule import (
     round_robin_tables,
     swiss_tables,
 )
+from referee.tournament.elo import Z95, estimate, first_over_second
 from referee.tournament.sprt import PENTANOMIAL, TRINOMIAL, Sprt, bounds, elo_to_score, llr, mle, score_to_elo
 from referee.tournament.standings import GameResult, compute_standings, game_points, outcome
 from tests.support import ROOT, SAMPLE_BOTS
@@ -331,6 +332,8 @@ def test_sprt_stops_early_on_a_clearly_stronger_bot(tmp_path: Path) -> None:
         assert again.decision() is None
         again.add_pair(_score(first, "gw-greedy"), _score(second, "gw-greedy"))
     assert again.decision() == "H1" and again.llr == pytest.approx(s["llr"])
+    by_pairs = estimate(again.pentanomial, PENTANOMIAL)
+    assert by_pairs is not None and (s["elo_margin"], s["los"]) == (pytest.approx(by_pairs.margin), pytest.approx(by_pairs.los))
 
 
 def _score(result: dict[str, Any], bot: str) -> float:
@@ -453,3 +456,48 @@ def test_at_80_columns_the_tables_show_long_bot_names_and_the_figures_whole(tmp_
     assert sorted(_column(standings, 1, key=0)) == sorted([long_name, "gw-greedy"])
     assert {len(_column(standings, i, key=0)) for i in range(11)} == {2}  # a figure in every column of both rows
     assert sorted(_column(cross, 0, key=1)) == sorted([long_name, "gw-greedy"])
+
+
+def test_an_elo_estimate_has_the_score_s_elo_a_95_percent_margin_and_the_likelihood_of_superiority() -> None:
+    """A two-bot match gave W-D-L and, with --sprt, an Elo with no error bars: +70 from 10 games or from 10,000 read alike."""
+    three_to_one = estimate([10, 0, 30], TRINOMIAL)  # 30 wins, 10 losses: score 3/4
+    assert three_to_one is not None and three_to_one.samples == 40 and three_to_one.score == 0.75
+    assert three_to_one.elo == pytest.approx(ELO_075)
+    error = math.sqrt(0.75 * 0.25 / 40)  # wins and losses only: the spread of a 0/1 score is s(1 - s)
+    low, high = score_to_elo(0.75 - Z95 * error), score_to_elo(0.75 + Z95 * error)
+    assert three_to_one.margin is not None and three_to_one.margin == pytest.approx((high - low) / 2) and 120 < three_to_one.margin < 150
+    assert three_to_one.los == pytest.approx(0.5 * (1 + math.erf(0.25 / error / math.sqrt(2))))
+    more = estimate([100, 0, 300], TRINOMIAL)
+    assert more is not None and more.elo == pytest.approx(ELO_075) and more.margin is not None
+    assert more.margin < three_to_one.margin / 3 and more.los > three_to_one.los  # ten times the games: about √10 narrower
+
+    even = estimate([5, 10, 5], TRINOMIAL)
+    assert even is not None and even.elo == pytest.approx(0) and even.los == pytest.approx(0.5)
+    assert estimate([0, 0, 0], TRINOMIAL) is None
+    swept = estimate([0, 0, 12], TRINOMIAL)  # every game won: no finite difference, certainly the stronger
+    assert swept is not None and (swept.elo, swept.margin, swept.los) == (None, None, 1.0)
+    paired = estimate([0, 0, 2, 6, 2], PENTANOMIAL)  # 10 pairs of ½, ¾ and 1: 15 of 20 games won, as 15-0-5 by game
+    by_game = estimate([5, 0, 15], TRINOMIAL)
+    assert paired is not None and by_game is not None and paired.score == by_game.score == pytest.approx(0.75)
+    assert paired.margin is not None and by_game.margin is not None and paired.margin < by_game.margin  # the deals' luck cancels
+
+
+def test_head_to_head_counts_by_pair_when_every_deal_was_played_twice_and_by_game_otherwise() -> None:
+    pairs = [("d1", (0, 1), (1, 2)), ("d1", (1, 0), (1, 2)), ("d2", (0, 1), (1, 1)), ("d2", (1, 0), (2, 1))]
+    # d1: won as seat 0 and lost as seat 1 (the deal's luck), ½; d2: a draw and a win, ¾
+    assert first_over_second(pairs) == ([0, 0, 1, 1, 0], PENTANOMIAL)
+    assert first_over_second(pairs[:3]) == ([1, 1, 1], TRINOMIAL)  # d2 played once: games, not pairs
+
+
+def test_a_two_bot_tournament_says_by_how_much_the_first_is_stronger(tmp_path: Path) -> None:
+    out = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "2")
+    h, row = out["head_to_head"], out["crosstable"]["gw-greedy"]["random"]
+    assert (h["bot"], h["opponent"], h["counted_by"], h["samples"]) == ("gw-greedy", "random", "pair", 4)
+    assert h["score"] == pytest.approx(row["points"] / row["games"])
+    assert h["elo"] is None or h["elo"] == pytest.approx(score_to_elo(h["score"]))
+    assert 0 <= h["los"] <= 1
+    printed = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "2", "--log-dir", str(tmp_path / "l")])
+    assert f"gw-greedy vs random: score {h['score']:.1%} over 4 duplicate pairs, " in printed.stdout
+    assert f"LOS {h['los']:.1%}" in printed.stdout
+    three = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, RANDOM, "--games", "2", "--seed", "2")
+    assert "head_to_head" not in three  # three bots: the crosstable says it

@@ -19,7 +19,8 @@ from arena.cli.folders import removed_on_failure
 from referee.core.game import OptionError
 from referee.server.manifest import ManifestError
 from referee.tournament.schedule import FORMATS, deals_for
-from referee.tournament.sprt import MODELS, Sprt, score_to_elo
+from referee.tournament.elo import EloEstimate, estimate, first_over_second
+from referee.tournament.sprt import MODELS, PENTANOMIAL, TRINOMIAL, Sprt, score_to_elo
 
 if TYPE_CHECKING:
     from referee.tournament.run import TournamentResult
@@ -191,6 +192,11 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
     if cfg.fmt == "swiss" and result.sprt is None:
         data["byes"] = [{"round": r, "bots": [labels[b] for b in bye]} for r, bye in result.byes if bye]
     test = result.sprt
+    if test is None and n == 2 and cfg.players == 2:  # one bot against another: by how much, as the SPRT tells it
+        counts, values = first_over_second((g.scheduled.deal, g.scheduled.seats, g.ranks) for g in result.games)
+        found = estimate(counts, values)
+        if found is not None:
+            data["head_to_head"] = {"bot": labels[0], "opponent": labels[1], "counted_by": "pair" if values == PENTANOMIAL else "game", **_elo_json(found)}
     if test is not None:
         lower, upper = test.bounds
         decision = test.decision()
@@ -222,7 +228,20 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
             "score": test.score,
             "elo": _finite(score_to_elo(test.score)),
         }
+        found = estimate(test.trinomial, TRINOMIAL) if test.model == "trinomial" else estimate(test.pentanomial, PENTANOMIAL)
+        if found is not None:
+            data["sprt"] |= {"elo_margin": found.margin, "los": found.los}
     return data
+
+
+def _elo_json(found: EloEstimate) -> dict[str, Any]:
+    return {"samples": found.samples, "score": found.score, "elo": found.elo, "elo_margin": found.margin, "los": found.los}
+
+
+def elo_text(elo: float | None, margin: float | None, los: float | None) -> str:
+    """"Elo +70 ± 112 (95%), LOS 97.3%": cutechess and fastchess users read a match's result so."""
+    said = "Elo n/a" if elo is None else f"Elo {elo:+.0f}" + (f" ± {margin:.0f} (95%)" if margin is not None else " (± too wide to tell)")
+    return said if los is None else f"{said}, LOS {los:.1%}"
 
 
 def print_result(data: dict[str, Any], log_dir: Path) -> None:
@@ -256,13 +275,16 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
         console.print(f"[yellow]forfeited games:[/] {', '.join(forfeits)} — see the bot logs in {log_dir}/", soft_wrap=True)
     for bye in data.get("byes", []):
         console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
+    h = data.get("head_to_head")
+    if h is not None:
+        counted = f"{h['samples']} duplicate pairs" if h["counted_by"] == "pair" else f"{h['samples']} games"
+        console.print(f"[bold]{h['bot']} vs {h['opponent']}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'])}", soft_wrap=True)
     s = data.get("sprt")
     if s is not None:
-        elo = "n/a" if s["elo"] is None else f"{s['elo']:+.0f}"
         console.print(
             f"[bold]SPRT[/] ({s['model']}, elo0={s['elo0']:g}, elo1={s['elo1']:g}, α={s['alpha']:g}, β={s['beta']:g}): "
             f"[bold]{s['summary']}[/]\n"
             f"LLR {s['llr']:+.3f}  bounds [{s['lower']:+.3f}, {s['upper']:+.3f}]  "
             f"games {s['games']} ({s['pairs']} pairs)  W-D-L {s['wins']}-{s['draws']}-{s['losses']}  "
-            f"pairs scoring 0, ¼, ½, ¾, 1: {s['pentanomial']}  score {s['score']:.3f}  Elo ≈ {elo}"
+            f"pairs scoring 0, ¼, ½, ¾, 1: {s['pentanomial']}  score {s['score']:.3f}  {elo_text(s['elo'], s.get('elo_margin'), s.get('los'))}"
         )
