@@ -1,4 +1,4 @@
-"""Pages and summaries against a ladder whose rows are written by hand (no match is played: fast, no browser)."""
+"""Pages and summaries against a ladder whose rows are written by hand (no match is played: fast); the tests given a `page` drive Chromium."""
 
 from __future__ import annotations
 
