@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 import time
 from urllib.parse import quote
 from pathlib import Path
@@ -388,6 +389,15 @@ def standings(
     if not watch:
         console.print(standings_table(game, rows))
         return
+    if not console.is_terminal:  # a pipe or a file: Live drew only at exit (nothing at all when killed), so a table per update
+        try:
+            while True:
+                console.print(standings_table(game, rows))
+                sys.stdout.flush()
+                time.sleep(interval)
+                rows = call("GET", server, f"/api/games/{game}/standings")
+        except KeyboardInterrupt:
+            return
     with Live(standings_table(game, rows), console=console, refresh_per_second=4) as live:
         try:
             while True:

@@ -486,3 +486,28 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladd
     for args, said in refusals:
         refused = runner.invoke(app, ["ladder", *args, "--server", server], env={"ARENA_LADDER_TOKEN": ""})
         assert refused.exit_code == 2 and said in " ".join(refused.output.split()), (args, refused.output)
+
+
+def test_watching_the_standings_through_a_pipe_prints_each_update(server: str) -> None:
+    """Through a pipe (a log, `| tee`), rich's Live drew only when the command ended, and nothing when it was killed."""
+    import select
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "arena.cli.main", "ladder", "standings", "glory", "--watch", "--interval", "0.2", "--server", server]
+    watcher = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert watcher.stdout is not None
+        titles = 0
+        deadline = time.monotonic() + 30
+        while titles < 3 and time.monotonic() < deadline:
+            ready, _, _ = select.select([watcher.stdout], [], [], 0.5)  # never blocks past the deadline: the old code printed nothing
+            if ready:
+                line = watcher.stdout.readline()
+                if not line:
+                    break
+                titles += "glory ·" in line
+        assert titles == 3, f"{titles} tables printed while it ran"
+    finally:
+        watcher.terminate()
+        watcher.wait(10)
