@@ -170,7 +170,11 @@ def create_app(state: LadderState) -> FastAPI:
     ) -> list[dict[str, Any]]:
         return queries.rating_history(db, known_bot(db, name), known_game(game), points)
 
-    @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"])
+    # The archive is read from the stream (413 as soon as it passes the limit), so FastAPI cannot see the body:
+    # it is described here, for clients made from /openapi.json and for /docs to offer a file to send.
+    zip_body = {"required": True, "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}}
+
+    @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"], openapi_extra={"requestBody": zip_body})
     async def upload(request: Request, user: Owner) -> Any:
         try:
             async with state.admission.owner(user.id):

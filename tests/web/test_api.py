@@ -43,6 +43,9 @@ def test_the_openapi_document_lists_every_endpoint_with_a_summary(served: Served
     assert not [p for p in paths if not p.startswith("/api/")], "pages and static files stay out of the API document"
     seat = next(p for p in paths["/api/matches/{match_id}/frames"]["get"]["parameters"] if p["name"] == "seat")
     assert "seat number" in seat["description"]
+    # The upload is read from the stream, out of FastAPI's sight: the document still says what to send.
+    upload = paths["/api/bots"]["post"]["requestBody"]
+    assert upload["required"] and upload["content"]["application/zip"]["schema"] == {"type": "string", "format": "binary"}
 
 
 def test_the_crosstable_is_the_head_to_head_record_of_match_seats(served: ServedLadder) -> None:
