@@ -143,7 +143,7 @@ def create_app(state: LadderState) -> FastAPI:
         if not queries.settled(db, found):
             raise held_back(match_id)
         try:
-            raw = queries.replay_json(db, match_id)
+            raw = queries.replay_json(db, match_id, state.data_dir)
         except OSError:
             raw = None
         if raw is None:
@@ -214,7 +214,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(403, "only the bot's owner may read its logs")
         if not queries.settled(db, found):  # the log shows a hand the opponent holds in the twin match
             raise HTTPException(404, f"no log for match {match_id} yet: logs are kept back until every match of its deal is over")
-        text = queries.seat_log(db, match_seat)
+        text = queries.seat_log(db, match_seat, state.data_dir)
         if text is None:
             raise HTTPException(404, "no log kept for this seat")
         return JSONResponse({"log": text})
@@ -237,7 +237,7 @@ def create_app(state: LadderState) -> FastAPI:
         if not queries.settled(db, found):
             raise held_back(match_id)
         stored = queries.match_file(db, match_id, REPLAY_FILE) if found.status == "done" else None
-        path = queries.replay_path(db, match_id)
+        path = queries.replay_path(db, match_id, state.data_dir)
         if stored is None and path is None:
             raise HTTPException(404, f"no replay for match {match_id}")
         try:
@@ -249,7 +249,7 @@ def create_app(state: LadderState) -> FastAPI:
                 data = stored
                 return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}", complete=False)))
             assert path is not None
-            return JSONResponse(frame_cache.frames(Path(path), which))
+            return JSONResponse(frame_cache.frames(path, which))
         except OtherRules as exc:  # the ladder is fine: its referee plays newer rules than this match was played under
             raise HTTPException(
                 409, f"the replay of match {match_id} cannot be shown: {exc}; its file is at /api/matches/{match_id}/replay"

@@ -34,6 +34,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from ladder.datafiles import stored_name
 from ladder.db import shared_sessions, unreachable
 from ladder.models import Match
 from ladder.upload import Limits, unpack, zip_directory
@@ -335,7 +336,9 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         replay.write_text(replay_json)
         recorded = False
         try:
-            recorded = record_outcome(make, job.match_id, job.owner, head.result, replay_path=str(replay), log_paths=logs, played_by=worker)
+            root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
+            names = [stored_name(Path(log), root) for log in logs]
+            recorded = record_outcome(make, job.match_id, job.owner, head.result, replay_path=stored_name(replay, root), log_paths=names, played_by=worker)
         finally:
             if not recorded:
                 replay.unlink(missing_ok=True)

@@ -11,6 +11,7 @@ from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ladder.jobs import REPLAY_FILE, seat_log_name
+from ladder.datafiles import located
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
 from ladder.ratings import Skill
 
@@ -247,14 +248,15 @@ def crosstable(db: Session, name: str, game: str | None = None) -> list[dict[str
     return rows
 
 
-def replay_path(db: Session, match_id: int) -> str | None:
-    """Where the replay file of a finished match is, or None (no such match, or its replay is in the database).
+def replay_path(db: Session, match_id: int, root: Path) -> Path | None:
+    """Where the replay file of a finished match is in the data folder ``root``, or None (no such match, or its
+    replay is in the database).
 
     The caller holds back a match whose deal is not settled (``settled``)."""
     found = db.get(Match, match_id)
     if found is None or found.status != "done" or not found.replay_path:
         return None
-    return found.replay_path
+    return located(found.replay_path, root)
 
 
 def match_file(db: Session, match_id: int, name: str) -> bytes | None:
@@ -263,7 +265,7 @@ def match_file(db: Session, match_id: int, name: str) -> bytes | None:
     return None if data is None else gzip.decompress(data)
 
 
-def replay_json(db: Session, match_id: int) -> bytes | None:
+def replay_json(db: Session, match_id: int, root: Path) -> bytes | None:
     """The replay of a finished match as JSON: stored in the database by a remote worker, or the file the local pool wrote.
 
     None when there is no such match or its replay is gone. Raises OSError when the file cannot be read. The caller
@@ -276,15 +278,17 @@ def replay_json(db: Session, match_id: int) -> bytes | None:
     if stored is not None:
         return stored
     if found.replay_path:
-        return Path(found.replay_path).read_bytes()
+        return located(found.replay_path, root).read_bytes()
     return None
 
 
-def seat_log(db: Session, seat: MatchSeat) -> str | None:
-    """The log a bot wrote in a match: stored in the database by a remote worker, or the file the local pool wrote."""
+def seat_log(db: Session, seat: MatchSeat, root: Path) -> str | None:
+    """The log a bot wrote in a match: stored in the database by a remote worker, or the file the local pool wrote
+    in the data folder ``root``."""
     stored = match_file(db, seat.match_id, seat_log_name(seat.seat))
     if stored is not None:
         return stored.decode(errors="replace")
-    if seat.log_path and Path(seat.log_path).exists():
-        return Path(seat.log_path).read_text(errors="replace")
+    path = located(seat.log_path, root) if seat.log_path else None
+    if path is not None and path.exists():
+        return path.read_text(errors="replace")
     return None

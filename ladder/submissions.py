@@ -73,8 +73,12 @@ class Outcome:
     log: str
 
 
+#: The bot store's folders of submissions in progress: archives being unpacked, and validation matches' files.
+IN_PROGRESS = (".staging", ".validation")
+
+
 def store_dirs(store: Path) -> tuple[Path, Path]:
-    staging, validation = store / ".staging", store / ".validation"
+    staging, validation = (store / name for name in IN_PROGRESS)
     staging.mkdir(parents=True, exist_ok=True)
     validation.mkdir(parents=True, exist_ok=True)
     return staging, validation

@@ -434,8 +434,8 @@ def matches_table(rows: list[dict[str, Any]]) -> Table:
         table.add_column(column, overflow="fold")  # a long game or bot name folds onto more lines, never cut short with "…"
     for m in rows:
         # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
-        # each with its seat: `arena ladder log MATCH SEAT` asks for it
-        seats = ", ".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
+        # each with its seat (`arena ladder log MATCH SEAT` asks for it), on a line of its own: wrapped, "1:" ended a line
+        seats = "\n".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
         verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
         table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], seats, verdicts)
     return table
@@ -478,6 +478,27 @@ def challenge_cmd(
     """Ask for a challenge: a duplicate pair between your bot and another, ahead of the queue."""
     reply = as_owner(server, "/api/challenges", token, "matches", json={"bot": bot, "opponent": opponent, "game": game})
     console.print(f"queued matches {', '.join(map(str, reply['matches']))}")
+
+
+@ladder_app.command()
+def backup(
+    to: Annotated[Path, typer.Argument(help="A new (or empty) folder for the backup: a data folder `serve --data` can use.")],
+    data: DataDir = DEFAULT_DATA,
+    db: DbUrl = None,
+) -> None:
+    """Operator: copy the ladder (its database, bots, logs and replays) into a new folder, while it runs."""
+    from ladder.backup import BackupError, back_up
+    from ladder.db import default_url
+
+    if db is None and not (data / "ladder.db").is_file():
+        fail(f"no ladder in {data} (no ladder.db there; --data names the folder `arena ladder serve` uses)")
+    try:
+        made = back_up(db or default_url(data), data, to)
+    except (BackupError, OSError) as exc:
+        fail(str(exc))
+    console.print(f"backed up {made.files} files into {to}; `arena ladder serve --data {to}` serves the copy", soft_wrap=True)
+    if not made.database:
+        err.print("[yellow]note:[/] the database is not SQLite: back it up with its own tools (pg_dump for PostgreSQL, docs/deploy.md)", soft_wrap=True)
 
 
 @ladder_app.command("check-ratings")

@@ -465,7 +465,7 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladd
         kept = db.scalars(select(MatchSeat).where(MatchSeat.match_id == done["id"], MatchSeat.seat == seat)).one()
         from ladder.queries import seat_log
 
-        assert log.rstrip("\n") == (seat_log(db, kept) or "").rstrip("\n") and log.strip()
+        assert log.rstrip("\n") == (seat_log(db, kept, ladder.ladder.config.data_dir) or "").rstrip("\n") and log.strip()
     saved = tmp_path / "logs" / "greedy.log"
     arena("ladder", "log", str(done["id"]), str(seat), "--server", server, "--token", token, "-o", str(saved))
     assert saved.read_text() == log
@@ -511,3 +511,77 @@ def test_watching_the_standings_through_a_pipe_prints_each_update(server: str) -
     finally:
         watcher.terminate()
         watcher.wait(10)
+
+
+def test_the_operator_backs_up_a_running_ladder_into_a_folder_a_ladder_can_serve(ladder: LadderFixture, server: str, tmp_path: Path) -> None:
+    """There was no backup: `cp` of ladder.db while the ladder writes leaves out what its WAL file holds."""
+    import sqlite3
+
+    from sqlalchemy import func, select
+
+    from ladder.accounts import add_user
+    from ladder.hold import Hold
+    from ladder.models import Match, MatchSeat
+    from ladder.service import LadderConfig, open_db
+    from fastapi.testclient import TestClient
+
+    data = ladder.ladder.config.data_dir
+    token = arena("ladder", "user", "add", "olga", "--data", str(data)).strip()
+    arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
+    arena("ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", token)
+    ladder.play(2)
+    (data / "bots" / ".staging" / "half-unpacked").mkdir(parents=True, exist_ok=True)
+    live = Hold(ladder.make, "127.0.0.1:8765")
+    live.take()  # a ladder serves the database while the backup is taken
+
+    stop, written = threading.Event(), list[int]()
+
+    def writing() -> None:  # the ladder's writes go on meanwhile
+        while not stop.is_set():
+            with ladder.make() as db:
+                add_user(db, f"late-{len(written)}")
+            written.append(1)
+
+    writer = threading.Thread(target=writing)
+    writer.start()
+    try:
+        copy = tmp_path / "backups" / "monday"
+        out = " ".join(arena("ladder", "backup", str(copy), "--data", str(data)).split())
+    finally:
+        stop.set()
+        writer.join(10)
+        live.release()
+    assert f"into {copy}; `arena ladder serve --data {copy}` serves the copy" in out and written
+
+    with sqlite3.connect(copy / "ladder.db") as check:
+        assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    restored = open_db(LadderConfig(copy))
+    with ladder.make() as db, restored() as db_copy:
+        assert db_copy.scalar(select(func.count()).select_from(Match)) == db.scalar(select(func.count()).select_from(Match))
+        seat = db_copy.scalars(select(MatchSeat).where(MatchSeat.log_path.is_not(None))).first()
+        assert seat is not None and not Path(seat.log_path or "/").is_absolute()  # named within the data folder
+        match_id, seat_number = seat.match_id, seat.seat
+    original = {path: ladder.client.get(path, headers={"Authorization": f"Bearer {token}"}) for path in (
+        f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/logs/{seat_number}", f"/api/matches/{match_id}/frames?seat=0")}
+    assert all(r.status_code == 200 for r in original.values()), {p: r.text for p, r in original.items()}
+    away = data.with_name(data.name + "-away")
+    data.rename(away)  # the original gone: the copy serves every replay and log from its own folder
+    try:
+        with TestClient(create_app(LadderState(restored, copy / "bots", copy))) as served:
+            for path, reply in original.items():
+                again = served.get(path, headers={"Authorization": f"Bearer {token}"})
+                assert again.status_code == 200 and again.content == reply.content, (path, again.text)
+    finally:
+        away.rename(data)
+    assert (copy / "bots" / "gw-greedy" / "1" / "bot.toml").is_file() and not (copy / "bots" / ".staging").exists()
+    Hold(restored, "127.0.0.1:8766").take()  # not held by the ladder that was running (LadderBusy otherwise)
+    assert "ratings match the match log" in arena("ladder", "check-ratings", "--data", str(copy))
+
+    for args, said in (
+        ([str(copy), "--data", str(data)], "is not an empty folder"),
+        ([str(data / "inside"), "--data", str(data)], "inside the data folder"),
+        ([str(tmp_path / "other"), "--data", str(tmp_path / "nothing")], "no ladder in"),
+    ):
+        refused = runner.invoke(app, ["ladder", "backup", *args])
+        assert refused.exit_code == 2 and said in " ".join(refused.output.split()), (args, refused.output)
+    assert not (tmp_path / "other").exists() and not (data / "inside").exists()

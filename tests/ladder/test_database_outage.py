@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 import ladder.service
 from arena.cli.main import app
+from ladder.datafiles import located
 from ladder.db import migrate
 from ladder.hold import Hold, HoldLost
 from ladder.jobs import JobOutcome, MatchJob
@@ -371,9 +372,11 @@ def test_a_record_tried_again_keeps_the_replay_the_first_try_recorded(tmp_path: 
     assert record_head(lad.make, job, head, [], "w")
     assert not record_head(lad.make, job, head, [], "w"), "recorded once"
     with lad.make() as db:
-        replay = db.get_one(Match, job.match_id).replay_path
-    assert replay is not None and Path(replay).is_file()
-    assert [p.name for p in Path(replay).parent.iterdir()] == [Path(replay).name], "the refused try's file is gone"
+        stored = db.get_one(Match, job.match_id).replay_path
+    assert stored is not None
+    replay = located(stored, Path(job.data_dir))
+    assert replay.is_file()
+    assert [p.name for p in replay.parent.iterdir()] == [replay.name], "the refused try's file is gone"
 
 
 def test_sets_a_burst_of_failures_settled_are_all_rated_at_the_next_sweeps_not_fifty_a_minute(

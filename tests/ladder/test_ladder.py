@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from ladder.datafiles import located
 from ladder.models import BotVersion, Match, MatchSeat, RatingChange
 from ladder.rebuild import mismatches
 from ladder.scheduler import entrants, fill_queue
@@ -321,7 +322,7 @@ def test_a_job_that_skips_the_lease_check_still_records_nothing_once_its_lease_i
     # The new holder records; a late job of the old lease then finishes: it must not write over that replay.
     assert asyncio.run(play_job(ladder.make, build_job(ladder.make, match_id, "second", settings), "there", just_claimed=True)).status == "recorded"
     with ladder.make() as db:
-        replay = Path(db.get_one(Match, match_id).replay_path or "")
+        replay = located(db.get_one(Match, match_id).replay_path or "", settings.data_dir)
     written = replay.stat().st_mtime_ns
     assert asyncio.run(play_job(ladder.make, job, "here", just_claimed=True)).status == "lost"
     assert replay.stat().st_mtime_ns == written, "the recorded replay was written over"

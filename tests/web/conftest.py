@@ -23,6 +23,7 @@ import pytest
 import uvicorn
 from sqlalchemy import Select, select
 
+from ladder.datafiles import located
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.models import Match
@@ -88,6 +89,10 @@ class ServedLadder:
     url: str
     tmp: Path
     tokens: dict[str, str] = field(default_factory=dict)
+
+    def file(self, stored: str) -> Path:
+        """A replay or log the database names (relative to the data folder, ladder.datafiles)."""
+        return located(stored, self.ladder.config.data_dir)
 
     def get(self, path: str, token: str | None = None, **params: Any) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}

@@ -74,7 +74,7 @@ def test_the_crosstable_is_the_head_to_head_record_of_match_seats(served: Served
 def test_frames_are_the_replay_re_played_for_a_seat_or_for_everyone(served: ServedLadder) -> None:
     match = done_matches(served)[0]
     assert match.replay_path
-    data = load_replay(Path(match.replay_path))
+    data = load_replay(served.file(match.replay_path))
     for seat in (0, 1, "all"):
         got = served.get(f"/api/matches/{match.id}/frames", seat=str(seat))
         assert got.status_code == 200
@@ -89,12 +89,12 @@ def test_frames_are_the_replay_re_played_for_a_seat_or_for_everyone(served: Serv
 def test_the_ladder_keeps_compact_replays_and_serves_them_whole(served: ServedLadder) -> None:
     match = done_matches(served)[0]
     assert match.replay_path
-    kept = json.loads(Path(match.replay_path).read_bytes())
+    kept = json.loads(served.file(match.replay_path).read_bytes())
     assert kept["compact"] is True and "events" not in kept and "final_state" not in kept
     got = served.get(f"/api/matches/{match.id}/replay")
     assert got.status_code == 200
     whole = got.json()
-    assert whole == load_replay(Path(match.replay_path))
+    assert whole == load_replay(served.file(match.replay_path))
     assert whole["actions"] == kept["actions"] and whole["events"] and whole["final_state"] and "compact" not in whole
 
 
@@ -103,11 +103,11 @@ def test_a_match_of_older_rules_that_no_longer_re_plays_is_refused_as_such_and_i
     as for a damaged file), and the replay file is still served as it was kept, the match's record."""
     match = done_matches(served)[0]
     assert match.replay_path
-    kept = json.loads(Path(match.replay_path).read_bytes())
+    kept = json.loads(served.file(match.replay_path).read_bytes())
     current = kept["rules_version"]
     assert current >= 2  # the four older games were raised to 2 when their rules had changed without it
     older = dict(kept, rules_version=current - 1, actions=kept["actions"][1:])  # actions the rules now refuse
-    path = Path(match.replay_path).with_name(f"older-rules-{match.id}.json")
+    path = served.file(match.replay_path).with_name(f"older-rules-{match.id}.json")
     path.write_text(json.dumps(older))
     with served.ladder.make() as db:
         db.execute(update(Match).where(Match.id == match.id).values(replay_path=str(path)))

@@ -147,7 +147,7 @@ def test_the_viewer_steps_through_a_match_and_a_seat_sees_only_what_it_knew(page
     with served.ladder.make() as db:
         match = db.scalars(settled_matches()).first()
         assert match is not None and match.replay_path
-    data = load_replay(Path(match.replay_path))
+    data = load_replay(served.file(match.replay_path))
     hidden_from_0: list[set[int]] = []
     hands_of_1: list[set[str]] = []
     for game, _ in steps(data):
@@ -211,7 +211,7 @@ def test_arena_replay_serves_a_replay_file_in_the_same_viewer(page: Page, served
     with served.ladder.make() as db:
         match = db.scalars(settled_matches().order_by(None).order_by(Match.id.desc())).first()
         assert match is not None and match.replay_path
-    path = Path(match.replay_path)
+    path = served.file(match.replay_path)
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena.cli.main", "replay", str(path), "--no-browser", "--port", "0"],

@@ -1,0 +1,89 @@
+"""A backup of a ladder, taken while it runs: its database and its files, as a data folder `arena ladder serve` can use.
+
+Copying ladder.db with `cp` while the ladder writes gives a file that may not open (SQLite in WAL mode keeps recent
+transactions in ladder.db-wal until a checkpoint). SQLite's online backup copies a consistent snapshot instead. The
+database is copied first and the files after: every bot version and log the copied database names is then in the
+copy (a version or log newer than the snapshot is harmless; the ladder keeps a store with more in it, docs/ladder.md).
+A PostgreSQL database is left to pg_dump, which does the same for it; its files are still copied.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import make_url
+
+from ladder.submissions import IN_PROGRESS
+
+#: The database file's name in a data folder (ladder.db.default_url), which the backup's copy takes too.
+DB_FILE = "ladder.db"
+
+
+class BackupError(Exception):
+    """A backup that cannot be taken (its folder in use, the database unreadable); its message says why."""
+
+
+@dataclass(frozen=True)
+class Backup:
+    folder: Path
+    database: bool  # the database was copied (SQLite); False: it is PostgreSQL's (pg_dump)
+    files: int
+
+
+def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
+    """Copy the ladder whose database is ``url`` and whose files are in ``data_dir`` into the new folder ``dest``."""
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise BackupError(f"{dest} exists and is not an empty folder: a backup never writes over one")
+    if dest.resolve().is_relative_to(data_dir.resolve()):
+        raise BackupError(f"{dest} is inside the data folder {data_dir}: it would be copied into itself")
+    parsed = make_url(url)
+    source = Path(parsed.database) if parsed.get_backend_name() == "sqlite" and parsed.database else None
+    if source is not None and not source.is_file():
+        raise BackupError(f"no ladder database at {source}")
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        if source is not None:
+            copy_database(source, dest / DB_FILE)
+        files = copy_files(data_dir, dest, skip={source.resolve()} if source is not None else set())
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)  # half a backup is not left to be mistaken for one
+        raise
+    return Backup(dest, source is not None, files)
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """A consistent copy of the SQLite database ``source``, with its hold on the database let go: the copy is served
+    by whoever starts a ladder on it, not refused as held by the ladder that was running when it was taken."""
+    try:
+        with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, closing(sqlite3.connect(target)) as dst:
+            src.backup(dst)  # one step: a snapshot, however the ladder writes meanwhile
+            dst.execute("UPDATE ladder_hold SET holder = NULL")
+            dst.commit()
+    except sqlite3.Error as exc:
+        raise BackupError(f"cannot copy the database {source}: {exc}") from None
+
+
+def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
+    """Everything of the data folder but the database (and its journal files) and submissions in progress."""
+    in_progress = {(data_dir / "bots" / name).resolve() for name in IN_PROGRESS}
+    journals = {Path(f"{p}{suffix}") for p in skip for suffix in ("", "-wal", "-shm", "-journal")}
+    copied = 0
+
+    def ignored(folder: str, names: list[str]) -> set[str]:
+        here = Path(folder).resolve()
+        return {n for n in names if here / n in journals or here / n in in_progress}
+
+    for entry in sorted(data_dir.iterdir()) if data_dir.is_dir() else []:
+        if entry.resolve() in journals or entry.resolve() in in_progress:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.copytree(entry, dest / entry.name, symlinks=True, ignore=ignored)
+        else:
+            shutil.copy2(entry, dest / entry.name, follow_symlinks=False)
+    for path in dest.rglob("*"):
+        copied += path.is_file()
+    return copied

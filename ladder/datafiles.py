@@ -1,0 +1,35 @@
+"""The replays and logs a ladder keeps as files, as its database names them: relative to the data folder.
+
+They were named by absolute path, so a data folder moved (to a bigger disk, or a backup served elsewhere) kept every
+bot version, whose folder is named relative to the store, and lost every replay and log. Rows written so before are
+still found: a path that is gone is looked for at its place in the data folder's layout (replays/..., logs/...).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+#: The data folder's folders of files the database names (ladder.jobs writes them).
+KEPT = ("replays", "logs")
+
+
+def stored_name(path: Path, root: Path) -> str:
+    """How the database names ``path``: relative to the data folder ``root`` when it is inside, else as it is."""
+    try:
+        return PurePosixPath(*path.resolve().relative_to(root.resolve()).parts).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def located(stored: str, root: Path) -> Path:
+    """The file the database names ``stored``, in the data folder ``root`` (see the module's docstring)."""
+    path = Path(stored)
+    if not path.is_absolute():
+        return root / path
+    if path.exists():
+        return path
+    parts = path.parts
+    for i in range(len(parts) - 2, 0, -1):  # the innermost replays/ or logs/ folder: the data folder's own
+        if parts[i] in KEPT:
+            return root.joinpath(*parts[i:])
+    return path
