@@ -449,3 +449,39 @@ def test_a_process_that_exits_before_connecting_is_told_apart() -> None:
     assert connected.detail == "the bot's process exited with code 1"
     assert never.kind == V.CRASH and never.detail.startswith("the bot's process exited with code 0 before it connected to the referee")
     assert "with an SDK, call run" in never.detail
+
+
+@pytest.mark.parametrize("slip", [None, {"play_squad": [3]}, pb.Hello(bot_name="not an action")], ids=["None", "dict", "another message"])
+def test_an_sdk_bot_whose_act_returns_no_action_sends_none_and_plays_on(slip: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The Python SDK raised TypeError and the bot ended: one slip of act forfeited the match (the TypeScript SDK sends no action)."""
+
+    class Slipping(RandomBot):  # type: ignore[misc, valid-type]
+        slipped = False
+
+        def act(self, request: Any) -> Any:
+            if not Slipping.slipped:
+                Slipping.slipped = True
+                return slip
+            return super().act(request)
+
+    with caplog.at_level("ERROR", logger="arena_sdk"):
+        record, links = run_session([BotDriver(Slipping(9)).handle, driver_answers(10)], TimeControl(move_time_ms=300, time_bank_ms=0))
+    assert record.game.is_over() and not record.result.seats[0].forfeited
+    assert kinds(record, 0) == [V.MALFORMED, V.TIMEOUT]  # the empty action refused, the decision's time then ran out
+    assert links[0].of("result")
+    assert any("not an action of generals-war; sending no action" in r.getMessage() for r in caplog.records)
+
+
+def test_an_sdk_request_tells_the_time_left_the_bank_and_the_decisions_index() -> None:
+    """The TypeScript SDK's Request had timeBankLeftMs and decisionIndex; the Python one only time_left_ms."""
+    seen: list[tuple[int, int, int, int]] = []
+
+    class Timed(RandomBot):  # type: ignore[misc, valid-type]
+        def act(self, request: Any) -> Any:
+            seen.append((request.time_left_ms, request.time_bank_left_ms, request.decision_index, request.request_id))
+            return super().act(request)
+
+    record, links = run_session([BotDriver(Timed(11)).handle, driver_answers(12)], TimeControl(move_time_ms=2000, time_bank_ms=500))
+    asked = links[0].of("decision")
+    assert seen == [(d.time_left_ms, d.time_bank_left_ms, d.decision_index, d.request_id) for d in asked]
+    assert seen[0][1] == 500 and seen[0][0] <= 2500 and [s[2] for s in seen] == sorted({s[2] for s in seen})

@@ -54,7 +54,22 @@ class Request:
 
     @property
     def time_left_ms(self) -> int:
+        """Milliseconds left for this decision, counted from when the referee sent it (move time plus bank)."""
         return self.raw.time_left_ms
+
+    @property
+    def time_bank_left_ms(self) -> int:
+        """Of ``time_left_ms``, the part that comes from the match's time bank."""
+        return self.raw.time_bank_left_ms
+
+    @property
+    def decision_index(self) -> int:
+        """How many decisions the match asked of any seat before this one."""
+        return self.raw.decision_index
+
+    @property
+    def request_id(self) -> int:
+        return self.raw.request_id
 
 
 class Bot:

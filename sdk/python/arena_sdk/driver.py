@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from google.protobuf.message import Message
+
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.bot import Bot, Request
 
@@ -82,9 +84,25 @@ class BotDriver:
 
 
 def wrap(action: Any, game: str) -> pb.Action:
-    """The envelope Action for a game's action message (an envelope passes through)."""
+    """The envelope Action for a game's action message (an envelope passes through).
+
+    What is not an action of the game (None, a dict, another game's message) is logged as an error and becomes the
+    empty action, which the referee refuses as malformed, as the TypeScript SDK does: it raised TypeError, and one
+    slip of ``act`` ended the bot and forfeited the match.
+    """
     if isinstance(action, pb.Action):
         return action
     envelope = pb.Action()
-    getattr(envelope, game.replace("-", "_")).CopyFrom(action)
+    slot = getattr(envelope, game.replace("-", "_"))
+    if not isinstance(action, type(slot)):
+        log.error("act returned %s, not an action of %s; sending no action", _described(action), game)
+        return pb.Action()
+    slot.CopyFrom(action)
     return envelope
+
+
+def _described(value: Any) -> str:
+    if isinstance(value, Message):
+        return f"a {value.DESCRIPTOR.full_name} message"
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}..."
