@@ -7,7 +7,7 @@
 
 import { Bot, Request } from "./bot.js";
 import { log } from "./log.js";
-import { PROTOCOL_VERSION } from "./protocol.js";
+import { encodeBotMessage, PROTOCOL_VERSION } from "./protocol.js";
 import type { BotMessage, DecisionRequest, EnvelopeAction, EventEnvelope, EventOf, GameId, GameStart, MatchResult, RefereeMessage } from "./types.js";
 import { gameField } from "./types.js";
 
@@ -96,15 +96,29 @@ export class BotDriver {
   }
 }
 
-/** The envelope Action for a game's action (an envelope passes through). */
+/**
+ * The envelope Action for a game's action (an envelope passes through). What is not an action, or cannot be
+ * encoded (a field of the wrong type, such as `{ playSquad: 7 }`), is logged as an error and becomes the empty
+ * action, which the referee refuses as malformed: sent as it was, it would fail the stream (gRPC cancels a call
+ * whose message does not serialize), and the bot would reconnect only to send it again.
+ */
 export function wrap(action: unknown, game: string): EnvelopeAction {
   const field = gameField(game);
   if (action === null || typeof action !== "object") {
     log.error(`act returned ${String(action)}, not an action`);
     return {};
   }
-  if (field in action) return action as EnvelopeAction;
-  const keys = Object.keys(action).filter((k) => k !== "kind");
-  if (keys.length !== 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ") || "none"}); exactly one is needed`);
-  return { [field]: action } as EnvelopeAction;
+  let envelope = action as EnvelopeAction;
+  if (!(field in action)) {
+    const keys = Object.keys(action).filter((k) => k !== "kind");
+    if (keys.length !== 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ") || "none"}); exactly one is needed`);
+    envelope = { [field]: action } as EnvelopeAction;
+  }
+  try {
+    encodeBotMessage({ action: { action: envelope } });
+  } catch (err) {
+    log.error(`act returned an action that cannot be encoded (${err instanceof Error ? err.message : String(err)}); sending no action`);
+    return {};
+  }
+  return envelope;
 }

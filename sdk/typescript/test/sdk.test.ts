@@ -187,6 +187,31 @@ test("wrap puts a game's action in the envelope and passes an envelope through",
   assert.equal(gameField("glory"), "glory");
 });
 
+test("an action that cannot be encoded is sent as no action, not left to fail the stream", async () => {
+  // gRPC cancels a call whose message does not serialize: the bot would reconnect and send it again, over and over.
+  class Garbled extends Bot<"generals-war"> {
+    act(): ActionOf<"generals-war"> {
+      return { playSquad: 7 } as unknown as ActionOf<"generals-war">;
+    }
+  }
+  const driver = new BotDriver(new Garbled());
+  await driver.handle(START);
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  let replies;
+  try {
+    replies = await driver.handle(squadRequest(9, false));
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.equal(replies.length, 1);
+  const sent = decodeBotMessage(encodeBotMessage(replies[0]!)); // threw before: "playSquad: object expected"
+  assert.equal(sent.action?.requestId, 9);
+  assert.equal(sent.action?.action?.game, undefined, "the empty action, which the referee refuses as malformed");
+  assert.match(written.join(""), /ERROR act returned an action that cannot be encoded \(.*playSquad: object expected\)/);
+});
+
 test("the generator is seeded, and its draws stay in range", () => {
   const a = new Rng("42");
   const b = new Rng(42);
