@@ -3,9 +3,9 @@
 const LEVELS = { DEBUG: 10, INFO: 20, WARNING: 30, ERROR: 40 } as const;
 export type Level = keyof typeof LEVELS;
 
-/** The level ARENA_LOG_LEVEL names, in any case (WARN is WARNING); undefined for an unknown one. Unset is INFO. */
+/** The level ARENA_LOG_LEVEL names, in any case (WARN is WARNING); undefined for an unknown one. Unset or empty is INFO. */
 export function levelFrom(text: string | undefined): number | undefined {
-  const key = (text ?? "INFO").trim().toUpperCase().replace(/^WARN$/, "WARNING") as Level;
+  const key = (text || "INFO").trim().toUpperCase().replace(/^WARN$/, "WARNING") as Level;
   return LEVELS[key];
 }
 
