@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, inspect, select
 
 from ladder.accounts import add_user
+from ladder.backup import back_up
 from ladder.api import LadderState, create_app
 from ladder.db import alembic_config, make_engine, migrate, sessions
 from ladder.jobs import REPLAY_FILE
@@ -98,6 +99,13 @@ def test_the_ladder_on_postgresql_records_every_match_once(pg_url: str, tmp_path
         greedy_seat = next(s["seat"] for s in last["seats"] if s["bot"] == "gw-greedy")
         log = client.get(f"/api/matches/{last['id']}/logs/{greedy_seat}", headers={"Authorization": f"Bearer {alice}"})
         assert log.status_code == 200 and isinstance(log.json()["log"], str)
+    # A backup of a PostgreSQL ladder copies its files and leaves the database to pg_dump.
+    copy = back_up(pg_url, config.data_dir, tmp_path / "backup")
+    assert not copy.database and (copy.folder / "bots" / "gw-greedy" / "1" / "bot.toml").is_file()
+    if keep == "files":
+        with ladder.make() as db:
+            kept = db.scalar(select(Match.replay_path).where(Match.id == last["id"]))
+        assert kept and not Path(kept).is_absolute() and (copy.folder / kept).is_file()  # named within the data folder
         assert client.get(f"/api/matches/{last['id']}/logs/{greedy_seat}", headers={"Authorization": f"Bearer {bob}"}).status_code == 403
 
 
