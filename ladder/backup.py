@@ -9,8 +9,10 @@ A PostgreSQL database is left to pg_dump, which does the same for it; its files 
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,9 +83,20 @@ def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
         if entry.resolve() in journals or entry.resolve() in in_progress:
             continue
         if entry.is_dir() and not entry.is_symlink():
-            shutil.copytree(entry, dest / entry.name, symlinks=True, ignore=ignored)
+            copy_tree(entry, dest / entry.name, ignored)
         else:
             shutil.copy2(entry, dest / entry.name, follow_symlinks=False)
     for path in dest.rglob("*"):
         copied += path.is_file()
     return copied
+
+
+def copy_tree(source: Path, target: Path, ignore: Callable[[str, list[str]], set[str]]) -> None:
+    """``shutil.copytree``, but what the ladder removed after it was listed is left out, not an error: a rejected
+    version's folder (submissions.discard), a replay whose record was refused. Any other error fails the backup."""
+    try:
+        shutil.copytree(source, target, symlinks=True, ignore=ignore)
+    except shutil.Error as exc:
+        left = [e for e in exc.args[0] if os.path.lexists(e[0])]
+        if left:
+            raise shutil.Error(left) from None

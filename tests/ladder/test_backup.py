@@ -1,0 +1,57 @@
+"""`ladder.backup` on hand-made data folders: what the ladder does to its files while a backup copies them."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ladder.backup import back_up
+
+
+def ladder_db(path: Path, marker: str) -> None:
+    """A database with what the backup touches: the hold's row, and a marker to tell two databases apart."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE ladder_hold (id INTEGER PRIMARY KEY, holder TEXT)")
+        db.execute("INSERT INTO ladder_hold VALUES (1, 'host:8765')")
+        db.execute("CREATE TABLE marker (name TEXT)")
+        db.execute("INSERT INTO marker VALUES (?)", (marker,))
+
+
+def marker(path: Path) -> str:
+    with sqlite3.connect(path) as db:
+        return str(db.execute("SELECT name FROM marker").fetchone()[0])
+
+
+def test_a_version_the_ladder_discards_while_the_backup_copies_the_store_does_not_fail_the_backup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rejected submission's folder is removed (submissions.discard) at any time: listed, then gone before it is copied."""
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    kept, rejected = data / "bots" / "kept" / "1", data / "bots" / "kept" / "2"
+    for folder in (kept, rejected):
+        folder.mkdir(parents=True)
+        (folder / "bot.toml").write_text("x")
+    (data / "replays").mkdir()
+    (data / "replays" / "7-abc.json").write_text("{}")
+    real = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        if isinstance(path, int) or Path(path) != kept.parent or not rejected.exists():
+            return real(path)
+        entries = list(real(path))
+        shutil.rmtree(rejected)  # the ladder discards it just after the backup listed it
+        return nullcontext(iter(entries))
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    made = back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    monkeypatch.undo()
+    copy = tmp_path / "copy"
+    assert (copy / "bots" / "kept" / "1" / "bot.toml").read_text() == "x" and not (copy / "bots" / "kept" / "2" / "bot.toml").exists()
+    assert (copy / "replays" / "7-abc.json").is_file() and made.files == 3
+
