@@ -82,7 +82,7 @@ def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
     for entry in sorted(data_dir.iterdir()) if data_dir.is_dir() else []:
         if entry.resolve() in journals or entry.resolve() in in_progress:
             continue
-        if entry.is_dir() and not entry.is_symlink():
+        if entry.is_dir():  # a folder linked from another disk too: the backup holds its files, not a link to them
             copy_tree(entry, dest / entry.name, ignored)
         else:
             shutil.copy2(entry, dest / entry.name, follow_symlinks=False)

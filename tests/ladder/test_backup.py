@@ -55,3 +55,15 @@ def test_a_version_the_ladder_discards_while_the_backup_copies_the_store_does_no
     assert (copy / "bots" / "kept" / "1" / "bot.toml").read_text() == "x" and not (copy / "bots" / "kept" / "2" / "bot.toml").exists()
     assert (copy / "replays" / "7-abc.json").is_file() and made.files == 3
 
+def test_a_folder_of_the_data_folder_that_is_a_link_to_another_disk_is_copied_not_linked(tmp_path: Path) -> None:
+    """replays/ moved to a bigger disk and linked back: the backup held a link to the live folder, not the replays."""
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    disk = tmp_path / "big-disk" / "replays"
+    disk.mkdir(parents=True)
+    (disk / "7-abc.json").write_text("{}")
+    (data / "replays").symlink_to(disk)
+    back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    copied = tmp_path / "copy" / "replays"
+    assert not copied.is_symlink() and (copied / "7-abc.json").read_text() == "{}"
+
