@@ -50,7 +50,8 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
     try:
         if source is not None:
             copy_database(source, dest / DB_FILE)
-        files = copy_files(data_dir, dest, skip={source.resolve()} if source is not None else set())
+        # The data folder's own ladder.db too, when --db named another: copied after the snapshot, it replaced it.
+        files = copy_files(data_dir, dest, skip={source.resolve(), (data_dir / DB_FILE).resolve()} if source is not None else set())
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)  # half a backup is not left to be mistaken for one
         raise

@@ -55,6 +55,7 @@ def test_a_version_the_ladder_discards_while_the_backup_copies_the_store_does_no
     assert (copy / "bots" / "kept" / "1" / "bot.toml").read_text() == "x" and not (copy / "bots" / "kept" / "2" / "bot.toml").exists()
     assert (copy / "replays" / "7-abc.json").is_file() and made.files == 3
 
+
 def test_a_folder_of_the_data_folder_that_is_a_link_to_another_disk_is_copied_not_linked(tmp_path: Path) -> None:
     """replays/ moved to a bigger disk and linked back: the backup held a link to the live folder, not the replays."""
     data = tmp_path / "data"
@@ -66,4 +67,14 @@ def test_a_folder_of_the_data_folder_that_is_a_link_to_another_disk_is_copied_no
     back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
     copied = tmp_path / "copy" / "replays"
     assert not copied.is_symlink() and (copied / "7-abc.json").read_text() == "{}"
+
+
+def test_a_database_named_by_db_is_not_overwritten_by_a_ladder_db_left_in_the_data_folder(tmp_path: Path) -> None:
+    """With --db elsewhere, an old ladder.db in the data folder was copied over the snapshot just taken."""
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "stale")
+    ladder_db(tmp_path / "elsewhere" / "live.db", "live")
+    (data / "bots").mkdir()
+    back_up(f"sqlite:///{tmp_path / 'elsewhere' / 'live.db'}", data, tmp_path / "copy")
+    assert marker(tmp_path / "copy" / "ladder.db") == "live"
 
