@@ -7,6 +7,7 @@ still found: a path that is gone is looked for at its place in the data folder's
 
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 #: The data folder's folders of files the database names (ladder.jobs writes them).
@@ -14,11 +15,14 @@ KEPT = ("replays", "logs")
 
 
 def stored_name(path: Path, root: Path) -> str:
-    """How the database names ``path``: relative to the data folder ``root`` when it is inside, else as it is."""
-    try:
-        return PurePosixPath(*path.resolve().relative_to(root.resolve()).parts).as_posix()
-    except ValueError:
-        return str(path)
+    """How the database names ``path``: relative to the data folder ``root`` when it is inside, else by its absolute path."""
+    # As named first (a replays/ or logs/ folder linked from another disk is still the data folder's), then resolved.
+    for inside, folder in ((Path(os.path.abspath(path)), Path(os.path.abspath(root))), (path.resolve(), root.resolve())):
+        try:
+            return PurePosixPath(*inside.relative_to(folder).parts).as_posix()
+        except ValueError:
+            pass
+    return os.path.abspath(path)
 
 
 def located(stored: str, root: Path) -> Path:

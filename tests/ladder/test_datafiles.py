@@ -38,3 +38,17 @@ def test_an_absolute_name_written_before_is_used_while_it_exists_and_else_found_
     deep = "/srv/logs/replays/arena/logs/3/f-seat1-x.log"
     assert located(deep, new_root) == new_root / "logs" / "3" / "f-seat1-x.log"
     assert located("/nowhere/at/all.json", new_root) == Path("/nowhere/at/all.json")
+
+
+def test_a_file_in_a_folder_linked_from_another_disk_is_named_relative_to_the_data_folder(tmp_path: Path) -> None:
+    """replays/ linked to a bigger disk: resolved, the file was outside the data folder and kept its absolute name,
+    which a restored backup then read from the original ladder's folder."""
+    data, disk = tmp_path / "data", tmp_path / "big-disk" / "replays"
+    data.mkdir()
+    disk.mkdir(parents=True)
+    (data / "replays").symlink_to(disk)
+    replay = data / "replays" / "7-abc.json"
+    replay.write_text("{}")
+    assert stored_name(replay, data) == "replays/7-abc.json"
+    assert located("replays/7-abc.json", data).read_text() == "{}"
+    assert stored_name(data / "replays" / ".." / ".." / "x.log", data) == str(tmp_path / "x.log")  # outside: absolute
