@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.cli.tournament import elo_text
 from referee.tournament.schedule import (
     SwissState,
     derive_seed,
@@ -468,8 +469,8 @@ def test_an_elo_estimate_has_the_score_s_elo_a_95_percent_margin_and_the_likelih
     assert three_to_one.margin is not None and three_to_one.margin == pytest.approx((high - low) / 2) and 120 < three_to_one.margin < 150
     assert three_to_one.los == pytest.approx(0.5 * (1 + math.erf(0.25 / error / math.sqrt(2))))
     more = estimate([100, 0, 300], TRINOMIAL)
-    assert more is not None and more.elo == pytest.approx(ELO_075) and more.margin is not None
-    assert more.margin < three_to_one.margin / 3 and more.los > three_to_one.los  # ten times the games: about √10 narrower
+    assert more is not None and more.elo == pytest.approx(ELO_075) and more.margin is not None and more.los is not None
+    assert three_to_one.los is not None and more.margin < three_to_one.margin / 3 and more.los > three_to_one.los  # ten times the games: about √10 narrower
 
     even = estimate([5, 10, 5], TRINOMIAL)
     assert even is not None and even.elo == pytest.approx(0) and even.los == pytest.approx(0.5)
@@ -501,3 +502,13 @@ def test_a_two_bot_tournament_says_by_how_much_the_first_is_stronger(tmp_path: P
     assert f"LOS {h['los']:.1%}" in printed.stdout
     three = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, RANDOM, "--games", "2", "--seed", "2")
     assert "head_to_head" not in three  # three bots: the crosstable says it
+
+
+def test_one_pair_or_one_game_gives_no_margin_and_no_likelihood_of_superiority() -> None:
+    """`--games 2` is one duplicate pair: its spread is 0 by construction, and it read "Elo +191 ± 0 (95%), LOS 100.0%"."""
+    for counts, values in (([0, 0, 0, 1, 0], PENTANOMIAL), ([0, 1, 0], TRINOMIAL), ([0, 0, 1], TRINOMIAL)):
+        one = estimate(counts, values)
+        assert one is not None and one.samples == 1 and (one.margin, one.los) == (None, None), (counts, one)
+    assert elo_text(191.0, None, None) == "Elo +191 (± too wide to tell)"
+    two = estimate([0, 0, 1, 1, 0], PENTANOMIAL)
+    assert two is not None and two.margin is not None and two.los is not None and 0.5 < two.los < 1

@@ -24,8 +24,8 @@ class EloEstimate:
     samples: int  # games or pairs counted
     score: float  # the mean score per game, 0 to 1
     elo: float | None  # None when every result was a win (or a loss): the difference has no finite estimate
-    margin: float | None  # half the width of the 95% interval in Elo; None when the interval reaches 0 or 1
-    los: float  # likelihood of superiority: the probability that the first bot is the stronger, 0 to 1
+    margin: float | None  # half the width of the 95% interval in Elo; None when the interval reaches 0 or 1, or from one sample
+    los: float | None  # likelihood of superiority: the probability that the first bot is the stronger, 0 to 1; None from one sample
 
 
 def estimate(counts: Sequence[int], values: Sequence[float]) -> EloEstimate | None:
@@ -37,6 +37,8 @@ def estimate(counts: Sequence[int], values: Sequence[float]) -> EloEstimate | No
     spread = sum(c * (v - score) ** 2 for c, v in zip(counts, values)) / n
     error = math.sqrt(spread / n)
     elo = score_to_elo(score)
+    if n == 1:  # one game or pair has no spread to measure: its error would be 0, "± 0" and a LOS of 0, 50 or 100%
+        return EloEstimate(n, score, elo if math.isfinite(elo) else None, None, None)
     low, high = score_to_elo(score - Z95 * error), score_to_elo(score + Z95 * error)
     margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else None
     if error > 0:
