@@ -61,8 +61,8 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
 def copy_database(source: Path, target: Path) -> None:
     """A consistent copy of the SQLite database ``source``, with its hold on the database let go: the copy is served
     by whoever starts a ladder on it, not refused as held by the ladder that was running when it was taken."""
-    try:
-        with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as src, closing(sqlite3.connect(target)) as dst:
+    try:  # as_uri: a '#', '?' or '%' in a folder's name is part of the path, not of the URI's syntax
+        with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src, closing(sqlite3.connect(target)) as dst:
             src.backup(dst)  # one step: a snapshot, however the ladder writes meanwhile
             dst.execute("UPDATE ladder_hold SET holder = NULL")
             dst.commit()

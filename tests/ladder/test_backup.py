@@ -78,3 +78,12 @@ def test_a_database_named_by_db_is_not_overwritten_by_a_ladder_db_left_in_the_da
     back_up(f"sqlite:///{tmp_path / 'elsewhere' / 'live.db'}", data, tmp_path / "copy")
     assert marker(tmp_path / "copy" / "ladder.db") == "live"
 
+
+
+
+def test_a_data_folder_with_a_hash_in_its_name_is_backed_up(tmp_path: Path) -> None:
+    """The database was opened as the URI f"file:{path}?mode=ro", where a "#" ends the path: another file was read."""
+    data = tmp_path / "ladder#2"
+    ladder_db(data / "ladder.db", "live")
+    back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    assert marker(tmp_path / "copy" / "ladder.db") == "live"
