@@ -277,8 +277,9 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
         console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
     h = data.get("head_to_head")
     if h is not None:
-        counted = f"{h['samples']} duplicate pairs" if h["counted_by"] == "pair" else f"{h['samples']} games"
-        console.print(f"[bold]{h['bot']} vs {h['opponent']}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'])}", soft_wrap=True)
+        unit = "duplicate pair" if h["counted_by"] == "pair" else "game"
+        counted = f"{h['samples']} {unit}{'' if h['samples'] == 1 else 's'}"
+        console.print(f"[bold]{h['bot']} vs {h['opponent']}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'])}")
     s = data.get("sprt")
     if s is not None:
         console.print(
