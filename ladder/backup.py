@@ -19,10 +19,8 @@ from pathlib import Path
 
 from sqlalchemy import make_url
 
+from ladder.db import DB_FILE
 from ladder.submissions import IN_PROGRESS
-
-#: The database file's name in a data folder (ladder.db.default_url), which the backup's copy takes too.
-DB_FILE = "ladder.db"
 
 
 class BackupError(Exception):
@@ -74,7 +72,6 @@ def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
     """Everything of the data folder but the database (and its journal files) and submissions in progress."""
     in_progress = {(data_dir / "bots" / name).resolve() for name in IN_PROGRESS}
     journals = {Path(f"{p}{suffix}") for p in skip for suffix in ("", "-wal", "-shm", "-journal")}
-    copied = 0
 
     def ignored(folder: str, names: list[str]) -> set[str]:
         here = Path(folder).resolve()
@@ -87,9 +84,7 @@ def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
             copy_tree(entry, dest / entry.name, ignored)
         else:
             shutil.copy2(entry, dest / entry.name, follow_symlinks=False)
-    for path in dest.rglob("*"):
-        copied += path.is_file()
-    return copied
+    return sum(path.is_file() for path in dest.rglob("*"))
 
 
 def copy_tree(source: Path, target: Path, ignore: Callable[[str, list[str]], set[str]]) -> None:

@@ -36,8 +36,12 @@ def unreachable(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
 
 
+#: The SQLite database's file in a data folder, when no --db names another database.
+DB_FILE = "ladder.db"
+
+
 def default_url(data_dir: Path) -> str:
-    return f"sqlite:///{(data_dir / 'ladder.db').resolve()}"
+    return f"sqlite:///{(data_dir / DB_FILE).resolve()}"
 
 
 def make_engine(url: str) -> Engine:

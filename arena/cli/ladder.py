@@ -55,8 +55,8 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
         fail("--db is empty (leave it out for SQLite in the data folder)")
     if data.exists() and not data.is_dir():
         fail(f"--data {data} is not a directory")
-    if existing and db is None and not (data / "ladder.db").is_file():
-        fail(f"no ladder in {data} (no ladder.db there; --data names the folder `arena ladder serve` uses)")
+    if existing and db is None:
+        require_ladder(data)
     if existing and db is not None and missing_sqlite_file(db):
         fail(f"no ladder at {db} (no such database file)")
     made = first_missing(data)
@@ -109,6 +109,14 @@ def missing_sqlite_file(url: str) -> bool:
         return False
     path = sqlite_uri_path(parsed.database) if str(parsed.query.get("uri", "")).lower() in ("true", "1") else parsed.database
     return path is not None and not Path(path).is_file()
+
+
+def require_ladder(data: Path) -> None:
+    """Fail unless the data folder ``data`` holds a ladder's SQLite database (a mistyped --data, or none given)."""
+    from ladder.db import DB_FILE
+
+    if not (data / DB_FILE).is_file():
+        fail(f"no ladder in {data} (no {DB_FILE} there; --data names the folder `arena ladder serve` uses)")
 
 
 def sqlite_uri_path(database: str) -> str | None:
@@ -490,8 +498,8 @@ def backup(
     from ladder.backup import BackupError, back_up
     from ladder.db import default_url
 
-    if db is None and not (data / "ladder.db").is_file():
-        fail(f"no ladder in {data} (no ladder.db there; --data names the folder `arena ladder serve` uses)")
+    if db is None:
+        require_ladder(data)
     try:
         made = back_up(db or default_url(data), data, to)
     except (BackupError, OSError) as exc:

@@ -20,7 +20,7 @@ from referee.core.game import OptionError
 from referee.server.manifest import ManifestError
 from referee.tournament.schedule import FORMATS, deals_for
 from referee.tournament.elo import EloEstimate, estimate, first_over_second
-from referee.tournament.sprt import MODELS, PENTANOMIAL, TRINOMIAL, Sprt, score_to_elo
+from referee.tournament.sprt import MODELS, PENTANOMIAL, Sprt, score_to_elo
 
 if TYPE_CHECKING:
     from referee.tournament.run import TournamentResult
@@ -228,7 +228,7 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
             "score": test.score,
             "elo": _finite(score_to_elo(test.score)),
         }
-        found = estimate(test.trinomial, TRINOMIAL) if test.model == "trinomial" else estimate(test.pentanomial, PENTANOMIAL)
+        found = estimate(*test.counted)
         if found is not None:
             data["sprt"] |= {"elo_margin": found.margin, "los": found.los}
     return data

@@ -36,16 +36,17 @@ def estimate(counts: Sequence[int], values: Sequence[float]) -> EloEstimate | No
     score = sum(c * v for c, v in zip(counts, values)) / n
     spread = sum(c * (v - score) ** 2 for c, v in zip(counts, values)) / n
     error = math.sqrt(spread / n)
-    elo = score_to_elo(score)
+    raw = score_to_elo(score)
+    elo = raw if math.isfinite(raw) else None
     if n == 1:  # one game or pair has no spread to measure: its error would be 0, "± 0" and a LOS of 0, 50 or 100%
-        return EloEstimate(n, score, elo if math.isfinite(elo) else None, None, None)
+        return EloEstimate(n, score, elo, None, None)
     low, high = score_to_elo(score - Z95 * error), score_to_elo(score + Z95 * error)
     margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else None
     if error > 0:
         los = 0.5 * (1 + math.erf((score - 0.5) / (error * math.sqrt(2))))
     else:
         los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
-    return EloEstimate(n, score, elo if math.isfinite(elo) else None, margin, los)
+    return EloEstimate(n, score, elo, margin, los)
 
 
 def first_over_second(games: Iterable[tuple[Hashable, Sequence[int], Sequence[int]]]) -> tuple[list[int], Sequence[float]]:

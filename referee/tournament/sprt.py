@@ -166,10 +166,13 @@ class Sprt:
         return (wins + 0.5 * draws) / self.games if self.games else 0.5
 
     @property
+    def counted(self) -> tuple[list[int], tuple[float, ...]]:
+        """The counts the test's model reads, with their categories' scores."""
+        return (self.trinomial, TRINOMIAL) if self.model == "trinomial" else (self.pentanomial, PENTANOMIAL)
+
+    @property
     def llr(self) -> float:
-        if self.model == "trinomial":
-            return llr(self.trinomial, TRINOMIAL, self.elo0, self.elo1)
-        return llr(self.pentanomial, PENTANOMIAL, self.elo0, self.elo1)
+        return llr(*self.counted, self.elo0, self.elo1)
 
     @property
     def bounds(self) -> tuple[float, float]:
