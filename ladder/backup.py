@@ -44,6 +44,7 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
     source = Path(parsed.database) if parsed.get_backend_name() == "sqlite" and parsed.database else None
     if source is not None and not source.is_file():
         raise BackupError(f"no ladder database at {source}")
+    made = not dest.exists()
     dest.mkdir(parents=True, exist_ok=True)
     try:
         if source is not None:
@@ -51,7 +52,15 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
         # The data folder's own ladder.db too, when --db named another: copied after the snapshot, it replaced it.
         files = copy_files(data_dir, dest, skip={source.resolve(), (data_dir / DB_FILE).resolve()} if source is not None else set())
     except BaseException:
-        shutil.rmtree(dest, ignore_errors=True)  # half a backup is not left to be mistaken for one
+        # Half a backup is not left to be mistaken for one; an empty folder the operator made stays, emptied.
+        if made:
+            shutil.rmtree(dest, ignore_errors=True)
+        else:
+            for entry in list(dest.iterdir()):
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
         raise
     return Backup(dest, source is not None, files)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, select, text, update
+from sqlalchemy import URL, Engine, create_engine, event, func, select, text, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -41,7 +41,9 @@ DB_FILE = "ladder.db"
 
 
 def default_url(data_dir: Path) -> str:
-    return f"sqlite:///{(data_dir / DB_FILE).resolve()}"
+    """The SQLite URL of the data folder's database, its path escaped: a '%', '?' or '#' in a folder's name is part of
+    the path, not of the URL's syntax (written raw, '?' began the URL's query and another file was opened)."""
+    return URL.create("sqlite", database=str((data_dir / DB_FILE).resolve())).render_as_string(hide_password=False)
 
 
 def make_engine(url: str) -> Engine:

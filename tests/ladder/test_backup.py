@@ -87,3 +87,44 @@ def test_a_data_folder_with_a_hash_in_its_name_is_backed_up(tmp_path: Path) -> N
     ladder_db(data / "ladder.db", "live")
     back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
     assert marker(tmp_path / "copy" / "ladder.db") == "live"
+
+
+@pytest.mark.parametrize("made_beforehand", [False, True])
+def test_a_failed_backup_leaves_nothing_half_copied_and_keeps_a_folder_the_operator_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, made_beforehand: bool) -> None:
+    """A failure removed the destination, even an empty folder the operator had made (and perhaps mounted) for it."""
+    import ladder.backup
+
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    (data / "replays").mkdir()
+    (data / "replays" / "1.json").write_text("{}")
+    dest = tmp_path / "copy"
+    if made_beforehand:
+        dest.mkdir()
+
+    def broken(*_: Any, **__: Any) -> int:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(ladder.backup, "copy_files", broken)
+    with pytest.raises(OSError, match="disk full"):
+        back_up(f"sqlite:///{data / 'ladder.db'}", data, dest)
+    assert dest.exists() == made_beforehand
+    if made_beforehand:
+        assert list(dest.iterdir()) == []  # the database copied before the failure is gone
+
+
+@pytest.mark.parametrize("name", ["ladder%41", "ladder?mode=ro", "ladder 100%"])
+def test_the_data_folders_own_url_names_its_database_whatever_the_folders_name(tmp_path: Path, name: str) -> None:
+    """default_url wrote the path raw: '%41' was read as 'A', and '?' began the URL's query, so another file was opened."""
+    from sqlalchemy import text
+
+    from ladder.db import default_url, make_engine
+
+    data = tmp_path / name
+    data.mkdir()
+    engine = make_engine(default_url(data))
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE marker (name TEXT)"))
+    engine.dispose()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+    assert (data / "ladder.db").is_file()
