@@ -60,6 +60,13 @@ def tournament(
     strike_limit: StrikeLimit = 3,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     replay_dir: Annotated[Path | None, typer.Option(help="Write every match's replay here (default: none).")] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Keep every finished game in this file: the same command run again (after Ctrl-C, a crash) "
+            "goes on where it stopped, and plays only the games the file lacks.",
+        ),
+    ] = None,
 ) -> None:
     """Play a local tournament and print TrueSkill standings and a crosstable (or, with --sprt, a verdict).
 
@@ -70,7 +77,8 @@ def tournament(
     from arena.cli.main import check_dir, fail, parse_options
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
-    from referee.tournament.run import TournamentConfig, TournamentError, check, planned_games, run_sprt, run_tournament
+    from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament
+    from referee.tournament.saved import SavedGamesError, read_header
 
     options = parse_options(option)
     if sprt_model not in MODELS:
@@ -83,20 +91,37 @@ def tournament(
         fail(str(exc))
     if players is None:
         players = 2 if 2 in counts else min(counts)
+    if seed is None and save is not None:
+        try:  # the same command again: its seed was drawn at random the first time, and the file has it
+            held = read_header(save)
+        except (SavedGamesError, OSError) as exc:
+            fail(str(exc))
+        if held is not None and isinstance(held.get("seed"), int):
+            seed = held["seed"]
     seed = seed if seed is not None else random.randrange(2**31)
     if games is None:
         games = 1000 if sprt else 2
     config = TournamentConfig(
         game, list(bots), fmt, games, players, seed, options,
-        TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency,
+        TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency, save,
     )  # fmt: skip
     test: Sprt | None = None
+    saved_before = 0
     try:
-        check(config, sprt=sprt)
+        manifests = check(config, sprt=sprt)
         if sprt:
             test = Sprt(elo0, elo1, alpha, beta, sprt_model)
-    except (OptionError, ManifestError, TournamentError, ValueError) as exc:
+        if save is not None:
+            if save.is_dir():
+                raise TournamentError(f"--save {save} is a folder; it names a file")
+            saved = open_saved(config, manifests, sprt)  # refused now, before any match, if it is another tournament's
+            assert saved is not None
+            saved_before = len(saved.games)
+            saved.close()
+    except (OptionError, ManifestError, TournamentError, ValueError, OSError) as exc:
         fail(str(exc))
+    if saved_before:
+        err.print(f"going on from {save}: {saved_before} games saved there are not played again")
     with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else [])):
         check_dir(log_dir, "--log-dir")
         if replay_dir is not None:
@@ -119,10 +144,16 @@ def tournament(
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
             progress.update(task, completed=done, total=planned, description=label + note)
 
-        if test is not None:
-            result = running.run(run_sprt(config, test, advance))
-        else:
-            result = running.run(run_tournament(config, advance))
+        try:
+            if test is not None:
+                result = running.run(run_sprt(config, test, advance))
+            else:
+                result = running.run(run_tournament(config, advance))
+        except (KeyboardInterrupt, running.Terminated):
+            if save is not None:
+                progress.stop()
+                err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there")
+            raise
 
     data = result_json(result)
     if as_json:

@@ -30,6 +30,7 @@ from referee.tournament.schedule import (
     fixed_schedule,
     rotations,
 )
+from referee.tournament.saved import SavedGames, describe
 from referee.tournament.sprt import Sprt
 from referee.tournament.standings import GameResult, Standings, compute_standings
 
@@ -59,6 +60,7 @@ class TournamentConfig:
     log_dir: Path = Path("replays/logs")
     replay_dir: Path | None = None
     concurrency: int = 1
+    save: Path | None = None  # each finished game kept here; a tournament run again with it goes on where it stopped
 
 
 @dataclass
@@ -134,21 +136,60 @@ def planned_games(config: TournamentConfig, sprt: bool = False) -> int:
     return len(fixed_schedule(config.fmt, n, p, config.games, config.seed))
 
 
+def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: bool) -> SavedGames | None:
+    """The file of saved games ``config.save`` names (SavedGamesError if it is another tournament's), or None."""
+    if config.save is None:
+        return None
+    c = config.time_control
+    settings = {
+        "game": config.game, "format": "sprt" if sprt else config.fmt, "games": config.games, "players": config.players,
+        "seed": config.seed, "options": dict(sorted(config.options.items())),
+        "move_time_ms": c.move_time_ms, "time_bank_ms": c.time_bank_ms, "strike_limit": c.strike_limit,
+    }  # fmt: skip
+    written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
+    return SavedGames(config.save, describe(settings, manifests, written))
+
+
 class _Player:
-    """Plays scheduled games, at most ``concurrency`` at once."""
+    """Plays scheduled games, at most ``concurrency`` at once; those ``saved`` holds are taken from it instead."""
 
     def __init__(
-        self, config: TournamentConfig, labels: list[str], total: int, progress: Progress | None
+        self, config: TournamentConfig, labels: list[str], total: int, progress: Progress | None, saved: SavedGames | None = None
     ) -> None:
         self.config = config
         self.labels = labels
         self.total = total
         self.progress = progress
+        self.saved = saved
         self.done = 0
         self.limit = asyncio.Semaphore(config.concurrency)
         self.pool = BotPool(config.log_dir)
 
     async def play(self, game: ScheduledGame) -> PlayedGame:
+        kept = self.saved.get(game) if self.saved is not None else None
+        if kept is not None:
+            replay = Path(kept["replay"]) if kept.get("replay") else None
+            return PlayedGame(
+                game, tuple(kept["ranks"]), tuple(kept["scores"]), tuple(kept["forfeited"]), kept["match_id"],
+                replay if replay is not None and replay.is_file() else None,
+            )  # fmt: skip
+        played = await self._play(game)
+        if self.saved is not None:
+            self.saved.add(
+                {
+                    "index": game.index, "seed": game.seed, "seats": list(game.seats), "ranks": list(played.ranks),
+                    "scores": list(played.scores), "forfeited": list(played.forfeited), "match_id": played.match_id,
+                    "replay": str(played.replay) if played.replay is not None else None,
+                }
+            )  # fmt: skip
+        return played
+
+    async def close(self) -> None:
+        await self.pool.close()
+        if self.saved is not None:
+            self.saved.close()
+
+    async def _play(self, game: ScheduledGame) -> PlayedGame:
         c = self.config
         async with self.limit:
             setup = MatchSetup(
@@ -197,11 +238,11 @@ async def run_tournament(config: TournamentConfig, progress: Progress | None = N
     """Play a round-robin, gauntlet or swiss tournament and compute the standings."""
     manifests = check(config)
     labels = unique_labels(manifests)
-    player = _Player(config, labels, planned_games(config), progress)
+    player = _Player(config, labels, planned_games(config), progress, open_saved(config, manifests, sprt=False))
     try:
         return await _run_tournament(config, manifests, labels, player)
     finally:
-        await player.pool.close()
+        await player.close()
 
 
 async def _run_tournament(config: TournamentConfig, manifests: list[BotManifest], labels: list[str], player: _Player) -> TournamentResult:
@@ -253,7 +294,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
     manifests = check(config, sprt=True)
     labels = unique_labels(manifests)
     schedule = sprt_schedule(config.seed, config.games)
-    player = _Player(config, labels, len(schedule), progress)
+    player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, sprt=True))
     results: dict[int, PlayedGame] = {}
     errors: list[BaseException] = []
     changed = asyncio.Event()
@@ -286,7 +327,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
         for w in workers:
             w.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
-        await player.pool.close()
+        await player.close()
     for i, extra in results.items():  # played ahead of the decision: not part of the result
         if i >= len(counted) and extra.replay is not None:
             extra.replay.unlink(missing_ok=True)

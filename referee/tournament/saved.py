@@ -1,0 +1,149 @@
+"""A tournament's finished games kept in a file as they end, so that an interrupted tournament goes on where it stopped.
+
+The file is JSON lines: a header naming the tournament (game, bots, format, games, seed, options, clock), then one
+line per finished game. Run again with the same file, a tournament takes the games the file holds instead of playing
+them, and plays the rest. A file of another tournament (other settings, or a bot whose files changed since) is
+refused rather than mixed in: its games would not be this tournament's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from referee.server.manifest import BotManifest
+from referee.tournament.schedule import ScheduledGame
+
+FORMAT = "arena-tournament"
+VERSION = 1
+#: Folders of a bot that do not make it another bot: caches, and version control.
+UNHASHED = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
+
+
+class SavedGamesError(ValueError):
+    """A file that is not this tournament's saved games; the message says why."""
+
+
+def bot_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
+    """A digest of every file of the bot's folder (names and bytes): a bot edited since it was saved is another bot.
+
+    ``skip``: folders and files inside it that the tournament itself writes (its logs, replays, this file).
+    """
+    skipped = {p.resolve() for p in skip}
+    digest = hashlib.sha256()
+    for root, dirs, files in os.walk(folder):
+        here = Path(root)
+        dirs[:] = sorted(d for d in dirs if d not in UNHASHED and (here / d).resolve() not in skipped)
+        for name in sorted(files):
+            path = here / name
+            if path.resolve() in skipped or not path.is_file():
+                continue
+            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def describe(settings: dict[str, Any], manifests: list[BotManifest], skip: Iterable[Path]) -> dict[str, Any]:
+    """The header's tournament: ``settings`` (game, format, games, seed…) and each bot by name, version and files."""
+    skip = list(skip)
+    bots = [{"name": m.name, "version": m.version, "files": bot_digest(m.path, skip)} for m in manifests]
+    return {**settings, "bots": bots}
+
+
+def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """What differs between two tournaments' descriptions, in words."""
+    out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in sorted(set(saved) | set(wanted)) if key != "bots" and saved.get(key) != wanted.get(key)]
+    there, here = saved.get("bots", []), wanted.get("bots", [])
+    if len(there) != len(here):
+        out.append(f"{len(there)} bots there, {len(here)} here")
+    for i, (a, b) in enumerate(zip(there, here)):
+        if (a.get("name"), a.get("version")) != (b["name"], b["version"]):
+            out.append(f"bot {i + 1} is {a.get('name')} {a.get('version')} there, {b['name']} {b['version']} here")
+        elif a.get("files") != b["files"]:
+            out.append(f"bot {i + 1} ({b['name']}): its files changed since")
+    return out
+
+
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The tournament a saved file holds, or None when there is no file (or it is empty)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+    try:
+        header = json.loads(first)
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("tournament"), dict):
+        raise SavedGamesError(f"{path} is not a file of saved tournament games: it is never written over; give another file")
+    if header.get("version") != VERSION:
+        raise SavedGamesError(f"{path} holds saved games of format version {header.get('version')}, not {VERSION}")
+    return dict(header["tournament"])
+
+
+class SavedGames:
+    """The saved games of one tournament: those ``path`` held when opened, and each game added since."""
+
+    def __init__(self, path: Path, tournament: dict[str, Any]) -> None:
+        self.path = path
+        self.games: dict[int, dict[str, Any]] = {}
+        held = read_header(path)
+        if held is not None:
+            diff = differences(held, tournament)
+            if diff:
+                raise SavedGamesError(f"{path} holds another tournament's games ({'; '.join(diff)}): give another file, or delete it to start again")
+            self.games = self._read_games()
+        self._file: IO[str] | None = None
+        self._tournament = tournament
+        self.reused = 0
+
+    def _read_games(self) -> dict[int, dict[str, Any]]:
+        games: dict[int, dict[str, Any]] = {}
+        with open(self.path, encoding="utf-8") as f:
+            next(f)
+            for line in f:
+                try:
+                    game = json.loads(line)
+                    games[int(game["index"])] = game
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                    continue  # the last line, cut short when the tournament was killed while writing it
+        return games
+
+    def get(self, scheduled: ScheduledGame) -> dict[str, Any] | None:
+        """The saved result of ``scheduled``, if this file has it (the same deal, the same bots in the same seats)."""
+        game = self.games.get(scheduled.index)
+        if game is None or game.get("seed") != scheduled.seed or tuple(game.get("seats", ())) != scheduled.seats:
+            return None
+        self.reused += 1
+        return game
+
+    def add(self, game: dict[str, Any]) -> None:
+        """Keep a finished game: written and flushed at once, so that a tournament killed after it keeps it."""
+        if self._file is None:
+            fresh = read_header(self.path) is None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(self.path, "w" if fresh else "a", encoding="utf-8")
+            if fresh:
+                self._file.write(json.dumps({"format": FORMAT, "version": VERSION, "tournament": self._tournament}) + "\n")
+            elif not self._ends_with_newline():
+                self._file.write("\n")  # after a line cut short, the next game starts a line of its own
+        self._file.write(json.dumps(game, separators=(",", ":")) + "\n")
+        self._file.flush()
+        self.games[int(game["index"])] = game
+
+    def _ends_with_newline(self) -> bool:
+        with open(self.path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) == b"\n"
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

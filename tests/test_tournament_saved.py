@@ -1,0 +1,134 @@
+"""``arena tournament --save``: an interrupted tournament goes on where it stopped, and only with its own games."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from tests.support import ROOT, SAMPLE_BOTS
+
+runner = CliRunner()
+GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
+RANDOM = str(SAMPLE_BOTS / "random")
+
+
+def tournament(tmp_path: Path, *args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["tournament", *args, "--json", "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return data
+
+
+def cut(save: Path, keep: int) -> set[int]:
+    """Leave the header and ``keep`` games, then half a line: a tournament killed while it wrote a game.
+
+    Returns the kept games' indices (games are written as they end: with -j 2, not always in schedule order).
+    """
+    lines = save.read_text().splitlines(keepends=True)
+    save.write_text("".join(lines[: 1 + keep]) + lines[1 + keep][:20])
+    return {json.loads(line)["index"] for line in lines[1 : 1 + keep]}
+
+
+def ids(data: dict[str, Any]) -> dict[int, str]:
+    return {g["index"]: g["match_id"] for g in data["results"]}
+
+
+def without_ids(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "results": [{k: v for k, v in g.items() if k != "match_id"} for g in data["results"]]}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["-n", "6"], id="round-robin"),
+        pytest.param(["-f", "swiss", "-n", "3", RANDOM], id="swiss"),  # a round's pairings follow the rounds before
+        pytest.param(["--sprt", "--elo1", "300", "-n", "20", "-j", "2"], id="sprt"),
+    ],
+)
+def test_a_tournament_run_again_with_its_file_plays_only_the_missing_games_and_ends_as_if_never_stopped(tmp_path: Path, args: list[str]) -> None:
+    save = tmp_path / "games.jsonl"
+    whole = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "3", *args)
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "3", "--save", str(save), *args)
+    assert without_ids(first) == without_ids(whole)
+    kept = cut(save, 2)
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "3", "--save", str(save), *args)
+    assert without_ids(again) == without_ids(whole)
+    # The kept games were taken from the file (their match ids), the others played anew (new ids).
+    assert {i for i, match in ids(again).items() if match == ids(first).get(i)} == kept
+    assert not {m for i, m in ids(again).items() if i not in kept} & set(ids(first).values())
+    # The cut-short line did not spoil the file: a third run plays nothing.
+    third = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "3", "--save", str(save), *args)
+    assert ids(third) == ids(again)
+
+
+def test_the_same_command_without_a_seed_goes_on_with_the_seed_the_file_holds(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--save", str(save))
+    (kept,) = cut(save, 1)
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--save", str(save))
+    assert again["seed"] == first["seed"] and ids(again)[kept] == ids(first)[kept]
+
+
+def refused(tmp_path: Path, *args: str) -> str:
+    result = runner.invoke(app, ["tournament", "generals-war", *args, "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())
+
+
+def test_another_tournaments_file_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    before = save.read_bytes()
+    assert "seed 3 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "4", "--save", str(save))
+    assert "games 2 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
+    assert "bot 1 is gw-greedy 1.0.0 there, random 1.0.0 here" in refused(tmp_path, RANDOM, GREEDY, "-n", "2", "--seed", "3", "--save", str(save))
+    assert save.read_bytes() == before
+
+
+def test_a_bot_whose_files_changed_since_is_another_bot(tmp_path: Path) -> None:
+    bot = tmp_path / "mine"
+    shutil.copytree(RANDOM, bot, ignore=shutil.ignore_patterns("__pycache__"))
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, str(bot), "-n", "2", "--seed", "3", "--save", str(save))
+    (bot / "__pycache__").mkdir(exist_ok=True)
+    (bot / "__pycache__" / "x.pyc").write_bytes(b"cache")  # a cache is not a change
+    tournament(tmp_path, "generals-war", GREEDY, str(bot), "-n", "2", "--seed", "3", "--save", str(save))
+    main = next(p for p in bot.glob("*.py"))
+    main.write_text(main.read_text() + "\n# tuned\n")
+    assert "bot 2 (random): its files changed since" in refused(tmp_path, GREEDY, str(bot), "-n", "2", "--seed", "3", "--save", str(save))
+
+
+def test_a_file_that_is_not_a_save_is_never_written_over(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    assert "is not a file of saved tournament games" in refused(tmp_path, GREEDY, RANDOM, "--save", str(notes))
+    assert notes.read_text() == "my notes\n"
+    assert "is a folder" in refused(tmp_path, GREEDY, RANDOM, "--seed", "1", "--save", str(tmp_path))
+
+
+def test_a_tournament_stopped_by_sigterm_keeps_its_finished_games_and_says_how_to_go_on(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    command = [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", GREEDY, RANDOM, "-n", "200", "--seed", "3"]
+    command += ["--save", str(save), "--log-dir", str(tmp_path / "logs")]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    deadline = time.monotonic() + 120
+    while not (save.is_file() and len(save.read_text().splitlines()) >= 3):  # the header and two games
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert f"the games finished so far are kept in {save}; the same command goes on from there" in " ".join(stderr.split())
+    kept = [json.loads(line) for line in save.read_text().splitlines()[1:]]
+    assert len(kept) >= 2 and [g["index"] for g in kept] == sorted(g["index"] for g in kept)
