@@ -29,6 +29,7 @@ from referee.tournament.elo import Z95, estimate, first_over_second
 from referee.tournament.sprt import PENTANOMIAL, TRINOMIAL, Sprt, bounds, elo_to_score, llr, mle, score_to_elo
 from referee.tournament.standings import GameResult, compute_standings, game_points, outcome
 from tests.support import ROOT, SAMPLE_BOTS
+from tests.test_faults import faulty_bot, runners
 
 runner = CliRunner()
 GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
@@ -513,3 +514,18 @@ def test_one_pair_or_one_game_gives_no_margin_and_no_likelihood_of_superiority()
     assert elo_text(191.0, None, None) == "Elo +191 (± too wide to tell)"
     two = estimate([0, 0, 1, 1, 0], PENTANOMIAL)
     assert two is not None and two.margin is not None and two.los is not None and 0.5 < two.los < 1
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_tournament_in_the_docker_sandbox_plays_every_bot_in_a_container(tmp_path: Path, sandbox: str) -> None:
+    bot = faulty_bot(tmp_path, "breakout")  # plays legally, and logs what its attempts to get out came to
+    out = tournament_json(tmp_path, "generals-war", str(bot), RANDOM, "-n", "2", "--seed", "1", "-j", "2", "--sandbox", sandbox)
+    assert out["matches"] == 2 and not any(any(g["forfeited"]) for g in out["results"])
+    logs = [p.read_text(errors="replace") for p in (tmp_path / "logs").glob("*faulty-breakout*.log")]
+    assert len(logs) == 2 and all("network blocked" in log and "write to /usr/planted refused" in log for log in logs)
+
+
+def test_an_unknown_sandbox_is_refused_before_any_match(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--sandbox", "vm", "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 2 and "unknown sandbox 'vm' (process or docker)" in result.output
+    assert not (tmp_path / "logs").exists()

@@ -60,6 +60,9 @@ def tournament(
     strike_limit: StrikeLimit = 3,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     replay_dir: Annotated[Path | None, typer.Option(help="Write every match's replay here (default: none).")] = None,
+    sandbox: Annotated[
+        str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`): for bots you do not trust.")
+    ] = "process",
     save: Annotated[
         Path | None,
         typer.Option(
@@ -103,7 +106,7 @@ def tournament(
         games = 1000 if sprt else 2
     config = TournamentConfig(
         game, list(bots), fmt, games, players, seed, options,
-        TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency, save,
+        TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency, save, sandbox,
     )  # fmt: skip
     test: Sprt | None = None
     saved_before = 0

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.games.registry import game_class
 from referee.server.manifest import BotManifest, check_built, load_manifest
-from referee.server.runner import BotPool, LocalMatch, MatchSetup, check_plays, run_local_match
+from referee.server.runner import BotPool, LocalMatch, MatchSetup, check_plays, launcher_for, run_local_match
 from referee.server.session import TimeControl
 from referee.tournament.schedule import (
     FORMATS,
@@ -61,6 +61,7 @@ class TournamentConfig:
     replay_dir: Path | None = None
     concurrency: int = 1
     save: Path | None = None  # each finished game kept here; a tournament run again with it goes on where it stopped
+    sandbox: str = "process"  # or "docker": every bot in a container of the sandbox image
 
 
 @dataclass
@@ -113,6 +114,7 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
     for m in manifests:
         check_plays(m, config.game)
         check_built(m)
+    launcher_for(config.sandbox)  # an unknown sandbox, or Docker out of reach or without its image (SandboxError)
     return manifests
 
 
@@ -164,6 +166,7 @@ class _Player:
         self.done = 0
         self.limit = asyncio.Semaphore(config.concurrency)
         self.pool = BotPool(config.log_dir)
+        self.launcher = launcher_for(config.sandbox)
 
     async def play(self, game: ScheduledGame) -> PlayedGame:
         kept = self.saved.get(game) if self.saved is not None else None
@@ -193,9 +196,9 @@ class _Player:
         c = self.config
         async with self.limit:
             setup = MatchSetup(
-                c.game, [c.bot_dirs[b] for b in game.seats], game.seed, dict(c.options), c.time_control, c.log_dir
+                c.game, [c.bot_dirs[b] for b in game.seats], game.seed, dict(c.options), c.time_control, c.log_dir, c.sandbox
             )
-            match = await run_local_match(setup, pool=self.pool)
+            match = await run_local_match(setup, self.launcher, pool=self.pool)
         return self._played(game, match)
 
     def _played(self, game: ScheduledGame, match: LocalMatch) -> PlayedGame:
