@@ -68,12 +68,14 @@ class Hello(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ...) -> None: ...
 
 class ActionResponse(_message.Message):
-    __slots__ = ("request_id", "action")
+    __slots__ = ("request_id", "action", "note")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     action: Action
-    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ...) -> None: ...
+    note: str
+    def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("generals_war", "glory", "generals_and_assassins", "assassination", "land_and_castle")

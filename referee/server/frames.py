@@ -5,7 +5,7 @@ the engine and each step becomes a frame:
 
 * as seat ``k``: ``game.view(k)`` encoded by ``GameCodec.view`` (the very
   ``arena.v1.View`` the referee sent that seat), the events of the step that
-  seat ``k`` was sent, the decision it was asked for, and its own action; other
+  seat ``k`` was sent, the decision it was asked for, and its own action and note; other
   seats' actions are reduced to "seat s acted". Nothing else is put in, so a
   seat's frames hold only what the referee told that seat.
 * ``all``: ``game.full_state()`` and every event with whom it was shown to.
@@ -154,6 +154,8 @@ def _frame(game: Game[Any], codec: GameCodec, seat: Seat, step: int, events: lis
         frame["auto"] = bool(taken.get("auto", False))
         if seat == ALL or seat == taken["seat"]:
             frame["action"] = taken["action"]
+            if isinstance(taken.get("note"), str) and taken["note"]:
+                frame["note"] = taken["note"]  # the bot's own words: never another seat's (they may tell its cards)
     else:
         frame["actor"] = None
     if seat == ALL:

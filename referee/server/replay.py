@@ -111,12 +111,20 @@ class ReplayHead:
                 }
                 for seat, name in enumerate(self.names)
             ],
-            "actions": [{"seat": a.seat, "auto": a.auto, "action": codec.action_to_json(a.action)} for a in self.actions],
+            "actions": [action_json(codec, a) for a in self.actions],
             "game_result": {"ranks": self.ranks, "scores": self.scores},
         }
         if compact:
             data[COMPACT] = True
         return data
+
+
+def action_json(codec: GameCodec, logged: LoggedAction) -> dict[str, Any]:
+    """One step of a replay: the seat, whether the referee played it, the action, and the bot's note if it wrote one."""
+    step = {"seat": logged.seat, "auto": logged.auto, "action": codec.action_to_json(logged.action)}
+    if logged.note:
+        step["note"] = logged.note
+    return step
 
 
 def replay_dict(record: MatchRecord, compact: bool = False) -> dict[str, Any]:

@@ -42,6 +42,9 @@ class SeatLink(Protocol):
         ...
 
 
+#: The characters of a bot's note on a decision (ActionResponse.note) kept in the replay; the rest is cut.
+NOTE_MAX = 500
+
 #: Rejected and malformed messages recorded as verdicts per seat; strikes, crashes and forfeits are always recorded.
 MAX_MINOR_VERDICTS = 500
 
@@ -109,7 +112,7 @@ class Seat:
     #: rejection, an error or the result. So framing depends on the game alone (when the seat is asked),
     #: never on timing, and a seat is not woken while another one thinks.
     outbox: list[list[pb.Event]] = field(default_factory=list)
-    held: tuple[Any, bool] | None = None  # a simultaneous choice waiting for the other seats' (action, auto)
+    held: tuple[Any, bool, str] | None = None  # a simultaneous choice waiting for the other seats' (action, auto, note)
     minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
     refused: int = 0  # messages refused: minor verdicts, stale or unexpected messages (service.FLOOD_AFTER)
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled
@@ -120,6 +123,7 @@ class LoggedAction:
     seat: int
     action: Any
     auto: bool  # played by the referee (timeout, forfeit) rather than by the bot
+    note: str = ""  # the bot's note on its decision (ActionResponse.note), for the replay
 
 
 @dataclass
@@ -479,7 +483,7 @@ class MatchSession:
             self._reject(s, reason)
             return
         self._charge(s)
-        self._play(s, action, auto=False)
+        self._play(s, action, auto=False, note=answer.note[:NOTE_MAX] if answer.note else "")
 
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None
@@ -498,7 +502,7 @@ class MatchSession:
             self._flush(s)
             s.link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=message)))  # type: ignore[arg-type]
 
-    def _play(self, s: Seat, action: Any, auto: bool) -> None:
+    def _play(self, s: Seat, action: Any, auto: bool, note: str = "") -> None:
         """Play a legal action; in a simultaneous decision, hold it until every acting seat has chosen.
 
         Held actions are then applied in seat order, so the log and the events
@@ -507,23 +511,23 @@ class MatchSession:
         s.pending = None
         acting = self.game.to_act()
         if len(acting) > 1:
-            s.held = (action, auto)
+            s.held = (action, auto, note)
             if all(self.seats[x].held is not None for x in acting):
                 for x in sorted(acting):
                     held, self.seats[x].held = self.seats[x].held, None
                     assert held is not None
                     self._apply(self.seats[x], *held)
             return
-        self._apply(s, action, auto)
+        self._apply(s, action, auto, note)
 
-    def _apply(self, s: Seat, action: Any, auto: bool) -> None:
+    def _apply(self, s: Seat, action: Any, auto: bool, note: str = "") -> None:
         try:
             events = self.game.apply(s.seat, action)
         except IllegalAction as exc:  # a default action the rules refuse is a bug in the game
             raise RuntimeError(f"{self.game.spec.id}: default action {action!r} refused: {exc}") from exc
         s.pending = None
         self.version += 1
-        self.actions.append(LoggedAction(s.seat, action, auto))
+        self.actions.append(LoggedAction(s.seat, action, auto, note))
         self._append_events(events)
 
     def _append_events(self, events: list[Event]) -> None:

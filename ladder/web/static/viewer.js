@@ -231,6 +231,7 @@
       }
       if (frame.auto) who.append(" ", el("span", { class: "badge verdict", title: "the referee played the default action for this seat (timeout, crash, illegal action or forfeit)" }, "played by the referee"));
       box.append(who);
+      if (frame.note) box.append(el("p", { class: "note", title: "the bot's own note on this decision" }, el("span", { class: "fact-key" }, "its note: "), frame.note));
     }
     if (frame.decision) {
       const [kind, body] = kindOf(frame.decision);

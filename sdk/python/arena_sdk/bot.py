@@ -24,6 +24,16 @@ class Request:
         self.raw = raw
         self.start = start
         self.field = game_field(start.game)
+        self.noted = ""
+
+    def note(self, text: str) -> None:
+        """Say why: ``text`` goes with this decision's answer and is shown beside the action in the replay.
+
+        At most 500 characters are kept. No other seat is sent it, but replays are public once the match's
+        deal is over (the ladder's too), so write nothing the bot must hide from later opponents. A later
+        call replaces the note; a note with an action the referee refuses is dropped.
+        """
+        self.noted = str(text)
 
     @property
     def seat(self) -> int:

@@ -79,8 +79,10 @@ class BotDriver:
 
     def _answer(self) -> list[pb.BotMessage]:
         assert self.pending is not None and self.start is not None
-        action = self.bot.act(Request(self.pending, self.start))
-        return [pb.BotMessage(action=pb.ActionResponse(request_id=self.pending.request_id, action=wrap(action, self.start.game)))]
+        request = Request(self.pending, self.start)
+        action = self.bot.act(request)
+        answer = pb.ActionResponse(request_id=self.pending.request_id, action=wrap(action, self.start.game), note=request.noted)
+        return [pb.BotMessage(action=answer)]
 
 
 def wrap(action: Any, game: str) -> pb.Action:

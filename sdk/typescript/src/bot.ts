@@ -31,6 +31,23 @@ export class Request<G extends GameId = GameId> {
     readonly start: GameStart,
   ) {}
 
+  private noteText = "";
+
+  /**
+   * Say why: `text` goes with this decision's answer and is shown beside the action in the replay.
+   * At most 500 characters are kept. No other seat is sent it, but replays are public once the match's
+   * deal is over (the ladder's too), so write nothing the bot must hide from later opponents. A later
+   * call replaces the note; a note with an action the referee refuses is dropped.
+   */
+  note(text: string): void {
+    this.noteText = String(text);
+  }
+
+  /** The note this decision's answer carries ("" when `note` was not called). */
+  get noted(): string {
+    return this.noteText;
+  }
+
   /** The game id, such as "generals-war". */
   get game(): G {
     return this.start.game as G;

@@ -91,8 +91,9 @@ export class BotDriver {
     const pending = this.pending;
     const start = this.start;
     if (!pending || !start) return [];
-    const action = await this.bot.act(new Request(pending, start));
-    return [{ action: { requestId: pending.requestId, action: wrap(action, start.game) } }];
+    const request = new Request(pending, start);
+    const action = await this.bot.act(request);
+    return [{ action: { requestId: pending.requestId, action: wrap(action, start.game), note: request.noted } }];
   }
 }
 

@@ -4942,6 +4942,10 @@ export const descriptor: Record<string, unknown> = {
         "action": {
          "type": "Action",
          "id": 2
+        },
+        "note": {
+         "type": "string",
+         "id": 3
         }
        }
       },

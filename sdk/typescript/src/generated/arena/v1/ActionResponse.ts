@@ -16,6 +16,13 @@ export interface ActionResponse {
    * The chosen action.
    */
   'action'?: (_arena_v1_Action | null);
+  /**
+   * Optional: a note on this decision, shown beside the action in the match's replay (why the bot chose it,
+   * what it believes). At most 500 characters are kept; the rest is cut. No other seat is ever sent it, but the
+   * replay is public once the match's deal is over (the ladder's, too): write nothing the bot must keep secret
+   * from later opponents. A note with an action that is refused or malformed is dropped.
+   */
+  'note'?: (string);
 }
 
 /**
@@ -30,4 +37,11 @@ export interface ActionResponse__Output {
    * The chosen action.
    */
   'action': (_arena_v1_Action__Output | null);
+  /**
+   * Optional: a note on this decision, shown beside the action in the match's replay (why the bot chose it,
+   * what it believes). At most 500 characters are kept; the rest is cut. No other seat is ever sent it, but the
+   * replay is public once the match's deal is over (the ladder's, too): write nothing the bot must keep secret
+   * from later opponents. A note with an action that is refused or malformed is dropped.
+   */
+  'note': (string);
 }
