@@ -39,14 +39,20 @@ def replay(
     port: Annotated[int, typer.Option(help="Port to serve the viewer on (0: a free one).", min=0, max=65535)] = 0,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     browser: Annotated[bool, typer.Option("--browser/--no-browser", help="Open a browser (--no-browser just prints the address).")] = True,
+    text: Annotated[bool, typer.Option("--text", help="Print the match in the terminal, step by step, instead of serving the viewer.")] = False,
+    seat: Annotated[str | None, typer.Option(help="With --text: as this seat saw it (a number), or 'all' (default).")] = None,
+    step: Annotated[int | None, typer.Option(help="With --text: stop after this step and print the table there (0: the deal).", min=0)] = None,
 ) -> None:
-    """Watch a replay in the browser: step through it, as everyone or as one seat saw it."""
+    """Watch a replay in the browser (or, with --text, in the terminal): step through it, as everyone or as one seat saw it."""
     import uvicorn
 
     from ladder.web import replay_app
     from referee.server.frames import ALL, build_frames
     from referee.server.replay import ReplayError, load_replay
 
+    if text or seat is not None or step is not None:
+        print_text(file, seat or ALL, step)
+        return
     try:
         build_frames(load_replay(file), ALL)  # a file that does not re-play is reported here, not in the page
         app = replay_app(file)
@@ -64,3 +70,25 @@ def replay(
         server.run(sockets=[sock])
     finally:
         sock.close()
+
+
+def print_text(file: Path, seat: str, step: int | None) -> None:
+    """``--text``: the replay's frames for ``seat``, drawn as lines (arena/cli/replay_text.py)."""
+    from rich.console import Console
+
+    from arena.cli.replay_text import replay_lines
+    from referee.server.frames import build_frames, parse_seat
+    from referee.server.replay import ReplayError, load_replay
+
+    try:
+        data = load_replay(file)
+        frames = build_frames(data, parse_seat(seat, int(data["num_players"])))
+    except (ReplayError, ValueError) as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    if step is not None and step >= len(frames["frames"]):
+        err.print(f"[bold red]error:[/] --step {step}: the match has steps 0 to {len(frames['frames']) - 1}")
+        raise typer.Exit(2)
+    out = Console(highlight=False, soft_wrap=True)
+    for line in replay_lines(frames, step):
+        out.print(line, markup=False)

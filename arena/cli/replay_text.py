@@ -1,0 +1,137 @@
+"""``arena replay FILE --text``: a replay in the terminal, step by step, from the viewer's own frames.
+
+The frames are those the browser's viewer draws (``referee.server.frames.build_frames``), so the terminal shows
+what the viewer shows, no more: as one seat, only what that seat was told. The drawing is generic, as the viewer's
+is: actions and events are their JSON, keys as words, card messages and card ids as short names ("Qh", "Tc").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from referee.core.cards import card_str
+
+RANK_LETTER = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6", "SEVEN": "7", "EIGHT": "8", "NINE": "9", "TEN": "T", "JACK": "J", "QUEEN": "Q", "KING": "K"}
+SUIT_LETTER = {"CLUBS": "c", "DIAMONDS": "d", "HEARTS": "h", "SPADES": "s"}
+CARD_KEYS = {"id", "rank", "suit"}
+CARD_ID_KEY = re.compile(r"(^|_)card_ids?$")
+
+
+def label(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def is_card(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("rank"), str) and set(value) <= CARD_KEYS and (value["rank"] == "JOKER" or value["rank"] in RANK_LETTER)
+
+
+def card_name(value: dict[str, Any]) -> str:
+    if value["rank"] == "JOKER":
+        return "Jk"
+    return RANK_LETTER[value["rank"]] + SUIT_LETTER.get(str(value.get("suit")), "?")
+
+
+def shown(key: str, value: Any) -> str:
+    """One value of an action, an event or a state, on one line."""
+    if is_card(value):
+        return card_name(value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) and CARD_ID_KEY.search(key):
+        return card_str(value)
+    if isinstance(value, list):
+        return " ".join(shown(key, v) for v in value) if value else "none"
+    if isinstance(value, dict):
+        return "(" + args(value) + ")"
+    return str(value)
+
+
+def args(body: dict[str, Any]) -> str:
+    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out."""
+    return ", ".join(f"{label(k)} {shown(k, v)}" for k, v in body.items() if not (isinstance(v, list) and not v))
+
+
+def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
+    """The member set in a oneof wrapper (``{"play_squad": {...}}``), as the viewer's ``kindOf`` reads it."""
+    if isinstance(wrapper, dict) and wrapper:
+        kind, body = next(iter(wrapper.items()))
+        return str(kind), body if isinstance(body, dict) else {"value": body}
+    return "nothing", {}
+
+
+def message_line(wrapper: Any) -> str:
+    kind, body = kind_of(wrapper)
+    text = args(body)
+    return f"{label(kind)}: {text}" if text else label(kind)
+
+
+def seat_ref(data: dict[str, Any], seat: int) -> str:
+    names = data.get("names") or []
+    return f"seat {seat} {names[seat]}" if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
+    """What happened in one frame: the action (or the deal), the bot's note, and the events this view was told."""
+    if frame.get("actor") is None:
+        yield "deal"
+    else:
+        who = seat_ref(data, frame["actor"])
+        action = message_line(frame["action"]) if "action" in frame else "acted (what it chose is not for this seat to know)"
+        yield f"{frame['step']}. {who}: {action}" + (" [played by the referee]" if frame.get("auto") else "")
+        if frame.get("note"):
+            yield f"     note: {frame['note']}"
+    for event in frame.get("events", []):
+        seen = event.get("visible_to")
+        private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
+        yield f"   · {message_line(event.get('event'))}{private}"
+    if "decision" in frame:
+        yield f"   asked to decide: {message_line(frame['decision'])}"
+
+
+def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
+    """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
+    facts = [f"{label(k)} {shown(k, v)}" for k, v in state.items() if not _nested(v) and k != "num_players"]
+    if facts:
+        yield " · ".join(facts)
+    for key, value in state.items():
+        if isinstance(value, dict) and not is_card(value):
+            yield f"{label(key)}:"
+            yield from ("  " + line for line in table_lines(data, value))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) and not is_card(v) for v in value):
+            players = key in ("players", "seats")
+            for i, item in enumerate(value):
+                seat = item.get("seat", i if players else None)
+                if isinstance(seat, int):
+                    yield (seat_ref(data, seat) if players else f"{label(key)}, {seat_ref(data, seat)}") + ":"
+                else:
+                    yield f"{label(key)} {i + 1}:"
+                yield from ("  " + line for line in table_lines(data, {k: v for k, v in item.items() if k != "seat" or not isinstance(seat, int)}))
+
+
+def _nested(value: Any) -> bool:
+    return (isinstance(value, dict) and not is_card(value)) or (isinstance(value, list) and bool(value) and all(isinstance(v, dict) and not is_card(v) for v in value))
+
+
+def replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[str]:
+    """The whole replay (``build_frames``'s answer), or its steps up to ``up_to`` followed by the table there."""
+    seat = data.get("seat")
+    whose = f"as {seat_ref(data, seat)} saw it" if isinstance(seat, int) else "as everyone saw it (after the match)"
+    names = ", ".join(seat_ref(data, s) for s in range(int(data.get("num_players", 0))))
+    yield f"{data.get('game_name', data.get('game'))} · {names} · {whose}"
+    frames = data["frames"]
+    last = len(frames) - 1 if up_to is None else min(up_to, len(frames) - 1)
+    for frame in frames[: last + 1]:
+        yield from step_lines(data, frame)
+    final = frames[last]
+    if up_to is not None:
+        yield ""
+        yield f"the table after step {last}:" if last else "the table after the deal:"
+        yield from ("  " + line for line in table_lines(data, final.get("state") or {}))
+    result = final.get("result")
+    if result:
+        order = sorted(range(len(result["ranks"])), key=lambda s: (result["ranks"][s], s))
+        yield "result: " + ", ".join(f"{result['ranks'][s]}. {seat_ref(data, s)} ({result['scores'][s]:g})" for s in order)

@@ -1,0 +1,107 @@
+"""``arena replay FILE --text``: a replay in the terminal, drawn from the viewer's frames, as one seat or everyone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.cli.replay_text import replay_lines, step_lines, table_lines
+from arena_sdk.driver import BotDriver
+from referee.core.cards import card_str
+from referee.server.frames import ALL, build_frames
+from referee.server.replay import load_replay, write_replay
+from referee.server.session import TimeControl
+from tests.test_notes import Noting
+from tests.test_session import driver_answers, run_session
+from tests.web.test_frames import steps
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A General's War match (one deck: a card's short name is that card's alone) where seat 0 notes its decisions."""
+    record, _ = run_session([BotDriver(Noting(11)).handle, driver_answers(12)], TimeControl(move_time_ms=2000, time_bank_ms=0), seed=21)
+    path = tmp_path_factory.mktemp("text") / "replay.json"
+    write_replay(record, path, compact=True)
+    return path
+
+
+def words(lines: list[str]) -> set[str]:
+    return set(re.findall(r"[\w]+", " ".join(lines)))
+
+
+def test_everyone_sees_every_action_its_note_every_event_and_the_result(replay: Path) -> None:
+    data = load_replay(replay)
+    result = runner.invoke(app, ["replay", str(replay), "--text"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "General's War · seat 0 b0, seat 1 b1 · as everyone saw it (after the match)"
+    acted = [line for line in lines if re.match(r"\d+\. seat \d", line)]
+    assert len(acted) == len(data["actions"])
+    assert [int(line.split(".")[0]) for line in acted] == list(range(1, len(data["actions"]) + 1))
+    notes = [line.strip().removeprefix("note: ") for line in lines if line.strip().startswith("note: ")]
+    assert notes == [a["note"] for a in data["actions"] if a.get("note")]
+    assert sum(line.startswith("   · ") for line in lines) == len(data["events"])
+    ranks = data["game_result"]["ranks"]
+    winner = ranks.index(1)
+    assert lines[-1].startswith(f"result: 1. seat {winner} b{winner} (")
+
+
+def test_a_seats_text_names_no_card_it_could_not_know_at_any_step(replay: Path) -> None:
+    data = load_replay(replay)
+    for seat in (0, 1):
+        frames = build_frames(data, seat)
+        for (game, _), frame in zip(steps(data), frames["frames"]):
+            hidden = {card_str(c) for c in game.hidden_cards(seat)}
+            shown = words(list(step_lines(frames, frame)) + list(table_lines(frames, frame["state"])))
+            assert hidden, "the check would prove nothing: no card is hidden"
+            assert not shown & hidden, (seat, frame["step"], shown & hidden)
+        noted = any("NOTE-" in line for line in replay_lines(frames))
+        assert noted == (seat == 0)  # seat 0's notes are its own: never in seat 1's text
+
+
+def test_everyone_s_text_names_the_cards_a_seat_s_text_hides(replay: Path) -> None:
+    """The check above can fail: the same step drawn for everyone names cards seat 1 may not know."""
+    data = load_replay(replay)
+    everyone = build_frames(data, ALL)
+    game, _ = next(iter(steps(data)))
+    hidden = {card_str(c) for c in game.hidden_cards(1)}
+    frame = everyone["frames"][0]
+    assert words(list(step_lines(everyone, frame)) + list(table_lines(everyone, frame["state"]))) & hidden
+
+
+def test_step_stops_there_and_draws_the_table(replay: Path) -> None:
+    result = runner.invoke(app, ["replay", str(replay), "--seat", "1", "--step", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].endswith("as seat 1 b1 saw it")
+    assert not any(line.startswith("4. ") for line in lines)
+    assert "the table after step 3:" in lines
+    table = lines[lines.index("the table after step 3:") + 1 :]
+    assert any(line.strip() == "seat 0 b0:" for line in table) and any(line.strip() == "seat 1 b1:" for line in table)
+    assert not any("note:" in line for line in lines)  # seat 0's notes are not seat 1's to read
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "7"], "seat 7 is not a seat of this match (0..1)"),
+        (["--seat", "north"], "seat must be 'all' or a number, not 'north'"),
+        (["--step", "100000"], "--step 100000: the match has steps 0 to"),
+    ],
+)
+def test_bad_options_are_refused_with_a_clear_error(replay: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["replay", str(replay), "--text", *args])
+    assert result.exit_code == 2 and message in " ".join(result.output.split())
+
+
+def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.json"
+    junk.write_text("[1, 2]")
+    result = runner.invoke(app, ["replay", str(junk), "--text"])
+    assert result.exit_code == 2 and "not an arena replay" in result.output
