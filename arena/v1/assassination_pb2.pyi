@@ -226,14 +226,16 @@ class President(_message.Message):
     def __init__(self, room: _Optional[_Union[Room, str]] = ..., status: _Optional[_Union[PresidentStatus, str]] = ..., start: _Optional[_Union[Room, str]] = ..., route_die: _Optional[int] = ..., route: _Optional[_Iterable[_Union[Room, str]]] = ..., speech_given: _Optional[bool] = ..., safe: _Optional[bool] = ..., secret_service_moves: _Optional[bool] = ...) -> None: ...
 
 class Revealed(_message.Message):
-    __slots__ = ("seat", "identity", "colour")
+    __slots__ = ("seat", "identity", "colour", "bad_cop")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     COLOUR_FIELD_NUMBER: _ClassVar[int]
+    BAD_COP_FIELD_NUMBER: _ClassVar[int]
     seat: int
     identity: Identity
     colour: int
-    def __init__(self, seat: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ...) -> None: ...
+    bad_cop: bool
+    def __init__(self, seat: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ..., bad_cop: _Optional[bool] = ...) -> None: ...
 
 class View(_message.Message):
     __slots__ = ("seat", "num_players", "round", "turn", "turn_limit", "phase", "scores", "target_score", "identity", "colour", "bad_cop", "movement_hand", "event_hand", "played_card", "pieces", "president", "incident", "bomb_used", "secret_service_token", "bad_cop_token", "revealed", "reporter_colour", "last_movement", "last_events", "movement_played", "events_played")

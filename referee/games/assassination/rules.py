@@ -529,12 +529,18 @@ class Assassination(Game[Action]):
     def _piece(self, p: PieceState) -> Piece:
         return Piece(p.colour, p.room, p.injured, p.detained, p.killed, tuple(p.visited))
 
+    def _side_shown(self, seat: int, ended: bool) -> bool | None:
+        """The police officer's side, which only the round's end tells everyone (RoundEnded.bad_cop, AS-57)."""
+        if ended and self.secret.identities[seat] == Identity.POLICE_OFFICER:
+            return self.secret.bad_cop
+        return None
+
     def view(self, seat: int) -> View:
         a = self.secret
         pres = self.president
-        ended = self.phase in (Phase.ROUND_OVER, Phase.OVER)  # the round's end reveals everyone (RoundEnded, AS-57)
+        ended = self.phase in (Phase.ROUND_OVER, Phase.OVER)  # the round's end reveals everyone and the police officer's side (RoundEnded, AS-57)
         shown = [*self.revealed_seats, *(s for s in range(self.num_players) if s not in self.revealed_seats)] if ended else self.revealed_seats
-        revealed = tuple(Revealed(s, a.identities[s], a.colours[s]) for s in shown)
+        revealed = tuple(Revealed(s, a.identities[s], a.colours[s], self._side_shown(s, ended)) for s in shown)
         return View(
             seat=seat,
             num_players=self.num_players,

@@ -192,6 +192,7 @@ class Revealed:
     seat: int
     identity: Identity
     colour: int
+    bad_cop: bool | None = None  # the police officer's side, once public: at the round's end (AS-57)
 
 
 @dataclass(frozen=True)

@@ -200,6 +200,13 @@ export const descriptor: Record<string, unknown> = {
          }
         },
         "Revealed": {
+         "oneofs": {
+          "_badCop": {
+           "oneof": [
+            "badCop"
+           ]
+          }
+         },
          "fields": {
           "seat": {
            "type": "uint32",
@@ -212,6 +219,13 @@ export const descriptor: Record<string, unknown> = {
           "colour": {
            "type": "uint32",
            "id": 3
+          },
+          "badCop": {
+           "type": "bool",
+           "id": 4,
+           "options": {
+            "proto3_optional": true
+           }
           }
          }
         },

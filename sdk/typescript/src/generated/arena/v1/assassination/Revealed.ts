@@ -19,6 +19,13 @@ export interface Revealed {
    * Its piece's colour.
    */
   'colour'?: (number);
+  /**
+   * For the police officer once his side is public, which is when the round
+   * is over (as RoundEnded.bad_cop tells): true if he was the bad cop. Unset
+   * while his side is secret, and for every other identity.
+   */
+  'badCop'?: (boolean);
+  '_badCop'?: "badCop";
 }
 
 /**
@@ -37,4 +44,11 @@ export interface Revealed__Output {
    * Its piece's colour.
    */
   'colour': (number);
+  /**
+   * For the police officer once his side is public, which is when the round
+   * is over (as RoundEnded.bad_cop tells): true if he was the bad cop. Unset
+   * while his side is secret, and for every other identity.
+   */
+  'badCop'?: (boolean);
+  '_badCop'?: "badCop";
 }

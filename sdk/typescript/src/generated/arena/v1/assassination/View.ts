@@ -95,7 +95,8 @@ export interface View {
   /**
    * Seats revealed this round, in the order they were revealed. Once the
    * round is over (phase ROUND_OVER or OVER) every seat is, as the round's
-   * end reveals everyone: those not revealed during it follow, in seat order.
+   * end reveals everyone: those not revealed during it follow, in seat order,
+   * and the police officer's entry tells his side (bad_cop).
    */
   'revealed'?: (_arena_v1_assassination_Revealed)[];
   /**
@@ -216,7 +217,8 @@ export interface View__Output {
   /**
    * Seats revealed this round, in the order they were revealed. Once the
    * round is over (phase ROUND_OVER or OVER) every seat is, as the round's
-   * end reveals everyone: those not revealed during it follow, in seat order.
+   * end reveals everyone: those not revealed during it follow, in seat order,
+   * and the police officer's entry tells his side (bad_cop).
    */
   'revealed': (_arena_v1_assassination_Revealed__Output)[];
   /**
