@@ -97,16 +97,9 @@ class HeuristicBot(Bot):
         return 2.0 * len(player.lands) + EXPECTED_DEFENCE_PER_CARD * int(player.hand_size)
 
     @staticmethod
-    def _best_purchase(money: list[Any], land: list[Any]) -> tuple[list[int], list[int]] | None:
+    def _best_purchase(money: list[Any], land: list[Any]) -> tuple[list[Any], list[Any]] | None:
         """The most land value for the least money."""
-        best: tuple[tuple[int, int], list[int], list[int]] | None = None
-        for money_ids, land_ids in ga.purchases(money, land):
-            lands = [c for c in land if c.id in land_ids]
-            coins = [c for c in money if c.id in money_ids]
-            key = (ga.total(lands), -ga.total(coins))
-            if best is None or key > best[0]:
-                best = (key, money_ids, land_ids)
-        return None if best is None else (best[1], best[2])
+        return max(ga.purchases(money, land), key=lambda buy: (ga.total(buy[1]), -ga.total(buy[0])), default=None)
 
     @staticmethod
     def _usefulness(card: Any, hp: int) -> float:

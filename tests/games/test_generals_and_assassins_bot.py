@@ -14,6 +14,7 @@ import pytest
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.bot import Request
 from arena_sdk.games import generals_and_assassins as sdk
+from arena_sdk.games.common import ids
 from referee.games.generals_and_assassins import GeneralsAndAssassins
 from referee.games.generals_and_assassins.legal import legal_actions
 from referee.games.generals_and_assassins.roles import total
@@ -104,7 +105,7 @@ def test_sdk_helpers_match_the_engine() -> None:
                 assert {c.id for c in hand if sdk.is_money(c)} == set(decision.money)
                 assert {c.id for c in hand if sdk.is_health(c)} == set(decision.health)
                 assert sdk.total(hand) == total(decision.hand)
-                buys = {(tuple(sorted(m)), tuple(sorted(ln))) for m, ln in sdk.purchases(list(request.choice.money), list(request.choice.land))}
+                buys = {(tuple(sorted(ids(m))), tuple(sorted(ids(ln)))) for m, ln in sdk.purchases(list(request.choice.money), list(request.choice.land))}
                 assert buys == {(a.money_ids, a.land_ids) for a in legal_actions(decision) if isinstance(a, BuyLand)}
             action = decode(sdk.sample(request, rng), GeneralsAndAssassins.action_types)
             assert game.check(seat, action) is None, action

@@ -274,3 +274,14 @@ test("every enum of a game's protocol is exported by its helpers", () => {
   assert.equal(ga.RoundEndReason, ga.pb.RoundEndReason);
   assert.equal(gw.EliminationReason, gw.pb.EliminationReason);
 });
+
+test("the helpers export what the Python SDK's do: card constants, the board's names, cardOf", () => {
+  for (const game of [asn, ga, gw, lc]) assert.deepEqual([game.ACE, game.JACK, game.JOKER, game.CLUBS, game.SPADES], [1, 11, 14, 1, 4]);
+  assert.equal(asn.COURTYARD, asn.Room.COURTYARD);
+  assert.equal(asn.STAY, asn.Direction.STAY);
+  assert.equal(asn.step(asn.OPPOSITE.get(asn.UP)! === asn.DOWN ? asn.HALL : asn.TOWER, asn.DOWN), asn.PUBLIC_EXIT);
+  assert.deepEqual(asn.DELTA.get(asn.LEFT), [0, -1]);
+  const battle = { land: null, army: { id: 3, rank: 5, suit: 1 } };
+  assert.equal(lc.cardOf(battle, "land"), null);
+  assert.equal(lc.cardOf(battle, "army")?.id, 3);
+});

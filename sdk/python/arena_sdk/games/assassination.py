@@ -22,10 +22,31 @@ from typing import Any
 
 from arena.v1 import assassination_pb2 as asn
 from arena_sdk.bot import Request
+from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id
+
+pb = asn
+GAME = "assassination"
+View = asn.View
+Decision = asn.Decision
+Action = asn.Action
+Event = asn.Event
+ActionKind = asn.ActionKind
+DiceReason = asn.DiceReason
+Direction = asn.Direction
+Identity = asn.Identity
+Phase = asn.Phase
+PresidentStatus = asn.PresidentStatus
+RevealReason = asn.RevealReason
+Room = asn.Room
+RoundOutcome = asn.RoundOutcome
+ScoreReason = asn.ScoreReason
 
 COURTYARD, HALL, PODIUM, TOWER, HELIPAD, BUNKER = asn.COURTYARD, asn.HALL, asn.PODIUM, asn.TOWER, asn.HELIPAD, asn.BUNKER
 SECURITY_OFFICE, HOLDING_CELL, HEALTH_SERVICES, PUBLIC_EXIT = asn.SECURITY_OFFICE, asn.HOLDING_CELL, asn.HEALTH_SERVICES, asn.PUBLIC_EXIT
 UP, DOWN, LEFT, RIGHT, STAY = asn.UP, asn.DOWN, asn.LEFT, asn.RIGHT, asn.STAY
+#: The four ways a piece can go (not STAY).
+MOVES: tuple[int, ...] = (UP, DOWN, LEFT, RIGHT)
 
 GRID: tuple[tuple[int | None, ...], ...] = (
     (TOWER, SECURITY_OFFICE, HEALTH_SERVICES, None),
@@ -36,8 +57,7 @@ POSITION: dict[int, tuple[int, int]] = {room: (r, c) for r, row in enumerate(GRI
 POSITION[HOLDING_CELL] = POSITION[SECURITY_OFFICE]
 DELTA: dict[int, tuple[int, int]] = {UP: (-1, 0), DOWN: (1, 0), LEFT: (0, -1), RIGHT: (0, 1)}
 OPPOSITE: dict[int, int] = {UP: DOWN, DOWN: UP, LEFT: RIGHT, RIGHT: LEFT}
-ACE, JACK, JOKER = 1, 11, 14
-_SUIT_DIRECTION: dict[int, int] = {4: UP, 1: RIGHT, 3: DOWN, 2: LEFT}  # spades, clubs, hearts, diamonds
+_SUIT_DIRECTION: dict[int, int] = {SPADES: UP, CLUBS: RIGHT, HEARTS: DOWN, DIAMONDS: LEFT}
 
 
 def neighbour(room: int, direction: int) -> int | None:
@@ -52,7 +72,7 @@ def neighbour(room: int, direction: int) -> int | None:
 
 
 def adjacent(room: int) -> list[int]:
-    return [n for n in (neighbour(room, d) for d in (UP, DOWN, LEFT, RIGHT)) if n is not None]
+    return [n for n in (neighbour(room, d) for d in MOVES) if n is not None]
 
 
 def step(room: int, direction: int) -> int:
@@ -70,11 +90,11 @@ def first_step(start: int, goal: int) -> int:
     """The direction of the first card on a shortest way from ``start`` to ``goal`` (STAY if there)."""
     if start == goal:
         return STAY
-    seen = {start: STAY}
+    seen: dict[int, int] = {start: STAY}
     queue = deque([start])
     while queue:
         room = queue.popleft()
-        for d in (UP, DOWN, LEFT, RIGHT):
+        for d in MOVES:
             nxt = step(room, d)
             if nxt not in seen:
                 seen[nxt] = seen[room] if room != start else d
@@ -92,7 +112,7 @@ def distance(start: int, goal: int) -> int:
         room = queue.popleft()
         if room == goal:
             return dist[room]
-        for d in (UP, DOWN, LEFT, RIGHT):
+        for d in MOVES:
             nxt = step(room, d)
             if nxt not in dist:
                 dist[nxt] = dist[room] + 1
@@ -126,16 +146,18 @@ def allegiance(bad_cop: bool) -> asn.Action:
     return asn.Action(choose_allegiance=asn.ChooseAllegiance(bad_cop=bad_cop))
 
 
-def movement(card_id: int) -> asn.Action:
-    return asn.Action(play_movement=asn.PlayMovement(card_id=card_id))
+def movement(card: Any) -> asn.Action:
+    """Play this movement card (a card or its id)."""
+    return asn.Action(play_movement=asn.PlayMovement(card_id=card_id(card)))
 
 
 def move_president(room: int) -> asn.Action:
     return asn.Action(move_president=asn.MovePresident(room=room))  # type: ignore[arg-type]
 
 
-def event(card_id: int) -> asn.Action:
-    return asn.Action(play_event=asn.PlayEvent(card_id=card_id))
+def event(card: Any) -> asn.Action:
+    """Play this event card (a card or its id)."""
+    return asn.Action(play_event=asn.PlayEvent(card_id=card_id(card)))
 
 
 def take(option: Any) -> asn.Action:

@@ -9,17 +9,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.v1 import generals_and_assassins_pb2 as ga
 from arena_sdk.bot import Request
+from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, ids, subsets
 
-JOKER = 14
+C = TypeVar("C")
+
+pb = ga
+GAME = "generals-and-assassins"
+View = ga.View
+Decision = ga.Decision
+Action = ga.Action
+Event = ga.Event
+BattleKind = ga.BattleKind
+Phase = ga.Phase
+RoundEndReason = ga.RoundEndReason
+Side = ga.Side
 #: The sides of an attack (the values of ``Side``).
 ATTACKER, DEFENDER = 1, 2
-ACE = 1
-CLUBS, DIAMONDS, HEARTS, SPADES = 1, 2, 3, 4
 
 
 # --- cards -----------------------------------------------------------------------
@@ -72,47 +82,49 @@ def total(cards: Iterable[Any]) -> int:
 # --- action builders -------------------------------------------------------------
 
 
-def attack(target: int, card_ids: Iterable[int]) -> ga.Action:
-    return ga.Action(attack=ga.Attack(target=target, card_ids=list(card_ids)))
+def attack(target: int, cards: Iterable[Any]) -> ga.Action:
+    """Attack ``target`` with these generals and soldiers (cards or ids)."""
+    return ga.Action(attack=ga.Attack(target=target, card_ids=ids(cards)))
 
 
-def assassinate(target: int, card_id: int) -> ga.Action:
-    return ga.Action(assassinate=ga.Assassinate(target=target, card_id=card_id))
+def assassinate(target: int, card: Any) -> ga.Action:
+    return ga.Action(assassinate=ga.Assassinate(target=target, card_id=card_id(card)))
 
 
-def buy_land(money_ids: Iterable[int], land_ids: Iterable[int]) -> ga.Action:
-    return ga.Action(buy_land=ga.BuyLand(money_ids=list(money_ids), land_ids=list(land_ids)))
+def buy_land(money: Iterable[Any], lands: Iterable[Any]) -> ga.Action:
+    """Pay with ``money`` for ``lands`` (cards or ids), as a pair from ``purchases`` or ``sample_purchase``."""
+    return ga.Action(buy_land=ga.BuyLand(money_ids=ids(money), land_ids=ids(lands)))
 
 
-def heal(card_id: int) -> ga.Action:
-    return ga.Action(heal=ga.Heal(card_id=card_id))
+def heal(card: Any) -> ga.Action:
+    return ga.Action(heal=ga.Heal(card_id=card_id(card)))
 
 
-def discard(card_ids: Iterable[int]) -> ga.Action:
-    return ga.Action(discard=ga.Discard(card_ids=list(card_ids)))
+def discard(cards: Iterable[Any]) -> ga.Action:
+    return ga.Action(discard=ga.Discard(card_ids=ids(cards)))
 
 
-def offer_lands(offers: Mapping[int, Iterable[int]] | None = None) -> ga.Action:
-    """Offers as {seat: land ids}; None or {} offers nothing."""
-    items = sorted((offers or {}).items())
-    return ga.Action(offer_lands=ga.OfferLands(offers=[ga.Offer(seat=s, land_ids=list(ids)) for s, ids in items if list(ids)]))
+def offer_lands(offers: Mapping[int, Iterable[Any]] | None = None) -> ga.Action:
+    """Offers as {seat: lands (cards or ids)}; None or {} offers nothing (seats with no lands are left out)."""
+    made = [(s, ids(lands)) for s, lands in sorted((offers or {}).items())]
+    return ga.Action(offer_lands=ga.OfferLands(offers=[ga.Offer(seat=s, land_ids=land_ids) for s, land_ids in made if land_ids]))
 
 
-def assist(side: int, card_id: int) -> ga.Action:
+def assist(side: int, card: Any) -> ga.Action:
     """``side`` is ``ATTACKER`` or ``DEFENDER``."""
-    return ga.Action(assist=ga.Assist(side=side, card_id=card_id))  # type: ignore[arg-type]
+    return ga.Action(assist=ga.Assist(side=side, card_id=card_id(card)))  # type: ignore[arg-type]
 
 
 def decline() -> ga.Action:
     return ga.Action(decline=ga.Decline())
 
 
-def defend(card_ids: Iterable[int] = ()) -> ga.Action:
-    return ga.Action(defend=ga.Defend(card_ids=list(card_ids)))
+def defend(cards: Iterable[Any] = ()) -> ga.Action:
+    return ga.Action(defend=ga.Defend(card_ids=ids(cards)))
 
 
-def play_assassin(card_id: int) -> ga.Action:
-    return ga.Action(play_assassin=ga.PlayAssassin(card_id=card_id))
+def play_assassin(card: Any) -> ga.Action:
+    return ga.Action(play_assassin=ga.PlayAssassin(card_id=card_id(card)))
 
 
 def start_round() -> ga.Action:
@@ -122,17 +134,37 @@ def start_round() -> ga.Action:
 # --- a legal random action from the decision alone ------------------------------
 
 
-def purchases(money: Sequence[Any], land: Sequence[Any]) -> list[tuple[list[int], list[int]]]:
-    """Every (money ids, land ids) pair that buys at least one land."""
-    out: list[tuple[list[int], list[int]]] = []
-    for ln in range(1, len(land) + 1):
-        for lands in combinations(land, ln):
-            need = total(lands)
-            for mn in range(1, len(money) + 1):
-                for coins in combinations(money, mn):
-                    if total(coins) >= need:
-                        out.append(([c.id for c in coins], [c.id for c in lands]))
+def purchases(money: Sequence[C], land: Sequence[C]) -> list[tuple[list[C], list[C]]]:
+    """Every (money, lands) pair that buys at least one land, as cards (``subsets``'s order, lands first).
+
+    Exponential in the cards: for small hands. ``buy_land(*pair)`` makes the action.
+    """
+    coin_sets = list(subsets(money))
+    out: list[tuple[list[C], list[C]]] = []
+    for lands in subsets(land):
+        need = total(lands)
+        out.extend((coins, lands) for coins in coin_sets if total(coins) >= need)
     return out
+
+
+def can_buy(money: Sequence[Any], land: Sequence[Any]) -> bool:
+    """Whether any land can be bought: the cheapest land costs no more than all the money."""
+    return bool(money) and bool(land) and min(value(c) for c in land) <= total(money)
+
+
+def sample_purchase(money: Sequence[C], land: Sequence[C], rng: random.Random) -> tuple[list[C], list[C]]:
+    """A random purchase (some lands the money covers, paid with coins until their value is reached); needs can_buy."""
+    budget = total(money)
+    lands: list[C] = []
+    for card in rng.sample(list(land), len(land)):
+        if total(lands) + value(card) <= budget and (not lands or rng.random() < 0.5):
+            lands.append(card)
+    coins: list[C] = []
+    for coin in rng.sample(list(money), len(money)):
+        if total(coins) >= total(lands):
+            break
+        coins.append(coin)
+    return coins, lands
 
 
 def sample(request: Request, rng: random.Random) -> ga.Action:
@@ -184,8 +216,8 @@ def _sample_turn(choice: Any, rng: random.Random) -> ga.Action:
     if kind == "heal":
         return heal(rng.choice(list(choice.health)).id)
     if kind == "buy":
-        money_ids, land_ids = rng.choice(buys)
-        return buy_land(money_ids, land_ids)
+        coins, lands = rng.choice(buys)
+        return buy_land(coins, lands)
     hand = list(choice.hand)
     first = rng.choice(hand)
     if is_ace(first):  # an ace may take any other cards with it

@@ -9,9 +9,20 @@ from typing import Any
 from arena.v1 import cards_pb2
 from arena.v1 import glory_pb2 as gl
 from arena_sdk.bot import Request
+from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id
+from arena_sdk.games.common import ids as ids
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 1, 2, 3, 4
-ACE, JACK, QUEEN, KING, JOKER = 1, 11, 12, 13, 14
+pb = gl
+GAME = "glory"
+View = gl.View
+Decision = gl.Decision
+Action = gl.Action
+Event = gl.Event
+AttackKind = gl.AttackKind
+GloryReason = gl.GloryReason
+Phase = gl.Phase
+RoundEndReason = gl.RoundEndReason
 
 
 def value(card: cards_pb2.Card) -> int:
@@ -52,11 +63,6 @@ def total(cards: Iterable[cards_pb2.Card]) -> int:
     return sum(value(c) for c in cards)
 
 
-def ids(cards: Iterable[Any]) -> list[int]:
-    """Card ids from Card messages (or ids)."""
-    return [c if isinstance(c, int) else c.id for c in cards]
-
-
 # --- action builders ----------------------------------------------------------------------
 
 
@@ -77,7 +83,7 @@ def assassinate(target: int, cards: Iterable[Any]) -> gl.Action:
 
 
 def heal(card: Any) -> gl.Action:
-    return gl.Action(heal=gl.Heal(card_id=card if isinstance(card, int) else card.id))
+    return gl.Action(heal=gl.Heal(card_id=card_id(card)))
 
 
 def discard(cards: Iterable[Any]) -> gl.Action:

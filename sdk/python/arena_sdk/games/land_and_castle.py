@@ -14,9 +14,17 @@ from typing import Any
 
 from arena.v1 import land_and_castle_pb2 as lc
 from arena_sdk.bot import Request
+from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 1, 2, 3, 4
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+pb = lc
+GAME = "land-and-castle"
+View = lc.View
+Decision = lc.Decision
+Action = lc.Action
+Event = lc.Event
+Phase = lc.Phase
+WinReason = lc.WinReason
 CASTLE_BONUS = 3
 
 
@@ -81,35 +89,35 @@ def card_of(holder: Any, field: str) -> Any | None:
     return getattr(holder, field) if holder.HasField(field) else None
 
 
-# --- action builders ----------------------------------------------------------------------
+# --- action builders (each takes a card or its id) -------------------------------------
 
 
-def place_castle(card_id: int) -> lc.Action:
-    return lc.Action(place_castle=lc.PlaceCastle(card_id=card_id))
+def place_castle(card: Any) -> lc.Action:
+    return lc.Action(place_castle=lc.PlaceCastle(card_id=card_id(card)))
 
 
-def place_general(card_id: int) -> lc.Action:
-    return lc.Action(place_general=lc.PlaceGeneral(card_id=card_id))
+def place_general(card: Any) -> lc.Action:
+    return lc.Action(place_general=lc.PlaceGeneral(card_id=card_id(card)))
 
 
-def swap(card_id: int) -> lc.Action:
-    return lc.Action(swap_card=lc.SwapCard(card_id=card_id))
+def swap(card: Any) -> lc.Action:
+    return lc.Action(swap_card=lc.SwapCard(card_id=card_id(card)))
 
 
-def attack(card_id: int, land: int) -> lc.Action:
-    return lc.Action(attack=lc.Attack(card_id=card_id, land=land))
+def attack(card: Any, land: int) -> lc.Action:
+    return lc.Action(attack=lc.Attack(card_id=card_id(card), land=land))
 
 
-def defend(card_id: int) -> lc.Action:
-    return lc.Action(defend=lc.Defend(card_id=card_id))
+def defend(card: Any) -> lc.Action:
+    return lc.Action(defend=lc.Defend(card_id=card_id(card)))
 
 
 def control(land: int) -> lc.Action:
     return lc.Action(control=lc.Control(land=land))
 
 
-def capture(land: int, card_id: int) -> lc.Action:
-    return lc.Action(capture=lc.Capture(land=land, card_id=card_id))
+def capture(land: int, card: Any) -> lc.Action:
+    return lc.Action(capture=lc.Capture(land=land, card_id=card_id(card)))
 
 
 def sample(request: Request, rng: random.Random) -> lc.Action:

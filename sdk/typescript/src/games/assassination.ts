@@ -23,6 +23,8 @@ import { ACE, type CardLike, type CardRef, forGame, id, JOKER, rankOf, suitOf } 
 export * as pb from "../generated/arena/v1/assassination/index.js";
 export { ActionKind, DiceReason, Direction, Identity, Phase, PresidentStatus, RevealReason, Room, RoundOutcome, ScoreReason } from "../generated/arena/v1/assassination/index.js";
 
+export { ACE, CLUBS, DIAMONDS, HEARTS, JACK, JOKER, KING, QUEEN, SPADES } from "./common.js";
+
 export const GAME = "assassination";
 export type View = pb.View__Output;
 export type Decision = pb.Decision__Output;
@@ -33,7 +35,8 @@ type Card = CardLike;
 type RoomId = pb.Room__Output;
 type DirectionId = pb.Direction__Output;
 
-const { UP, DOWN, LEFT, RIGHT, STAY } = Direction;
+export const { UP, DOWN, LEFT, RIGHT, STAY } = Direction;
+export const { COURTYARD, HALL, PODIUM, TOWER, HELIPAD, BUNKER, SECURITY_OFFICE, HOLDING_CELL, HEALTH_SERVICES, PUBLIC_EXIT } = Room;
 export const MOVES: readonly DirectionId[] = [UP, DOWN, LEFT, RIGHT];
 
 export const GRID: readonly (readonly (RoomId | null)[])[] = [
@@ -47,13 +50,13 @@ export const POSITION = new Map<RoomId, [number, number]>();
 GRID.forEach((row, r) => row.forEach((room, c) => room !== null && POSITION.set(room, [r, c])));
 POSITION.set(Room.HOLDING_CELL, POSITION.get(Room.SECURITY_OFFICE) as [number, number]);
 
-const DELTA = new Map<DirectionId, [number, number]>([
+export const DELTA: ReadonlyMap<DirectionId, [number, number]> = new Map<DirectionId, [number, number]>([
   [UP, [-1, 0]],
   [DOWN, [1, 0]],
   [LEFT, [0, -1]],
   [RIGHT, [0, 1]],
 ]);
-const OPPOSITE = new Map<DirectionId, DirectionId>([
+export const OPPOSITE: ReadonlyMap<DirectionId, DirectionId> = new Map<DirectionId, DirectionId>([
   [UP, DOWN],
   [DOWN, UP],
   [LEFT, RIGHT],

@@ -14,6 +14,8 @@ import { ACE, CLUBS, type CardLike, type CardRef, DIAMONDS, forGame, HEARTS, id,
 export * as pb from "../generated/arena/v1/generals_and_assassins/index.js";
 export { BattleKind, Phase, RoundEndReason, Side } from "../generated/arena/v1/generals_and_assassins/index.js";
 
+export { ACE, CLUBS, DIAMONDS, HEARTS, JACK, JOKER, KING, QUEEN, SPADES } from "./common.js";
+
 export const GAME = "generals-and-assassins";
 export type View = pb.View__Output;
 export type Decision = pb.Decision__Output;

@@ -8,6 +8,8 @@ import { type CardLike, type CardRef, forGame, ids, rankOf } from "./common.js";
 export * as pb from "../generated/arena/v1/generals_war/index.js";
 export { EliminationReason, Phase } from "../generated/arena/v1/generals_war/index.js";
 
+export { ACE, CLUBS, DIAMONDS, HEARTS, JACK, JOKER, KING, QUEEN, SPADES } from "./common.js";
+
 export const GAME = "generals-war";
 export type View = pb.View__Output;
 export type Decision = pb.Decision__Output;

@@ -8,6 +8,8 @@ import { CLUBS, type CardLike, type CardRef, DIAMONDS, forGame, HEARTS, id, ids,
 export * as pb from "../generated/arena/v1/glory/index.js";
 export { AttackKind, GloryReason, Phase, RoundEndReason } from "../generated/arena/v1/glory/index.js";
 
+export { ACE, CLUBS, DIAMONDS, HEARTS, JACK, JOKER, KING, QUEEN, SPADES } from "./common.js";
+
 export const GAME = "glory";
 export type View = pb.View__Output;
 export type Decision = pb.Decision__Output;

@@ -16,6 +16,8 @@ import { CLUBS, type CardLike, type CardRef, forGame, HEARTS, id, JACK, rankOf, 
 export * as pb from "../generated/arena/v1/land_and_castle/index.js";
 export { Phase, WinReason } from "../generated/arena/v1/land_and_castle/index.js";
 
+export { ACE, CLUBS, DIAMONDS, HEARTS, JACK, JOKER, KING, QUEEN, SPADES } from "./common.js";
+
 export const GAME = "land-and-castle";
 export type View = pb.View__Output;
 export type Decision = pb.Decision__Output;
@@ -73,6 +75,11 @@ export function defenderWins(attackerArmy: Card, attackerTotal: number, defender
 /** Neighbouring lands agree when they share a suit or their land values differ by at most one. */
 export function linked(a: Card, b: Card): boolean {
   return suitOf(a) === suitOf(b) || Math.abs(landValue(a) - landValue(b)) <= 1;
+}
+
+/** An optional Card field of a message, or null when unset (as Python's `card_of(holder, field)`). */
+export function cardOf<H extends object, F extends keyof H>(holder: H, field: F): NonNullable<H[F]> | null {
+  return holder[field] ?? null;
 }
 
 // --- action builders ----------------------------------------------------------------------
