@@ -20,6 +20,7 @@ from ladder import queries
 from ladder.accounts import user_for_token
 from ladder.admission import Admission
 from ladder.jobs import REPLAY_FILE
+from ladder.metrics import LadderMetrics
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SubmissionRefused, WithdrawalRefused, submit, withdraw
@@ -39,6 +40,7 @@ class LadderState:
     validate: bool = True
     sandbox: str = "process"
     admission: Admission = field(default_factory=Admission)
+    metrics: LadderMetrics | None = None  # the serving ladder's (its counters); None: the database's figures alone
 
 
 class ChallengeRequest(BaseModel):
@@ -107,6 +109,17 @@ def create_app(state: LadderState) -> FastAPI:
         if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
             raise HTTPException(404, f"no bot {name!r}")
         return name
+
+    metrics = state.metrics or LadderMetrics(state.make)
+    metrics.watch(
+        "arena_submissions_in_progress", "Uploads being read, unpacked or validated.", lambda: sum(state.admission.open.values())
+    )
+
+    @app.get("/metrics", summary="The ladder's Prometheus metrics (text format)", tags=["ladder"], response_class=Response)
+    def prometheus_metrics() -> Response:
+        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/health", summary="Whether the ladder answers", tags=["ladder"])
     def health() -> dict[str, str]:

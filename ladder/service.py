@@ -35,6 +35,7 @@ from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
 from ladder.hold import RENEW_S, Hold, HoldLost, rows
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
+from ladder.metrics import LadderMetrics
 from ladder.worker import SWEEP_LIMIT, anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
 from referee.server.cancelling import outlast
 from referee.server.manifest import load_manifest
@@ -162,6 +163,7 @@ class Ladder:
         self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0
         self.outcomes: list[JobOutcome] = []
+        self.metrics = LadderMetrics(self.make)  # GET /metrics (ladder/metrics.py)
         self.executor = executor or make_executor(
             config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker,
             log_dir=config.data_dir / "logs" / "processes", recorder=config.recorder, db_url_in_jobs=config.db_url_in_jobs,
@@ -289,6 +291,7 @@ class Ladder:
             # Dask cancelled the task (its scheduler was lost): neither the match's fault nor a worker's, so no attempt
             # is counted and the dispatcher does not slow down; every match in flight comes back so, said once.
             release(self.make, match_id, owner)
+            self.metrics.count("cancelled")
             if not self._cancel_told:
                 log.warning("Dask cancelled the matches in flight (%s); they are queued again", str(error).splitlines()[0])
             self._cancel_told = True
@@ -298,15 +301,18 @@ class Ladder:
             # outages during one match failed it); the dispatcher still slows down, in case that worker never can.
             log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, type(error).__name__)
             release(self.make, match_id, owner)
+            self.metrics.count("database_unreachable")
             self._worker_trouble()
             return
         if error is not None:
             # The job never reported: its worker died more often than Dask retries, or the task was lost.
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
             release(self.make, match_id, owner, count_attempt=True, error=public_error(error))
+            self.metrics.count("no_result")
             self._worker_trouble()
             return
         outcome = future.result()
+        self.metrics.count(outcome.status, outcome.seconds)
         self.outcomes.append(outcome)
         del self.outcomes[:-1000]
         if outcome.status == "recorded":
@@ -446,7 +452,7 @@ class Ladder:
         tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding]
         try:
             if serve_http:
-                app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox))
+                app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox, metrics=self.metrics))
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 serving = asyncio.create_task(server.serve())
                 try:

@@ -1,0 +1,69 @@
+"""GET /metrics: the ladder's Prometheus metrics, against a ladder that played real matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import sessionmaker
+
+from ladder.api import LadderState, create_app
+from ladder.db import make_engine
+from ladder.models import BotVersion, Match
+from tests.ladder.conftest import LadderFixture, enter
+from tests.support import SAMPLE_BOTS
+
+
+def scrape(client: TestClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    reply = client.get("/metrics")
+    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(reply.text)
+        for sample in family.samples
+    }
+
+
+def test_the_metrics_count_what_the_ladder_played_and_what_its_database_holds(ladder: LadderFixture) -> None:
+    enter(ladder.ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    registry = ladder.ladder.metrics.registry
+    ladder.play(4, until=lambda: (registry.get_sample_value("arena_match_outcomes_total", {"outcome": "recorded"}) or 0) >= 4)
+    app = create_app(LadderState(ladder.make, ladder.ladder.store, ladder.ladder.config.data_dir, metrics=ladder.ladder.metrics))
+    with TestClient(app) as client:
+        got = scrape(client)
+    with ladder.make() as db:
+        done = db.scalar(select(func.count()).where(Match.status == "done"))
+        queued = db.scalar(select(func.count()).where(Match.status == "queued"))
+        active = db.scalar(select(func.count()).where(BotVersion.status == "active"))
+    recorded = got[("arena_match_outcomes_total", (("outcome", "recorded"),))]
+    assert recorded >= 4 and recorded == ladder.ladder.matches_played
+    assert got[("arena_match_duration_seconds_count", ())] == recorded
+    assert got[("arena_match_outcomes_total", (("outcome", "no_result"),))] == 0  # every series is there from the start
+    assert got[("arena_matches", (("status", "done"),))] == done and done >= 4
+    assert got[("arena_matches", (("status", "queued"),))] == queued
+    assert got[("arena_matches", (("status", "failed"),))] == 0
+    assert got[("arena_bot_versions", (("status", "active"),))] == active == 2
+    assert got[("arena_database_up", ())] == 1 and got[("arena_submissions_in_progress", ())] == 0
+    assert got[("arena_matches_expired_leases", ())] == 0
+
+
+def test_a_lease_past_its_time_shows(ladder: LadderFixture) -> None:
+    enter(ladder.ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    ladder.play(1)
+    with ladder.make() as db:
+        first = db.scalar(select(Match.id).where(Match.status == "done").order_by(Match.id).limit(1))
+        db.execute(update(Match).where(Match.id == first).values(status="running", lease_owner="gone", lease_expires=1.0))
+        db.commit()
+    got = scrape(ladder.client)
+    assert got[("arena_matches_expired_leases", ())] == 1 and got[("arena_matches", (("status", "running"),))] >= 1
+
+
+def test_a_database_out_of_reach_is_told_not_a_failed_scrape(tmp_path: Path) -> None:
+    gone = tmp_path / "no-such-folder" / "ladder.db"  # SQLite cannot create a file in a folder that is not there
+    make = sessionmaker(make_engine(f"sqlite:///{gone}"))
+    with TestClient(create_app(LadderState(make, tmp_path / "bots", tmp_path))) as client:
+        got = scrape(client)
+    assert got[("arena_database_up", ())] == 0
+    assert not any(name == "arena_matches" for name, _ in got)
