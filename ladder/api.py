@@ -115,7 +115,7 @@ def create_app(state: LadderState) -> FastAPI:
         "arena_submissions_in_progress", "Uploads being read, unpacked or validated.", lambda: sum(state.admission.open.values())
     )
 
-    @app.get("/metrics", summary="The ladder's Prometheus metrics (text format)", tags=["ladder"], response_class=Response)
+    @app.get("/metrics", include_in_schema=False)  # for Prometheus, not an API client (docs/deploy.md, Monitoring)
     def prometheus_metrics() -> Response:
         from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
