@@ -38,7 +38,8 @@ class Bot(Base):
 
 
 class BotVersion(Base):
-    """One uploaded version of a bot: validating, active, rejected or retired (superseded)."""
+    """One uploaded version of a bot: validating, active, rejected, retired (superseded or withdrawn) or suspended
+    (taken out of matchmaking for forfeiting match after match: ladder/suspension.py)."""
 
     __tablename__ = "bot_versions"
     __table_args__ = (UniqueConstraint("bot_id", "seq"),)
@@ -53,6 +54,9 @@ class BotVersion(Base):
     reason: Mapped[str] = mapped_column(Text, default="")
     log: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[float] = mapped_column(Float)
+    #: When the operator last reinstated it (``arena ladder reinstate``): the matches finished before do not count
+    #: towards another suspension. None if never.
+    reinstated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class Rating(Base):
@@ -122,11 +126,12 @@ class MatchSeat(Base):
     """Who sat where in a match, and how it went for them."""
 
     __tablename__ = "match_seats"
-    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    #: A version's seats by match: its latest matches are read backwards along it (ladder/suspension.py).
+    __table_args__ = (UniqueConstraint("match_id", "seat"), Index("ix_match_seats_version_match", "bot_version_id", "match_id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"), index=True)
+    bot_version_id: Mapped[int] = mapped_column(ForeignKey("bot_versions.id"))
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
     verdicts: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
