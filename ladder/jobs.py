@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ladder.datafiles import stored_name
 from ladder.db import shared_sessions, unreachable
 from ladder.models import Match
+from ladder.suspension import SUSPEND_AFTER
 from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import Claimed, claim_next, fail_match, public_error, record_outcome, release, renew, seats_of
 from referee.core.game import OptionError
@@ -81,6 +82,7 @@ class MatchJob:
     keep: str = DATABASE  # FILES or DATABASE
     data_dir: str = ""  # with FILES: where replays/ and logs/ are
     db_url: str = field(default="", repr=False)  # for workers in other processes (it may hold a password)
+    suspend_after: int = SUSPEND_AFTER  # forfeits in a row that suspend a version (ladder/suspension.py; 0: never)
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,7 @@ class JobSettings:
     data_dir: Path = Path(".")
     db_url: str = ""
     ship_bots: bool = False  # zips in the job (remote workers) rather than store folders
+    suspend_after: int = SUSPEND_AFTER
 
 
 def build_job(make: sessionmaker[Session], match_id: int, owner: str, settings: JobSettings, archives: ArchiveCache | None = None) -> MatchJob:
@@ -146,7 +149,7 @@ def job_for(claimed: Claimed, owner: str, settings: JobSettings, archives: Archi
     return MatchJob(
         match_id=claimed.match_id, owner=owner, game=claimed.game, seed=claimed.seed, options=dict(claimed.options), bots=tuple(bots),
         time_control=settings.time_control, lease_seconds=settings.lease_seconds, sandbox=settings.sandbox,
-        keep=settings.keep, data_dir=str(settings.data_dir), db_url=settings.db_url,
+        keep=settings.keep, data_dir=str(settings.data_dir), db_url=settings.db_url, suspend_after=settings.suspend_after,
     )
 
 
@@ -338,7 +341,10 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         try:
             root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
             names = [stored_name(Path(log), root) for log in logs]
-            recorded = record_outcome(make, job.match_id, job.owner, head.result, replay_path=stored_name(replay, root), log_paths=names, played_by=worker)
+            recorded = record_outcome(
+                make, job.match_id, job.owner, head.result, replay_path=stored_name(replay, root), log_paths=names, played_by=worker,
+                suspend_after=job.suspend_after,
+            )
         finally:
             if not recorded:
                 replay.unlink(missing_ok=True)
@@ -347,7 +353,7 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
     for seat, path in enumerate(map(Path, logs)):
         if path.exists():
             files[seat_log_name(seat)] = path.read_bytes()
-    return record_outcome(make, job.match_id, job.owner, head.result, files=files, played_by=worker)
+    return record_outcome(make, job.match_id, job.owner, head.result, files=files, played_by=worker, suspend_after=job.suspend_after)
 
 
 def record_elsewhere(job: MatchJob, head: ReplayHead, logs: list[str], worker: str) -> bool:

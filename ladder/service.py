@@ -30,6 +30,7 @@ from ladder.db import default_url, make_engine, migrate, refresh_statistics, ses
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
+from ladder.suspension import SUSPEND_AFTER
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
@@ -111,6 +112,7 @@ class LadderConfig:
     schedule: bool = True  # queue new matches (off: play only what is queued)
     recorder: bool = True  # local executor: record results in a process of their own (ladder/books.py)
     db_url_in_jobs: bool = True  # dask executor: jobs carry the database URL (off: each worker has ARENA_DB_URL)
+    suspend_after: int = SUSPEND_AFTER  # forfeits in a row that suspend a bot version (ladder/suspension.py; 0: never)
 
     @property
     def db_url(self) -> str:
@@ -140,8 +142,9 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
         with make() as db:
             known = db.scalar(
                 select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
-                    # Retired too: an operator who withdrew a sample did not want it back at the next start.
-                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status.in_(("active", "retired"))
+                    # Retired too: an operator who withdrew a sample did not want it back at the next start. Suspended
+                    # too: entered again, it would forfeit as many matches again; the operator reinstates it.
+                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status.in_(("active", "retired", "suspended"))
                 )
             )
         if known is None:
@@ -170,7 +173,7 @@ class Ladder:
         )
         self.settings = JobSettings(
             self.store, config.time_control, config.lease_seconds, config.sandbox, config.keep_in, config.data_dir.resolve(),
-            config.db_url, ship_bots=self.executor.remote,
+            config.db_url, ship_bots=self.executor.remote, suspend_after=config.suspend_after,
         )
         self.archives = ArchiveCache(self.store)
         #: One ladder per database (ladder/hold.py): taken by ``run`` (or earlier by the command, to refuse in one line).

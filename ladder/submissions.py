@@ -26,6 +26,8 @@ from referee.server.session import TimeControl
 log_ = logging.getLogger("arena.ladder.submissions")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 LOG_CAP = 64 * 1024
+#: The statuses of a version that has joined the ladder and not left it: a new version of its bot replaces it.
+ON_LADDER = ("active", "suspended")
 VALIDATION_TC = TimeControl(move_time_ms=2000, time_bank_ms=10000, strike_limit=0, connect_timeout_ms=20000)
 
 
@@ -163,7 +165,9 @@ async def submit(
             else:
                 version.status = "active"
                 note = same_version_note(db, version)
-                for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.id != version.id)):
+                # The one on the ladder, or suspended from it (ladder/suspension.py): a new version is how its owner comes back.
+                replaced = BotVersion.status.in_(ON_LADDER)
+                for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, replaced, BotVersion.id != version.id)):
                     old.status = "retired"
                 for game in manifest.games:
                     db.add(Rating(bot_version_id=version.id, game=game, mu=INITIAL.mu, sigma=INITIAL.sigma, games=0, updated_at=time.time()))
@@ -187,7 +191,7 @@ def same_version_note(db: Session, version: BotVersion) -> str:
     twin = db.scalar(
         select(func.max(BotVersion.seq)).where(
             BotVersion.bot_id == version.bot_id, BotVersion.version == version.version, BotVersion.seq < version.seq,
-            BotVersion.status.in_(("active", "retired")),
+            BotVersion.status.in_(("active", "retired", "suspended")),
         )
     )
     if twin is None:

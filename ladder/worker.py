@@ -25,6 +25,8 @@ from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, Ratin
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
 from ladder.scheduler import UNRATED
+from ladder.suspension import SUSPEND_AFTER, announce
+from ladder.suspension import check as check_suspensions
 
 MAX_ATTEMPTS = 3
 log = logging.getLogger("arena.ladder.worker")
@@ -172,13 +174,15 @@ def record_outcome(
     log_paths: Sequence[str | None] | None = None,
     files: dict[str, bytes] | None = None,
     played_by: str | None = None,
+    suspend_after: int = SUSPEND_AFTER,
 ) -> bool:
     """Record a finished match, its ratings and its files (replay, logs) in one transaction.
 
     The conditional update (running, with this lease owner -> done) makes the
     result count once: a second recorder of the same match (a retried task, a
     worker that lost its lease to the reaper) changes no row and rolls back.
-    Returns False when the lease was lost.
+    Returns False when the lease was lost. A version whose seat forfeited here and in the matches before it
+    (``suspend_after`` in a row) is suspended in the same transaction (ladder/suspension.py).
 
     Written in SQLAlchemy Core, as ``rate_set``'s work (``_rate``): once per match, the ORM's
     unit of work took twice the CPU, in the process that referees the ladder's matches.
@@ -192,15 +196,14 @@ def record_outcome(
             db.rollback()
             return False
         game, deal, kind = done
+        verdicts = {
+            outcome.seat: [{"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail} for v in outcome.verdicts]
+            for outcome in result.seats
+        }
         conn.execute(
             _SEAT_RESULT,
             [
-                {
-                    "m": match_id, "s": outcome.seat, "rank": outcome.rank, "score": outcome.score, "log": log,
-                    "verdicts": [
-                        {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail} for v in outcome.verdicts
-                    ],
-                }
+                {"m": match_id, "s": outcome.seat, "rank": outcome.rank, "score": outcome.score, "log": log, "verdicts": verdicts[outcome.seat]}
                 for outcome, log in zip(result.seats, paths)
             ],
         )
@@ -211,7 +214,9 @@ def record_outcome(
             )
         if kind not in UNRATED:
             _rate(conn, match_id, game, deal, now)
+        suspended = check_suspensions(conn, match_id, verdicts, suspend_after)  # after _rate: its rating locks come first
         db.commit()
+        announce(suspended)
         return True
 
 

@@ -186,6 +186,7 @@ def serve(
     keep: Annotated[str | None, typer.Option(help="Where replays and bot logs go: 'files' (the data folder) or 'database' (default: files for local, database for dask).")] = None,
     books_process: Annotated[bool, typer.Option(help="With --executor local: record results in a process of their own, so that the matches' referee does not wait for that work.")] = True,
     db_url_in_jobs: Annotated[bool, typer.Option(help="With --executor dask: send the database URL (password included) in every job; with --no-db-url-in-jobs every worker needs its own in ARENA_DB_URL.")] = True,
+    suspend_after: Annotated[int, typer.Option(help="Suspend a bot version that forfeits this many finished matches in a row (crashed, never connected, over the strike limit); 0: never.", min=0)] = 5,  # ladder.suspension.SUSPEND_AFTER, not imported: it costs every command a second
 ) -> None:
     """Run the ladder: HTTP API, scheduler and the dispatcher of matches to local workers or a Dask cluster."""
     import logging
@@ -251,6 +252,7 @@ def serve(
         executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
         db_url_in_jobs=db_url_in_jobs,
         recorder=books_process,
+        suspend_after=suspend_after,
     )
     ladder = Ladder(config)
     try:
@@ -473,6 +475,21 @@ def retire(name: Annotated[str, typer.Argument(help="Any bot.")], data: DataDir 
 
     seq = on_owner(retired, name, data, db)
     console.print(f"withdrawn: {name} (version #{seq} retired); a new submission by its owner brings it back")
+
+
+@ladder_app.command()
+def reinstate(name: Annotated[str, typer.Argument(help="A suspended bot.")], data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Operator: put a bot the ladder suspended (it forfeited match after match) back on it, on its database (no token)."""
+    from ladder.suspension import ReinstatementRefused, reinstate as reinstated
+
+    def back(session: Any, bot: str) -> int:
+        try:
+            return reinstated(session, bot)
+        except ReinstatementRefused as exc:
+            fail(str(exc))
+
+    seq = on_owner(back, name, data, db)
+    console.print(f"reinstated: {name} (version #{seq} active); its forfeits so far no longer count towards a suspension")
 
 
 @ladder_app.command("challenge")

@@ -45,7 +45,7 @@ def bot(
     game: Annotated[str | None, typer.Option(help="Head-to-head in this game only.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the bot and its head-to-head.")] = False,
 ) -> None:
-    """A bot's versions (status, ratings, why one was rejected or retired) and its head-to-head against each opponent."""
+    """A bot's versions (status, ratings, why one was rejected, retired or suspended) and its head-to-head against each opponent."""
     path = f"/api/bots/{quote(name, safe='')}"
     detail = call("GET", server, path)
     rows = call("GET", server, f"{path}/crosstable", params={"game": game} if game else None)

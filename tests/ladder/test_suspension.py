@@ -1,0 +1,305 @@
+"""A bot version that forfeits match after match is suspended (ladder/suspension.py): on a database of bot rows,
+matches recorded directly (no bot plays), but for one ladder that plays a bot crashing at start."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import random
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.v1 import referee_pb2 as pb
+from ladder.api import LadderState, create_app
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
+from ladder.ratings import INITIAL
+from ladder.scheduler import entrants, fill_queue
+from ladder.submissions import submit
+from ladder.suspension import SUSPEND_AFTER, ReinstatementRefused, reinstate
+from ladder.upload import zip_directory
+from ladder.worker import fail_match, record_outcome
+from tests.ladder.conftest import LadderFixture, check_rated_once, enter
+from tests.ladder.test_bookkeeping import add_bots, make  # noqa: F401  (the fixture)
+from tests.support import ROOT, SAMPLE_BOTS
+
+GAME = "generals-war"
+CRASH = (pb.CRASH, "the bot's process exited with code 1 before it connected to the referee")
+N = SUSPEND_AFTER
+
+
+def start(make: sessionmaker[Session], versions: list[int], owner: str = "w", game: str = GAME) -> int:
+    """A match of ``versions`` (seat order) claimed by ``owner``, as the dispatcher leaves it; its id."""
+    with make() as db:
+        match = Match(
+            game=game, seed=1, num_players=len(versions), options={}, kind="rated", status="running", priority=0, deal=uuid.uuid4().hex,
+            lease_owner=owner, lease_expires=time.time() + 60, attempts=0, created_at=time.time(), started_at=time.time(),
+        )
+        db.add(match)
+        db.flush()
+        db.add_all(MatchSeat(match_id=match.id, seat=seat, bot_version_id=v, verdicts=[]) for seat, v in enumerate(versions))
+        db.commit()
+        return match.id
+
+
+def outcome(seats: int, forfeit: set[int], cause: tuple[int, str] = CRASH) -> pb.MatchResult:
+    """Seats ``forfeit`` forfeited for ``cause`` and rank last; the others share first place."""
+    results = []
+    for seat in range(seats):
+        verdicts = [pb.Verdict(kind=cause[0], decision_index=3, detail=cause[1]), pb.Verdict(kind=pb.FORFEIT, decision_index=3, detail="gone")] if seat in forfeit else []
+        results.append(pb.SeatResult(seat=seat, rank=2 if seat in forfeit else 1, verdicts=verdicts))
+    return pb.MatchResult(seats=results)
+
+
+def play(make: sessionmaker[Session], versions: list[int], forfeit: set[int], **kwargs: int) -> int:
+    """A match of ``versions`` recorded with seats ``forfeit`` forfeiting; its id."""
+    match_id = start(make, versions)
+    assert record_outcome(make, match_id, "w", outcome(len(versions), forfeit), **kwargs)
+    return match_id
+
+
+def status(make: sessionmaker[Session], version: int) -> tuple[str, str]:
+    with make() as db:
+        v = db.get_one(BotVersion, version)
+        return v.status, v.reason
+
+
+def test_a_version_that_forfeits_n_matches_in_a_row_is_suspended_and_gets_no_more_matches(make: sessionmaker[Session], caplog: pytest.LogCaptureFixture) -> None:
+    crasher, other, third = add_bots(make, [GAME], 3)
+    with caplog.at_level(logging.WARNING, logger="arena.ladder.suspension"):
+        played = [play(make, [crasher, other] if i % 2 else [other, crasher], {1 - i % 2}) for i in range(N - 1)]
+        assert status(make, crasher) == ("active", "")
+        played.append(play(make, [crasher, third], {0}))
+    state, reason = status(make, crasher)
+    assert state == "suspended", reason
+    assert reason.startswith(f"suspended: forfeited its last {N} matches ({', '.join(f'#{m}' for m in played)}); last: CRASH: {CRASH[1]}.")
+    assert "decision" not in reason and "3" not in reason.split("last:")[1]  # no decision index: it tells of the deal
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and said[0].startswith("bot0 #1 is suspended") and reason in said[0], said
+    assert status(make, other)[0] == status(make, third)[0] == "active"
+    with make() as db:
+        check_rated_once(db)  # suspending takes nothing from the ratings: its matches were rated as ever
+        assert crasher not in {e.version_id for e in entrants(db, GAME)}
+        assert fill_queue(db, random.Random(1), target=20, games=[GAME]) == 20
+        queued = db.scalars(select(MatchSeat.bot_version_id).join(Match).where(Match.status == "queued")).all()
+        assert set(queued) == {other, third}, "a match was scheduled for the suspended version"
+    # Its matches queued before it was suspended are still played (as a withdrawn bot's) and suspend it no further.
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="arena.ladder.suspension"):
+        play(make, [crasher, other], {0})
+    assert status(make, crasher) == ("suspended", reason) and not caplog.records
+
+
+def test_a_version_that_forfeits_one_match_short_then_plays_cleanly_stays(make: sessionmaker[Session]) -> None:
+    """Runs shorter than N, however many, never suspend; nor does a version's first N - 1 matches."""
+    shaky, other = add_bots(make, [GAME], 2)
+    for _ in range(3):
+        for _ in range(N - 1):
+            play(make, [shaky, other], {0})
+        play(make, [shaky, other], set())
+    assert status(make, shaky) == ("active", "")
+
+
+def test_the_run_is_the_matches_in_the_order_they_finished_not_the_order_they_were_queued(make: sessionmaker[Session]) -> None:
+    """A match queued early and played late (placements and challenges go first; a match is tried again) ends a run."""
+    shaky, other = add_bots(make, [GAME], 2)
+    early = start(make, [shaky, other])
+    for _ in range(N - 1):
+        play(make, [shaky, other], {0})
+    assert record_outcome(make, early, "w", outcome(2, set()))  # clean, and the latest to finish
+    play(make, [shaky, other], {0})
+    assert status(make, shaky) == ("active", "")
+    for _ in range(N - 1):
+        play(make, [shaky, other], {0})
+    assert status(make, shaky)[0] == "suspended"
+
+
+def test_the_ladders_faults_never_count(make: sessionmaker[Session]) -> None:
+    """Failed matches have no result and are passed over; a match every seat forfeited (a worker that could not start
+    bots) is held against none of them and ends a run; a record whose lease was lost records nothing."""
+    bot, other = add_bots(make, [GAME], 2)
+    for _ in range(2 * N):  # the worker forfeits every seat: neither bot is to blame
+        play(make, [bot, other], {0, 1})
+    assert status(make, bot)[0] == status(make, other)[0] == "active"
+    for _ in range(N - 1):
+        play(make, [bot, other], {0})
+        failed = start(make, [bot, other])
+        fail_match(make, failed, "w", "the ladder could not play or record this match")
+    lost = start(make, [bot, other], owner="another worker")
+    assert not record_outcome(make, lost, "w", outcome(2, {0}))
+    play(make, [bot, other], {0, 1})  # ends the run of N - 1
+    play(make, [bot, other], {0})
+    assert status(make, bot) == ("active", "")
+    for _ in range(N - 1):  # with the one before: N in a row, failed matches in between
+        play(make, [bot, other], {0})
+        fail_match(make, start(make, [bot, other]), "w", "the ladder could not play or record this match")
+    assert status(make, bot)[0] == "suspended"
+    assert status(make, other) == ("active", "")
+
+
+def test_the_setting_sets_how_many_forfeits_in_a_row_suspend_and_0_never(make: sessionmaker[Session]) -> None:
+    quick, slow, other = add_bots(make, [GAME], 3)
+    for _ in range(2):
+        play(make, [quick, other], {0}, suspend_after=2)
+    for _ in range(2 * N):
+        play(make, [slow, other], {0}, suspend_after=0)
+    assert status(make, quick)[0] == "suspended"
+    assert status(make, slow)[0] == "active"
+    with make() as db:
+        assert db.get_one(BotVersion, quick).reason.startswith("suspended: forfeited its last 2 matches")
+
+
+def test_what_a_forfeit_came_of_is_said_for_a_no_show_and_a_strike_over_the_limit(make: sessionmaker[Session]) -> None:
+    no_show, striker, other = add_bots(make, [GAME], 3)
+    for _ in range(N):
+        record_outcome(make, start(make, [no_show, other]), "w", outcome(2, {0}, (pb.NO_SHOW, "the bot never connected")))
+        record_outcome(make, start(make, [other, striker]), "w", outcome(2, {1}, (pb.TIMEOUT, "no legal action before the deadline")))
+    assert status(make, no_show)[1].split("; last: ")[1].startswith("NO_SHOW: the bot never connected.")
+    assert status(make, striker)[1].split("; last: ")[1].startswith("TIMEOUT: no legal action before the deadline.")
+
+
+def suspend(make: sessionmaker[Session], version: int, other: int) -> None:
+    for _ in range(N):
+        play(make, [version, other], {0})
+    assert status(make, version)[0] == "suspended"
+
+
+def test_the_operator_reinstates_a_suspended_version_and_its_old_forfeits_no_longer_count(make: sessionmaker[Session]) -> None:
+    bot, other = add_bots(make, [GAME], 2)
+    with make() as db:
+        with pytest.raises(ReinstatementRefused, match="bot0 has no suspended version"):
+            reinstate(db, "bot0")
+        with pytest.raises(ReinstatementRefused, match="no bot 'nobody'"):
+            reinstate(db, "nobody")
+    suspend(make, bot, other)
+    with make() as db:
+        assert reinstate(db, "bot0") == 1
+    assert status(make, bot) == ("active", "reinstated by the operator")
+    with make() as db:
+        assert bot in {e.version_id for e in entrants(db, GAME)}
+    for _ in range(N - 1):  # the N forfeits before count no more: N - 1 new ones do not suspend it again
+        play(make, [bot, other], {0})
+    assert status(make, bot)[0] == "active"
+    play(make, [bot, other], {0})
+    assert status(make, bot)[0] == "suspended"
+
+
+def test_a_new_version_replaces_a_suspended_one(make: sessionmaker[Session], tmp_path: Path) -> None:
+    with make() as db:
+        db.add(User(name="owner", token_hash="x" * 64, created_at=time.time()))
+        db.commit()
+        owner = db.scalars(select(User)).one()
+    store = tmp_path / "bots"
+    first = asyncio.run(submit(make, store, owner, zip_directory(SAMPLE_BOTS / "random"), validate=False))
+    [other] = add_bots_of(make, owner)
+    with make() as db:
+        version = db.scalars(select(BotVersion.id).join(Bot).where(Bot.name == first.bot)).one()
+    suspend(make, version, other)
+    second = asyncio.run(submit(make, store, owner, zip_directory(SAMPLE_BOTS / "random"), validate=False))
+    assert second.accepted and second.seq == 2
+    with make() as db:
+        versions = db.execute(select(BotVersion.seq, BotVersion.status).join(Bot).where(Bot.name == first.bot).order_by(BotVersion.seq)).all()
+        assert [tuple(v) for v in versions] == [(1, "retired"), (2, "active")]
+        # and the note on a repeated version string counts the suspended one as played
+        assert "#1 had the same version" in second.reason
+
+
+def add_bots_of(make: sessionmaker[Session], owner: User) -> list[int]:
+    """One more active bot (an opponent), owned by ``owner``."""
+    with make() as db:
+        bot = Bot(name="opponent", owner_id=owner.id, created_at=time.time())
+        db.add(bot)
+        db.flush()
+        version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=[GAME], language="python", path="opponent/1", created_at=time.time())
+        db.add(version)
+        db.flush()
+        db.add(Rating(bot_version_id=version.id, game=GAME, mu=INITIAL.mu, sigma=INITIAL.sigma, games=0, updated_at=time.time()))
+        db.commit()
+        return [version.id]
+
+
+def test_the_api_the_bots_page_and_the_terminal_say_it_is_suspended_and_why(make: sessionmaker[Session], tmp_path: Path) -> None:
+    bot, other = add_bots(make, [GAME], 2)
+    suspend(make, bot, other)
+    reason = status(make, bot)[1]
+    with TestClient(create_app(LadderState(make, tmp_path / "bots", tmp_path))) as client:
+        [shown] = client.get("/api/bots/bot0").json()["versions"]
+        assert (shown["status"], shown["reason"]) == ("suspended", reason)
+        assert [r["bot"] for r in client.get(f"/api/games/{GAME}/standings").json()] == ["bot1"]  # as a retired version
+        assert client.get("/bots/bot0").status_code == 200
+    url = str(make.kw["bind"].url)
+    runner = CliRunner()
+    refused = runner.invoke(app, ["ladder", "reinstate", "bot1", "--db", url])
+    assert refused.exit_code == 2 and "bot1 has no suspended version" in refused.output, refused.output
+    done = runner.invoke(app, ["ladder", "reinstate", "bot0", "--db", url])
+    assert done.exit_code == 0 and "reinstated: bot0 (version #1 active)" in done.output, done.output
+    assert status(make, bot)[0] == "active"
+
+
+def test_arena_ladder_bot_shows_a_suspended_versions_status_and_reason(make: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.cli import ladder_bot
+
+    bot, other = add_bots(make, [GAME], 2)
+    suspend(make, bot, other)
+    with TestClient(create_app(LadderState(make, tmp_path / "bots", tmp_path))) as client:
+        monkeypatch.setattr(ladder_bot, "call", lambda method, server, path, token=None, **kw: client.get(path, **kw).json())
+        result = CliRunner().invoke(app, ["ladder", "bot", "bot0"], env={"COLUMNS": "200"})
+        shown = json.loads(CliRunner().invoke(app, ["ladder", "bot", "bot0", "--json"]).stdout)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "suspended" in text and "forfeited its last 5 matches" in text, text
+    assert shown["versions"][0]["status"] == "suspended"
+
+
+CRASHER = ROOT / "tests" / "bots" / "crash_at_start"
+
+
+def test_a_bot_that_crashes_at_start_on_a_real_ladder_is_suspended(ladder: LadderFixture) -> None:
+    ladder.ladder.settings = dataclasses.replace(ladder.ladder.settings, suspend_after=2)
+    crasher, steady = enter(ladder.ladder, [CRASHER, SAMPLE_BOTS / "random"], validate=False)
+
+    def suspended() -> bool:
+        return status(ladder.make, crasher)[0] == "suspended"
+
+    ladder.play(2, until=suspended, timeout=120)
+    state, reason = status(ladder.make, crasher)
+    assert state == "suspended" and "last: CRASH: " in reason and "exited with code 1" in reason, reason
+    assert status(ladder.make, steady)[0] == "active"
+    with ladder.make() as db:
+        assert crasher not in {e.version_id for e in entrants(db, GAME)}
+
+
+def test_a_busy_version_is_judged_from_its_latest_seats_read_by_index(make: sessionmaker[Session]) -> None:
+    """At 200,000 matches a version's seats sorted, or every finished match walked, at each forfeit would cost the
+    recorder of every match: its latest are read backwards along ix_match_seats_version_match."""
+    from sqlalchemy import event
+
+    from ladder.db import refresh_statistics
+    from tests.ladder.test_bookkeeping import plan_of, quiet_bot_history
+
+    quiet_bot_history(make)  # 3,005 finished matches, about 200 seats for each busy bot
+    refresh_statistics(make)
+    statements: list[tuple[str, object]] = []
+    engine = make.kw["bind"]
+
+    def seen(conn: object, cursor: object, statement: str, params: object, context: object, executemany: bool) -> None:
+        statements.append((statement, params))
+
+    match_id = start(make, [1, 2], game="glory")
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert record_outcome(make, match_id, "w", outcome(2, {0}))
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    statement, params = next(s for s in statements if "LIMIT" in s[0] and "match_seats" in s[0])
+    plan = " / ".join(plan_of(make, statement, params))
+    assert "COVERING INDEX ix_match_seats_version_match (bot_version_id=?)" in plan and "SCAN" not in plan and "TEMP B-TREE" not in plan, plan
