@@ -243,3 +243,28 @@ def test_arena_replay_serves_a_replay_file_in_the_same_viewer(page: Page, served
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_suspended_bots_page_says_so_and_why(page: Page, served: ServedLadder) -> None:
+    """A version the ladder suspended (ladder/suspension.py) plays no match: its author reads why at the top of its page."""
+    from ladder.models import User
+
+    reason = "suspended: forfeited its last 5 matches (#1, #2, #3, #4, #5); last: CRASH: the bot's process exited with code 1."
+    with served.ladder.make() as db:  # a bot of its own, with no match: the other tests' bots and standings stay as they are
+        owner = db.scalars(select(User.id).where(User.name == "alice")).one()
+        bot = Bot(name="gw-crashy", owner_id=owner, created_at=time.time())
+        db.add(bot)
+        db.flush()
+        db.add(BotVersion(
+            bot_id=bot.id, seq=1, version="0.1", status="suspended", reason=reason, games=[GAME], language="python", path="gw-crashy/1",
+            created_at=time.time(),
+        ))
+        db.commit()
+    page.goto(f"{served.url}/bots/gw-crashy")
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text("#bot-owner") == "owned by alice · version 0.1 (#1) suspended"
+    assert page.is_visible("#suspended") and page.inner_text("#suspended") == f"#1 {reason}"
+    assert page.inner_text("#versions .badge.status-suspended") == "suspended"
+    page.goto(f"{served.url}/bots/gw-greedy")
+    page.wait_for_selector("body[data-ready]")
+    assert page.is_hidden("#suspended")

@@ -136,9 +136,19 @@
     return detail.versions.filter((v) => v.status === "active").pop();
   }
 
+  /* The version the ladder suspended (it forfeited match after match), if the bot has one: ladder/suspension.py. */
+  function suspendedVersion() {
+    return detail.versions.filter((v) => v.status === "suspended").pop();
+  }
+
   function drawOwnerLine() {
     const active = activeVersion();
-    $("bot-owner").textContent = `owned by ${detail.owner}` + (active ? ` · version ${active.version} (#${active.seq}) active` : " · no active version");
+    const suspended = suspendedVersion();
+    const state = active ? ` · version ${active.version} (#${active.seq}) active` : suspended ? ` · version ${suspended.version} (#${suspended.seq}) suspended` : " · no active version";
+    $("bot-owner").textContent = `owned by ${detail.owner}` + state;
+    /* Why, where its author looks first: it plays no match until a new version replaces it or the operator reinstates it. */
+    $("suspended").hidden = !suspended || Boolean(active);
+    $("suspended").textContent = suspended ? `#${suspended.seq} ${suspended.reason}` : "";
   }
 
   /* The owner's withdrawal: a second click confirms (a first one only asks), then the bot leaves the ladder. */
