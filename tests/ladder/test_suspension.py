@@ -33,7 +33,7 @@ from tests.ladder.test_bookkeeping import add_bots, make  # noqa: F401  (the fix
 from tests.support import ROOT, SAMPLE_BOTS
 
 GAME = "generals-war"
-CRASH = (pb.CRASH, "the bot's process exited with code 1 before it connected to the referee")
+CRASH: tuple[pb.VerdictKind, str] = (pb.CRASH, "the bot's process exited with code 1 before it connected to the referee")
 N = SUSPEND_AFTER
 
 
@@ -51,7 +51,7 @@ def start(make: sessionmaker[Session], versions: list[int], owner: str = "w", ga
         return match.id
 
 
-def outcome(seats: int, forfeit: set[int], cause: tuple[int, str] = CRASH) -> pb.MatchResult:
+def outcome(seats: int, forfeit: set[int], cause: tuple[pb.VerdictKind, str] = CRASH) -> pb.MatchResult:
     """Seats ``forfeit`` forfeited for ``cause`` and rank last; the others share first place."""
     results = []
     for seat in range(seats):
@@ -60,10 +60,10 @@ def outcome(seats: int, forfeit: set[int], cause: tuple[int, str] = CRASH) -> pb
     return pb.MatchResult(seats=results)
 
 
-def play(make: sessionmaker[Session], versions: list[int], forfeit: set[int], **kwargs: int) -> int:
+def play(make: sessionmaker[Session], versions: list[int], forfeit: set[int], suspend_after: int = N) -> int:
     """A match of ``versions`` recorded with seats ``forfeit`` forfeiting; its id."""
     match_id = start(make, versions)
-    assert record_outcome(make, match_id, "w", outcome(len(versions), forfeit), **kwargs)
+    assert record_outcome(make, match_id, "w", outcome(len(versions), forfeit), suspend_after=suspend_after)
     return match_id
 
 
@@ -303,3 +303,50 @@ def test_a_busy_version_is_judged_from_its_latest_seats_read_by_index(make: sess
     statement, params = next(s for s in statements if "LIMIT" in s[0] and "match_seats" in s[0])
     plan = " / ".join(plan_of(make, statement, params))
     assert "COVERING INDEX ix_match_seats_version_match (bot_version_id=?)" in plan and "SCAN" not in plan and "TEMP B-TREE" not in plan, plan
+
+
+def test_two_recorders_of_one_versions_forfeits_at_once_on_postgresql_suspend_it_once(pg_url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Each recorder's transaction does not see the other's match: without the version's row locked, both counted one
+    forfeit short and neither suspended it. Both are held until each has recorded its match, then judge it."""
+    import threading
+
+    from ladder import suspension, worker
+    from ladder.db import make_engine, migrate, sessions
+
+    migrate(pg_url)
+    pg = sessions(make_engine(pg_url))
+    try:
+        bot, one, two = add_bots(pg, [GAME], 3)
+        for _ in range(N - 2):
+            play(pg, [bot, one], {0})
+        both = threading.Barrier(2, timeout=10)
+        real = suspension.check
+
+        def held(*args: object, **kwargs: object) -> object:
+            both.wait()  # both matches written, neither committed
+            return real(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(worker, "check_suspensions", held)
+        matches = [start(pg, [bot, one]), start(pg, [two, bot])]
+        make_unrated(pg, matches)
+        results: list[bool] = []
+        with caplog.at_level(logging.WARNING, logger="arena.ladder.suspension"):
+            threads = [threading.Thread(target=lambda m=m, s=s: results.append(record_outcome(pg, m, "w", outcome(2, {s})))) for m, s in zip(matches, (0, 1))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+        assert results == [True, True]
+        assert status(pg, bot)[0] == "suspended"
+        assert len([r for r in caplog.records if "is suspended" in r.getMessage()]) == 1
+    finally:
+        pg.kw["bind"].dispose()
+
+
+
+def make_unrated(make: sessionmaker[Session], matches: list[int]) -> None:
+    """Challenges are not rated: their recorders lock no rating row, so that both reach the judging at once."""
+    with make() as db:
+        for m in matches:
+            db.get_one(Match, m).kind = "challenge"
+        db.commit()
