@@ -67,7 +67,7 @@ class DatabaseCollector(Collector):
             )
             now = database_time(db)
             expired.add_metric([], db.scalar(select(func.count()).where(Match.status == "running", Match.lease_expires < now)) or 0)
-            versions = GaugeMetricFamily("arena_bot_versions", "Bot versions by status (validating, active, rejected, retired).", labels=["status"])
+            versions = GaugeMetricFamily("arena_bot_versions", "Bot versions by status (validating, active, suspended, rejected, retired).", labels=["status"])
             for status, n in sorted((s, n) for s, n in db.execute(select(BotVersion.status, func.count()).group_by(BotVersion.status))):
                 versions.add_metric([status], n)
             return [matches, expired, versions]
