@@ -529,3 +529,10 @@ def test_an_unknown_sandbox_is_refused_before_any_match(tmp_path: Path) -> None:
     result = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--sandbox", "vm", "--log-dir", str(tmp_path / "logs")])
     assert result.exit_code == 2 and "unknown sandbox 'vm' (process or docker)" in result.output
     assert not (tmp_path / "logs").exists()
+
+
+def test_an_even_match_reads_elo_plus_0_never_minus_0() -> None:
+    """Two copies of one bot scored 50%: its Elo, a float just under 0, read "Elo -0"."""
+    assert elo_text(-0.0, None, None) == "Elo +0 (± too wide to tell)"
+    assert elo_text(-0.4, 12.0, 0.49) == "Elo +0 ± 12 (95%), LOS 49.0%"
+    assert elo_text(-0.6, None, None) == "Elo -1 (± too wide to tell)"

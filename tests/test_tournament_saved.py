@@ -132,3 +132,11 @@ def test_a_tournament_stopped_by_sigterm_keeps_its_finished_games_and_says_how_t
     assert f"the games finished so far are kept in {save}; the same command goes on from there" in " ".join(stderr.split())
     kept = [json.loads(line) for line in save.read_text().splitlines()[1:]]
     assert len(kept) >= 2 and [g["index"] for g in kept] == sorted(g["index"] for g in kept)
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_before_any_match(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    message = refused(tmp_path, GREEDY, RANDOM, "--seed", "1", "--save", str(blocker / "games.jsonl"))
+    assert "--save's folder" in message and str(blocker) in message
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())

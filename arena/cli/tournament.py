@@ -77,7 +77,7 @@ def tournament(
     seats (for two players: swapped), so each bot plays each seat equally and
     card luck cancels. The result depends on the seed, never on --concurrency.
     """
-    from arena.cli.main import check_dir, fail, parse_options
+    from arena.cli.main import check_dir, check_file, fail, parse_options
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
     from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament
@@ -125,10 +125,12 @@ def tournament(
         fail(str(exc))
     if saved_before:
         err.print(f"going on from {save}: {saved_before} games saved there are not played again")
-    with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else [])):
+    with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else []), *([save.parent] if save is not None else [])):
         check_dir(log_dir, "--log-dir")
         if replay_dir is not None:
             check_dir(replay_dir, "--replay-dir")
+        if save is not None:
+            check_file(save, "--save")  # found unwritable after the first game, it stopped the tournament with a traceback
 
     per = 2 if sprt else players
     if fmt != "swiss" or sprt:
@@ -274,7 +276,7 @@ def _elo_json(found: EloEstimate) -> dict[str, Any]:
 
 def elo_text(elo: float | None, margin: float | None, los: float | None) -> str:
     """"Elo +70 ± 112 (95%), LOS 97.3%": cutechess and fastchess users read a match's result so."""
-    said = "Elo n/a" if elo is None else f"Elo {elo:+.0f}" + (f" ± {margin:.0f} (95%)" if margin is not None else " (± too wide to tell)")
+    said = "Elo n/a" if elo is None else f"Elo {round(elo) + 0:+d}" + (f" ± {margin:.0f} (95%)" if margin is not None else " (± too wide to tell)")
     return said if los is None else f"{said}, LOS {los:.1%}"
 
 
