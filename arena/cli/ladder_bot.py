@@ -20,12 +20,12 @@ from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, cons
 
 def versions_table(detail: dict[str, Any]) -> Table:
     table = Table(title=f"{detail['name']} · owned by {detail['owner']}")
-    for column in ("#", "version", "status", "games", "ratings (μ−3σ, games)", "submitted", "note"):
-        table.add_column(column, overflow="fold", justify="right" if column in ("#", "games") else "left")
+    for column in ("#", "version", "status", "plays", "ratings (μ−3σ, games)", "submitted", "note"):
+        table.add_column(column, overflow="fold", justify="right" if column == "#" else "left")
     for v in reversed(detail["versions"]):  # the newest first
         ratings = ", ".join(f"{game} {r['conservative']:.2f} ({r['games']})" for game, r in sorted(v["ratings"].items()))
         submitted = time.strftime("%Y-%m-%d %H:%M", time.localtime(v["created_at"]))
-        table.add_row(str(v["seq"]), v["version"], v["status"], str(v["games"]), ratings or "-", submitted, v["reason"] or "")
+        table.add_row(str(v["seq"]), v["version"], v["status"], ", ".join(v["games"]), ratings or "-", submitted, v["reason"] or "")
     return table
 
 
