@@ -80,11 +80,18 @@ def replay(
     match: Annotated[int, typer.Argument(help="The match's id.", min=0)],
     server: Server = DEFAULT_SERVER,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write it (default: replays/ladder-MATCH.json).")] = None,
+    text: Annotated[bool, typer.Option("--text", help="Print it in the terminal too, step by step (as `arena replay FILE --text`).")] = False,
+    seat: Annotated[str | None, typer.Option(help="With --text: as this seat saw it (a number), or 'all' (default).")] = None,
 ) -> None:
     """Download a match's replay, once every match of its deal is over; `arena replay FILE` then shows it."""
     data = call("GET", server, f"/api/matches/{match}/replay")
     where = out or Path("replays") / f"ladder-{match}.json"
     write(where, json.dumps(data, separators=(",", ":")))
+    if text or seat is not None:
+        from arena.cli.replay import print_text
+
+        print_text(where, seat or "all", None)
+        return
     console.print(f"replay of match {match}: {where}   watch it: arena replay {where}", soft_wrap=True)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import socket
 import threading
 import time
@@ -475,6 +476,9 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladd
     assert f"watch it: arena replay {where}" in out
     replay = load_replay(where)
     assert [s["name"] for s in replay["seats"]] == [s["bot"] for s in done["seats"]] and replay["events"]
+    printed = arena("ladder", "replay", str(done["id"]), "--server", server, "-o", str(where), "--text", "--seat", str(seat)).splitlines()
+    assert printed[0].endswith(f"as seat {seat} gw-greedy saw it") and printed[-1].startswith("result: ")
+    assert sum(bool(re.match(r"\d+\. seat \d", line)) for line in printed) == len(replay["actions"])
 
     refusals = [
         (["log", str(done["id"]), str(seat), "--token", other], "403: only the bot's owner may read its logs"),
