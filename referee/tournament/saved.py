@@ -102,7 +102,6 @@ class SavedGames:
             self.games = self._read_games()
         self._file: IO[str] | None = None
         self._tournament = tournament
-        self.reused = 0
 
     def _read_games(self) -> dict[int, dict[str, Any]]:
         games: dict[int, dict[str, Any]] = {}
@@ -121,7 +120,6 @@ class SavedGames:
         game = self.games.get(scheduled.index)
         if game is None or game.get("seed") != scheduled.seed or tuple(game.get("seats", ())) != scheduled.seats:
             return None
-        self.reused += 1
         return game
 
     def add(self, game: dict[str, Any]) -> None:
