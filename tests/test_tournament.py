@@ -536,3 +536,17 @@ def test_an_even_match_reads_elo_plus_0_never_minus_0() -> None:
     assert elo_text(-0.0, None, None) == "Elo +0 (± too wide to tell)"
     assert elo_text(-0.4, 12.0, 0.49) == "Elo +0 ± 12 (95%), LOS 49.0%"
     assert elo_text(-0.6, None, None) == "Elo -1 (± too wide to tell)"
+
+
+def test_report_every_prints_the_standings_so_far_between_games(tmp_path: Path) -> None:
+    args = ["tournament", "generals-war", GREEDY, RANDOM, "-n", "6", "--seed", "4", "--log-dir", str(tmp_path / "logs")]
+    whole = json.loads(runner.invoke(app, [*args, "--json"]).stdout.strip().splitlines()[-1])
+    result = runner.invoke(app, [*args, "--report-every", "2"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("after ")]
+    assert [line.split(":")[0] for line in lines] == ["after 2 of 6 games", "after 4 of 6 games"]  # not after the last: the tables follow
+    first_four = whole["results"][:4]
+    wins = sum(g["ranks"][g["seats"].index("gw-greedy")] < g["ranks"][g["seats"].index("random")] for g in first_four)
+    losses = sum(g["ranks"][g["seats"].index("gw-greedy")] > g["ranks"][g["seats"].index("random")] for g in first_four)
+    assert f"gw-greedy {wins}-{4 - wins - losses}-{losses} (" in lines[1]
+    assert not [line for line in runner.invoke(app, [*args, "--json", "--report-every", "2"]).output.splitlines() if line.startswith("after ")]

@@ -63,6 +63,9 @@ def tournament(
     sandbox: Annotated[
         str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`): for bots you do not trust.")
     ] = "process",
+    report_every: Annotated[
+        int, typer.Option(help="Print the standings so far every this many games (0: only at the end), as cutechess's -ratinginterval.", min=0)
+    ] = 0,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -80,7 +83,7 @@ def tournament(
     from arena.cli.main import check_dir, check_file, fail, parse_options
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
-    from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament
+    from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
     from referee.tournament.saved import SavedGamesError, read_header
 
     options = parse_options(option)
@@ -112,6 +115,7 @@ def tournament(
     saved_before = 0
     try:
         manifests = check(config, sprt=sprt)
+        labels = unique_labels(manifests)
         if sprt:
             test = Sprt(elo0, elo1, alpha, beta, sprt_model)
         if save is not None:
@@ -145,9 +149,14 @@ def tournament(
     ) as progress:  # fmt: skip
         task = progress.add_task(label, total=total)
 
-        def advance(done: int, planned: int, _: Any) -> None:
+        so_far: list[Any] = []
+
+        def advance(done: int, planned: int, played: Any) -> None:
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
             progress.update(task, completed=done, total=planned, description=label + note)
+            so_far.append(played)
+            if report_every and not as_json and done % report_every == 0 and done < planned:
+                progress.console.print(interim_line(so_far, labels, done, planned), soft_wrap=True, highlight=False)
 
         try:
             if test is not None:
@@ -165,6 +174,19 @@ def tournament(
         print(json.dumps(data))
         return
     print_result(data, log_dir)
+
+
+def interim_line(played: list[Any], labels: list[str], done: int, planned: int) -> str:
+    """The standings after the games played so far (``--report-every``), in schedule order, on one line."""
+    from referee.tournament.standings import compute_standings
+
+    ordered = sorted(played, key=lambda g: g.scheduled.index)
+    rows = compute_standings(len(labels), (g.result for g in ordered)).rows
+    shown = [
+        f"{place}. {labels[r.bot]} {r.wins}-{r.draws}-{r.losses} ({r.points / r.games:.0%}, μ−3σ {r.conservative:.1f})"
+        for place, r in enumerate(rows, start=1) if r.games
+    ]  # fmt: skip
+    return f"after {done} of {planned} games: " + " · ".join(shown)
 
 
 def _finite(x: float) -> float | None:
