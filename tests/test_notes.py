@@ -83,3 +83,43 @@ def test_a_replay_without_notes_has_no_note_keys(tmp_path: Path) -> None:
     path = tmp_path / "replay.json"
     write_replay(record, path)
     assert "note" not in json.dumps(json.loads(path.read_text())["actions"])
+
+
+class Rambling(Bot):
+    """Notes far more than is kept (a debug dump), or text with a lone surrogate (half of an emoji, cut)."""
+
+    name = "rambling"
+
+    def __init__(self, note: str) -> None:
+        import random
+
+        self.rng = random.Random(1)
+        self.text = note
+
+    def act(self, request: Request) -> Any:
+        request.note(self.text)
+        return random_action(request, self.rng)
+
+
+def test_a_long_note_is_cut_by_the_sdk_so_the_answer_is_not_refused_as_too_large() -> None:
+    from referee.server.service import MAX_BOT_MESSAGE
+
+    sent: list[pb.BotMessage] = []
+    inner = BotDriver(Rambling("why " * 50_000)).handle
+
+    def spy(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        out = inner(msg)
+        sent.extend(out)
+        return out
+
+    record, _ = run_session([spy, driver_answers(2)], SLOW)
+    answers = [m for m in sent if m.WhichOneof("msg") == "action"]
+    assert answers and all(m.ByteSize() <= MAX_BOT_MESSAGE for m in answers)  # over it, the referee refuses the action
+    assert all(len(m.action.note) == NOTE_MAX for m in answers)
+
+
+def test_a_note_with_a_lone_surrogate_is_sent_not_a_crash() -> None:
+    record, _ = run_session([BotDriver(Rambling("half an emoji: \ud83d")).handle, driver_answers(2)], SLOW)
+    mine = [a for a in record.actions if a.seat == 0]
+    assert mine and all(a.note == "half an emoji: \ufffd" and not a.auto for a in mine)
+    assert not any(s.forfeited for s in record.result.seats)

@@ -6,6 +6,9 @@ from typing import Any
 
 from arena.v1 import referee_pb2 as pb
 
+#: The characters of a note the referee keeps (referee.server.session.NOTE_MAX); the SDK sends no more than these.
+NOTE_MAX = 500
+
 
 def game_field(game_id: str) -> str:
     """The field of a game in the protocol's oneofs: ``generals-war`` -> ``generals_war``."""
@@ -33,7 +36,10 @@ class Request:
         deal is over (the ladder's too), so write nothing the bot must hide from later opponents. A later
         call replaces the note; a note with an action the referee refuses is dropped.
         """
-        self.noted = str(text)
+        # Cut here, not only by the referee: a long note (a debug dump) made the answer larger than the referee
+        # takes (64 KiB), and the action went with it. A lone surrogate cannot be sent (the answer raised
+        # UnicodeEncodeError and the bot died): it becomes U+FFFD.
+        self.noted = str(text)[: 2 * NOTE_MAX].encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")[:NOTE_MAX]
 
     @property
     def seat(self) -> int:

@@ -16,6 +16,33 @@ import type {
 } from "./types.js";
 import { gameField } from "./types.js";
 
+/** The characters of a note the referee keeps (its NOTE_MAX, counted in code points); the SDK sends no more. */
+export const NOTE_MAX = 500;
+
+/**
+ * `text` as the referee keeps it: at most NOTE_MAX code points, and a lone surrogate (half an emoji cut by
+ * `slice`) as U+FFFD. Sent as it was, a lone surrogate went as bytes that are not UTF-8: the referee could not
+ * read the answer, and the bot's stream was ended. A long note (a debug dump) made the answer larger than the
+ * referee takes (64 KiB), and the action was refused with it.
+ */
+function keptNote(text: string): string {
+  let out = "";
+  let count = 0;
+  for (let i = 0; i < text.length && count < NOTE_MAX; i++, count++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        out += text[i]! + text[i + 1]!;
+        i++;
+        continue;
+      }
+    }
+    out += c >= 0xd800 && c <= 0xdfff ? "\ufffd" : text[i]!;
+  }
+  return out;
+}
+
 /**
  * One decision request, with the game's own messages unwrapped.
  *
@@ -40,7 +67,7 @@ export class Request<G extends GameId = GameId> {
    * call replaces the note; a note with an action the referee refuses is dropped.
    */
   note(text: string): void {
-    this.noteText = String(text);
+    this.noteText = keptNote(String(text));
   }
 
   /** The note this decision's answer carries ("" when `note` was not called). */

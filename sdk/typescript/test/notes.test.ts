@@ -42,3 +42,37 @@ test("a note goes with the answer of its own decision, the last one given, and w
   assert.equal(sent[1]?.action?.note, "");
   assert.equal(sent[1]?.action?.requestId, 2);
 });
+
+class Rambling extends Bot<"generals-war"> {
+  constructor(private readonly text: string) {
+    super();
+  }
+
+  act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+    request.note(this.text);
+    return gw.reveal();
+  }
+}
+
+async function noteSent(text: string): Promise<{ bytes: Uint8Array; note: string }> {
+  const driver = new BotDriver(new Rambling(text));
+  await driver.handle(START);
+  const [answer] = await driver.handle(request(1));
+  const bytes = encodeBotMessage(answer!);
+  return { bytes, note: decodeBotMessage(bytes).action?.note ?? "" };
+}
+
+test("a long note is cut to 500 characters before it is sent: the referee refuses an answer over 64 KiB", async () => {
+  const { bytes, note } = await noteSent("why ".repeat(50_000));
+  assert.ok(bytes.length <= 64 * 1024);
+  assert.equal(note.length, 500);
+  const emoji = await noteSent("😀".repeat(600)); // counted in characters (code points), as the referee counts them
+  assert.equal(Array.from(emoji.note).length, 500);
+  assert.equal(emoji.note, "😀".repeat(500));
+});
+
+test("a lone surrogate (half an emoji, cut by slice) is sent as U+FFFD: as it was, the answer was not UTF-8", async () => {
+  const { bytes, note } = await noteSent("half an emoji: " + "😀".slice(0, 1));
+  assert.equal(note, "half an emoji: \ufffd");
+  assert.doesNotThrow(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(bytes.indexOf(0x68)))); // from "half"
+});
