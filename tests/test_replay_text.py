@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -105,3 +106,23 @@ def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:
     junk.write_text("[1, 2]")
     result = runner.invoke(app, ["replay", str(junk), "--text"])
     assert result.exit_code == 2 and "not an arena replay" in result.output
+
+
+class Escaping(Noting):
+    """Notes a terminal escape sequence: clear the screen, retitle the window, ring the bell."""
+
+    def act(self, request: Any) -> Any:
+        action = super().act(request)
+        request.note("\x1b[2J\x1b]0;owned\x07 cleared \u202eesrever\r\n")
+        return action
+
+
+def test_a_note_s_control_characters_are_written_out_not_sent_to_the_terminal(tmp_path: Path) -> None:
+    record, _ = run_session([BotDriver(Escaping(3)).handle, driver_answers(4)], TimeControl(move_time_ms=2000, time_bank_ms=0))
+    path = tmp_path / "replay.json"
+    write_replay(record, path, compact=True)
+    for seat in ("all", "0"):
+        result = runner.invoke(app, ["replay", str(path), "--text", "--seat", seat])
+        assert result.exit_code == 0, result.output
+        assert "\\x1b[2J\\x1b]0;owned\\x07 cleared \\u202eesrever\\r\\n" in result.output
+        assert not any(c in result.output for c in "\x1b\x07\r\u202e")

@@ -8,6 +8,7 @@ is: actions and events are their JSON, keys as words, card messages and card ids
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,8 @@ RANK_LETTER = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "
 SUIT_LETTER = {"CLUBS": "c", "DIAMONDS": "d", "HEARTS": "h", "SPADES": "s"}
 CARD_KEYS = {"id", "rank", "suit"}
 CARD_ID_KEY = re.compile(r"(^|_)card_ids?$")
+#: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def label(key: str) -> str:
@@ -116,8 +119,19 @@ def _nested(value: Any) -> bool:
     return (isinstance(value, dict) and not is_card(value)) or (isinstance(value, list) and bool(value) and all(isinstance(v, dict) and not is_card(v) for v in value))
 
 
+def printable(line: str) -> str:
+    """``line`` with its control characters written out (``\\x1b``): a note or a name is the bot author's text, and an
+    escape sequence printed as it is would move the cursor, clear the screen or retitle the reader's terminal."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS else c for c in line)
+
+
 def replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[str]:
-    """The whole replay (``build_frames``'s answer), or its steps up to ``up_to`` followed by the table there."""
+    """The whole replay (``build_frames``'s answer), or its steps up to ``up_to`` followed by the table there, each
+    line ready for a terminal (``printable``)."""
+    return (printable(line) for line in _replay_lines(data, up_to))
+
+
+def _replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[str]:
     seat = data.get("seat")
     whose = f"as {seat_ref(data, seat)} saw it" if isinstance(seat, int) else "as everyone saw it (after the match)"
     names = ", ".join(seat_ref(data, s) for s in range(int(data.get("num_players", 0))))
