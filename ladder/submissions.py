@@ -49,14 +49,16 @@ def withdraw(db: Session, owner_id: int | None, name: str) -> int:
 
     Its active version is retired, as when a new version replaces it: no match is scheduled for it any more, and the
     matches queued or in play with it are played and rated, so that no duplicate set is left half played. A version
-    still validating joins the ladder if it passes, as a submission would; submitting again brings the bot back.
+    suspended for forfeiting (ladder/suspension.py) is retired too: refused, its owner could not take it off, and the
+    operator's ``reinstate`` put back on the ladder a bot its owner wanted off. A version still validating joins the
+    ladder if it passes, as a submission would; submitting again brings the bot back.
     """
     bot = db.scalar(select(Bot).where(Bot.name == name))
     if bot is None:
         raise WithdrawalRefused(404, f"no bot {name!r}")
     if owner_id is not None and bot.owner_id != owner_id:
         raise WithdrawalRefused(403, f"you do not own {name}")
-    active = db.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.status == "active")).all()
+    active = db.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.status.in_(ON_LADDER))).all()
     if not active:
         raise WithdrawalRefused(409, f"{name} has no version on the ladder to withdraw")
     for version in active:

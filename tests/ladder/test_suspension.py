@@ -352,3 +352,18 @@ def make_unrated(make: sessionmaker[Session], matches: list[int]) -> None:
         for m in matches:
             db.get_one(Match, m).kind = "challenge"
         db.commit()
+
+
+def test_a_suspended_bot_can_be_withdrawn_and_is_then_not_reinstated(make: sessionmaker[Session]) -> None:
+    from ladder.submissions import withdraw
+
+    bot, other = add_bots(make, [GAME], 2)
+    suspend(make, bot, other)
+    with make() as db:  # its owner takes it off the ladder: refused, the operator's reinstate later put it back
+        owner = db.get_one(Bot, db.get_one(BotVersion, bot).bot_id).owner_id
+        assert withdraw(db, owner, "bot0") == 1
+    assert status(make, bot) == ("retired", "withdrawn by its owner")
+    with make() as db:
+        with pytest.raises(ReinstatementRefused, match="bot0 has no suspended version"):
+            reinstate(db, "bot0")
+        assert bot not in {e.version_id for e in entrants(db, GAME)}
