@@ -138,3 +138,21 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_any_match(tmp_path
     message = refused(tmp_path, GREEDY, RANDOM, "--seed", "1", "--save", str(blocker / "games.jsonl"))
     assert "--save's folder" in message and str(blocker) in message
     assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
+
+
+def test_a_bots_digest_reads_its_linked_folders_and_any_file_name(tmp_path: Path) -> None:
+    from referee.tournament.saved import bot_digest
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "strategy.py").write_text("AGGRESSION = 1\n")
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("from lib.strategy import AGGRESSION\n")
+    (bot / "lib").symlink_to(shared, target_is_directory=True)  # the bot's code, kept beside it
+    (bot / "lib" / "loop").symlink_to(bot, target_is_directory=True)  # a link back up is read once, not forever
+    before = bot_digest(bot)
+    (shared / "strategy.py").write_text("AGGRESSION = 9\n")
+    assert bot_digest(bot) != before  # the bot plays otherwise: another bot
+    (bot / os.fsdecode(b"caf\xe9.txt")).write_bytes(b"a name that is not UTF-8 (Latin-1)")
+    assert bot_digest(bot) != before

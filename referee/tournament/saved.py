@@ -31,18 +31,25 @@ class SavedGamesError(ValueError):
 def bot_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
     """A digest of every file of the bot's folder (names and bytes): a bot edited since it was saved is another bot.
 
-    ``skip``: folders and files inside it that the tournament itself writes (its logs, replays, this file).
+    ``skip``: folders and files inside it that the tournament itself writes (its logs, replays, this file). Linked
+    folders are read as the bot reads them (its code kept elsewhere and linked in), each real folder once, so that a
+    link back up is no endless walk; names are their bytes, whatever their encoding.
     """
     skipped = {p.resolve() for p in skip}
     digest = hashlib.sha256()
-    for root, dirs, files in os.walk(folder):
+    walked: set[Path] = set()
+    for root, dirs, files in os.walk(folder, followlinks=True):
         here = Path(root)
+        if here.resolve() in walked:
+            dirs[:] = []
+            continue
+        walked.add(here.resolve())
         dirs[:] = sorted(d for d in dirs if d not in UNHASHED and (here / d).resolve() not in skipped)
         for name in sorted(files):
             path = here / name
             if path.resolve() in skipped or not path.is_file():
                 continue
-            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            digest.update(os.fsencode(path.relative_to(folder)) + b"\0")
             with open(path, "rb") as f:
                 for block in iter(lambda: f.read(1 << 20), b""):
                     digest.update(block)
