@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, bindparam, select, update
+from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from ladder.models import Bot, BotVersion, Match, MatchSeat
@@ -161,10 +161,16 @@ def reinstate(db: Session, name: str) -> int:
     if version is None:
         raise ReinstatementRefused(f"{name} has no suspended version")
     seq = version.seq
+    # The forfeits counted from now on are those of matches finished after its latest: told apart by the workers'
+    # clocks, which wrote every finished_at, not by this machine's (an operator's clock ahead of a worker's made the
+    # new forfeits not count for a while; behind it, the old ones counted again).
+    latest = db.scalar(
+        select(func.max(Match.finished_at)).join(MatchSeat, MatchSeat.match_id == Match.id).where(MatchSeat.bot_version_id == version.id, Match.status == "done")
+    )
     changed = db.execute(
         update(BotVersion)
         .where(BotVersion.id == version.id, BotVersion.status == "suspended")
-        .values(status="active", reason="reinstated by the operator", reinstated_at=time.time())
+        .values(status="active", reason="reinstated by the operator", reinstated_at=latest if latest is not None else time.time())
     )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
         db.rollback()

@@ -193,6 +193,20 @@ def test_the_operator_reinstates_a_suspended_version_and_its_old_forfeits_no_lon
     assert status(make, bot)[0] == "suspended"
 
 
+def test_a_reinstatement_counts_from_the_versions_latest_match_whatever_the_operators_clock(make: sessionmaker[Session]) -> None:
+    """The cut-off was the operator's clock; a worker's clock an hour ahead made the old forfeits count again."""
+    from sqlalchemy import update
+
+    bot, other = add_bots(make, [GAME], 2)
+    suspend(make, bot, other)
+    with make() as db:
+        db.execute(update(Match).values(finished_at=Match.finished_at + 3600))  # recorded by a worker an hour ahead
+        db.commit()
+        assert reinstate(db, "bot0") == 1
+    play(make, [bot, other], {0})  # one more forfeit: with the N before it counted again, it was suspended at once
+    assert status(make, bot)[0] == "active"
+
+
 def test_a_new_version_replaces_a_suspended_one(make: sessionmaker[Session], tmp_path: Path) -> None:
     with make() as db:
         db.add(User(name="owner", token_hash="x" * 64, created_at=time.time()))
