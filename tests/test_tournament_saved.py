@@ -156,3 +156,19 @@ def test_a_bots_digest_reads_its_linked_folders_and_any_file_name(tmp_path: Path
     assert bot_digest(bot) != before  # the bot plays otherwise: another bot
     (bot / os.fsdecode(b"caf\xe9.txt")).write_bytes(b"a name that is not UTF-8 (Latin-1)")
     assert bot_digest(bot) != before
+
+
+def test_each_bot_folder_is_read_once_per_tournament(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's check and the run each hashed every folder, and a bot entered twice twice more."""
+    from referee.tournament import saved
+
+    read: list[Path] = []
+    real = saved.bot_digest
+
+    def counted(folder: Path, skip: Any = ()) -> str:
+        read.append(Path(folder).resolve())
+        return real(folder, skip)
+
+    monkeypatch.setattr(saved, "bot_digest", counted)
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, RANDOM, "-n", "2", "--seed", "1", "--save", str(tmp_path / "games.jsonl"))
+    assert sorted(read) == sorted({Path(GREEDY).resolve(), Path(RANDOM).resolve()})

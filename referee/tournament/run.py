@@ -62,6 +62,8 @@ class TournamentConfig:
     concurrency: int = 1
     save: Path | None = None  # each finished game kept here; a tournament run again with it goes on where it stopped
     sandbox: str = "process"  # or "docker": every bot in a container of the sandbox image
+    #: Each bot folder's digest for ``save``, read once per tournament (saved.py ``describe``).
+    digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -149,7 +151,7 @@ def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: boo
         "move_time_ms": c.move_time_ms, "time_bank_ms": c.time_bank_ms, "strike_limit": c.strike_limit,
     }  # fmt: skip
     written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
-    return SavedGames(config.save, describe(settings, manifests, written))
+    return SavedGames(config.save, describe(settings, manifests, written, config.digests))
 
 
 class _Player:

@@ -57,10 +57,18 @@ def bot_digest(folder: Path, skip: Iterable[Path] = ()) -> str:
     return digest.hexdigest()
 
 
-def describe(settings: dict[str, Any], manifests: list[BotManifest], skip: Iterable[Path]) -> dict[str, Any]:
-    """The header's tournament: ``settings`` (game, format, games, seed…) and each bot by name, version and files."""
+def describe(settings: dict[str, Any], manifests: list[BotManifest], skip: Iterable[Path], digests: dict[Path, str] | None = None) -> dict[str, Any]:
+    """The header's tournament: ``settings`` (game, format, games, seed…) and each bot by name, version and files.
+
+    ``digests`` keeps each folder's digest for the caller (one tournament's check and run, a bot entered twice): a
+    large bot folder was read whole each time.
+    """
     skip = list(skip)
-    bots = [{"name": m.name, "version": m.version, "files": bot_digest(m.path, skip)} for m in manifests]
+    digests = {} if digests is None else digests
+    for m in manifests:
+        if m.path.resolve() not in digests:
+            digests[m.path.resolve()] = bot_digest(m.path, skip)
+    bots = [{"name": m.name, "version": m.version, "files": digests[m.path.resolve()]} for m in manifests]
     return {**settings, "bots": bots}
 
 
