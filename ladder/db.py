@@ -10,7 +10,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import URL, Engine, create_engine, event, func, select, text, update
+from sqlalchemy import URL, Engine, create_engine, event, func, make_url, select, text, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -46,6 +46,10 @@ def default_url(data_dir: Path) -> str:
     return URL.create("sqlite", database=str((data_dir / DB_FILE).resolve())).render_as_string(hide_password=False)
 
 
+#: Seconds a connection to PostgreSQL may take to open (unless the URL sets connect_timeout itself).
+CONNECT_TIMEOUT_S = 10
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
@@ -63,7 +67,11 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # A server out of reach (a host down, a firewall dropping packets) held a connection attempt for TCP's own
+    # minutes: every request of the pages, and Prometheus's scrape of /metrics, waited that long for an error.
+    query = make_url(url).query
+    timeout = {} if "connect_timeout" in query or not url.startswith("postgresql") else {"connect_timeout": CONNECT_TIMEOUT_S}
+    return create_engine(url, pool_pre_ping=True, connect_args=timeout)
 
 
 def alembic_config(url: str) -> Config:

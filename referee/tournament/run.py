@@ -184,7 +184,7 @@ class _Player:
                 {
                     "index": game.index, "seed": game.seed, "seats": list(game.seats), "ranks": list(played.ranks),
                     "scores": list(played.scores), "forfeited": list(played.forfeited), "match_id": played.match_id,
-                    "replay": str(played.replay) if played.replay is not None else None,
+                    "replay": str(played.replay.resolve()) if played.replay is not None else None,  # found from any folder
                 }
             )  # fmt: skip
         return played

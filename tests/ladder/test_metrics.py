@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import func, select, update
@@ -67,3 +69,33 @@ def test_a_database_out_of_reach_is_told_not_a_failed_scrape(tmp_path: Path) -> 
         got = scrape(client)
     assert got[("arena_database_up", ())] == 0
     assert not any(name == "arena_matches" for name, _ in got)
+
+
+def test_a_database_server_that_never_answers_fails_the_scrape_s_query_in_seconds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PostgreSQL server out of reach held the connection attempt (and the scrape) for TCP's own minutes."""
+    import socket
+    import threading
+    import time
+
+    import ladder.db
+
+    monkeypatch.setattr(ladder.db, "CONNECT_TIMEOUT_S", 1)
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # connections are taken in, and nothing is ever said on them
+    try:
+        make = sessionmaker(make_engine(f"postgresql+psycopg://u@127.0.0.1:{silent.getsockname()[1]}/x"))
+        got: dict[str, Any] = {}
+
+        def scrape_it() -> None:
+            with TestClient(create_app(LadderState(make, tmp_path / "bots", tmp_path))) as client:
+                got.update(scrape(client))
+
+        started = time.monotonic()
+        worker = threading.Thread(target=scrape_it, daemon=True)
+        worker.start()
+        worker.join(timeout=30)
+        assert not worker.is_alive(), "the scrape still waited for the database after 30 s"
+        assert got[("arena_database_up", ())] == 0 and time.monotonic() - started < 30
+    finally:
+        silent.close()
