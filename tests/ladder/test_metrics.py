@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -85,7 +84,7 @@ def test_a_database_server_that_never_answers_fails_the_scrape_s_query_in_second
     silent.listen(8)  # connections are taken in, and nothing is ever said on them
     try:
         make = sessionmaker(make_engine(f"postgresql+psycopg://u@127.0.0.1:{silent.getsockname()[1]}/x"))
-        got: dict[str, Any] = {}
+        got: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
 
         def scrape_it() -> None:
             with TestClient(create_app(LadderState(make, tmp_path / "bots", tmp_path))) as client:
