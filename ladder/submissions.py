@@ -157,7 +157,8 @@ async def submit(
         with make() as db:
             version = db.get_one(BotVersion, registered[0])
             version.reason, version.log = reason, log
-            newer = db.scalar(select(func.max(BotVersion.seq)).where(BotVersion.bot_id == version.bot_id, BotVersion.status == "active", BotVersion.seq > seq))
+            # A newer version on the ladder, or suspended from it: its owner replaced this one either way.
+            newer = db.scalar(select(func.max(BotVersion.seq)).where(BotVersion.bot_id == version.bot_id, BotVersion.status.in_(ON_LADDER), BotVersion.seq > seq))
             if reason:
                 version.status = "rejected"
                 discard(final)

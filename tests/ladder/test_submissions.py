@@ -171,8 +171,13 @@ def test_a_folder_already_in_the_store_is_neither_overwritten_nor_removed(ladder
     assert (ladder.ladder.store / version.path / "bot.py").read_bytes() == BOT_PY
 
 
-def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Whichever passed last became active and retired the other: version 1, slower to validate, retired version 2."""
+@pytest.mark.parametrize("second_suspended", [False, True])
+def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, second_suspended: bool) -> None:
+    """Whichever passed last became active and retired the other: version 1, slower to validate, retired version 2.
+
+    With version 2 suspended meanwhile (it crashed match after match), version 1 became active again, although
+    its owner had replaced it: only an active newer version was looked for.
+    """
     import asyncio
 
     import ladder.submissions as submissions
@@ -184,6 +189,15 @@ def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: Ladder
         async def validation(bot_dir: Path, *args: object, **kwargs: object) -> tuple[str, str]:
             if bot_dir.name == "1":
                 await second_passed.wait()
+                while True:  # version 2 on the ladder, and suspended from it if the case says so
+                    with ladder.make() as db:
+                        second = db.scalars(select(BotVersion).where(BotVersion.seq == 2)).first()
+                        if second is not None and second.status == "active":
+                            if second_suspended:
+                                second.status = "suspended"
+                                db.commit()
+                            break
+                    await asyncio.sleep(0.01)
             else:
                 second_passed.set()
             return "", ""
@@ -200,7 +214,7 @@ def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: Ladder
     assert second.accepted and second.reason == ""
     assert first.accepted and "version #2, submitted after it, is on the ladder already" in first.reason
     with ladder.make() as db:
-        assert [(v.seq, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [(1, "retired"), (2, "active")]
+        assert [(v.seq, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [(1, "retired"), (2, "suspended" if second_suspended else "active")]
 
 
 def test_a_sample_bot_the_ladder_refuses_is_logged_and_the_others_are_entered(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
