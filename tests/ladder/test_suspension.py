@@ -269,11 +269,11 @@ def test_arena_ladder_bot_shows_a_suspended_versions_status_and_reason(make: ses
         result = CliRunner().invoke(app, ["ladder", "bot", "bot0"], env={"COLUMNS": "200"})
         shown = json.loads(CliRunner().invoke(app, ["ladder", "bot", "bot0", "--json"]).stdout)
     assert result.exit_code == 0, result.output
-    # The reason folds within its column (the console's width is fixed when arena.cli is first imported): its words, in order.
-    words = [w for w in result.stdout.split() if w not in "│┃"]
-    text = " ".join(words)
-    assert "suspended" in words and "suspended: forfeited its last 5 matches" in text, text
-    assert shown["versions"][0]["status"] == "suspended"
+    # The reason folds within its column, its lines beside the other columns' (the console's width is fixed when
+    # arena.cli is first imported, 80 under xdist): its words are there, the whole of it is in --json below.
+    words = set(result.stdout.split())
+    assert {"suspended", "suspended:", "forfeited", "reinstate"} <= words, result.stdout
+    assert shown["versions"][0]["status"] == "suspended" and shown["versions"][0]["reason"].startswith("suspended: forfeited its last 5 matches")
 
 
 CRASHER = ROOT / "tests" / "bots" / "crash_at_start"
