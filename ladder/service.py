@@ -30,7 +30,7 @@ from ladder.db import default_url, make_engine, migrate, refresh_statistics, ses
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
-from ladder.suspension import SUSPEND_AFTER
+from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
@@ -184,6 +184,7 @@ class Ladder:
         self._analyzed = -1e9  # when the database's statistics were last refreshed (refresh_statistics)
         self._failures_swept, self._failed_swept_at = -1, -1e9  # failed matches at the last sweep of their sets, and when
         self._reap_after = 0.0  # no reaping before (monotonic): the database came back from an outage (``scheduler``)
+        self._suspended: set[int] | None = None  # the versions suspended at the last look (``_tell_suspensions``)
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
         self._cancel_told = False  # Dask cancelled tasks in flight (its scheduler was lost): said once until a match is recorded
@@ -376,6 +377,8 @@ class Ladder:
             self._swept = time.monotonic()
             reap(self.make)
             self._sweep_failed_sets()
+            if self.executor.remote:
+                self._tell_suspensions()
         if time.monotonic() - self._analyzed >= STATISTICS_EVERY_S:
             self._analyzed = time.monotonic()
             refresh_statistics(self.make)
@@ -383,6 +386,17 @@ class Ladder:
             if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games):
                 return True
             return anything_queued(db.connection())
+
+    def _tell_suspensions(self) -> None:
+        """Log the versions suspended since the last look (ladder/suspension.py). A suspension is logged where its
+        match is recorded: with remote workers, in that worker's log on its machine, and the ladder's said nothing."""
+        with self.make() as db:
+            rows = db.execute(
+                select(BotVersion.id, Bot.name, BotVersion.seq, BotVersion.reason).join(Bot, Bot.id == BotVersion.bot_id).where(BotVersion.status == "suspended")
+            ).all()
+        if self._suspended is not None:  # the first look only learns which were suspended before this ladder started
+            announce([Suspended(v, name, seq, reason) for v, name, seq, reason in rows if v not in self._suspended])
+        self._suspended = {v for v, _, _, _ in rows}
 
     def _sweep_failed_sets(self) -> None:
         """Rate the sets a failure completed (rate_settled_sets) when there are new failures, and once a minute for

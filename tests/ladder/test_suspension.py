@@ -381,3 +381,26 @@ def test_a_suspended_bot_can_be_withdrawn_and_is_then_not_reinstated(make: sessi
         with pytest.raises(ReinstatementRefused, match="bot0 has no suspended version"):
             reinstate(db, "bot0")
         assert bot not in {e.version_id for e in entrants(db, GAME)}
+
+
+def test_with_remote_workers_the_ladders_own_log_tells_a_suspension(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Recorded on a Dask worker, a suspension was logged on that worker's machine only."""
+    from sqlalchemy import update
+
+    from ladder.service import Ladder, LadderConfig
+
+    instance = Ladder(LadderConfig(tmp_path / "data", samples=False, games=[GAME]))
+    monkeypatch.setattr(instance.executor, "remote", True)
+    before, after, other = add_bots(instance.make, [GAME], 3)
+    with instance.make() as db:
+        db.execute(update(BotVersion).where(BotVersion.id == before).values(status="suspended", reason="suspended: before the start"))
+        db.commit()
+    caplog.set_level(logging.WARNING, logger="arena.ladder.suspension")
+    instance._tell_suspensions()  # the first look: what was suspended before this ladder started is not news
+    with instance.make() as db:
+        db.execute(update(BotVersion).where(BotVersion.id == after).values(status="suspended", reason="suspended: forfeited its last 5 matches"))
+        db.commit()
+    instance._tell_suspensions()
+    instance._tell_suspensions()  # said once
+    told = [r.getMessage() for r in caplog.records if r.name == "arena.ladder.suspension"]
+    assert len(told) == 1 and told[0].startswith("bot1 #1 is suspended") and "forfeited its last 5 matches" in told[0]
