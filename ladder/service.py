@@ -29,7 +29,7 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
+from ladder.submissions import JOINED, SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
 from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
@@ -144,7 +144,7 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
                 select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
                     # Retired too: an operator who withdrew a sample did not want it back at the next start. Suspended
                     # too: entered again, it would forfeit as many matches again; the operator reinstates it.
-                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status.in_(("active", "retired", "suspended"))
+                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status.in_(JOINED)
                 )
             )
         if known is None:

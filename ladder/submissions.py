@@ -28,6 +28,8 @@ SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
 LOG_CAP = 64 * 1024
 #: The statuses of a version that has joined the ladder and not left it: a new version of its bot replaces it.
 ON_LADDER = ("active", "suspended")
+#: The statuses of a version that passed validation: on the ladder, suspended from it, or retired since.
+JOINED = (*ON_LADDER, "retired")
 VALIDATION_TC = TimeControl(move_time_ms=2000, time_bank_ms=10000, strike_limit=0, connect_timeout_ms=20000)
 
 
@@ -194,7 +196,7 @@ def same_version_note(db: Session, version: BotVersion) -> str:
     twin = db.scalar(
         select(func.max(BotVersion.seq)).where(
             BotVersion.bot_id == version.bot_id, BotVersion.version == version.version, BotVersion.seq < version.seq,
-            BotVersion.status.in_(("active", "retired", "suspended")),
+            BotVersion.status.in_(JOINED),
         )
     )
     if twin is None:

@@ -14,8 +14,6 @@ from typing import Any
 
 from referee.core.cards import card_str
 
-RANK_LETTER = {"ACE": "A", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6", "SEVEN": "7", "EIGHT": "8", "NINE": "9", "TEN": "T", "JACK": "J", "QUEEN": "Q", "KING": "K"}
-SUIT_LETTER = {"CLUBS": "c", "DIAMONDS": "d", "HEARTS": "h", "SPADES": "s"}
 CARD_KEYS = {"id", "rank", "suit"}
 CARD_ID_KEY = re.compile(r"(^|_)card_ids?$")
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
@@ -27,19 +25,14 @@ def label(key: str) -> str:
 
 
 def is_card(value: Any) -> bool:
-    return isinstance(value, dict) and isinstance(value.get("rank"), str) and set(value) <= CARD_KEYS and (value["rank"] == "JOKER" or value["rank"] in RANK_LETTER)
-
-
-def card_name(value: dict[str, Any]) -> str:
-    if value["rank"] == "JOKER":
-        return "Jk"
-    return RANK_LETTER[value["rank"]] + SUIT_LETTER.get(str(value.get("suit")), "?")
+    """A Card message as the frames write it (``frames.message_json``): its id, rank and suit."""
+    return isinstance(value, dict) and set(value) == CARD_KEYS and isinstance(value["id"], int)
 
 
 def shown(key: str, value: Any) -> str:
     """One value of an action, an event or a state, on one line."""
     if is_card(value):
-        return card_name(value)
+        return card_str(value["id"])
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -104,7 +97,7 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
         if isinstance(value, dict) and not is_card(value):
             yield f"{label(key)}:"
             yield from ("  " + line for line in table_lines(data, value))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) and not is_card(v) for v in value):
+        elif _records(value):
             players = key in ("players", "seats")
             for i, item in enumerate(value):
                 seat = item.get("seat", i if players else None)
@@ -115,8 +108,13 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
                 yield from ("  " + line for line in table_lines(data, {k: v for k, v in item.items() if k != "seat" or not isinstance(seat, int)}))
 
 
+def _records(value: Any) -> bool:
+    """A list of records (players, pieces), each drawn as a block of its own."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and not is_card(v) for v in value)
+
+
 def _nested(value: Any) -> bool:
-    return (isinstance(value, dict) and not is_card(value)) or (isinstance(value, list) and bool(value) and all(isinstance(v, dict) and not is_card(v) for v in value))
+    return (isinstance(value, dict) and not is_card(value)) or _records(value)
 
 
 def printable(line: str) -> str:

@@ -483,7 +483,7 @@ class MatchSession:
             self._reject(s, reason)
             return
         self._charge(s)
-        self._play(s, action, auto=False, note=answer.note[:NOTE_MAX] if answer.note else "")
+        self._play(s, action, auto=False, note=answer.note[:NOTE_MAX])
 
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None

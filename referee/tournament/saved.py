@@ -115,6 +115,7 @@ class SavedGames:
             if diff:
                 raise SavedGamesError(f"{path} holds another tournament's games ({'; '.join(diff)}): give another file, or delete it to start again")
             self.games = self._read_games()
+        self._fresh = held is None  # no header yet: the first game added writes it
         self._file: IO[str] | None = None
         self._tournament = tournament
 
@@ -140,10 +141,9 @@ class SavedGames:
     def add(self, game: dict[str, Any]) -> None:
         """Keep a finished game: written and flushed at once, so that a tournament killed after it keeps it."""
         if self._file is None:
-            fresh = read_header(self.path) is None
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "w" if fresh else "a", encoding="utf-8")
-            if fresh:
+            self._file = open(self.path, "w" if self._fresh else "a", encoding="utf-8")
+            if self._fresh:
                 self._file.write(json.dumps({"format": FORMAT, "version": VERSION, "tournament": self._tournament}) + "\n")
             elif not self._ends_with_newline():
                 self._file.write("\n")  # after a line cut short, the next game starts a line of its own
