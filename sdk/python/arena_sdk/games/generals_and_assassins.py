@@ -194,7 +194,6 @@ def sample(request: Request, rng: random.Random) -> ga.Action:
 
 def _sample_turn(choice: Any, rng: random.Random) -> ga.Action:
     targets = list(choice.targets)
-    buys = purchases(list(choice.money), list(choice.land))
     kinds = ["discard"]
     if choice.generals:
         kinds.append("attack")
@@ -202,7 +201,7 @@ def _sample_turn(choice: Any, rng: random.Random) -> ga.Action:
         kinds.append("assassinate")
     if choice.health:
         kinds.append("heal")
-    if buys:
+    if can_buy(choice.money, choice.land):
         kinds.append("buy")
     kind = rng.choice(kinds)
     if kind == "attack":
@@ -216,8 +215,7 @@ def _sample_turn(choice: Any, rng: random.Random) -> ga.Action:
     if kind == "heal":
         return heal(rng.choice(list(choice.health)).id)
     if kind == "buy":
-        coins, lands = rng.choice(buys)
-        return buy_land(coins, lands)
+        return buy_land(*sample_purchase(choice.money, choice.land, rng))
     hand = list(choice.hand)
     first = rng.choice(hand)
     if is_ace(first):  # an ace may take any other cards with it
