@@ -142,10 +142,10 @@ async def submit(
             raise
         log_.exception("a submission's archive could not be read")
         raise SubmissionRefused(500, "the ladder failed to read this archive (an internal error); nothing of it was kept") from None
-    unknown = [g for g in manifest.games if g not in GAMES]
+    unknown = unknown_games(manifest)
     if unknown:
         shutil.rmtree(staging, ignore_errors=True)
-        raise SubmissionRefused(422, f"unknown games in bot.toml: {', '.join(unknown)} (games: {', '.join(GAMES)})")
+        raise SubmissionRefused(422, unknown)
     registered: list[int] = []  # the version's id once its row is committed
     final: Path | None = None  # the version's folder once staging is moved there
     try:
@@ -202,6 +202,12 @@ def same_version_note(db: Session, version: BotVersion) -> str:
     if twin is None:
         return ""
     return f"is on the ladder; #{twin} had the same version ({version.version}): raise `version` in bot.toml to tell them apart"
+
+
+def unknown_games(manifest: BotManifest) -> str:
+    """Why the ladder cannot enter a bot whose manifest names games it does not have; empty if it names none."""
+    unknown = [g for g in manifest.games if g not in GAMES]
+    return f"unknown games in bot.toml: {', '.join(unknown)} (games: {', '.join(GAMES)})" if unknown else ""
 
 
 def unpacked(data: bytes, staging: Path, limits: Limits) -> BotManifest:

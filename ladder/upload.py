@@ -30,6 +30,15 @@ class Limits:
 NAME_BYTES, PATH_BYTES = 255, 1024
 
 
+def bot_archive(path: Path) -> bytes:
+    """What `arena ladder submit PATH` sends: a bot directory zipped, or a .zip file as it is (UploadError if neither)."""
+    if path.is_dir():
+        return zip_directory(path)
+    if path.is_file():
+        return path.read_bytes()
+    raise UploadError(f"{path}: no such directory or file")
+
+
 def zip_directory(path: Path) -> bytes:
     """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders."""
     skip = {"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"}

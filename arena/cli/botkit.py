@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TS_SDK = ROOT / "sdk" / "typescript"
 LANGS = ("python", "typescript")
 
-bot_app = typer.Typer(help="Start a bot: a working bot directory to build on.", no_args_is_help=True)
+bot_app = typer.Typer(help="Start a bot (a working directory to build on), and check it as the ladder will.", no_args_is_help=True)
 console = Console()
 err = Console(stderr=True)
 

@@ -345,26 +345,21 @@ def submit(
     token: Token = "",
 ) -> None:
     """Upload a new version of your bot; it joins the ladder once its validation matches pass."""
-    from ladder.upload import UploadError, zip_directory
+    from ladder.upload import UploadError, bot_archive
 
     if not token:  # before the bot is read and zipped
         fail(NO_TOKEN)
-    if bot.is_dir():
-        try:
-            data = zip_directory(bot)
-        except UploadError as exc:
-            fail(str(exc))
-    elif bot.is_file():
-        data = bot.read_bytes()
-    else:
-        fail(f"{bot}: no such directory or file")
+    try:
+        data = bot_archive(bot)
+    except UploadError as exc:
+        fail(str(exc))
     reply = as_owner(server, "/api/bots", token, "accepted", content=data)
     if reply["accepted"]:
         console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) {reply['reason'] or 'is on the ladder'}")
         return
     console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
     if reply.get("log"):
-        console.print(reply["log"][-4000:], markup=False, highlight=False)
+        console.print(reply["log"][-4000:], markup=False, highlight=False, soft_wrap=True)  # lines whole, as the bot wrote them
     raise typer.Exit(1)
 
 

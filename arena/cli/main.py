@@ -23,6 +23,7 @@ from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBan
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
 from arena.cli import ladder_bot  # noqa: F401  (its commands join ladder_app)
+from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
