@@ -235,6 +235,7 @@ def test_the_try_it_lines_are_each_a_command_at_80_columns(tmp_path: Path, lang:
     result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--lang", lang, "--dir", str(where)], env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     lines = result.stdout.split("try it:\n")[1].splitlines()
-    assert len(lines) == (3 if lang == "typescript" else 2)
-    assert all(line.startswith(("  (cd ", "  pytest ", "  arena match ")) for line in lines), lines
-    assert shlex.split(lines[-1]) == ["arena", "match", "glory", str(where), str(where)]  # the folder with a space, quoted
+    assert len(lines) == (4 if lang == "typescript" else 3)
+    assert all(line.startswith(("  (cd ", "  pytest ", "  arena match ", "  arena bot check ")) for line in lines), lines
+    assert shlex.split(lines[-2]) == ["arena", "match", "glory", str(where), str(where)]  # the folder with a space, quoted
+    assert shlex.split(lines[-1], comments=True) == ["arena", "bot", "check", str(where)]

@@ -171,7 +171,8 @@ Play it and test it (with the arena environment, such as `.venv/bin/`):
     pytest __DIR__
 
 `arena match __GAME__ __DIR__ sample_bots/random ...` plays it against other bots
-(one directory per seat).
+(one directory per seat). Before `arena ladder submit __DIR__`, `arena bot check __DIR__`
+tells whether the ladder would take it (its validation matches, played here).
 """
 
 # --- the TypeScript kit ---------------------------------------------------------------------
@@ -277,6 +278,9 @@ Test (and build), then play:
 
     npm test
     __MATCH__
+
+Before `arena ladder submit __DIR__`, `arena bot check __DIR__` tells whether the ladder
+would take it (its validation matches, played here).
 """
 
 
@@ -493,6 +497,7 @@ def new(
     else:
         console.print(f"  pytest {typed}", soft_wrap=True)
     console.print(f"  {match_command(game, typed)}", soft_wrap=True)
+    console.print(f"  arena bot check {typed}   # would the ladder take it? before arena ladder submit", soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:
