@@ -141,6 +141,24 @@ def test_as41_kills() -> None:
     ]
 
 
+def test_as41_the_bad_cop_who_shoots_the_reporter_first_loses_points_too() -> None:
+    """"Caution: If you shoot the reporter you will lose points" is written on the police officer's shoot-first, which the bad cop has too."""
+    lost = []
+    for bad_cop in (False, True):
+        g = make()
+        g.secret.bad_cop = bad_cop
+        g.incident = True
+        to_event_stage(g)
+        for c in (1, 4):
+            place(g, c, R.HALL)
+        act(g, [1], {1: TakeAction(ActionKind.SHOOT_PLAYER, 4)})
+        assert g.pieces[4].killed
+        g.president.status = PresidentStatus.KILLED
+        ended = of(g._end_round(RoundOutcome.ASSASSINATED), RoundEnded)[0]
+        lost.append([c for c in changes(ended) if c[2] == ScoreReason.KILLED_REPORTER])
+    assert lost == [[(1, -4, ScoreReason.KILLED_REPORTER)]] * 2
+
+
 def test_as42_detentions() -> None:
     g = make()
     g.ledger.detentions = [(0, 2), (1, 2), (0, 3), (0, 4), (0, 1)]

@@ -77,7 +77,7 @@ SPEC = GameSpec(
     player_counts=(4,),
     summary="Secret identities around a president's visit: anonymous moves with marked cards, a sniper, a bomber, the Secret Service and the police.",
     rules_file="assassination.txt",
-    rules_version=4,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35)
+    rules_version=5,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35); 5: the bad cop who kills the reporter loses 4 (AS-41)
     options=(
         OptionSpec("target_score", 15, "The game ends after the round in which a player reaches this score.", minimum=1, maximum=1000),
         OptionSpec("max_rounds", 20, "The game ends after this many rounds whatever the scores.", minimum=1, maximum=200),

@@ -42,7 +42,8 @@ def score_round(g: Assassination, outcome: RoundOutcome) -> list[ScoreChange]:
     for killer, colour in g.ledger.kills:
         victim = a.owner(colour)
         if victim is None:
-            if a.is_good(killer):
+            # "If you shoot the reporter you will lose points" is on the police officer's shoot-first, the bad cop's too.
+            if a.is_good(killer) or a.identities[killer] == Identity.POLICE_OFFICER:
                 changes.append(ScoreChange(killer, REPORTER_PENALTY, ScoreReason.KILLED_REPORTER))
         elif a.is_good(victim):
             if not a.is_good(killer):
