@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from referee.core.cards import Rank, deck_of, rank_of
+from referee.core.cards import Rank, Suit, card_id, deck_of, joker_id, rank_of
 from referee.games.assassination import Assassination, board, deck
 from referee.games.assassination.actions import others_in_room
 from referee.games.assassination.types import (
@@ -120,6 +120,20 @@ def test_as3_a_marked_deck_has_54_movement_and_16_event_cards() -> None:
         assert {rank_of(c) for c in events} == {Rank.ACE, Rank.JACK, Rank.QUEEN, Rank.KING}
         assert all(deck.colour_of(c) == colour for c in moves + events)
     assert len(deck.all_cards()) == 5 * 70
+
+
+def test_as3_the_suit_tells_the_way_aces_and_jokers_stay_and_red_aces_act() -> None:
+    """Spades up (points up), clubs right (right hand), hearts down (points down), diamonds left (the ring); aces and jokers do not move."""
+    ways = {Suit.SPADES: UP, Suit.CLUBS: RIGHT, Suit.HEARTS: DOWN, Suit.DIAMONDS: LEFT}
+    for colour in range(deck.COLOURS):
+        blue, red = 2 * colour, 2 * colour + 1
+        for suit, way in ways.items():
+            assert [deck.direction_of(card_id(r, suit, blue)) for r in range(2, 14)] == [way] * 12
+            assert deck.direction_of(card_id(Rank.ACE, suit, blue)) == STAY
+            assert deck.is_action(card_id(Rank.ACE, suit, red))
+            assert not any(deck.is_action(card_id(r, suit, red)) for r in (Rank.JACK, Rank.QUEEN, Rank.KING))
+            assert not deck.is_action(card_id(Rank.ACE, suit, blue)), "a movement ace moves nobody and acts for nobody"
+        assert deck.direction_of(joker_id(0, blue)) == deck.direction_of(joker_id(1, blue)) == STAY
 
 
 def test_as4_hands_are_whole_decks_and_the_reporter_draws_from_the_top() -> None:
