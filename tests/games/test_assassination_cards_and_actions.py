@@ -23,6 +23,7 @@ from referee.games.assassination.types import (
     MovePresident,
     Phase,
     PieceDetained,
+    PieceKilled,
     PieceSent,
     PlayerRevealed,
     PlayMovement,
@@ -704,6 +705,21 @@ def test_as35_after_an_incident_the_bad_cops_shot_at_the_agent_is_shoot_first_an
         assert g.pieces[0].injured and not g.pieces[1].detained and not g.reporter_revealed
         seen.append([e.payload for e in events])
     assert seen[0] == seen[1], "the same shot looks the same whatever the police officer's side"
+
+
+@pytest.mark.parametrize("incident", [True, False])
+def test_as33_as35_the_police_officers_shot_kills_an_agent_already_wounded(incident: bool) -> None:
+    """Shoot-first (after an incident) and the bad cop's shot (before): "if secret service is injured: secret service is killed"."""
+    g = make()
+    g.secret.bad_cop = not incident
+    g.incident = incident
+    g.pieces[0].injured = True
+    g.revealed_seats[0] = None
+    to_event_stage(g)  # the agent, revealed, keeps the president where he is
+    for c in (0, 1):
+        place(g, c, R.HALL)
+    events = act(g, [1], {1: TakeAction(ActionKind.SHOOT_PLAYER, 0)})
+    assert g.pieces[0].killed and of(events, PieceKilled) == [PieceKilled(0, 1)] and g.incident
 
 
 def test_as36_the_token_holder_chooses_his_side_whatever_he_is() -> None:
