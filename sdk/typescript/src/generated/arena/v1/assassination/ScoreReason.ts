@@ -38,7 +38,7 @@ export const ScoreReason = {
    */
   KILLED_OWN_SIDE: 7,
   /**
-   * -4 to a good guy who killed the reporter.
+   * -4 to a good guy, or the police officer whatever his side, who killed the reporter.
    */
   KILLED_REPORTER: 8,
   /**
@@ -108,7 +108,7 @@ export type ScoreReason =
   | 'KILLED_OWN_SIDE'
   | 7
   /**
-   * -4 to a good guy who killed the reporter.
+   * -4 to a good guy, or the police officer whatever his side, who killed the reporter.
    */
   | 'KILLED_REPORTER'
   | 8
