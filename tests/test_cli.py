@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 from pathlib import Path
@@ -84,6 +85,24 @@ def test_an_unbuilt_bot_is_refused_before_the_match(tmp_path: Path, monkeypatch:
         assert result.exit_code == 2, result.output
         assert "names dist/main.js, which is not in the bot's folder (build the bot first" in " ".join(result.output.split())
     assert not (tmp_path / "replays").exists()
+
+
+def test_a_typescript_bot_edited_since_its_build_is_warned_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee runs dist/main.js: an author who edited bot.ts and played without building again played the old bot, unwarned."""
+    monkeypatch.chdir(tmp_path)
+    edited = tmp_path / "edited"
+    (edited / "dist").mkdir(parents=True)
+    (edited / "bot.toml").write_text('name = "edited"\nversion = "1"\nlanguage = "typescript"\ngames = ["generals-war"]\ncommand = ["node", "dist/main.js"]\n')
+    (edited / "dist" / "main.js").write_text("")  # no need of node: the warning comes before the match, whatever the bot does
+    (edited / "bot.ts").write_text("")
+    os.utime(edited / "dist" / "main.js", (1e9, 1e9))
+    warning = "warning: edited: bot.ts changed after dist/main.js was built, so the old bot plays: build it again (npm run build)"
+    for args in (["match", "generals-war", str(edited), str(edited), "--json"], ["tournament", "generals-war", str(edited), RANDOM, "--games", "2", "--json"], ["bot", "check", str(edited)]):
+        result = runner.invoke(app, args)
+        assert " ".join(result.output.split()).count(warning) == 1, result.output  # once, for a bot given twice too
+    os.utime(edited / "bot.ts", (0.9e9, 0.9e9))
+    result = runner.invoke(app, ["match", "generals-war", str(edited), RANDOM, "--json"])
+    assert "warning" not in result.output
 
 
 def test_four_player_match_with_a_table(tmp_path: Path) -> None:

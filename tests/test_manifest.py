@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from referee.server.manifest import ManifestError, check_built, load_manifest
+from referee.server.manifest import ManifestError, check_built, load_manifest, stale_build
 
 HEAD = 'name = "m"\nversion = "1"\nlanguage = "python"\ngames = ["glory"]\n'
 
@@ -134,3 +135,31 @@ def test_a_command_whose_program_is_not_executable_is_refused_before_it_starts(t
     (folder / "bot.toml").write_text(HEAD + 'command = ["python", "./bot.py"]\n')
     (folder / "bot.py").chmod(0o644)
     check_built(load_manifest(folder))  # a script handed to its interpreter need not be executable
+
+
+def test_a_typescript_bot_edited_since_its_bundle_is_told_to_build_again(tmp_path: Path) -> None:
+    """The referee runs dist/main.js: an author who edited bot.ts and played without `npm run build` played the old bot, unwarned."""
+    folder = bot(tmp_path, 'command = ["node", "--enable-source-maps", "dist/main.js"]\n')
+    (folder / "bot.toml").write_text((folder / "bot.toml").read_text().replace('"python"', '"typescript"'))
+    (folder / "lib").mkdir()
+    (folder / "dist").mkdir()
+    (folder / "node_modules").mkdir()
+    sources = [folder / "bot.ts", folder / "lib" / "plan.ts", folder / "bot.test.ts", folder / "node_modules" / "x.ts", folder / "dist" / "main.js"]
+    for i, file in enumerate(sources):  # each newer than the one before: the bundle last
+        file.write_text("")
+        os.utime(file, (1000 + i, 1000 + i))
+    assert stale_build(load_manifest(folder)) is None
+    os.utime(folder / "lib" / "plan.ts", (2000, 2000))
+    os.utime(folder / "bot.ts", (2000, 2000))
+    note = stale_build(load_manifest(folder))
+    assert note == "m: bot.ts, lib/plan.ts changed after dist/main.js was built, so the old bot plays: build it again (npm run build)"
+    # Its tests, its packages and the bundle's own folder are not the bot; nor is a Python bot's anything.
+    os.utime(folder / "bot.ts", (1000, 1000))
+    os.utime(folder / "lib" / "plan.ts", (1000, 1000))
+    for file in sources[2:4]:
+        os.utime(file, (3000, 3000))
+    assert stale_build(load_manifest(folder)) is None
+    (folder / "bot.toml").write_text(HEAD + 'command = ["python", "bot.py"]\n')
+    (folder / "bot.py").write_text("")
+    os.utime(folder / "bot.ts", (4000, 4000))
+    assert stale_build(load_manifest(folder)) is None

@@ -10,11 +10,13 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 import asyncio
 import json
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from arena.cli import running
@@ -27,7 +29,7 @@ from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
-from referee.server.manifest import ManifestError, check_built
+from referee.server.manifest import BotManifest, ManifestError, check_built, stale_build
 
 app = typer.Typer(help="Arena: bots in any language play hidden-information card games.", no_args_is_help=True)
 referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
@@ -41,6 +43,13 @@ err = Console(stderr=True)
 def fail(message: str) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
     raise typer.Exit(2)
+
+
+def warn_stale(manifests: Iterable[BotManifest]) -> None:
+    """Warn, once a bot, when a TypeScript bot's sources are newer than the bundle the referee will run."""
+    for manifest in {m.path: m for m in manifests}.values():
+        if note := stale_build(manifest):
+            err.print(f"[yellow]warning:[/] {escape(note)}", soft_wrap=True)
 
 
 def check_dir(path: Path, flag: str) -> None:
@@ -152,11 +161,13 @@ def match(
 
     options = parse_options(option)
     try:
-        for manifest in prepare(game, bots):
+        manifests = prepare(game, bots)
+        for manifest in manifests:
             check_built(manifest)
         GAMES[game].spec.resolve_options(options)
     except (OptionError, ManifestError) as exc:
         fail(str(exc))
+    warn_stale(manifests)
     seed = seed if seed is not None else random.randrange(2**31)
     try:
         launcher = launcher_for(sandbox)

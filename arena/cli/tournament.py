@@ -80,7 +80,7 @@ def tournament(
     seats (for two players: swapped), so each bot plays each seat equally and
     card luck cancels. The result depends on the seed, never on --concurrency.
     """
-    from arena.cli.main import check_dir, check_file, fail, parse_options
+    from arena.cli.main import check_dir, check_file, fail, parse_options, warn_stale
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
     from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
@@ -115,6 +115,7 @@ def tournament(
     saved_before = 0
     try:
         manifests = check(config, sprt=sprt)
+        warn_stale(manifests)
         labels = unique_labels(manifests)
         if sprt:
             test = Sprt(elo0, elo1, alpha, beta, sprt_model)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
@@ -123,6 +124,32 @@ def check_built(manifest: BotManifest) -> None:
                 f"{manifest.path / MANIFEST}: its command runs {word}, which is not executable"
                 f" (chmod +x {word}, or start the command with its interpreter)"
             )
+
+
+def stale_build(manifest: BotManifest) -> str | None:
+    """Say which of a TypeScript bot's sources changed after the bundle its command runs was built (None: none did).
+
+    The referee runs the bundle (``dist/main.js``), not the ``.ts`` files: an author who edited bot.ts and played
+    without building again played the old bot, and nothing said so. Tests (``*.test.ts``) are not the bot's sources,
+    nor are ``node_modules``, ``dist`` and hidden folders. Only a warning: a file's time is no proof, and the ladder,
+    which gets the files from an archive, does not ask."""
+    if manifest.language != "typescript":
+        return None
+    bundles = [w for w in manifest.command[1:] if w.endswith((".js", ".cjs", ".mjs")) and (manifest.path / w).is_file()]
+    if not bundles:
+        return None
+    built = min((manifest.path / w).stat().st_mtime for w in bundles)
+    newer = []
+    for root, dirs, files in os.walk(manifest.path):
+        dirs[:] = [d for d in dirs if d not in ("node_modules", "dist") and not d.startswith(".")]
+        for f in files:
+            source = Path(root) / f
+            with contextlib.suppress(OSError):  # a dangling link, a file gone meanwhile
+                if f.endswith(".ts") and not f.endswith(".test.ts") and source.stat().st_mtime > built:
+                    newer.append(str(source.relative_to(manifest.path)))
+    if not newer:
+        return None
+    return f"{manifest.name}: {', '.join(sorted(newer))} changed after {bundles[0]} was built, so the old bot plays: build it again (npm run build)"
 
 
 def check_keys(file: Path, data: dict[str, object]) -> None:
