@@ -43,7 +43,8 @@ def zip_directory(path: Path) -> bytes:
     """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders."""
     skip = {"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"}
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+    # strict_timestamps=False: a file dated before 1980 (from a Nix store, a tar of mtime 0) is stored as of 1980, not a ValueError.
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, strict_timestamps=False) as zf:
         for root, dirs, files in os.walk(path):
             dirs[:] = sorted(d for d in dirs if d not in skip)
             for name in dirs + sorted(files):  # a link to a folder is in dirs, where os.walk would skip it unsaid

@@ -116,6 +116,16 @@ def test_a_sample_bot_round_trips_and_a_single_top_folder_is_stripped(tmp_path: 
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["bot.py", "bot.toml"]
 
 
+def test_a_file_dated_before_1980_is_zipped(tmp_path: Path) -> None:
+    """ZIP dates start in 1980: a file of an older date (mtime 0 from a Nix store or a tar) made submit and bot check end in a ValueError."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.toml").write_bytes(MANIFEST)
+    os.utime(bot / "bot.toml", (0, 0))
+    unpack(zip_directory(bot), tmp_path / "out")
+    assert (tmp_path / "out" / "bot.toml").read_bytes() == MANIFEST
+
+
 def test_links_in_a_directory_are_refused(tmp_path: Path) -> None:
     bot = tmp_path / "bot"
     bot.mkdir()
