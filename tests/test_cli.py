@@ -97,7 +97,13 @@ def test_a_typescript_bot_edited_since_its_build_is_warned_of(tmp_path: Path, mo
     (edited / "bot.ts").write_text("")
     os.utime(edited / "dist" / "main.js", (1e9, 1e9))
     warning = "warning: edited: bot.ts changed after dist/main.js was built, so the old bot plays: build it again (npm run build)"
-    for args in (["match", "generals-war", str(edited), str(edited), "--json"], ["tournament", "generals-war", str(edited), RANDOM, "--games", "2", "--json"], ["bot", "check", str(edited)]):
+    commands = (
+        ["match", "generals-war", str(edited), str(edited), "--json"],
+        ["tournament", "generals-war", str(edited), RANDOM, "--games", "2", "--json"],
+        ["bot", "check", str(edited)],
+        ["ladder", "submit", str(edited), "--server", "http://127.0.0.1:9", "--token", "t"],  # warned before it fails to connect
+    )
+    for args in commands:
         result = runner.invoke(app, args)
         assert " ".join(result.output.split()).count(warning) == 1, result.output  # once, for a bot given twice too
     os.utime(edited / "bot.ts", (0.9e9, 0.9e9))

@@ -8,7 +8,6 @@ passes here passes there, unless the ladder runs bots in another sandbox than th
 
 from __future__ import annotations
 
-import contextlib
 import json
 import tempfile
 from pathlib import Path
@@ -33,16 +32,15 @@ def check(
     from ladder.submissions import VALIDATION_TC, unknown_games, unpacked, validation_matches
     from ladder.upload import Limits, UploadError, bot_archive
     from referee.core.game import OptionError
-    from arena.cli.main import warn_stale
-    from referee.server.manifest import ManifestError, load_manifest
+    from arena.cli.stale import warn_stale_folder
+    from referee.server.manifest import ManifestError
     from referee.server.runner import launcher_for
 
     try:
         data = bot_archive(bot)
     except UploadError as exc:
         fail(str(exc))
-    with contextlib.suppress(ManifestError):  # a bad manifest is told below, as the ladder tells it
-        warn_stale([load_manifest(bot)])  # the archive holds the old bundle too
+    warn_stale_folder(bot)
     try:
         launcher_for(sandbox)  # no engine or no image is this machine's trouble, not the bot's: said before anything runs
     except OptionError as exc:

@@ -345,10 +345,12 @@ def submit(
     token: Token = "",
 ) -> None:
     """Upload a new version of your bot; it joins the ladder once its validation matches pass."""
+    from arena.cli.stale import warn_stale_folder
     from ladder.upload import UploadError, bot_archive
 
     if not token:  # before the bot is read and zipped
         fail(NO_TOKEN)
+    warn_stale_folder(bot)
     try:
         data = bot_archive(bot)
     except UploadError as exc:

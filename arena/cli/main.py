@@ -10,13 +10,11 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 import asyncio
 import json
 import random
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from arena.cli import running
@@ -27,9 +25,10 @@ from arena.cli.ladder import ladder_app
 from arena.cli import ladder_bot  # noqa: F401  (its commands join ladder_app)
 from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
+from arena.cli.stale import warn_stale
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
-from referee.server.manifest import BotManifest, ManifestError, check_built, stale_build
+from referee.server.manifest import ManifestError, check_built
 
 app = typer.Typer(help="Arena: bots in any language play hidden-information card games.", no_args_is_help=True)
 referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
@@ -43,13 +42,6 @@ err = Console(stderr=True)
 def fail(message: str) -> NoReturn:
     err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
     raise typer.Exit(2)
-
-
-def warn_stale(manifests: Iterable[BotManifest]) -> None:
-    """Warn, once a bot, when a TypeScript bot's sources are newer than the bundle the referee will run."""
-    for manifest in {m.path: m for m in manifests}.values():
-        if note := stale_build(manifest):
-            err.print(f"[yellow]warning:[/] {escape(note)}", soft_wrap=True)
 
 
 def check_dir(path: Path, flag: str) -> None:

@@ -80,7 +80,8 @@ def tournament(
     seats (for two players: swapped), so each bot plays each seat equally and
     card luck cancels. The result depends on the seed, never on --concurrency.
     """
-    from arena.cli.main import check_dir, check_file, fail, parse_options, warn_stale
+    from arena.cli.main import check_dir, check_file, fail, parse_options
+    from arena.cli.stale import warn_stale
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
     from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
