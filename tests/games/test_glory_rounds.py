@@ -91,6 +91,7 @@ def test_g21_assassination_damage_glory_and_discards() -> None:
     assert payloads(events, BattleResolved)[0].result.damage == 25
     assert g.t.phase == Phase.ROUND_OVER
     assert set(cs("X X@1")) <= set(g.t.discard)
+    assert not payloads(events, CardsDrawn), "an assassinated king ends the round at once: nobody draws back (G-26)"
     g = table(2, ["X 2h", "2c"])
     g.t.hp[1] = 10
     assert payloads(play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart(()))), BattleResolved)[0].result.damage == 10, "the HP he lost, not 25"
@@ -98,6 +99,15 @@ def test_g21_assassination_damage_glory_and_discards() -> None:
     g = table(2, ["X X@1 2h", "X2 2c"])
     play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins((c("X@1"),))), (1, Thwart(())))
     assert g.t.hp[1] == 25 and g.t.discard == cs("X X@1 X2")
+
+
+def test_g21_an_assassination_deals_25_whatever_the_number_of_assassins() -> None:
+    g = table(2, ["X X@1 X2@1 2h", "X2 2c"])
+    events = play(g, (0, Assassinate(1, tuple(cs("X X@1 X2@1")))), (1, Thwart(())))  # three at once, unmatched
+    assert g.t.hp[1] == 25 and payloads(events, BattleResolved)[0].result.damage == 25
+    g = table(2, ["X X@1 X2@1 2h", "X2 2c"])
+    play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins(tuple(cs("X@1 X2@1")))), (1, Thwart(())))
+    assert g.t.hp[1] == 25, "four assassins over two mini-rounds: still 25"
 
 
 def test_g22_heal_half_rounded_up_and_capped_at_fifty() -> None:
@@ -152,6 +162,21 @@ def test_g24_draw_back_order_after_an_attack_on_a_king() -> None:
     g = table(2, ["Kc 2h 3h 4h 5h 6h 7h", "5c 2h@1 3h@1 4h@1 5h@1 6h@1 7h@1"], domains=["", "2s"], deck="8s 9s")
     play(g, (0, ConquerLand(1, (c("Kc"),))), (1, Defend((c("5c"),))))
     assert g.t.hands[1][-1] == c("8s") and g.t.hands[0][-1] == c("9s")  # the defender first, then the winner
+
+
+def test_g24_after_an_assassination_the_defender_then_the_successful_assassin_draw_back() -> None:
+    g = table(2, ["X X@1 3h 4h 5h 6h 7h", "X2 2c 3c 4c 5c 6c 7c"], deck="8s 9s Ts Js")
+    play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins((c("X@1"),))))
+    events = g.apply(1, Thwart(()))  # he has no assassin left: the second mini-round succeeds
+    assert g.t.hp[1] == 25
+    assert g.t.hands[1][-1] == c("8s") and g.t.hands[0][-2:] == cs("9s Ts")  # the defender first, then the attacker
+    assert [len(h) for h in g.t.hands] == [7, 7] and not g.t.waiting[0]
+    assert [e.payload.seat for e in events if isinstance(e.payload, CardsDrawn) and e.visible_to == frozenset({e.payload.seat})] == [1, 0]
+    # A failed assassination: the defender who thwarted draws back, the attacker waits.
+    g = table(2, ["X 3h 4h 5h 6h 7h 8h", "X2 2c 3c 4c 5c 6c 7c"], deck="8s 9s Ts")
+    play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins(())))
+    assert g.t.hands[1][-1] == c("8s") and len(g.t.hands[1]) == 7
+    assert len(g.t.hands[0]) == 6 and g.t.waiting[0] and g.t.deck == cs("Ts 9s")
 
 
 def test_g25_a_failed_attacker_waits_for_his_turn_unless_attacked() -> None:
@@ -280,6 +305,8 @@ def test_g31_default_actions_are_passive_and_legal() -> None:
     assert g.default_action(1) == Thwart(())
     g.apply(1, Thwart((c("X@1"),)))
     assert isinstance(g.decision(0), MoreAssassinsChoice) and g.default_action(0) == MoreAssassins(())
+    g = table(2, ["2h@1 9c 2h Kc", "2c"])
+    assert g.default_action(0) == Discard((c("2h"),))  # two cards worth 2: the lower id
     g = table(2, ["", "2c"])
     assert g.default_action(0) == PassTurn()
     g = table(2, ["2h", "3h"])
