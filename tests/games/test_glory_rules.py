@@ -178,6 +178,20 @@ def test_g6_later_rounds_start_with_a_decision_and_a_turned_over_card() -> None:
     assert g.to_act() == (0,) and g.t.phase == Phase.TURN
 
 
+def test_g6_every_card_is_gathered_for_the_new_round_and_no_wait_carries_over() -> None:
+    g = table(3, ["Kc 2h", "3h", "4h"], treasuries=["5d", "", "9d"], domains=["5s", "7s"], turn=0)
+    g.t.discard = cs("Ts Jh")
+    g.t.waiting[1] = True  # a failed attacker still waiting when the round ends
+    finish_round(g, 0)
+    assert g.t.waiting[1] and g.t.discard[:2] == cs("Ts Jh")
+    before = sorted(g.t.deck + g.t.discard + [x for s in range(3) for x in g.t.hands[s] + g.t.treasuries[s] + g.t.domains[s]])
+    g.apply(g.to_act()[0], StartRound())
+    t = g.t
+    after = sorted(t.deck + t.discard + [x for s in range(3) for x in t.hands[s] + t.treasuries[s] + t.domains[s]])
+    assert after == before, "the discard pile, hands, Domains and Treasuries all go back into the deck"
+    assert t.waiting == [False, False, False] and not g.view(0).players[1].waiting
+
+
 def test_g7_the_deal_passes_one_card_at_a_time_and_money_goes_to_the_treasury() -> None:
     top = cs("Kh 2h")  # seat 0 goes first
     deal = cs("3d 3h 4d 4h 5h 5c 6h 6c 7h 7c 8h 8c 9h 9c 2c Tc Ac As Ts 7s")
@@ -252,6 +266,12 @@ def test_g11_buy_land_with_enough_money_and_no_change() -> None:
     assert g.check(0, BuyLand((), (c("9d"),))) is not None
     assert g.check(0, BuyLand((c("2h"),), (c("9d"),))) is not None
     assert g.check(0, BuyLand((c("7s"),), ())) is not None
+    assert g.check(0, BuyLand((c("4s"),), (c("3d"),))) is not None  # one short: 3 < 4
+    assert g.check(0, BuyLand(tuple(cs("7s 4s")), tuple(cs("5d 3d 9d")))) is None  # paying more than needed
+    assert g.check(0, BuyLand((c("7s"),), tuple(cs("5d 3d")))) is None  # 8 for 7
+    g2 = table(2, ["7s 4s 2h", "2c"], treasuries=["4d 3d"])
+    g2.apply(0, BuyLand((c("7s"),), tuple(cs("4d 3d"))))  # exactly the value of the Land is enough
+    assert g2.t.domains[0] == [c("7s")] and g2.t.treasuries[0] == []
     g.apply(0, BuyLand(tuple(cs("7s 4s")), tuple(cs("9d 3d"))))  # 12 for 11: no change
     assert g.t.domains[0] == cs("7s 4s") and g.t.treasuries[0] == [c("5d")]
     assert g.t.discard == cs("9d 3d") and len(g.t.hands[0]) == 7
@@ -268,6 +288,15 @@ def test_g12_attacks_need_a_general_and_mercenaries_are_worth_half_rounded_up() 
     events = g.apply(0, AttackKing(1, tuple(cs("Kc 9c")), tuple(cs("9d 2d"))))
     assert payloads(events, AttackDeclared)[0].attack_points == 12 + 9 + 5 + 1
     assert g.t.treasuries[0] == [] and g.t.hands[0] == [c("5c")]  # the whole force is on the table
+
+
+def test_g12_a_conquest_needs_a_general_too() -> None:
+    g = table(2, ["Tc 9c Qh", "2c"], treasuries=["9d"], domains=["", "2s"])
+    assert g.check(0, ConquerLand(1, tuple(cs("Tc 9c")), (c("9d"),))) is not None  # 22 AP, but no General
+    assert g.check(0, ConquerLand(1, (c("Qh"),))) is None  # a Queen of hearts is a General
+    d = g.decision(0)
+    assert isinstance(d, TurnChoice)
+    assert all(c("Qh") in a.card_ids for a in g.legal_actions(0) if isinstance(a, ConquerLand))
 
 
 def test_g12_mercenaries_join_a_conquest_too() -> None:
@@ -298,6 +327,9 @@ def test_g14_conquest_takes_the_lowest_land_and_scores_two() -> None:
     g = table(2, ["Jc 2h", "2c"], domains=["", "5s 3s 9s"])
     events = play(g, (0, ConquerLand(1, (c("Jc"),))), (1, Defend(())))  # 10 vs 6: taken
     assert len(g.t.domains[1]) == 2
+    g = table(2, ["Jc 2h", "2c"], domains=["", "8s"])
+    play(g, (0, ConquerLand(1, (c("Jc"),))), (1, Defend(())))  # 10 vs 2: his only Land goes
+    assert g.t.domains == [[c("8s")], []]
     g = table(2, ["Tc Jc", "4c"], domains=["", "5s 3s 9s"])
     events = play(g, (0, ConquerLand(1, (c("Jc"),))), (1, Defend((c("4c"),))))  # 10 vs 10: fails
     assert len(g.t.domains[1]) == 3 and awards(events) == [(1, 2, GloryReason.CONQUEST_REPELLED)]
@@ -335,6 +367,11 @@ def test_g16_offers_name_public_cards_of_the_offerer_for_other_players() -> None
     assert g.check(0, MakeOffers((Offer(1, (c("3s"),)), Offer(3, (c("3s"),))))) is not None  # a card once
     assert g.check(0, MakeOffers((Offer(1, (c("5c"),)),))) is not None  # not from the hand
     assert g.check(0, MakeOffers((Offer(1, ()), Offer(3, (c("8d"), c("3s")))))) is None  # an appeal and an offer
+    g = table(3, ["Kc 4s", "5c", "6c"], domains=["3s"])
+    g.apply(0, AttackKing(2, (c("Kc"),)))
+    d = g.decision(0)
+    assert isinstance(d, OfferChoice) and d.offerable == (c("3s"),)
+    assert g.check(0, MakeOffers((Offer(1, (c("4s"),)),))) is not None  # Land still in the hand may not be offered
 
 
 def test_g17_offers_are_paid_to_the_assistants_of_the_offering_side() -> None:
