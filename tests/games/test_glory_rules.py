@@ -433,6 +433,24 @@ def test_g18_assistance_with_generals_and_soldiers_for_one_side() -> None:
     assert isinstance(d2, DefendChoice) and d2.attack_points == 12 + 5 + 11
 
 
+def test_g18_assassins_neither_assist_nor_defend_and_no_appeal_is_needed() -> None:
+    g = table(3, ["Kc", "5c X", "6c X@2"], treasuries=["4d"])
+    play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers((Offer(1, (c("4d"),)),))), (2, MakeOffers(())))
+    d = g.decision(1)
+    assert isinstance(d, AssistChoice) and d.playable == (c("5c"),)
+    assert g.check(1, Assist(0, tuple(cs("5c X")))) is not None  # an Assassin is no Soldier
+    assert not any(c("X") in getattr(a, "card_ids", ()) for a in g.legal_actions(1))
+    # The defender neither appealed to seat 1 nor offered him anything: seat 1 may still assist him.
+    assert g.check(1, Assist(2, (c("5c"),))) is None
+    g.apply(1, Assist(2, (c("5c"),)))
+    dd = g.decision(2)
+    assert isinstance(dd, DefendChoice) and dd.playable == (c("6c"),) and dd.defence_points == 5
+    assert g.check(2, Defend(tuple(cs("6c X@2")))) is not None  # nor does an Assassin defend
+    events = g.apply(2, Defend((c("6c"),)))  # 12 vs 11: the attack succeeds
+    assert not payloads(events, OfferPaid), "seat 1 assisted the defender: the attacker's offer is not paid"
+    assert g.t.treasuries[0] == [c("4d")] and g.t.treasuries[1] == []
+
+
 def test_g19_attack_a_king_damage_and_glory() -> None:
     g = table(3, ["Kc Qc", "5c", "6c"], domains=["", "", "2s"])
     events = play(
