@@ -124,7 +124,8 @@ class LadderConfig:
 
 
 def open_db(config: LadderConfig) -> sessionmaker[Session]:
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    if config.url is None:  # SQLite in the data folder; a database named by URL needs no folder (`user list --db URL` made one)
+        config.data_dir.mkdir(parents=True, exist_ok=True)
     migrate(config.db_url)
     return sessions(make_engine(config.db_url))
 

@@ -589,3 +589,15 @@ def test_the_operator_backs_up_a_running_ladder_into_a_folder_a_ladder_can_serve
         refused = runner.invoke(app, ["ladder", "backup", *args])
         assert refused.exit_code == 2 and said in " ".join(refused.output.split()), (args, refused.output)
     assert not (tmp_path / "other").exists() and not (data / "inside").exists()
+
+
+def test_commands_on_a_database_named_by_url_leave_no_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`user add/list`, `retire`, `check-ratings` with --db need no data folder: none is made (./arena-data was, empty)."""
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'elsewhere.db'}"
+    assert arena("ladder", "user", "add", "nina", "--db", url).startswith("arena_")
+    assert "nina" in arena("ladder", "user", "list", "--db", url)
+    assert "ratings match the match log" in arena("ladder", "check-ratings", "--db", url)
+    assert runner.invoke(app, ["ladder", "retire", "nobot", "--db", url]).exit_code == 2
+    assert not (tmp_path / "arena-data").exists()
+
