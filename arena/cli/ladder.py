@@ -261,7 +261,7 @@ def serve(
     except LadderBusy as exc:
         fail(str(exc))
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True)
-    console.print("watch the standings: arena ladder standings GAME --watch")
+    console.print(f"watch the standings: {watch_command(host, port)}", soft_wrap=True)
     try:
         running.run(ladder.run())
     except HoldLost as exc:
@@ -270,6 +270,14 @@ def serve(
         if executor != "dask":
             raise
         fail(f"the Dask cluster cannot be reached or started: {exc}")
+
+
+def watch_command(host: str, port: int) -> str:
+    """The `standings --watch` that reaches a ladder listening on host:port: with --server unless that is the default."""
+    client = {"0.0.0.0": "127.0.0.1", "": "127.0.0.1", "::": "::1"}.get(host, host)  # a wildcard is listened on, not called
+    server = f"http://[{client}]:{port}" if ":" in client else f"http://{client}:{port}"
+    command = "arena ladder standings GAME --watch"
+    return command if server == DEFAULT_SERVER else f"{command} --server {server}"
 
 
 def check_store(make: Any, data: Path, made: Path | None) -> None:

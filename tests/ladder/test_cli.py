@@ -601,3 +601,13 @@ def test_commands_on_a_database_named_by_url_leave_no_data_folder(tmp_path: Path
     assert runner.invoke(app, ["ladder", "retire", "nobot", "--db", url]).exit_code == 2
     assert not (tmp_path / "arena-data").exists()
 
+
+def test_the_banner_of_serve_names_the_server_to_watch() -> None:
+    """On another port or address, the `--watch` the banner suggests reached the default 127.0.0.1:8765 instead."""
+    from arena.cli.ladder import watch_command
+
+    assert watch_command("127.0.0.1", 8765) == "arena ladder standings GAME --watch"
+    assert watch_command("127.0.0.1", 18765).endswith("--watch --server http://127.0.0.1:18765")
+    assert watch_command("0.0.0.0", 8765) == "arena ladder standings GAME --watch"  # listening everywhere: the default reaches it
+    assert watch_command("::", 9000).endswith("--server http://[::1]:9000")
+    assert watch_command("ladder.example.org", 8765).endswith("--server http://ladder.example.org:8765")
