@@ -526,8 +526,11 @@ def backup(
         made = back_up(db or default_url(data), data, to)
     except (BackupError, OSError) as exc:
         fail(str(exc))
-    console.print(f"backed up {made.files} files into {to}; `arena ladder serve --data {to}` serves the copy", soft_wrap=True)
-    if not made.database:
+    if made.database:
+        console.print(f"backed up {made.files} files into {to}; `arena ladder serve --data {to}` serves the copy", soft_wrap=True)
+    else:  # `serve --data TO` alone would start an empty ladder in a new SQLite file beside the copied bots
+        console.print(f"backed up {made.files} files into {to}; with the database restored, `arena ladder serve --data {to} --db URL`"
+                      " serves the copy", soft_wrap=True)
         err.print("[yellow]note:[/] the database is not SQLite: back it up with its own tools (pg_dump for PostgreSQL, docs/deploy.md)", soft_wrap=True)
 
 

@@ -160,3 +160,18 @@ def test_dask_workers_record_into_postgresql(pg_url: str, tmp_path: Path) -> Non
         wait_for("matches played by the workers", lambda: done_count(ladder.make) >= 12, timeout=240)
     done = check_recorded_once(ladder.make)
     assert len({m.played_by for m in done}) == 2
+
+
+def test_the_backup_command_of_a_postgresql_ladder_says_the_copy_needs_its_database(pg_url: str, tmp_path: Path) -> None:
+    """`serve --data COPY` alone, as it advised, started an empty ladder in a new SQLite file beside the copied bots."""
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    data = tmp_path / "data"
+    (data / "bots").mkdir(parents=True)
+    migrate(pg_url)
+    result = CliRunner().invoke(app, ["ladder", "backup", str(tmp_path / "copy"), "--data", str(data), "--db", pg_url])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 0, said
+    assert f"`arena ladder serve --data {tmp_path / 'copy'} --db URL` serves the copy" in said and "pg_dump" in said, said
