@@ -173,7 +173,7 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="HTTP port (0: a free one, named at start).", min=0, max=65535)] = 8765,
     workers: Annotated[int, typer.Option(help="Matches played at once.")] = 2,
-    samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game.")] = True,
+    samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game (of the --game ones, when given).")] = True,
     game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
     move_time_ms: MoveTimeMs = 1000,
     seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.", min=SEED_MIN, max=SEED_MAX)] = None,
