@@ -239,7 +239,7 @@ def sandbox_build() -> None:
 def compile_rules(
     force: Annotated[bool, typer.Option(help="Build again even if a build of the current sources exists.")] = False,
 ) -> None:
-    """Compile the rules with mypyc (about 1.5 min) into your cache; ARENA_COMPILED=1 then plays with them."""
+    """Compile the rules with mypyc (1.5-3.5 min of one core) into your cache; ARENA_COMPILED=1 then plays with them."""
     import time
 
     from referee.compiled import SWITCH, BuildError, build, build_dir, is_built
