@@ -393,22 +393,26 @@ def standings(
     game: str,
     server: Server = DEFAULT_SERVER,
     watch: Annotated[bool, typer.Option("--watch", help="Keep the table up to date.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (with --watch, one line per update).")] = False,
     interval: Annotated[float, typer.Option(help="Seconds between updates with --watch.", min=0.1)] = 2.0,
 ) -> None:
     """The leaderboard of one game, by conservative rating μ − 3σ."""
     rows = call("GET", server, f"/api/games/{game}/standings")
-    if as_json:
-        print(json.dumps(rows))
-        return
+
+    def show(rows: list[dict[str, Any]]) -> None:
+        if as_json:
+            print(json.dumps(rows), flush=True)
+        else:
+            console.print(standings_table(game, rows))
+            sys.stdout.flush()
+
     if not watch:
-        console.print(standings_table(game, rows))
+        show(rows)
         return
-    if not console.is_terminal:  # a pipe or a file: Live drew only at exit (nothing at all when killed), so a table per update
+    if as_json or not console.is_terminal:  # a pipe or a file: Live drew only at exit (nothing at all when killed), so a table per update
         try:
             while True:
-                console.print(standings_table(game, rows))
-                sys.stdout.flush()
+                show(rows)
                 time.sleep(interval)
                 rows = call("GET", server, f"/api/games/{game}/standings")
         except KeyboardInterrupt:

@@ -492,13 +492,16 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladd
         assert refused.exit_code == 2 and said in " ".join(refused.output.split()), (args, refused.output)
 
 
-def test_watching_the_standings_through_a_pipe_prints_each_update(server: str) -> None:
-    """Through a pipe (a log, `| tee`), rich's Live drew only when the command ended, and nothing when it was killed."""
+@pytest.mark.parametrize("as_json", [False, True])
+def test_watching_the_standings_through_a_pipe_prints_each_update(server: str, as_json: bool) -> None:
+    """Through a pipe (a log, `| tee`), rich's Live drew only when the command ended, and nothing when it was killed;
+    with --json, --watch was ignored: one list, then the end. Now one JSON line per update, for a tool to follow."""
     import select
     import subprocess
     import sys
 
     args = [sys.executable, "-m", "arena.cli.main", "ladder", "standings", "glory", "--watch", "--interval", "0.2", "--server", server]
+    args += ["--json"] if as_json else []
     watcher = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert watcher.stdout is not None
@@ -510,7 +513,7 @@ def test_watching_the_standings_through_a_pipe_prints_each_update(server: str) -
                 line = watcher.stdout.readline()
                 if not line:
                     break
-                titles += "glory ·" in line
+                titles += isinstance(json.loads(line), list) if as_json else "glory ·" in line
         assert titles == 3, f"{titles} tables printed while it ran"
     finally:
         watcher.terminate()
