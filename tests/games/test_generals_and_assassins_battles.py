@@ -23,7 +23,7 @@ from referee.games.generals_and_assassins.types import (
     RoundEnded,
     Side,
 )
-from tests.games.test_generals_and_assassins_rules import act, c, cs, hand, lands, new, payloads, turn
+from tests.games.test_generals_and_assassins_rules import act, c, cs, first_assassin_blocked, hand, lands, new, payloads, turn
 
 
 def test_ga8_offer_lapses_on_decline_and_received_land_defends_its_new_holder() -> None:
@@ -52,12 +52,7 @@ def test_ga8_offer_lapses_on_decline_and_received_land_defends_its_new_holder() 
 
 def test_ga12_attacker_without_a_second_assassin_is_still_asked_and_hp_stops_at_zero() -> None:
     """GA-12, GA-25: after a block the attacker is asked even with no joker left (default: decline); 25 HP never goes below 0."""
-    g = new(2)
-    hand(g, 0, "X0 2d 3d 4d 5d")
-    hand(g, 1, "X0 2d 3d 4d 5d")
-    turn(g, 0)
-    act(g, 0, Assassinate(1, c("X0", 0)))
-    act(g, 1, PlayAssassin(c("X0", 1)))
+    g = first_assassin_blocked("X0 2d 3d 4d 5d", "X0 2d 3d 4d 5d")
     assert g.to_act() == (0,) and g.decision(0) == AssassinChoice((), False)
     assert list(g.legal_actions(0)) == [Decline()] and g.default_action(0) == Decline()
     act(g, 0, Decline())
@@ -144,3 +139,53 @@ def test_ga17_two_decks_running_out_in_one_turn_trigger_the_end_once() -> None:
     for seat in (1, 2, 0):
         events = act(g, seat, Discard((g.hands[seat][0],)))
     assert payloads(events, RoundEnded)
+
+
+def test_ga12_an_unblocked_second_assassin_succeeds() -> None:
+    """GA-12: after a block, the attacker's second assassin takes 25 HP when the defender has no joker left to stop it."""
+    g = first_assassin_blocked("X0 X1 2d 3d 4d", "X0 2d 3d 4d 5d")
+    act(g, 0, PlayAssassin(c("X1", 0)))
+    assert g.decision(1) == AssassinChoice((), True)
+    events = act(g, 1, Decline())
+    assert payloads(events, AssassinationResolved) == [AssassinationResolved(0, 1, True, 25, 25)]
+    assert g.hp[1] == 25 and sorted(g.discards[0]) == cs("X0 X1", 0) and g.discards[1] == [c("X0", 1)]
+
+
+def test_ga12_assassination_asks_no_offer_and_no_assist_even_with_land_and_bystanders() -> None:
+    """GA-12: with four players and land on both sides, an assassination goes straight to the defender and back."""
+    g = new(4)
+    hand(g, 0, "X0 2d 3d 4d 5d")
+    hand(g, 1, "2d 3d 4d 5d 6d")
+    for seat in (2, 3):
+        hand(g, seat, "Kc Qc 2d 3d 4d")
+    lands(g, 0, "9s")
+    lands(g, 1, "8s")
+    turn(g, 0)
+    act(g, 0, Assassinate(1, c("X0", 0)))
+    assert g.to_act() == (1,) and g.decision(1) == AssassinChoice((), True)
+    events = act(g, 1, Decline())
+    assert payloads(events, AssassinationResolved)[0].success and g.to_act() == (1,)
+    battle = g.last_battle
+    assert battle is not None and battle.offers == () and battle.assists == () and battle.declined == ()
+
+
+def test_ga6_ga8_attacker_offers_to_two_players_and_only_the_helpers_offer_is_paid() -> None:
+    """GA-6, GA-8: one offer to each of two bystanders is legal; the one who assists the attacker receives his lands at once
+    (they score for him), the one who declines receives nothing."""
+    g = new(4)
+    hand(g, 0, "Kc 2d 3d 4d 5d")
+    hand(g, 2, "9c 2h 3h 4h 5h")
+    hand(g, 3, "8c 2h 3h 4h 5h")
+    to_two, to_three = lands(g, 0, "6s"), lands(g, 0, "4s 3s")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    events = act(g, 0, OfferLands((Offer(2, tuple(to_two)), Offer(3, tuple(sorted(to_three))))))
+    assert g.to_act() == (2,), "the defender has no land: no offer of his"
+    events = act(g, 2, Assist(Side.ATTACKER, c("9c", 2)))
+    assert payloads(events, LandTransferred) == [LandTransferred(0, 2, tuple(to_two))]
+    assert g.lands[2] == to_two and sorted(g.lands[0]) == sorted(to_three)
+    events = act(g, 3, Decline())
+    assert not payloads(events, LandTransferred) and g.lands[3] == []
+    events = act(g, 1, Defend(()))
+    assert payloads(events, AttackResolved)[0].attack_points == 12 + 9
+    assert [p.land_value for p in g.view(1).players] == [7, 0, 6, 0]

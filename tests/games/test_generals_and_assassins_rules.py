@@ -118,6 +118,17 @@ def payloads(events: list[Event], kind: type) -> list[Any]:
     return [e.payload for e in events if isinstance(e.payload, kind)]
 
 
+def first_assassin_blocked(attacker: str, defender: str) -> GeneralsAndAssassins:
+    """Two players: seat 0, holding ``attacker`` (X0 among it), assassinates seat 1, holding ``defender``, who blocks with his X0."""
+    g = new(2)
+    hand(g, 0, attacker)
+    hand(g, 1, defender)
+    turn(g, 0)
+    act(g, 0, Assassinate(1, c("X0", 0)))
+    act(g, 1, PlayAssassin(c("X0", 1)))
+    return g
+
+
 def test_ga1_own_shuffled_deck_five_card_hands_and_clockwise_order() -> None:
     """GA-1: a 54-card deck per player, shuffled from the seed, five cards dealt; play passes to seat + 1."""
     g = new(3, seed=7)
@@ -369,12 +380,7 @@ def test_ga12_unblocked_assassin_costs_25_hp() -> None:
 
 def test_ga12_attacker_may_decline_the_second_try() -> None:
     """GA-12: after a block the attacker decides; declining ends the assassination without damage."""
-    g = new(2)
-    hand(g, 0, "X0 X1 2d 3d 4d")
-    hand(g, 1, "X0 2d 3d 4d 5d")
-    turn(g, 0)
-    act(g, 0, Assassinate(1, c("X0", 0)))
-    act(g, 1, PlayAssassin(c("X0", 1)))
+    g = first_assassin_blocked("X0 X1 2d 3d 4d", "X0 2d 3d 4d 5d")
     events = act(g, 0, Decline())
     assert payloads(events, AssassinationResolved)[0].success is False
     assert c("X1", 0) in g.hands[0]
