@@ -412,9 +412,12 @@ def test_ga14_heal_one_heart_capped_at_50_at_any_hp() -> None:
     turn(g, 0)
     act(g, 0, Heal(c("7h", 0)))
     assert g.hp[0] == 50
-    hand(g, 0, "6h 2d 3d 4d 5d")
+    hand(g, 0, "Ah 2d 3d 4d 5d")
     turn(g, 0)
-    assert g.check(0, Heal(c("6h", 0))) is None
+    assert g.check(0, Heal(c("Ah", 0))) is None  # at full HP; an ace of hearts is health worth 1 (GA-3)
+    g.hp[0] = 30
+    act(g, 0, Heal(c("Ah", 0)))
+    assert g.hp[0] == 31
 
 
 def test_ga15_discard_one_card_or_many_with_an_ace() -> None:

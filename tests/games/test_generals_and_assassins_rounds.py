@@ -1,0 +1,94 @@
+"""Generals & Assassins: turn actions, what everyone is told, and rounds (rulings GA-1, GA-4, GA-13, GA-21, GA-22,
+GA-24, GA-25); the other cases are in test_generals_and_assassins_rules.py and test_generals_and_assassins_battles.py."""
+
+from __future__ import annotations
+
+import random
+
+from referee.core.cards import full_deck
+from referee.games.generals_and_assassins.types import (
+    BuyLand,
+    CardsDrawn,
+    Discard,
+    LandBought,
+    Phase,
+    RoundEnded,
+    RoundEndReason,
+    StartRound,
+)
+from tests.games.test_generals_and_assassins_rules import act, c, cs, end_round, hand, lands, new, payloads, turn
+
+
+def test_ga13_overpaying_is_allowed_and_gives_no_change() -> None:
+    """GA-13: money worth more than the land still buys it; every money card named is spent, none comes back."""
+    g = new(2)
+    hand(g, 0, "9d 3d 5s 2h 4h")
+    turn(g, 0)
+    assert g.check(0, BuyLand((c("9d", 0),), (c("5s", 0),))) is None
+    events = act(g, 0, BuyLand(tuple(cs("9d 3d", 0)), (c("5s", 0),)))  # 12 for 5
+    assert payloads(events, LandBought) == [LandBought(0, tuple(cs("9d 3d", 0)), (c("5s", 0),))]
+    assert g.lands[0] == [c("5s", 0)] and sorted(g.discards[0]) == sorted(cs("9d 3d", 0))
+    assert not {c("9d", 0), c("3d", 0)} & set(g.hands[0])
+
+
+def test_ga25_default_discard_breaks_a_tie_in_value_by_the_lowest_id() -> None:
+    """GA-25: the lowest value, then the lowest id: of a two of clubs and a two of spades, the club (lower id) goes."""
+    g = new(2)
+    hand(g, 0, "2s 9d 2c Kh X0")
+    turn(g, 0)
+    assert c("2c", 0) < c("2s", 0)
+    assert g.default_action(0) == Discard((c("2c", 0),))
+
+
+def test_ga24_every_event_but_a_draw_is_told_to_every_seat() -> None:
+    """GA-24: offers, assists, transfers, defences, assassins, purchases, discards and scores are public; only a draw's
+    cards are told to the drawer alone (the others get its count)."""
+    kinds: set[str] = set()
+    for n, seed in ((3, 0), (3, 1), (4, 0), (4, 1)):
+        g = new(n, seed=seed, rounds=2)
+        rng = random.Random(seed)
+        while not g.is_over():
+            seat = g.to_act()[0]
+            for e in g.apply(seat, g.random_action(seat, rng)):
+                kinds.add(type(e.payload).__name__)
+                if isinstance(e.payload, CardsDrawn):
+                    mine = e.visible_to == frozenset({e.payload.seat})
+                    assert mine or (not e.payload.cards and e.payload.seat not in (e.visible_to or ()))
+                else:
+                    assert e.visible_to is None, e
+    assert {"LandsOffered", "AssistGiven", "LandTransferred", "DefenceCommitted", "AssassinPlayed", "Healed"} <= kinds
+
+
+def test_ga1_ga21_every_round_deals_from_decks_shuffled_anew() -> None:
+    """GA-1, GA-21: the decks are shuffled at the start of every round, not only the first: each round's order is new."""
+    g = new(3, seed=2)
+    orders = [[g.decks[s] + g.hands[s] for s in range(3)]]
+    for _ in range(2):
+        end_round(g)
+        orders.append([g.decks[s] + g.hands[s] for s in range(3)])
+    for s in range(3):
+        rounds = [tuple(order[s]) for order in orders]
+        assert len(set(rounds)) == 3, f"deck {s} dealt in the same order twice"
+        assert all(sorted(r) == sorted(full_deck(s, jokers=True)) and list(r) != sorted(r) for r in rounds)
+
+
+def test_ga4_next_first_player_counts_the_round_just_scored() -> None:
+    """GA-4: the lowest total VP is taken after the round's VP are added: the player who was last but scored most leads no more."""
+    g = new(3)
+    g.vp = [0, 3, 5]
+    lands(g, 0, "9s")
+    g.first_player = 2
+    g._end_round(RoundEndReason.LAST_CARD, None)
+    assert g.vp == [9, 3, 5] and g.phase == Phase.ROUND_OVER and g.to_act() == (1,)
+    act(g, 1, StartRound())
+    assert g.first_player == 1 and g.to_act() == (1,)
+
+
+def test_ga22_a_tie_below_the_lead_ends_the_game() -> None:
+    """GA-22: only a tie for the most VP brings extra rounds; players tied behind a single leader do not."""
+    g = new(3, rounds=1)
+    lands(g, 0, "6s")
+    lands(g, 1, "5s")
+    lands(g, 2, "5s")
+    events = end_round(g)
+    assert g.is_over() and payloads(events, RoundEnded)[0].game_over and g.result().ranks == (1, 2, 2)
