@@ -189,3 +189,20 @@ def test_ga6_ga8_attacker_offers_to_two_players_and_only_the_helpers_offer_is_pa
     events = act(g, 1, Defend(()))
     assert payloads(events, AttackResolved)[0].attack_points == 12 + 9
     assert [p.land_value for p in g.view(1).players] == [7, 0, 6, 0]
+
+
+def test_ga7_every_seat_sees_who_declined_to_assist() -> None:
+    """GA-7: a bystander's refusal is shown at once, to the players asked after him and to the defender, and stays in the
+    resolved battle."""
+    g = new(4)
+    hand(g, 0, "Kc 2d 3d 4d 5d")
+    hand(g, 2, "9c 2h 3h 4h 5h")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    act(g, 2, Decline())
+    for seat in range(4):
+        battle = g.view(seat).battle
+        assert battle is not None and battle.declined == (2,)
+    act(g, 3, Decline())
+    act(g, 1, Defend(()))
+    assert g.last_battle is not None and g.view(3).last_battle == g.last_battle and g.last_battle.declined == (2, 3)

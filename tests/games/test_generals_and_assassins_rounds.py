@@ -1,5 +1,5 @@
-"""Generals & Assassins: turn actions, what everyone is told, and rounds (rulings GA-1, GA-4, GA-13, GA-21, GA-22,
-GA-24, GA-25); the other cases are in test_generals_and_assassins_rules.py and test_generals_and_assassins_battles.py."""
+"""Generals & Assassins: turn actions, what everyone is told, and rounds (rulings GA-1, GA-4, GA-13, GA-17, GA-21,
+GA-22, GA-24, GA-25); the other cases are in test_generals_and_assassins_rules.py and test_generals_and_assassins_battles.py."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from referee.games.generals_and_assassins.types import (
     RoundEnded,
     RoundEndReason,
     StartRound,
+    TurnStarted,
 )
 from tests.games.test_generals_and_assassins_rules import act, c, cs, end_round, hand, lands, new, payloads, turn
 
@@ -92,3 +93,31 @@ def test_ga22_a_tie_below_the_lead_ends_the_game() -> None:
     lands(g, 2, "5s")
     events = end_round(g)
     assert g.is_over() and payloads(events, RoundEnded)[0].game_over and g.result().ranks == (1, 2, 2)
+
+
+def test_ga24_every_seat_sees_each_players_hp_vp_hand_and_deck_sizes() -> None:
+    """GA-24: HP, VP, hand and deck sizes are public: every seat's view tells them as they are, at every step of a game."""
+    g = new(3, seed=6, rounds=2)
+    rng = random.Random(6)
+    while not g.is_over():
+        for seat in range(3):
+            told = [(p.hp, p.vp, p.hand_size, p.deck_size) for p in g.view(seat).players]
+            assert told == [(g.hp[s], g.vp[s], len(g.hands[s]), len(g.decks[s])) for s in range(3)]
+        seat = g.to_act()[0]
+        g.apply(seat, g.random_action(seat, rng))
+    assert g.round == 2 and min(g.hp) < 50, "the game went through changes of HP"
+
+
+def test_ga17_every_seat_is_told_the_turns_left_once_a_deck_ran_out() -> None:
+    """GA-17: once a deck ran out, each turn's start and every view tell the turns left in the round, this one included."""
+    g = new(3)
+    g.decks[1] = g.decks[1][-1:]
+    turn(g, 1)
+    assert g.view(0).final_turns_left is None
+    events = act(g, 1, Discard((g.hands[1][0],)))  # draws the last card of his deck
+    told: list[int | None] = []
+    for seat in (2, 0, 1):
+        assert [e.payload.final_turns_left for e in events if isinstance(e.payload, TurnStarted)] == [3 - len(told)]
+        told.append(g.view((seat + 1) % 3).final_turns_left)
+        events = act(g, seat, Discard((g.hands[seat][0],)))
+    assert told == [3, 2, 1] and payloads(events, RoundEnded)
