@@ -7,17 +7,27 @@ import random
 
 from referee.core.cards import full_deck
 from referee.games.generals_and_assassins.types import (
+    Assist,
+    AssistGiven,
+    Attack,
     BuyLand,
     CardsDrawn,
+    DefenceCommitted,
+    Defend,
     Discard,
+    Discarded,
+    Heal,
+    Healed,
     LandBought,
     Phase,
     RoundEnded,
     RoundEndReason,
+    Side,
     StartRound,
+    TurnChoice,
     TurnStarted,
 )
-from tests.games.test_generals_and_assassins_rules import act, c, cs, end_round, hand, lands, new, payloads, turn
+from tests.games.test_generals_and_assassins_rules import act, c, cs, end_round, hand, hands, lands, new, payloads, turn
 
 
 def test_ga13_overpaying_is_allowed_and_gives_no_change() -> None:
@@ -121,3 +131,28 @@ def test_ga17_every_seat_is_told_the_turns_left_once_a_deck_ran_out() -> None:
         told.append(g.view((seat + 1) % 3).final_turns_left)
         events = act(g, seat, Discard((g.hands[seat][0],)))
     assert told == [3, 2, 1] and payloads(events, RoundEnded)
+
+
+def test_ga24_events_and_the_turn_choice_tell_exactly_what_was_played() -> None:
+    """GA-24: the public events name the very cards and sides played and the HP actually gained; the turn player's decision
+    tells his own HP; the round's end tells each total."""
+    g = new(3)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 2: "9c 2h 3h 4h 5h", 1: "8c 7c 2d 3d 4d"})
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    assert payloads(act(g, 2, Assist(Side.DEFENDER, c("9c", 2))), AssistGiven) == [AssistGiven(2, Side.DEFENDER, c("9c", 2))]
+    events = act(g, 1, Defend(tuple(cs("8c 7c", 1))))
+    assert payloads(events, DefenceCommitted) == [DefenceCommitted(1, tuple(cs("8c 7c", 1)))]
+    hand(g, 1, "9h Ac 2c 3s 4s")
+    g.hp[1] = 45
+    turn(g, 1)
+    decision = g.decision(1)
+    assert isinstance(decision, TurnChoice) and decision.hp == 45
+    assert payloads(act(g, 1, Heal(c("9h", 1))), Healed) == [Healed(1, c("9h", 1), 5, 50)]
+    hand(g, 1, "Ac 2c 3s 4s 5s")
+    turn(g, 1)
+    assert payloads(act(g, 1, Discard(tuple(cs("Ac 2c 3s", 1)))), Discarded) == [Discarded(1, tuple(cs("Ac 2c 3s", 1)))]
+    g.vp = [4, 0, 1]
+    lands(g, 2, "6s")
+    ended = payloads(end_round(g), RoundEnded)[0]
+    assert (ended.awarded, ended.totals) == ((0, 0, 6), (4, 0, 7))

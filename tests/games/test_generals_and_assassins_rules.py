@@ -87,6 +87,12 @@ def hand(g: GeneralsAndAssassins, seat: int, names: str) -> list[int]:
     return cards
 
 
+def hands(g: GeneralsAndAssassins, deals: dict[int, str]) -> None:
+    """``hand`` for several seats: {seat: names}."""
+    for seat, names in deals.items():
+        hand(g, seat, names)
+
+
 def lands(g: GeneralsAndAssassins, seat: int, names: str, owner: int | None = None) -> list[int]:
     cards = cs(names, seat if owner is None else owner)
     for x in cards:
@@ -246,9 +252,7 @@ def test_ga6_side_without_land_is_not_asked_to_offer() -> None:
 def test_ga7_assists_clockwise_from_attacker_one_card_or_decline() -> None:
     """GA-7: bystanders answer in clockwise order from the attacker, one general or soldier, seeing earlier answers."""
     g = new(4)
-    hand(g, 2, "Qc 2d 3d 4d 5d")
-    hand(g, 0, "8c 2h 3h 4h 5h")
-    hand(g, 1, "2d 3d 4d 5d 6d")
+    hands(g, {2: "Qc 2d 3d 4d 5d", 0: "8c 2h 3h 4h 5h", 1: "2d 3d 4d 5d 6d"})
     turn(g, 2)
     act(g, 2, Attack(3, (c("Qc", 2),)))
     assert g.phase == Phase.ASSIST and g.to_act() == (0,)
