@@ -4,9 +4,12 @@ GA-22, GA-24, GA-25); the other cases are in test_generals_and_assassins_rules.p
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from referee.core.cards import full_deck
 from referee.games.generals_and_assassins.types import (
+    Action,
+    Assassinate,
     Assist,
     AssistGiven,
     Attack,
@@ -156,3 +159,21 @@ def test_ga24_events_and_the_turn_choice_tell_exactly_what_was_played() -> None:
     lands(g, 2, "6s")
     ended = payloads(end_round(g), RoundEnded)[0]
     assert (ended.awarded, ended.totals) == ((0, 0, 6), (4, 0, 7))
+
+
+def test_a_turns_listing_is_every_action_the_check_accepts() -> None:
+    """The listing leaves out no legal turn action (multi-card discards with an ace, purchases of several lands, large
+    attacks) and holds nothing the check refuses: compared with every action built from the hand's subsets."""
+    g = new(3)
+    for names in ("Ah Kc 5d 3s 4s", "Ac Ad Qh 9c X0", "Kc Qd 9d As 2s"):
+        hand(g, 0, names)
+        turn(g, 0)
+        subsets = [tuple(sorted(ids)) for k in range(6) for ids in combinations(g.hands[0], k)]
+        universe: list[Action] = [Discard(ids) for ids in subsets] + [BuyLand(m, ln) for m in subsets for ln in subsets]
+        for target in range(3):
+            universe += [Attack(target, ids) for ids in subsets]
+            universe += [Assassinate(target, x) for x in g.hands[0]]
+        universe += [Heal(x) for x in g.hands[0]]
+        listed = list(g.legal_actions(0))
+        assert len(listed) == len(set(listed)) and set(listed) == {a for a in universe if g.check(0, a) is None}, names
+    assert Discard(tuple(sorted(cs("Kc Qd 9d As 2s", 0)))) in listed and BuyLand(tuple(cs("9d", 0)), tuple(cs("As 2s", 0))) in listed
