@@ -169,7 +169,8 @@ def test_a_turns_listing_is_every_action_the_check_accepts() -> None:
         hand(g, 0, names)
         turn(g, 0)
         subsets = [tuple(sorted(ids)) for k in range(6) for ids in combinations(g.hands[0], k)]
-        universe: list[Action] = [Discard(ids) for ids in subsets] + [BuyLand(m, ln) for m in subsets for ln in subsets]
+        universe: list[Action] = [Discard(ids) for ids in subsets]
+        universe += [BuyLand(m, ln) for m in subsets for ln in subsets]
         for target in range(3):
             universe += [Attack(target, ids) for ids in subsets]
             universe += [Assassinate(target, x) for x in g.hands[0]]
