@@ -432,19 +432,52 @@ def matches(
     game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
     bot: Annotated[str | None, typer.Option(help="Only matches of this bot.")] = None,
     limit: Annotated[int, typer.Option(help="How many (200 at most).", min=1, max=200)] = 20,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (with --follow, one line per match).")] = False,
+    follow: Annotated[bool, typer.Option("--follow", "-f", help="Print the last LIMIT matches, then each match once its result is known, until Ctrl-C.")] = False,
+    interval: Annotated[float, typer.Option(help="Seconds between looks with --follow.", min=0.1)] = 2.0,
 ) -> None:
     """Recent matches with their results and verdicts."""
-    params: dict[str, Any] = {"limit": limit}
+    params: dict[str, Any] = {"limit": MAX_FOLLOWED if follow else limit}
     if game:
         params["game"] = game
     if bot:
         params["bot"] = bot
     rows = call("GET", server, "/api/matches", params=params)
+    if follow:
+        try:
+            follow_matches(rows, limit, lambda: call("GET", server, "/api/matches", params=params), interval, as_json)
+        except KeyboardInterrupt:
+            pass
+        return
     if as_json:
         print(json.dumps(rows))
         return
     console.print(matches_table(rows))
+
+
+#: The matches each look of --follow reads (the API's most): more than this settling between two looks are missed.
+MAX_FOLLOWED = 200
+
+
+def follow_matches(rows: list[dict[str, Any]], limit: int, look: Callable[[], list[dict[str, Any]]], interval: float, as_json: bool) -> None:
+    """Print the last ``limit`` settled matches of ``rows`` (newest first, as the API lists them), then every match
+    ``look`` finds settled since, oldest first: a match is printed once, when its ranks are out (the whole deal over)."""
+    shown = {m["id"] for m in rows if m["settled"]}
+    backlog = [m for m in rows if m["settled"]][:limit]
+    while True:
+        for m in reversed(backlog):
+            print(json.dumps(m) if as_json else match_line(m), flush=True)
+        time.sleep(interval)
+        rows = look()
+        backlog = [m for m in rows if m["settled"] and m["id"] not in shown]
+        shown = {m["id"] for m in rows if m["settled"]}  # a match that left the window (the newest ends) never comes back
+
+
+def match_line(m: dict[str, Any]) -> str:
+    """One match on one line: ``#id game kind status  seat: bot (rank) ...  verdicts``."""
+    seats = "  ".join(f"{s['seat']}: {s['bot']} ({'–' if s['rank'] is None else s['rank']})" for s in m["seats"])
+    verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"])
+    return f"#{m['id']} {m['game']} {m['kind']} {m['status']}  {seats}" + (f"  verdicts: {verdicts}" if verdicts else "")
 
 
 def matches_table(rows: list[dict[str, Any]]) -> Table:

@@ -614,3 +614,66 @@ def test_the_banner_of_serve_names_the_server_to_watch() -> None:
     assert watch_command("0.0.0.0", 8765) == "arena ladder standings GAME --watch"  # listening everywhere: the default reaches it
     assert watch_command("::", 9000).endswith("--server http://[::1]:9000")
     assert watch_command("ladder.example.org", 8765).endswith("--server http://ladder.example.org:8765")
+
+
+def test_following_the_matches_prints_each_once_when_its_result_is_out(ladder: LadderFixture, server: str) -> None:
+    """`matches --follow`: the last LIMIT settled matches, then each match as its deal settles, never twice, never one
+    whose ranks are still held back."""
+    import queue
+    import subprocess
+    import sys
+
+    owner = ladder.user("fay")
+    for bot in ("generals_war_greedy", "random"):
+        assert ladder.submit(owner, SAMPLE_BOTS / bot)[0] == 201
+    ladder.play(4)
+
+    def settled() -> list[dict]:  # type: ignore[type-arg]
+        return [m for m in ladder.client.get("/api/matches", params={"limit": 200}).json() if m["settled"]]
+
+    before = settled()
+    args = [sys.executable, "-m", "arena.cli.main", "ladder", "matches", "--follow", "--json", "--limit", "2", "--interval", "0.2", "--server", server]
+    follower = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines: queue.Queue[str] = queue.Queue()  # a thread reads: select() on the pipe misses lines already buffered
+
+    def pump() -> None:
+        for line in follower.stdout or ():
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    printed: list[dict] = []  # type: ignore[type-arg]
+
+    def read_until(count: int) -> None:
+        deadline = time.monotonic() + 30
+        while len(printed) < count and time.monotonic() < deadline:
+            try:
+                printed.append(json.loads(lines.get(timeout=0.5)))
+            except queue.Empty:
+                pass
+
+    try:
+        read_until(2)
+        assert [m["id"] for m in printed] == [m["id"] for m in before[:2]][::-1], "the two newest, oldest first"
+        ladder.play(4)
+        fresh = [m for m in settled() if m["id"] not in {b["id"] for b in before}]
+        assert len(fresh) >= 2
+        read_until(2 + len(fresh))
+        time.sleep(1)  # five more looks: nothing printed twice
+        while not lines.empty():
+            printed.append(json.loads(lines.get_nowait()))
+    finally:
+        follower.terminate()
+        follower.wait(10)
+    assert sorted(m["id"] for m in printed[2:]) == sorted(m["id"] for m in fresh)
+    assert all(m["settled"] and all(s["rank"] is not None for s in m["seats"]) for m in printed if m["status"] == "done")
+
+
+def test_a_followed_match_is_one_line_with_its_verdicts() -> None:
+    from arena.cli.ladder import match_line
+
+    seats = [
+        {"seat": 0, "bot": "gw-greedy", "rank": 1, "verdicts": []},
+        {"seat": 1, "bot": "crashy", "rank": None, "verdicts": [{"kind": "CRASH"}, {"kind": "FORFEIT"}]},
+    ]
+    line = match_line({"id": 7, "game": "generals-war", "kind": "rated", "status": "failed", "seats": seats})
+    assert line == "#7 generals-war rated failed  0: gw-greedy (1)  1: crashy (–)  verdicts: crashy: CRASH, crashy: FORFEIT"
