@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 import typer
 from rich.console import Console
 from rich.live import Live
+from rich.markup import escape
 from rich.table import Table
 
 from arena.cli import running
@@ -145,13 +146,21 @@ def as_owner(server: str, path: str, token: str, answer_has: str, **kwargs: Any)
     return reply
 
 
-def call(method: str, server: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+class Unreachable(Exception):
+    """The ladder could not be reached or failed (5xx): for a command that watches, worth trying again."""
+
+
+def call(method: str, server: str, path: str, token: str | None = None, retry: bool = False, **kwargs: Any) -> Any:
+    """The ladder's answer; any failure ends the command with its reason, except, with ``retry``, one worth
+    trying again (no connection, a 5xx), which raises Unreachable."""
     import httpx  # here: the ladder's client is 0.04 s of imports every other command would pay
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
         response = httpx.request(method, server.rstrip("/") + path, headers=headers, timeout=300, **kwargs)
     except httpx.HTTPError as exc:
+        if retry:
+            raise Unreachable(f"cannot reach the ladder at {server}: {exc}") from None
         fail(f"cannot reach the ladder at {server}: {exc}")
     try:
         body = response.json()
@@ -160,6 +169,8 @@ def call(method: str, server: str, path: str, token: str | None = None, **kwargs
     wrong_server = f"{server} does not answer as the ladder does (is --server the ladder's address?)"
     if response.status_code >= 400 and response.status_code != 422:
         detail = body.get("detail") if isinstance(body, dict) else None
+        if retry and response.status_code >= 500:
+            raise Unreachable(f"{response.status_code}: {detail if detail is not None else wrong_server}")
         fail(f"{response.status_code}: {detail if detail is not None else wrong_server}")
     if body is None:
         fail(wrong_server)
@@ -409,21 +420,46 @@ def standings(
     if not watch:
         show(rows)
         return
+    look = Watcher(lambda: call("GET", server, f"/api/games/{game}/standings", retry=True))
     if as_json or not console.is_terminal:  # a pipe or a file: Live drew only at exit (nothing at all when killed), so a table per update
         try:
             while True:
                 show(rows)
                 time.sleep(interval)
-                rows = call("GET", server, f"/api/games/{game}/standings")
+                while (rows := look()) is None:
+                    time.sleep(interval)
         except KeyboardInterrupt:
             return
     with Live(standings_table(game, rows), console=console, refresh_per_second=4) as live:
         try:
             while True:
                 time.sleep(interval)
-                live.update(standings_table(game, call("GET", server, f"/api/games/{game}/standings")))
+                if (rows := look()) is not None:
+                    live.update(standings_table(game, rows))
         except KeyboardInterrupt:
             pass
+
+
+class Watcher:
+    """One look of a watching command (``--watch``, ``--follow``): None while the ladder cannot be reached or fails,
+    said once on stderr when it starts and once when it ends, so that a watch outlives a restart of the ladder."""
+
+    def __init__(self, look: Callable[[], Any]) -> None:
+        self.look = look
+        self.down = False
+
+    def __call__(self) -> Any:
+        try:
+            answer = self.look()
+        except Unreachable as exc:
+            if not self.down:
+                err.print(f"[yellow]warning:[/] {escape(str(exc))}; trying again", soft_wrap=True, highlight=False)
+            self.down = True
+            return None
+        if self.down:
+            err.print("the ladder answers again", soft_wrap=True)
+        self.down = False
+        return answer
 
 
 @ladder_app.command()
@@ -445,7 +481,7 @@ def matches(
     rows = call("GET", server, "/api/matches", params=params)
     if follow:
         try:
-            follow_matches(rows, limit, lambda: call("GET", server, "/api/matches", params=params), interval, as_json)
+            follow_matches(rows, limit, Watcher(lambda: call("GET", server, "/api/matches", params=params, retry=True)), interval, as_json)
         except KeyboardInterrupt:
             pass
         return
@@ -459,7 +495,7 @@ def matches(
 MAX_FOLLOWED = 200
 
 
-def follow_matches(rows: list[dict[str, Any]], limit: int, look: Callable[[], list[dict[str, Any]]], interval: float, as_json: bool) -> None:
+def follow_matches(rows: list[dict[str, Any]], limit: int, look: Callable[[], list[dict[str, Any]] | None], interval: float, as_json: bool) -> None:
     """Print the last ``limit`` settled matches of ``rows`` (newest first, as the API lists them), then every match
     ``look`` finds settled since, oldest first: a match is printed once, when its ranks are out (the whole deal over)."""
     shown = {m["id"] for m in rows if m["settled"]}
@@ -468,7 +504,9 @@ def follow_matches(rows: list[dict[str, Any]], limit: int, look: Callable[[], li
         for m in reversed(backlog):
             print(json.dumps(m) if as_json else match_line(m), flush=True)
         time.sleep(interval)
-        rows = look()
+        while (looked := look()) is None:
+            time.sleep(interval)
+        rows = looked
         backlog = [m for m in rows if m["settled"] and m["id"] not in shown]
         shown = {m["id"] for m in rows if m["settled"]}  # a match that left the window (the newest ends) never comes back
 

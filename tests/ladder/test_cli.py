@@ -677,3 +677,25 @@ def test_a_followed_match_is_one_line_with_its_verdicts() -> None:
     ]
     line = match_line({"id": 7, "game": "generals-war", "kind": "rated", "status": "failed", "seats": seats})
     assert line == "#7 generals-war rated failed  0: gw-greedy (1)  1: crashy (–)  verdicts: crashy: CRASH, crashy: FORFEIT"
+
+
+def test_a_watch_rides_out_a_ladder_that_cannot_be_reached_for_a_while(capsys: pytest.CaptureFixture[str]) -> None:
+    """A restart of the ladder ended `--follow` and `--watch` with an error: now they say so once and go on."""
+    from arena.cli.ladder import Unreachable, Watcher, follow_matches
+
+    def match(i: int) -> dict:  # type: ignore[type-arg]
+        return {"id": i, "game": "glory", "kind": "rated", "status": "done", "settled": True, "seats": [{"seat": 0, "bot": "b", "rank": 1, "verdicts": []}]}
+
+    answers: list[object] = [Unreachable("cannot reach the ladder at http://[::1]:9: refused"), Unreachable("503: busy"), [match(2), match(1)], KeyboardInterrupt()]
+
+    def look() -> object:
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    with pytest.raises(KeyboardInterrupt):
+        follow_matches([match(1)], 20, Watcher(look), 0.01, as_json=False)
+    out, err = capsys.readouterr()
+    assert [line.split()[0] for line in out.splitlines()] == ["#1", "#2"]
+    assert " ".join(err.split()) == "warning: cannot reach the ladder at http://[::1]:9: refused; trying again the ladder answers again"
