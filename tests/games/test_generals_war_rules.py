@@ -392,12 +392,18 @@ def test_gw2_every_fighter_who_drew_is_asked_so_being_asked_tells_nothing() -> N
     assert plain.to_act() == (0, 1) and plain.decision(0) == RevealChoice(())
 
 
-def test_gw16_a_revealed_general_placed_face_down_is_not_pointed_out() -> None:
+def ace_of_clubs_revealed() -> tuple[GeneralsWar, list[int]]:
+    """A duel where seat 0 revealed the ace of clubs (drawn first in its hand ``hand0``), and the attack is next."""
     hand0 = [c(1, C)] + fillers((C, S), set(), 4)
     game = rigged(2, [hand0 + fillers((C, S), set(hand0), 20), fillers((D, H), set(), 25)])
     game.apply(0, RevealGenerals((c(1, C),)))
     game.apply(1, RevealGenerals(()))
     game.apply(0, RevealGenerals(()))
+    return game, hand0
+
+
+def test_gw16_a_revealed_general_placed_face_down_is_not_pointed_out() -> None:
+    game, hand0 = ace_of_clubs_revealed()
     events = game.apply(0, PlaySquad((c(1, C), hand0[1])))
     told = [e.payload for e in events if e.visible(1)]
     assert [(p.count, p.cards) for p in told] == [(2, ())]
@@ -431,3 +437,79 @@ def test_gw7_defeat_points_eliminate_and_the_winner_takes_a_living_general() -> 
     assert out.cards_transferred == len(deck1) and list(game.decks[0])[-len(deck1):] == deck1
     assert game.eliminated[1] and game.generals_alive(0) == 2, "seat 0 now has seat 1's ace as a second general"
     assert game.attacker == 2 and game.phase == Phase.CHOOSE_TARGET and game.decision(2) == TargetChoice((0, 3))
+
+
+def test_gw2_each_ace_revealed_at_once_draws_five_cards() -> None:
+    """Two aces revealed in one wave draw five cards each: ten."""
+    hand0 = [c(1, C), c(1, S)] + fillers((C, S), set(), 3)
+    game = rigged(2, [hand0 + fillers((C, S), set(hand0), 20), fillers((D, H), set(), 25)])
+    game.apply(0, RevealGenerals((c(1, C), c(1, S))))
+    events = game.apply(1, RevealGenerals(()))
+    assert [e.payload.count for e in events if isinstance(e.payload, CardsDrawn)] == [10, 10]
+    assert len(game.hands[0]) == 15 and len(game.decks[0]) == 23 - 15 + 2
+
+
+def test_a_squad_is_one_to_three_cards_for_the_attacker_and_the_defender() -> None:
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    for seat in (0, 1):
+        choice = game.decision(seat)
+        assert isinstance(choice, SquadChoice) and (choice.min_cards, choice.max_cards) == (1, 3)
+        hand = tuple(game.hands[seat])
+        assert game.check(seat, PlaySquad(())) is not None, "a squad has at least one card"
+        assert game.check(seat, PlaySquad(hand[:4])) is not None, "a squad has at most three cards"
+        assert {len(a.card_ids) for a in game.legal_actions(seat) if isinstance(a, PlaySquad)} == {1, 2, 3}
+        game.apply(seat, PlaySquad(hand[:3]))
+    # With fewer than three cards in hand, the squad is at most the hand.
+    short = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    short.hands[0] = short.hands[0][:2]
+    choice = short.decision(0)
+    assert isinstance(choice, SquadChoice) and choice.max_cards == 2
+
+
+def test_gw14_reaching_the_conquest_target_wins_at_once() -> None:
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.conquest_points = [6, 6]  # the default target is 7
+    game.hands = [[c(10, C), c(9, C)], [c(2, D), c(3, D)]]
+    game.apply(0, PlaySquad((c(10, C), c(9, C))))
+    events = game.apply(1, PlaySquad((c(2, D),)))
+    ended = next(e.payload for e in events if isinstance(e.payload, RoundEnded))
+    assert ended.conquest_point_to == 0 and game.conquest_points == [7, 6]
+    assert game.is_over() and game.result().ranks == (1, 2) and game.result().scores == (7.0, 6.0)
+
+
+def test_gw4_the_last_general_dying_as_a_hand_empties_still_ends_the_game() -> None:
+    """The battle that kills the last general and empties a hand: the general's death decides, not the round's end."""
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.dead[1] = [c(1, D)]
+    game.decks[1] = deque(x for x in game.decks[1] if x not in (c(1, D), c(1, H)))
+    game.hands[1] = [c(1, H)]  # seat 1's last general, its last card in hand
+    game.hands[0] = [c(13, C), c(2, C)]
+    game.conquest_points = [0, 6]  # winning the round's count would not matter: seat 1 has no general left
+    game.apply(0, PlaySquad((c(13, C),)))
+    game.apply(1, PlaySquad((c(1, H),)))
+    assert game.is_over() and game.result().ranks == (1, 2)
+
+
+def test_gw6_the_last_general_dying_as_a_hand_empties_still_eliminates() -> None:
+    game = four_player_duel()
+    ace1 = c(1, D)
+    game.decks[1] = deque(x for x in game.decks[1] + deque(game.hands[1]) if x != ace1)
+    game.hands[1] = [ace1]
+    game.hands[0] = [c(13, C), c(12, C)]
+    game.decks[0] = deque(x for x in game.decks[0] if x not in game.hands[0])
+    game.apply(0, PlaySquad((c(13, C),)))
+    payloads = [e.payload for e in game.apply(1, PlaySquad((ace1,)))]
+    ended = next(p for p in payloads if isinstance(p, RoundEnded))
+    assert ended.interrupted and ended.defeat_point_to is None
+    assert game.eliminated[1] and any(isinstance(p, PlayerEliminated) for p in payloads)
+
+
+def test_gw16_revealed_generals_are_listed_until_the_round_ends() -> None:
+    game, hand0 = ace_of_clubs_revealed()
+    assert game.view(1).players[0].revealed_generals == (c(1, C),)
+    # Seat 1 runs out of cards; the ace of clubs, still in seat 0's hand, goes under its deck with the round.
+    game.hands[1] = game.hands[1][:1]
+    game.apply(0, PlaySquad((hand0[1],)))
+    game.apply(1, PlaySquad((game.hands[1][0],)))
+    assert game.round == 2 and c(1, C) in game.decks[0]
+    assert all(p.revealed_generals == () for p in game.view(0).players), "a new round: nothing revealed yet"
