@@ -612,3 +612,37 @@ def test_lc24_both_players_out_of_cards_at_once_the_next_attacker_loses() -> Non
     game = plain([[c(2, C)], [c(10, H)]], piles=[[], []], max_turns=1)
     battle(game, c(2, C), 0, c(10, H))
     assert GameOver(1, WinReason.TURN_LIMIT, (0, 1)) in payloads(game.apply(1, Capture(0, c(2, C))))
+
+
+def test_lc16_every_land_claimed_but_not_all_by_one_player_is_no_dominance() -> None:
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]], owner=[None, 1, 0, 0, 0, 0])
+    battle(game, c(10, C), 0, c(2, D))
+    game.apply(0, Control(0))
+    assert not game.is_over(), "every land is claimed, one by seat 1: nobody dominates"
+    assert game.lands_owned() == [5, 1] and game.phase == Phase.PHASE_ATTACK
+
+
+def test_lc11_the_swap_comes_back_every_turn() -> None:
+    game = rigged(
+        list(PLAIN_LANDS), [[c(5, S), c(2, C)], [c(7, H), c(3, C)]], [c(4, D), c(K, H)], list(NO_GENERALS),
+        piles=[[c(10, C), c(10, H), c(9, C)], [c(5, H), c(4, H)]],
+    )
+    game.apply(0, SwapCard(c(2, C)))
+    battle(game, c(5, S), 0, c(7, H))
+    game.apply(1, Control(0))
+    # Turn 2: seat 0 defends and may swap again, once.
+    game.apply(1, Attack(game.hands[1][0], 1))
+    defend = game.decision(0)
+    assert isinstance(defend, DefendChoice) and defend.swappable != ()
+    assert not game.view(1).players[0].swap_used
+
+
+def test_lc8_the_previous_turns_battle_is_shown_with_this_one() -> None:
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]])
+    battle(game, c(10, C), 0, c(2, D))
+    first = game.battle
+    game.apply(0, Control(0))
+    view = game.view(1)
+    assert view.battle is None and view.last_battle == first and first is not None and first.winner == 0
+    game.apply(1, Attack(c(3, D), 1))
+    assert game.view(0).last_battle == first and game.view(0).battle is not None
