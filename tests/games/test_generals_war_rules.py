@@ -232,6 +232,8 @@ def test_gw8_both_fighters_eliminated_together_share_rank() -> None:
         game.apply(seat, game.random_action(seat, rng))
     ranks = game.result().ranks
     assert ranks[0] == ranks[1] == 3
+    # Each score counts the opponents outlasted (GW-14): the two who went out together count for two.
+    assert sorted(game.result().scores) == [0.0, 0.0, 2.0, 3.0] and sorted(ranks) == [1, 2, 3, 3]
 
 
 def test_gw9_target_first_then_only_the_two_fighters_draw() -> None:
