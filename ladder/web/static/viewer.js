@@ -299,6 +299,7 @@
     if (step >= frames.frames.length - 1) go(0);
     const every = 800 / Number($("speed").value);
     timer = setInterval(() => {
+      if (!frames) return; // another view's frames are loading
       if (step >= frames.frames.length - 1) stop();
       else go(step + 1);
     }, every);
@@ -320,6 +321,13 @@
         : `As seat ${next} (${seatName(Number(next))}): only what the referee sent that seat — its views, the events it was told, its own actions.`;
     $("mode-note").className = "mode-note small " + (next === "all" ? "everything" : "seat-view");
     $("table").replaceChildren(el("p", { class: "muted" }, "loading…"));
+    // Until this view's frames are here, nothing is drawn: a step or an autoplay tick meanwhile would draw the
+    // previous view's frames (everything, seat 1's hand) under this view's title.
+    if (!loaded.has(next)) {
+      frames = null;
+      $("step-info").replaceChildren();
+      $("events").replaceChildren();
+    }
     try {
       if (!loaded.has(next)) loaded.set(next, await api(`${data.frames}?seat=${encodeURIComponent(next)}`));
       if (mode !== next) return;

@@ -1,0 +1,47 @@
+"""The replay viewer in Chromium, between two views and at a phone's width, against a ladder that has played real matches."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.core.cards import card_str
+from referee.server.replay import load_replay
+from tests.web.conftest import ServedLadder, settled_matches
+from tests.web.test_frames import steps
+from tests.web.test_pages import dom_cards
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+# Holds back the frames of seat 0 until the test calls window.releaseSeatFrames(): the time a long replay takes the
+# server to re-play, made as long as the test needs.
+HOLD_SEAT_FRAMES = """
+(() => {
+  const fetch0 = window.fetch;
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  window.releaseSeatFrames = () => release();
+  window.fetch = (url, options) => (String(url).includes("frames?seat=0") ? held.then(() => fetch0(url, options)) : fetch0(url, options));
+})();
+"""
+
+
+def test_while_a_seats_frames_load_nothing_of_the_everything_view_is_drawn_as_that_seats(page: Page, served: ServedLadder) -> None:
+    with served.ladder.make() as db:
+        match = db.scalars(settled_matches()).first()
+        assert match is not None and match.replay_path
+    hidden_from_0 = [{card_str(c) for c in game.hidden_cards(0)} for game, _ in steps(load_replay(served.file(match.replay_path)))]
+    page.add_init_script(HOLD_SEAT_FRAMES)
+    page.goto(f"{served.url}/matches/{match.id}")
+    page.wait_for_selector("body[data-step='0'][data-mode='all']")
+    page.select_option("#speed", "8")
+    page.click("#play")  # autoplay goes on ticking while the seat's frames load
+    page.select_option("#mode", "0")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(600)  # several autoplay ticks at 8x
+    names, _ = dom_cards(page)
+    shown = names & set().union(*hidden_from_0)
+    assert not shown, f"as seat 0, before its frames came, the page showed {sorted(shown)}"
+    page.evaluate("window.releaseSeatFrames()")
+    page.wait_for_selector("body[data-mode='0']")
+    assert "as seat 0" in page.inner_text("#table-title")
