@@ -45,3 +45,16 @@ def test_while_a_seats_frames_load_nothing_of_the_everything_view_is_drawn_as_th
     page.evaluate("window.releaseSeatFrames()")
     page.wait_for_selector("body[data-mode='0']")
     assert "as seat 0" in page.inner_text("#table-title")
+
+
+def test_the_rating_chart_keeps_readable_labels_and_its_legend_on_a_phone(page: Page, served: ServedLadder) -> None:
+    """The chart is drawn as wide as its panel: a fixed 720-wide drawing scaled into a phone's panel had 5-pixel labels."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{served.url}/bots/gw-greedy")
+    page.wait_for_selector("body[data-ready] svg.rating-chart")
+    sizes = page.eval_on_selector_all("svg.rating-chart .axis text", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert sizes and min(sizes) >= 10, f"axis labels {min(sizes):.1f} pixels high"
+    chart = page.locator("svg.rating-chart").bounding_box()
+    legend = page.locator("svg.rating-chart .legend").bounding_box()
+    assert chart is not None and legend is not None
+    assert legend["x"] + legend["width"] <= chart["x"] + chart["width"], "the legend runs past the chart"

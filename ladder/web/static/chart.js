@@ -27,8 +27,11 @@ const RatingChart = (() => {
   }
 
   function draw(container, history, options) {
-    const opts = Object.assign({ width: 720, height: 300 }, options || {});
     container.replaceChildren();
+    /* As wide as its panel (720 at most): the SVG is scaled to fit, and a 720-wide drawing on a phone's 330 pixels
+       shrank its 11-pixel labels to 5. */
+    const fits = Math.round(Math.min(720, Math.max(300, container.clientWidth || 720)));
+    const opts = Object.assign({ width: fits, height: 300 }, options || {});
     if (!history.length) {
       const p = document.createElement("p");
       p.className = "muted";
@@ -100,8 +103,9 @@ const RatingChart = (() => {
       ["band", "μ ± σ"],
       ["conservative", "rating μ − 3σ"],
     ];
+    let gx = 0;
     items.forEach(([cls, text], i) => {
-      const gx = i * 120;
+      if (i) gx += W >= 500 ? 120 : 24 + 7 * items[i - 1][1].length + 16; // narrow: each after the one before
       legend.append(cls === "band" ? svg("rect", { x: gx, y: -7, width: 18, height: 10, class: "band" }) : svg("line", { x1: gx, x2: gx + 18, y1: -2, y2: -2, class: `line ${cls}` }));
       legend.append(svg("text", { x: gx + 24, y: 2 }, text));
     });
