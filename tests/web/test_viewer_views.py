@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
+from ladder.web.routes import replay_app
 from referee.core.cards import card_str
 from referee.server.replay import load_replay
-from tests.web.conftest import ServedLadder, settled_matches
+from tests.support import ROOT, SAMPLE_BOTS
+from tests.web.conftest import BackgroundServer, ServedLadder, settled_matches
 from tests.web.test_frames import steps
-from tests.web.test_pages import dom_cards
+from tests.web.test_pages import dom_cards, go_to_step
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -58,3 +65,27 @@ def test_the_rating_chart_keeps_readable_labels_and_its_legend_on_a_phone(page: 
     legend = page.locator("svg.rating-chart .legend").bounding_box()
     assert chart is not None and legend is not None
     assert legend["x"] + legend["width"] <= chart["x"] + chart["width"], "the legend runs past the chart"
+
+
+@pytest.fixture(scope="module")
+def assassination_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A replay of The Assassination Game: its state has tables of records (the pieces, the rooms they visited)."""
+    tmp = tmp_path_factory.mktemp("assassination")
+    replay = tmp / "assassination.json"
+    command = [sys.executable, "-m", "arena.cli.main", "match", "assassination", *[str(SAMPLE_BOTS / "random")] * 4]
+    command += ["--seed", "5", "--replay", str(replay), "--log-dir", str(tmp / "logs"), "--json"]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=300)
+    return replay
+
+
+def test_a_table_of_records_scrolls_in_its_panel_rather_than_widen_the_viewer_on_a_phone(page: Page, assassination_replay: Path) -> None:
+    with BackgroundServer(replay_app(assassination_replay)) as server:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(server.url)
+        page.wait_for_selector("body[data-step='0'][data-mode='all']")
+        last = int(page.get_attribute("#scrub", "max") or 0)
+        for step in (0, last // 2, last):
+            go_to_step(page, step)
+            assert page.locator("table.records").count() > 0
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"step {step}: the page is {width} pixels wide on a 390-pixel screen"
