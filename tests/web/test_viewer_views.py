@@ -89,3 +89,27 @@ def test_a_table_of_records_scrolls_in_its_panel_rather_than_widen_the_viewer_on
             assert page.locator("table.records").count() > 0
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= 390, f"step {step}: the page is {width} pixels wide on a 390-pixel screen"
+
+
+def test_the_arrow_keys_step_and_space_plays_wherever_the_focus_was_left(page: Page, served: ServedLadder) -> None:
+    """Just chosen, the view list keeps the focus: → stepped nothing and showed the next seat's view instead; on the
+    slider, space did nothing."""
+    with served.ladder.make() as db:
+        match = db.scalars(settled_matches()).first()
+        assert match is not None
+    page.goto(f"{served.url}/matches/{match.id}")
+    page.wait_for_selector("body[data-step='0'][data-mode='all']")
+    page.select_option("#mode", "0")
+    page.wait_for_selector("body[data-mode='0']")
+    # (the focused control, the key, what the page shows then)
+    for focused, key, then in (
+        ("#mode", "ArrowRight", "body[data-step='1'][data-mode='0']"),
+        ("#mode", "ArrowLeft", "body[data-step='0'][data-mode='0']"),
+        ("#mode", "ArrowDown", "body[data-step='0'][data-mode='1']"),  # the list itself still chooses with ↑ and ↓
+        ("#scrub", "ArrowRight", "body[data-step='1']"),  # the slider's own step
+        ("#scrub", " ", "#play.playing"),
+        ("#scrub", " ", "#play:not(.playing)"),
+    ):
+        page.focus(focused)
+        page.keyboard.press(key)
+        page.wait_for_selector(then)

@@ -402,8 +402,14 @@
     });
     $("mode").addEventListener("change", () => setMode($("mode").value));
     document.addEventListener("keydown", (e) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === " " && e.target instanceof HTMLButtonElement) return; // the focused button takes the space itself
+      const target = e.target;
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      // A view or speed list just chosen keeps the focus: ← and → still step (they changed the view, seat after
+      // seat), while ↑, ↓ and typing choose in the list.
+      if (target instanceof HTMLSelectElement && e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+      // The slider steps by itself with the arrows, Home and End; space still plays (it did nothing there).
+      if (target instanceof HTMLInputElement && !(target.type === "range" && e.key === " ")) return;
+      if (e.key === " " && target instanceof HTMLButtonElement) return; // the focused button takes the space itself
       if (e.key === "ArrowRight") go(step + 1);
       else if (e.key === "ArrowLeft") go(step - 1);
       else if (e.key === "Home") go(0);
