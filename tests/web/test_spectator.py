@@ -1,4 +1,5 @@
-"""The replay viewer in Chromium, between two views and at a phone's width, against a ladder that has played real matches."""
+"""What a spectator meets in Chromium, against a ladder that has played real matches: the viewer between two views, with
+the keyboard and at a phone's width, the rating chart on a phone, and the front page to a screen reader."""
 
 from __future__ import annotations
 
@@ -113,3 +114,19 @@ def test_the_arrow_keys_step_and_space_plays_wherever_the_focus_was_left(page: P
         page.focus(focused)
         page.keyboard.press(key)
         page.wait_for_selector(then)
+
+
+def test_the_front_page_redraws_no_live_region_that_a_screen_reader_would_read_out_again(page: Page, served: ServedLadder) -> None:
+    """The game cards are redrawn every 15 s, changed or not: marked aria-live, a screen reader read the whole grid out
+    each time."""
+    page.clock.install()
+    page.goto(served.url)
+    page.wait_for_selector("#games .game-card")
+    page.evaluate("""() => {
+      window.liveChanges = 0;
+      const seen = new MutationObserver((records) => { window.liveChanges += records.length; });
+      for (const region of document.querySelectorAll("[aria-live]")) seen.observe(region, { childList: true, subtree: true, characterData: true });
+    }""")
+    page.clock.run_for(31_000)  # two redraws of the games, six of the latest matches
+    page.wait_for_timeout(500)
+    assert page.evaluate("window.liveChanges") == 0
