@@ -29,10 +29,10 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: passed, bot, version, games, reason, log.")] = False,
 ) -> None:
     """Check a bot as the ladder checks a submission (archive, manifest, one validation match per game); exit 1 if it would be rejected."""
+    from arena.cli.stale import warn_stale_folder
     from ladder.submissions import VALIDATION_TC, unknown_games, unpacked, validation_matches
     from ladder.upload import Limits, UploadError, bot_archive
     from referee.core.game import OptionError
-    from arena.cli.stale import warn_stale_folder
     from referee.server.manifest import ManifestError
     from referee.server.runner import launcher_for
 

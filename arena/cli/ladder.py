@@ -169,9 +169,10 @@ def call(method: str, server: str, path: str, token: str | None = None, retry: b
     wrong_server = f"{server} does not answer as the ladder does (is --server the ladder's address?)"
     if response.status_code >= 400 and response.status_code != 422:
         detail = body.get("detail") if isinstance(body, dict) else None
+        said = f"{response.status_code}: {detail if detail is not None else wrong_server}"
         if retry and response.status_code >= 500:
-            raise Unreachable(f"{response.status_code}: {detail if detail is not None else wrong_server}")
-        fail(f"{response.status_code}: {detail if detail is not None else wrong_server}")
+            raise Unreachable(said)
+        fail(said)
     if body is None:
         fail(wrong_server)
     return body
@@ -425,17 +426,13 @@ def standings(
         try:
             while True:
                 show(rows)
-                time.sleep(interval)
-                while (rows := look()) is None:
-                    time.sleep(interval)
+                rows = look.next(interval)
         except KeyboardInterrupt:
             return
     with Live(standings_table(game, rows), console=console, refresh_per_second=4) as live:
         try:
             while True:
-                time.sleep(interval)
-                if (rows := look()) is not None:
-                    live.update(standings_table(game, rows))
+                live.update(standings_table(game, look.next(interval)))
         except KeyboardInterrupt:
             pass
 
@@ -460,6 +457,13 @@ class Watcher:
             err.print("the ladder answers again", soft_wrap=True)
         self.down = False
         return answer
+
+    def next(self, interval: float) -> Any:
+        """The next answer: a look after ``interval`` seconds, and another after each interval until one comes."""
+        while True:
+            time.sleep(interval)
+            if (answer := self()) is not None:
+                return answer
 
 
 @ladder_app.command()
@@ -495,7 +499,7 @@ def matches(
 MAX_FOLLOWED = 200
 
 
-def follow_matches(rows: list[dict[str, Any]], limit: int, look: Callable[[], list[dict[str, Any]] | None], interval: float, as_json: bool) -> None:
+def follow_matches(rows: list[dict[str, Any]], limit: int, look: Watcher, interval: float, as_json: bool) -> None:
     """Print the last ``limit`` settled matches of ``rows`` (newest first, as the API lists them), then every match
     ``look`` finds settled since, oldest first: a match is printed once, when its ranks are out (the whole deal over)."""
     shown = {m["id"] for m in rows if m["settled"]}
@@ -503,10 +507,7 @@ def follow_matches(rows: list[dict[str, Any]], limit: int, look: Callable[[], li
     while True:
         for m in reversed(backlog):
             print(json.dumps(m) if as_json else match_line(m), flush=True)
-        time.sleep(interval)
-        while (looked := look()) is None:
-            time.sleep(interval)
-        rows = looked
+        rows = look.next(interval)
         backlog = [m for m in rows if m["settled"] and m["id"] not in shown]
         shown = {m["id"] for m in rows if m["settled"]}  # a match that left the window (the newest ends) never comes back
 
