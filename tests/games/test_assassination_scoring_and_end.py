@@ -1,4 +1,4 @@
-"""The Assassination Game rulings AS-39 to AS-49, AS-52 and AS-55 (docs/games/assassination.md): scoring, the end of a round and of the game."""
+"""The Assassination Game rulings AS-39 to AS-49, AS-52, AS-55 and AS-58 (docs/games/assassination.md): scoring, the end of a round and of the game."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from referee.games.assassination.types import (
     MovePresident,
     NextRoundChoice,
     Phase,
+    PieceDetained,
     PieceInjured,
     PieceKilled,
     PlayEvent,
@@ -102,6 +103,19 @@ def test_as40_no_photo_op_points_with_the_reporter_detained() -> None:
     ended = end_round(g)
     assert ended.outcome == RoundOutcome.PHOTO_OP_TAKEN
     assert changes(ended) == [(0, -4, ScoreReason.DETAINED_REPORTER)]
+
+
+def test_as58_a_piece_detained_twice_in_one_stage_is_detained_by_the_first_alone() -> None:
+    g = make()
+    to_event_stage(g)
+    for c in (0, 1, 4):
+        place(g, c, R.HALL)
+    events = act(g, [0, 1], {0: TakeAction(ActionKind.DETAIN, 4), 1: TakeAction(ActionKind.DETAIN, 4)})
+    assert [(e.by_seat, e.colour) for e in of(events, PieceDetained)] == [(0, 4)]
+    react(g)
+    assert g.pieces[4].room == R.HOLDING_CELL
+    ended = end_round(g)
+    assert [c for c in changes(ended) if c[2] == ScoreReason.DETAINED_REPORTER] == [(0, -4, ScoreReason.DETAINED_REPORTER)]
 
 
 @pytest.mark.parametrize(

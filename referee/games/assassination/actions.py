@@ -168,6 +168,7 @@ class Resolution:
         self.events.append(broadcast(PieceInjured(colour, by)))
 
     def detain(self, colour: int, by: int | None) -> None:
+        """Into custody at the end of the stage; a piece already held (earlier this stage, or in the cell) is not detained again (AS-58)."""
         piece = self.g.pieces[colour]
         if piece.killed or colour in self.to_cell or piece.room == Room.HOLDING_CELL:
             return
