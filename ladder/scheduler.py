@@ -50,6 +50,7 @@ _NEW_MATCH = (
 )
 _VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
 _WAITING = select(func.count()).select_from(_MATCHES).where(_MATCHES.c.status == "queued")
+_WAITING_BY_GAME = select(_MATCHES.c.game, func.count()).where(_MATCHES.c.status == "queued").group_by(_MATCHES.c.game)
 _ENTRANTS = (
     select(_VERSIONS.c.id, _BOTS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
     .join(_BOTS, _BOTS.c.id == _VERSIONS.c.bot_id)
@@ -187,27 +188,31 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: 
 
 
 def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None) -> int:
-    """Queue duplicate sets, one game after another, until ``target`` matches wait; returns how many matches were added.
+    """Queue duplicate sets until ``target`` matches wait, each to the game with the fewest matches waiting; returns how
+    many matches were added.
 
-    The turn moves by one set, not by its matches: moved by a set's two matches, two games never took turns. A game
-    with too few entrants for a table leaves the turn for this tick (its pool does not change meanwhile).
+    Games share the matches, not the sets: taken in turn by sets, a game for four (a set of four matches, as every
+    exhibition of the Assassination Game's two sample bots) had twice the matches of a game for two. Ties go in a
+    random order, fixed for the tick. A game with too few entrants for a table leaves for this tick (its pool does not
+    change meanwhile).
     """
-    waiting = db.connection().execute(_WAITING).scalar_one()
+    conn = db.connection()
+    waiting = conn.execute(_WAITING).scalar_one()
+    per_game: Counter[str] = Counter({row[0]: row[1] for row in conn.execute(_WAITING_BY_GAME)})
     added = 0
     playable = list(games or GAMES)
     rng.shuffle(playable)
-    turn = 0
     pools: dict[str, list[Entrant]] = {}
     while waiting + added < target and playable:
-        game = playable[turn % len(playable)]
+        game = min(playable, key=lambda g: per_game[g])  # the first of the fewest, in the tick's shuffled order
         if game not in pools:
             pools[game] = entrants(db, game)
         made = plan_one(db, game, rng, pools[game])
         if not made:
-            playable.remove(game)  # the next game moves into its place in the turn
+            playable.remove(game)
             continue
         added += len(made)
-        turn += 1
+        per_game[game] += len(made)
     db.commit()
     return added
 

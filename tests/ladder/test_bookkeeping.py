@@ -75,6 +75,24 @@ def test_the_queue_is_filled_with_every_game_in_turn(make: sessionmaker[Session]
         assert queued == {"land-and-castle": 4, "generals-war": 4}, (seed, queued)
 
 
+def test_games_share_the_matches_played_not_the_sets(make: sessionmaker[Session]) -> None:
+    """Taken in turn by sets, the Assassination Game's exhibitions (a set of four matches) got two thirds of the
+    matches beside General's War's sets of two; played as workers take them, each game now gets about half."""
+    add_bots(make, ["assassination", "generals-war"], 2)
+    played: Counter[str] = Counter()
+    rng = random.Random(5)
+    with make() as db:
+        db.execute(update(Rating).values(games=100))  # past their placement, whose sets go first
+        for _ in range(120):
+            fill_queue(db, rng, target=8, games=["assassination", "generals-war"])
+            for match in db.scalars(select(Match).where(Match.status == "queued").order_by(Match.priority.desc(), Match.id).limit(2)):
+                match.status = "done"
+                played[match.game] += 1
+            db.commit()
+    assert sum(played.values()) == 240
+    assert abs(played["assassination"] - played["generals-war"]) <= 8, played
+
+
 def test_a_game_without_a_table_does_not_stop_the_others_short_of_the_target(make: sessionmaker[Session]) -> None:
     """Stalls were counted across the tick: a game that could not play, met again, ended the tick before the target."""
     ids = add_bots(make, ["land-and-castle", "generals-war", "assassination"], 2)
