@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -19,7 +19,7 @@ from rich.table import Table
 
 from arena.cli import running
 from arena.cli.botkit import bot_app
-from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
+from arena.cli.clock import MAX_STRIKE_LIMIT, SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
 from arena.cli import ladder_bot  # noqa: F401  (its commands join ladder_app)
@@ -29,6 +29,10 @@ from arena.cli.stale import warn_stale
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError, check_built
+
+if TYPE_CHECKING:
+    from arena.cli.keyboard import KeyboardPlayer
+    from referee.server.session import TimeControl
 
 app = typer.Typer(help="Arena: bots in any language play hidden-information card games.", no_args_is_help=True)
 referee_app = typer.Typer(help="Host matches for remote bots.", no_args_is_help=True)
@@ -148,10 +152,18 @@ def match(
     sandbox: Annotated[str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
 ) -> None:
     """Play one local match: a referee on a unix socket per seat and one process (or container) per bot."""
-    from referee.server.runner import MatchSetup, launcher_for, prepare, run_local_match
     from referee.server.session import TimeControl
 
-    options = parse_options(option)
+    run_match(game, bots, seed, parse_options(option), replay, as_json, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
+
+
+def run_match(
+    game: str, bots: list[Path], seed: int | None, options: dict[str, str], replay: Path | None, as_json: bool, clock: TimeControl,
+    log_dir: Path, sandbox: str, keyboard: tuple[int, KeyboardPlayer] | None = None,
+) -> None:
+    """``arena match``, and ``arena play`` with ``keyboard``: the seat at the keyboard and its player."""
+    from referee.server.runner import MatchSetup, launcher_for, prepare, run_local_match
+
     try:
         manifests = prepare(game, bots)
         for manifest in manifests:
@@ -165,11 +177,15 @@ def match(
         launcher = launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
+    if keyboard is not None:
+        from arena.cli.keyboard import KeyboardLauncher
+
+        launcher = KeyboardLauncher(launcher, *keyboard)
     path = replay or free_replay_path(Path("replays"), f"{game}-{seed}")
     with removed_on_failure(log_dir, path.parent):
         check_dir(log_dir, "--log-dir")
         check_file(path, "--replay")
-    setup = MatchSetup(game, bots, seed, options, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
+    setup = MatchSetup(game, bots, seed, options, clock, log_dir, sandbox)
     played = running.run(run_local_match(setup, launcher))
     record = played.record
     saved = saved_replay(record, path)
@@ -203,6 +219,46 @@ def match(
             console.print(verdict_note(s), highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
     if not saved:
         raise typer.Exit(1)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
+    bots: Annotated[list[Path], typer.Argument(help="The other seats' bot directories, in seat order (yours left out).")],
+    seat: Annotated[int, typer.Option(help="Your seat, from 0.", min=0)] = 0,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "you",
+    seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and the same play replay the same match.", min=SEED_MIN, max=SEED_MAX)] = None,
+    option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
+    replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
+    move_time_ms: MoveTimeMs = 600_000,
+    time_bank_ms: TimeBankMs = 0,
+    strike_limit: Annotated[int, typer.Option(help="Refused actions allowed a seat before it forfeits (yours too).", min=0, max=MAX_STRIKE_LIMIT)] = 10,
+    log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
+    sandbox: Annotated[str, typer.Option(help="Run the bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
+) -> None:
+    """Play a match yourself against bots, in the terminal: you see only what your seat may know and pick or type
+    your actions; the referee checks them as it checks a bot's."""
+    import tempfile
+
+    from arena.cli.keyboard import KeyboardPlayer
+    from referee.server.manifest import MANIFEST, NAME_RE, NAME_RULE
+    from referee.server.session import TimeControl
+
+    if not NAME_RE.match(name):
+        fail(f"--name {name!r} {NAME_RULE}")
+    count = len(bots) + 1
+    if seat >= count:
+        fail(f"--seat {seat}: with {len(bots)} bot{'s' * (len(bots) != 1)} the seats are 0 to {count - 1}")
+    if game not in GAMES:
+        fail(f"no game called {game!r}: `arena games` lists them")
+    with tempfile.TemporaryDirectory(prefix="arena-keyboard-") as tmp:
+        # The keyboard's seat is a bot directory like the others to the runner; its command is never run.
+        you = Path(tmp) / "you"
+        you.mkdir()
+        (you / MANIFEST).write_text(f'name = {json.dumps(name)}\nversion = "1"\ngames = [{json.dumps(game)}]\ncommand = ["true"]\n')
+        seated = [*bots[:seat], you, *bots[seat:]]
+        clock = TimeControl(move_time_ms, time_bank_ms, strike_limit)
+        run_match(game, seated, seed, parse_options(option), replay, False, clock, log_dir, sandbox, keyboard=(seat, KeyboardPlayer(seed=seed)))
 
 
 def verdict_note(seat: dict[str, Any]) -> str:

@@ -1,0 +1,204 @@
+"""A seat played at the keyboard (``arena play``): the player's view and choices in the terminal, through the SDK.
+
+The player is an SDK bot like any other, so the referee treats the seat as it treats a bot: it is told only what
+the seat may know, and what the player types is checked by the same rules. The bot runs on a thread of the
+``arena`` process (with its own event loop), reading the terminal while the referee's loop goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import text_format
+from google.protobuf.message import Message
+
+from arena.cli.replay_text import message_line, printable, table_lines
+from arena.v1 import referee_pb2 as pb
+from arena_sdk import Bot, Request, random_action
+from arena_sdk.client import MatchRefused, play_async
+from referee.server.frames import message_json
+from referee.server.launchers import BotHandle, Launcher, LaunchSpec
+
+HELP = """\
+  NUMBER   play the listed action with that number
+  r        play a legal action chosen at random
+  v        show your view again
+  q        resign: the seat forfeits and the match goes on without you
+  or type the action in protobuf text format, as the example shows (docs/protocol.md has every message)"""
+
+
+class Resigned(Exception):
+    """The player typed q, or the input ended."""
+
+
+def read_line(prompt: str) -> str:
+    """One line from the terminal, read from fd 0 without Python's buffered stdin: the thread may still wait here
+    when the match ends, and a daemon thread holding stdin's lock made the interpreter's exit abort."""
+    print(prompt, end="", flush=True)
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        chunk = os.read(0, 1)
+        if not chunk:
+            if line:
+                break
+            raise EOFError
+        line += chunk
+    return line.decode(errors="replace").strip()
+
+
+def action_class(request: Request) -> type[Message]:
+    """The game's own Action message (``generals_war_pb2.Action``, ...), which the player's text is read into."""
+    return type(getattr(pb.Action(), request.field))
+
+
+def example(request: Request, rng: random.Random) -> str:
+    return text_format.MessageToString(random_action(request, rng), as_one_line=True)
+
+
+def parse_choice(line: str, request: Request, rng: random.Random) -> Any:
+    """The action ``line`` names, or a ``str``: why it names none. Legality is the referee's to judge."""
+    listed = request.legal_actions
+    if line.isdigit():
+        if not listed:
+            return "nothing is listed for this decision: type the action (see the example), or r"
+        if not 1 <= int(line) <= len(listed):
+            return f"no action numbered {line}: pick 1 to {len(listed)}"
+        return listed[int(line) - 1]
+    if line == "r":
+        return random_action(request, rng)
+    action = action_class(request)()
+    try:
+        text_format.Parse(line, action)
+    except text_format.ParseError as exc:
+        return f"not an action ({exc}); ? shows what you can type"
+    if action.WhichOneof("kind") is None:
+        return f"say which action, as in: {example(request, rng)}"
+    return action
+
+
+class KeyboardPlayer(Bot):
+    """Shows the seat's view, its events and the decision; plays what the player picks or types."""
+
+    name = "you"
+    version = "1"
+    max_retries = 1_000_000  # a person corrects a refused action as often as it takes; strikes still count
+
+    def __init__(self, ask: Callable[[str], str] = read_line, say: Callable[[str], None] = print, seed: int | None = None) -> None:
+        self.ask = ask
+        self.say = say
+        self.rng = random.Random(seed)
+        self.data: dict[str, Any] = {}
+
+    def _say(self, line: str) -> None:
+        self.say(printable(line))  # a bot's name is its author's text: no escape sequences reach the terminal
+
+    def on_start(self, start: pb.GameStart) -> None:
+        self.data = {"names": list(start.seat_names)}
+        seats = ", ".join(f"{s} {n}" for s, n in enumerate(start.seat_names))
+        self._say(f"{start.game}: you are seat {start.seat} of {start.num_seats} ({seats}); ? for help at any prompt")
+
+    def on_events(self, events: list[Any]) -> None:
+        for event in events:
+            self._say(f"  · {message_line(message_json(event))}")
+
+    def show(self, request: Request) -> None:
+        self._say(f"--- decision {request.decision_index} · your view:")
+        for line in table_lines(self.data, message_json(request.view)):
+            self._say(f"  {line}")
+        self._say(f"asked: {message_line(message_json(request.decision))}")
+        listed = request.legal_actions
+        if listed:
+            for i, action in enumerate(listed, 1):
+                self._say(f"  {i}. {message_line(message_json(action))}")
+        else:
+            self._say(f"  (too many actions to list) for example: {example(request, self.rng)}")
+
+    def act(self, request: Request) -> Any:
+        self.show(request)
+        while True:
+            try:
+                line = self.ask("> ")
+            except EOFError:
+                raise Resigned("the input ended") from None
+            if line in ("", "?", "h", "help"):
+                self._say(HELP)
+                continue
+            if line == "v":
+                self.show(request)
+                continue
+            if line == "q":
+                raise Resigned("you resigned")
+            chosen = parse_choice(line, request, self.rng)
+            if isinstance(chosen, str):
+                self._say(chosen)
+                continue
+            return chosen
+
+    def on_rejection(self, reason: str) -> None:
+        self._say(f"refused: {reason}")
+
+    def on_result(self, result: pb.MatchResult) -> None:
+        self._say("the match is over")
+
+
+class ThreadHandle:
+    """The keyboard's seat, played on a thread of this process: it ends when the match ends or the player resigns."""
+
+    def __init__(self, player: KeyboardPlayer, spec: LaunchSpec) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.done: asyncio.Future[int] = self.loop.create_future()
+        address = f"unix:{Path(spec.seat_dir) / 'referee.sock'}"
+        self.thread = threading.Thread(
+            target=self._play, args=(player, address, spec.env["ARENA_MATCH_ID"], spec.env["ARENA_TOKEN"]), daemon=True, name="keyboard"
+        )
+        self.thread.start()
+
+    def _play(self, player: KeyboardPlayer, address: str, match_id: str, token: str) -> None:
+        code = 1
+        # A loop of the thread's own, left open: gRPC's poller is shared by the process's loops, and a call's last
+        # events, arriving after a resignation had closed this loop, were handed to it and raised "Event loop is closed".
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(play_async(player, address, match_id, token))
+            code = 0
+        except Resigned as exc:
+            player.say(f"{exc}: the seat forfeits")
+        except MatchRefused as exc:
+            player.say(f"the referee refused the seat: {exc}")
+        except Exception as exc:  # the seat ends either way; the referee is told below, as of a bot that crashed
+            player.say(f"the keyboard's seat failed: {type(exc).__name__}: {exc}")
+        finally:
+            with contextlib.suppress(RuntimeError):  # the match's loop is closed: nobody waits any more
+                self.loop.call_soon_threadsafe(self._finish, code)
+
+    def _finish(self, code: int) -> None:
+        if not self.done.done():
+            self.done.set_result(code)
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self.done)
+
+    async def stop(self, grace: float = 1.0) -> None:
+        """Nothing to stop: the thread ends with the match (or waits on the terminal until the process exits)."""
+
+
+class KeyboardLauncher:
+    """Starts ``seat`` at the keyboard and every other seat with ``others``."""
+
+    def __init__(self, others: Launcher, seat: int, player: KeyboardPlayer) -> None:
+        self.others = others
+        self.seat = seat
+        self.player = player
+        self.name = others.name
+
+    async def launch(self, spec: LaunchSpec) -> BotHandle:
+        if spec.seat != self.seat:
+            return await self.others.launch(spec)
+        return ThreadHandle(self.player, spec)

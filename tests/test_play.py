@@ -1,0 +1,106 @@
+"""``arena play``: a person at the keyboard takes a seat against bot processes, on a real referee."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.cli.keyboard import parse_choice
+from arena.v1 import glory_pb2, referee_pb2 as pb
+from arena_sdk import Request
+from tests.support import SAMPLE_BOTS
+
+RANDOM = str(SAMPLE_BOTS / "random")
+
+
+def arena_play(tmp_path: Path, typed: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``arena play`` with ``typed`` as what the player types (stdin), the replay at tmp_path/r.json."""
+    return subprocess.run(
+        [sys.executable, "-m", "arena.cli.main", "play", *args, "--log-dir", str(tmp_path / "logs"), "--replay", str(tmp_path / "r.json")],
+        input=typed, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def test_a_person_plays_a_match_to_the_end_seeing_only_their_seat(tmp_path: Path) -> None:
+    done = arena_play(tmp_path, "r\n" * 200, "generals-war", RANDOM, "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "generals-war: you are seat 0 of 2 (0 you, 1 random)" in out and "the match is over" in out
+    assert "asked: squad choice" in out and "1. play squad: card ids" in out  # the decision and its listed actions
+    mine = [line for line in out.splitlines() if "cards drawn: seat 0" in line]
+    theirs = [line for line in out.splitlines() if "cards drawn: seat 1" in line]
+    assert mine and all(", cards " in line for line in mine)
+    assert theirs and not any("cards " in line.split("count")[1] for line in theirs), theirs  # how many, never which
+    replay = json.loads((tmp_path / "r.json").read_text())
+    assert [seat["name"] for seat in replay["seats"]] == ["you", "random"]
+    assert "│ you" in out and "replay: " in out
+
+
+def test_the_same_seed_and_the_same_typing_replay_the_same_match(tmp_path: Path) -> None:
+    """r draws from a generator seeded with the match seed: a match played with r's is reproducible."""
+    actions = []
+    for run in ("a", "b"):
+        folder = tmp_path / run
+        done = arena_play(folder, "2\n" + "r\n" * 200, "generals-war", RANDOM, "--seed", "11", "--seat", "1")
+        assert done.returncode == 0, done.stderr
+        actions.append(json.loads((folder / "r.json").read_text())["actions"])
+    assert actions[0] == actions[1] and len(actions[0]) > 10
+
+
+def test_what_is_not_an_action_is_explained_and_asked_again(tmp_path: Path) -> None:
+    typed = "garbage {\n999\n?\nv\nq\n"
+    done = arena_play(tmp_path, typed, "glory", RANDOM, RANDOM, "--seat", "1", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert 'not an action (1:1 : Message type "arena.v1.glory.Action" has no field named "garbage".)' in out
+    assert "no action numbered 999: pick 1 to" in out
+    assert "r        play a legal action chosen at random" in out  # ? shows the help
+    assert out.count("--- decision") == 2  # v showed the view again; nothing was played meanwhile
+    assert "you resigned: the seat forfeits" in out
+    assert "seat 1 (you) forfeited" in out  # the referee treats the seat as a bot that left
+
+
+def test_the_input_ending_resigns_the_seat(tmp_path: Path) -> None:
+    done = arena_play(tmp_path, "", "generals-war", RANDOM, "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    assert "the input ended: the seat forfeits" in done.stdout and "seat 0 (you) forfeited" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["generals-war", RANDOM, "--seat", "2"], "--seat 2: with 1 bot the seats are 0 to 1"),
+        (["generals-war", RANDOM, "--name", "-x"], "--name '-x' must start with a letter or digit"),
+        (["no-such-game", RANDOM], "no game called 'no-such-game'"),
+        (["generals-war", RANDOM, RANDOM], "generals-war is played by"),
+    ],
+)
+def test_bad_options_are_refused_before_anything_starts(tmp_path: Path, args: list[str], message: str) -> None:
+    done = arena_play(tmp_path, "", *args)
+    assert done.returncode == 2 and message in " ".join(done.stderr.split()), done.stderr
+
+
+def glory_request(listed: bool) -> Request:
+    """A Glory turn decision as the referee sends it, with or without its list of actions."""
+    raw = pb.DecisionRequest(legal_actions_listed=listed)
+    raw.decision.glory.turn_choice.can_pass = True
+    if listed:
+        raw.legal_actions.add().glory.pass_turn.SetInParent()
+    return Request(raw, pb.GameStart(game="glory", seat=0, num_seats=2))
+
+
+def test_a_typed_action_is_read_as_the_games_own_message() -> None:
+    rng = random.Random(1)
+    request = glory_request(listed=False)
+    chosen = parse_choice("pass_turn {}", request, rng)
+    assert isinstance(chosen, glory_pb2.Action) and chosen.WhichOneof("kind") == "pass_turn"
+    assert parse_choice("1", request, rng) == "nothing is listed for this decision: type the action (see the example), or r"
+    assert str(parse_choice("", request, rng)).startswith("say which action, as in: ")
+    listed = glory_request(listed=True)
+    assert parse_choice("1", listed, rng) == listed.legal_actions[0]  # type: ignore[index]
+    assert parse_choice("0", listed, rng) == "no action numbered 0: pick 1 to 1"
