@@ -1,5 +1,5 @@
 """What a spectator meets in Chromium, against a ladder that has played real matches: the viewer between two views, with
-the keyboard and at a phone's width, the rating chart on a phone, and the front page to a screen reader."""
+the keyboard and at a phone's width, the rating chart and the leaderboard on a phone, and the front page to a screen reader."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ladder.web.routes import replay_app
 from referee.core.cards import card_str
 from referee.server.replay import load_replay
 from tests.support import ROOT, SAMPLE_BOTS
-from tests.web.conftest import BackgroundServer, ServedLadder, settled_matches
+from tests.web.conftest import GAME, BackgroundServer, ServedLadder, settled_matches
 from tests.web.test_frames import steps
 from tests.web.test_pages import dom_cards, go_to_step
 
@@ -130,3 +130,39 @@ def test_the_front_page_redraws_no_live_region_that_a_screen_reader_would_read_o
     page.clock.run_for(31_000)  # two redraws of the games, six of the latest matches
     page.wait_for_timeout(500)
     assert page.evaluate("window.liveChanges") == 0
+
+
+# The standings' headers as drawn (display: none leaves them out), and how the table sits in its panel.
+STANDINGS_LAYOUT = """() => {
+  const table = document.getElementById("standings");
+  const panel = table.parentElement;
+  const style = getComputedStyle(panel);
+  const inside = panel.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const shown = (cell) => cell.getClientRects().length > 0 && cell.getBoundingClientRect().right <= table.getBoundingClientRect().left + inside + 0.5;
+  return {
+    headers: [...table.tHead.rows[0].cells].filter(shown).map((th) => th.textContent),
+    cells: [...table.tBodies[0].rows].map((tr) => [...tr.cells].filter(shown).length),
+    tableWidth: table.scrollWidth,
+    panelInside: inside,
+    pageWidth: document.documentElement.scrollWidth,
+  };
+}"""
+EVERY_COLUMN = ["#", "Bot", "Owner", "Version", "μ", "σ", "Rating", "Games", "Last match"]
+
+
+def test_the_leaderboard_fits_a_phone_with_rank_bot_rating_and_games_and_shows_every_column_on_a_desktop(page: Page, served: ServedLadder) -> None:
+    """At 390 pixels the owner, version, μ, σ and last-match columns made the standings scroll sideways in their panel."""
+    page.goto(f"{served.url}/games/{GAME}")
+    page.wait_for_selector("#standings tbody tr")
+    desktop = page.evaluate(STANDINGS_LAYOUT)
+    assert desktop["headers"] == EVERY_COLUMN and set(desktop["cells"]) == {len(EVERY_COLUMN)}
+    page.set_viewport_size({"width": 390, "height": 844})
+    phone = page.evaluate(STANDINGS_LAYOUT)
+    assert phone["tableWidth"] <= phone["panelInside"], f"the standings are {phone['tableWidth']} pixels wide in a {phone['panelInside']}-pixel panel"
+    assert phone["pageWidth"] <= 390, f"the page is {phone['pageWidth']} pixels wide on a 390-pixel screen"
+    assert {"#", "Bot", "Rating", "Games"} <= set(phone["headers"]), phone["headers"]
+    assert set(phone["cells"]) == {len(phone["headers"])}, "every row shows a cell under each header shown"
+    # μ and σ, out of sight, are still on the page: in the rating's title (and on the bot's own page, a tap away)
+    for row in served.get(f"/api/games/{GAME}/standings").json():
+        title = page.get_attribute(f"#standings tr[data-bot='{row['bot']}'] [data-field=conservative]", "title") or ""
+        assert f"μ {row['mu']:.2f}" in title and f"σ {row['sigma']:.2f}" in title, title

@@ -14,13 +14,14 @@
       { class: changed ? "flash" : "", dataset: { bot: r.bot, games: r.games } },
       r.rank === null ? el("td", { class: "num rank muted", title: "no rated game yet" }, "\u2013") : el("td", { class: "num rank" }, String(r.rank)),
       el("td", {}, Arena.botLink(r.bot)),
-      el("td", {}, r.owner),
-      el("td", {}, r.version, el("span", { class: "muted small" }, ` #${r.seq}`)),
-      el("td", { class: "num" }, num(r.mu)),
-      el("td", { class: "num" }, num(r.sigma)),
-      el("td", { class: "num strong", dataset: { field: "conservative" } }, num(r.conservative)),
+      el("td", { class: "secondary" }, r.owner),
+      el("td", { class: "secondary" }, r.version, el("span", { class: "muted small" }, ` #${r.seq}`)),
+      el("td", { class: "num secondary" }, num(r.mu)),
+      el("td", { class: "num secondary" }, num(r.sigma)),
+      // the figures it is made of, for a phone, where their columns are hidden (the bot's page has them too)
+      el("td", { class: "num strong", title: `μ ${num(r.mu)} − 3 × σ ${num(r.sigma)}`, dataset: { field: "conservative" } }, num(r.conservative)),
       el("td", { class: "num", dataset: { field: "games" } }, String(r.games)),
-      el("td", { title: Arena.when(r.last_match) }, Arena.ago(r.last_match))
+      el("td", { class: "secondary", title: Arena.when(r.last_match) }, Arena.ago(r.last_match))
     );
   }
 
