@@ -1,8 +1,11 @@
 """What a spectator meets in Chromium, against a ladder that has played real matches: the viewer between two views, with
-the keyboard and at a phone's width, the rating chart and the leaderboard on a phone, and the front page to a screen reader."""
+the keyboard and at a phone's width, its events naming each seat's bot, the rating chart and the leaderboard on a phone,
+and the front page to a screen reader."""
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -68,15 +71,61 @@ def test_the_rating_chart_keeps_readable_labels_and_its_legend_on_a_phone(page: 
     assert legend["x"] + legend["width"] <= chart["x"] + chart["width"], "the legend runs past the chart"
 
 
+def played_replay(tmp: Path, game: str, bots: list[Path], seed: int) -> Path:
+    """The replay of a match played by ``arena match`` (bot processes over gRPC)."""
+    replay = tmp / f"{game}.json"
+    command = [sys.executable, "-m", "arena.cli.main", "match", game, *map(str, bots)]
+    command += ["--seed", str(seed), "--replay", str(replay), "--log-dir", str(tmp / "logs"), "--json"]
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=300)
+    return replay
+
+
 @pytest.fixture(scope="module")
 def assassination_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A replay of The Assassination Game: its state has tables of records (the pieces, the rooms they visited)."""
-    tmp = tmp_path_factory.mktemp("assassination")
-    replay = tmp / "assassination.json"
-    command = [sys.executable, "-m", "arena.cli.main", "match", "assassination", *[str(SAMPLE_BOTS / "random")] * 4]
-    command += ["--seed", "5", "--replay", str(replay), "--log-dir", str(tmp / "logs"), "--json"]
-    subprocess.run(command, cwd=ROOT, check=True, capture_output=True, timeout=300)
-    return replay
+    return played_replay(tmp_path_factory.mktemp("assassination"), "assassination", [SAMPLE_BOTS / "random"] * 4, seed=5)
+
+
+@pytest.fixture(scope="module")
+def glory_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A replay of Glory between two bots: its first event, the draw for the first player, lists the seats that drew."""
+    return played_replay(tmp_path_factory.mktemp("glory"), "glory", [SAMPLE_BOTS / "glory_heuristic", SAMPLE_BOTS / "random"], seed=5)
+
+
+def event_texts(page: Page, kind: str) -> list[str]:
+    """The text of every listed event of ``kind`` (its label, as the page writes it)."""
+    found: list[str] = page.eval_on_selector_all("#events li.event", "(lis, kind) => lis.filter(li => li.querySelector('.kind').textContent === kind).map(li => li.innerText)", kind)
+    return found
+
+
+def test_an_events_seats_are_named_with_their_bots_and_as_text(page: Page, glory_replay: Path, tmp_path: Path) -> None:
+    """The draw for the first player said "seats 0, 1", the game's end "winners 0", and a private event "seen by 1 random"."""
+    names = [seat["name"] for seat in json.loads(glory_replay.read_text())["seats"]]
+    assert names == ["glory-heuristic", "random"]
+    with BackgroundServer(replay_app(glory_replay)) as server:
+        page.goto(server.url)
+        page.wait_for_selector("body[data-step='0'][data-mode='all']")
+        (draw,) = event_texts(page, "first player draw")
+        assert "seats seat 0 (glory-heuristic), seat 1 (random)" in draw, draw
+        told = [text for text in event_texts(page, "cards drawn") if "seen by" in text]
+        assert told and all(re.search(r"seen by seat \d \((glory-heuristic|random)\)$", text) for text in told), told
+        go_to_step(page, int(page.get_attribute("#scrub", "max") or 0))
+        (end,) = event_texts(page, "game ended")
+        assert "winners seat 0 (glory-heuristic)" in end, end
+    # A replay file may come from anywhere, and a name in it with markup is shown as it is, never as HTML.
+    hostile = ["<img src=x onerror=\"window.injected = 1\">", "<i>random</i>"]
+    data = json.loads(glory_replay.read_text())
+    for seat, name in zip(data["seats"], hostile, strict=True):
+        seat["name"] = name
+    renamed = tmp_path / "glory.json"
+    renamed.write_text(json.dumps(data))
+    with BackgroundServer(replay_app(renamed)) as server:
+        page.goto(server.url)
+        page.wait_for_selector("body[data-step='0'][data-mode='all']")
+        (draw,) = event_texts(page, "first player draw")
+        assert f"seats seat 0 ({hostile[0]}), seat 1 ({hostile[1]})" in draw, draw
+        assert page.locator("#events img, #events i").count() == 0
+        assert page.evaluate("window.injected") is None
 
 
 def test_a_table_of_records_scrolls_in_its_panel_rather_than_widen_the_viewer_on_a_phone(page: Page, assassination_replay: Path) -> None:

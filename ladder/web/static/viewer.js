@@ -9,8 +9,12 @@
   const data = document.body.dataset;
   const local = Boolean(data.local);
 
-  /* Fields whose number names a seat. */
-  const SEAT_KEYS = new Set(["seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat", "to_seat", "loser", "dealer", "leader", "owner", "dealt_by"]);
+  /* Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events. */
+  const SEAT_KEYS = new Set([
+    "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat", "to_seat", "loser", "dealer", "leader", "owner", "dealt_by",
+    "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to", "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants",
+    "declined", "targets", "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token",
+  ]);
   /* Top-level fields that give a seat a role, shown as a badge on its panel. */
   const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];
   /* Per-game touches: the order of a player's fields, and an accent. */
@@ -30,13 +34,27 @@
 
   const $ = (id) => document.getElementById(id);
 
-  function seatName(seat) {
+  /* The bot in a seat, or null where the page does not know it. */
+  function botOf(seat) {
     const s = summary && summary.seats.find((x) => x.seat === seat);
-    return s ? s.bot : `seat ${seat}`;
+    return s ? s.bot : null;
   }
 
+  function seatName(seat) {
+    const bot = botOf(seat);
+    return bot === null ? `seat ${seat}` : bot;
+  }
+
+  /* A seat as the page names it in words: "seat 1 (alice)". */
+  function seatText(seat) {
+    const bot = botOf(seat);
+    return bot === null ? `seat ${seat}` : `seat ${seat} (${bot})`;
+  }
+
+  /* The same in the seat's colour, wherever a field or an event names a seat (the name is text, never HTML). */
   function seatRef(seat) {
-    return el("span", { class: `seat-ref s${seat % 8}`, title: seatName(seat) }, `seat ${seat}`, el("span", { class: "seat-name" }, ` ${seatName(seat)}`));
+    const bot = botOf(seat);
+    return el("span", { class: `seat-ref s${seat % 8}`, title: bot }, `seat ${seat}`, bot === null ? null : el("span", { class: "seat-name" }, ` (${bot})`));
   }
 
   function isScalar(v) {
@@ -213,7 +231,7 @@
       el("span", { class: "kind" }, label(kind)),
       " ",
       inline(body),
-      Array.isArray(seen) ? el("span", { class: "badge private", title: "a private event: only these seats were told" }, `seen by ${seen.map((s) => `${s} ${seatName(s)}`).join(", ")}`) : null
+      Array.isArray(seen) ? el("span", { class: "badge private", title: "a private event: only these seats were told" }, "seen by ", seen.map((s, i) => [i ? ", " : "", seatRef(s)])) : null
     );
   }
 
@@ -271,7 +289,7 @@
     $("scrub").max = String(last);
     $("scrub").value = String(step);
     $("step-label").textContent = `step ${step} / ${last}`;
-    $("table-title").textContent = mode === "all" ? "Table — everything" : `Table — as seat ${mode} (${seatName(Number(mode))}) saw it`;
+    $("table-title").textContent = mode === "all" ? "Table — everything" : `Table — as ${seatText(Number(mode))} saw it`;
     $("table").replaceChildren(renderTable(frame));
     $("step-info").replaceChildren(renderStepInfo(frame));
     renderEvents();
@@ -318,7 +336,7 @@
     $("mode-note").textContent =
       next === "all"
         ? "Everything: the full state at each step and every event; a private event is marked with the seats that were told."
-        : `As seat ${next} (${seatName(Number(next))}): only what the referee sent that seat — its views, the events it was told, its own actions.`;
+        : `As ${seatText(Number(next))}: only what the referee sent that seat — its views, the events it was told, its own actions.`;
     $("mode-note").className = "mode-note small " + (next === "all" ? "everything" : "seat-view");
     $("table").replaceChildren(el("p", { class: "muted" }, "loading…"));
     // Until this view's frames are here, nothing is drawn: a step or an autoplay tick meanwhile would draw the
