@@ -30,10 +30,10 @@ def test_a_person_plays_a_match_to_the_end_seeing_only_their_seat(tmp_path: Path
     done = arena_play(tmp_path, "r\n" * 200, "generals-war", RANDOM, "--seed", "3")
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "generals-war: you are seat 0 of 2 (0 you, 1 random)" in out and "the match is over" in out
+    assert "generals-war: you are seat 0 of 2: seat 0 (you), seat 1 (random)" in out and "the match is over" in out
     assert "asked: squad choice" in out and "1. play squad: card ids" in out  # the decision and its listed actions
-    mine = [line for line in out.splitlines() if "cards drawn: seat 0" in line]
-    theirs = [line for line in out.splitlines() if "cards drawn: seat 1" in line]
+    mine = [line for line in out.splitlines() if "cards drawn: seat 0 (you)" in line]
+    theirs = [line for line in out.splitlines() if "cards drawn: seat 1 (random)" in line]
     assert mine and all(", cards " in line for line in mine)
     assert theirs and not any("cards " in line.split("count")[1] for line in theirs), theirs  # how many, never which
     replay = json.loads((tmp_path / "r.json").read_text())

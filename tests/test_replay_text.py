@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.replay_text import replay_lines, step_lines, table_lines
+from arena.cli.replay_text import SEAT_KEYS, args, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
 from referee.server.frames import ALL, build_frames
@@ -18,6 +18,7 @@ from referee.server.replay import load_replay, write_replay
 from referee.server.session import TimeControl
 from tests.test_notes import Noting
 from tests.test_session import driver_answers, run_session
+from tests.support import ROOT
 from tests.web.test_frames import steps
 
 runner = CliRunner()
@@ -41,7 +42,7 @@ def test_everyone_sees_every_action_its_note_every_event_and_the_result(replay: 
     result = runner.invoke(app, ["replay", str(replay), "--text"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "General's War · seat 0 b0, seat 1 b1 · as everyone saw it (after the match)"
+    assert lines[0] == "General's War · seat 0 (b0), seat 1 (b1) · as everyone saw it (after the match)"
     acted = [line for line in lines if re.match(r"\d+\. seat \d", line)]
     assert len(acted) == len(data["actions"])
     assert [int(line.split(".")[0]) for line in acted] == list(range(1, len(data["actions"]) + 1))
@@ -50,7 +51,7 @@ def test_everyone_sees_every_action_its_note_every_event_and_the_result(replay: 
     assert sum(line.startswith("   · ") for line in lines) == len(data["events"])
     ranks = data["game_result"]["ranks"]
     winner = ranks.index(1)
-    assert lines[-1].startswith(f"result: 1. seat {winner} b{winner} (")
+    assert lines[-1].startswith(f"result: 1. seat {winner} (b{winner}): ")
 
 
 def test_a_seats_text_names_no_card_it_could_not_know_at_any_step(replay: Path) -> None:
@@ -80,11 +81,11 @@ def test_step_stops_there_and_draws_the_table(replay: Path) -> None:
     result = runner.invoke(app, ["replay", str(replay), "--seat", "1", "--step", "3"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].endswith("as seat 1 b1 saw it")
+    assert lines[0].endswith("as seat 1 (b1) saw it")
     assert not any(line.startswith("4. ") for line in lines)
     assert "the table after step 3:" in lines
     table = lines[lines.index("the table after step 3:") + 1 :]
-    assert any(line.strip() == "seat 0 b0:" for line in table) and any(line.strip() == "seat 1 b1:" for line in table)
+    assert any(line.strip() == "seat 0 (b0):" for line in table) and any(line.strip() == "seat 1 (b1):" for line in table)
     assert not any("note:" in line for line in lines)  # seat 0's notes are not seat 1's to read
 
 
@@ -126,3 +127,19 @@ def test_a_note_s_control_characters_are_written_out_not_sent_to_the_terminal(tm
         assert result.exit_code == 0, result.output
         assert "\\x1b[2J\\x1b]0;owned\\x07 cleared \\u202eesrever\\r\\n" in result.output
         assert not any(c in result.output for c in "\x1b\x07\r\u202e")
+
+
+def test_a_seat_in_a_field_is_named_with_its_bot_as_the_browser_names_it(replay: Path) -> None:
+    assert args({"declined": True, "winners": [0, 1], "seat": 1, "turn": 1}, ["a", "b"]) == (
+        "declined yes, winners seat 0 (a), seat 1 (b), seat 1 (b), turn 1"  # a flag stays a flag; a turn is a count
+    )
+    assert args({"seat": 1, "winners": [0]}) == "seat 1, winners 0"  # no names known: the numbers as they are
+    lines = list(replay_lines(build_frames(load_replay(replay), ALL)))
+    assert any(re.search(r"round started: round \d+, attacker seat \d \(b\d\)", line) for line in lines), lines[:20]
+
+
+def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:
+    script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
+    block = re.search(r"const SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
+    assert block is not None
+    assert set(re.findall(r'"(\w+)"', block.group(1))) == SEAT_KEYS

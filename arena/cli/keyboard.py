@@ -19,7 +19,7 @@ from typing import Any
 from google.protobuf import text_format
 from google.protobuf.message import Message
 
-from arena.cli.replay_text import message_line, printable, table_lines
+from arena.cli.replay_text import message_line, printable, seat_name, table_lines
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request, random_action
 from arena_sdk.client import MatchRefused, play_async
@@ -94,29 +94,29 @@ class KeyboardPlayer(Bot):
         self.ask = ask
         self.say = say
         self.rng = random.Random(seed)
-        self.data: dict[str, Any] = {}
+        self.names: list[str] = []
 
     def _say(self, line: str) -> None:
         self.say(printable(line))  # a bot's name is its author's text: no escape sequences reach the terminal
 
     def on_start(self, start: pb.GameStart) -> None:
-        self.data = {"names": list(start.seat_names)}
-        seats = ", ".join(f"{s} {n}" for s, n in enumerate(start.seat_names))
-        self._say(f"{start.game}: you are seat {start.seat} of {start.num_seats} ({seats}); ? for help at any prompt")
+        self.names = list(start.seat_names)
+        seats = ", ".join(seat_name(self.names, s) for s in range(len(self.names)))
+        self._say(f"{start.game}: you are seat {start.seat} of {start.num_seats}: {seats}; ? for help at any prompt")
 
     def on_events(self, events: list[Any]) -> None:
         for event in events:
-            self._say(f"  · {message_line(message_json(event))}")
+            self._say(f"  · {message_line(message_json(event), self.names)}")
 
     def show(self, request: Request) -> None:
         self._say(f"--- decision {request.decision_index} · your view:")
-        for line in table_lines(self.data, message_json(request.view)):
+        for line in table_lines({"names": self.names}, message_json(request.view)):
             self._say(f"  {line}")
-        self._say(f"asked: {message_line(message_json(request.decision))}")
+        self._say(f"asked: {message_line(message_json(request.decision), self.names)}")
         listed = request.legal_actions
         if listed:
             for i, action in enumerate(listed, 1):
-                self._say(f"  {i}. {message_line(message_json(action))}")
+                self._say(f"  {i}. {message_line(message_json(action), self.names)}")
         else:
             self._say(f"  (too many actions to list) for example: {example(request, self.rng)}")
 

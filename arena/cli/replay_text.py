@@ -9,13 +9,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from referee.core.cards import card_str
 
 CARD_KEYS = {"id", "rank", "suit"}
 CARD_ID_KEY = re.compile(r"(^|_)card_ids?$")
+#: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's
+#: viewer reads them (ladder/web/static/viewer.js ``SEAT_KEYS``; a test keeps the two lists the same). ``turn`` is
+#: not one: it is a seat in some games and a count in others.
+SEAT_KEYS = frozenset({
+    "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat",
+    "to_seat", "loser", "dealer", "leader", "owner", "dealt_by", "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to",
+    "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants", "declined", "targets",
+    "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token",
+})  # fmt: skip
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -29,8 +38,8 @@ def is_card(value: Any) -> bool:
     return isinstance(value, dict) and set(value) == CARD_KEYS and isinstance(value["id"], int)
 
 
-def shown(key: str, value: Any) -> str:
-    """One value of an action, an event or a state, on one line."""
+def shown(key: str, value: Any, names: Sequence[str] = ()) -> str:
+    """One value of an action, an event or a state, on one line; a seat with its bot's name when ``names`` has it."""
     if is_card(value):
         return card_str(value["id"])
     if value is None:
@@ -39,16 +48,27 @@ def shown(key: str, value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, int) and CARD_ID_KEY.search(key):
         return card_str(value)
+    if key in SEAT_KEYS and _named_seat(value, names):
+        return seat_name(names, value)
     if isinstance(value, list):
-        return " ".join(shown(key, v) for v in value) if value else "none"
+        return (", " if key in SEAT_KEYS and names else " ").join(shown(key, v, names) for v in value) if value else "none"
     if isinstance(value, dict):
-        return "(" + args(value) + ")"
+        return "(" + args(value, names) + ")"
     return str(value)
 
 
-def args(body: dict[str, Any]) -> str:
-    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out."""
-    return ", ".join(f"{label(k)} {shown(k, v)}" for k, v in body.items() if not (isinstance(v, list) and not v))
+def args(body: dict[str, Any], names: Sequence[str] = ()) -> str:
+    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out.
+    A ``seat`` field named with its bot reads "seat 1 (alice)", not "seat seat 1 (alice)"."""
+    return ", ".join(
+        shown(k, v, names) if k == "seat" and _named_seat(v, names) else f"{label(k)} {shown(k, v, names)}"
+        for k, v in body.items()
+        if not (isinstance(v, list) and not v)
+    )
+
+
+def _named_seat(value: Any, names: Sequence[str]) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names)
 
 
 def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
@@ -59,38 +79,44 @@ def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
     return "nothing", {}
 
 
-def message_line(wrapper: Any) -> str:
+def message_line(wrapper: Any, names: Sequence[str] = ()) -> str:
     kind, body = kind_of(wrapper)
-    text = args(body)
+    text = args(body, names)
     return f"{label(kind)}: {text}" if text else label(kind)
 
 
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """A seat in words, as the browser's viewer names it: "seat 1 (alice)"."""
+    return f"seat {seat} ({names[seat]})" if 0 <= seat < len(names) else f"seat {seat}"
+
+
 def seat_ref(data: dict[str, Any], seat: int) -> str:
-    names = data.get("names") or []
-    return f"seat {seat} {names[seat]}" if 0 <= seat < len(names) else f"seat {seat}"
+    return seat_name(data.get("names") or [], seat)
 
 
 def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
     """What happened in one frame: the action (or the deal), the bot's note, and the events this view was told."""
+    names = data.get("names") or []
     if frame.get("actor") is None:
         yield "deal"
     else:
         who = seat_ref(data, frame["actor"])
-        action = message_line(frame["action"]) if "action" in frame else "acted (what it chose is not for this seat to know)"
+        action = message_line(frame["action"], names) if "action" in frame else "acted (what it chose is not for this seat to know)"
         yield f"{frame['step']}. {who}: {action}" + (" [played by the referee]" if frame.get("auto") else "")
         if frame.get("note"):
             yield f"     note: {frame['note']}"
     for event in frame.get("events", []):
         seen = event.get("visible_to")
         private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
-        yield f"   · {message_line(event.get('event'))}{private}"
+        yield f"   · {message_line(event.get('event'), names)}{private}"
     if "decision" in frame:
-        yield f"   asked to decide: {message_line(frame['decision'])}"
+        yield f"   asked to decide: {message_line(frame['decision'], names)}"
 
 
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
-    facts = [f"{label(k)} {shown(k, v)}" for k, v in state.items() if not _nested(v) and k != "num_players"]
+    names = data.get("names") or []
+    facts = [f"{label(k)} {shown(k, v, names)}" for k, v in state.items() if not _nested(v) and k != "num_players"]
     if facts:
         yield " · ".join(facts)
     for key, value in state.items():
@@ -146,4 +172,4 @@ def _replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[st
     result = final.get("result")
     if result:
         order = sorted(range(len(result["ranks"])), key=lambda s: (result["ranks"][s], s))
-        yield "result: " + ", ".join(f"{result['ranks'][s]}. {seat_ref(data, s)} ({result['scores'][s]:g})" for s in order)
+        yield "result: " + ", ".join(f"{result['ranks'][s]}. {seat_ref(data, s)}: {result['scores'][s]:g}" for s in order)
