@@ -112,6 +112,8 @@ def test_an_events_seats_are_named_with_their_bots_and_as_text(page: Page, glory
         go_to_step(page, int(page.get_attribute("#scrub", "max") or 0))
         (end,) = event_texts(page, "game ended")
         assert "winners seat 0 (glory-heuristic)" in end, end
+        headings = [text.split(" rank ")[0].strip() for text in page.locator("section.player h3").all_inner_texts()]
+        assert headings == ["Seat 0 (glory-heuristic)", "Seat 1 (random)"], headings  # the panels name seats alike
     # A replay file may come from anywhere, and a name in it with markup is shown as it is, never as HTML.
     hostile = ["<img src=x onerror=\"window.injected = 1\">", "<i>random</i>"]
     data = json.loads(glory_replay.read_text())

@@ -40,11 +40,6 @@
     return s ? s.bot : null;
   }
 
-  function seatName(seat) {
-    const bot = botOf(seat);
-    return bot === null ? `seat ${seat}` : bot;
-  }
-
   /* A seat as the page names it in words: "seat 1 (alice)". */
   function seatText(seat) {
     const bot = botOf(seat);
@@ -166,7 +161,7 @@
     return el(
       "section",
       { class: `player s${seat % 8}` + (viewer === seat ? " mine" : "") + (frame.to_act.includes(seat) ? " acting" : ""), dataset: { seat } },
-      el("h3", {}, `Seat ${seat} `, el("span", { class: "seat-name" }, seatName(seat)), " ", badges),
+      el("h3", {}, `Seat ${seat}`, botOf(seat) === null ? null : el("span", { class: "seat-name" }, ` (${botOf(seat)})`), " ", badges),
       fields(shown, touch.first)
     );
   }
