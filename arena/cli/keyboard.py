@@ -40,7 +40,8 @@ class Resigned(Exception):
 
 def read_line(prompt: str) -> str:
     """One line from the terminal, read from fd 0 without Python's buffered stdin: the thread may still wait here
-    when the match ends, and a daemon thread holding stdin's lock made the interpreter's exit abort."""
+    when the match ends, and a daemon thread holding a buffered stream's lock at exit can abort the interpreter
+    ("could not acquire lock ... at interpreter shutdown, possibly due to daemon threads")."""
     print(prompt, end="", flush=True)
     line = bytearray()
     while not line.endswith(b"\n"):
