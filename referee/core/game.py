@@ -78,6 +78,18 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class BoardLayout:
+    """A board's rooms (or places) on a grid, for viewers to draw the table: no rule reads it.
+
+    ``grid`` holds each row's place names as the game's state names them (None where there is no place);
+    ``inside`` pairs a place drawn within another (a holding cell in an office) with that place.
+    """
+
+    grid: tuple[tuple[str | None, ...], ...]
+    inside: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """What a game is, as data: it drives option validation, `arena games` and the docs."""
 
@@ -89,6 +101,8 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     #: Raised whenever a change to the rules can make a recorded (seed, actions) re-play otherwise; replays carry it.
     rules_version: int = 1
+    #: The board, for games played on one (the replay viewer draws it).
+    board: BoardLayout | None = None
 
     def resolve_options(self, given: Mapping[str, object] | None = None) -> dict[str, OptionValue]:
         """Defaults overlaid with ``given``; unknown names and bad values raise OptionError."""

@@ -28,7 +28,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from arena.v1 import cards_pb2
-from referee.core.game import Event, Game
+from referee.core.game import BoardLayout, Event, Game
 from referee.games.registry import game_class
 from referee.protocol.codec import CARD_MESSAGE
 from referee.protocol.messages import GameCodec
@@ -211,8 +211,14 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
         "num_players": game.num_players,
         "seat": seat,
         "names": [s.get("name", f"seat {s.get('seat', i)}") for i, s in enumerate(data.get("seats", []))],
+        **({"board": board_json(cls.spec.board)} if cls.spec.board is not None else {}),
         "frames": frames,
     }
+
+
+def board_json(board: BoardLayout) -> dict[str, Any]:
+    """The board's layout as the viewer reads it: rows of place names (null: none), and places drawn inside others."""
+    return {"grid": [list(row) for row in board.grid], "inside": dict(board.inside)}
 
 
 def replay_summary(data: dict[str, Any], ident: Any = None) -> dict[str, Any]:

@@ -217,3 +217,56 @@ def test_the_leaderboard_fits_a_phone_with_rank_bot_rating_and_games_and_shows_e
     for row in served.get(f"/api/games/{GAME}/standings").json():
         title = page.get_attribute(f"#standings tr[data-bot='{row['bot']}'] [data-field=conservative]", "title") or ""
         assert f"μ {row['mu']:.2f}" in title and f"σ {row['sigma']:.2f}" in title, title
+
+
+def board_seen(page: Page) -> dict[str, list[tuple[str, str]]]:
+    """Each place of the drawn board and its tokens (data-colour or "president", and the title), its own, not those of a
+    place drawn inside it."""
+    found: dict[str, list[tuple[str, str]]] = page.eval_on_selector_all(
+        "#table .board .place[data-place]",
+        """places => Object.fromEntries(places.map(p => [p.dataset.place,
+            [...p.querySelector(':scope > .tokens').children].map(t => [t.dataset.colour ?? 'president', t.title])]))""",
+    )
+    return found
+
+
+def test_the_assassination_board_puts_every_piece_and_the_president_in_their_room_for_each_view(page: Page, assassination_replay: Path) -> None:
+    """The pieces were a table of rooms; the board draws them where the state shown puts them, and names whose piece is
+    whose only where that state does: everyone's in the full view, a seat's own in its view."""
+    from referee.server.frames import ALL, build_frames
+
+    data = load_replay(assassination_replay)
+    with BackgroundServer(replay_app(assassination_replay)) as server:
+        page.goto(server.url)
+        page.wait_for_selector("body[data-step='0'][data-mode='all']")
+        for mode, seat in (("all", ALL), ("2", 2)):
+            if mode != "all":
+                page.select_option("#mode", mode)
+                page.wait_for_selector(f"body[data-mode='{mode}']")
+            frames = build_frames(data, seat)
+            assert frames["board"]["inside"] == {"HOLDING_CELL": "SECURITY_OFFICE"}
+            states = [frame["state"] for frame in frames["frames"]]
+            # The first step at which each room holds a piece or the president, one with a piece off the board, the last.
+            firsts: dict[object, int] = {}
+            for i, s in enumerate(states):
+                for room in [p.get("room") for p in s["pieces"]] + [s["president"]["room"]]:
+                    firsts.setdefault(room, i)
+            assert "HOLDING_CELL" in firsts and None in firsts and len(firsts) >= 8, firsts
+            for step in sorted({0, *firsts.values(), len(states) - 1}):
+                go_to_step(page, step)
+                state = states[step]
+                drawn = board_seen(page)
+                rows = frames["board"]["grid"]
+                assert set(drawn) == {room for row in rows for room in row if room} | {"HOLDING_CELL"}
+                expected = {room: sorted(str(p["colour"]) for p in state["pieces"] if p.get("room") == room) for room in drawn}
+                expected[state["president"]["room"]].append("president")
+                assert {room: sorted(t for t, _ in tokens) for room, tokens in drawn.items()} == {r: sorted(e) for r, e in expected.items()}, step
+                titles = {t: title for tokens in drawn.values() for t, title in tokens if t != "president"}
+                if seat == ALL:
+                    owner = {s["colour"]: f"seat {i} (random)" for i, s in enumerate(state["seats"])} | {state["reporter_colour"]: "the reporter"}
+                    assert all(owner[int(c)] in title for c, title in titles.items()), titles
+                else:  # its own piece is marked; no title names the owner of another
+                    assert all(("yours" in title) == (int(c) == state["colour"]) and "seat" not in title for c, title in titles.items()), titles
+                gone = [p["colour"] for p in state["pieces"] if p.get("room") is None]
+                shown = page.locator("#table .off-board")
+                assert (shown.count() == 1 and all(f"piece {c}" in shown.inner_text() for c in gone)) if gone else shown.count() == 0

@@ -166,6 +166,53 @@
     );
   }
 
+  /* The board (the frames' "board", from the game's spec: rows of places, and places drawn inside others) with the
+     pieces and the president where the shown state puts them. Drawn from that state alone: a seat's view shows no more
+     than the seat's state holds. Whose piece is whose is named only where the state says (everything, or one's own). */
+  function renderBoard(board, state) {
+    const pieces = Array.isArray(state.pieces) ? state.pieces.filter(isDict) : [];
+    const owners = new Map();
+    if (Array.isArray(state.seats)) state.seats.forEach((s, i) => isDict(s) && Number.isInteger(s.colour) && owners.set(s.colour, Number.isInteger(s.seat) ? s.seat : i));
+    const mine = Number.isInteger(state.colour) && mode !== "all" ? state.colour : null;
+    const tokens = new Map();
+    const put = (place, node) => tokens.set(place, [...(tokens.get(place) || []), node]);
+    const pieceTitle = (p) => {
+      const whose = owners.has(p.colour) ? `, ${seatText(owners.get(p.colour))}` : p.colour === state.reporter_colour ? ", the reporter" : p.colour === mine ? ", yours" : "";
+      const marks = ["injured", "detained"].filter((k) => p[k] === true);
+      return `piece ${p.colour}${whose}` + (marks.length ? ` (${marks.join(", ")})` : "");
+    };
+    for (const p of pieces) {
+      if (typeof p.room !== "string" || !Number.isInteger(p.colour)) continue;
+      const flags = ["injured", "detained"].filter((k) => p[k] === true).map((k) => ` ${k}`).join("");
+      put(p.room, el("span", { class: `token piece p${p.colour % 5}${flags}${p.colour === mine ? " mine" : ""}`, title: pieceTitle(p), dataset: { colour: p.colour } }, String(p.colour)));
+    }
+    const president = isDict(state.president) ? state.president : null;
+    if (president && typeof president.room === "string") {
+      const status = String(president.status || "").toLowerCase();
+      put(president.room, el("span", { class: `token president ${status}`, title: `the president (${label(status)})`, dataset: { president: status } }, "\u265a"));
+    }
+    const inside = board.inside || {};
+    const place = (name, cls) =>
+      el(
+        "div",
+        { class: cls, dataset: { place: name } },
+        el("span", { class: "place-name" }, label(name.toLowerCase())),
+        el("span", { class: "tokens" }, tokens.get(name) || []),
+        Object.keys(inside).filter((k) => inside[k] === name).map((k) => place(k, "place inside"))
+      );
+    const columns = Math.max(...board.grid.map((row) => row.length));
+    const grid = el("div", { class: "board", style: `grid-template-columns: repeat(${columns}, minmax(0, 1fr))` });
+    for (const row of board.grid) for (const name of row) grid.append(name === null ? el("div", { class: "place wall" }) : place(name, "place"));
+    const off = pieces.filter((p) => p.room === null || p.room === undefined);
+    return el(
+      "section",
+      { class: "sub-panel board-panel", dataset: { field: "board" } },
+      el("h3", {}, "board"),
+      grid,
+      off.length ? el("p", { class: "small off-board" }, "off the board: ", off.map((p, i) => [i ? ", " : "", pieceTitle(p)])) : null
+    );
+  }
+
   function renderTable(frame) {
     const state = frame.state || {};
     const viewer = mode === "all" ? null : Number(mode);
@@ -194,6 +241,7 @@
       }
     }
     const out = el("div", {}, facts);
+    if (frames && frames.board) out.append(renderBoard(frames.board, state));
     if (Object.keys(piles).length) out.append(el("div", { class: "piles" }, fields(piles)));
     if (players) {
       out.append(el("div", { class: "players" }, players.map((p, i) => playerPanel(p, i, state, frame, (Number.isInteger(p.seat) ? p.seat : i) === viewer ? own : {}))));

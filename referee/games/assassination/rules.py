@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Final
 
 from arena.v1 import assassination_pb2
 from referee.core.cards import CARDS_PER_DECK, card_str
-from referee.core.game import Event, Game, GameSpec, OptionSpec, Result, broadcast, ranks_from_scores
+from referee.core.game import BoardLayout, Event, Game, GameSpec, OptionSpec, Result, broadcast, ranks_from_scores
 from referee.games.assassination import board, deck
 from referee.games.assassination.actions import Resolution, options, reveal_seat
 from referee.games.assassination.questions import answer, seats_to_ask
@@ -82,6 +82,10 @@ SPEC = GameSpec(
         OptionSpec("target_score", 15, "The game ends after the round in which a player reaches this score.", minimum=1, maximum=1000),
         OptionSpec("max_rounds", 20, "The game ends after this many rounds whatever the scores.", minimum=1, maximum=200),
         OptionSpec("bad_cop", True, "A single player in last place who is dealt the police officer may choose to be the bad cop."),
+    ),
+    board=BoardLayout(
+        grid=tuple(tuple(room.name if room is not None else None for room in row) for row in board.GRID),
+        inside=((Room.HOLDING_CELL.name, Room.SECURITY_OFFICE.name),),
     ),
 )
 
