@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -69,6 +70,17 @@ def test_the_input_ending_resigns_the_seat(tmp_path: Path) -> None:
     done = arena_play(tmp_path, "", "generals-war", RANDOM, "--seed", "1")
     assert done.returncode == 0, done.stderr
     assert "the input ended: the seat forfeits" in done.stdout and "seat 0 (you) forfeited" in done.stdout
+
+
+def test_a_board_game_shows_its_board_with_the_view(tmp_path: Path) -> None:
+    done = arena_play(tmp_path, "q\n", "assassination", RANDOM, RANDOM, RANDOM, "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("--- decision"))
+    board = lines[at + 1 : at + 4]
+    assert board[0].startswith("tower:") and "[holding cell:" in board[0], board
+    assert board[1].startswith("podium:") and board[2].startswith("####"), board
+    assert sorted(re.findall(r"\b\d\b", " ".join(board))) == ["0", "1", "2", "3", "4"], board  # every piece, once
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.replay_text import SEAT_KEYS, args, replay_lines, step_lines, table_lines
+from arena.cli.replay_text import SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
 from referee.server.frames import ALL, build_frames
@@ -18,7 +18,7 @@ from referee.server.replay import load_replay, write_replay
 from referee.server.session import TimeControl
 from tests.test_notes import Noting
 from tests.test_session import driver_answers, run_session
-from tests.support import ROOT
+from tests.support import ROOT, SAMPLE_BOTS
 from tests.web.test_frames import steps
 
 runner = CliRunner()
@@ -143,3 +143,40 @@ def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:
     block = re.search(r"const SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
     assert block is not None
     assert set(re.findall(r'"(\w+)"', block.group(1))) == SEAT_KEYS
+
+
+def test_a_board_is_drawn_as_rows_of_places_with_what_the_state_puts_there() -> None:
+    from referee.games.assassination.rules import SPEC
+    from referee.server.frames import board_json
+
+    assert SPEC.board is not None
+    state = {
+        "pieces": [
+            {"colour": 0, "room": "TOWER", "injured": True, "detained": False},
+            {"colour": 1, "room": "HOLDING_CELL", "injured": False, "detained": True},
+            {"colour": 2, "room": "TOWER"},
+            {"colour": 3},  # killed: no room in a seat's view
+            {"colour": 4, "room": None, "killed": True},
+        ],
+        "president": {"room": "HALL", "status": "INJURED"},
+    }
+    assert board_lines(board_json(SPEC.board), state) == [
+        "tower: 0* 2 | security office: - [holding cell: 1!] | health services: - | ####",
+        "podium: -   | courtyard: -                          | hall: P*           | helipad: -",
+        "####        | ####                                  | public exit: -     | bunker: -",
+        "off the board: 3 4",
+    ]
+
+
+def test_the_text_table_of_a_board_game_starts_with_its_board(tmp_path: Path) -> None:
+    from tests.web.test_spectator import played_replay
+
+    replay = played_replay(tmp_path, "assassination", [SAMPLE_BOTS / "random"] * 4, seed=5)
+    frames = build_frames(load_replay(replay), 2)
+    step = next(i for i, f in enumerate(frames["frames"]) if any(p.get("room") == "HOLDING_CELL" for p in f["state"]["pieces"]))
+    out = runner.invoke(app, ["replay", str(replay), "--seat", "2", "--step", str(step)]).output.splitlines()
+    table = out[out.index(f"the table after step {step}:") + 1 :]
+    held = [str(p["colour"]) for p in frames["frames"][step]["state"]["pieces"] if p.get("room") == "HOLDING_CELL"]
+    assert table[0].startswith("  tower: ") and re.search(r"\[holding cell: ([0-9*! ]+)\]", table[0]), table[:4]
+    match = re.search(r"\[holding cell: ([0-9*! ]+)\]", table[0])
+    assert match is not None and [t.rstrip("*!") for t in match.group(1).split()] == held

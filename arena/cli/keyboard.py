@@ -19,11 +19,12 @@ from typing import Any
 from google.protobuf import text_format
 from google.protobuf.message import Message
 
-from arena.cli.replay_text import message_line, printable, seat_name, table_lines
+from arena.cli.replay_text import board_lines, message_line, printable, seat_name, table_lines
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request, random_action
 from arena_sdk.client import MatchRefused, play_async
-from referee.server.frames import message_json
+from referee.games.registry import GAMES
+from referee.server.frames import board_json, message_json
 from referee.server.launchers import BotHandle, Launcher, LaunchSpec
 
 HELP = """\
@@ -111,6 +112,10 @@ class KeyboardPlayer(Bot):
 
     def show(self, request: Request) -> None:
         self._say(f"--- decision {request.decision_index} · your view:")
+        board = GAMES[request.start.game].spec.board if request.start.game in GAMES else None
+        if board is not None:
+            for line in board_lines(board_json(board), message_json(request.view)):
+                self._say(f"  {line}")
         for line in table_lines({"names": self.names}, message_json(request.view)):
             self._say(f"  {line}")
         self._say(f"asked: {message_line(message_json(request.decision), self.names)}")

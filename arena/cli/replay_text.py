@@ -58,13 +58,13 @@ def shown(key: str, value: Any, names: Sequence[str] = ()) -> str:
 
 
 def args(body: dict[str, Any], names: Sequence[str] = ()) -> str:
-    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out.
-    A ``seat`` field named with its bot reads "seat 1 (alice)", not "seat seat 1 (alice)"."""
-    return ", ".join(
-        shown(k, v, names) if k == "seat" and _named_seat(v, names) else f"{label(k)} {shown(k, v, names)}"
-        for k, v in body.items()
-        if not (isinstance(v, list) and not v)
-    )
+    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out."""
+    return ", ".join(field_text(k, v, names) for k, v in body.items() if not (isinstance(v, list) and not v))
+
+
+def field_text(key: str, value: Any, names: Sequence[str] = ()) -> str:
+    """``key value``, or for a ``seat`` named with its bot the seat alone: "seat 1 (alice)", not "seat seat 1 (alice)"."""
+    return shown(key, value, names) if key == "seat" and _named_seat(value, names) else f"{label(key)} {shown(key, value, names)}"
 
 
 def _named_seat(value: Any, names: Sequence[str]) -> bool:
@@ -116,7 +116,7 @@ def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
     names = data.get("names") or []
-    facts = [f"{label(k)} {shown(k, v, names)}" for k, v in state.items() if not _nested(v) and k != "num_players"]
+    facts = [field_text(k, v, names) for k, v in state.items() if not _nested(v) and k != "num_players"]
     if facts:
         yield " · ".join(facts)
     for key, value in state.items():
@@ -132,6 +132,36 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
                 else:
                     yield f"{label(key)} {i + 1}:"
                 yield from ("  " + line for line in table_lines(data, {k: v for k, v in item.items() if k != "seat" or not isinstance(seat, int)}))
+
+
+def board_lines(board: dict[str, Any], state: dict[str, Any]) -> list[str]:
+    """The board (the frames' ``board``) as rows of text, each place with what the state puts there, as the browser
+    draws it: pieces by number (``*`` wounded, ``!`` detained), the president ``P`` (``P*`` wounded, ``Px`` killed);
+    a place drawn inside another follows it in brackets; ``####`` where there is no place."""
+    here: dict[str, list[str]] = {}
+    off = []
+    for piece in state.get("pieces") or []:
+        if not isinstance(piece, dict) or not isinstance(piece.get("colour"), int):
+            continue
+        room = piece.get("room")
+        token = f"{piece['colour']}{'*' if piece.get('injured') else ''}{'!' if piece.get('detained') else ''}"
+        if isinstance(room, str):
+            here.setdefault(room, []).append(token)
+        else:
+            off.append(token)
+    president = state.get("president")
+    if isinstance(president, dict) and isinstance(president.get("room"), str):
+        here.setdefault(president["room"], []).append("P" + {"INJURED": "*", "KILLED": "x"}.get(str(president.get("status")), ""))
+    inside = board.get("inside") or {}
+
+    def place(name: str) -> str:
+        text = f"{label(name.lower())}: {' '.join(here.get(name, [])) or '-'}"
+        return text + "".join(f" [{place(inner)}]" for inner, outer in inside.items() if outer == name)
+
+    rows = [[place(name) if isinstance(name, str) else "####" for name in row] for row in board.get("grid") or []]
+    widths = [max(len(row[c]) for row in rows if c < len(row)) for c in range(max(map(len, rows), default=0))]
+    lines = [" | ".join(text.ljust(widths[c]) for c, text in enumerate(row)).rstrip() for row in rows]
+    return lines + ([f"off the board: {' '.join(off)}"] if off else [])
 
 
 def _records(value: Any) -> bool:
@@ -168,6 +198,8 @@ def _replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[st
     if up_to is not None:
         yield ""
         yield f"the table after step {last}:" if last else "the table after the deal:"
+        if data.get("board"):
+            yield from ("  " + line for line in board_lines(data["board"], final.get("state") or {}))
         yield from ("  " + line for line in table_lines(data, final.get("state") or {}))
     result = final.get("result")
     if result:
