@@ -64,8 +64,11 @@ def example(request: Request, rng: random.Random) -> str:
     return text_format.MessageToString(random_action(request, rng), as_one_line=True)
 
 
-def parse_choice(line: str, request: Request, rng: random.Random) -> Any:
-    """The action ``line`` names, or a ``str``: why it names none. Legality is the referee's to judge."""
+def parse_choice(line: str, request: Request, rng: random.Random, examples: random.Random | None = None) -> Any:
+    """The action ``line`` names, or a ``str``: why it names none. Legality is the referee's to judge.
+
+    ``rng`` draws r's actions; ``examples`` (else ``rng``) the examples shown, so that showing one changes no later r.
+    """
     listed = request.legal_actions
     if line.isdigit():
         if not listed:
@@ -81,7 +84,7 @@ def parse_choice(line: str, request: Request, rng: random.Random) -> Any:
     except text_format.ParseError as exc:
         return f"not an action ({exc}); ? shows what you can type"
     if action.WhichOneof("kind") is None:
-        return f"say which action, as in: {example(request, rng)}"
+        return f"say which action, as in: {example(request, examples or rng)}"
     return action
 
 
@@ -95,7 +98,8 @@ class KeyboardPlayer(Bot):
     def __init__(self, ask: Callable[[str], str] = read_line, say: Callable[[str], None] = print, seed: int | None = None) -> None:
         self.ask = ask
         self.say = say
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)  # r's choices: a seed and the same typing replay the same match
+        self.examples = random.Random(seed)
         self.names: list[str] = []
 
     def _say(self, line: str) -> None:
@@ -124,7 +128,7 @@ class KeyboardPlayer(Bot):
             for i, action in enumerate(listed, 1):
                 self._say(f"  {i}. {message_line(message_json(action), self.names)}")
         else:
-            self._say(f"  (too many actions to list) for example: {example(request, self.rng)}")
+            self._say(f"  (too many actions to list) for example: {example(request, self.examples)}")
 
     def act(self, request: Request) -> Any:
         self.show(request)
@@ -141,7 +145,7 @@ class KeyboardPlayer(Bot):
                 continue
             if line == "q":
                 raise Resigned("you resigned")
-            chosen = parse_choice(line, request, self.rng)
+            chosen = parse_choice(line, request, self.rng, self.examples)
             if isinstance(chosen, str):
                 self._say(chosen)
                 continue
