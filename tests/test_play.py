@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.keyboard import parse_choice
+from arena.cli.keyboard import Stopped, parse_choice, read_line
 from arena.v1 import glory_pb2, referee_pb2 as pb
 from arena_sdk import Request
 from tests.support import SAMPLE_BOTS
@@ -116,3 +116,26 @@ def test_a_typed_action_is_read_as_the_games_own_message() -> None:
     listed = glory_request(listed=True)
     assert parse_choice("1", listed, rng) == listed.legal_actions[0]  # type: ignore[index]
     assert parse_choice("0", listed, rng) == "no action numbered 0: pick 1 to 1"
+
+
+def test_the_terminal_is_read_a_line_at_a_time_until_the_seat_is_stopped() -> None:
+    """The runner stops the seat when the match ends or the command is interrupted: a player still being asked then
+    kept the seat's stream open until the referee's grace ran out."""
+    import os
+    import threading
+
+    read, write = os.pipe()
+    stop = threading.Event()
+    try:
+        os.write(write, b"12\nr\n")
+        assert read_line("", stop, read) == "12" and read_line("", stop, read) == "r"
+        outcome: list[object] = []
+        waiting = threading.Thread(target=lambda: outcome.append(pytest.raises(Stopped, read_line, "", stop, read)))
+        waiting.start()
+        stop.set()
+        waiting.join(timeout=30)
+        assert not waiting.is_alive() and outcome, "read_line went on waiting after the seat was stopped"
+        os.close(write)
+        assert pytest.raises(EOFError, read_line, "", None, read)  # the input ended: the player resigns
+    finally:
+        os.close(read)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import random
+import select
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -39,14 +40,23 @@ class Resigned(Exception):
     """The player typed q, or the input ended."""
 
 
-def read_line(prompt: str) -> str:
-    """One line from the terminal, read from fd 0 without Python's buffered stdin: the thread may still wait here
-    when the match ends, and a daemon thread holding a buffered stream's lock at exit can abort the interpreter
-    ("could not acquire lock ... at interpreter shutdown, possibly due to daemon threads")."""
+class Stopped(Exception):
+    """The match is over, or the command is stopping, while the player was being asked."""
+
+
+def read_line(prompt: str, stop: threading.Event | None = None, fd: int = 0) -> str:
+    """One line from the terminal, read from ``fd`` (stdin) without Python's buffered stdin, a byte at a time once one is
+    there, and given up with Stopped once ``stop`` is set: the runner stops the seat when the match ends or the
+    command is interrupted, and a thread left waiting on the terminal held the streams open until their grace ran
+    out (and a daemon thread holding a buffered stream's lock at exit can abort the interpreter)."""
     print(prompt, end="", flush=True)
     line = bytearray()
     while not line.endswith(b"\n"):
-        chunk = os.read(0, 1)
+        if stop is not None:
+            while not select.select([fd], [], [], 0.1)[0]:
+                if stop.is_set():
+                    raise Stopped
+        chunk = os.read(fd, 1)
         if not chunk:
             if line:
                 break
@@ -95,8 +105,10 @@ class KeyboardPlayer(Bot):
     version = "1"
     max_retries = 1_000_000  # a person corrects a refused action as often as it takes; strikes still count
 
-    def __init__(self, ask: Callable[[str], str] = read_line, say: Callable[[str], None] = print, seed: int | None = None) -> None:
-        self.ask = ask
+    def __init__(self, ask: Callable[[str], str] | None = None, say: Callable[[str], None] = print, seed: int | None = None) -> None:
+        #: Set when the seat is stopped: the terminal is no longer read.
+        self.stopped = threading.Event()
+        self.ask = ask or (lambda prompt: read_line(prompt, self.stopped))
         self.say = say
         self.rng = random.Random(seed)  # r's choices: a seed and the same typing replay the same match
         self.examples = random.Random(seed)
@@ -162,6 +174,7 @@ class ThreadHandle:
     """The keyboard's seat, played on a thread of this process: it ends when the match ends or the player resigns."""
 
     def __init__(self, player: KeyboardPlayer, spec: LaunchSpec) -> None:
+        self.player = player
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[int] = self.loop.create_future()
         address = f"unix:{Path(spec.seat_dir) / 'referee.sock'}"
@@ -180,6 +193,8 @@ class ThreadHandle:
             code = 0
         except Resigned as exc:
             player.say(f"{exc}: the seat forfeits")
+        except Stopped:
+            pass
         except MatchRefused as exc:
             player.say(f"the referee refused the seat: {exc}")
         except Exception as exc:  # the seat ends either way; the referee is told below, as of a bot that crashed
@@ -196,7 +211,11 @@ class ThreadHandle:
         return await asyncio.shield(self.done)
 
     async def stop(self, grace: float = 1.0) -> None:
-        """Nothing to stop: the thread ends with the match (or waits on the terminal until the process exits)."""
+        """Stop reading the terminal and let the seat's stream close, within ``grace`` seconds (a thread cannot be
+        killed: one stuck elsewhere is a daemon, which the process's exit ends)."""
+        self.player.stopped.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.wait(), grace)
 
 
 class KeyboardLauncher:
