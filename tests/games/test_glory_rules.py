@@ -475,3 +475,56 @@ def test_g19_attack_a_king_damage_and_glory() -> None:
     events = play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(2, (c("5c"),))), (2, Defend((c("7c"),))))
     assert g.t.hp[2] == 50
     assert awards(events) == [(2, 5, GloryReason.KING_DEFENCE), (1, 2, GloryReason.KING_DEFENCE_ASSIST)]
+
+
+def test_g12_only_generals_and_soldiers_from_the_hand_join_an_attack() -> None:
+    g = table(2, ["Kc 5c 9h 4s X", "2c"], treasuries=["6d"], domains=["3s", "2s"])
+    for other in ("9h", "4s", "X"):  # Health, Land in hand, an Assassin ("Assassins cannot participate in regular attacks")
+        assert g.check(0, AttackKing(1, tuple(cs(f"Kc {other}")))) is not None, other
+        assert g.check(0, ConquerLand(1, tuple(cs(f"Kc {other}")))) is not None, other
+    assert g.check(0, AttackKing(1, tuple(cs("Kc 3s")))) is not None  # Land of the Domain does not fight
+    assert g.check(0, AttackKing(1, tuple(cs("Kc 6d")))) is not None  # Money joins only as Mercenaries...
+    assert g.check(0, AttackKing(1, (c("Kc"),), (c("9h"),))) is not None  # ...and only Money from the Treasury
+    assert g.check(0, AttackKing(1, tuple(cs("Kc 5c")), (c("6d"),))) is None
+
+
+def test_g17_a_bare_appeal_pays_nothing() -> None:
+    g = table(3, ["Kc", "5c", "6c"], treasuries=["4d"])
+    events = play(
+        g,
+        (0, AttackKing(2, (c("Kc"),))),
+        (0, MakeOffers((Offer(1, ()),))),
+        (2, MakeOffers(())),
+        (1, Assist(0, (c("5c"),))),
+        (2, Defend(())),
+    )
+    assert not payloads(events, OfferPaid), "an appeal with no cards is answered, but nothing is paid"
+    assert g.t.treasuries == [[c("4d")], [], []]
+
+
+def test_g19_only_the_assistants_of_the_winning_side_score() -> None:
+    hands = ["Kc Qc", "5c 2c", "5c@2", "4c Qc@3"]
+    # The attack succeeds (12 + 11 + 5 = 28 vs 4): the defender's assistant gets nothing.
+    g = table(4, hands)
+    steps = [(0, MakeOffers(())), (2, MakeOffers(())), (1, Assist(0, (c("5c"),))), (3, Assist(2, (c("4c"),))), (2, Defend(()))]
+    events = play(g, (0, AttackKing(2, tuple(cs("Kc Qc")))), *steps)
+    assert g.t.hp[2] == 50 - 24
+    assert awards(events) == [(0, 5, GloryReason.KING_ATTACK), (1, 2, GloryReason.KING_ATTACK_ASSIST)]
+    # Doubled when the defender is reduced to 0 HP, still for the attacker's side alone.
+    g = table(4, hands)
+    g.t.hp[2] = 24
+    events = play(g, (0, AttackKing(2, tuple(cs("Kc Qc")))), *steps)
+    assert awards(events) == [(0, 10, GloryReason.KING_ATTACK), (1, 4, GloryReason.KING_ATTACK_ASSIST)]
+    # The attack fails (12 + 2 = 14 vs 11 + 5 = 16): the attacker's assistant gets nothing.
+    g = table(4, hands)
+    events = play(
+        g,
+        (0, AttackKing(2, (c("Kc"),))),
+        (0, MakeOffers(())),
+        (2, MakeOffers(())),
+        (1, Assist(0, (c("2c"),))),
+        (3, Assist(2, (c("Qc@3"),))),
+        (2, Defend((c("5c@2"),))),
+    )
+    assert g.t.hp[2] == 50
+    assert awards(events) == [(2, 5, GloryReason.KING_DEFENCE), (3, 2, GloryReason.KING_DEFENCE_ASSIST)]
