@@ -35,6 +35,7 @@ from referee.games.glory.types import (
     Phase,
     RoundEnded,
     RoundEndReason,
+    RoundStarted,
     StartRound,
     StartRoundChoice,
     Thwart,
@@ -80,6 +81,17 @@ def test_g20_assassination_mini_rounds() -> None:
     g.apply(0, Assassinate(1, (c("X"),)))
     events = g.apply(1, Thwart(()))
     assert g.t.hp[1] == 25 and awards(events) == [(0, 2, GloryReason.ASSASSINATION)]
+
+
+def test_g20_further_assassins_come_from_the_attackers_hand_and_nothing_joins_them() -> None:
+    g = table(2, ["X X@1 Kc 5c 2h", "X2 2c"])
+    assert g.check(0, Assassinate(1, tuple(cs("X Kc")))) is not None  # nor combined with Generals...
+    assert g.check(0, Assassinate(1, tuple(cs("X 5c")))) is not None  # ...or Soldiers
+    play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))))
+    assert g.check(0, MoreAssassins((c("Kc"),))) is not None  # only assassins
+    assert g.check(0, MoreAssassins(tuple(cs("X@1 5c")))) is not None
+    assert g.check(0, MoreAssassins((c("X"),))) is not None  # already played
+    assert g.check(0, MoreAssassins((c("X@1"),))) is None
 
 
 def test_g21_assassination_damage_glory_and_discards() -> None:
@@ -215,6 +227,16 @@ def test_g25_a_failed_attacker_who_is_assassinated_or_attacked_as_a_king_draws_b
     assert g.t.waiting[0] and len(g.t.hands[0]) == 6
 
 
+def test_g25_a_waiting_king_attacked_draws_back_right_after_the_attack_not_at_his_turn() -> None:
+    g = table(3, ["Jc 2h 3h 4h 5h 6h 7h", "Kc 4c", "Tc 2c"], domains=["", "", "2s"])
+    play(g, (0, ConquerLand(2, (c("Jc"),))), (2, Defend((c("Tc"),))))  # 10 vs 12: fails
+    assert g.t.waiting[0] and len(g.t.hands[0]) == 6
+    # Seat 1 attacks him as a king; seat 2 (who plays next) stays out. He draws back after the attack.
+    play(g, (1, AttackKing(0, (c("Kc"),))), (1, MakeOffers(())), (0, MakeOffers(())), (2, DeclineAssist()), (0, Defend(())))
+    assert g.to_act() == (2,) and g.t.hp[0] == 38
+    assert not g.t.waiting[0] and len(g.t.hands[0]) == 7
+
+
 def test_g26_an_eliminated_king_ends_the_round_at_once() -> None:
     g = table(3, ["Kc Qc", "5c", "6c"], treasuries=["", "", "3d"], domains=["4s", "", "9s"])
     g.t.hp[2] = 10
@@ -240,6 +262,8 @@ def test_g27_land_scores_at_the_end_of_the_round() -> None:
     events = finish_round(g, 0)
     assert awards(events) == [(0, 13, GloryReason.LAND), (1, 1, GloryReason.LAND)]
     assert g.t.glory == [14, 3, 3]
+    ended = payloads(events, RoundEnded)[0]
+    assert (ended.land_points, ended.glory) == ((13, 1, 0), (14, 3, 3))  # the totals after the Land is scored
 
 
 def test_g28_extra_rounds_break_a_tied_lead_up_to_a_cap() -> None:
@@ -248,8 +272,9 @@ def test_g28_extra_rounds_break_a_tied_lead_up_to_a_cap() -> None:
     g.t.glory = [5, 5]
     finish_round(g, 0)
     assert g.t.phase == Phase.ROUND_OVER  # tied after the last round: an extra round
-    g.apply(g.to_act()[0], StartRound())
+    events = g.apply(g.to_act()[0], StartRound())
     assert g.round == 2 and g.view(0).extra_round
+    assert payloads(events, RoundStarted)[0].extra_round  # told to every seat
     g = table(2, ["2h", "3h"], domains=["2s"], options={"rounds": 1})
     g.round = 1
     g.t.glory = [5, 5]
@@ -259,6 +284,7 @@ def test_g28_extra_rounds_break_a_tied_lead_up_to_a_cap() -> None:
     g.round = 1
     events = finish_round(g, 0)
     assert g.is_over() and payloads(events, GameEnded)[0].tie_unbroken
+    assert g.full_state()["winners"] == [0, 1]  # the tied players share first place
 
 
 def test_g29_result_ranks_by_glory_with_ties() -> None:
