@@ -147,6 +147,18 @@ def test_g23_discard_one_card_or_many_with_an_ace() -> None:
     assert g.view(1).discard == tuple(cs("As 2h 3c Kd"))
 
 
+def test_g23_every_ace_in_hand_lets_several_cards_go_and_the_listing_offers_them_all() -> None:
+    hand = "Ac As Ah Ac@1 As@1 Ah@1 5c"
+    g = table(2, [hand, "2c"])
+    listed = [tuple(sorted(a.card_ids)) for a in g.legal_actions(0) if isinstance(a, Discard)]
+    every = {tuple(sorted(x)) for k in range(1, 8) for x in itertools.combinations(cs(hand), k)}
+    assert len(every) == 127 and set(listed) == every  # with any Ace (A♣, A♠ or A♥), any cards
+    assert len(listed) == len(every), "each set listed once, whichever of its Aces lets it go"
+    assert all(g.check(0, Discard(ids)) is None for ids in every)
+    g = table(2, ["Ac 5c 6c", "2c"])
+    assert g.check(0, Discard(tuple(cs("Ac 6c")))) is None and g.check(0, Discard(tuple(cs("5c 6c")))) is not None
+
+
 # --- G-24 .. G-28: draw-back, waiting, elimination, scoring, rounds ------------------------------
 
 
