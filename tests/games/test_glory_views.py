@@ -13,6 +13,7 @@ from referee.games.glory.types import (
     AssassinsPresented,
     Assassinate,
     Assist,
+    AssistChoice,
     AssistChosen,
     AssistRecord,
     AttackKind,
@@ -116,6 +117,7 @@ def test_g30_the_attack_under_way_is_shown_to_every_seat_and_then_its_outcome() 
         presented=(),
     )
     assert all(g.view(s).battle == expected for s in range(4))
+    assert g.decision(3) == AssistChoice(0, 2, tuple(cs("7c 8c")), 30, 2)  # the AP and DP so far
     g.apply(3, Assist(2, tuple(cs("7c 8c"))))
     battle = g.view(1).battle
     assert battle is not None and battle.defence_points == 2 + 15 and len(battle.assists) == 2
