@@ -90,7 +90,6 @@ class Glory(Game[Action]):
         self.round = 0
         self.first_player = 0
         self.next_first: int | None = None
-        self.eliminated: int | None = None
         self.winners: tuple[int, ...] = ()
         deck = [c for d in range(num_players) for c in full_deck(d, jokers=True)]  # one deck per player (G-3)
         self.rng.shuffle(deck)
@@ -123,7 +122,6 @@ class Glory(Game[Action]):
         self.round += 1
         self.first_player = first
         self.next_first = None
-        self.eliminated = None
         events = [broadcast(RoundStarted(self.round, first, self.round > self.rounds))]
         if self.round > 1 and self.t.deck:
             card = self.t.deck.pop()  # the first player starts the discard pile (G-6)
@@ -156,7 +154,6 @@ class Glory(Game[Action]):
     def _end_round(self, reason: RoundEndReason, eliminated: int | None = None) -> list[Event]:
         """Land scores for every king not eliminated (G-27); then the next round or the end (G-28)."""
         t = self.t
-        self.eliminated = eliminated
         land = tuple(0 if s == eliminated else t.land_value(s) for s in range(self.num_players))
         events = [t.award(s, land[s], GloryReason.LAND) for s in range(self.num_players) if land[s]]
         events.append(broadcast(RoundEnded(self.round, reason, eliminated, land, tuple(t.glory))))
