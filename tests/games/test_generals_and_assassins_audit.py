@@ -158,3 +158,17 @@ def test_ga5_only_the_acting_seat_has_a_decision_and_the_game_over_is_told() -> 
     end_round(g)
     assert g.is_over() and g.to_act() == ()
     assert all(g.view(seat).phase == Phase.OVER and g.view(seat).acting is None for seat in range(3))
+
+
+def test_ga5_ga9_ga13_ga15_a_card_named_twice_counts_once_and_is_refused() -> None:
+    """GA-5, GA-9, GA-13, GA-15: an action names each card once: a nine of diamonds named twice does not pay 18, a king
+    named twice does not attack for 24, a club named twice does not defend twice, an ace does not carry itself."""
+    g = new(2)
+    hands(g, {0: "9d Kc 9s 8s Ah", 1: "9c 2d 3d 4d 5d"})
+    turn(g, 0)
+    nine = c("9d", 0)
+    assert g.check(0, BuyLand((nine, nine), tuple(cs("9s 8s", 0)))) is not None
+    assert g.check(0, Attack(1, (c("Kc", 0), c("Kc", 0)))) is not None
+    assert g.check(0, Discard((c("Ah", 0), c("Ah", 0)))) is not None
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    assert g.check(1, Defend((c("9c", 1), c("9c", 1)))) is not None
