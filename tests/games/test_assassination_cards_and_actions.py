@@ -55,6 +55,7 @@ from tests.games.test_assassination_support import (
     make,
     move,
     of,
+    opts,
     place,
     play_events,
     put_president,
@@ -68,11 +69,6 @@ R = Room
 
 pytestmark = PURE_RULES_ONLY  # the helpers patch a method of the rules (see test_assassination_support)
 
-
-def opts(g: Assassination, seat: int) -> tuple[ActionOption, ...]:
-    d = g.decision(seat)
-    assert isinstance(d, ActionChoice)
-    return d.options
 
 # --- cards and reveals ---------------------------------------------------------------------
 

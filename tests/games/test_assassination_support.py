@@ -21,7 +21,9 @@ from referee.games.assassination import Assassination, board, deck
 from referee.games.assassination.state import Assignment, PresidentState
 from referee.games.assassination.types import (
     Action,
+    ActionChoice,
     ActionKind,
+    ActionOption,
     CellChoice,
     DetainSniper,
     Direction,
@@ -237,3 +239,10 @@ def agent_detains(g: Assassination, target: int, room: Room = Room.HALL) -> list
 
 def of(events: Iterable[Event], cls: type) -> list[Any]:
     return [e.payload for e in events if isinstance(e.payload, cls)]
+
+
+def opts(g: Assassination, seat: int) -> tuple[ActionOption, ...]:
+    """The actions open to ``seat``, who has turned over an action card."""
+    d = g.decision(seat)
+    assert isinstance(d, ActionChoice)
+    return d.options

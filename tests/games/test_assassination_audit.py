@@ -1,0 +1,154 @@
+"""The third audit of the Assassination Game: rule sentences the engine kept but no test pinned.
+
+Each test is named after the ruling it pins (docs/games/assassination.md); a throwaway mutation of the engine line it
+names survived every other rules test.
+"""
+
+from __future__ import annotations
+
+from referee.games.assassination import Assassination, deck
+from referee.games.assassination.types import (
+    ActionKind,
+    ActionOption,
+    ActionTaken,
+    DiceRolled,
+    Phase,
+    PieceDetained,
+    PieceInjured,
+    PieceKilled,
+    PieceSent,
+    PlayMovement,
+    PresidentHit,
+    PresidentMoved,
+    PresidentStatus,
+    Room,
+    TakeAction,
+)
+from tests.games import test_assassination_support as t
+from tests.games.test_assassination_support import PURE_RULES_ONLY, of, opts
+
+R = Room
+
+pytestmark = PURE_RULES_ONLY  # the helpers patch a method of the rules (see test_assassination_support)
+
+
+def bad_cop_and_known_agent() -> Assassination:
+    """The event stage of a game whose police officer is the bad cop and whose agent revealed himself earlier."""
+    g = t.make()
+    g.secret.bad_cop = True
+    g.revealed_seats[0] = None
+    t.to_event_stage(g)
+    return g
+
+
+def test_as13_an_agent_in_the_holding_cell_no_longer_moves_the_president() -> None:
+    # rules.py ss_moves_president: "piece.room != Room.HOLDING_CELL".
+    g = t.make(start=R.HELIPAD, route_die=3)  # his own way: hall, courtyard, podium
+    t.turn(g, acting=[0])  # the agent reveals himself; the president walks to the hall
+    t.place(g, 0, R.HOLDING_CELL)
+    assert not g.view(1).president.secret_service_moves
+    events = t.move(g)
+    assert g.phase == Phase.EVENT, "nobody is asked to move him"
+    assert of(events, PresidentMoved) == [PresidentMoved(R.HALL, R.COURTYARD, False)]
+
+
+def test_as47_the_default_movement_card_stands_still_even_when_the_lowest_card_moves() -> None:
+    # rules.py default_action: "min(stays or d.playable)".
+    g = t.make()
+    hand = g.movement_hands[0]
+    moving = min(c for c in hand if deck.direction_of(c) != t.STAY)
+    still = max(c for c in hand if deck.direction_of(c) == t.STAY)
+    assert moving < still
+    hand[:] = [moving, still]
+    assert g.default_action(0) == PlayMovement(still)
+
+
+def test_as26_the_security_office_is_never_blown_up_even_once_visited() -> None:
+    # actions.py options: "room != Room.SECURITY_OFFICE".
+    g = t.make()
+    t.to_event_stage(g)
+    for room in (R.SECURITY_OFFICE, R.HALL, R.COURTYARD):
+        t.place(g, 3, room)  # visited: courtyard, security office, hall; he stands in the courtyard
+    t.play_events(g, [3])
+    targets = {o.target_room for o in opts(g, 3) if o.kind == ActionKind.DETONATE}
+    assert targets == {R.HALL}
+
+
+def test_as31_only_a_police_officer_the_agent_detained_may_walk_out_of_the_cell() -> None:
+    # actions.py options: "if piece.detained_by_secret_service". The bad cop the reporter saw shoot the agent is held
+    # by nobody's hand (AS-35): he stays in the cell, his action card offers nothing.
+    g = bad_cop_and_known_agent()
+    for c in (0, 1, 4):
+        t.place(g, c, R.HALL)
+    t.act(g, [1], {1: TakeAction(ActionKind.SHOOT_PLAYER, 0)})
+    assert g.pieces[1].room == R.HOLDING_CELL and g.phase == Phase.MOVEMENT
+    t.move(g)
+    t.play_events(g, [1])
+    assert opts(g, 1) == (ActionOption(ActionKind.NOTHING),)
+
+
+def test_as20_the_bad_cops_shot_at_the_agent_resolves_after_the_snipers_shot() -> None:
+    # actions.py Resolution.run: the bad cop's shots come after the sniper's (rank 3, shoot-first only after an incident).
+    g = bad_cop_and_known_agent()
+    for c in (0, 1, 2):
+        t.place(g, c, R.HALL)
+    t.put_president(g, R.HALL)
+    events = t.act(g, [1, 2], {1: TakeAction(ActionKind.SHOOT_PLAYER, 0), 2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert [t.seat for t in of(events, ActionTaken)] == [2, 1]
+    assert of(events, PieceKilled) == [PieceKilled(0, 2)], "the agent took the sniper's bullet; the bad cop shot at a dead man"
+    assert not of(events, PieceInjured) and g.president.status == PresidentStatus.UNHARMED
+
+
+def test_as20_shoot_first_precedes_the_sniper_whatever_the_seats() -> None:
+    # actions.py Resolution.run: rank 1 for shoot-first, before the sniper's rank 2, not seat order.
+    g = t.make(identities=(t.SS, t.SN, t.PO, t.BO))
+    g.incident = True
+    t.to_event_stage(g)
+    for c in (0, 1, 2):
+        t.place(g, c, R.HALL)
+    t.put_president(g, R.HALL)
+    events = t.act(g, [1, 2], {1: TakeAction(ActionKind.SHOOT_PRESIDENT), 2: TakeAction(ActionKind.SHOOT_PLAYER, 1)})
+    assert [t.seat for t in of(events, ActionTaken)] == [2], "the sniper (seat 1) was shot down before his turn"
+    assert g.pieces[1].killed and not g.pieces[0].killed and g.president.status == PresidentStatus.UNHARMED
+
+
+def test_as21_a_snipe_at_a_president_the_blast_has_killed_rolls_nothing() -> None:
+    # actions.py snipe: "if not (g.president.alive and g.president.room == Room.PODIUM): return".
+    g = t.make()
+    g.rng = t.Loaded([6])  # the blast's die only
+    t.to_event_stage(g)
+    t.put_president(g, R.PODIUM)
+    t.place(g, 3, R.PODIUM)
+    t.place(g, 3, R.COURTYARD)  # the bomber has been on the podium and stands next to it
+    t.place(g, 2, R.TOWER)
+    t.play_events(g, [2, 3])
+    assert ActionOption(ActionKind.SNIPE) in opts(g, 2)
+    events = t.take(g, {2: TakeAction(ActionKind.SNIPE), 3: TakeAction(ActionKind.DETONATE, None, R.PODIUM)})
+    assert [d.value for d in of(events, DiceRolled)] == [6]
+    assert of(events, PresidentHit) == [PresidentHit(3, PresidentStatus.KILLED)]
+
+
+def test_as22_with_the_reporter_there_the_police_officer_detains_the_bomber_too() -> None:
+    # actions.py pistol_at_president: "for c in [colour] + bad_guys: self.detain(c, a.seat_of(t.PO))".
+    g = t.make()
+    t.to_event_stage(g)
+    for c in (1, 2, 3, 4):
+        t.place(g, c, R.HALL)
+    t.put_president(g, R.HALL)
+    events = t.act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert of(events, PieceDetained) == [PieceDetained(2, 1), PieceDetained(3, 1)]
+    assert g.pieces[2].room == g.pieces[3].room == R.HOLDING_CELL
+
+
+def test_as32_trying_to_detain_an_agent_already_shot_dead_this_stage_does_nothing() -> None:
+    # actions.py detain_action: "if not self.same_room(seat, target): return", before the agent's special case.
+    g = t.make()
+    t.to_event_stage(g)
+    for c in (0, 1, 2):
+        t.place(g, c, R.HALL)
+    t.put_president(g, R.HALL)
+    events = t.act(g, [1, 2], {1: TakeAction(ActionKind.DETAIN, 0), 2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.pieces[0].killed
+    assert g.ledger.tried_secret_service == [] and PieceSent(1, R.SECURITY_OFFICE) not in of(events, PieceSent)
+    t.react(g, [1])  # the good police officer detains the sniper
+    assert g.pieces[1].room == R.HALL and g.pieces[2].room == R.HOLDING_CELL
