@@ -11,6 +11,7 @@ from referee.games.assassination.types import (
     ActionKind,
     ActionOption,
     ActionTaken,
+    ChooseAllegiance,
     DiceRolled,
     Phase,
     PieceDetained,
@@ -25,7 +26,7 @@ from referee.games.assassination.types import (
     TakeAction,
 )
 from tests.games import test_assassination_support as t
-from tests.games.test_assassination_support import PURE_RULES_ONLY, of, opts
+from tests.games.test_assassination_support import PURE_RULES_ONLY, Loaded, of, opts
 
 R = Room
 
@@ -115,7 +116,7 @@ def test_as20_shoot_first_precedes_the_sniper_whatever_the_seats() -> None:
 def test_as21_a_snipe_at_a_president_the_blast_has_killed_rolls_nothing() -> None:
     # actions.py snipe: "if not (g.president.alive and g.president.room == Room.PODIUM): return".
     g = t.make()
-    g.rng = t.Loaded([6])  # the blast's die only
+    g.rng = Loaded([6])  # the blast's die only
     t.to_event_stage(g)
     t.put_president(g, R.PODIUM)
     t.place(g, 3, R.PODIUM)
@@ -152,3 +153,44 @@ def test_as32_trying_to_detain_an_agent_already_shot_dead_this_stage_does_nothin
     assert g.ledger.tried_secret_service == [] and PieceSent(1, R.SECURITY_OFFICE) not in of(events, PieceSent)
     t.react(g, [1])  # the good police officer detains the sniper
     assert g.pieces[1].room == R.HALL and g.pieces[2].room == R.HOLDING_CELL
+
+
+def test_as17_a_seat_sees_its_own_face_down_card_and_nobody_elses() -> None:
+    # rules.py view: "played_card=self.pending.get(seat)".
+    g = t.make()
+    mine = t.card(g, 0, t.STAY)
+    g.apply(0, PlayMovement(mine))
+    assert g.view(0).played_card == mine and all(g.view(s).played_card is None for s in (1, 2, 3))
+    assert mine in g.hidden_cards(1)
+    t.move(g, order=[1, 2, 3])
+    assert g.view(0).played_card is None
+    assert all(not set(g.last_movement) & g.hidden_cards(s) for s in range(4)), "a card turned over is hidden from nobody"
+
+
+def test_as49_a_new_deal_forgets_the_reveals_the_incident_and_the_spent_bomb() -> None:
+    # rules.py _start_round resets revealed_seats, reporter_revealed, incident and bomb_used.
+    g = t.make()
+    g.rng = Loaded([1, 2, 3])  # the blast, then the next deal's start and route dice
+    t.to_event_stage(g)
+    t.place(g, 4, R.HALL)
+    t.place(g, 3, R.HALL)
+    t.place(g, 3, R.COURTYARD)
+    t.act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    v = g.view(0)
+    assert v.incident and v.bomb_used and v.reporter_colour == 4 and v.revealed
+    t.finish_round(g, [0, 0, 0, 0])
+    v = g.view(0)
+    assert not v.incident and not v.bomb_used and v.reporter_colour is None and v.revealed == ()
+    assert g.phase == Phase.MOVEMENT
+
+
+def test_as47_a_police_officer_holding_the_bad_cop_token_stays_good_by_default() -> None:
+    # rules.py default_action: "ChooseAllegiance(False)", also for the one seat that may answer true.
+    g = Assassination(4, 1)
+    t.finish_round(g, [5, 3, 3, 0])
+    assert g.phase == Phase.ALLEGIANCE and g.to_act() == (3,)
+    ids = g.secret.identities
+    po = ids.index(t.PO)
+    ids[3], ids[po] = ids[po], ids[3]
+    assert list(g.legal_actions(3)) == [ChooseAllegiance(False), ChooseAllegiance(True)]
+    assert g.default_action(3) == ChooseAllegiance(False)
