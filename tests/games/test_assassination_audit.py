@@ -13,6 +13,7 @@ from referee.games.assassination.types import (
     ActionTaken,
     ChooseAllegiance,
     DiceRolled,
+    IncidentOccurred,
     Phase,
     PieceDetained,
     PieceInjured,
@@ -20,9 +21,14 @@ from referee.games.assassination.types import (
     PieceSent,
     PlayMovement,
     PresidentHit,
+    PresidentMoveChoice,
     PresidentMoved,
     PresidentStatus,
     Room,
+    RoundEnded,
+    RoundOutcome,
+    ScoreChange,
+    ScoreReason,
     TakeAction,
 )
 from tests.games import test_assassination_support as t
@@ -194,3 +200,59 @@ def test_as47_a_police_officer_holding_the_bad_cop_token_stays_good_by_default()
     ids[3], ids[po] = ids[po], ids[3]
     assert list(g.legal_actions(3)) == [ChooseAllegiance(False), ChooseAllegiance(True)]
     assert g.default_action(3) == ChooseAllegiance(False)
+
+
+def test_as42_the_police_officer_who_detains_the_reporter_loses_four() -> None:
+    # scoring.py: "-4 to arrester" is whoever detained him, the police officer as much as the agent.
+    g = t.make()
+    t.to_event_stage(g)
+    t.place(g, 1, R.HALL)
+    t.place(g, 4, R.HALL)
+    t.act(g, [1], {1: TakeAction(ActionKind.DETAIN, 4)})
+    ended = [e.payload for e in g._end_round(RoundOutcome.TIME_UP) if isinstance(e.payload, RoundEnded)][0]
+    assert ScoreChange(1, -4, ScoreReason.DETAINED_REPORTER) in ended.changes
+
+
+def test_as48_the_dealer_of_round_r_is_seat_r_minus_1() -> None:
+    # rules.py to_act: "(self.round - 1) % self.num_players".
+    g = t.make()
+    t.finish_round(g, [0, 0, 0, 0])
+    g._end_round(RoundOutcome.TIME_UP)
+    assert g.round == 2 and g.phase == Phase.ROUND_OVER and g.to_act() == (1,)
+
+
+def test_as25_an_incident_is_announced_once_however_many_shots() -> None:
+    # actions.py Resolution.incident: "if not self.g.incident".
+    g = t.make(identities=(t.SS, t.SN, t.PO, t.BO))
+    t.to_event_stage(g)
+    for c in (0, 1, 2, 4):
+        t.place(g, c, R.HALL)
+    t.put_president(g, R.HALL)
+    g.revealed_seats[1] = None  # the sniper revealed himself earlier: he may shoot anyone in his room
+    g.secret.bad_cop = True
+    events = t.act(g, [1, 2], {1: TakeAction(ActionKind.SHOOT_PLAYER, 4), 2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert len(of(events, IncidentOccurred)) == 1
+
+
+def test_as13_as14_the_agent_is_told_the_president_is_escaping() -> None:
+    # rules.py decision: PresidentMoveChoice(..., self.incident).
+    g = t.make(start=R.HELIPAD, route_die=3)
+    t.turn(g, acting=[0])
+    g.incident = True
+    t.move(g)
+    d = g.decision(0)
+    assert isinstance(d, PresidentMoveChoice) and d.escaping
+
+
+def test_as21_a_miss_is_announced_and_as7_the_dead_are_off_the_board() -> None:
+    # actions.py president_missed announces the shot that spared him; kill takes the piece off the board (room None).
+    g = t.make()
+    g.rng = Loaded([1])
+    t.to_event_stage(g)
+    t.put_president(g, R.PODIUM)
+    t.place(g, 2, R.TOWER)
+    events = t.act(g, [2], {2: TakeAction(ActionKind.SNIPE)})
+    assert of(events, PresidentHit) == [PresidentHit(2, PresidentStatus.UNHARMED)]
+    h = t.make()
+    t.sniper_shoots(h, 4)
+    assert h.view(0).pieces[4].killed and h.view(0).pieces[4].room is None
