@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.core.cards import Suit, card_id
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.rules import power
-from referee.games.generals_war.types import BattleResolved, Phase, PlaySquad, RevealGenerals
+from referee.games.generals_war.types import BattleResolved, Phase, PlaySquad, RevealGenerals, TargetChosen
 
 C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
 
@@ -38,3 +38,13 @@ def test_power_is_the_rank_number_ace_one_jack_to_king_eleven_to_thirteen() -> N
     events = game.apply(1, PlaySquad((c(11, D), c(2, D))))
     battle = next(e.payload.battle for e in events if isinstance(e.payload, BattleResolved))
     assert (battle.attacker_power, battle.defender_power, battle.winner) == (13, 13, None)
+
+
+def test_gw9_with_one_opponent_left_everyone_is_still_told_who_fights() -> None:
+    game = GeneralsWar(4, 7)
+    game.eliminated = [False, True, True, False]
+    game.attacker = 3
+    events = game._start_round()
+    chosen = [e.payload for e in events if isinstance(e.payload, TargetChosen)]
+    assert [(t.attacker, t.target) for t in chosen] == [(3, 0)]
+    assert all(e.visible(seat) for e in events if isinstance(e.payload, TargetChosen) for seat in range(4))
