@@ -256,3 +256,16 @@ def test_as21_a_miss_is_announced_and_as7_the_dead_are_off_the_board() -> None:
     h = t.make()
     t.sniper_shoots(h, 4)
     assert h.view(0).pieces[4].killed and h.view(0).pieces[4].room is None
+
+
+def test_as59_a_president_left_on_his_route_walks_on_along_it() -> None:
+    """The agent, revealed, led the president to the public exit, a room of his route, and was then detained: the
+    route card says the podium comes next, as a table reads it; the engine walked him back towards the hall."""
+    g = t.make(start=R.HELIPAD, route_die=1)
+    assert g.president.route == (R.HALL, R.PUBLIC_EXIT, R.PODIUM)
+    for room, next_room in ((R.HELIPAD, R.HALL), (R.HALL, R.PUBLIC_EXIT), (R.PUBLIC_EXIT, R.PODIUM), (R.HEALTH_SERVICES, R.HALL), (R.COURTYARD, R.PODIUM)):
+        t.put_president(g, room)  # on his route, on along it; off it, the shortest way to the podium
+        assert g._auto_president_room() == next_room, room
+    t.put_president(g, R.PUBLIC_EXIT)
+    t.turn(g)  # nobody moves him: he walks by himself
+    assert g.president.room == R.PODIUM

@@ -116,7 +116,6 @@ def place(g: Assassination, colour: int, room: Room) -> None:
 def put_president(g: Assassination, room: Room, speech_given: bool = False) -> None:
     g.president.room = room
     g.president.speech_given = speech_given
-    g.president.route_pos = len(g.president.route) if room == Room.PODIUM or speech_given else g.president.route_pos
 
 
 def card(g: Assassination, seat: int, direction: Direction) -> int:

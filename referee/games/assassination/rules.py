@@ -77,7 +77,7 @@ SPEC = GameSpec(
     player_counts=(4,),
     summary="Secret identities around a president's visit: anonymous moves with marked cards, a sniper, a bomber, the Secret Service and the police.",
     rules_file="assassination.txt",
-    rules_version=5,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35); 5: the bad cop who kills the reporter loses 4 (AS-41)
+    rules_version=6,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35); 5: the bad cop who kills the reporter loses 4 (AS-41); 6: a president left on his route by the agent walks on along it (AS-59)
     options=(
         OptionSpec("target_score", 15, "The game ends after the round in which a player reaches this score.", minimum=1, maximum=1000),
         OptionSpec("max_rounds", 20, "The game ends after this many rounds whatever the scores.", minimum=1, maximum=200),
@@ -392,9 +392,10 @@ class Assassination(Game[Action]):
         if not pres.speech_given:
             if room == Room.PODIUM:
                 return room
-            expected = pres.start if pres.route_pos == 0 else pres.route[pres.route_pos - 1]
-            if room == expected and pres.route_pos < len(pres.route):
-                return pres.route[pres.route_pos]
+            if room == pres.start:
+                return pres.route[0]
+            if room in pres.route:  # on his route, wherever the agent left him: on along it (AS-59)
+                return pres.route[pres.route.index(room) + 1]
             return board.toward(room, (Room.PODIUM,))
         if room in board.PHOTO_OP[:-1]:
             return board.PHOTO_OP[board.PHOTO_OP.index(room) + 1]
@@ -403,9 +404,6 @@ class Assassination(Game[Action]):
     def _move_president(self, to: Room, by_ss: bool) -> list[Event]:
         pres = self.president
         before = pres.room
-        if not by_ss and not self.incident and not pres.speech_given and pres.route_pos < len(pres.route):
-            if to == pres.route[pres.route_pos]:
-                pres.route_pos += 1
         pres.room = to
         if to == before:
             return []

@@ -38,7 +38,6 @@ class PresidentState:
     route_die: int
     route: tuple[Room, ...]
     status: PresidentStatus = PresidentStatus.UNHARMED
-    route_pos: int = 0  # index in ``route`` of the next room on the walk
     speech_given: bool = False
     safe: bool = False
     hurt_this_stage: bool = False
