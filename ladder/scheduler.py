@@ -49,7 +49,6 @@ _NEW_MATCH = (
     .returning(_MATCHES.c.id)
 )
 _VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
-_WAITING = select(func.count()).select_from(_MATCHES).where(_MATCHES.c.status == "queued")
 _WAITING_BY_GAME = select(_MATCHES.c.game, func.count()).where(_MATCHES.c.status == "queued").group_by(_MATCHES.c.game)
 _ENTRANTS = (
     select(_VERSIONS.c.id, _BOTS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
@@ -196,9 +195,8 @@ def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | 
     random order, fixed for the tick. A game with too few entrants for a table leaves for this tick (its pool does not
     change meanwhile).
     """
-    conn = db.connection()
-    waiting = conn.execute(_WAITING).scalar_one()
-    per_game: Counter[str] = Counter({row[0]: row[1] for row in conn.execute(_WAITING_BY_GAME)})
+    per_game: Counter[str] = Counter({row[0]: row[1] for row in db.connection().execute(_WAITING_BY_GAME)})
+    waiting = per_game.total()
     added = 0
     playable = list(games or GAMES)
     rng.shuffle(playable)

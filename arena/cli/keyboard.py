@@ -128,11 +128,12 @@ class KeyboardPlayer(Bot):
 
     def show(self, request: Request) -> None:
         self._say(f"--- decision {request.decision_index} · your view:")
+        view = message_json(request.view)
         board = GAMES[request.start.game].spec.board if request.start.game in GAMES else None
         if board is not None:
-            for line in board_lines(board_json(board), message_json(request.view)):
+            for line in board_lines(board_json(board), view):
                 self._say(f"  {line}")
-        for line in table_lines({"names": self.names}, message_json(request.view)):
+        for line in table_lines({"names": self.names}, view):
             self._say(f"  {line}")
         self._say(f"asked: {message_line(message_json(request.decision), self.names)}")
         listed = request.legal_actions
@@ -178,12 +179,10 @@ class ThreadHandle:
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[int] = self.loop.create_future()
         address = f"unix:{Path(spec.seat_dir) / 'referee.sock'}"
-        self.thread = threading.Thread(
-            target=self._play, args=(player, address, spec.env["ARENA_MATCH_ID"], spec.env["ARENA_TOKEN"]), daemon=True, name="keyboard"
-        )
-        self.thread.start()
+        threading.Thread(target=self._play, args=(address, spec.env["ARENA_MATCH_ID"], spec.env["ARENA_TOKEN"]), daemon=True, name="keyboard").start()
 
-    def _play(self, player: KeyboardPlayer, address: str, match_id: str, token: str) -> None:
+    def _play(self, address: str, match_id: str, token: str) -> None:
+        player = self.player
         code = 1
         # A loop of the thread's own, left open: gRPC's poller is shared by the process's loops, and a call's last
         # events, arriving after a resignation had closed this loop, were handed to it and raised "Event loop is closed".
