@@ -53,6 +53,17 @@ def test_the_same_seed_and_the_same_typing_replay_the_same_match(tmp_path: Path)
     assert actions[0] == actions[1] and len(actions[0]) > 10
 
 
+def test_a_match_played_without_a_seed_replays_from_the_seed_it_shows(tmp_path: Path) -> None:
+    """With no --seed the match's seed is drawn once and r's draws follow it: the seed shown replays the match."""
+    first = arena_play(tmp_path / "a", "r\n" * 200, "generals-war", RANDOM)
+    assert first.returncode == 0, first.stderr
+    replay = json.loads((tmp_path / "a" / "r.json").read_text())
+    assert f"seed {replay['seed']}" in first.stdout
+    again = arena_play(tmp_path / "b", "r\n" * 200, "generals-war", RANDOM, "--seed", str(replay["seed"]))
+    assert again.returncode == 0, again.stderr
+    assert json.loads((tmp_path / "b" / "r.json").read_text())["actions"] == replay["actions"]
+
+
 def test_what_is_not_an_action_is_explained_and_asked_again(tmp_path: Path) -> None:
     typed = "garbage {\n999\n?\nv\nq\n"
     done = arena_play(tmp_path, typed, "glory", RANDOM, RANDOM, "--seat", "1", "--seed", "5")

@@ -258,6 +258,7 @@ def play(
         (you / MANIFEST).write_text(f'name = {json.dumps(name)}\nversion = "1"\ngames = [{json.dumps(game)}]\ncommand = ["true"]\n')
         seated = [*bots[:seat], you, *bots[seat:]]
         clock = TimeControl(move_time_ms, time_bank_ms, strike_limit)
+        seed = seed if seed is not None else random.randrange(2**31)  # chosen here so that r's draws follow it too
         run_match(game, seated, seed, parse_options(option), replay, False, clock, log_dir, sandbox, keyboard=(seat, KeyboardPlayer(seed=seed)))
 
 
