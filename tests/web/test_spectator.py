@@ -183,9 +183,9 @@ def test_the_front_page_redraws_no_live_region_that_a_screen_reader_would_read_o
     assert page.evaluate("window.liveChanges") == 0
 
 
-# The standings' headers as drawn (display: none leaves them out), and how the table sits in its panel.
-STANDINGS_LAYOUT = """() => {
-  const table = document.getElementById("standings");
+# A table's headers as drawn (display: none leaves them out), and how the table sits in its panel.
+TABLE_LAYOUT = """(selector) => {
+  const table = document.querySelector(selector);
   const panel = table.parentElement;
   const style = getComputedStyle(panel);
   const inside = panel.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -205,10 +205,10 @@ def test_the_leaderboard_fits_a_phone_with_rank_bot_rating_and_games_and_shows_e
     """At 390 pixels the owner, version, μ, σ and last-match columns made the standings scroll sideways in their panel."""
     page.goto(f"{served.url}/games/{GAME}")
     page.wait_for_selector("#standings tbody tr")
-    desktop = page.evaluate(STANDINGS_LAYOUT)
+    desktop = page.evaluate(TABLE_LAYOUT, "#standings")
     assert desktop["headers"] == EVERY_COLUMN and set(desktop["cells"]) == {len(EVERY_COLUMN)}
     page.set_viewport_size({"width": 390, "height": 844})
-    phone = page.evaluate(STANDINGS_LAYOUT)
+    phone = page.evaluate(TABLE_LAYOUT, "#standings")
     assert phone["tableWidth"] <= phone["panelInside"], f"the standings are {phone['tableWidth']} pixels wide in a {phone['panelInside']}-pixel panel"
     assert phone["pageWidth"] <= 390, f"the page is {phone['pageWidth']} pixels wide on a 390-pixel screen"
     assert {"#", "Bot", "Rating", "Games"} <= set(phone["headers"]), phone["headers"]
@@ -217,6 +217,24 @@ def test_the_leaderboard_fits_a_phone_with_rank_bot_rating_and_games_and_shows_e
     for row in served.get(f"/api/games/{GAME}/standings").json():
         title = page.get_attribute(f"#standings tr[data-bot='{row['bot']}'] [data-field=conservative]", "title") or ""
         assert f"μ {row['mu']:.2f}" in title and f"σ {row['sigma']:.2f}" in title, title
+
+
+def test_the_latest_matches_keep_each_result_in_sight_on_a_phone(page: Page, served: ServedLadder) -> None:
+    """At 390 pixels the game, kind and finished columns pushed the results out of the panel (they scrolled sideways):
+    on a phone those three fold into a line under each match's number."""
+    page.goto(served.url)
+    page.wait_for_selector("#recent tbody tr")
+    desktop = page.evaluate(TABLE_LAYOUT, "#recent table")
+    assert desktop["headers"] == ["Match", "Game", "Kind", "Finished", "Result (rank. bot score)"]
+    assert page.eval_on_selector_all("#recent .folded", "spans => spans.filter(s => s.getClientRects().length).length") == 0
+    page.set_viewport_size({"width": 390, "height": 844})
+    phone = page.evaluate(TABLE_LAYOUT, "#recent table")
+    assert phone["tableWidth"] <= phone["panelInside"], f"the matches are {phone['tableWidth']} pixels wide in a {phone['panelInside']}-pixel panel"
+    assert phone["pageWidth"] <= 390 and phone["headers"] == ["Match", "Result (rank. bot score)"], phone
+    assert set(phone["cells"]) == {2}, "every row shows its match and its result"
+    shown = {int(row["id"]): row for row in served.get("/api/matches", limit=100).json()}
+    for match_id, folded in page.eval_on_selector_all("#recent tbody tr", "rows => rows.map(r => [r.dataset.match, r.querySelector('.folded').textContent])"):
+        assert folded.startswith(f"{GAME} · {shown[int(match_id)]['kind']} · "), folded
 
 
 def board_seen(page: Page) -> dict[str, list[tuple[str, str]]]:

@@ -111,15 +111,26 @@ const Arena = (() => {
   function matchTable(matches, options) {
     const opts = options || {};
     if (!matches.length) return el("p", { class: "muted" }, "No match finished yet.");
-    const head = el("tr", {}, el("th", {}, "Match"), opts.showGame ? el("th", {}, "Game") : null, el("th", {}, "Kind"), el("th", {}, "Finished"), el("th", {}, "Result (rank. bot score)"), opts.extra ? el("th", {}, opts.extra.title) : null);
+    const head = el(
+      "tr",
+      {},
+      el("th", {}, "Match"),
+      opts.showGame ? el("th", { class: "secondary" }, "Game") : null,
+      el("th", { class: "secondary" }, "Kind"),
+      el("th", { class: "secondary" }, "Finished"),
+      el("th", {}, "Result (rank. bot score)"),
+      opts.extra ? el("th", {}, opts.extra.title) : null
+    );
+    /* on a phone the game, kind and time leave their columns for a line under the match's number (style.css) */
+    const folded = (m) => [opts.showGame ? m.game : null, m.kind, ago(m.finished_at)].filter((part) => part).join(" \u00b7 ");
     const rows = matches.map((m) =>
       el(
         "tr",
         { dataset: { match: m.id }, class: m.status === "failed" ? "failed" : "" },
-        el("td", {}, matchLink(m.id)),
-        opts.showGame ? el("td", {}, el("a", { href: `/games/${m.game}` }, m.game)) : null,
-        el("td", {}, m.kind),
-        el("td", { title: when(m.finished_at) }, ago(m.finished_at)),
+        el("td", {}, matchLink(m.id), el("span", { class: "folded muted small", title: when(m.finished_at) }, folded(m))),
+        opts.showGame ? el("td", { class: "secondary" }, el("a", { href: `/games/${m.game}` }, m.game)) : null,
+        el("td", { class: "secondary" }, m.kind),
+        el("td", { class: "secondary", title: when(m.finished_at) }, ago(m.finished_at)),
         el("td", {}, m.status === "failed" ? el("span", { class: "badge verdict" }, `failed: ${m.error || "?"}`) : seatResults(m, opts.highlight)),
         opts.extra ? el("td", {}, opts.extra.cell(m)) : null
       )
