@@ -241,6 +241,10 @@ def serve(
         launcher_for(sandbox)
     except OptionError as exc:
         fail(str(exc))
+    if sandbox == "process" and not loopback(host):
+        err.print(f"[yellow]warning:[/] --host {host} lets other machines reach this ladder, and its bots run as processes of this"
+                  " user (--sandbox process): every owner with a token runs code here unconfined; for bots you do not trust"
+                  " use --sandbox docker (docs/faults.md)", soft_wrap=True)
     # Before a new ladder is made in --data, and the sample bots validated, for nothing. Port 0 becomes the free port
     # found here, so that the banner and the hold (which a second ladder is told of) name where the ladder answers.
     with listen_or_exit(host, port) as probe:
@@ -282,6 +286,18 @@ def serve(
         if executor != "dask":
             raise
         fail(f"the Dask cluster cannot be reached or started: {exc}")
+
+
+def loopback(host: str) -> bool:
+    """Whether ``host`` is an address only this machine reaches (a name other than localhost counts as reachable)."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def watch_command(host: str, port: int) -> str:

@@ -337,6 +337,35 @@ def test_serve_refuses_a_data_folder_that_holds_none_of_the_databases_bots(ladde
     assert missing_from_store(ladder.make, store) == (["random 1.0.0"], 2)
 
 
+@pytest.mark.parametrize("host, warned", [("127.0.0.1", False), ("localhost", False), ("::1", False), ("0.0.0.0", True), ("10.1.2.3", True), ("ladder.example", True)])
+def test_a_ladder_open_to_other_machines_with_unconfined_bots_is_told_to_use_docker(host: str, warned: bool) -> None:
+    """Owners' uploads run as this user's processes under --sandbox process; reachable from elsewhere, say so."""
+    from arena.cli.ladder import loopback
+
+    assert loopback(host) is not warned
+
+
+def test_serve_on_every_address_with_process_bots_warns_before_its_banner(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "ladder", "serve", "--data", str(tmp_path / "data"), "--host", "0.0.0.0", "--port", "0", "--no-samples"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "400"},
+    )  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        lines = [serve.stdout.readline().decode(errors="replace") for _ in range(2)]
+        assert lines[0].startswith("warning: --host 0.0.0.0 lets other machines reach this ladder") and "--sandbox docker" in lines[0], lines
+        assert lines[1].startswith("ladder: http://0.0.0.0:"), lines
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=60)
+    finally:
+        stop_if_running(serve)
+
+
 def test_serve_on_port_0_names_the_port_it_answers_on(tmp_path: Path) -> None:
     """The banner said http://127.0.0.1:0, and the hold told a second ladder that the first served there."""
     import os
