@@ -46,12 +46,6 @@ def fill_card(msg: Any, card: int) -> None:
     msg.suit = int(suit_of(card))
 
 
-def card_message(card: int) -> cards_pb2.Card:
-    msg = cards_pb2.Card()
-    fill_card(msg, card)
-    return msg
-
-
 @cache
 def _is_union(descriptor: Descriptor) -> bool:
     return ONEOF in descriptor.oneofs_by_name

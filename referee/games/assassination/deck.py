@@ -18,7 +18,6 @@ from referee.core.cards import CARDS_PER_DECK, Rank, Suit, deck_of, full_deck, r
 from referee.games.assassination.types import Direction
 
 COLOURS: Final = 5
-COLOUR_NAMES: Final = ("yellow", "green", "pink", "orange", "purple")
 
 _DIRECTION_OF_SUIT: Final = {
     Suit.SPADES: Direction.UP,  # points up
@@ -77,9 +76,3 @@ def all_cards() -> set[int]:
         out.update(movement_deck(colour))
         out.update(event_deck(colour))
     return out
-
-
-def same_card_in(card: int, colour: int) -> int:
-    """The card with the same face in another colour's deck (for tests and bots that think in faces)."""
-    deck = deck_of(card)
-    return (2 * colour + deck % 2) * CARDS_PER_DECK + card % CARDS_PER_DECK

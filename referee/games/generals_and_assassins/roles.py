@@ -39,11 +39,6 @@ def value(card: int) -> int:
     return _VALUES[card % CARDS_PER_DECK]
 
 
-def role(card: int) -> int:
-    """GENERAL (any court card), SOLDIER (club), LAND (spade), MONEY (diamond), HEALTH (heart) or ASSASSIN (joker)."""
-    return _ROLES[card % CARDS_PER_DECK]
-
-
 def is_ace(card: int) -> bool:
     k = card % CARDS_PER_DECK
     return k < 52 and k % 13 == 0

@@ -135,7 +135,6 @@ ACTION_TYPES: tuple[type, ...] = (
     MoreAssassins,
     StartRound,
 )
-TURN_ACTIONS: tuple[type, ...] = (BuyLand, ConquerLand, AttackKing, Assassinate, Heal, Discard, PassTurn)
 
 
 # Decisions

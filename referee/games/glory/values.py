@@ -65,10 +65,6 @@ def is_money(card: int) -> bool:
     return _KINDS[card % CARDS_PER_DECK] == Kind.MONEY
 
 
-def is_health(card: int) -> bool:
-    return _KINDS[card % CARDS_PER_DECK] == Kind.HEALTH
-
-
 def is_assassin(card: int) -> bool:
     return _KINDS[card % CARDS_PER_DECK] == Kind.ASSASSIN
 
