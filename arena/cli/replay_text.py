@@ -23,7 +23,7 @@ SEAT_KEYS = frozenset({
     "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat",
     "to_seat", "loser", "dealer", "leader", "owner", "dealt_by", "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to",
     "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants", "declined", "targets",
-    "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token",
+    "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
 })  # fmt: skip
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

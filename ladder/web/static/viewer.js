@@ -13,7 +13,7 @@
   const SEAT_KEYS = new Set([
     "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat", "to_seat", "loser", "dealer", "leader", "owner", "dealt_by",
     "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to", "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants",
-    "declined", "targets", "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token",
+    "declined", "targets", "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
   ]);
   /* Top-level fields that give a seat a role, shown as a badge on its panel. */
   const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];

@@ -625,7 +625,7 @@ class Assassination(Game[Action]):
                     "colour": a.colours[s],
                     "movement_hand": [card_str(c) for c in self.movement_hands[s]],
                     "event_hand": [card_str(c) for c in self.event_hands[s]],
-                    "pending": self.pending.get(s),
+                    "pending": None if s not in self.pending else card_str(self.pending[s]),
                 }
                 for s in range(self.num_players)
             ],
@@ -640,6 +640,6 @@ class Assassination(Game[Action]):
                 }
                 for p in self.pieces
             ],
-            "reporter_movement": list(self.reporter_movement),
-            "reporter_events": list(self.reporter_events),
+            "reporter_movement": [card_str(c) for c in self.reporter_movement],
+            "reporter_events": [card_str(c) for c in self.reporter_events],
         }

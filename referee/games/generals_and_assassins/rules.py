@@ -558,7 +558,7 @@ class GeneralsAndAssassins(Game[Action]):
                 "defender": fight.defender,
                 "attacker_cards": names(fight.attacker_cards),
                 "defender_cards": names(fight.defender_cards),
-                "offers": [{"from": o.from_seat, "to": o.to_seat, "lands": names(o.lands)} for o in fight.offers],
+                "offers": [{"from_seat": o.from_seat, "to_seat": o.to_seat, "lands": names(o.lands)} for o in fight.offers],
                 "assists": [{"seat": a.seat, "side": a.side.name, "card": card_str(a.card)} for a in fight.assists],
                 "declined": list(fight.declined),
             },

@@ -1,0 +1,89 @@
+"""The replay viewer in Chromium, game by game, as a spectator reads it: every seat a state or an event holds named as
+a seat, cards drawn as cards, enums in plain words, the events' numbers apart from their names, and the end of the
+current step's events in sight. The replays are random playouts at each game's largest player count."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from ladder.web.routes import replay_app
+from referee.games.registry import GAMES
+from referee.server.frames import ALL, build_frames
+from tests.web.conftest import BackgroundServer
+from tests.web.test_frames import replay_data
+from tests.web.test_pages import go_to_step
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+SEED = 1
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A replay file of every game, at its largest player count."""
+    folder = tmp_path_factory.mktemp("viewer-games")
+    found = {}
+    for game, cls in GAMES.items():
+        path = folder / f"{game}.json"
+        path.write_text(json.dumps(replay_data(game, max(cls.spec.player_counts), SEED)))
+        found[game] = path
+    return found
+
+
+@contextmanager
+def viewing(page: Page, replay: Path) -> Iterator[list[dict[str, Any]]]:
+    """The viewer open on ``replay``, in the everything view; yields the states of its frames."""
+    with BackgroundServer(replay_app(replay)) as server:
+        page.goto(server.url)
+        page.wait_for_selector("body[data-step='0'][data-mode='all']")
+        yield [frame["state"] for frame in build_frames(json.loads(replay.read_text()), ALL)["frames"]]
+
+
+def first_step(states: list[dict[str, Any]], holds: Any) -> int:
+    return next(i for i, state in enumerate(states) if holds(state))
+
+
+def test_the_assassination_games_hidden_piles_and_played_cards_are_cards_and_its_revealed_seats_are_named(page: Page, replays: dict[str, Path]) -> None:
+    """The full state listed the reporter's decks and each seat's face-down card as card ids ("443, 437, 438…"), and the
+    seats revealed as bare numbers."""
+    with viewing(page, replays["assassination"]) as states:
+        step = first_step(states, lambda s: s["revealed"] and any(seat["pending"] is not None for seat in s["seats"]) and s["reporter_events"])
+        go_to_step(page, step)
+        state = states[step]
+        for pile in ("reporter_movement", "reporter_events"):
+            shown = page.eval_on_selector_all(f"#table [data-field={pile}] .card", "cards => cards.map(c => c.dataset.card)")
+            assert shown == state[pile], pile
+        for seat in state["seats"]:
+            pending = page.locator(f"#table section.player[data-seat='{seat['seat']}'] [data-field=pending]")
+            if seat["pending"] is None:
+                assert pending.inner_text() == "–"
+            else:
+                assert pending.locator(".card").get_attribute("data-card") == seat["pending"]
+        named = page.locator("#table .fact[data-field=revealed] .seat-ref").all_inner_texts()
+        assert named == [f"seat {s} (bot{s})" for s in state["revealed"]]
+
+
+@pytest.mark.parametrize(("game", "holds", "fields"), [
+    ("glory", lambda s: s["fight"] and s["fight"]["attacker_offers"] and s["fight"]["assists"], ("attacker_offers", "assists")),
+    ("generals-and-assassins", lambda s: s["fight"] and s["fight"]["offers"], ("offers",)),
+])  # fmt: skip
+def test_the_offers_and_assists_of_a_fight_name_their_seats(page: Page, replays: dict[str, Path], game: str, holds: Any, fields: tuple[str, ...]) -> None:
+    """Glory's offers and assists were rows of bare numbers ("0 | none", "4 | | none"), and Generals & Assassins' offers
+    said "from 1 to 2": now each row names its seats, with their bots."""
+    with viewing(page, replays[game]) as states:
+        step = first_step(states, holds)
+        go_to_step(page, step)
+        fight = states[step]["fight"]
+        for field in fields:
+            rows = fight[field]
+            seats = [row[key] for row in rows for key in ("seat", "assisted", "from_seat", "to_seat") if row.get(key) is not None]
+            assert seats, (field, rows)
+            named = page.locator(f"#table [data-field=fight] table.records[data-field={field}] .seat-ref").all_inner_texts()
+            assert named == [f"seat {s} (bot{s})" for s in seats], field
