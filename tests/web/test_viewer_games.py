@@ -87,3 +87,15 @@ def test_the_offers_and_assists_of_a_fight_name_their_seats(page: Page, replays:
             assert seats, (field, rows)
             named = page.locator(f"#table [data-field=fight] table.records[data-field={field}] .seat-ref").all_inner_texts()
             assert named == [f"seat {s} (bot{s})" for s in seats], field
+
+
+def test_an_enum_does_not_repeat_the_name_of_its_field(page: Page, replays: dict[str, Path]) -> None:
+    """Land & Castle's phase read "phase PHASE CLAIM"; now "phase claim", its name kept in the title."""
+    with viewing(page, replays["land-and-castle"]) as states:
+        for step in (0, len(states) // 2, len(states) - 1):
+            go_to_step(page, step)
+            phase = states[step]["phase"]
+            assert phase.startswith("PHASE_")
+            shown = page.locator("#table .fact[data-field=phase] .enum")
+            assert shown.inner_text() == phase.removeprefix("PHASE_").lower().replace("_", " ")
+            assert shown.get_attribute("title") == phase

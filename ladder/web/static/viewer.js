@@ -86,10 +86,18 @@
       if (isCard(v)) return chip(v);
       const suit = suitSymbol(v);
       if (suit) return suit;
-      if (/^[A-Z][A-Z0-9_]*$/.test(v)) return el("span", { class: "enum" }, v.toLowerCase().replace(/_/g, " "));
+      if (/^[A-Z][A-Z0-9_]*$/.test(v)) return el("span", { class: "enum", title: v }, enumWords(key, v));
       return el("span", {}, v);
     }
     return el("span", {}, String(v));
+  }
+
+  /* An enum's name in words, without a prefix that repeats its field's name: Land & Castle's phase PHASE_CLAIM is
+     "claim", not "phase claim" after "phase". */
+  function enumWords(key, v) {
+    const prefix = `${key.toUpperCase()}_`;
+    const name = v.startsWith(prefix) && v.length > prefix.length ? v.slice(prefix.length) : v;
+    return name.toLowerCase().replace(/_/g, " ");
   }
 
   /* Any JSON value. */
