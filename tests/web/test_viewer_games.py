@@ -99,3 +99,16 @@ def test_an_enum_does_not_repeat_the_name_of_its_field(page: Page, replays: dict
             shown = page.locator("#table .fact[data-field=phase] .enum")
             assert shown.inner_text() == phase.removeprefix("PHASE_").lower().replace("_", " ")
             assert shown.get_attribute("title") == phase
+
+
+def test_an_events_number_stays_apart_from_its_name_past_a_thousand_events(page: Page, replays: dict[str, Path]) -> None:
+    """With four-digit numbers, "1645cards drawn": the number ran into the event's name."""
+    with viewing(page, replays["generals-and-assassins"]) as states:
+        go_to_step(page, len(states) - 1)
+        gaps = page.eval_on_selector_all(
+            "#events li.event",
+            "lis => lis.map(li => [li.dataset.seq, li.querySelector('.kind').getBoundingClientRect().left - li.querySelector('.seq').getBoundingClientRect().right])",
+        )
+        assert any(int(seq) >= 1000 for seq, _ in gaps)
+        close = [(seq, gap) for seq, gap in gaps if gap < 3]
+        assert not close, f"events whose number touches their name: {close[:5]}"
