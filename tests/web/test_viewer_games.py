@@ -112,3 +112,22 @@ def test_an_events_number_stays_apart_from_its_name_past_a_thousand_events(page:
         assert any(int(seq) >= 1000 for seq, _ in gaps)
         close = [(seq, gap) for seq, gap in gaps if gap < 3]
         assert not close, f"events whose number touches their name: {close[:5]}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_last_of_the_steps_events_is_in_sight(page: Page, replays: dict[str, Path], game: str) -> None:
+    """The list was scrolled to centre the step's first event: a step of many (the last battle, the round's and the
+    game's end) left how the game ended below the fold of the list."""
+    with viewing(page, replays[game]) as states:
+        for step in (0, len(states) // 2, len(states) - 1):
+            go_to_step(page, step)
+            seen = page.evaluate("""() => {
+              const list = document.getElementById("events"), box = list.getBoundingClientRect();
+              const now = [...list.querySelectorAll("li.now")].map((li) => li.getBoundingClientRect());
+              return { top: box.top, bottom: box.bottom, first: now.length ? now[0].top : null, last: now.length ? now[now.length - 1].bottom : null };
+            }""")
+            if seen["last"] is None:
+                continue  # no event this step
+            assert seen["top"] - 1 <= seen["last"] <= seen["bottom"] + 1, (step, seen)
+            if seen["last"] - seen["first"] <= seen["bottom"] - seen["top"]:
+                assert seen["first"] >= seen["top"] - 1, (step, seen)  # the step's events fit the list: all of them show

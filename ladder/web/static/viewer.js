@@ -326,9 +326,10 @@
     for (let i = 0; i <= step; i++) {
       for (const ev of frames.frames[i].events) list.append(renderEvent(ev, i === step));
     }
-    const now = list.querySelector(".now");
-    const target = now || list.lastElementChild;
-    if (target) list.scrollTop = target.offsetTop - list.offsetTop - list.clientHeight / 2 + target.clientHeight;
+    // This step's events are the last ones listed (none later is drawn): the list ends with them, the earlier ones
+    // above. Centred on the first of them, a step of many events (the last battle, the round's and the game's end)
+    // left its end, who won and why, below the fold.
+    list.scrollTop = list.scrollHeight;
     if (!list.children.length) list.append(el("li", { class: "muted" }, "no event yet"));
   }
 
