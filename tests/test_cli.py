@@ -34,6 +34,7 @@ def test_games_lists_every_game_with_player_counts() -> None:
     games = {g["id"]: g for g in json.loads(result.stdout)}
     assert games["generals-war"]["players"] == [2, 4]
     assert games["generals-war"]["options"]["conquest_points"]["default"] == 7
+    assert games["glory"]["score"] == "Glory Points"  # what a result's score counts, from the game's spec
     table = runner.invoke(app, ["games"])
     assert "General's War" in table.stdout and "2, 4" in table.stdout
 
@@ -117,6 +118,7 @@ def test_four_player_match_with_a_table(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "gw-greedy" in result.stdout and "rank" in result.stdout
+    assert "opponents a seat outlasted" in " ".join(result.stdout.split())  # the caption says what the score counts
 
 
 def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from arena.cli.main import app
 from arena.cli.replay_text import SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
+from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
 from referee.server.replay import load_replay, write_replay
 from referee.server.session import TimeControl
@@ -51,7 +52,8 @@ def test_everyone_sees_every_action_its_note_every_event_and_the_result(replay: 
     assert sum(line.startswith("   · ") for line in lines) == len(data["events"])
     ranks = data["game_result"]["ranks"]
     winner = ranks.index(1)
-    assert lines[-1].startswith(f"result: 1. seat {winner} (b{winner}): ")
+    assert lines[-2].startswith(f"result: 1. seat {winner} (b{winner}): ")
+    assert lines[-1] == f"  (score: {GAMES['generals-war'].spec.score})"  # the score is conquest points; the rank, who won
 
 
 def test_a_seats_text_names_no_card_it_could_not_know_at_any_step(replay: Path) -> None:

@@ -117,6 +117,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
                 "name": cls.spec.name,
                 "players": list(cls.spec.player_counts),
                 "rules_version": cls.spec.rules_version,
+                "score": cls.spec.score,
                 "options": {o.name: {"default": o.default, "description": o.description} for o in cls.spec.options},
             }
             for cls in GAMES.values()
@@ -206,7 +207,7 @@ def run_match(
         if not saved:
             raise typer.Exit(1)
         return
-    table = Table(title=f"{GAMES[game].spec.name} · seed {seed} · {len(record.actions)} actions")
+    table = Table(title=f"{GAMES[game].spec.name} · seed {seed} · {len(record.actions)} actions", caption=f"score: {GAMES[game].spec.score}")
     for column in ("seat", "bot", "rank", "score", "verdicts"):
         table.add_column(column)
     for s in seats:

@@ -205,3 +205,5 @@ def _replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[st
     if result:
         order = sorted(range(len(result["ranks"])), key=lambda s: (result["ranks"][s], s))
         yield "result: " + ", ".join(f"{result['ranks'][s]}. {seat_ref(data, s)}: {result['scores'][s]:g}" for s in order)
+        if data.get("score"):
+            yield f"  (score: {data['score']})"

@@ -98,6 +98,8 @@ class GameSpec:
     player_counts: tuple[int, ...]
     summary: str
     rules_file: str
+    #: What a seat's score in the result counts, in words (the ranks may come from elsewhere: who won).
+    score: str
     options: tuple[OptionSpec, ...] = ()
     #: Raised whenever a change to the rules can make a recorded (seed, actions) re-play otherwise; replays carry it.
     rules_version: int = 1

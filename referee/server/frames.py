@@ -208,6 +208,7 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     return {
         "game": cls.spec.id,
         "game_name": cls.spec.name,
+        "score": cls.spec.score,
         "num_players": game.num_players,
         "seat": seat,
         "names": [s.get("name", f"seat {s.get('seat', i)}") for i, s in enumerate(data.get("seats", []))],

@@ -506,7 +506,7 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladd
     replay = load_replay(where)
     assert [s["name"] for s in replay["seats"]] == [s["bot"] for s in done["seats"]] and replay["events"]
     printed = arena("ladder", "replay", str(done["id"]), "--server", server, "-o", str(where), "--text", "--seat", str(seat)).splitlines()
-    assert printed[0].endswith(f"as seat {seat} (gw-greedy) saw it") and printed[-1].startswith("result: ")
+    assert printed[0].endswith(f"as seat {seat} (gw-greedy) saw it") and printed[-2].startswith("result: ")
     assert sum(bool(re.match(r"\d+\. seat \d", line)) for line in printed) == len(replay["actions"])
 
     refusals = [

@@ -131,3 +131,28 @@ def test_the_last_of_the_steps_events_is_in_sight(page: Page, replays: dict[str,
             assert seen["top"] - 1 <= seen["last"] <= seen["bottom"] + 1, (step, seen)
             if seen["last"] - seen["first"] <= seen["bottom"] - seen["top"]:
                 assert seen["first"] >= seen["top"] - 1, (step, seen)  # the step's events fit the list: all of them show
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_result_heads_its_columns_and_says_what_the_score_counts(page: Page, replays: dict[str, Path], game: str) -> None:
+    """The result's score was an unlabelled number, and in General's War for two it is not what ranks the seats."""
+    with viewing(page, replays[game]) as states:
+        go_to_step(page, len(states) - 1)
+        assert page.eval_on_selector_all("#step-info .result th", "ths => ths.map(th => th.textContent)") == ["rank", "seat", "score"]
+        assert page.get_attribute("#step-info .result th.num", "title") == GAMES[game].spec.score
+        assert page.text_content("#step-info .score-meaning") == f"score: {GAMES[game].spec.score}"
+
+
+def test_on_a_phone_the_step_and_its_events_come_before_the_table(page: Page, replays: dict[str, Path]) -> None:
+    """In one column "This step" sat under the whole table, 2,700 pixels down in a four-seat General's War seat view."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    with viewing(page, replays["generals-war"]) as states:
+        go_to_step(page, len(states) // 2)
+        tops = page.evaluate("""() => Object.fromEntries(["step-info", "events", "table"].map(
+            (id) => [id, document.getElementById(id).getBoundingClientRect().top + window.scrollY]))""")
+        assert tops["step-info"] < tops["events"] < tops["table"], tops
+        assert tops["step-info"] < 844, tops  # on the first screen, under the controls
+    page.set_viewport_size({"width": 1280, "height": 860})
+    with viewing(page, replays["generals-war"]):
+        boxes = page.evaluate("""() => Object.fromEntries(["step-info", "table"].map((id) => [id, document.getElementById(id).getBoundingClientRect().left]))""")
+        assert boxes["table"] < boxes["step-info"], boxes  # on a desktop the table is on the left, the step beside it

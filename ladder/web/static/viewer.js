@@ -312,7 +312,19 @@
     if (frame.result) {
       const rows = frame.result.ranks.map((rank, seat) => ({ seat, rank, score: frame.result.scores[seat] })).sort((a, b) => a.rank - b.rank);
       box.append(
-        el("div", { class: "result" }, el("h3", {}, "Result"), el("table", { class: "data" }, el("tbody", {}, rows.map((r) => el("tr", { class: r.rank === 1 ? "won" : "" }, el("td", {}, `${r.rank}.`), el("td", {}, seatRef(r.seat)), el("td", { class: "num" }, String(r.score)))))))
+        el(
+          "div",
+          { class: "result" },
+          el("h3", {}, "Result"),
+          el(
+            "table",
+            { class: "data" },
+            el("thead", {}, el("tr", {}, el("th", {}, "rank"), el("th", {}, "seat"), el("th", { class: "num", title: frames.score }, "score"))),
+            el("tbody", {}, rows.map((r) => el("tr", { class: r.rank === 1 ? "won" : "" }, el("td", {}, `${r.rank}.`), el("td", {}, seatRef(r.seat)), el("td", { class: "num" }, String(r.score)))))
+          ),
+          /* the score is not always what ranks: in General's War for two, who took the last general wins */
+          frames.score ? el("p", { class: "muted small score-meaning" }, `score: ${frames.score}`) : null
+        )
       );
     } else if (!frame.to_act.length) {
       box.append(el("p", { class: "muted" }, "The match is over."));

@@ -76,6 +76,7 @@ SPEC = GameSpec(
     name="The Assassination Game",
     player_counts=(4,),
     summary="Secret identities around a president's visit: anonymous moves with marked cards, a sniper, a bomber, the Secret Service and the police.",
+    score="points, every round's summed",
     rules_file="assassination.txt",
     rules_version=6,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35); 5: the bad cop who kills the reporter loses 4 (AS-41); 6: a president left on his route by the agent walks on along it (AS-59)
     options=(

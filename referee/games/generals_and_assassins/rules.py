@@ -95,6 +95,7 @@ SPEC = GameSpec(
     name="Generals & Assassins",
     player_counts=(2, 3, 4),
     summary="A deck per player: buy land with money, attack kings with generals and soldiers, assassins, one-card assists for land.",
+    score="victory points, every round's summed",
     rules_file="generals-and-assassins.txt",
     rules_version=2,  # 2: an attack's or an assassination's damage is the HP actually lost (GA-10, GA-12)
     options=(

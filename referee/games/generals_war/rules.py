@@ -63,6 +63,7 @@ SPEC = GameSpec(
     name="General's War",
     player_counts=(2, 4),
     summary="War with squads of up to three face-down cards, aces as generals, conquest and defeat points.",
+    score="with 2 players, conquest points (the rank says who won); with 4, the opponents a seat outlasted",
     rules_file="generals-war.txt",
     rules_version=2,  # 2: every fighter who drew is asked which aces to reveal, not only one who drew an ace (GW's reveal phase in docs/games)
     options=(

@@ -64,6 +64,7 @@ SPEC = GameSpec(
     name="Glory",
     player_counts=(2, 3, 4, 5, 6),
     summary="Buy and conquer Land, attack kings with hired help, assassinate: the most Glory Points after four rounds wins.",
+    score="Glory Points",
     rules_file="glory.txt",
     rules_version=2,  # 2: a battle's or an assassination's damage is the HP actually lost (G-19, G-21)
     options=(

@@ -73,6 +73,7 @@ SPEC = GameSpec(
     name="Land & Castle",
     player_counts=(2,),
     summary="Armies battle over a row of face-down lands, helped by a castle and a general; win by dominance, conversion or attrition.",
+    score="lands owned at the end (the rank says who won)",
     rules_file="land-and-castle.txt",
     rules_version=2,  # 2: an attack that creates the conversion wins at once and leaves its army on the land (LC-23)
     options=(
