@@ -115,6 +115,28 @@ def test_a_file_that_is_not_a_save_is_never_written_over(tmp_path: Path) -> None
     assert "is a folder" in refused(tmp_path, GREEDY, RANDOM, "--seed", "1", "--save", str(tmp_path))
 
 
+@pytest.mark.parametrize("seed", [[], ["--seed", "1"]], ids=["seed-from-the-file", "seed-given"])
+def test_a_binary_or_deeply_nested_file_is_not_a_save_and_is_left_as_it_was(tmp_path: Path, seed: list[str]) -> None:
+    """Both were tracebacks (UnicodeDecodeError, RecursionError) instead of the refusal a text file gets."""
+    for name, content in (("photo.jpg", b"\xff\xd8\xff\xe0 not text"), ("deep.json", b"[" * 100_000 + b"]" * 100_000)):
+        path = tmp_path / name
+        path.write_bytes(content)
+        assert "is not a file of saved tournament games" in refused(tmp_path, GREEDY, RANDOM, *seed, "--save", str(path))
+        assert path.read_bytes() == content
+
+
+def test_a_damaged_line_among_the_saved_games_is_played_again_like_a_line_cut_short(tmp_path: Path) -> None:
+    """A line of bytes that are not UTF-8 ended the command with a decoding error that named no file."""
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
+    lines = save.read_bytes().splitlines(keepends=True)
+    save.write_bytes(b"".join(lines[:2]) + b"\xff\xfe" + b"[" * 100_000 + b"\n" + b"".join(lines[3:]))
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
+    assert without_ids(again) == without_ids(first)
+    kept = {i for i, match in ids(again).items() if match == ids(first)[i]}
+    assert len(kept) == 3, "the other games were taken from the file, the damaged one played again"
+
+
 def test_a_tournament_stopped_by_sigterm_keeps_its_finished_games_and_says_how_to_go_on(tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
     command = [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", GREEDY, RANDOM, "-n", "200", "--seed", "3"]

@@ -90,11 +90,11 @@ def read_header(path: Path) -> dict[str, Any] | None:
     """The tournament a saved file holds, or None when there is no file (or it is empty)."""
     if not path.is_file() or path.stat().st_size == 0:
         return None
-    with open(path, encoding="utf-8") as f:
+    with open(path, "rb") as f:
         first = f.readline()
     try:
         header = json.loads(first)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, not UTF-8 (a binary file), or nested deeper than the parser goes
         header = None
     if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("tournament"), dict):
         raise SavedGamesError(f"{path} is not a file of saved tournament games: it is never written over; give another file")
@@ -121,13 +121,13 @@ class SavedGames:
 
     def _read_games(self) -> dict[int, dict[str, Any]]:
         games: dict[int, dict[str, Any]] = {}
-        with open(self.path, encoding="utf-8") as f:
+        with open(self.path, "rb") as f:
             next(f)
             for line in f:
                 try:
                     game = json.loads(line)
                     games[int(game["index"])] = game
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                except (KeyError, TypeError, ValueError, RecursionError):
                     continue  # the last line, cut short when the tournament was killed while writing it
         return games
 
