@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,26 @@ def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:
     junk.write_text("[1, 2]")
     result = runner.invoke(app, ["replay", str(junk), "--text"])
     assert result.exit_code == 2 and "not an arena replay" in result.output
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("num_players", None, "its num_players is not a whole number"),  # a TypeError traceback
+        ("num_players", "2", "its num_players is not a whole number"),  # "invalid literal for int()", naming no file
+        ("num_players", True, "its num_players is not a whole number"),
+        ("game", ["glory"], "its game is not a name"),  # "unhashable type: 'list'"
+    ],
+)
+def test_a_replay_whose_game_or_seat_count_is_not_one_is_refused_naming_the_file(replay: Path, tmp_path: Path, key: str, value: Any, message: str) -> None:
+    data = json.loads(replay.read_text())
+    data[key] = value
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    for how in (["--text"], ["--no-browser", "--port", "0"]):
+        result = runner.invoke(app, ["replay", str(edited), *how])
+        assert result.exit_code == 2, result.output
+        assert f"{edited}: {message}" in " ".join(result.output.split()), result.output
 
 
 class Escaping(Noting):

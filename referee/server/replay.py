@@ -175,6 +175,10 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
     missing = [key for key in ("game", "num_players", "seed", "options", "actions") if key not in data]
     if missing:
         raise ReplayError(f"{origin}: not a whole arena replay: no {', '.join(missing)}")
+    if not isinstance(data["game"], str):
+        raise ReplayError(f"{origin}: its game is not a name")
+    if type(data["num_players"]) is not int:  # a bool is an int to Python, and a count of seats to no one
+        raise ReplayError(f"{origin}: its num_players is not a whole number")
     if not isinstance(data["actions"], list):
         raise ReplayError(f"{origin}: its actions are not a list")
     if not isinstance(data["options"], dict):
