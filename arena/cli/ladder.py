@@ -141,9 +141,30 @@ def as_owner(server: str, path: str, token: str, answer_has: str, **kwargs: Any)
     if not token:
         fail(NO_TOKEN)
     reply = call("POST", server, path, token, **kwargs)
-    if answer_has not in reply:
-        fail(str(reply.get("detail", reply)))
+    if not isinstance(reply, dict) or answer_has not in reply:
+        detail = reply.get("detail") if isinstance(reply, dict) else None
+        fail(not_the_ladder(server) if detail is None else str(detail))
     return reply
+
+
+def not_the_ladder(server: str) -> str:
+    return f"{server} does not answer as the ladder does (is --server the ladder's address?)"
+
+
+def rows_of(server: str, answer: Any) -> list[dict[str, Any]]:
+    """``answer`` if it is a list of records, as the ladder's lists are; --json printed any JSON at all with exit 0."""
+    if not isinstance(answer, list) or not all(isinstance(row, dict) for row in answer):
+        fail(not_the_ladder(server))
+    return answer
+
+
+@contextlib.contextmanager
+def ladder_answers(server: str) -> Iterator[None]:
+    """Reading the ladder's answers: JSON of another shape (another service at --server) is one line, not a traceback."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+        fail(not_the_ladder(server))
 
 
 class Unreachable(Exception):
@@ -155,9 +176,13 @@ def call(method: str, server: str, path: str, token: str | None = None, retry: b
     trying again (no connection, a 5xx), which raises Unreachable."""
     import httpx  # here: the ladder's client is 0.04 s of imports every other command would pay
 
+    if token and not (token.isascii() and token.isprintable()):  # httpx: a UnicodeEncodeError traceback, or "cannot reach"
+        fail("--token is not an API token: it has characters no token has (a line break, a control character, a letter outside ASCII)")
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
         response = httpx.request(method, server.rstrip("/") + path, headers=headers, timeout=300, **kwargs)
+    except httpx.InvalidURL as exc:
+        fail(f"--server {server!r} is not an address: {exc}")
     except httpx.HTTPError as exc:
         if retry:
             raise Unreachable(f"cannot reach the ladder at {server}: {exc}") from None
@@ -166,7 +191,7 @@ def call(method: str, server: str, path: str, token: str | None = None, retry: b
         body = response.json()
     except ValueError:
         body = None
-    wrong_server = f"{server} does not answer as the ladder does (is --server the ladder's address?)"
+    wrong_server = not_the_ladder(server)
     if response.status_code >= 400 and response.status_code != 422:
         detail = body.get("detail") if isinstance(body, dict) else None
         said = f"{response.status_code}: {detail if detail is not None else wrong_server}"
@@ -392,12 +417,13 @@ def submit(
     except UploadError as exc:
         fail(str(exc))
     reply = as_owner(server, "/api/bots", token, "accepted", content=data)
-    if reply["accepted"]:
-        console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) {reply['reason'] or 'is on the ladder'}")
-        return
-    console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
-    if reply.get("log"):
-        console.print(reply["log"][-4000:], markup=False, highlight=False, soft_wrap=True)  # lines whole, as the bot wrote them
+    with ladder_answers(server):
+        if reply["accepted"]:
+            console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) {reply['reason'] or 'is on the ladder'}")
+            return
+        console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
+        if reply.get("log"):
+            console.print(reply["log"][-4000:], markup=False, highlight=False, soft_wrap=True)  # lines whole, as the bot wrote them
     raise typer.Exit(1)
 
 
@@ -425,7 +451,12 @@ def standings(
     interval: Annotated[float, typer.Option(help="Seconds between updates with --watch.", min=0.1)] = 2.0,
 ) -> None:
     """The leaderboard of one game, by conservative rating μ − 3σ."""
-    rows = call("GET", server, f"/api/games/{game}/standings")
+    with ladder_answers(server):
+        show_standings(server, game, watch, as_json, interval)
+
+
+def show_standings(server: str, game: str, watch: bool, as_json: bool, interval: float) -> None:
+    rows = rows_of(server, call("GET", server, f"/api/games/{game}/standings"))
 
     def show(rows: list[dict[str, Any]]) -> None:
         if as_json:
@@ -437,7 +468,7 @@ def standings(
     if not watch:
         show(rows)
         return
-    look = Watcher(lambda: call("GET", server, f"/api/games/{game}/standings", retry=True))
+    look = Watcher(lambda: rows_of(server, call("GET", server, f"/api/games/{game}/standings", retry=True)))
     if as_json or not console.is_terminal:  # a pipe or a file: Live drew only at exit (nothing at all when killed), so a table per update
         try:
             while True:
@@ -498,17 +529,18 @@ def matches(
         params["game"] = game
     if bot:
         params["bot"] = bot
-    rows = call("GET", server, "/api/matches", params=params)
-    if follow:
-        try:
-            follow_matches(rows, limit, Watcher(lambda: call("GET", server, "/api/matches", params=params, retry=True)), interval, as_json)
-        except KeyboardInterrupt:
-            pass
-        return
-    if as_json:
-        print(json.dumps(rows))
-        return
-    console.print(matches_table(rows))
+    rows = rows_of(server, call("GET", server, "/api/matches", params=params))
+    with ladder_answers(server):
+        if follow:
+            try:
+                follow_matches(rows, limit, Watcher(lambda: rows_of(server, call("GET", server, "/api/matches", params=params, retry=True))), interval, as_json)
+            except KeyboardInterrupt:
+                pass
+            return
+        if as_json:
+            print(json.dumps(rows))
+            return
+        console.print(matches_table(rows))
 
 
 #: The matches each look of --follow reads (the API's most): more than this settling between two looks are missed.
@@ -556,7 +588,8 @@ def withdraw(
 ) -> None:
     """Take your bot off the ladder: it is scheduled no more (its matches already queued are played); submitting brings it back."""
     reply = as_owner(server, f"/api/bots/{quote(bot, safe='')}/withdraw", token, "seq")
-    console.print(f"withdrawn: {reply['bot']} (version #{reply['seq']} retired); `arena ladder submit` brings it back")
+    with ladder_answers(server):
+        console.print(f"withdrawn: {reply['bot']} (version #{reply['seq']} retired); `arena ladder submit` brings it back")
 
 
 @ladder_app.command()
@@ -599,7 +632,8 @@ def challenge_cmd(
 ) -> None:
     """Ask for a challenge: a duplicate pair between your bot and another, ahead of the queue."""
     reply = as_owner(server, "/api/challenges", token, "matches", json={"bot": bot, "opponent": opponent, "game": game})
-    console.print(f"queued matches {', '.join(map(str, reply['matches']))}")
+    with ladder_answers(server):
+        console.print(f"queued matches {', '.join(map(str, reply['matches']))}")
 
 
 @ladder_app.command()

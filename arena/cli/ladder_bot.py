@@ -15,7 +15,7 @@ from urllib.parse import quote
 import typer
 from rich.table import Table
 
-from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, console, fail, ladder_app
+from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, console, fail, ladder_answers, ladder_app, not_the_ladder, rows_of
 
 
 def versions_table(detail: dict[str, Any]) -> Table:
@@ -48,12 +48,15 @@ def bot(
     """A bot's versions (status, ratings, why one was rejected, retired or suspended) and its head-to-head against each opponent."""
     path = f"/api/bots/{quote(name, safe='')}"
     detail = call("GET", server, path)
-    rows = call("GET", server, f"{path}/crosstable", params={"game": game} if game else None)
-    if as_json:
-        print(json.dumps({**detail, "head_to_head": rows}))
-        return
-    console.print(versions_table(detail))
-    console.print(head_to_head_table(rows))
+    if not isinstance(detail, dict) or "versions" not in detail:
+        fail(not_the_ladder(server))
+    rows = rows_of(server, call("GET", server, f"{path}/crosstable", params={"game": game} if game else None))
+    with ladder_answers(server):
+        if as_json:
+            print(json.dumps({**detail, "head_to_head": rows}))
+            return
+        console.print(versions_table(detail))
+        console.print(head_to_head_table(rows))
 
 
 @ladder_app.command()
@@ -67,7 +70,10 @@ def log(
     """Your bot's log of one match (what it printed), once every match of its deal is over."""
     if not token:
         fail(NO_TOKEN)
-    text = call("GET", server, f"/api/matches/{match}/logs/{seat}", token)["log"]
+    answer = call("GET", server, f"/api/matches/{match}/logs/{seat}", token)
+    text = answer.get("log") if isinstance(answer, dict) else None
+    if not isinstance(text, str):
+        fail(not_the_ladder(server))
     if out is None:
         print(text, end="" if text.endswith("\n") else "\n")
         return
@@ -84,7 +90,11 @@ def replay(
     seat: Annotated[str | None, typer.Option(help="With --text: as this seat saw it (a number), or 'all' (default).")] = None,
 ) -> None:
     """Download a match's replay, once every match of its deal is over; `arena replay FILE` then shows it."""
+    from referee.server.replay import FORMAT
+
     data = call("GET", server, f"/api/matches/{match}/replay")
+    if not isinstance(data, dict) or data.get("format") != FORMAT:  # written, it was a "replay" that is not one, and exit 0
+        fail(not_the_ladder(server))
     where = out or Path("replays") / f"ladder-{match}.json"
     write(where, json.dumps(data, separators=(",", ":")))
     if text or seat is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -212,6 +213,64 @@ def test_a_server_that_is_not_the_ladder_gets_a_clear_error(tmp_path: Path) -> N
             assert result.exit_code == 2, (args, result.output)
             assert "does not answer as the ladder does" in " ".join(result.output.split()) and "<" not in result.output, (args, result.output)
         web.shutdown()
+
+
+@contextlib.contextmanager
+def answering(body: str) -> Iterator[str]:
+    """A web server answering ``body`` as JSON to every GET and POST: its address."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Answer(BaseHTTPRequestHandler):
+        def answer(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body.encode())))
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        do_GET = do_POST = answer
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Answer) as web:
+        threading.Thread(target=web.serve_forever, daemon=True).start()
+        yield f"http://127.0.0.1:{web.server_address[1]}"
+        web.shutdown()
+
+
+@pytest.mark.parametrize("body", ['{"hello": 1}', "[1, 2]", '"x"', '{"log": 7}'])
+def test_a_server_answering_json_of_another_shape_gets_a_clear_error_and_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    """Another JSON service at --server: KeyError, TypeError and AttributeError tracebacks, --json printed its
+    answer with exit 0, and `ladder replay` wrote it as replays/ladder-1.json and exited 0."""
+    monkeypatch.chdir(tmp_path)
+    commands = (
+        ["standings", "glory"], ["standings", "glory", "--json"], ["matches"], ["matches", "--json"], ["bot", "random"], ["bot", "random", "--json"],
+        ["log", "1", "0", "--token", "t"], ["replay", "1"], ["submit", str(SAMPLE_BOTS / "random"), "--token", "t"],
+        ["withdraw", "random", "--token", "t"], ["challenge", "random", "other", "--game", "glory", "--token", "t"],
+    )  # fmt: skip
+    with answering(body) as other:
+        for args in commands:
+            result = runner.invoke(app, ["ladder", *args, "--server", other])
+            assert result.exit_code == 2, (args, result.output)
+            assert f"error: {other} does not answer as the ladder does" in " ".join(result.output.split()), (args, result.output)
+    assert not list(tmp_path.rglob("*")), "nothing written"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--server", "http://[::1"], "--server 'http://[::1' is not an address"),
+        (["--server", "http://127.0.0.1:9/\x01"], "is not an address"),
+        (["--token", "tok\u00e9n"], "--token is not an API token"),  # a UnicodeEncodeError traceback
+        (["--token", "to\nken"], "--token is not an API token"),  # "cannot reach the ladder: Illegal header value"
+    ],
+)
+def test_a_server_that_is_no_address_or_a_token_that_cannot_be_sent_gets_a_clear_error(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["ladder", "log", "1", "0", "--server", "http://127.0.0.1:9", "--token", "t", *args])
+    assert result.exit_code == 2, result.output
+    assert message in " ".join(result.output.split()), result.output
 
 
 def test_a_watch_interval_must_be_positive() -> None:
