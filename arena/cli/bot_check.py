@@ -65,7 +65,10 @@ def check(
     elif reason:
         console.print(f"[red]would be rejected[/]: {reason}", soft_wrap=True)
         if log:
-            console.print(log[-SHOWN_LOG:], markup=False, highlight=False, soft_wrap=True)  # lines whole, as the bot wrote them
+            from arena.cli.replay_text import printable_log
+
+            # lines whole, as the bot wrote them, but not its escape sequences: they would drive the reader's terminal
+            console.print(printable_log(log[-SHOWN_LOG:]), markup=False, highlight=False, soft_wrap=True)
     else:
         tc = VALIDATION_TC
         console.print(

@@ -423,7 +423,10 @@ def submit(
             return
         console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
         if reply.get("log"):
-            console.print(reply["log"][-4000:], markup=False, highlight=False, soft_wrap=True)  # lines whole, as the bot wrote them
+            from arena.cli.replay_text import printable_log
+
+            # lines whole, as the bot wrote them, but not its escape sequences: they would drive the reader's terminal
+            console.print(printable_log(reply["log"][-4000:]), markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(1)
 
 

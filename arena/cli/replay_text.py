@@ -179,6 +179,11 @@ def printable(line: str) -> str:
     return "".join(repr(c)[1:-1] if unicodedata.category(c) == "Cc" or c in BIDI_CONTROLS else c for c in line)
 
 
+def printable_log(text: str) -> str:
+    """A bot's log for the terminal: each line ``printable``, its line breaks and tabs kept."""
+    return "\n".join("\t".join(map(printable, line.split("\t"))) for line in text.split("\n"))
+
+
 def replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[str]:
     """The whole replay (``build_frames``'s answer), or its steps up to ``up_to`` followed by the table there, each
     line ready for a terminal (``printable``)."""

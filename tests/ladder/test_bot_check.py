@@ -53,6 +53,19 @@ def test_the_text_report_says_why_and_keeps_the_logs_lines_whole() -> None:
     assert any(line.startswith("[referee] at decision 0:") and line.endswith("before it connected to the referee") for line in lines), result.stdout
 
 
+def test_the_logs_escape_sequences_are_written_out_not_sent_to_the_terminal(tmp_path: Path) -> None:
+    """A bot checked before it is trusted printed \\x1b[2J and the screen was cleared, the window retitled."""
+    (tmp_path / "bot.toml").write_text(
+        'name = "esc"\nversion = "1"\ngames = ["glory"]\ncommand = ["sh", "-c", "printf \'\\\\033[2J\\\\033]0;owned\\\\007 cleared\\\\n\' >&2"]\n'
+    )
+    result = runner.invoke(app, ["bot", "check", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "\\x1b[2J\\x1b]0;owned\\x07 cleared" in result.stdout, result.stdout
+    code, said = check(str(tmp_path))
+    assert code == 1 and "\x1b[2J\x1b]0;owned\x07 cleared" in said["log"], "the JSON keeps the log as the bot wrote it"
+
+
 def test_a_bot_that_needs_a_file_outside_its_folder_plays_locally_but_would_be_rejected(tmp_path: Path) -> None:
     """The check plays the archive the ladder would get, not the folder: what `arena match` cannot show."""
     bot = tmp_path / "bot"

@@ -258,6 +258,16 @@ def test_a_server_answering_json_of_another_shape_gets_a_clear_error_and_no_file
     assert not list(tmp_path.rglob("*")), "nothing written"
 
 
+def test_a_rejected_bots_log_cannot_drive_the_terminal() -> None:
+    """The log is what the bot printed: an escape sequence in it cleared the screen and retitled the window."""
+    reply = {"accepted": False, "bot": "b", "version": "1", "seq": 1, "reason": "it crashed", "log": "\x1b[2J\x1b]0;owned\x07 cleared\n\tindented\n"}
+    with answering(json.dumps(reply)) as server:
+        result = runner.invoke(app, ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--token", "t", "--server", server])
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b[2J\\x1b]0;owned\\x07 cleared\n        indented\n" in result.output, result.output  # a tab is a tab
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
