@@ -173,6 +173,9 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
         (["generals-war", RANDOM, RANDOM, RANDOM], "2, 4 players"),
         (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=0"], "at least 1"),
         (["generals-war", RANDOM, RANDOM, "-o", "speed"], "NAME=VALUE"),
+        # int() reads other scripts' digits and underscores: "３" was 3 rounds
+        (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=\uff13"], "takes a whole number"),
+        (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=1_0"], "takes a whole number"),
         (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=2", "-o", "conquest_points=3"], "given twice"),
         (["generals-war", RANDOM, "/nonexistent"], "not a directory"),
         (["generals-war", RANDOM, str(ROOT / "tests")], "no bot.toml"),
@@ -280,6 +283,7 @@ def test_referee_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
         (lambda d: d["seats"][0].__setitem__("verdicts", "TIMEOUT"), "its seats are not a list"),
         (lambda d: d.__setitem__("game_result", [1, 2]), "result differs"),
         (lambda d: d.__setitem__("options", ["rounds"]), "its options are not an object"),
+        (lambda d: d.__setitem__("seed", "x"), "its seed is not a whole number"),  # it dealt another match, refused later
     ],
 )
 def test_a_replay_file_with_malformed_parts_gets_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: Any, message: str) -> None:

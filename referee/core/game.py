@@ -11,6 +11,7 @@ and draws all chance from its own ``random.Random(seed)``.
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -62,10 +63,10 @@ class OptionSpec:
         elif kind is int:
             if isinstance(raw, bool):
                 raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
-            try:
-                value = int(str(raw))
-            except ValueError:
-                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}") from None
+            # ASCII digits only: int() also reads "１", "٣" and "1_0", which nobody means as a number of rounds
+            if not (isinstance(raw, int) or re.fullmatch(r"\s*[+-]?[0-9]+\s*", str(raw))):
+                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+            value = int(str(raw))
             if self.minimum is not None and value < self.minimum:
                 raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
             if self.maximum is not None and value > self.maximum:

@@ -179,6 +179,8 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
         raise ReplayError(f"{origin}: its game is not a name")
     if type(data["num_players"]) is not int:  # a bool is an int to Python, and a count of seats to no one
         raise ReplayError(f"{origin}: its num_players is not a whole number")
+    if type(data["seed"]) is not int:  # a text seed would seed the rules' generator all the same, and deal another match
+        raise ReplayError(f"{origin}: its seed is not a whole number")
     if not isinstance(data["actions"], list):
         raise ReplayError(f"{origin}: its actions are not a list")
     if not isinstance(data["options"], dict):
