@@ -459,7 +459,9 @@ def standings(
 
 
 def show_standings(server: str, game: str, watch: bool, as_json: bool, interval: float) -> None:
-    rows = rows_of(server, call("GET", server, f"/api/games/{game}/standings"))
+    if "/" in game:  # the web server decodes %2F before routing: the ladder would answer a bare "404: Not Found"
+        fail(f"unknown game {game!r} (`arena games` lists them)")
+    rows = rows_of(server, call("GET", server, f"/api/games/{quote(game, safe='')}/standings"))
 
     def show(rows: list[dict[str, Any]]) -> None:
         if as_json:
@@ -471,7 +473,7 @@ def show_standings(server: str, game: str, watch: bool, as_json: bool, interval:
     if not watch:
         show(rows)
         return
-    look = Watcher(lambda: rows_of(server, call("GET", server, f"/api/games/{game}/standings", retry=True)))
+    look = Watcher(lambda: rows_of(server, call("GET", server, f"/api/games/{quote(game, safe='')}/standings", retry=True)))
     if as_json or not console.is_terminal:  # a pipe or a file: Live drew only at exit (nothing at all when killed), so a table per update
         try:
             while True:

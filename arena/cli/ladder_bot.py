@@ -74,8 +74,10 @@ def log(
     text = answer.get("log") if isinstance(answer, dict) else None
     if not isinstance(text, str):
         fail(not_the_ladder(server))
-    if out is None:
-        print(text, end="" if text.endswith("\n") else "\n")
+    if out is None:  # the bot's own text: an escape sequence in it would clear or retitle the terminal; -o keeps it exact
+        from arena.cli.replay_text import printable_log
+
+        print(printable_log(text), end="" if text.endswith("\n") else "\n")
         return
     write(out, text)
     console.print(f"log of match {match}, seat {seat}: {out}", soft_wrap=True)

@@ -70,6 +70,9 @@ def test_user_submit_standings_matches_and_challenge(ladder: LadderFixture, serv
     assert len(matches) == 2 and matches[0]["status"] == "done"
     out = arena("ladder", "challenge", "gw-greedy", "random", "--game", "generals-war", "--server", server, "--token", token)
     assert "queued matches" in out
+    for game in ("no-such-game", "generals/war", "generals war"):  # "/" once answered a bare "404: Not Found"
+        unknown = runner.invoke(app, ["ladder", "standings", game, "--server", server])
+        assert unknown.exit_code == 2 and f"unknown game {game!r}" in unknown.output, unknown.output
     missing = runner.invoke(app, ["ladder", "standings", "generals-war", "--server", "http://127.0.0.1:9"])
     assert missing.exit_code == 2 and "cannot reach the ladder" in missing.output
 
@@ -433,6 +436,19 @@ def test_serve_on_every_address_with_process_bots_warns_before_its_banner(tmp_pa
         serve.communicate(timeout=60)
     finally:
         stop_if_running(serve)
+
+
+def test_a_log_printed_in_the_terminal_has_its_escape_sequences_written_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`ladder log` printed the bot's text as it was: "\x1b[2J" cleared the reader's screen. With -o it stays exact."""
+    from arena.cli import ladder_bot
+
+    stored = "move 1\x1b[2J\tdone\x1b]0;owned\x07\nnext\n"
+    monkeypatch.setattr(ladder_bot, "call", lambda *args, **kwargs: {"log": stored})
+    printed = runner.invoke(app, ["ladder", "log", "3", "0", "--server", "http://ladder.invalid", "--token", "t"])
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout == "move 1\\x1b[2J\tdone\\x1b]0;owned\\x07\nnext\n" and "\x1b" not in printed.stdout
+    runner.invoke(app, ["ladder", "log", "3", "0", "--server", "http://ladder.invalid", "--token", "t", "-o", str(tmp_path / "log.txt")])
+    assert (tmp_path / "log.txt").read_text() == stored
 
 
 def test_serve_on_port_0_names_the_port_it_answers_on(tmp_path: Path) -> None:
