@@ -31,18 +31,23 @@ NAME_BYTES, PATH_BYTES = 255, 1024
 
 
 def bot_archive(path: Path) -> bytes:
-    """What `arena ladder submit PATH` sends: a bot directory zipped, or a .zip file as it is (UploadError if neither)."""
+    """What `arena ladder submit PATH` sends: a bot directory zipped, or a .zip file as it is (UploadError if neither).
+
+    A folder past the ladder's limits (files, bytes unpacked) is refused while it is read, not once all of it is zipped
+    in memory: a folder of gigabytes took minutes to be refused."""
     if path.is_dir():
-        return zip_directory(path)
+        return zip_directory(path, Limits())
     if path.is_file():
         return path.read_bytes()
     raise UploadError(f"{path}: no such directory or file")
 
 
-def zip_directory(path: Path) -> bytes:
-    """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders."""
+def zip_directory(path: Path, limits: Limits | None = None) -> bytes:
+    """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders. With ``limits``,
+    a folder of more files or bytes than they allow is refused (UploadError) before it is all read."""
     skip = {"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"}
     buffer = io.BytesIO()
+    entries = size = 0
     # strict_timestamps=False: a file dated before 1980 (from a Nix store, a tar of mtime 0) is stored as of 1980, not a ValueError.
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, strict_timestamps=False) as zf:
         for root, dirs, files in os.walk(path):
@@ -52,6 +57,11 @@ def zip_directory(path: Path) -> bytes:
                 if full.is_symlink():
                     raise UploadError(f"{full}: links cannot be submitted")
                 if name in files:
+                    entries, size = entries + 1, size + full.lstat().st_size
+                    if limits is not None and entries > limits.files:
+                        raise UploadError(f"{path} has more than {limits.files} files; the ladder takes at most {limits.files}")
+                    if limits is not None and size > limits.unpacked_bytes:
+                        raise UploadError(f"{path} holds more than {limits.unpacked_bytes} bytes; the ladder takes at most {limits.unpacked_bytes}")
                     _add_file(zf, full, full.relative_to(path).as_posix())
     return buffer.getvalue()
 

@@ -93,6 +93,35 @@ def test_limits_on_size_and_count(tmp_path: Path) -> None:
         check_archive(big, Limits(archive_bytes=100))
 
 
+def test_a_folder_past_the_limits_is_refused_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`submit` and `bot check` zipped a whole folder in memory before the archive's limits were checked: a folder of
+    gigabytes took minutes to be refused. Now the walk stops at the first file past them, having read none after it."""
+    import ladder.upload as upload
+
+    added: list[str] = []
+    real_add = upload._add_file
+    monkeypatch.setattr(upload, "_add_file", lambda zf, full, name: (added.append(name), real_add(zf, full, name)))
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "bot.toml").write_bytes(MANIFEST)
+    with open(big / "data.bin", "wb") as f:
+        f.truncate(Limits().unpacked_bytes * 32)  # sparse: a gigabyte of zeros on no disk
+    (big / "later.txt").write_text("x")
+    with pytest.raises(UploadError, match=f"holds more than {Limits().unpacked_bytes} bytes"):
+        upload.bot_archive(big)
+    assert added == ["bot.toml"]
+    many = tmp_path / "many"
+    many.mkdir()
+    for i in range(Limits().files + 5):
+        (many / f"f{i:05}").write_text("x")
+    added.clear()
+    with pytest.raises(UploadError, match=f"more than {Limits().files} files"):
+        upload.bot_archive(many)
+    assert len(added) == Limits().files
+    added.clear()
+    assert zip_directory(many) and len(added) == Limits().files + 5  # the store's own folders are zipped without limits
+
+
 def test_a_lying_size_is_caught_while_unpacking(tmp_path: Path) -> None:
     data = bytearray(archive([("bot.toml", MANIFEST), ("data.bin", bytes(range(256)) * 40)]))
     # Shrink the declared size of data.bin in the central directory; the real bytes stay.
