@@ -100,7 +100,12 @@ def test_a_folder_past_the_limits_is_refused_before_it_is_read(tmp_path: Path, m
 
     added: list[str] = []
     real_add = upload._add_file
-    monkeypatch.setattr(upload, "_add_file", lambda zf, full, name: (added.append(name), real_add(zf, full, name)))
+
+    def add(zf: zipfile.ZipFile, full: Path, name: str) -> None:
+        added.append(name)
+        real_add(zf, full, name)
+
+    monkeypatch.setattr(upload, "_add_file", add)
     big = tmp_path / "big"
     big.mkdir()
     (big / "bot.toml").write_bytes(MANIFEST)
