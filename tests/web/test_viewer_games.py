@@ -156,3 +156,19 @@ def test_on_a_phone_the_step_and_its_events_come_before_the_table(page: Page, re
     with viewing(page, replays["generals-war"]):
         boxes = page.evaluate("""() => Object.fromEntries(["step-info", "table"].map((id) => [id, document.getElementById(id).getBoundingClientRect().left]))""")
         assert boxes["table"] < boxes["step-info"], boxes  # on a desktop the table is on the left, the step beside it
+
+
+def test_records_that_carry_their_position_are_not_numbered_again(page: Page, replays: dict[str, Path]) -> None:
+    """A known card's table put a row number beside its "position" column ("0 3 8♦"); other records keep their number."""
+    with viewing(page, replays["generals-war"]) as states:
+        page.select_option("#mode", "0")  # a seat's view: what it knows of the face-down piles
+        page.wait_for_selector("body[data-mode='0']")
+        go_to_step(page, len(states) // 2)
+        tables = page.eval_on_selector_all(
+            "#table table.records", "ts => ts.map(t => [...t.tHead.rows[0].cells].map(th => th.textContent))"
+        )
+        positioned = [heads for heads in tables if "position" in heads]
+        assert positioned, tables  # the known cards of a four-seat General's War, halfway
+        assert all(heads[0] != "" for heads in positioned), positioned
+        others = [heads for heads in tables if "position" not in heads]
+        assert all(heads[0] == "" for heads in others), others

@@ -121,15 +121,17 @@
     return isDict(v) && !isCard(v) && Object.values(v).every((x) => isScalar(x) || isCard(x) || (Array.isArray(x) && x.length <= 8 && x.every((y) => isScalar(y) || isCard(y))));
   }
 
-  /* A list of flat objects (lands, pieces, rounds played…) as a table, one row each. */
+  /* A list of flat objects (lands, pieces, rounds played…) as a table, one row each, numbered from 0 unless the
+     records carry their own place: a known card's "position" beside a row number read as two positions ("0 3 8♦"). */
   function records(key, list) {
     const columns = [];
     for (const item of list) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
+    const numbered = !columns.includes("position");
     return el(
       "table",
       { class: "records", dataset: { field: key } },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), columns.map((c) => el("th", {}, label(c))))),
-      el("tbody", {}, list.map((item, i) => el("tr", {}, el("td", { class: "muted" }, String(i)), columns.map((c) => el("td", {}, c in item ? value(c, item[c]) : "")))))
+      el("thead", {}, el("tr", {}, numbered ? el("th", {}, "") : null, columns.map((c) => el("th", {}, label(c))))),
+      el("tbody", {}, list.map((item, i) => el("tr", {}, numbered ? el("td", { class: "muted" }, String(i)) : null, columns.map((c) => el("td", {}, c in item ? value(c, item[c]) : "")))))
     );
   }
 
