@@ -77,6 +77,15 @@ def test_what_is_not_an_action_is_explained_and_asked_again(tmp_path: Path) -> N
     assert "seat 1 (you) forfeited" in out  # the referee treats the seat as a bot that left
 
 
+def test_a_refused_action_is_asked_again_not_a_strike(tmp_path: Path) -> None:
+    """docs/bots.md and --strike-limit's help: a refusal is a rejection, as for a bot; only the twentieth is a strike."""
+    typed = "buy_land { land_ids: 200 money_ids: 201 }\n" * 3 + "q\n"
+    done = arena_play(tmp_path, typed, "glory", RANDOM, "--seed", "5", "--strike-limit", "0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("refused: card 200 may not be chosen now") == 3, done.stdout  # no forfeit at the first
+    assert "you resigned: the seat forfeits" in done.stdout
+
+
 def test_the_input_ending_resigns_the_seat(tmp_path: Path) -> None:
     done = arena_play(tmp_path, "", "generals-war", RANDOM, "--seed", "1")
     assert done.returncode == 0, done.stderr

@@ -233,7 +233,7 @@ def play(
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
     move_time_ms: MoveTimeMs = 600_000,
     time_bank_ms: TimeBankMs = 0,
-    strike_limit: Annotated[int, typer.Option(help="Refused actions allowed a seat before it forfeits (yours too).", min=0, max=MAX_STRIKE_LIMIT)] = 10,
+    strike_limit: Annotated[int, typer.Option(help="Strikes allowed a seat before it forfeits (yours too): a decision whose time ran out, or refused 20 times.", min=0, max=MAX_STRIKE_LIMIT)] = 10,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     sandbox: Annotated[str, typer.Option(help="Run the bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
 ) -> None:
