@@ -476,8 +476,8 @@ def test_an_elo_estimate_has_the_score_s_elo_a_95_percent_margin_and_the_likelih
     even = estimate([5, 10, 5], TRINOMIAL)
     assert even is not None and even.elo == pytest.approx(0) and even.los == pytest.approx(0.5)
     assert estimate([0, 0, 0], TRINOMIAL) is None
-    swept = estimate([0, 0, 12], TRINOMIAL)  # every game won: no finite difference, certainly the stronger
-    assert swept is not None and (swept.elo, swept.margin, swept.los) == (None, None, 1.0)
+    swept = estimate([0, 0, 12], TRINOMIAL)  # every game won: no finite difference, and no spread to measure
+    assert swept is not None and (swept.elo, swept.margin, swept.los) == (None, None, None)
     paired = estimate([0, 0, 2, 6, 2], PENTANOMIAL)  # 10 pairs of ½, ¾ and 1: 15 of 20 games won, as 15-0-5 by game
     by_game = estimate([5, 0, 15], TRINOMIAL)
     assert paired is not None and by_game is not None and paired.score == by_game.score == pytest.approx(0.75)
@@ -492,13 +492,22 @@ def test_head_to_head_counts_by_pair_when_every_deal_was_played_twice_and_by_gam
 
 
 def test_a_two_bot_tournament_says_by_how_much_the_first_is_stronger(tmp_path: Path) -> None:
-    out = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "2")
+    # Seed 4: greedy does not sweep all four pairs (seed 2 did, and results all alike have no LOS).
+    out = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "4")
     h, row = out["head_to_head"], out["crosstable"]["gw-greedy"]["random"]
     assert (h["bot"], h["opponent"], h["counted_by"], h["samples"]) == ("gw-greedy", "random", "pair", 4)
     assert h["score"] == pytest.approx(row["points"] / row["games"])
     assert h["elo"] is None or h["elo"] == pytest.approx(score_to_elo(h["score"]))
-    assert 0 <= h["los"] <= 1
-    printed = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "2", "--log-dir", str(tmp_path / "l")])
+    by_deal: dict[int, float] = {}  # greedy's mean score per deal, read from the results
+    for r in out["results"]:
+        mine, theirs = r["ranks"][r["seats"].index("gw-greedy")], r["ranks"][r["seats"].index("random")]
+        by_deal[r["deal"]] = by_deal.get(r["deal"], 0.0) + (1.0 if mine < theirs else 0.5 if mine == theirs else 0.0) / 2
+    pairs = list(by_deal.values())
+    mean = sum(pairs) / len(pairs)
+    error = math.sqrt(sum((x - mean) ** 2 for x in pairs) / len(pairs) / len(pairs))
+    assert len(pairs) == 4 and mean == pytest.approx(h["score"]) and error > 0
+    assert h["los"] == pytest.approx(0.5 * (1 + math.erf((mean - 0.5) / error / math.sqrt(2))))
+    printed = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "4", "--log-dir", str(tmp_path / "l")])
     said = " ".join(printed.stdout.split())  # the line wraps at the terminal's width
     assert f"gw-greedy vs random: score {h['score']:.1%} over 4 duplicate pairs, " in said
     assert f"LOS {h['los']:.1%}" in said
@@ -514,6 +523,24 @@ def test_one_pair_or_one_game_gives_no_margin_and_no_likelihood_of_superiority()
     assert elo_text(191.0, None, None) == "Elo +191 (± too wide to tell)"
     two = estimate([0, 0, 1, 1, 0], PENTANOMIAL)
     assert two is not None and two.margin is not None and two.los is not None and 0.5 < two.los < 1
+
+
+def test_results_all_alike_give_no_margin_and_no_likelihood_of_superiority() -> None:
+    """Two pairs that both scored ¾ (`--games 4`) read "Elo +191 ± 0 (95%), LOS 100.0%", as one pair did: results all
+    in one category have a sample spread of 0, so the normal interval and the LOS have nothing to stand on."""
+    for counts, values in (
+        ([0, 0, 0, 2, 0], PENTANOMIAL), ([0, 0, 10, 0, 0], PENTANOMIAL), ([0, 0, 0, 0, 3], PENTANOMIAL),
+        ([0, 4, 0], TRINOMIAL), ([5, 0, 0], TRINOMIAL),
+    ):  # fmt: skip
+        alike = estimate(counts, values)
+        score = sum(c * v for c, v in zip(counts, values)) / sum(counts)
+        assert alike is not None and alike.score == pytest.approx(score) and (alike.margin, alike.los) == (None, None), (counts, alike)
+        assert alike.elo == (None if score in (0.0, 1.0) else pytest.approx(score_to_elo(score)))
+    # One result apart is enough for a spread: 3 pairs of ¾ and one of ½ have a mean of 11/16 and a variance of 3/256.
+    apart = estimate([0, 0, 1, 3, 0], PENTANOMIAL)
+    error = math.sqrt(3 / 256 / 4)
+    assert apart is not None and apart.los == pytest.approx(0.5 * (1 + math.erf((11 / 16 - 0.5) / error / math.sqrt(2))))
+    assert apart.margin == pytest.approx((score_to_elo(11 / 16 + Z95 * error) - score_to_elo(11 / 16 - Z95 * error)) / 2)
 
 
 @pytest.mark.parametrize("sandbox", runners("docker"))

@@ -24,8 +24,8 @@ class EloEstimate:
     samples: int  # games or pairs counted
     score: float  # the mean score per game, 0 to 1
     elo: float | None  # None when every result was a win (or a loss): the difference has no finite estimate
-    margin: float | None  # half the width of the 95% interval in Elo; None when the interval reaches 0 or 1, or from one sample
-    los: float | None  # likelihood of superiority: the probability that the first bot is the stronger, 0 to 1; None from one sample
+    margin: float | None  # half the width of the 95% interval in Elo; None when the interval reaches 0 or 1, or results all alike
+    los: float | None  # likelihood of superiority: the probability that the first bot is the stronger, 0 to 1; None from results all alike
 
 
 def estimate(counts: Sequence[int], values: Sequence[float]) -> EloEstimate | None:
@@ -38,14 +38,13 @@ def estimate(counts: Sequence[int], values: Sequence[float]) -> EloEstimate | No
     error = math.sqrt(spread / n)
     raw = score_to_elo(score)
     elo = raw if math.isfinite(raw) else None
-    if n == 1:  # one game or pair has no spread to measure: its error would be 0, "± 0" and a LOS of 0, 50 or 100%
+    if sum(1 for c in counts if c) == 1:
+        # Results all alike (one game or pair, or every one the same) have no spread to measure: the error would be 0,
+        # "± 0" and a LOS of 0, 50 or 100% — two pairs that both scored ¾ read "Elo +191 ± 0 (95%), LOS 100.0%".
         return EloEstimate(n, score, elo, None, None)
     low, high = score_to_elo(score - Z95 * error), score_to_elo(score + Z95 * error)
     margin = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else None
-    if error > 0:
-        los = 0.5 * (1 + math.erf((score - 0.5) / (error * math.sqrt(2))))
-    else:
-        los = 1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5
+    los = 0.5 * (1 + math.erf((score - 0.5) / (error * math.sqrt(2))))
     return EloEstimate(n, score, elo, margin, los)
 
 
