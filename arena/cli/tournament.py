@@ -130,7 +130,7 @@ def tournament(
     except (OptionError, ManifestError, TournamentError, ValueError, OSError) as exc:
         fail(str(exc))
     if saved_before:
-        err.print(f"going on from {save}: {saved_before} games saved there are not played again")
+        err.print(f"going on from {save}: {saved_before} games saved there are not played again", soft_wrap=True)
     with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else []), *([save.parent] if save is not None else [])):
         check_dir(log_dir, "--log-dir")
         if replay_dir is not None:
@@ -168,7 +168,7 @@ def tournament(
         except (KeyboardInterrupt, running.Terminated):
             if save is not None:
                 progress.stop()
-                err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there")
+                err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True)
             raise
 
     data = result_json(result)
