@@ -14,7 +14,7 @@ from arena_sdk.driver import BotDriver
 from referee.compiled import in_use
 from referee.games.generals_war import GeneralsWar
 from referee.server.inprocess import MemoryLink
-from referee.server.session import REPLACED, AttachError, MatchSession, TimeControl
+from referee.server.session import NOTE_MAX, REPLACED, AttachError, MatchSession, TimeControl
 from tests.support import load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
@@ -50,6 +50,15 @@ class Scripted:
 
 
 def silent(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+    return []
+
+
+def illegal_answers(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+    """Answers every request, and every rejection, with an action the rules refuse."""
+    if msg.WhichOneof("msg") in ("decision", "rejection"):
+        rid = msg.decision.request_id if msg.WhichOneof("msg") == "decision" else msg.rejection.request_id
+        bad = pb.Action(generals_war=gwpb.Action(choose_target=gwpb.ChooseTarget(target=9)))
+        return [pb.BotMessage(action=pb.ActionResponse(request_id=rid, action=bad))]
     return []
 
 
@@ -125,15 +134,8 @@ def test_an_illegal_action_is_rejected_with_a_reason_and_may_be_retried() -> Non
 
 
 def test_endless_illegal_actions_become_a_strike() -> None:
-    def spam(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
-        if msg.WhichOneof("msg") in ("decision", "rejection"):
-            rid = msg.decision.request_id if msg.WhichOneof("msg") == "decision" else msg.rejection.request_id
-            bad = pb.Action(generals_war=gwpb.Action(choose_target=gwpb.ChooseTarget(target=9)))
-            return [pb.BotMessage(action=pb.ActionResponse(request_id=rid, action=bad))]
-        return []
-
     tc = TimeControl(move_time_ms=5000, time_bank_ms=0, strike_limit=0, max_rejections=5)
-    record, _ = run_session([spam, driver_answers(2)], tc)
+    record, _ = run_session([illegal_answers, driver_answers(2)], tc)
     k = kinds(record, 0)
     assert k.count(V.ILLEGAL_ACTION) == 6 and k[-1] == V.FORFEIT  # five rejections, then the strike
 
@@ -485,3 +487,224 @@ def test_an_sdk_request_tells_the_time_left_the_bank_and_the_decisions_index() -
     asked = links[0].of("decision")
     assert seen == [(d.time_left_ms, d.time_bank_left_ms, d.decision_index, d.request_id) for d in asked]
     assert seen[0][1] == 500 and seen[0][0] <= 2500 and [s[2] for s in seen] == sorted({s[2] for s in seen})
+
+
+def test_a_process_that_ends_before_connecting_does_not_hold_the_match_for_the_connect_timeout() -> None:
+    """The other seats play at once: waiting the whole connect timeout (15 s by default) for a bot known dead wastes it."""
+
+    async def go() -> Any:
+        tc = TimeControl(move_time_ms=300, time_bank_ms=0, connect_timeout_ms=60_000)
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], tc)
+        session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(1)))
+        session.process_ended(1, "the bot's process exited with code 1", code=1)
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    assert kinds(record, 1) == [V.CRASH, V.FORFEIT] and not kinds(record, 0)
+    assert record.game.is_over()
+
+
+def test_a_bot_that_could_not_be_started_is_not_said_to_have_run_without_connecting() -> None:
+    """The launcher's own words stand: "before it connected" (with its exit-code hint) is for a process that ran."""
+
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], TimeControl(move_time_ms=300, time_bank_ms=0))
+        session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(1)))
+        session.process_ended(1, "the image arena/nothing does not exist", started=False)
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    assert [(v.kind, v.detail) for v in record.result.seats[1].verdicts][0] == (V.CRASH, "the image arena/nothing does not exist")
+
+
+class FakeClock:
+    """The session's clock, moved by hand: a bot "thinks" by moving it before it answers."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_only_time_past_the_move_time_is_taken_from_the_bank_and_each_request_tells_what_is_left() -> None:
+    clock = FakeClock()
+    inner = driver_answers(3)
+    asked = {"n": 0}
+
+    def thinker(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision":
+            asked["n"] += 1
+            clock.now += 0.3 if asked["n"] == 1 else 0.05  # 200 ms past the move time once, then within it
+        return inner(msg)
+
+    async def go() -> tuple[Any, Scripted]:
+        tc = TimeControl(move_time_ms=100, time_bank_ms=1000, strike_limit=5)
+        session = MatchSession(GeneralsWar(2, 3), ["a", "b"], tc, clock=clock)
+        links = [Scripted(session, 0, thinker), Scripted(session, 1, driver_answers(4))]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await asyncio.wait_for(session.run(), 20), links[0]
+
+    record, link = asyncio.run(go())
+    assert not kinds(record, 0) and record.seats[0].bank_ms == pytest.approx(800)
+    first, second = link.of("decision")[:2]
+    assert (first.time_left_ms, first.time_bank_left_ms) == (1100, 1000)
+    assert (second.time_left_ms, second.time_bank_left_ms) == (900, 800)
+    assert record.seats[0].think_ms[:2] == [pytest.approx(300), pytest.approx(50)]
+
+
+def test_a_seat_that_reconnects_is_told_the_bank_it_has_left_and_its_request_the_time_left() -> None:
+    """The bank in GameStart is what is left of it, and the re-sent request counts the time spent while away."""
+    clock = FakeClock()
+    inner = driver_answers(3)
+    asked = {"n": 0}
+    gone = asyncio.Event()
+
+    def thinker(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision":
+            asked["n"] += 1
+            if asked["n"] == 2:  # its connection drops while it thinks
+                gone.set()
+                return []
+            clock.now += 0.3  # 200 ms of the bank spent
+        return inner(msg)
+
+    async def go() -> tuple[Any, Scripted, Scripted]:
+        tc = TimeControl(move_time_ms=100, time_bank_ms=1000, strike_limit=5)
+        session = MatchSession(GeneralsWar(2, 3), ["a", "b"], tc, clock=clock)
+        first = Scripted(session, 0, thinker)
+        session.attach(session.tokens()[0], first)
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(4)))
+        task = asyncio.create_task(session.run())
+        await asyncio.wait_for(gone.wait(), 10)
+        session.detach(0, first)
+        clock.now += 0.5  # away for 500 ms: 100 + 800 - 500 left
+        again = Scripted(session, 0, driver_answers(5))
+        session.attach(session.tokens()[0], again)
+        return await asyncio.wait_for(task, 20), first, again
+
+    record, first, again = asyncio.run(go())
+    start = again.of("start")[0]
+    assert start.resumed and start.time_bank_left_ms == 800
+    resent = again.of("decision")[0]
+    assert resent.request_id == first.of("decision")[1].request_id
+    assert (resent.time_left_ms, resent.time_bank_left_ms) == (400, 400)
+    assert not kinds(record, 0)
+
+
+def test_a_seat_whose_stream_is_down_when_its_time_runs_out_gets_disconnect_not_timeout() -> None:
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], FAST)
+        session.attach(session.tokens()[0], Scripted(session, 0, silent))
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
+        session.detach(0, session.seats[0].link)  # type: ignore[arg-type]
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    k = kinds(record, 0)
+    assert k[:3] == [V.DISCONNECT] * 3 and k[3] == V.FORFEIT
+
+
+def test_a_timeout_spends_the_whole_bank_and_its_verdict_names_the_decision() -> None:
+    record, links = run_session([silent, driver_answers(3)])
+    timeouts = [v for v in record.result.seats[0].verdicts if v.kind == V.TIMEOUT]
+    assert [v.decision_index for v in timeouts] == [d.decision_index for d in links[0].of("decision")][: len(timeouts)]
+    assert record.seats[0].bank_ms == 0
+    later = links[0].of("decision")[1]
+    assert later.time_bank_left_ms == 0 and later.time_left_ms <= FAST.move_time_ms
+
+
+def test_a_long_note_is_cut_by_the_referee_whatever_the_bot_sends() -> None:
+    """The SDKs cut notes themselves; a bot of its own making may not, and the replay keeps NOTE_MAX characters."""
+    inner = driver_answers(3)
+
+    def wordy(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        replies = inner(msg)
+        for reply in replies:
+            if reply.WhichOneof("msg") == "action":
+                reply.action.note = "n" * (3 * NOTE_MAX)
+        return replies
+
+    record, _ = run_session([wordy, driver_answers(4)], TimeControl(move_time_ms=2000, time_bank_ms=0))
+    notes = [a.note for a in record.actions if a.seat == 0 and not a.auto]
+    assert notes and all(note == "n" * NOTE_MAX for note in notes)
+
+
+def test_the_time_of_a_decision_closed_by_rejections_is_charged() -> None:
+    clock = FakeClock()
+
+    def spam(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        clock.now += 0.15 if msg.WhichOneof("msg") in ("decision", "rejection") else 0
+        return illegal_answers(msg)
+
+    async def go() -> Any:
+        tc = TimeControl(move_time_ms=100, time_bank_ms=1000, strike_limit=0, max_rejections=2)
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], tc, clock=clock)
+        session.attach(session.tokens()[0], Scripted(session, 0, spam))
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    assert kinds(record, 0) == [V.ILLEGAL_ACTION] * 3 + [V.FORFEIT]
+    assert record.seats[0].think_ms == [pytest.approx(300)] and record.seats[0].bank_ms == pytest.approx(800)
+
+
+def test_simultaneous_choices_are_applied_in_seat_order_whichever_bot_answers_first() -> None:
+    """The log, and so the replay and the events, must not depend on which bot was quicker."""
+
+    class Late(Scripted):
+        def send(self, msg: pb.RefereeMessage) -> None:
+            self.sent.append(msg)
+            first = msg.WhichOneof("msg") == "decision" and len(self.of("decision")) == 1
+            asyncio.get_running_loop().call_later(0.05 if first else 0, self._reply, msg)
+
+    async def go() -> Any:
+        # Two players begin with a simultaneous choice (the reveal); seat 1 answers it well before seat 0.
+        session = MatchSession(GeneralsWar(2, 6), ["a", "b"], TimeControl(move_time_ms=5000, time_bank_ms=0))
+        links = [Late(session, 0, driver_answers(1)), Scripted(session, 1, driver_answers(2))]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    assert [a.seat for a in record.actions[:2]] == [0, 1]
+    assert not kinds(record, 0) and not kinds(record, 1)
+
+
+def test_seats_that_forfeit_rank_last_the_earlier_forfeit_lower() -> None:
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], TimeControl(move_time_ms=2000, time_bank_ms=0))
+        inner = driver_answers(3)
+
+        def quitter(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+            if msg.WhichOneof("msg") == "decision" and session.decisions > 1:
+                session.process_ended(3, "the bot's process exited with code 1")
+                return []
+            return inner(msg)
+
+        answers = [driver_answers(0), driver_answers(1), driver_answers(2), quitter]
+        for i, token in enumerate(session.tokens()):
+            session.attach(token, Scripted(session, i, answers[i]))
+        session.process_ended(2, "the bot's process exited with code 1")  # at once; seat 3 later
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    assert record.seats[2].forfeited_at == 0 < record.seats[3].forfeited_at
+    assert [record.result.seats[s].rank for s in (3, 2)] == [3, 4]
+    assert sorted(record.result.seats[s].rank for s in (0, 1)) in ([1, 2], [1, 1])
+
+
+def test_the_default_action_is_played_at_once_when_rejections_close_a_decision() -> None:
+    """The seat does not wait out its move time (a minute here) for a decision its rejections already closed."""
+
+    async def go() -> Any:
+        tc = TimeControl(move_time_ms=60_000, time_bank_ms=0, strike_limit=1, max_rejections=2)
+        session = MatchSession(GeneralsWar(2, 2), ["a", "b"], tc)
+        session.attach(session.tokens()[0], Scripted(session, 0, illegal_answers))
+        session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
+        return await asyncio.wait_for(session.run(), 10)
+
+    record = asyncio.run(go())
+    assert kinds(record, 0) == [V.ILLEGAL_ACTION] * 6 + [V.FORFEIT]  # two decisions: two rejections and a strike each
+    assert [a.auto for a in record.actions if a.seat == 0][:2] == [True, True]
