@@ -24,7 +24,7 @@ from arena_sdk.client import MatchRefused, log_level, play, play_async
 from referee.games.generals_war import GeneralsWar
 from referee.server import service as service_module
 from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, StreamLink, make_server
-from referee.server.session import AttachError, MatchSession, TimeControl
+from referee.server.session import REPLACED, AttachError, MatchSession, TimeControl
 from tests.support import SAMPLE_BOTS, HalfOpenProxy, load_bot_class
 
 RandomBot = load_bot_class("random", "RandomBot")
@@ -677,3 +677,96 @@ def test_a_seat_whose_messages_are_refused_by_the_hundred_is_read_slowly(monkeyp
     assert session.posted == FLOOD_AFTER + 10
     assert pauses == [FLOOD_PAUSE_S] * 10, "no pause before the guard, one per message after"
 
+
+def test_a_hello_without_a_protocol_version_is_taken_as_version_1(referee: Referee) -> None:
+    """docs/protocol.md: 0 (unset) is taken as 1, so a hand-written client that leaves it out is not refused."""
+    hello = pb.BotMessage(hello=pb.Hello(match_id=referee.session.match_id, token=referee.session.tokens()[0]))
+    replies = raw_stream(referee.address, [hello.SerializeToString()])
+    assert not isinstance(replies, grpc.RpcError), replies
+    start = pb.RefereeMessage.FromString(replies[0])
+    assert start.WhichOneof("msg") == "start" and start.start.seat == 0
+
+
+def test_a_message_of_exactly_the_limit_is_read_and_one_byte_more_is_refused() -> None:
+    class Session:  # what the reader uses of a MatchSession
+        def __init__(self) -> None:
+            self.seats = [type("Seat", (), {"refused": 0})()]
+            self.posted: list[int] = []
+            self.refused: list[int] = []
+
+        def post(self, seat: int, link: Any, msg: pb.BotMessage) -> None:
+            self.posted.append(msg.ByteSize())
+
+        def malformed(self, seat: int, link: Any, detail: str, code: int = 0) -> None:
+            self.refused.append(code)
+
+        def detach(self, seat: int, link: Any) -> None:
+            pass
+
+    def of_size(size: int) -> pb.BotMessage:
+        msg = pb.BotMessage(hello=pb.Hello(bot_name="x" * size))
+        msg.hello.bot_name = "x" * (size - (msg.ByteSize() - size))
+        assert msg.ByteSize() == size
+        return msg
+
+    async def messages() -> Any:
+        yield of_size(MAX_BOT_MESSAGE)
+        yield of_size(MAX_BOT_MESSAGE + 1)
+
+    session = Session()
+    asyncio.run(RefereeService._read(messages(), session, 0, StreamLink()))  # type: ignore[arg-type]
+    assert session.posted == [MAX_BOT_MESSAGE] and session.refused == [pb.MESSAGE_TOO_LARGE]
+
+
+def test_a_stream_link_keeps_the_first_reason_it_was_ended_for() -> None:
+    """A replaced stream must end with ABORTED and say why even if it is closed again (its reader ending) first."""
+    link = StreamLink()
+    link.close(REPLACED)
+    link.close()
+    assert link.ended_because == REPLACED
+
+
+def test_waiting_for_a_matchs_streams_ends_when_its_last_stream_does() -> None:
+    """After a match the runner waits for its bots to hang up: it must not sit out the whole timeout every time."""
+
+    async def go() -> None:
+        service = RefereeService()
+        service._opened("m")
+        service._opened("m")
+        waiting = asyncio.create_task(service.streams_ended("m", 30))
+        await asyncio.sleep(0)
+        service._closed("m")
+        await asyncio.sleep(0)
+        assert not waiting.done(), "one stream is still open"
+        service._closed("m")
+        assert await asyncio.wait_for(waiting, 5) is True
+        assert await service.streams_ended("m", 30) is True  # none open: at once
+
+    asyncio.run(go())
+
+
+def test_a_matchs_streams_count_as_open_until_the_bot_hangs_up(tmp_path: Path) -> None:
+    """What the runner waits on before it stops a match's server: a stream still open is not ended."""
+
+    async def go() -> tuple[bool, bool]:
+        session = MatchSession(GeneralsWar(2, 5), ["a", "b"], TimeControl(connect_timeout_ms=20_000))
+        service = RefereeService()
+        service.add(session)
+        server = make_server(service)
+        address = f"unix:{tmp_path / 'r.sock'}"
+        server.add_insecure_port(address)
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(address) as channel:
+                call = channel.stream_stream("/arena.v1.Referee/Play", request_serializer=lambda b: b, response_deserializer=lambda b: b)()
+                hello = pb.BotMessage(hello=pb.Hello(match_id=session.match_id, token=session.tokens()[0], protocol_version=1))
+                await call.write(hello.SerializeToString())
+                assert pb.RefereeMessage.FromString(await call.read()).WhichOneof("msg") == "start"
+                while_open = await service.streams_ended(session.match_id, 0.05)
+                call.cancel()
+                after = await service.streams_ended(session.match_id, 5)
+        finally:
+            await server.stop(None)
+        return while_open, after
+
+    assert asyncio.run(go()) == (False, True)
