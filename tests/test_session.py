@@ -218,6 +218,10 @@ def test_wrong_tokens_are_refused_without_harm() -> None:
         with pytest.raises(AttachError) as wrong:
             session.attach("not-a-token", Scripted(session, 0, silent))
         assert wrong.value.code == "UNAUTHENTICATED"
+        # compare_digest refuses non-ASCII str: such a token raised TypeError, and gRPC answered UNKNOWN (retried).
+        with pytest.raises(AttachError) as foreign:
+            session.attach("jeton-é", Scripted(session, 0, silent))
+        assert foreign.value.code == "UNAUTHENTICATED" and session.seat_of("jeton-é") is None
         session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
         return await session.run()
 

@@ -191,14 +191,20 @@ class MatchSession:
         return [s.token for s in self.seats]
 
     def seat_of(self, token: str) -> int | None:
-        """The seat a token belongs to, if any."""
-        return next((s.seat for s in self.seats if secrets.compare_digest(s.token, token)), None)
+        """The seat a token belongs to, if any.
+
+        Compared as bytes: ``compare_digest`` raises TypeError on a str with non-ASCII characters, and a hello
+        whose token had one ended its stream with UNKNOWN (which the SDKs retry) instead of UNAUTHENTICATED.
+        """
+        given = token.encode()
+        return next((s.seat for s in self.seats if secrets.compare_digest(s.token.encode(), given)), None)
 
     def attach(self, token: str, link: SeatLink) -> int:
         """Bind ``link`` to the seat whose token it presented; raises AttachError if refused."""
-        seat = next((s for s in self.seats if secrets.compare_digest(s.token, token)), None)
-        if seat is None:
+        index = self.seat_of(token)
+        if index is None:
             raise AttachError("UNAUTHENTICATED", "wrong token for this match")
+        seat = self.seats[index]
         if self.finished:
             raise AttachError("FAILED_PRECONDITION", "the match is over")
         if seat.gone or seat.forfeited_at is not None:
