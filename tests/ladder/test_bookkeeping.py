@@ -192,6 +192,23 @@ def test_queued_challenges_do_not_count_as_games_for_placement_or_the_turn(make:
     assert kinds == {"challenge": 4, "placement": 2}
 
 
+def test_matches_being_played_count_as_games_coming_as_the_queued_ones_do(make: sessionmaker[Session]) -> None:
+    """A bot's matches a worker is playing are games it has coming: counted only while queued, a bot's games fell
+    as its matches were claimed, and the scheduler gave it more placement sets than it needed."""
+    from ladder.scheduler import entrants
+
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        ids = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 1, "rated")
+        db.commit()
+    assert worker.claim(make, "w", 60) == ids[0]
+    with make() as db:
+        assert [(e.version_id, e.games) for e in entrants(db, "land-and-castle")] == [(a, 2), (b, 2)]
+    claim_all(make, ids)
+    with make() as db:
+        assert [e.games for e in entrants(db, "land-and-castle")] == [2, 2]
+
+
 def test_check_ratings_reads_one_snapshot_while_the_ladder_records(make: sessionmaker[Session], monkeypatch: Any) -> None:
     """`arena ladder check-ratings` on a running ladder: a set rated between its read of the match log and its read of
     the ratings was reported as ratings gone wrong (each SELECT saw the latest commit)."""

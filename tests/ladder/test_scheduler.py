@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -99,3 +100,22 @@ def test_a_duplicate_set_gives_every_bot_every_seat_once(n: int) -> None:
         assert sorted(order[seat] for order in orders) == bots
     if n == 2:
         assert orders[1] == bots[::-1]  # at two seats, the order and its reverse
+
+
+def test_the_neighbours_are_those_in_the_order_by_mu_whatever_the_order_of_entry() -> None:
+    """Entered (version ids) in another order than their mu: the open pair is still the two level in mu, not two
+    entered one after the other."""
+    mus = [18.0, 30.0, 12.0, 24.0, 18.0, 27.0, 15.0, 21.0]  # 0 and 4 level; each id's neighbours by id far apart in mu
+    rng = random.Random(6)
+    tables = Counter(frozenset(e.version_id for e in choose_table(placed(mus), 2, rng, random_share=0.0)) for _ in range(300))
+    assert tables[frozenset({0, 4})] > 0.9 * 300, tables
+
+
+def test_placement_ends_at_placement_games() -> None:
+    """An entrant with PLACEMENT_GAMES games is placed: its tables are the neighbours', not opponents at random."""
+    rng = random.Random(7)
+    done = [Entrant(e.version_id, e.bot, e.skill, PLACEMENT_GAMES) for e in placed(OPEN_PAIR)]
+    tables = Counter(frozenset(e.version_id for e in choose_table(done, 2, rng, random_share=0.0)) for _ in range(300))
+    assert tables[frozenset({4, 5})] > 0.9 * 300, tables
+    still = [replace(e, games=PLACEMENT_GAMES - 1) if e.version_id == 0 else e for e in done]
+    assert all(0 in {e.version_id for e in choose_table(still, 2, rng, random_share=0.0)} for _ in range(100))
