@@ -25,7 +25,7 @@ from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.ratings import INITIAL
 from ladder.scheduler import entrants, fill_queue
 from ladder.submissions import submit
-from ladder.suspension import SUSPEND_AFTER, ReinstatementRefused, reinstate
+from ladder.suspension import SUSPEND_AFTER, ReinstatementRefused, held_against, reinstate
 from ladder.upload import zip_directory
 from ladder.worker import fail_match, record_outcome
 from tests.ladder.conftest import LadderFixture, check_rated_once, enter
@@ -404,3 +404,12 @@ def test_with_remote_workers_the_ladders_own_log_tells_a_suspension(tmp_path: Pa
     instance._tell_suspensions()  # said once
     told = [r.getMessage() for r in caplog.records if r.name == "arena.ladder.suspension"]
     assert len(told) == 1 and told[0].startswith("bot1 #1 is suspended") and "forfeited its last 5 matches" in told[0]
+
+
+def test_a_version_seated_twice_is_held_to_a_forfeit_only_if_it_forfeited_at_both_seats() -> None:
+    """An exhibition seats a bot more than once: a forfeit at one seat and a game played out at the other is no
+    crash of the bot's own (a seat's deal, the worker), and ends its run rather than adding to it."""
+    gone = [{"kind": "CRASH", "detail": "exit 1"}, {"kind": "FORFEIT", "detail": "gone"}]
+    assert held_against([(1, gone), (2, []), (1, []), (2, [])]) == set()
+    assert held_against([(1, gone), (2, []), (1, gone), (2, [])]) == {1}
+    assert held_against([(1, gone), (2, gone), (1, gone), (2, gone)]) == set(), "every seat forfeited: the worker's fault"
