@@ -181,6 +181,20 @@ def test_a_set_the_sweep_could_not_rate_for_a_database_error_is_tried_again(make
         assert mismatches(db) == [] and check_rated_once(db) == 1
 
 
+def test_a_seat_without_a_rank_counts_as_last(make: sessionmaker[Session]) -> None:
+    """A result that left a seat's rank unset (0 in the result) ranks it last, not first."""
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        ids = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 1, "rated")
+        db.commit()
+    claim_all(make, ids)
+    assert record_outcome(make, ids[0], "w", result([0, 1]))  # a, unranked, at seat 0
+    assert record_outcome(make, ids[1], "w", result([1, 0]))  # b first, a unranked at seat 1
+    with make() as db:
+        mu = {v: m for v, m in db.execute(select(Rating.bot_version_id, Rating.mu))}
+    assert mu[b] > INITIAL.mu > mu[a]
+
+
 def test_queued_challenges_do_not_count_as_games_for_placement_or_the_turn(make: sessionmaker[Session]) -> None:
     """Challenges are never rated: counted as games, two queued ones made a new bot's first ladder set a rated one."""
     a, b = add_bots(make, ["land-and-castle"], 2)
