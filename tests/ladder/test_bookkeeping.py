@@ -181,6 +181,25 @@ def test_a_set_the_sweep_could_not_rate_for_a_database_error_is_tried_again(make
         assert mismatches(db) == [] and check_rated_once(db) == 1
 
 
+def test_first_halves_waiting_for_their_second_do_not_crowd_a_failed_set_out_of_the_sweep(make: sessionmaker[Session]) -> None:
+    """The sweep looks only at sets with a failed match: the first halves still waiting (many, and older) would fill
+    its limit every time, and a set whose other match failed would never be rated."""
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        waiting = [queue_duplicate_set(db.connection(), "land-and-castle", [a, b], seed, "rated") for seed in (1, 2, 3)]
+        settled = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 4, "rated")
+        db.commit()
+    for first, _second in waiting:
+        claim_all(make, [first])
+        assert record_outcome(make, first, "w", result([1, 2]))
+    claim_all(make, settled)
+    assert record_outcome(make, settled[0], "w", result([1, 2]))
+    worker.fail_match(make, settled[1], "w", "lost")
+    assert rate_settled_sets(make, limit=2) == 1
+    with make() as db:
+        assert db.get_one(Match, settled[0]).rated_with == settled[0] and check_rated_once(db) == 1
+
+
 def test_a_seat_without_a_rank_counts_as_last(make: sessionmaker[Session]) -> None:
     """A result that left a seat's rank unset (0 in the result) ranks it last, not first."""
     a, b = add_bots(make, ["land-and-castle"], 2)
