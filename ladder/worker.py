@@ -100,7 +100,10 @@ def reap(make: sessionmaker[Session]) -> int:
         failed = db.execute(
             update(Match)
             .where(Match.status == "running", Match.lease_expires < now, Match.attempts + 1 >= MAX_ATTEMPTS)
-            .values(status="failed", lease_owner=None, error="abandoned by its workers too many times", finished_at=now)
+            .values(
+                status="failed", lease_owner=None, lease_expires=None, attempts=Match.attempts + 1,
+                error="abandoned by its workers too many times", finished_at=now,
+            )
         )
         again = db.execute(
             update(Match)

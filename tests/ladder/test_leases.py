@@ -88,6 +88,8 @@ def test_a_match_abandoned_max_attempts_times_fails(make: sessionmaker[Session])
     with make() as db:
         m = db.get_one(Match, match_id)
         assert (m.status, m.lease_owner) == ("failed", None) and "abandoned" in m.error and m.finished_at is not None
+        # The match's page tells its tries: all of them, as for a match released for the last time (below).
+        assert (m.attempts, m.lease_expires) == (MAX_ATTEMPTS, None)
 
 
 def test_only_the_owner_releases_or_fails_a_match(make: sessionmaker[Session]) -> None:
