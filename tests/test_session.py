@@ -559,7 +559,8 @@ def test_only_time_past_the_move_time_is_taken_from_the_bank_and_each_request_te
 
 
 def test_a_seat_that_reconnects_is_told_the_bank_it_has_left_and_its_request_the_time_left() -> None:
-    """The bank in GameStart is what is left of it, and the re-sent request counts the time spent while away."""
+    """The bank in GameStart is what is left of it now, and the re-sent request counts the time spent while away:
+    GameStart said 800 (the bank as last charged) where the request said 400."""
     clock = FakeClock()
     inner = driver_answers(3)
     asked = {"n": 0}
@@ -590,7 +591,7 @@ def test_a_seat_that_reconnects_is_told_the_bank_it_has_left_and_its_request_the
 
     record, first, again = asyncio.run(go())
     start = again.of("start")[0]
-    assert start.resumed and start.time_bank_left_ms == 800
+    assert start.resumed and start.time_bank_left_ms == 400
     resent = again.of("decision")[0]
     assert resent.request_id == first.of("decision")[1].request_id
     assert (resent.time_left_ms, resent.time_bank_left_ms) == (400, 400)

@@ -602,6 +602,9 @@ class MatchSession:
     # --- the end ------------------------------------------------------------------
 
     def _game_start(self, s: Seat, resumed: bool) -> pb.GameStart:
+        bank = s.bank_ms
+        if s.pending is not None:  # a decision under way spends the bank once its move time is gone, away or not
+            bank = max(0.0, min(bank, self._time_left_ms(s)))
         return pb.GameStart(
             match_id=self.match_id,
             game=self.game.spec.id,
@@ -612,7 +615,7 @@ class MatchSession:
             protocol_version=PROTOCOL_VERSION,
             resumed=resumed,
             seat_names=[x.name for x in self.seats],
-            time_bank_left_ms=int(s.bank_ms),
+            time_bank_left_ms=int(bank),
         )
 
     def _final_ranks(self, result: Result) -> tuple[int, ...]:
