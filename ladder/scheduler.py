@@ -57,12 +57,26 @@ _ENTRANTS = (
     .where(_VERSIONS.c.status == "active")
     .order_by(_VERSIONS.c.id)
 )
-#: Seats in matches queued or playing that will count as games once rated: not challenges (UNRATED), which made a new
-#: bot with challenges waiting skip its placement and look as if it needed fewer games.
+_PENDING = ("queued", "running")
+_SIBLINGS = _MATCHES.alias("siblings")
+#: Seats in matches that will count as games once rated: those queued or playing, and those played whose duplicate set
+#: still has a match queued or playing (rated with it once it is done; counted nowhere, a bot with sets half played
+#: looked as if it needed more games). Not a played half whose set can no longer finish: its set is swept as failed.
+#: Not challenges (UNRATED), which made a new bot with challenges waiting skip its placement and look as if it needed
+#: fewer games.
 _ENTERED = (
     select(_SEATS.c.bot_version_id)
     .join(_MATCHES, _MATCHES.c.id == _SEATS.c.match_id)
-    .where(_MATCHES.c.game == bindparam("game"), _MATCHES.c.status.in_(("queued", "running")), _MATCHES.c.kind.not_in(sorted(UNRATED)))
+    .where(
+        _MATCHES.c.game == bindparam("game"),
+        _MATCHES.c.kind.not_in(sorted(UNRATED)),
+        _MATCHES.c.status.in_(_PENDING)
+        | (
+            (_MATCHES.c.status == "done")
+            & _MATCHES.c.rated_with.is_(None)
+            & select(_SIBLINGS.c.id).where(_SIBLINGS.c.deal == _MATCHES.c.deal, _SIBLINGS.c.status.in_(_PENDING)).exists()
+        ),
+    )
 )
 
 
@@ -83,15 +97,15 @@ class Entrant:
 
 
 def entrants(db: Session, game: str) -> list[Entrant]:
-    """The active versions that play ``game``, with their ratings and games played or queued (challenges are no games).
+    """The active versions that play ``game``, with their ratings and games played or coming (``_ENTERED``; challenges are no games).
 
     In Core statements built once, on the session's connection: the scheduler's tick reads them for every
     two matches played, in the process that referees the ladder's matches.
     """
     conn = db.connection()
     rows = conn.execute(_ENTRANTS, {"game": game}).all()
-    queued = Counter(conn.execute(_ENTERED, {"game": game}).scalars())
-    return [Entrant(vid, name, Skill(mu, sigma), games + queued[vid]) for vid, name, mu, sigma, games in rows]
+    coming = Counter(conn.execute(_ENTERED, {"game": game}).scalars())
+    return [Entrant(vid, name, Skill(mu, sigma), games + coming[vid]) for vid, name, mu, sigma, games in rows]
 
 
 def set_orders(version_ids: list[int]) -> list[list[int]]:

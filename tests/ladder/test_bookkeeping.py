@@ -242,6 +242,28 @@ def test_matches_being_played_count_as_games_coming_as_the_queued_ones_do(make: 
         assert [e.games for e in entrants(db, "land-and-castle")] == [2, 2]
 
 
+def test_a_played_half_counts_as_a_game_coming_while_its_set_is_still_playing(make: sessionmaker[Session]) -> None:
+    """The first match of a set, played but unrated until the second is, counted nowhere: a bot with sets half played
+    looked as if it needed more games. Once the set can no longer finish (its other half failed), the half counts no
+    more: the failed-set sweep rates it or leaves it."""
+    from ladder.scheduler import entrants
+
+    a, b = add_bots(make, ["land-and-castle"], 2)
+    with make() as db:
+        first, second = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 1, "rated")
+        db.execute(update(Match).where(Match.id == first).values(status="done"))
+        db.commit()
+        assert [(e.version_id, e.games) for e in entrants(db, "land-and-castle")] == [(a, 2), (b, 2)]
+        db.execute(update(Match).where(Match.id == second).values(status="running"))
+        assert [e.games for e in entrants(db, "land-and-castle")] == [2, 2]
+        db.execute(update(Match).where(Match.id == second).values(status="failed"))
+        assert [e.games for e in entrants(db, "land-and-castle")] == [0, 0]
+        # A played half of another set still playing counts; a rated one counts only in the ratings' games.
+        third, fourth = queue_duplicate_set(db.connection(), "land-and-castle", [a, b], 2, "rated")
+        db.execute(update(Match).where(Match.id == third).values(status="done", rated_with=third))
+        assert [e.games for e in entrants(db, "land-and-castle")] == [1, 1]
+
+
 def test_check_ratings_reads_one_snapshot_while_the_ladder_records(make: sessionmaker[Session], monkeypatch: Any) -> None:
     """`arena ladder check-ratings` on a running ladder: a set rated between its read of the match log and its read of
     the ratings was reported as ratings gone wrong (each SELECT saw the latest commit)."""
