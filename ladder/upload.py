@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import lzma
 import os
 import shutil
 import stat
@@ -25,6 +26,13 @@ class Limits:
     files: int = 1000
     ratio: int = 100  # largest compression ratio of one member; beyond is treated as a bomb
 
+
+#: The compression methods zipfile reads (store, deflate, bzip2, LZMA); deflate64 or PPMd raised NotImplementedError, a 500.
+READABLE = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+#: Names of the others an archive may use (PKWARE's APPNOTE, 4.4.5), for the refusal to say which it was.
+UNREADABLE_METHODS = {1: "shrink", 6: "implode", 9: "deflate64", 10: "implode", 18: "terse", 19: "lz77", 93: "zstandard", 95: "xz", 98: "ppmd"}
+#: A member's flags zipfile refuses to read: encrypted (bits 0 and 6), compressed patched data (bit 5).
+UNREADABLE_FLAGS = 0x1 | 0x20 | 0x40
 
 #: The longest file or folder name most file systems take, and a bound on a whole path inside the bot.
 NAME_BYTES, PATH_BYTES = 255, 1024
@@ -89,6 +97,11 @@ def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:
     kind = stat.S_IFMT(mode)
     if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
         raise UploadError(f"{name!r}: only plain files and folders are allowed")
+    if info.flag_bits & UNREADABLE_FLAGS:
+        raise UploadError(f"{name!r}: encrypted (or patched) members cannot be unpacked: zip the bot without a password")
+    if info.compress_type not in READABLE:
+        method = UNREADABLE_METHODS.get(info.compress_type, f"method {info.compress_type}")
+        raise UploadError(f"{name!r}: compressed with {method}, which the ladder cannot unpack: use deflate (zip's default)")
     return path
 
 
@@ -99,7 +112,7 @@ def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, ValueError) as exc:
+    except (zipfile.BadZipFile, ValueError, NotImplementedError) as exc:  # NotImplementedError: a version zipfile does not read
         raise UploadError(f"not a zip archive: {exc}") from None
     if len(infos) > limits.files:
         raise UploadError(f"the archive has {len(infos)} entries; the limit is {limits.files}")
@@ -153,10 +166,14 @@ def unpack(data: bytes, target: Path, limits: Limits = Limits()) -> None:
     target.mkdir(parents=True)
     try:
         _extract(data, members, target.resolve(), limits)
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+    except UploadError:
+        remove_tree(target)
+        raise
+    # A member offset before the archive's start is a ValueError of seek; a broken LZMA stream, an LZMAError.
+    except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, ValueError, NotImplementedError) as exc:
         remove_tree(target)
         raise UploadError(f"the archive is damaged: {exc}") from None
-    except BaseException:  # UploadError, and whatever else: nothing is left half unpacked
+    except BaseException:  # whatever else (an interrupt): nothing is left half unpacked
         remove_tree(target)
         raise
 
