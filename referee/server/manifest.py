@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MANIFEST = "bot.toml"
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z")  # \Z: "$" let a name end in a newline
 #: NAME_RE in words, for the errors of every name it checks (bots, kits, ladder users).
 NAME_RULE = "must start with a letter or digit, then use only letters, digits, '_', '.', '-' (64 characters at most)"
 LANGUAGES = ("python", "typescript", "javascript", "other")

@@ -1,0 +1,67 @@
+"""Owners and their tokens (ladder/accounts.py): names checked, a token reissued or revoked works no more."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder.accounts import AccountError, add_user, hash_token, house_user, list_users, reissue_token, revoke_token, user_for_token
+from ladder.db import default_url, make_engine, migrate, sessions
+
+
+@pytest.fixture
+def make(tmp_path: Path) -> sessionmaker[Session]:
+    url = default_url(tmp_path)
+    migrate(url)
+    return sessions(make_engine(url))
+
+
+@pytest.mark.parametrize("name", ["bob\n", "", "-bob", "b" * 65, "bo b", "bob/x", "..", "bøb"])
+def test_a_name_outside_the_rule_is_refused(make: sessionmaker[Session], name: str) -> None:
+    """'bob\\n' passed: the rule's "$" matched before a final newline, and an owner's name held one."""
+    with make() as db:
+        with pytest.raises(AccountError, match="must start with a letter or digit"):
+            add_user(db, name)
+        assert list_users(db) == []
+
+
+def test_a_token_names_its_owner_only_and_is_kept_as_a_hash(make: sessionmaker[Session]) -> None:
+    with make() as db:
+        alice, bob = add_user(db, "alice"), add_user(db, "bob")
+        assert alice != bob and alice.startswith("arena_")
+        found = user_for_token(db, alice)
+        assert found is not None and found.name == "alice" and found.token_hash == hash_token(alice) != alice
+        assert user_for_token(db, bob).name == "bob"  # type: ignore[union-attr]
+        for wrong in ("", alice[:-1], alice + "x", hash_token(alice)):  # the stored hash is not a token either
+            assert user_for_token(db, wrong) is None, wrong
+        with pytest.raises(AccountError, match="exists already"):
+            add_user(db, "alice")
+        assert user_for_token(db, alice).name == "alice", "a refused second add leaves the token"  # type: ignore[union-attr]
+
+
+def test_a_reissued_or_revoked_token_stops_working_and_touches_no_one_else(make: sessionmaker[Session]) -> None:
+    with make() as db:
+        alice, bob = add_user(db, "alice"), add_user(db, "bob")
+        again = reissue_token(db, "alice")
+        assert again != alice and user_for_token(db, alice) is None
+        assert user_for_token(db, again).name == "alice"  # type: ignore[union-attr]
+        assert user_for_token(db, bob).name == "bob"  # type: ignore[union-attr]
+        revoke_token(db, "alice")
+        assert user_for_token(db, again) is None and user_for_token(db, bob).name == "bob"  # type: ignore[union-attr]
+        revoke_token(db, "bob")  # a second revoked owner: the revoked mark is unique to each
+        assert [(o.name, o.revoked, o.bots) for o in list_users(db)] == [("alice", True, 0), ("bob", True, 0)]
+        back = reissue_token(db, "alice")
+        assert user_for_token(db, back).name == "alice"  # type: ignore[union-attr]
+        assert [(o.name, o.revoked) for o in list_users(db)] == [("alice", False), ("bob", True)]
+        for verb in (reissue_token, revoke_token):
+            with pytest.raises(AccountError, match="no user 'carol'"):
+                verb(db, "carol")
+
+
+def test_the_house_user_is_made_once(make: sessionmaker[Session]) -> None:
+    with make() as db:
+        first = house_user(db)
+        assert first.name == "arena" and house_user(db).id == first.id
+        assert [o.name for o in list_users(db)] == ["arena"]
