@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import ClientDisconnect
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pydantic import BaseModel
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -56,6 +57,8 @@ def get_db(request: Request) -> Iterator[Session]:
 
 
 Db = Annotated[Session, Depends(get_db)]
+#: The most bytes a request's body may hold, but an upload's (Limits.archive_bytes): a challenge is a few dozen.
+MAX_BODY = 64 * 1024
 #: Most matches one listing gives (/api/matches?limit=, arena ladder matches --limit).
 MAX_LISTED = 200
 
@@ -89,6 +92,7 @@ def held_back(match_id: int) -> HTTPException:
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
+    app.add_middleware(BodyLimit)
     frame_cache = FrameCache()
 
     @app.exception_handler(Exception)
@@ -272,6 +276,31 @@ def create_app(state: LadderState) -> FastAPI:
 
     mount_pages(app)
     return app
+
+
+class BodyLimit:
+    """Refuse (413) a request's body past MAX_BODY bytes, on every route but the upload's, which reads its own to its limit.
+
+    FastAPI reads a JSON body whole before it checks the token: a client with none made the ladder hold all it sent."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] == "/api/bots":
+            await self.app(scope, receive, send)
+            return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > MAX_BODY:  # raised where the route reads its body: answered as its other refusals are
+                raise HTTPException(413, f"the request's body is larger than {MAX_BODY} bytes")
+            return message
+
+        await self.app(scope, limited, send)
 
 
 async def read_upload(request: Request, most: int) -> bytes:

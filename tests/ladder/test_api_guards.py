@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+import shutil
+
 import pytest
 from sqlalchemy import select, update
 
 from ladder.models import Match, MatchSeat
+from ladder.upload import zip_directory
 from tests.ladder.conftest import LadderFixture
 from tests.support import SAMPLE_BOTS
 
@@ -174,3 +178,21 @@ def test_the_token_s_scheme_is_read_whatever_its_case(ladder: LadderFixture) -> 
     for header in ("Bearer", "Bearer ", f"Basic {token}", token):
         reply = ladder.client.get("/api/me", headers={"Authorization": header})
         assert reply.status_code == 401 and "Bearer TOKEN" in reply.json()["detail"], (header, reply.text)
+
+
+def test_a_request_body_past_the_limit_is_refused_with_413(ladder: LadderFixture) -> None:
+    """FastAPI reads a JSON body whole before it checks the token: a challenge of gigabytes, sent with no token at all,
+    was held in the ladder's memory before the 401. An upload keeps its own, larger limit."""
+    megabyte = 1 << 20  # past the ladder's MAX_BODY; far within an upload's limit
+    big = b'{"bot": "' + b"x" * megabyte + b'", "opponent": "y", "game": "generals-war"}'
+    owner = ladder.user("owner")
+    for headers in ({}, owner):
+        refused = ladder.client.post("/api/challenges", content=big, headers=headers)
+        assert refused.status_code == 413 and "the request's body is larger than" in refused.json()["detail"], refused.text
+    small = ladder.client.post("/api/challenges", json={"bot": "x", "opponent": "y", "game": "generals-war"}, headers=owner)
+    assert small.status_code == 422 and small.json()["detail"] == "no active bot named 'x'"
+    bulky = ladder.tmp / "bulky"
+    shutil.copytree(RANDOM, bulky)
+    (bulky / "data.bin").write_bytes(random.Random(1).randbytes(megabyte))
+    assert len(zip_directory(bulky)) > megabyte
+    assert ladder.submit(owner, bulky)[0] == 201, "an upload of a megabyte is taken"
