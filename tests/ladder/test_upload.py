@@ -38,9 +38,12 @@ def archive(entries: list[tuple[str, bytes]], link: str | None = None, mode: int
         (archive([("bot.toml", MANIFEST), ("../escape.txt", b"x")]), "may not leave"),
         (archive([("bot.toml", MANIFEST), ("/etc/cron.d/x", b"x")]), "absolute"),
         (archive([("bot.toml", MANIFEST), ("a\\..\\b", b"x")]), "Windows-style"),
+        (archive([("bot.toml", MANIFEST), ("C:/autoexec.bat", b"x")]), "Windows-style"),
+        (archive([("bot.toml", MANIFEST), (".", b"x")]), "may not leave"),
         (archive([("bot.toml", MANIFEST)], link="evil"), "links are not allowed"),
         (archive([("bot.toml", MANIFEST)], mode=stat.S_IFCHR | 0o600), "only plain files"),
         (archive([("bot.py", b"print(1)")]), "no bot.toml"),
+        (archive([("a/bot.toml", MANIFEST), ("b/bot.toml", MANIFEST)]), "no bot.toml"),  # two bots: which is it?
         (b"this is not a zip", "not a zip"),
         (archive([("bot.toml", MANIFEST), ("zeros.bin", b"\0" * 5_000_000)]), "archive bomb"),
         (archive([("bot.toml", MANIFEST), ("bot.py", b"1"), ("bot.py", b"2")]), "holds this file twice"),
@@ -69,7 +72,7 @@ def test_any_failure_while_unpacking_leaves_nothing(tmp_path: Path, monkeypatch:
         raise OSError(36, "File name too long")
 
     monkeypatch.setattr(ladder.upload, "_write", refuse)
-    with pytest.raises(UploadError, match="bot.toml: cannot be unpacked: File name too long"):
+    with pytest.raises(UploadError, match="^bot.toml: cannot be unpacked: File name too long"):  # not called damaged
         unpack(archive([("bot.toml", MANIFEST)]), tmp_path / "bot")
     assert not (tmp_path / "bot").exists()
 
@@ -266,3 +269,43 @@ def test_a_damaged_archive_is_an_upload_error_whatever_its_damage(tmp_path: Path
         except UploadError:
             assert not target.exists(), "nothing half-unpacked is left"
         shutil.rmtree(target, ignore_errors=True)
+
+
+def test_an_archive_at_each_limit_is_taken(tmp_path: Path) -> None:
+    """A limit is the most an archive may have, not the first it may not: at every one of them at once, it unpacks."""
+    data = archive([("bot.toml", MANIFEST), ("a.bin", bytes(range(256)) * 4)])
+    unpack(data, tmp_path / "bot", Limits(archive_bytes=len(data), unpacked_bytes=len(MANIFEST) + 1024, files=2))
+    assert (tmp_path / "bot" / "a.bin").read_bytes() == bytes(range(256)) * 4
+
+
+def test_folder_entries_are_unpacked_as_folders(tmp_path: Path) -> None:
+    """`zip -r` writes an entry for each folder ("lib/"), an empty one too: each is a folder of the bot."""
+    data = archive([("mybot/", b""), ("mybot/bot.toml", MANIFEST), ("mybot/lib/", b""), ("mybot/lib/x.py", b"1"), ("mybot/empty/", b"")])
+    unpack(data, tmp_path / "bot")
+    assert sorted(p.relative_to(tmp_path / "bot").as_posix() for p in (tmp_path / "bot").rglob("*")) == ["bot.toml", "empty", "lib", "lib/x.py"]
+    assert (tmp_path / "bot" / "empty").is_dir() and (tmp_path / "bot" / "lib" / "x.py").read_bytes() == b"1"
+
+
+def test_a_files_execute_bit_is_kept_and_no_other_mode_bit(tmp_path: Path) -> None:
+    """A compiled bot's binary must stay executable; setuid, setgid, sticky and others' write bits are never set."""
+    modes = {"run": 0o755, "mine": 0o700, "data": 0o600, "odd": 0o7777, "shared": 0o666, "none": 0o000}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr("bot.toml", MANIFEST)
+        for name, mode in modes.items():
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            zf.writestr(info, b"x")
+    unpack(buffer.getvalue(), tmp_path / "bot")
+    unpacked = {name: stat.S_IMODE((tmp_path / "bot" / name).stat().st_mode) for name in modes}
+    assert unpacked == {"run": 0o755, "mine": 0o755, "data": 0o644, "odd": 0o755, "shared": 0o644, "none": 0o644}
+
+
+def test_caches_and_version_control_are_left_out_of_a_zipped_folder(tmp_path: Path) -> None:
+    """A bot folder's .venv or node_modules (hundreds of megabytes) went into the upload, and past the ladder's limits."""
+    bot = tmp_path / "bot"
+    for folder in (".git", "node_modules", ".venv", "__pycache__", ".mypy_cache", ".pytest_cache", "src", "src/__pycache__"):
+        (bot / folder).mkdir(parents=True)
+        (bot / folder / "f").write_text("x")
+    (bot / "bot.toml").write_bytes(MANIFEST)
+    assert sorted(zipfile.ZipFile(io.BytesIO(zip_directory(bot))).namelist()) == ["bot.toml", "src/f"]
