@@ -53,6 +53,7 @@ def test_bad_uploads_are_told_why_and_leave_nothing(ladder: LadderFixture, entri
     owner = ladder.user("mallory")
     reply = ladder.client.post("/api/bots", content=archive(*entries), headers=owner)
     assert reply.status_code == 422 and message in reply.json()["detail"], reply.text
+    assert str(ladder.ladder.store) not in reply.text, "the ladder's folders are its own"
     assert left_in_store(ladder) == [".staging", ".validation"]
     with ladder.make() as db:
         assert db.scalars(select(BotVersion)).all() == []
@@ -330,7 +331,8 @@ def test_an_owner_has_a_few_submissions_in_progress_at_a_time_and_validations_ta
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://ladder") as client:
             held = [asyncio.ensure_future(upload(client, f"held-{i}", alice)) for i in range(OPEN_SUBMISSIONS)]
             await until(lambda: len(started) == OPEN_SUBMISSIONS)
-            refused = await upload(client, "one-too-many", alice)
+            async with asyncio.timeout(30):  # taken, it would wait for a turn that never comes
+                refused = await upload(client, "one-too-many", alice)
             assert refused.status_code == 429, refused.text
             assert f"{OPEN_SUBMISSIONS} submissions of yours are in progress already" in refused.json()["detail"]
             waiting = asyncio.ensure_future(upload(client, "bobs", bob))  # another owner's: taken, but waits its turn
@@ -362,3 +364,34 @@ def test_a_version_that_repeats_an_earlier_ones_version_string_is_taken_and_its_
     assert send("1.0")["reason"] == "is on the ladder; #1 had the same version (1.0): raise `version` in bot.toml to tell them apart"
     assert send("1.1")["reason"] == ""
     assert "#2 had the same version (1.0)" in str(send("1.0")["reason"])  # the latest of them
+
+
+def test_a_rejected_bots_log_keeps_its_end_where_it_failed(tmp_path: Path) -> None:
+    """A log past LOG_CAP is cut from its start: its end says why the bot failed its validation match."""
+    import asyncio
+
+    from ladder.submissions import LOG_CAP, validation_matches
+
+    bot = tmp_path / "chatty"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(manifest("chatty"))
+    (bot / "bot.py").write_text(f"import sys\nsys.stderr.write('chatter\\n' * {LOG_CAP // 8 + 1000})\nsys.exit('the last words')\n")
+    reason, log = asyncio.run(validation_matches(bot, ["generals-war"], tmp_path / "logs"))
+    assert reason and len(log) == LOG_CAP
+    assert "the last words" in log[-200:] and "validation match, generals-war" not in log, "the start is what was cut"
+
+
+def test_an_upload_of_exactly_the_size_limit_is_taken_and_one_byte_more_is_not(ladder: LadderFixture) -> None:
+    from fastapi.testclient import TestClient
+
+    from ladder.api import LadderState, create_app
+    from ladder.upload import Limits
+
+    data = archive(("bot.toml", manifest("exact")), ("bot.py", BOT_PY))
+    state = LadderState(ladder.make, ladder.ladder.store, ladder.ladder.config.data_dir, limits=Limits(archive_bytes=len(data)), validate=False)
+    owner = ladder.user("esther")
+    with TestClient(create_app(state)) as client:
+        over = client.post("/api/bots", content=data + b"\0", headers=owner)
+        assert over.status_code == 413, over.text
+        exact = client.post("/api/bots", content=data, headers=owner)
+        assert exact.status_code == 201 and exact.json()["accepted"], exact.text
