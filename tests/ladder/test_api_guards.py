@@ -83,6 +83,9 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
         assert summary["seats"][1]["verdicts"] == [verdict]
         assert client.get(f"/api/matches/{first}/replay").json()["seed"] == seed
         assert client.get(f"/api/matches/{first}/frames").status_code == 200
+        for seat_asked in ("abc", "2", "-1"):  # a seat this two-seat match does not have: told so, not a 500
+            bad = client.get(f"/api/matches/{first}/frames", params={"seat": seat_asked})
+            assert bad.status_code == 422 and "seat" in bad.json()["detail"], bad.text
         assert client.get(f"/matches/{first}").status_code == 200
         assert client.get(f"/api/matches/{first}/logs/{seat}", headers=owner).status_code == 200
 
@@ -94,7 +97,12 @@ def test_ids_beyond_the_databases_range_are_not_found(ladder: LadderFixture, mat
     for path in (f"/api/matches/{match_id}", f"/api/matches/{match_id}/replay", f"/api/matches/{match_id}/frames", f"/matches/{match_id}"):
         assert ladder.client.get(path).status_code == 404, path
     assert ladder.client.get(f"/api/matches/{match_id}/logs/0", headers=headers).status_code == 404
-    assert ladder.client.get(f"/api/matches/1/logs/{match_id}", headers=headers).status_code == 404
+    with ladder.make() as db:  # a match that is there: its seat is what is out of range
+        there = Match(game="generals-war", seed=1, num_players=2, kind="exhibition", status="done", deal="d", created_at=0.0, finished_at=1.0)
+        db.add(there)
+        db.commit()
+        there_id = there.id
+    assert ladder.client.get(f"/api/matches/{there_id}/logs/{match_id}", headers=headers).status_code == 404
 
 
 @pytest.mark.parametrize("raw_id", ["abc", "1.5", "1e3", "\uff11", "0x1"])
@@ -121,6 +129,9 @@ def test_the_rating_history_of_an_unknown_bot_is_a_404_not_an_empty_list(ladder:
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
     assert ladder.submit(ladder.user("owner"), RANDOM)[1]["accepted"]
     assert ladder.client.get("/api/bots/random/history", params={"game": "generals-war"}).json() == []
+    for path in ("/api/bots/random/history", "/api/bots/random/crosstable"):  # as /api/matches?game=nosuch
+        unknown = ladder.client.get(path, params={"game": "nosuch"})
+        assert unknown.status_code == 404 and unknown.json()["detail"] == "unknown game 'nosuch'", path
     for points in (1, 0, -4, "many"):  # a thinned history needs two points at least (its first and its last)
         refused = ladder.client.get("/api/bots/random/history", params={"game": "generals-war", "points": points})
         assert refused.status_code == 422 and refused.json()["detail"][0]["loc"] == ["query", "points"], refused.text
