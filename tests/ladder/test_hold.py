@@ -101,7 +101,15 @@ def test_on_postgresql_machines_whose_clocks_disagree_judge_the_hold_by_the_serv
 
 
 def test_the_command_refuses_a_database_another_ladder_serves(tmp_path: Path, any_url: str, make: sessionmaker[Session]) -> None:
+    """Told first, before the data folder is checked: a second ladder started from another folder was told its store was wrong."""
     Hold(make, "http://127.0.0.1:9999").take()
+    with make() as db:  # a bot of the serving ladder, whose folder is in its store, not in this command's --data
+        add_user(db, "ann")
+        bot = Bot(name="b", owner_id=db.scalars(select(User.id)).one(), created_at=time.time())
+        db.add(bot)
+        db.flush()
+        db.add(BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=["generals-war"], language="python", path="b/1", created_at=time.time()))
+        db.commit()
     result = CliRunner().invoke(app, ["ladder", "serve", "--data", str(tmp_path), "--db", any_url, "--port", "0", "--no-samples"])
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
@@ -152,3 +160,27 @@ def test_versions_left_validating_are_rejected_at_start_and_a_clean_stop_lets_go
         version = db.scalars(select(BotVersion)).one()
         assert version.status == "rejected" and "submit again" in version.reason
         assert db.scalars(select(LadderHold.holder)).one() is None, "a clean stop lets the next ladder start at once"
+
+
+def test_of_two_ladders_taking_an_abandoned_hold_at_once_one_gets_it(make: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both read the dead ladder's row as abandoned; the compare-and-set lets the first write it, and the second, its
+    write changing nothing, looks again and is told of the first: not two ladders each holding the database."""
+    import ladder.hold as hold
+
+    now = time.time()
+    set_holder(make, holder="killed", host=this_machine(), pid=dead_pid(), renewed_at=now, started_at=now)
+    first, second = Hold(make), Hold(make)
+    real = hold.abandoned
+
+    def racing(row: LadderHold, now: float) -> bool:
+        found = real(row, now)
+        monkeypatch.setattr(hold, "abandoned", real)
+        first.take()  # between the second's look at the row and its write
+        return found
+
+    monkeypatch.setattr(hold, "abandoned", racing)
+    with pytest.raises(LadderBusy):
+        second.take()
+    assert first.held and not second.held
+    with make() as db:
+        assert db.scalars(select(LadderHold.holder)).one() == first.me
