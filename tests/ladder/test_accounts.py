@@ -31,6 +31,7 @@ def test_a_token_names_its_owner_only_and_is_kept_as_a_hash(make: sessionmaker[S
     with make() as db:
         alice, bob = add_user(db, "alice"), add_user(db, "bob")
         assert alice != bob and alice.startswith("arena_")
+        assert len(alice.removeprefix("arena_")) >= 32, "192 random bits: a token cannot be guessed"
         found = user_for_token(db, alice)
         assert found is not None and found.name == "alice" and found.token_hash == hash_token(alice) != alice
         assert user_for_token(db, bob).name == "bob"  # type: ignore[union-attr]

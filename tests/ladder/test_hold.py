@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 from typer.testing import CliRunner
 
@@ -184,3 +184,16 @@ def test_of_two_ladders_taking_an_abandoned_hold_at_once_one_gets_it(make: sessi
     assert first.held and not second.held
     with make() as db:
         assert db.scalars(select(LadderHold.holder)).one() == first.me
+
+
+def test_a_hold_row_deleted_or_let_go_is_taken_at_once(make: sessionmaker[Session]) -> None:
+    """The row deleted by hand is made again; one let go by a ladder still running (stopping) is free at once."""
+    with make() as db:
+        db.execute(delete(LadderHold))
+        db.commit()
+    taker = Hold(make)
+    taker.take()
+    with make() as db:
+        assert db.scalars(select(LadderHold.holder)).one() == taker.me
+    set_holder(make, holder=None, host=this_machine(), pid=os.getppid(), process_start=process_start(os.getppid()), renewed_at=time.time())
+    Hold(make).take()

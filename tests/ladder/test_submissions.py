@@ -45,6 +45,7 @@ def left_in_store(ladder: LadderFixture) -> list[str]:
         ((("bot.toml", manifest("dupgames", games='["generals-war", "generals-war"]')), ("bot.py", BOT_PY)), "more than once"),
         ((("bot.toml", manifest("longver", version="v" * 5000)), ("bot.py", BOT_PY)), "at most 64 printable characters"),
         ((("bot.toml", manifest("unbuilt")),), "its command names bot.py, which is not in the bot's folder"),
+        ((("bot.toml", manifest("chess-bot", games='["chess"]')), ("bot.py", BOT_PY)), "unknown games in bot.toml: chess"),
         ((("bot.toml", manifest("deep") + "x = " + "[" * 3000 + "]" * 3000 + "\n"), ("bot.py", BOT_PY)), "its values nest too deep"),
     ],
 )
@@ -395,3 +396,22 @@ def test_an_upload_of_exactly_the_size_limit_is_taken_and_one_byte_more_is_not(l
         assert over.status_code == 413, over.text
         exact = client.post("/api/bots", content=data, headers=owner)
         assert exact.status_code == 201 and exact.json()["accepted"], exact.text
+
+
+def test_an_interrupted_unpacking_is_not_answered_as_an_error_and_leaves_nothing(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancellation (the ladder stopping) or an interrupt while an archive is unpacked goes on up, not as a 500 to answer."""
+    import asyncio
+
+    import ladder.submissions as submissions
+    from ladder.models import User
+
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(submissions, "unpack", interrupted)
+    ladder.user("ida")
+    with ladder.make() as db:
+        owner = db.scalars(select(User).where(User.name == "ida")).one()
+    with pytest.raises(KeyboardInterrupt):
+        asyncio.run(submissions.submit(ladder.make, ladder.ladder.store, owner, archive(("bot.toml", manifest("cut")), ("bot.py", BOT_PY))))
+    assert left_in_store(ladder) == [".staging", ".validation"]

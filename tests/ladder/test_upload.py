@@ -44,6 +44,7 @@ def archive(entries: list[tuple[str, bytes]], link: str | None = None, mode: int
         (archive([("bot.toml", MANIFEST)], mode=stat.S_IFCHR | 0o600), "only plain files"),
         (archive([("bot.py", b"print(1)")]), "no bot.toml"),
         (archive([("a/bot.toml", MANIFEST), ("b/bot.toml", MANIFEST)]), "no bot.toml"),  # two bots: which is it?
+        (archive([("bot.toml/", b""), ("bot.toml/x", b"1")]), "no bot.toml"),  # a folder of the name
         (b"this is not a zip", "not a zip"),
         (archive([("bot.toml", MANIFEST), ("zeros.bin", b"\0" * 5_000_000)]), "archive bomb"),
         (archive([("bot.toml", MANIFEST), ("bot.py", b"1"), ("bot.py", b"2")]), "holds this file twice"),
