@@ -8,6 +8,7 @@ import shutil
 import pytest
 from sqlalchemy import select, update
 
+from ladder.datafiles import located
 from ladder.models import Match, MatchSeat
 from ladder.upload import zip_directory
 from tests.ladder.conftest import LadderFixture
@@ -88,6 +89,17 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
             assert bad.status_code == 422 and "seat" in bad.json()["detail"], bad.text
         assert client.get(f"/matches/{first}").status_code == 200
         assert client.get(f"/api/matches/{first}/logs/{seat}", headers=owner).status_code == 200
+    with ladder.make() as db:  # its files gone from the data folder (removed by hand, a disk replaced): not found, not a 500
+        played = db.get_one(Match, first)
+        log_path = db.scalars(select(MatchSeat.log_path).where(MatchSeat.match_id == first, MatchSeat.seat == seat)).one()
+        assert played.replay_path and log_path, "the local pool keeps them as files"
+        gone = [located(played.replay_path, ladder.ladder.config.data_dir), located(log_path, ladder.ladder.config.data_dir)]
+    for file in gone:
+        file.unlink()
+    no_replay = client.get(f"/api/matches/{first}/replay")
+    assert no_replay.status_code == 404 and no_replay.json()["detail"] == f"no replay for match {first}"
+    no_log = client.get(f"/api/matches/{first}/logs/{seat}", headers=owner)
+    assert no_log.status_code == 404 and no_log.json()["detail"] == "no log kept for this seat"
 
 
 @pytest.mark.parametrize("match_id", [2**31, 2**63, 2**64, -(2**63) - 1, -1])
