@@ -41,6 +41,8 @@ def test_a_bot_cannot_challenge_itself(ladder: LadderFixture) -> None:
     owner = two_bots(ladder)
     status, body = ask(ladder, owner, "gw-greedy", "gw-greedy")
     assert status == 422 and body["detail"] == "a bot cannot challenge itself"
+    unknown = ladder.client.post("/api/challenges", json={"bot": "gw-greedy", "opponent": "random", "game": "nosuch"}, headers=owner)
+    assert unknown.status_code == 404 and unknown.json()["detail"] == "unknown game 'nosuch'", "as for its standings"
     with ladder.make() as db:
         assert db.scalars(select(Match)).all() == []
 
