@@ -237,6 +237,7 @@ GOOD = archive([("bot.toml", MANIFEST), ("bot.py", b"print(1)\n" * 50)])
         (headers_set(GOOD, 8, 6, 0x40, bits=True), "encrypted"),  # strong encryption
         (headers_set(GOOD, 10, 8, 9), "compressed with deflate64"),  # what Windows may write for a large file
         (headers_set(GOOD, 10, 8, 98), "compressed with ppmd"),
+        (headers_set(GOOD, 10, 8, 99), "compressed with method 99"),  # a method without a name: said so, not "damaged"
         (headers_set(GOOD, 6, 4, 99), "not a zip archive: zip file version"),  # "version needed to extract" 9.9
     ],
 )
