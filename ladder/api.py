@@ -242,7 +242,7 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/bots/{name}/crosstable", summary="Head-to-head results of a bot against every opponent", tags=["bots"])
     def crosstable(name: str, db: Db, game: str | None = None) -> list[dict[str, Any]]:
-        return queries.crosstable(db, known_bot(db, name), known_game(game) if game else None)
+        return queries.crosstable(db, known_bot(db, name), None if game is None else known_game(game))
 
     @app.get("/api/matches/{match_id:int}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
     def frames(
@@ -271,6 +271,8 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(
                 409, f"the replay of match {match_id} cannot be shown: {exc}; its file is at /api/matches/{match_id}/replay"
             ) from None
+        except FileNotFoundError:  # removed by hand, a disk replaced: as /replay says
+            raise HTTPException(404, f"no replay for match {match_id}") from None
         except (OSError, ReplayError) as exc:
             raise HTTPException(500, f"the replay of match {match_id} cannot be shown: {exc}") from None
 

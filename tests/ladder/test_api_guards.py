@@ -96,8 +96,9 @@ def test_a_deal_is_kept_back_until_every_match_of_it_is_over(ladder: LadderFixtu
         gone = [located(played.replay_path, ladder.ladder.config.data_dir), located(log_path, ladder.ladder.config.data_dir)]
     for file in gone:
         file.unlink()
-    no_replay = client.get(f"/api/matches/{first}/replay")
-    assert no_replay.status_code == 404 and no_replay.json()["detail"] == f"no replay for match {first}"
+    for path in (f"/api/matches/{first}/replay", f"/api/matches/{first}/frames", f"/api/matches/{first}/frames?seat=1"):
+        no_replay = client.get(path)  # the frames were a 500 ("cannot be shown: No such file")
+        assert no_replay.status_code == 404 and no_replay.json()["detail"] == f"no replay for match {first}", path
     no_log = client.get(f"/api/matches/{first}/logs/{seat}", headers=owner)
     assert no_log.status_code == 404 and no_log.json()["detail"] == "no log kept for this seat"
 
@@ -141,9 +142,10 @@ def test_the_rating_history_of_an_unknown_bot_is_a_404_not_an_empty_list(ladder:
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
     assert ladder.submit(ladder.user("owner"), RANDOM)[1]["accepted"]
     assert ladder.client.get("/api/bots/random/history", params={"game": "generals-war"}).json() == []
-    for path in ("/api/bots/random/history", "/api/bots/random/crosstable"):  # as /api/matches?game=nosuch
-        unknown = ladder.client.get(path, params={"game": "nosuch"})
-        assert unknown.status_code == 404 and unknown.json()["detail"] == "unknown game 'nosuch'", path
+    for path in ("/api/bots/random/history", "/api/bots/random/crosstable", "/api/matches"):
+        for game in ("nosuch", ""):  # an empty name too: the crosstable's was every game's (200)
+            unknown = ladder.client.get(path, params={"game": game})
+            assert unknown.status_code == 404 and unknown.json()["detail"] == f"unknown game {game!r}", (path, game)
     for points in (1, 0, -4, "many"):  # a thinned history needs two points at least (its first and its last)
         refused = ladder.client.get("/api/bots/random/history", params={"game": "generals-war", "points": points})
         assert refused.status_code == 422 and refused.json()["detail"][0]["loc"] == ["query", "points"], refused.text
