@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
-from ladder.submissions import SubmissionRefused, WithdrawalRefused, submit, withdraw
+from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
 from ladder.upload import Limits
 from ladder.web import mount_pages
 from referee.games.registry import GAMES
@@ -41,6 +42,7 @@ class LadderState:
     validate: bool = True
     sandbox: str = "process"
     admission: Admission = field(default_factory=Admission)
+    per_day: int = SUBMISSIONS_PER_DAY  # versions an owner may submit in 24 hours (0: no limit)
     metrics: LadderMetrics | None = None  # the serving ladder's (its counters); None: the database's figures alone
 
 
@@ -195,11 +197,13 @@ def create_app(state: LadderState) -> FastAPI:
     async def upload(request: Request, user: Owner) -> Any:
         try:
             async with state.admission.owner(user.id):
+                with state.make() as db:  # before the upload is read; submit counts again as it registers the version
+                    check_daily_limit(db, user.id, state.per_day, time.time())
                 body = await read_upload(request, state.limits.archive_bytes)
                 async with state.admission.turn():
-                    outcome = await submit(state.make, state.store, user, body, state.limits, state.validate, state.sandbox)
+                    outcome = await submit(state.make, state.store, user, body, state.limits, state.validate, state.sandbox, state.per_day)
         except SubmissionRefused as exc:
-            raise HTTPException(exc.status, str(exc)) from None
+            raise HTTPException(exc.status, str(exc), exc.headers) from None
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
         return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
 

@@ -29,7 +29,7 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import JOINED, SAMPLE_BOTS, SubmissionRefused, clear_stale_uploads, submit
+from ladder.submissions import JOINED, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, submit
 from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
@@ -113,6 +113,7 @@ class LadderConfig:
     recorder: bool = True  # local executor: record results in a process of their own (ladder/books.py)
     db_url_in_jobs: bool = True  # dask executor: jobs carry the database URL (off: each worker has ARENA_DB_URL)
     suspend_after: int = SUSPEND_AFTER  # forfeits in a row that suspend a bot version (ladder/suspension.py; 0: never)
+    submissions_per_day: int = SUBMISSIONS_PER_DAY  # versions an owner may submit in 24 hours (ladder/submissions.py; 0: no limit)
 
     @property
     def db_url(self) -> str:
@@ -470,7 +471,10 @@ class Ladder:
         tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding]
         try:
             if serve_http:
-                app = create_app(LadderState(self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox, metrics=self.metrics))
+                app = create_app(LadderState(
+                    self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox, metrics=self.metrics,
+                    per_day=self.config.submissions_per_day,
+                ))
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 serving = asyncio.create_task(server.serve())
                 try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import shutil
 import time
@@ -31,14 +32,50 @@ ON_LADDER = ("active", "suspended")
 #: The statuses of a version that passed validation: on the ladder, suspended from it, or retired since.
 JOINED = (*ON_LADDER, "retired")
 VALIDATION_TC = TimeControl(move_time_ms=2000, time_bank_ms=10000, strike_limit=0, connect_timeout_ms=20000)
+#: Versions one owner may submit in any 24 hours (0: no limit), as on Kaggle: each is kept in the bot store (up to the
+#: archive's limit) and plays validation matches, so an owner submitting in a loop filled the disk. Archives refused
+#: before a version was registered do not count, nor versions the ladder itself failed to register.
+SUBMISSIONS_PER_DAY = 20
+DAY = 24 * 3600.0
+LADDER_FAILED = "the submission failed (an internal error of the ladder); submit again"
 
 
 class SubmissionRefused(Exception):
     """A submission refused before validation: ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.headers = headers
+
+
+class DailyLimit(SubmissionRefused):
+    """An owner who submitted ``per_day`` versions in the last 24 hours; ``wait`` seconds until the next is taken."""
+
+    def __init__(self, per_day: int, wait: float) -> None:
+        seconds = max(1, math.ceil(wait))
+        hours, minutes = divmod(math.ceil(seconds / 60), 60)
+        when = f"{hours} h {minutes} min" if hours else f"{minutes} min"
+        super().__init__(
+            429, f"you submitted {per_day} versions in the last 24 hours, the ladder's limit; the next is taken in {when}",
+            {"Retry-After": str(seconds)},
+        )
+
+
+def check_daily_limit(db: Session, owner_id: int, per_day: int, now: float) -> None:
+    """Raise DailyLimit if the owner submitted ``per_day`` versions in the 24 hours before ``now`` (0: no limit)."""
+    if per_day <= 0:
+        return
+    recent = (
+        select(BotVersion.created_at)
+        .join(Bot, Bot.id == BotVersion.bot_id)
+        .where(Bot.owner_id == owner_id, BotVersion.created_at > now - DAY, BotVersion.reason != LADDER_FAILED)
+        .order_by(BotVersion.created_at.desc())
+        .limit(per_day)
+    )
+    times = db.scalars(recent).all()
+    if len(times) >= per_day:  # the oldest of the last per_day leaves the window first
+        raise DailyLimit(per_day, min(times) + DAY - now)
 
 
 class WithdrawalRefused(SubmissionRefused):
@@ -126,9 +163,11 @@ def missing_from_store(make: sessionmaker[Session], store: Path) -> tuple[list[s
 
 
 async def submit(
-    make: sessionmaker[Session], store: Path, owner: User, data: bytes, limits: Limits = Limits(), validate: bool = True, sandbox: str = "process"
+    make: sessionmaker[Session], store: Path, owner: User, data: bytes, limits: Limits = Limits(), validate: bool = True,
+    sandbox: str = "process", per_day: int = 0,
 ) -> Outcome:
-    """Run a whole submission. Raises SubmissionRefused for archives and manifests that cannot even be registered."""
+    """Run a whole submission. Raises SubmissionRefused for archives and manifests that cannot even be registered, and
+    DailyLimit past ``per_day`` versions of the owner's in 24 hours (0: no limit; the API passes the ladder's)."""
     staging_root, validation_root = store_dirs(store)
     staging = staging_root / uuid.uuid4().hex
     try:
@@ -149,7 +188,7 @@ async def submit(
     registered: list[int] = []  # the version's id once its row is committed
     final: Path | None = None  # the version's folder once staging is moved there
     try:
-        seq, rel = register(make, owner, manifest, registered, store)
+        seq, rel = register(make, owner, manifest, registered, store, per_day)
         (store / rel).parent.mkdir(parents=True, exist_ok=True)
         staging.rename(store / rel)
         final = store / rel  # only now: a folder that was in the way is not this submission's to remove
@@ -218,14 +257,20 @@ def unpacked(data: bytes, staging: Path, limits: Limits) -> BotManifest:
     return manifest
 
 
-def register(make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int], store: Path) -> tuple[int, str]:
+def register(
+    make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int], store: Path, per_day: int = 0
+) -> tuple[int, str]:
     """The bot (a new name becomes the owner's) and its new version, validating; returns its seq and folder in the store.
+
+    The daily limit is checked here, with no await between the count and the new row: two uploads of one owner in
+    progress at once cannot both take the last place (only the serving ladder takes submissions, on one loop).
 
     The version's id is put in ``registered`` once it is committed, for ``submit`` to undo should a later step fail.
     The folder is NAME/SEQ, or NAME/SEQ-XXXXXXXX when that is taken: a store kept while its database was replaced
     (a backup restored, a new --db) holds folders of versions the database no longer knows.
     """
     with make() as db:
+        check_daily_limit(db, owner.id, per_day, time.time())
         bot = db.scalar(select(Bot).where(Bot.name == manifest.name))
         if bot is not None and bot.owner_id != owner.id:
             raise SubmissionRefused(403, f"the bot name {manifest.name!r} belongs to another user")
@@ -260,7 +305,7 @@ def abandon(make: sessionmaker[Session], version_id: int) -> None:
         with make() as db:
             version = db.get(BotVersion, version_id)
             if version is not None and version.status == "validating":
-                version.status, version.reason = "rejected", "the submission failed (an internal error of the ladder); submit again"
+                version.status, version.reason = "rejected", LADDER_FAILED
                 db.commit()
     except Exception:
         log_.exception("could not reject version %s, whose submission failed", version_id)
