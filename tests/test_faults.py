@@ -128,6 +128,38 @@ def test_breakout_attempts_are_contained(tmp_path: Path, sandbox: str) -> None:
     assert "leak.txt unreadable" in log and "NOT FOR BOTS" not in log
 
 
+#: File systems a container gets from Docker itself (/proc, /dev, cgroups...): the bot's own mounts are the others.
+PSEUDO_FS = {"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "tmpfs"}
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_the_container_is_confined_as_docs_faults_promises(tmp_path: Path, sandbox: str) -> None:
+    """Each confinement, read from inside the container: without it the breakout probes still passed (the user alone
+    stops writes to /, /usr, /bot and /arena; a bot under its limits never shows them), so one lost went unseen."""
+    from referee.server.sandbox import BOT_UID, Limits
+
+    played, kinds, log = play(tmp_path, "confinement", sandbox)
+    assert kinds == [], log[-3000:]
+    lines = set(log.splitlines())
+    assert f"uid {BOT_UID} gid {BOT_UID}" in lines, log[:3000]
+    assert {"status CapBnd 0000000000000000", "status CapEff 0000000000000000", "status NoNewPrivs 1"} <= lines, log[:3000]
+    cgroup = {line.split()[1]: line.split(" ", 2)[2] for line in lines if line.startswith("cgroup ")}
+    limits = Limits()
+    memory = 512 * 1024 * 1024
+    assert limits.memory == "512m" and cgroup["memory"] == str(memory), cgroup
+    if cgroup["swap"] != "None":  # cgroup v2
+        assert cgroup["swap"] == "0", cgroup
+    elif cgroup["memsw"] != "None":  # cgroup v1, a host that accounts swap
+        assert cgroup["memsw"] == str(memory), cgroup
+    assert cgroup["pids"] == str(limits.pids), cgroup
+    quota, period = cgroup["cpu"].split()
+    assert quota.isdigit() and int(quota) / int(period) == limits.cpus, cgroup
+    mounts = {point: (kind, mode) for _, point, kind, mode in (line.split() for line in lines if line.startswith("mount "))}
+    assert {"/", "/usr", "/bot", "/arena", "/opt/arena"} <= set(mounts) and mounts["/tmp"][0] == "tmpfs", mounts
+    writable = {point for point, (kind, mode) in mounts.items() if kind not in PSEUDO_FS and mode != "ro"}
+    assert not writable, f"mounted writable in the container: {writable}"
+
+
 def left_containers(match_id: str) -> str:
     label = f"label=arena.match={match_id}"  # this match only: other tests may run containers meanwhile
     return subprocess.run(["docker", "ps", "-aq", "--filter", label], capture_output=True, text=True, check=True).stdout.strip()

@@ -127,6 +127,41 @@ def escape() -> None:
     print(f"escaped pid {os.read(read, 64).decode().strip()}", flush=True)
 
 
+def read_first(*paths: str) -> str | None:
+    """The first of ``paths`` that can be read, stripped; None if none can."""
+    for path in paths:
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            continue
+    return None
+
+
+def report_confinement() -> None:
+    """Say what confines this process (user, capabilities, cgroup limits, mounts) for the test to check; cgroup v1 or v2."""
+    print(f"uid {os.getuid()} gid {os.getgid()}", flush=True)
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(("CapBnd:", "CapEff:", "CapPrm:", "NoNewPrivs:")):
+                key, value = line.split(":", 1)
+                print(f"status {key} {value.strip()}", flush=True)
+    cg = "/sys/fs/cgroup"
+    limits: dict[str, str | None] = {
+        "memory": read_first(f"{cg}/memory.max", f"{cg}/memory/memory.limit_in_bytes"),
+        "swap": read_first(f"{cg}/memory.swap.max"),  # cgroup v2: the swap alone
+        "memsw": read_first(f"{cg}/memory/memory.memsw.limit_in_bytes"),  # cgroup v1: memory and swap together
+        "pids": read_first(f"{cg}/pids.max", f"{cg}/pids/pids.max"),
+        "cpu": read_first(f"{cg}/cpu.max") or f"{read_first(f'{cg}/cpu/cpu.cfs_quota_us')} {read_first(f'{cg}/cpu/cpu.cfs_period_us')}",
+    }
+    for name, value in limits.items():
+        print(f"cgroup {name} {value}", flush=True)  # None: not there (a host that does not account swap)
+    with open("/proc/self/mounts") as f:
+        for line in f:
+            _, point, kind, options, *_ = line.split()
+            print(f"mount {point} {kind} {options.split(',')[0]}", flush=True)
+
+
 class Faulty(Bot):
     name = "faulty"
     max_retries = 1_000_000 if FAULT == "illegal_forever" else 3
@@ -195,6 +230,8 @@ def main() -> None:
         probe_breakouts()
     if FAULT == "other_seat":
         probe_other_seats()
+    if FAULT == "confinement":
+        report_confinement()
     run(Faulty())
 
 
