@@ -154,8 +154,8 @@ def report_confinement() -> None:
         "pids": read_first(f"{cg}/pids.max", f"{cg}/pids/pids.max"),
         "cpu": read_first(f"{cg}/cpu.max") or f"{read_first(f'{cg}/cpu/cpu.cfs_quota_us')} {read_first(f'{cg}/cpu/cpu.cfs_period_us')}",
     }
-    for name, value in limits.items():
-        print(f"cgroup {name} {value}", flush=True)  # None: not there (a host that does not account swap)
+    for name, limit in limits.items():
+        print(f"cgroup {name} {limit}", flush=True)  # None: not there (a host that does not account swap)
     with open("/proc/self/mounts") as f:
         for line in f:
             _, point, kind, options, *_ = line.split()
