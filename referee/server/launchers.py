@@ -9,6 +9,7 @@ match ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -211,7 +212,10 @@ class ProcessHandle:
                 except TimeoutError:
                     pass
         self.kill_group()  # whatever is left in the group, should the reaper be gone (a bot may kill it)
-        await self.proc.wait()
+        # Bounded: asyncio's wait() returns once the output's pipe closes too, and a bot that stopped its reaper (SIGSTOP)
+        # leaves what it started in a session of its own holding that pipe; the stop waited as long as that ran.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.proc.wait(), REAP_TIMEOUT_S)
         try:
             await asyncio.wait_for(self.pump, 2.0)
         except TimeoutError:

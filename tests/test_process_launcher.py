@@ -1,0 +1,179 @@
+"""The process runner (referee/server/launchers.py, reaper.py): its limits, the environment a bot sees, and how a bot ends."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.server import launchers
+from referee.server.launchers import REAPER, BotHandle, LaunchSpec, ProcessLauncher, process_alive, process_start, resolve_command, with_limits
+from referee.server.manifest import load_manifest
+from tests.test_referee_killed import STUBBORN_BOT, all_gone, bot_pids, started_at, wait_until
+
+
+def script_bot(tmp_path: Path, script: str) -> Path:
+    """A bot folder whose command runs ``script`` with the referee's Python."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text(script)
+    (bot / "bot.toml").write_text('name = "b"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "bot.py"]\n')
+    return bot
+
+
+def spec_for(tmp_path: Path, bot: Path) -> LaunchSpec:
+    (tmp_path / "seat").mkdir()
+    return LaunchSpec(0, load_manifest(bot), bot, tmp_path / "seat", tmp_path / "home", {"ARENA_MATCH_ID": "m1"}, tmp_path / "bot.log")
+
+
+def run_to_end(tmp_path: Path, bot: Path) -> int:
+    """Start the bot, wait for its end, and finish its log; its exit code."""
+
+    async def run() -> int:
+        handle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
+        code = await handle.wait()
+        await handle.stop(0)
+        return code
+
+    return asyncio.run(run())
+
+
+def test_a_process_bot_runs_under_its_limits() -> None:
+    """docs/faults.md: no core files, 2 GiB of address space, 900 s of CPU."""
+    out = subprocess.run(with_limits(["sh", "-c", "ulimit -c; ulimit -v; ulimit -t"]), capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", str(launchers.MEMORY_LIMIT_BYTES // 1024), str(launchers.CPU_LIMIT_SECONDS)]
+    assert launchers.MEMORY_LIMIT_BYTES == 2 * 1024**3 and launchers.CPU_LIMIT_SECONDS == 900
+
+
+def test_python_or_python3_in_a_command_is_the_referees_interpreter() -> None:
+    """The referee's interpreter has the SDK installed; another python3 on the PATH may not."""
+    assert resolve_command(("python3", "bot.py")) == [sys.executable, "bot.py"]
+    assert resolve_command(("python", "-u", "bot.py")) == [sys.executable, "-u", "bot.py"]
+    assert resolve_command(("./bot", "python")) == ["./bot", "python"]
+
+
+def test_a_process_bot_sees_none_of_the_referees_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee's environment may hold secrets (a ladder's database password): a bot sees only what it needs."""
+    monkeypatch.setenv("ARENA_TEST_SECRET", "do-not-leak")
+    bot = script_bot(tmp_path, "import os\nfor k, v in sorted(os.environ.items()):\n    print(f'{k}={v}')\n")
+
+    assert run_to_end(tmp_path, bot) == 0
+    seen = dict(line.split("=", 1) for line in (tmp_path / "bot.log").read_text().splitlines())
+    assert "ARENA_TEST_SECRET" not in seen and "do-not-leak" not in seen.values()
+    assert seen["HOME"] == seen["TMPDIR"] == str(tmp_path / "home")
+    assert seen["ARENA_ADDRESS"] == f"unix:{tmp_path / 'seat' / 'referee.sock'}" and seen["ARENA_MATCH_ID"] == "m1"
+
+
+def running(started: dict[int, int | None]) -> list[int]:
+    return [pid for pid, start in started.items() if started_at(pid) == start]
+
+
+def stop_and_check_gone(tmp_path: Path, script: str, before_stop: float = 0.0) -> None:
+    """Start ``script``, which says its pid and its escaped child's, stop it, and check both are gone."""
+    bot = script_bot(tmp_path, script)
+    started: dict[int, int | None] = {}
+
+    async def run() -> None:
+        handle: BotHandle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
+        try:
+            started.update({pid: await asyncio.to_thread(started_at, pid) for pid in await asyncio.to_thread(bot_pids, tmp_path / "bot.log")})
+            await asyncio.sleep(before_stop)
+        finally:
+            await handle.stop(grace=0.1)
+
+    try:
+        asyncio.run(run())
+        assert None not in started.values(), f"the bot or its child was not running: {started}"
+        assert wait_until(lambda: all_gone(started), 10), f"still running after the stop: {running(started)}"
+    finally:
+        for pid in running(started):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_stopped_bot_that_ignores_sigterm_goes_with_what_left_its_group(tmp_path: Path) -> None:
+    """The stop's SIGTERM goes to the reaper, which kills the bot and its child in a session of its own: killing
+    the reaper or the process group instead would leave that child running."""
+    stop_and_check_gone(tmp_path, STUBBORN_BOT)
+
+
+def test_a_bot_that_killed_its_reaper_is_still_killed_at_the_stop(tmp_path: Path) -> None:
+    """docs/faults.md: a bot can kill its reaper; the bot itself, still in the reaper's process group, dies at the stop."""
+    script = STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGKILL)\nwhile True:").replace(
+        'child = subprocess.Popen(["sleep", "600"], start_new_session=True)', 'child = subprocess.Popen(["sleep", "600"])'
+    )
+    stop_and_check_gone(tmp_path, script, before_stop=0.5)
+
+
+def test_a_bot_killed_by_a_signal_is_reported_so(tmp_path: Path) -> None:
+    """The reaper ends as the bot did: a bot killed by SIGSEGV reads as killed by SIGSEGV, not as an exit code."""
+    bot = script_bot(tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+
+    assert run_to_end(tmp_path, bot) == -signal.SIGSEGV
+
+
+def test_a_reaper_whose_referee_is_already_gone_starts_nothing(tmp_path: Path) -> None:
+    """The referee died while its reaper started: no one would stop the bot, so it is never started."""
+    gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True).stdout)
+    marker = tmp_path / "started"
+    reaper = subprocess.run([sys.executable, "-I", "-S", str(REAPER), f"--parent={gone}", "touch", str(marker)], timeout=60)
+    assert reaper.returncode == -signal.SIGTERM
+    assert not marker.exists()
+
+
+def test_a_process_start_time_stays_while_it_runs_and_tells_later_processes_apart() -> None:
+    """The sweep of orphaned containers keeps a referee's containers while its pid names a process of the same start
+    time: a value that changed as the referee ran (its memory, its CPU time) would have its live bots removed."""
+    grow = "import sys; sys.stdin.readline(); big = bytearray(200 * 1024 * 1024); print('grown', flush=True); sys.stdin.readline()"
+    child = subprocess.Popen([sys.executable, "-c", grow], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        mine, before = process_start(os.getpid()), process_start(child.pid)
+        child.stdin.write("grow\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == "grown\n"  # its memory and CPU time have changed meanwhile
+        assert mine and before and process_start(child.pid) == before
+        assert int(before) >= int(mine)  # started after this process
+    finally:
+        child.kill()
+        child.wait()
+    assert process_start(child.pid) is None
+
+
+def test_a_process_of_another_user_counts_as_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """kill(pid, 0) on another user's process says EPERM: it is there (its containers are not orphans)."""
+
+    def refused(pid: int, sig: int) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "kill", refused)
+    assert process_alive(12345)
+
+
+def test_a_bot_that_stopped_its_reaper_cannot_hang_the_stop(tmp_path: Path) -> None:
+    """asyncio's wait() for the reaper returned only once the bot's output pipe closed: a bot that stopped its reaper
+    (SIGSTOP) and left a process in a session of its own, holding that pipe, hung the stop, and the match's end, as
+    long as that process ran. What left the group may outlive the bot then (docs/faults.md); the referee goes on."""
+    script = STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGSTOP)\nwhile True:")
+    bot = script_bot(tmp_path, script)
+    pids: list[int] = []
+
+    async def run() -> None:
+        handle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
+        pids.extend(await asyncio.to_thread(bot_pids, tmp_path / "bot.log"))
+        await asyncio.wait_for(handle.stop(grace=0.1), 60)  # a hang detector, not a measure: the stop takes about 12 s
+
+    try:
+        asyncio.run(run())
+        bot_pid = pids[0]
+        assert wait_until(lambda: started_at(bot_pid) is None, 10), "the bot outlived the stop"
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
