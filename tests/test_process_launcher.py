@@ -15,7 +15,7 @@ import pytest
 from referee.server import launchers
 from referee.server.launchers import REAPER, BotHandle, LaunchSpec, ProcessLauncher, process_alive, process_start, resolve_command, with_limits
 from referee.server.manifest import load_manifest
-from tests.test_referee_killed import STUBBORN_BOT, all_gone, bot_pids, started_at, wait_until
+from tests.test_referee_killed import STUBBORN_BOT, all_gone, started_at, wait_until
 
 
 def script_bot(tmp_path: Path, script: str) -> Path:
@@ -70,6 +70,16 @@ def test_a_process_bot_sees_none_of_the_referees_environment(tmp_path: Path, mon
     assert seen["ARENA_ADDRESS"] == f"unix:{tmp_path / 'seat' / 'referee.sock'}" and seen["ARENA_MATCH_ID"] == "m1"
 
 
+async def said_pids(log: Path) -> list[int]:
+    """The bot's pid and its child's, once it has said them (its log is written on this event loop: no thread waits)."""
+    for _ in range(600):
+        lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+        if len(found := [int(line.split()[-1]) for line in lines if line.startswith(("bot pid ", "escaped pid "))]) == 2:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the bot never said its pids: {log.read_text(errors='replace') if log.exists() else 'no log'}")
+
+
 def running(started: dict[int, int | None]) -> list[int]:
     return [pid for pid, start in started.items() if started_at(pid) == start]
 
@@ -82,7 +92,7 @@ def stop_and_check_gone(tmp_path: Path, script: str, before_stop: float = 0.0) -
     async def run() -> None:
         handle: BotHandle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
         try:
-            started.update({pid: await asyncio.to_thread(started_at, pid) for pid in await asyncio.to_thread(bot_pids, tmp_path / "bot.log")})
+            started.update({pid: started_at(pid) for pid in await said_pids(tmp_path / "bot.log")})
             await asyncio.sleep(before_stop)
         finally:
             await handle.stop(grace=0.1)
@@ -166,7 +176,7 @@ def test_a_bot_that_stopped_its_reaper_cannot_hang_the_stop(tmp_path: Path) -> N
 
     async def run() -> None:
         handle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
-        pids.extend(await asyncio.to_thread(bot_pids, tmp_path / "bot.log"))
+        pids.extend(await said_pids(tmp_path / "bot.log"))
         await asyncio.wait_for(handle.stop(grace=0.1), 60)  # a hang detector, not a measure: the stop takes about 12 s
 
     try:
