@@ -198,9 +198,12 @@ def test_a_process_bot_starts_with_the_default_signal_dispositions() -> None:
 
     from referee.server.launchers import reaped
 
-    out = subprocess.run(reaped(["sh", "-c", "grep SigIgn /proc/self/status"]), capture_output=True, text=True, check=True).stdout
-    ignored = int(out.split()[-1], 16)
+    out = subprocess.run(reaped(["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"]), capture_output=True, text=True, check=True).stdout
+    masks = {line.split(":")[0]: int(line.split()[-1], 16) for line in out.splitlines()}
+    ignored = masks["SigIgn"]
     assert not ignored & (1 << (signal.SIGPIPE - 1)) and not ignored & (1 << (signal.SIGXFSZ - 1)), out
+    # The reaper blocks SIGTERM and SIGCHLD for itself: a bot inheriting that could not be stopped by a SIGTERM of its own.
+    assert masks["SigBlk"] == 0, out
 
 
 @pytest.mark.parametrize("sandbox", runners("docker"))
