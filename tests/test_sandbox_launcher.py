@@ -1,0 +1,147 @@
+"""The Docker launcher's own logic, with a stand-in for the Docker client (no engine needed): its clear errors, a start
+cancelled at the worst moment, and the watcher that removes a killed referee's containers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.server import sandbox
+from referee.server.launchers import LaunchSpec
+from referee.server.manifest import load_manifest
+from referee.server.sandbox import DockerLauncher, SandboxError
+from tests.support import SAMPLE_BOTS
+from tests.test_referee_killed import wait_until
+
+
+class Container:
+    def __init__(self) -> None:
+        self.removed = False
+
+    def start(self) -> None:
+        pass
+
+    def remove(self, force: bool = False) -> None:
+        self.removed = True
+
+
+@dataclass
+class Image:
+    labels: dict[str, str]
+
+
+class Client:
+    """What DockerLauncher asks of the Docker client: the image, and containers to create."""
+
+    def __init__(self, image: Image | None) -> None:
+        self.image, self.created = image, list[Container]()
+        self.images, self.containers = self, self
+
+    def get(self, name: str) -> Image:
+        if self.image is None:
+            raise LookupError(f"No such image: {name}")  # the SDK raises docker.errors.ImageNotFound
+        return self.image
+
+    def create(self, image: str, **kwargs: Any) -> Container:
+        self.created.append(container := Container())
+        return container
+
+
+@pytest.fixture
+def no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing reaches a real engine: no sweep for orphans, no watcher."""
+    monkeypatch.setattr(sandbox, "sweep_orphans", lambda: None)
+    monkeypatch.setattr(sandbox, "owner_token", lambda: "test-token")
+
+
+def runtime_labels(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "runtime").mkdir(exist_ok=True)
+    return {"arena.runtime": str(tmp_path / "runtime"), "arena.python": sys.base_prefix}
+
+
+def test_a_missing_image_or_runtime_is_a_clear_error(tmp_path: Path, no_engine: None) -> None:
+    """`arena ... --sandbox docker` says what to do (`arena sandbox build`), not a traceback or a container that cannot run."""
+    with pytest.raises(SandboxError, match="the sandbox image arena-bot-runtime:1 is missing; build it with `arena sandbox build`"):
+        DockerLauncher(client=Client(None))
+    for gone in ("arena.runtime", "arena.python"):
+        labels = {**runtime_labels(tmp_path), gone: str(tmp_path / "gone")}
+        with pytest.raises(SandboxError, match="is gone from this machine; rebuild it with `arena sandbox build`"):
+            DockerLauncher(client=Client(Image(labels)))
+    DockerLauncher(client=Client(Image(runtime_labels(tmp_path))))
+
+
+def test_no_engine_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DOCKER_HOST", f"unix://{tmp_path / 'no-such.sock'}")
+    with pytest.raises(SandboxError, match="no Docker engine can be reached .*use --sandbox process"):
+        sandbox.docker_client()
+
+
+def test_a_container_started_just_as_its_launch_is_cancelled_is_removed(tmp_path: Path, no_engine: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after the starting thread has the container but before the task has it: the task removes it."""
+    handed = threading.Event()
+
+    class Start(sandbox._Start):
+        def __setattr__(self, name: str, value: Any) -> None:
+            super().__setattr__(name, value)
+            if name == "container" and value is not None:
+                handed.set()
+
+    monkeypatch.setattr(sandbox, "_Start", Start)
+    client = Client(Image(runtime_labels(tmp_path)))
+    launcher = DockerLauncher(client=client)
+    manifest = load_manifest(SAMPLE_BOTS / "random")
+    (tmp_path / "seat").mkdir()
+    spec = LaunchSpec(0, manifest, manifest.path, tmp_path / "seat", tmp_path / "home", {"ARENA_MATCH_ID": "m"}, tmp_path / "bot.log")
+
+    async def cancel_once_handed() -> None:
+        task = asyncio.create_task(launcher.launch(spec))
+        await asyncio.sleep(0)  # the task now waits for its thread
+        assert handed.wait(60)  # blocking the loop: the thread's result cannot reach the task before the cancel
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel_once_handed())
+    assert [c.removed for c in client.created] == [True]
+
+
+def test_a_dead_watcher_is_started_again_with_the_same_token() -> None:
+    """docs/faults.md: a watcher that dies while its referee runs is started again at the next container."""
+    token = sandbox.owner_token()
+    first = sandbox._OWNER.watcher
+    assert first is not None
+    first.kill()
+    first.wait()
+    assert sandbox.owner_token() == token
+    again = sandbox._OWNER.watcher
+    assert again is not None and again is not first and again.poll() is None
+
+
+def test_the_watcher_outlives_the_signals_that_stop_its_referee(tmp_path: Path) -> None:
+    """Ctrl-C, or a stopped service signalling all its processes, must leave the watcher to see its referee go."""
+    watcher = subprocess.Popen([sys.executable, "-I", str(sandbox.WATCHER), f"test-{os.getpid()}-no-such-owner"], stdin=subprocess.PIPE)
+    assert watcher.stdin is not None
+    try:
+
+        def ignoring() -> bool:
+            status = Path(f"/proc/{watcher.pid}/status").read_text()
+            ignored = int(next(line for line in status.splitlines() if line.startswith("SigIgn:")).split()[1], 16)
+            return all(ignored & (1 << (sig - 1)) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+
+        assert wait_until(ignoring, 30), "the watcher does not ignore SIGINT, SIGTERM and SIGHUP"
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            watcher.send_signal(sig)
+        watcher.stdin.close()  # its referee is gone: it removes that referee's containers (none here) and ends
+        assert watcher.wait(timeout=60) >= 0, "killed by a signal, not ended by its referee's end"
+    finally:
+        watcher.kill()
+        watcher.wait()
