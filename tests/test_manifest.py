@@ -163,3 +163,36 @@ def test_a_typescript_bot_edited_since_its_bundle_is_told_to_build_again(tmp_pat
     (folder / "bot.py").write_text("")
     os.utime(folder / "bot.ts", (4000, 4000))
     assert stale_build(load_manifest(folder)) is None
+
+
+PER_PROCESS = "'matches_per_process' must be a whole number from 1 to 1000"
+
+
+@pytest.mark.parametrize(
+    "old,new,message",
+    [
+        ('name = "m"', "name = ", "not valid TOML"),
+        ('name = "m"', 'name = "   "', "'name' must be a non-empty string"),
+        ('language = "python"', 'language = "cobol"', "'language' must be one of python, typescript, javascript, other"),
+        ('games = ["glory"]', 'games = ["glory", ""]', "'games' must be a non-empty list of game ids"),
+        ("command =", "matches_per_process = true\ncommand =", PER_PROCESS),
+        ("command =", "matches_per_process = 1001\ncommand =", PER_PROCESS),
+        ("command =", "matches_per_process = 2.5\ncommand =", PER_PROCESS),
+    ],
+    ids=["bad-toml", "blank-name", "unknown-language", "empty-game-id", "bool-per-process", "too-many-per-process", "fractional-per-process"],
+)
+def test_each_bad_value_is_told_not_a_traceback(tmp_path: Path, old: str, new: str, message: str) -> None:
+    """Every mistake in bot.toml is a ManifestError saying what to fix: `arena match` prints it, the ladder answers 400."""
+    folder = bot(tmp_path, 'command = ["python", "bot.py"]\n')
+    text = (folder / "bot.toml").read_text()
+    assert old in text
+    (folder / "bot.toml").write_text(text.replace(old, new, 1))
+    with pytest.raises(ManifestError, match=message):
+        load_manifest(folder)
+
+
+def test_a_manifest_that_is_not_utf8_is_told(tmp_path: Path) -> None:
+    folder = bot(tmp_path, 'command = ["python", "bot.py"]\n')
+    (folder / "bot.toml").write_bytes((folder / "bot.toml").read_bytes() + b'# caf\xe9\n')  # Latin-1, as an old editor saves it
+    with pytest.raises(ManifestError, match="not valid TOML"):
+        load_manifest(folder)
