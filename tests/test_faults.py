@@ -80,6 +80,9 @@ def test_faults_that_forfeit(tmp_path: Path, fault: str, sandbox: str) -> None:
         kinds = FORFEITS[fault]  # a slow start (a loaded machine) may let the connect timeout come before the exit
     assert kinds == FORFEITS[fault], log[-2000:]
     assert played.record.result.seats[0].rank == 2 and played.record.result.seats[1].rank == 1
+    for verdict in played.record.result.seats[0].verdicts:
+        if verdict.kind == pb.CRASH:  # the log ends saying how the bot ended: one that died before it printed has nothing else
+            assert log.endswith(f"[referee] at decision {verdict.decision_index}: {verdict.detail}\n"), log[-2000:]
 
 
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))

@@ -187,3 +187,23 @@ def test_a_bot_that_stopped_its_reaper_cannot_hang_the_stop(tmp_path: Path) -> N
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+#: Starts $0 in a session of its own, says its pid, and ends once it runs under its name (not yet exec'd, it is found).
+SETSID_UNDER_NAME = 'setsid "$0" 600 & echo $!; while [ "$(cat /proc/$!/comm)" != "$(basename "$0")" ]; do sleep 0.01; done'
+
+
+def test_a_process_named_with_a_parenthesis_is_killed_too(tmp_path: Path) -> None:
+    """/proc/PID/stat puts the command's name in parentheses, and a name may hold ") S 1": read up to the first ")",
+    the process's parent is misread, and what left the bot's group under such a name outlived it."""
+    named = tmp_path / "x) S 1 1"
+    named.symlink_to("/bin/sleep")  # the name a process gets is its file's
+    log = tmp_path / "out"
+    with log.open("w") as out:
+        subprocess.run([sys.executable, "-I", "-S", str(REAPER), "sh", "-c", SETSID_UNDER_NAME, str(named)], stdout=out, timeout=60)
+    pid = int(log.read_text())
+    try:
+        assert wait_until(lambda: started_at(pid) is None, 10), f"{Path(f'/proc/{pid}/stat').read_text()} outlived its bot"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
