@@ -33,6 +33,15 @@ class Container:
     def remove(self, force: bool = False) -> None:
         self.removed = True
 
+    def logs(self, **kwargs: Any) -> list[bytes]:
+        return [b"played\n"]
+
+    def wait(self) -> dict[str, int]:
+        return {"StatusCode": 0}
+
+    def kill(self) -> None:
+        pass
+
 
 @dataclass
 class Image:
@@ -112,6 +121,46 @@ def test_a_container_started_just_as_its_launch_is_cancelled_is_removed(tmp_path
 
     asyncio.run(cancel_once_handed())
     assert [c.removed for c in client.created] == [True]
+
+
+def test_every_launch_may_sweep_for_orphans(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ladder starts containers for weeks: each start asks for a sweep (sweep_orphans runs one every SWEEP_EVERY_S at
+    most), not only the launcher's creation, or orphans of referees killed later ran on."""
+    swept: list[str] = []
+    monkeypatch.setattr(sandbox, "sweep_orphans", lambda: swept.append("swept"))
+    monkeypatch.setattr(sandbox, "owner_token", lambda: "test-token")
+    client = Client(Image(runtime_labels(tmp_path)))
+    launcher = DockerLauncher(client=client)
+    manifest = load_manifest(SAMPLE_BOTS / "random")
+
+    async def launch(seat: int) -> None:
+        (tmp_path / f"seat{seat}").mkdir()
+        spec = LaunchSpec(seat, manifest, manifest.path, tmp_path / f"seat{seat}", tmp_path / f"home{seat}", {}, tmp_path / f"bot{seat}.log")
+        handle = await launcher.launch(spec)
+        assert await handle.wait() == 0
+        await handle.stop(0)
+
+    for seat in range(2):
+        asyncio.run(launch(seat))
+    assert len(swept) == 3 and [c.removed for c in client.created] == [True, True]
+    assert (tmp_path / "bot0.log").read_bytes() == b"played\n"
+
+
+def test_a_forked_referee_labels_its_containers_with_a_token_of_its_own() -> None:
+    """Its parent's token would have its containers removed when the parent ends, by the parent's watcher."""
+    token = sandbox.owner_token()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.write(write, sandbox.owner_token().encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as said:
+        child = said.read()
+    os.waitpid(pid, 0)
+    assert child.startswith(f"{pid}-") and token.startswith(f"{os.getpid()}-")
 
 
 def test_a_dead_watcher_is_started_again_with_the_same_token() -> None:
