@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +54,24 @@ def test_a_stop_kills_every_container_however_many_are_waited_on(tmp_path: Path)
 
     assert asyncio.run(play_then_stop()) == [137] * BOTS
     assert all(c.killed.is_set() and c.removed for c in containers)
+
+
+class LastWords(Container):
+    """A bot whose last output comes as it is killed, a moment after."""
+
+    def logs(self, **kwargs: Any) -> Any:
+        yield b"playing\n"
+        self.killed.wait(60)
+        time.sleep(0.2)  # the pump is still writing when the stop goes on
+        yield b"killed\n"
+
+
+def test_a_stop_finishes_the_log_before_it_returns(tmp_path: Path) -> None:
+    """The match reads the log, and notes a crash at its end, once the stop returns: what the bot said last is there."""
+
+    async def play_then_stop() -> None:
+        handle = DockerHandle(LastWords(threading.Event()), tmp_path / "seat0.log")
+        await handle.stop(grace=0)
+
+    asyncio.run(play_then_stop())
+    assert (tmp_path / "seat0.log").read_bytes() == b"playing\nkilled\n"
