@@ -75,3 +75,33 @@ def test_a_stop_finishes_the_log_before_it_returns(tmp_path: Path) -> None:
 
     asyncio.run(play_then_stop())
     assert (tmp_path / "seat0.log").read_bytes() == b"playing\nkilled\n"
+
+
+class EndsOnItsOwn(Container):
+    """A bot that ends by itself a moment after its match, as one that read its result does."""
+
+    def __init__(self) -> None:
+        super().__init__(threading.Event())
+        self.ended, self.killed_while_running = threading.Event(), False
+        threading.Timer(0.2, self.ended.set).start()
+
+    def wait(self) -> dict[str, Any]:
+        self.ended.wait(60)
+        return {"StatusCode": 0}
+
+    def kill(self) -> None:
+        self.killed_while_running = not self.ended.is_set()
+        super().kill()
+
+
+def test_a_stop_lets_the_bot_end_within_its_grace(tmp_path: Path) -> None:
+    """Killed at once, a bot lost what it had still to write (its result, its notes) and read as killed (code 137)."""
+    container = EndsOnItsOwn()
+
+    async def stop() -> int:
+        handle = DockerHandle(container, tmp_path / "seat0.log")
+        await handle.stop(grace=60)
+        return await handle.wait()
+
+    assert asyncio.run(stop()) == 0
+    assert not container.killed_while_running and container.removed
