@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.server.launchers import ProcessHandle
+from referee.server.launchers import BotHandle, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import ManifestError, load_manifest
 from referee.server.runner import BotPool, MatchSetup, run_local_match
 from referee.server.session import TimeControl
@@ -100,6 +100,50 @@ def test_a_process_retires_after_its_matches(tmp_path: Path) -> None:
             await pool.close()
 
     assert asyncio.run(main()) == 4
+
+
+class Recording(ProcessLauncher):
+    """Starts each bot as a process, and records its seat."""
+
+    def __init__(self) -> None:
+        self.launched: list[int] = []
+
+    async def launch(self, spec: LaunchSpec) -> BotHandle:
+        self.launched.append(spec.seat)
+        return await super().launch(spec)
+
+
+class Sandboxed:
+    """Stands in for the Docker launcher (not a ProcessLauncher): it starts each bot through a recording one."""
+
+    name = "docker"
+
+    def __init__(self) -> None:
+        self.inner = Recording()
+        self.launched = self.inner.launched
+
+    async def launch(self, spec: LaunchSpec) -> BotHandle:
+        return await self.inner.launch(spec)
+
+
+@pytest.mark.parametrize("sandbox,launcher", [("docker", Recording), ("process", Sandboxed)], ids=["docker-setup", "sandbox-launcher"])
+def test_a_sandboxed_match_never_hands_a_bot_to_the_pool(tmp_path: Path, sandbox: str, launcher: type[Recording | Sandboxed]) -> None:
+    """The pool runs plain processes: a tournament or a ladder with --sandbox docker passes its pool to every match, and
+    a bot allowed several matches per process must still be started by the sandbox's launcher, in a container."""
+    bot = pooled_bot(tmp_path)
+    starter = launcher()
+
+    async def main() -> int:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            setup = MatchSetup("generals-war", [bot, bot], 1, {}, TC, tmp_path / "logs", sandbox=sandbox)
+            await run_local_match(setup, starter, pool=pool)
+            return pool.started
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == 0
+    assert sorted(starter.launched) == [0, 1]
 
 
 def test_a_pool_keeps_a_few_idle_processes_and_stops_the_oldest(tmp_path: Path) -> None:
