@@ -194,3 +194,48 @@ def test_the_watcher_outlives_the_signals_that_stop_its_referee(tmp_path: Path) 
     finally:
         watcher.kill()
         watcher.wait()
+
+
+def test_the_watcher_sweeps_twice_and_past_a_container_already_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once its referee is gone: every container with its token is removed, one the referee or the engine removed
+    meanwhile is passed over, and a second sweep removes one whose creation was under way."""
+    import docker
+
+    from referee.server import sandbox_watch
+
+    class Owned:
+        def __init__(self, gone: bool) -> None:
+            self.gone, self.removed = gone, False
+
+        def remove(self, force: bool = False) -> None:
+            if self.gone:
+                raise docker.errors.NotFound("No such container")
+            self.removed = True
+
+    sweeps = [[Owned(gone=True), Owned(gone=False)], [Owned(gone=False)]]  # the second: created as the referee died
+    asked: list[dict[str, str]] = []
+
+    class Engine:
+        containers = None
+
+        def list(self, all: bool, filters: dict[str, str]) -> list[Owned]:
+            asked.append(filters)
+            return sweeps[len(asked) - 1]
+
+    engine = Engine()
+    engine.containers = engine  # type: ignore[assignment]
+    monkeypatch.setattr(docker, "from_env", lambda: engine)
+    monkeypatch.setattr(sandbox_watch, "SECOND_SWEEP_AFTER_S", 0)
+    monkeypatch.setattr(signal, "signal", lambda sig, handler: None)  # main() ignores SIGINT, SIGTERM, SIGHUP: pytest must not
+    read, write = os.pipe()
+    stdin = os.dup(0)
+    try:
+        os.dup2(read, 0)
+        os.close(write)  # the referee's end: gone
+        sandbox_watch.main("tok")
+    finally:
+        os.dup2(stdin, 0)
+        os.close(stdin)
+        os.close(read)
+    assert asked == [{"label": "arena.owner=tok"}] * 2
+    assert [[c.removed for c in sweep] for sweep in sweeps] == [[False, True], [True]]
