@@ -144,7 +144,7 @@ def test_the_container_is_confined_as_docs_faults_promises(tmp_path: Path, sandb
     played, kinds, log = play(tmp_path, "confinement", sandbox)
     assert kinds == [], log[-3000:]
     lines = set(log.splitlines())
-    assert f"uid {BOT_UID} gid {BOT_UID}" in lines, log[:3000]
+    assert f"uid {BOT_UID} gid {BOT_UID}" in lines and {"HOME writable", "TMPDIR writable"} <= lines, log[:3000]
     assert {"status CapBnd 0000000000000000", "status CapEff 0000000000000000", "status NoNewPrivs 1"} <= lines, log[:3000]
     cgroup = {line.split()[1]: line.split(" ", 2)[2] for line in lines if line.startswith("cgroup ")}
     limits = Limits()

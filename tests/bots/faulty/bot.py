@@ -141,6 +141,13 @@ def read_first(*paths: str) -> str | None:
 def report_confinement() -> None:
     """Say what confines this process (user, capabilities, cgroup limits, mounts) for the test to check; cgroup v1 or v2."""
     print(f"uid {os.getuid()} gid {os.getgid()}", flush=True)
+    for name in ("HOME", "TMPDIR"):  # where a bot keeps its files: writable (the tmpfs), all else read-only
+        try:
+            with open(os.path.join(os.environ[name], "probe"), "w") as f:
+                f.write("x")
+            print(f"{name} writable", flush=True)
+        except OSError as exc:
+            print(f"{name} not writable: {exc.strerror}", flush=True)
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith(("CapBnd:", "CapEff:", "CapPrm:", "NoNewPrivs:")):
