@@ -1,0 +1,97 @@
+"""The Python SDK's driver fed the referee's messages directly: what the bot's hooks are told and what is sent back.
+
+sdk/typescript/test/sdk.test.ts checks the same of the TypeScript SDK's driver.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.v1 import generals_war_pb2 as gw
+from arena.v1 import referee_pb2 as pb
+from arena_sdk import Bot, Request
+from arena_sdk.driver import BotDriver, wrap
+
+START = pb.RefereeMessage(start=pb.GameStart(match_id="m1", game="generals-war", seat=1, num_seats=2, protocol_version=1))
+
+
+def reveal_request(request_id: int) -> pb.RefereeMessage:
+    decision = pb.Decision(generals_war=gw.Decision(reveal_choice=gw.RevealChoice()))
+    return pb.RefereeMessage(decision=pb.DecisionRequest(request_id=request_id, decision_index=request_id, decision=decision))
+
+
+def rejection(request_id: int) -> pb.RefereeMessage:
+    return pb.RefereeMessage(rejection=pb.Rejection(request_id=request_id, reason=f"not {request_id}"))
+
+
+class Recorder(Bot):
+    """Reveals nothing, and keeps what each hook was told."""
+
+    name = "recorder"
+    version = "2.0"
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, Any]] = []
+        self.requests: list[Request] = []
+
+    def on_start(self, start: pb.GameStart) -> None:
+        self.told.append(("start", start.seat))
+
+    def act(self, request: Request) -> Any:
+        self.told.append(("act", request.request_id))
+        self.requests.append(request)
+        return gw.Action(reveal_generals=gw.RevealGenerals())
+
+    def on_events(self, events: list[Any]) -> None:
+        self.told.append(("events", [e.WhichOneof("kind") for e in events]))
+
+    def on_rejection(self, reason: str) -> None:
+        self.told.append(("rejection", reason))
+
+    def on_result(self, result: pb.MatchResult) -> None:
+        self.told.append(("result", [s.rank for s in result.seats]))
+
+
+def test_hello_carries_the_match_the_token_and_the_bots_name_and_version() -> None:
+    hello = BotDriver(Recorder()).hello("m1", "secret").hello
+    assert (hello.match_id, hello.token, hello.protocol_version, hello.bot_name, hello.bot_version) == ("m1", "secret", 1, "recorder", "2.0")
+
+
+def test_each_decision_gets_its_own_retries_and_a_rejection_of_another_request_is_not_answered() -> None:
+    bot = Recorder()
+    bot.max_retries = 1
+    driver = BotDriver(bot)
+    driver.handle(START)
+    answered = [len(driver.handle(m)) for m in (reveal_request(5), rejection(5), rejection(5), rejection(4))]
+    assert answered == [1, 1, 0, 0]
+    # A new decision: asked again after its first rejection, though the last one had used its retries up.
+    (answer,) = driver.handle(reveal_request(6))
+    assert answer.action.request_id == 6 and answer.action.action.generals_war.WhichOneof("kind") == "reveal_generals"
+    assert [len(driver.handle(m)) for m in (rejection(5), rejection(6), rejection(6))] == [0, 1, 0]
+    assert [t for t in bot.told if t[0] != "start"] == [
+        ("act", 5), ("rejection", "not 5"), ("act", 5), ("rejection", "not 5"), ("rejection", "not 4"),
+        ("act", 6), ("rejection", "not 5"), ("rejection", "not 6"), ("act", 6), ("rejection", "not 6"),
+    ]
+    assert {(r.seat, r.kind, r.decision_index) for r in bot.requests} == {(1, "reveal_choice", 5), (1, "reveal_choice", 6)}
+
+
+def test_the_hooks_are_told_the_start_the_games_events_and_the_result() -> None:
+    bot = Recorder()
+    driver = BotDriver(bot)
+    driver.handle(START)
+    round_started = pb.Event(seq=0, generals_war=gw.Event(round_started=gw.RoundStarted(round=1)))
+    target = pb.Event(seq=1, generals_war=gw.Event(target_chosen=gw.TargetChosen(target=0)))
+    driver.handle(pb.RefereeMessage(events=pb.EventBatch(events=[round_started, target])))
+    driver.handle(pb.RefereeMessage(error=pb.ProtocolError(code=pb.STALE_REQUEST, message="stale")))
+    result = pb.MatchResult(match_id="m1", seats=[pb.SeatResult(seat=0, rank=1), pb.SeatResult(seat=1, rank=2)])
+    assert driver.handle(pb.RefereeMessage(result=result)) == []
+    assert bot.told == [("start", 1), ("events", ["round_started", "target_chosen"]), ("result", [1, 2])]
+    assert driver.result == result
+
+
+def test_wrap_puts_a_games_action_in_the_envelope_and_passes_an_envelope_through() -> None:
+    target = gw.Action(choose_target=gw.ChooseTarget(target=2))
+    assert wrap(target, "generals-war") == pb.Action(generals_war=target)
+    envelope = pb.Action(generals_war=gw.Action(reveal_generals=gw.RevealGenerals(card_ids=[1])))
+    assert wrap(envelope, "generals-war") is envelope
+    assert wrap(None, "generals-war") == pb.Action() and wrap(target, "glory") == pb.Action()
