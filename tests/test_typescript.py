@@ -410,7 +410,7 @@ def test_a_refused_typescript_bot_says_why(bots: dict[str, Path], referee: Refer
     unset = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, timeout=60)
     assert unset.returncode == 1 and "ARENA_ADDRESS is not set" in unset.stderr
     # A level in any case is read; an unknown one is warned about (INFO is used), and an empty one is unset, as in the Python SDK.
-    for level, warned in (("debug", False), ("loud", True), ("", False)):
+    for level, warned in (("debug", False), ("warn", False), ("loud", True), ("", False)):
         env = {"PATH": os.environ.get("PATH", ""), "ARENA_LOG_LEVEL": level}
         proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=env, capture_output=True, text=True, timeout=60)
         assert proc.returncode == 1 and ("is not a level" in proc.stderr) == warned, proc.stderr
@@ -421,4 +421,4 @@ def test_a_typescript_bot_whose_referee_is_gone_gives_up(bots: dict[str, Path], 
     assert NODE is not None
     env = {**os.environ, "ARENA_ADDRESS": f"unix:{tmp_path / 'gone.sock'}", "ARENA_MATCH_ID": "m", "ARENA_TOKEN": "t"}
     proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=env, capture_output=True, text=True, timeout=60)
-    assert "no referee" in proc.stderr, proc.stderr
+    assert proc.returncode == 1 and "no referee" in proc.stderr, proc.stderr
