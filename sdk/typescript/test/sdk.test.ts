@@ -17,6 +17,7 @@ import {
   generalsWar as gw,
   landAndCastle as lc,
   assassination as asn,
+  type GameStart,
   type MatchResult,
   randomAction,
   Rank,
@@ -40,6 +41,7 @@ function squadRequest(requestId: number, listed: boolean) {
     decision: {
       requestId,
       timeLeftMs: 1500,
+      timeBankLeftMs: 500,
       decisionIndex: 7,
       view: { generalsWar: { seat: 1, numPlayers: 2, hand: [card(3, 4), card(4, 5)] } },
       decision: { generalsWar: { squadChoice: { playable: [card(3, 4), card(4, 5)], minCards: 1, maxCards: 2, attacking: true } } },
@@ -56,6 +58,11 @@ class Recorder extends Bot<"generals-war"> {
   rejections: string[] = [];
   events: unknown[] = [];
   result: MatchResult | null = null;
+  starts: number[] = [];
+
+  override onStart(start: GameStart): void {
+    this.starts.push(start.seat);
+  }
 
   act(request: Request<"generals-war">): ActionOf<"generals-war"> {
     this.requests.push(request);
@@ -97,6 +104,7 @@ test("a decision is answered with the same request id and the action in its game
   assert.equal(request.choiceFor("squadChoice")?.maxCards, 2);
   assert.equal(request.legalActions, null);
   assert.equal(request.timeLeftMs, 1500);
+  assert.equal(request.timeBankLeftMs, 500);
   assert.equal(request.decisionIndex, 7);
   assert.equal(request.seat, 1);
   assert.deepEqual(
@@ -164,6 +172,7 @@ test("events are unwrapped to the game's events, and the result is kept", async 
     [1, 2],
   );
   assert.equal(bot.result, driver.result);
+  assert.deepEqual(bot.starts, [1], "onStart was told the start");
 });
 
 test("an async act is awaited", async () => {
@@ -187,14 +196,14 @@ test("wrap puts a game's action in the envelope and passes an envelope through",
   assert.equal(gameField("glory"), "glory");
 });
 
-test("an action that cannot be encoded is sent as no action, not left to fail the stream", async () => {
-  // gRPC cancels a call whose message does not serialize: the bot would reconnect and send it again, over and over.
-  class Garbled extends Bot<"generals-war"> {
+/** What the driver sends for a decision when `act` returns `action`, and what it logged meanwhile. */
+async function answerTo(action: unknown): Promise<{ sent: ReturnType<typeof decodeBotMessage>; logged: string }> {
+  class Returning extends Bot<"generals-war"> {
     act(): ActionOf<"generals-war"> {
-      return { playSquad: 7 } as unknown as ActionOf<"generals-war">;
+      return action as ActionOf<"generals-war">;
     }
   }
-  const driver = new BotDriver(new Garbled());
+  const driver = new BotDriver(new Returning());
   await driver.handle(START);
   const written: string[] = [];
   const write = process.stderr.write;
@@ -206,10 +215,25 @@ test("an action that cannot be encoded is sent as no action, not left to fail th
     process.stderr.write = write;
   }
   assert.equal(replies.length, 1);
-  const sent = decodeBotMessage(encodeBotMessage(replies[0]!)); // threw before: "playSquad: object expected"
+  return { sent: decodeBotMessage(encodeBotMessage(replies[0]!)), logged: written.join("") };
+}
+
+test("an action that cannot be encoded is sent as no action, not left to fail the stream", async () => {
+  // gRPC cancels a call whose message does not serialize: the bot would reconnect and send it again, over and over.
+  const { sent, logged } = await answerTo({ playSquad: 7 }); // encoding threw: "playSquad: object expected"
   assert.equal(sent.action?.requestId, 9);
   assert.equal(sent.action?.action?.game, undefined, "the empty action, which the referee refuses as malformed");
-  assert.match(written.join(""), /ERROR act returned an action that cannot be encoded \(.*playSquad: object expected\)/);
+  assert.match(logged, /ERROR act returned an action that cannot be encoded \(.*playSquad: object expected\)/);
+});
+
+test("what act returns that is no object is sent as no action, and the bot plays on", async () => {
+  // As the Python SDK does (tests/test_session.py): `"generalsWar" in 7` threw a TypeError, which ends the bot.
+  for (const slip of [undefined, null, 7, "playSquad"]) {
+    const { sent, logged } = await answerTo(slip);
+    assert.equal(sent.action?.requestId, 9);
+    assert.equal(sent.action?.action?.game, undefined, `${String(slip)}: the empty action`);
+    assert.match(logged, /ERROR act returned .*, not an action/);
+  }
 });
 
 test("the generator is seeded, and its draws stay in range", () => {
@@ -284,4 +308,61 @@ test("the helpers export what the Python SDK's do: card constants, the board's n
   const battle = { land: null, army: { id: 3, rank: 5, suit: 1 } };
   assert.equal(lc.cardOf(battle, "land"), null);
   assert.equal(lc.cardOf(battle, "army")?.id, 3);
+});
+
+test("each decision gets its own retries, and a rejection of another request is not answered", async () => {
+  // As tests/test_sdk_driver.py checks of the Python SDK.
+  const bot = new Recorder();
+  const driver = new BotDriver(bot, 1); // the driver's maxRetries over the bot's (3)
+  await driver.handle(START);
+  const reject = (requestId: number) => received({ rejection: { requestId, reason: `not ${requestId}` } });
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    const answered = [];
+    for (const msg of [squadRequest(5, false), reject(5), reject(5), reject(4)]) answered.push((await driver.handle(msg)).length);
+    assert.deepEqual(answered, [1, 1, 0, 0]);
+    // A new decision: asked again after its first rejection, though the last one had used its retries up.
+    assert.equal((await driver.handle(squadRequest(6, false)))[0]?.action?.requestId, 6);
+    const again = [];
+    for (const msg of [reject(5), reject(6), reject(6), reject(6)]) again.push((await driver.handle(msg)).length);
+    assert.deepEqual(again, [0, 1, 0, 0]);
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(bot.requests.map((r) => r.requestId), [5, 5, 6, 6]);
+  assert.deepEqual(bot.rejections, ["not 5", "not 5", "not 4", "not 5", "not 6", "not 6", "not 6"]);
+  assert.equal(written.filter((line) => line.includes("giving up")).length, 2, "said once for each decision");
+});
+
+test("events folded into a decision request reach onEvents before act", async () => {
+  const seen: string[] = [];
+  class Watcher extends Recorder {
+    override onEvents(events: gw.Event[]): void {
+      seen.push(`events:${events.map((e) => e.kind).join(",")}`);
+    }
+    override act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+      seen.push("act");
+      return super.act(request);
+    }
+  }
+  const driver = new BotDriver(new Watcher());
+  await driver.handle(START);
+  const request = squadRequest(4, false);
+  const folded = received({ events: { events: [{ seq: 0, generalsWar: { roundStarted: { round: 1 } } }, { seq: 1, generalsWar: { targetChosen: { target: 0 } } }] } });
+  request.decision!.events = folded.events!;
+  assert.equal((await driver.handle(request)).length, 1);
+  assert.deepEqual(seen, ["events:roundStarted,targetChosen", "act"]);
+});
+
+test("a field the referee left at its default is there, as the types say: 0, an empty list, false", () => {
+  const msg = received({ decision: { requestId: 1, view: { generalsWar: { seat: 0 } }, decision: { generalsWar: { revealChoice: {} } } } });
+  const request = new Request<"generals-war">(msg.decision!, START.start!);
+  assert.equal(request.decisionIndex, 0);
+  assert.equal(request.timeBankLeftMs, 0);
+  assert.deepEqual(request.view.hand, []);
+  assert.deepEqual(request.choiceFor("revealChoice")?.revealable, []);
+  assert.equal(request.legalActions, null);
+  assert.deepEqual(msg.decision?.events?.events ?? [], []);
 });
