@@ -7,7 +7,7 @@
 
 import { Bot, Request } from "./bot.js";
 import { log } from "./log.js";
-import { encodeBotMessage, PROTOCOL_VERSION } from "./protocol.js";
+import { decodeBotMessage, encodeBotMessage, PROTOCOL_VERSION } from "./protocol.js";
 import type { BotMessage, DecisionRequest, EnvelopeAction, EventEnvelope, EventOf, GameId, GameStart, MatchResult, RefereeMessage } from "./types.js";
 import { gameField } from "./types.js";
 
@@ -98,10 +98,12 @@ export class BotDriver {
 }
 
 /**
- * The envelope Action for a game's action (an envelope passes through). What is not an action, or cannot be
- * encoded (a field of the wrong type, such as `{ playSquad: 7 }`), is logged as an error and becomes the empty
- * action, which the referee refuses as malformed: sent as it was, it would fail the stream (gRPC cancels a call
- * whose message does not serialize), and the bot would reconnect only to send it again.
+ * The envelope Action for a game's action (an envelope passes through). What is not an action of the game (an
+ * action of another game, or none: its fields are not the game's, so it would go as an action of no kind), or
+ * cannot be encoded (a field of the wrong type, such as `{ playSquad: 7 }`), is logged as an error and becomes
+ * the empty action, which the referee refuses as malformed, as the Python SDK does. Sent as it was, an action
+ * that cannot be encoded would fail the stream (gRPC cancels a call whose message does not serialize), and the
+ * bot would reconnect only to send it again.
  */
 export function wrap(action: unknown, game: string): EnvelopeAction {
   const field = gameField(game);
@@ -112,14 +114,31 @@ export function wrap(action: unknown, game: string): EnvelopeAction {
   let envelope = action as EnvelopeAction;
   if (!(field in action)) {
     const keys = Object.keys(action).filter((k) => k !== "kind");
-    if (keys.length !== 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ") || "none"}); exactly one is needed`);
+    if (keys.length > 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ")}); exactly one is needed`);
     envelope = { [field]: action } as EnvelopeAction;
   }
+  let bytes: Buffer;
   try {
-    encodeBotMessage({ action: { action: envelope } });
+    bytes = encodeBotMessage({ action: { action: envelope } });
   } catch (err) {
     log.error(`act returned an action that cannot be encoded (${err instanceof Error ? err.message : String(err)}); sending no action`);
     return {};
   }
+  // Fields that are not the game's are dropped by the encoding: what is left must still be one of its kinds.
+  const sent = decodeBotMessage(bytes).action?.action as Record<string, { kind?: string } | null> | null | undefined;
+  if (!sent?.[field]?.kind) {
+    log.error(`act returned ${described(action)}, not an action of ${game}; sending no action`);
+    return {};
+  }
   return envelope;
+}
+
+function described(value: object): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value); // a BigInt or a cycle
+  }
+  return text.length <= 80 ? text : `${text.slice(0, 77)}...`;
 }

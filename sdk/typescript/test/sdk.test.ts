@@ -226,6 +226,18 @@ test("an action that cannot be encoded is sent as no action, not left to fail th
   assert.match(logged, /ERROR act returned an action that cannot be encoded \(.*playSquad: object expected\)/);
 });
 
+test("an action of another game, or of no kind, is sent as no action and said so, as the Python SDK does", async () => {
+  // Encoded as they were, their fields (not the game's) were dropped without a word: an action of no kind went.
+  for (const foreign of [{ buyLand: { landIds: [1] } }, { glory: { passTurn: {} } }, {}, { generalsWar: {} }]) {
+    const { sent, logged } = await answerTo(foreign);
+    assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(foreign)}: the empty action`);
+    assert.match(logged, /ERROR act returned .*, not an action of generals-war; sending no action/);
+  }
+  const { sent, logged } = await answerTo(gw.reveal());
+  assert.equal(sent.action?.action?.generalsWar?.kind, "revealGenerals", "an action with no cards is an action");
+  assert.equal(logged, "");
+});
+
 test("what act returns that is no object is sent as no action, and the bot plays on", async () => {
   // As the Python SDK does (tests/test_session.py): `"generalsWar" in 7` threw a TypeError, which ends the bot.
   for (const slip of [undefined, null, 7, "playSquad"]) {
