@@ -120,6 +120,7 @@ def test_purchases_are_cards_in_the_order_of_the_typescript_sdk() -> None:
         ([1], [3]), ([2], [3]), ([1, 2], [3]), ([2], [4]), ([1, 2], [4]), ([1, 2], [3, 4])
     ]
     assert ga.can_buy(coins, lands) and not ga.can_buy(coins[:1], lands[1:]) and not ga.can_buy([], lands)
+    assert ga.can_buy(coins[:1], lands[:1]), "money worth exactly the land buys it"
     rng = random.Random(1)
     for _ in range(50):
         paid, got = ga.sample_purchase(coins, lands, rng)
