@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from arena.v1 import generals_war_pb2 as gw
+from arena.v1 import glory_pb2 as gl
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request
 from arena_sdk.driver import BotDriver, wrap
@@ -95,3 +98,13 @@ def test_wrap_puts_a_games_action_in_the_envelope_and_passes_an_envelope_through
     envelope = pb.Action(generals_war=gw.Action(reveal_generals=gw.RevealGenerals(card_ids=[1])))
     assert wrap(envelope, "generals-war") is envelope
     assert wrap(None, "generals-war") == pb.Action() and wrap(target, "glory") == pb.Action()
+
+
+def test_an_envelope_of_another_game_or_an_action_of_no_kind_is_sent_as_no_action_and_said_so(caplog: pytest.LogCaptureFixture) -> None:
+    """As the TypeScript SDK does (sdk/typescript/test/sdk.test.ts): the referee would refuse them as malformed all the same."""
+    glory = pb.Action(glory=gl.Action(pass_turn=gl.PassTurn()))
+    with caplog.at_level("ERROR", logger="arena_sdk"):
+        for slip in (glory, pb.Action(generals_war=gw.Action()), gw.Action(), pb.Action()):
+            assert wrap(slip, "generals-war") == pb.Action(), slip
+    assert [r.getMessage().endswith("not an action of generals-war; sending no action") for r in caplog.records] == [True] * 4
+    assert wrap(gw.Action(reveal_generals=gw.RevealGenerals()), "generals-war").generals_war.WhichOneof("kind") == "reveal_generals"

@@ -86,20 +86,24 @@ class BotDriver:
 
 
 def wrap(action: Any, game: str) -> pb.Action:
-    """The envelope Action for a game's action message (an envelope passes through).
+    """The envelope Action for a game's action message (an envelope of the game passes through).
 
-    What is not an action of the game (None, a dict, another game's message) is logged as an error and becomes the
-    empty action, which the referee refuses as malformed, as the TypeScript SDK does: it raised TypeError, and one
-    slip of ``act`` ended the bot and forfeited the match.
+    What is not an action of the game (None, a dict, another game's message or envelope, an action of no kind) is
+    logged as an error and becomes the empty action, which the referee refuses as malformed, as the TypeScript SDK
+    does: it raised TypeError, and one slip of ``act`` ended the bot and forfeited the match.
     """
+    field = game.replace("-", "_")
     if isinstance(action, pb.Action):
-        return action
-    envelope = pb.Action()
-    slot = getattr(envelope, game.replace("-", "_"))
-    if not isinstance(action, type(slot)):
+        envelope = action
+        inner = getattr(action, field) if action.WhichOneof("game") == field else None
+    else:
+        envelope = pb.Action()
+        inner = action if isinstance(action, type(getattr(envelope, field))) else None
+        if inner is not None:
+            getattr(envelope, field).CopyFrom(inner)
+    if inner is None or not inner.WhichOneof("kind"):
         log.error("act returned %s, not an action of %s; sending no action", _described(action), game)
         return pb.Action()
-    slot.CopyFrom(action)
     return envelope
 
 
