@@ -236,6 +236,8 @@ test("an action of another game, or of no kind, is sent as no action and said so
   const { sent, logged } = await answerTo(gw.reveal());
   assert.equal(sent.action?.action?.generalsWar?.kind, "revealGenerals", "an action with no cards is an action");
   assert.equal(logged, "");
+  const both = await answerTo({ ...gw.squad([3]), ...gw.target(1) });
+  assert.match(both.logged, /WARNING act returned an action with 2 kinds set \(playSquad, chooseTarget\); exactly one is needed/);
 });
 
 test("what act returns that is no object is sent as no action, and the bot plays on", async () => {
