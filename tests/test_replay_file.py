@@ -1,0 +1,78 @@
+"""Replay files (referee/server/replay.py): what a replay keeps of its match, and the damaged or foreign files it refuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.games.registry import GAMES
+from referee.server.frames import ALL, build_frames
+from referee.server.inprocess import play
+from referee.server.replay import ReplayError, load_replay, parse_replay, replay_dict, replay_game
+from tests.support import load_bot_class
+from tests.test_session import driver_answers, run_session, silent
+
+RandomBot = load_bot_class("random", "RandomBot")
+
+
+def compact_replay() -> dict[str, Any]:
+    record = play(GAMES["generals-war"](2, 3), [RandomBot(1), RandomBot(2)])
+    return replay_dict(record, compact=True)
+
+
+def test_a_match_with_options_is_replayed_with_them() -> None:
+    """Options left out of the replay re-play another match: the ladder's compact replays were refused on reading."""
+    options = {"conquest_points": 2}
+    record = play(GAMES["generals-war"](2, 5, options), [RandomBot(1), RandomBot(2)])
+    assert record.game.options != GAMES["generals-war"](2, 5).options
+    compact = replay_dict(record, compact=True)
+    assert compact["options"] == record.game.options
+    whole = parse_replay(json.dumps(compact).encode(), "r.json")
+    assert whole["final_state"] == json.loads(json.dumps(record.game.full_state()))
+    game, _ = replay_game(json.loads(json.dumps(replay_dict(record))))
+    assert game.options == record.game.options
+
+
+def test_the_steps_the_referee_played_for_a_seat_stay_marked_in_the_replay_and_its_frames() -> None:
+    record, _ = run_session([silent, driver_answers(3)])
+    data = json.loads(json.dumps(replay_dict(record)))
+    assert [step["auto"] for step in data["actions"]] == [a.auto for a in record.actions]
+    assert any(a.auto for a in record.actions) and not all(a.auto for a in record.actions)
+    for seat in (ALL, 0, 1):
+        frames = build_frames(data, seat)["frames"][1:]
+        assert [f["auto"] for f in frames] == [a.auto for a in record.actions]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("seed"), "no seed"),  # a KeyError traceback
+        (lambda d: d.__setitem__("actions", [7]), "action 0 of seat None is refused"),  # a TypeError traceback
+        (lambda d: d.__setitem__("game_result", [1, 2]), "result differs"),  # an AttributeError traceback
+        (lambda d: d["seats"][0].__setitem__("verdicts", ["TIMEOUT"]), "its seats are not a list"),  # the summary's traceback
+        (lambda d: d.__setitem__("format", "other-replay"), "not an arena replay"),  # another tool's file, of the same version
+        (lambda d: d.__setitem__("compact", 1), "no events and is not compact"),  # only true marks a compact replay
+    ],
+)
+def test_a_damaged_or_foreign_compact_replay_is_refused_saying_why(change: Any, message: str) -> None:
+    data = compact_replay()
+    change(data)
+    with pytest.raises(ReplayError, match=message):
+        parse_replay(json.dumps(data).encode(), "r.json")
+
+
+def test_a_replay_whose_result_was_changed_does_not_re_play() -> None:
+    record = play(GAMES["generals-war"](2, 3), [RandomBot(1), RandomBot(2)])
+    data = json.loads(json.dumps(replay_dict(record)))
+    data["game_result"]["ranks"] = list(reversed(data["game_result"]["ranks"]))
+    assert data["game_result"]["ranks"] != list(record.game_result.ranks)
+    with pytest.raises(ReplayError, match="result differs"):
+        replay_game(data)
+
+
+def test_a_folder_given_as_a_replay_is_refused_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ReplayError, match=str(tmp_path)):
+        load_replay(tmp_path)
