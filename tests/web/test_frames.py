@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,6 +190,7 @@ def test_seats_are_parsed_and_the_summary_comes_from_the_file(tmp_path: Path) ->
     assert summary["id"] == "x.json" and summary["game"] == "generals-war" and summary["status"] == "done"
     assert [s["bot"] for s in summary["seats"]] == ["bot0", "bot1"]
     assert summary["seats"][1]["verdicts"] == [{"kind": "TIMEOUT", "decision": 4, "detail": "no answer in 1000 ms"}]
+    assert [(s["rank"], s["score"]) for s in summary["seats"]] == [(s["rank"], s["score"]) for s in data["seats"]]
     path = tmp_path / "r.json"
     path.write_text(json.dumps(data))
     cache = FrameCache(size=1)
@@ -196,6 +198,20 @@ def test_seats_are_parsed_and_the_summary_comes_from_the_file(tmp_path: Path) ->
     assert cache.frames(path, 0) is first
     cache.frames(path, ALL)
     assert cache.frames(path, 0) is not first and cache.frames(path, 0) == first
+
+
+def test_the_frame_cache_reads_a_rewritten_file_again(tmp_path: Path) -> None:
+    """A replay file written over (another match under the same name) shows the new match, not the frames kept of the old."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(replay_data("generals-war", 2, seed=4)))
+    cache = FrameCache()
+    first = cache.frames(path, 0)
+    other = replay_data("generals-war", 2, seed=5)
+    path.write_text(json.dumps(other))
+    later = path.stat().st_mtime + 10
+    os.utime(path, (later, later))  # a rewrite within the file system's clock tick would keep the mtime
+    again = cache.frames(path, 0)
+    assert again == build_frames(other, 0) and again != first
 
 
 def test_arena_replay_tells_a_file_changed_or_gone_since_it_opened_it(tmp_path: Path) -> None:
