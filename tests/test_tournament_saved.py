@@ -137,6 +137,27 @@ def test_a_damaged_line_among_the_saved_games_is_played_again_like_a_line_cut_sh
     assert len(kept) == 3, "the other games were taken from the file, the damaged one played again"
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda g: g.pop("ranks"), id="no-ranks"),  # a KeyError traceback
+        pytest.param(lambda g: g.__setitem__("ranks", [1]), id="ranks-of-one-seat"),  # standings of a seat that did not play
+        pytest.param(lambda g: g.__setitem__("scores", "12"), id="scores-as-text"),
+        pytest.param(lambda g: g.__setitem__("replay", 5), id="replay-not-a-path"),  # a TypeError traceback
+    ],
+)
+def test_a_saved_game_edited_since_is_played_again_not_a_traceback(tmp_path: Path, edit: Any) -> None:
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    header, *games = save.read_text().splitlines()
+    edited = json.loads(games[0])
+    edit(edited)
+    save.write_text("\n".join([header, json.dumps(edited), *games[1:]]) + "\n")
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    assert without_ids(again) == without_ids(first)
+    assert {i for i, match in ids(again).items() if match == ids(first)[i]} == {json.loads(line)["index"] for line in games[1:]}
+
+
 def test_a_tournament_stopped_by_sigterm_keeps_its_finished_games_and_says_how_to_go_on(tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
     command = [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", GREEDY, RANDOM, "-n", "200", "--seed", "3"]

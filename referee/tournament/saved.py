@@ -136,7 +136,7 @@ class SavedGames:
         game = self.games.get(scheduled.index)
         if game is None or game.get("seed") != scheduled.seed or tuple(game.get("seats", ())) != scheduled.seats:
             return None
-        return game
+        return game if _whole(game, len(scheduled.seats)) else None
 
     def add(self, game: dict[str, Any]) -> None:
         """Keep a finished game: written and flushed at once, so that a tournament killed after it keeps it."""
@@ -160,3 +160,14 @@ class SavedGames:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _whole(game: dict[str, Any], seats: int) -> bool:
+    """Whether a saved game holds a result for each of its ``seats``: a line edited since is played again, not a traceback."""
+    ranks, scores, forfeited = game.get("ranks"), game.get("scores"), game.get("forfeited")
+    return (
+        isinstance(ranks, list) and isinstance(scores, list) and isinstance(forfeited, list)
+        and len(ranks) == len(scores) == len(forfeited) == seats
+        and all(type(r) is int for r in ranks) and all(type(s) in (int, float) for s in scores) and all(type(f) is bool for f in forfeited)
+        and isinstance(game.get("match_id"), str) and isinstance(game.get("replay"), str | None)
+    )  # fmt: skip
