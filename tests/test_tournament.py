@@ -368,6 +368,18 @@ def test_swiss_and_four_player_tournaments(tmp_path: Path) -> None:
     assert "4 players" in text and "crosstable" in text and "gw-greedy#2" in text and "μ−3σ" in text
 
 
+def test_a_swiss_tournament_plans_the_games_it_plays(tmp_path: Path) -> None:
+    """The progress bar's total and --report-every's "after k of N" read the plan: with a bye each round it counted the bot sitting out."""
+    import asyncio
+
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    told: list[tuple[int, int]] = []
+    config = TournamentConfig("generals-war", [Path(GREEDY), Path(RANDOM), Path(RANDOM)], "swiss", 2, seed=4, log_dir=tmp_path / "logs")
+    result = asyncio.run(run_tournament(config, lambda done, planned, _: told.append((done, planned))))
+    assert len(result.games) == 4 and told == [(k, 4) for k in range(1, 5)]
+
+
 def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:
     out = tournament_json(tmp_path, "generals-war", RANDOM, CRASH, "--games", "2", "--seed", "1")
     rows = {r["bot"]: r for r in out["standings"]}

@@ -21,6 +21,7 @@ from tests.support import ROOT, SAMPLE_BOTS
 runner = CliRunner()
 GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
 RANDOM = str(SAMPLE_BOTS / "random")
+CRASH = str(ROOT / "tests" / "bots" / "crash_at_start")
 
 
 def tournament(tmp_path: Path, *args: str) -> dict[str, Any]:
@@ -91,6 +92,9 @@ def test_another_tournaments_file_is_refused_and_left_as_it_was(tmp_path: Path) 
     assert "seed 3 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "4", "--save", str(save))
     assert "games 2 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
     assert "bot 1 is gw-greedy 1.0.0 there, random 1.0.0 here" in refused(tmp_path, RANDOM, GREEDY, "-n", "2", "--seed", "3", "--save", str(save))
+    # another clock plays other games: its timeouts and forfeits are not this tournament's
+    assert "time_bank_ms 10000 there, 5000 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--time-bank-ms", "5000", "--save", str(save))
+    assert "strike_limit 3 there, 1 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--strike-limit", "1", "--save", str(save))
     assert save.read_bytes() == before
 
 
@@ -156,6 +160,27 @@ def test_a_saved_game_edited_since_is_played_again_not_a_traceback(tmp_path: Pat
     again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
     assert without_ids(again) == without_ids(first)
     assert {i for i, match in ids(again).items() if match == ids(first)[i]} == {json.loads(line)["index"] for line in games[1:]}
+
+
+def test_a_forfeit_taken_from_the_file_is_still_a_forfeit(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", RANDOM, CRASH, "-n", "2", "--seed", "1", "--save", str(save))
+    assert {r["bot"]: r["forfeits"] for r in first["standings"]} == {"random": 0, "crash-at-start": 2}
+    kept = cut(save, 1)
+    again = tournament(tmp_path, "generals-war", RANDOM, CRASH, "-n", "2", "--seed", "1", "--save", str(save))
+    assert {i for i, match in ids(again).items() if match == ids(first)[i]} == kept
+    assert without_ids(again) == without_ids(first)
+
+
+def test_a_kept_game_whose_replay_is_gone_names_no_replay(tmp_path: Path) -> None:
+    save, replays = tmp_path / "games.jsonl", tmp_path / "replays"
+    args = ["generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save), "--replay-dir", str(replays)]
+    first = tournament(tmp_path, *args)
+    gone, still = (Path(g["replay"]) for g in first["results"])
+    gone.unlink()
+    again = tournament(tmp_path, *args)
+    assert ids(again) == ids(first), "both games taken from the file"
+    assert [g["replay"] for g in again["results"]] == [None, str(still.resolve())]
 
 
 def test_a_tournament_stopped_by_sigterm_keeps_its_finished_games_and_says_how_to_go_on(tmp_path: Path) -> None:
