@@ -380,6 +380,26 @@ def test_a_swiss_tournament_plans_the_games_it_plays(tmp_path: Path) -> None:
     assert len(result.games) == 4 and told == [(k, 4) for k in range(1, 5)]
 
 
+def test_a_swiss_round_pairs_the_bots_by_the_points_of_the_rounds_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots 0 and 3 win their round-1 tables (0-1 and 2-3): round 2 seats the two winners together, and the two losers."""
+    import asyncio
+
+    from referee.tournament.run import PlayedGame, TournamentConfig, _Player, run_tournament
+    from referee.tournament.schedule import ScheduledGame
+
+    strength = {0: 3, 3: 2, 1: 1, 2: 0}
+
+    async def umpire(_: _Player, game: ScheduledGame) -> PlayedGame:  # the stronger bot always wins: no processes
+        ranks = tuple(1 + sorted(game.seats, key=lambda b: -strength[b]).index(b) for b in game.seats)
+        return PlayedGame(game, ranks, tuple(0.0 for _ in ranks), tuple(False for _ in ranks), f"m{game.index}")
+
+    monkeypatch.setattr(_Player, "_play", umpire)
+    config = TournamentConfig("generals-war", [Path(GREEDY)] * 4, "swiss", 2, seed=1, log_dir=tmp_path / "logs")
+    result = asyncio.run(run_tournament(config))
+    tables = [{frozenset(g.scheduled.table) for g in result.games if g.scheduled.round == r} for r in (0, 1)]
+    assert tables == [{frozenset({0, 1}), frozenset({2, 3})}, {frozenset({0, 3}), frozenset({1, 2})}]
+
+
 def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:
     out = tournament_json(tmp_path, "generals-war", RANDOM, CRASH, "--games", "2", "--seed", "1")
     rows = {r["bot"]: r for r in out["standings"]}
