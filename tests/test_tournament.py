@@ -338,6 +338,29 @@ def test_sprt_stops_early_on_a_clearly_stronger_bot(tmp_path: Path) -> None:
     assert by_pairs is not None and (s["elo_margin"], s["los"]) == (pytest.approx(by_pairs.margin), pytest.approx(by_pairs.los))
 
 
+def test_an_sprt_deletes_the_replays_of_the_games_played_ahead_of_its_decision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games played ahead of the decision are no part of the result, nor are their replays: the first of them was kept."""
+    import asyncio
+
+    from referee.tournament.run import PlayedGame, TournamentConfig, _Player, run_sprt
+    from referee.tournament.schedule import ScheduledGame
+
+    replays = tmp_path / "replays"
+    replays.mkdir()
+
+    async def umpire(_: _Player, game: ScheduledGame) -> PlayedGame:  # bot 0 always wins, at once: every game is played ahead
+        replay = replays / f"{game.index}.json"
+        replay.write_text("{}")
+        ranks = (1, 2) if game.seats[0] == 0 else (2, 1)
+        return PlayedGame(game, ranks, (1.0, 0.0) if ranks == (1, 2) else (0.0, 1.0), (False, False), f"m{game.index}", replay)
+
+    monkeypatch.setattr(_Player, "_play", umpire)
+    config = TournamentConfig("generals-war", [Path(GREEDY), Path(RANDOM)], games=40, seed=1, log_dir=tmp_path / "logs", concurrency=4)
+    result = asyncio.run(run_sprt(config, Sprt(elo0=0, elo1=300)))
+    assert result.sprt is not None and result.sprt.decision() == "H1" and len(result.games) < 40
+    assert sorted(replays.iterdir()) == sorted(g.replay for g in result.games if g.replay is not None)
+
+
 def _score(result: dict[str, Any], bot: str) -> float:
     mine = result["ranks"][result["seats"].index(bot)]
     theirs = result["ranks"][1 - result["seats"].index(bot)]
