@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.tournament import elo_text
+from arena.cli.tournament import elo_text, result_json
 from referee.tournament.schedule import (
     SwissState,
     derive_seed,
@@ -421,6 +421,23 @@ def test_a_swiss_round_pairs_the_bots_by_the_points_of_the_rounds_before(tmp_pat
     result = asyncio.run(run_tournament(config))
     tables = [{frozenset(g.scheduled.table) for g in result.games if g.scheduled.round == r} for r in (0, 1)]
     assert tables == [{frozenset({0, 1}), frozenset({2, 3})}, {frozenset({0, 3}), frozenset({1, 2})}]
+    assert result_json(result)["byes"] == [], "four bots at two-seat tables: no bot sat out"
+
+
+def test_the_standings_so_far_are_those_of_the_schedule_order_whatever_order_the_games_ended_in() -> None:
+    """With -j above 1 games end out of order; TrueSkill depends on the order it reads them in, so --report-every reads the schedule's."""
+    from arena.cli.tournament import interim_line
+    from referee.tournament.run import PlayedGame
+    from referee.tournament.schedule import ScheduledGame
+
+    first_seat_won = [True, True, False, True, False, False, True, True]
+    played = []
+    for index, won in enumerate(first_seat_won):
+        seats = (index % 3, (index + 1) % 3)  # three bots, each pair in turn
+        ranks = (1, 2) if won else (2, 1)
+        played.append(PlayedGame(ScheduledGame(index, index, index, seats, index, seats), ranks, (0.0, 0.0), (False, False), f"m{index}"))
+    line = interim_line(played, ["a", "b", "c"], len(played), 10)
+    assert interim_line(list(reversed(played)), ["a", "b", "c"], len(played), 10) == line
 
 
 def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:
