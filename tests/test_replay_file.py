@@ -23,6 +23,14 @@ def compact_replay() -> dict[str, Any]:
     return replay_dict(record, compact=True)
 
 
+def test_a_replay_holds_the_match_s_result() -> None:
+    record = play(GAMES["glory"](3, 2), [RandomBot(1), RandomBot(2), RandomBot(3)])
+    for compact in (False, True):
+        data = replay_dict(record, compact)
+        assert data["game_result"] == {"ranks": list(record.game_result.ranks), "scores": list(record.game_result.scores)}
+        assert [(s["rank"], s["score"]) for s in data["seats"]] == [(s.rank, s.score) for s in record.result.seats]
+
+
 def test_a_match_with_options_is_replayed_with_them() -> None:
     """Options left out of the replay re-play another match: the ladder's compact replays were refused on reading."""
     options = {"conquest_points": 2}

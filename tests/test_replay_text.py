@@ -105,6 +105,13 @@ def test_bad_options_are_refused_with_a_clear_error(replay: Path, args: list[str
     assert result.exit_code == 2 and message in " ".join(result.output.split())
 
 
+def test_the_last_step_can_be_asked_for_and_the_one_after_is_refused(replay: Path) -> None:
+    last = len(build_frames(load_replay(replay), ALL)["frames"]) - 1
+    assert runner.invoke(app, ["replay", str(replay), "--step", str(last)]).exit_code == 0
+    beyond = runner.invoke(app, ["replay", str(replay), "--step", str(last + 1)])
+    assert beyond.exit_code == 2 and f"--step {last + 1}: the match has steps 0 to {last}" in " ".join(beyond.output.split())
+
+
 def test_a_file_that_is_not_a_replay_is_refused(tmp_path: Path) -> None:
     junk = tmp_path / "junk.json"
     junk.write_text("[1, 2]")
