@@ -92,6 +92,7 @@ def test_another_tournaments_file_is_refused_and_left_as_it_was(tmp_path: Path) 
     assert "seed 3 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "4", "--save", str(save))
     assert "games 2 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
     assert "bot 1 is gw-greedy 1.0.0 there, random 1.0.0 here" in refused(tmp_path, RANDOM, GREEDY, "-n", "2", "--seed", "3", "--save", str(save))
+    assert "format 'round-robin' there, 'sprt' here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--sprt", "--save", str(save))
     # another clock plays other games: its timeouts and forfeits are not this tournament's
     assert "time_bank_ms 10000 there, 5000 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--time-bank-ms", "5000", "--save", str(save))
     assert "strike_limit 3 there, 1 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--strike-limit", "1", "--save", str(save))
