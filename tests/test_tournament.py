@@ -359,6 +359,35 @@ def test_an_sprt_deletes_the_replays_of_the_games_played_ahead_of_its_decision(t
     result = asyncio.run(run_sprt(config, Sprt(elo0=0, elo1=300)))
     assert result.sprt is not None and result.sprt.decision() == "H1" and len(result.games) < 40
     assert sorted(replays.iterdir()) == sorted(g.replay for g in result.games if g.replay is not None)
+    assert [row.games for row in result.standings.rows] == [len(result.games)] * 2, "the standings count the counted games only"
+
+
+def test_an_sprt_scores_the_first_bot_s_win_draw_and_loss_from_either_seat() -> None:
+    from referee.tournament.run import PlayedGame, score_of
+    from referee.tournament.schedule import ScheduledGame
+
+    for seats in ((0, 1), (1, 0)):
+        mine = seats.index(0)
+        for my_rank, their_rank, score in ((1, 2, 1.0), (1, 1, 0.5), (2, 1, 0.0)):
+            ranks = (my_rank, their_rank) if mine == 0 else (their_rank, my_rank)
+            game = PlayedGame(ScheduledGame(0, 0, 0, (0, 1), 1, seats), ranks, (0.0, 0.0), (False, False), "m")
+            assert score_of(game, 0) == score and score_of(game, 1) == 1.0 - score
+
+
+def test_a_match_that_fails_stops_the_tournament_with_its_own_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not wrapped in an ExceptionGroup: the command's handlers and its one-line errors know the error itself."""
+    import asyncio
+
+    from referee.tournament.run import PlayedGame, TournamentConfig, TournamentError, _Player, run_tournament
+    from referee.tournament.schedule import ScheduledGame
+
+    async def broken(_: _Player, game: ScheduledGame) -> PlayedGame:
+        raise TournamentError(f"game {game.index} failed")
+
+    monkeypatch.setattr(_Player, "_play", broken)
+    config = TournamentConfig("generals-war", [Path(GREEDY), Path(RANDOM)], log_dir=tmp_path / "logs")
+    with pytest.raises(TournamentError, match="failed"):
+        asyncio.run(run_tournament(config))
 
 
 def _score(result: dict[str, Any], bot: str) -> float:
