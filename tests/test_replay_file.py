@@ -52,6 +52,8 @@ def test_the_steps_the_referee_played_for_a_seat_stay_marked_in_the_replay_and_i
     for seat in (ALL, 0, 1):
         frames = build_frames(data, seat)["frames"][1:]
         assert [f["auto"] for f in frames] == [a.auto for a in record.actions]
+        # what the referee played for seat 0 is seat 0's as much as its own actions: seat 1 sees only that it acted
+        assert [("action" in f) for f in frames] == [seat in (ALL, a.seat) for a in record.actions]
 
 
 @pytest.mark.parametrize(
