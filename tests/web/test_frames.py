@@ -214,6 +214,17 @@ def test_the_frame_cache_reads_a_rewritten_file_again(tmp_path: Path) -> None:
     assert again == build_frames(other, 0) and again != first
 
 
+def test_the_frame_cache_keeps_each_seat_s_frames_of_a_stored_replay_apart() -> None:
+    """The ladder's replays kept in its database are cached by name: seat 0 asking after everyone must not get everyone's frames."""
+    data = replay_data("generals-war", 2, seed=6)
+    cache = FrameCache()
+    everyone = cache.frames_for("match/1", ALL, lambda: data)
+    assert everyone == build_frames(data, ALL)
+    assert cache.frames_for("match/1", 0, lambda: data) == build_frames(data, 0) != everyone
+    other = replay_data("generals-war", 2, seed=7)
+    assert cache.frames_for("match/2", 0, lambda: other) == build_frames(other, 0)
+
+
 def test_arena_replay_tells_a_file_changed_or_gone_since_it_opened_it(tmp_path: Path) -> None:
     """The viewer's API answered a bare 500 when the file it had opened was rewritten or removed."""
     from fastapi.testclient import TestClient
