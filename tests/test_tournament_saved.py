@@ -112,6 +112,22 @@ def test_a_bot_whose_files_changed_since_is_another_bot(tmp_path: Path) -> None:
     assert "bot 2 (random): its files changed since" in refused(tmp_path, GREEDY, str(bot), "-n", "2", "--seed", "3", "--save", str(save))
 
 
+def test_the_logs_replays_and_save_a_tournament_writes_in_a_bot_s_folder_do_not_make_it_another_bot(tmp_path: Path) -> None:
+    """A tournament run from inside a bot's folder writes there; going on with it was refused as "its files changed since"."""
+    bot = tmp_path / "mine"
+    shutil.copytree(RANDOM, bot, ignore=shutil.ignore_patterns("__pycache__"))
+    save = bot / "games.jsonl"
+    args = ["tournament", "generals-war", GREEDY, str(bot), "-n", "2", "--seed", "3", "--save", str(save), "--json"]
+    args += ["--replay-dir", str(bot / "replays"), "--log-dir", str(bot / "logs")]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    kept = cut(save, 1)
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0, again.output
+    before, after = (json.loads(r.stdout.strip().splitlines()[-1]) for r in (first, again))
+    assert {i for i, match in ids(after).items() if match == ids(before)[i]} == kept
+
+
 def test_a_file_that_is_not_a_save_is_never_written_over(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
