@@ -128,3 +128,41 @@ def test_the_data_folders_own_url_names_its_database_whatever_the_folders_name(t
     engine.dispose()
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
     assert (data / "ladder.db").is_file()
+
+
+def test_the_copy_is_not_held_by_the_ladder_that_was_running_and_that_ladder_keeps_its_hold(tmp_path: Path) -> None:
+    """A ladder serving while the backup was taken holds the snapshot's row: kept so, the copy was refused as busy
+    (by a ladder on another machine until the hold went stale). The live database's row is the live ladder's."""
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    with sqlite3.connect(tmp_path / "copy" / "ladder.db") as copy, sqlite3.connect(data / "ladder.db") as live:
+        assert copy.execute("SELECT holder FROM ladder_hold").fetchall() == [(None,)]
+        assert live.execute("SELECT holder FROM ladder_hold").fetchall() == [("host:8765",)]
+
+
+def test_a_write_after_the_snapshot_does_not_reach_the_copy_through_the_live_databases_wal_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The files are copied after the snapshot so that every file it names is in the copy; the live ladder.db-wal,
+    copied along, made the copy's database a later one than its files (a version accepted meanwhile, its folder not copied)."""
+    import ladder.backup
+
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    live = sqlite3.connect(data / "ladder.db")
+    try:
+        live.execute("PRAGMA journal_mode=WAL")
+        live.execute("PRAGMA wal_autocheckpoint=0")  # the write stays in ladder.db-wal while the files are copied
+        snapshot = ladder.backup.copy_database
+
+        def then_a_write(source: Path, target: Path) -> None:
+            snapshot(source, target)
+            live.execute("UPDATE marker SET name = 'later'")
+            live.commit()
+
+        monkeypatch.setattr(ladder.backup, "copy_database", then_a_write)
+        back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+        assert (data / "ladder.db-wal").is_file()  # what the backup must leave out was there to copy
+    finally:
+        live.close()
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["ladder.db"]
+    assert marker(tmp_path / "copy" / "ladder.db") == "live"
