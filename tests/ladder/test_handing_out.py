@@ -1,0 +1,131 @@
+"""Handing matches out and recording them (ladder/jobs.py, ladder/executors.py): what a job does with a lease it no
+longer holds, and what it records where."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from ladder.jobs import FILES, JobOutcome, JobSettings, build_job, play_job
+from ladder.models import Match, MatchSeat
+from ladder.scheduler import add_duplicate_set
+from ladder.service import Ladder, LadderConfig
+from ladder.worker import claim, release
+from referee.server.runner import LocalMatch
+from referee.server.session import TimeControl
+from tests.ladder.conftest import enter
+from tests.support import SAMPLE_BOTS
+
+GREEDY = SAMPLE_BOTS / "generals_war_greedy"
+RANDOM = SAMPLE_BOTS / "random"
+
+
+def queued_ladder(tmp_path: Path) -> Ladder:
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    versions = enter(ladder, [GREEDY, RANDOM], validate=False)
+    with ladder.make() as db:
+        add_duplicate_set(db, "generals-war", versions, 5, "rated")
+        db.commit()
+    return ladder
+
+
+def test_a_job_whose_lease_was_handed_back_before_it_began_plays_nothing(tmp_path: Path) -> None:
+    """A Dask task run again after its worker left (which handed the match back): its match is queued, or played by
+    another worker. The job must not start the bots at all, not only fail to record at the end."""
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, "first", 30)
+    assert match_id is not None
+    data = ladder.config.data_dir.resolve()
+    job = build_job(ladder.make, match_id, "first", JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=data))
+    assert release(ladder.make, match_id, "first")
+    outcome = asyncio.run(play_job(ladder.make, job, "late"))
+    assert outcome.status == "lost"
+    assert not (data / "logs" / str(match_id)).exists(), "the bots were started"
+    with ladder.make() as db:
+        assert db.get_one(Match, match_id).status == "queued"
+        assert all(s.rank is None for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)))
+
+
+def test_each_seats_log_kept_in_the_database_is_that_seats(tmp_path: Path) -> None:
+    """A remote worker keeps the replay and logs as MatchFile rows, one log a seat: each must be served as its seat's."""
+    from ladder.jobs import DATABASE, MatchJob, record_played
+    from ladder.queries import seat_log
+
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, "w", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=DATABASE, db_url=ladder.config.db_url, ship_bots=True)
+    written: list[str] = []
+
+    async def record(job: MatchJob, played: LocalMatch, worker: str) -> bool:
+        for seat, log in enumerate(played.logs):  # told apart, whatever the bots wrote
+            with log.open("a") as out:
+                out.write(f"-- the log of seat {seat}\n")
+            written.append(log.read_text())
+        return await asyncio.to_thread(record_played, ladder.make, job, played, worker)
+
+    job = build_job(ladder.make, match_id, "w", settings)
+    assert asyncio.run(play_job(ladder.make, job, "box/w1", recorder=record)).status == "recorded"
+    with ladder.make() as db:
+        seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
+        assert [seat_log(db, s, tmp_path / "elsewhere") for s in seats] == written and len(written) == 2
+
+
+def hanging_match(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Matches that never end (bots that think forever, each move inside its time); set once one has begun."""
+    import ladder.jobs
+
+    begun = asyncio.Event()
+
+    async def never_ends(*_: object) -> LocalMatch:
+        begun.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    monkeypatch.setattr(ladder.jobs, "run_local_match", never_ends)
+    return begun
+
+
+def test_a_match_whose_lease_is_taken_while_it_plays_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reaped while it played (its lease ran out: the ladder's loop stalled): another worker plays it now, and this
+    one must stop it and free its seat rather than play on to a result nobody can record."""
+    hanging_match(monkeypatch)
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, "first", 0.3)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 0.3, keep=FILES, data_dir=ladder.config.data_dir.resolve())
+    job = build_job(ladder.make, match_id, "first", settings)
+    assert release(ladder.make, match_id, "first") and claim(ladder.make, "second", 30) == match_id
+
+    async def play() -> JobOutcome:
+        return await asyncio.wait_for(play_job(ladder.make, job, "here", just_claimed=True), 60)  # the failure is a hang
+
+    assert asyncio.run(play()).status == "lost"
+    with ladder.make() as db:
+        assert db.get_one(Match, match_id).lease_owner == "second"
+
+
+def test_a_job_cancelled_while_it_plays_hands_its_match_straight_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ladder stopped (or a Dask worker closed): the match is queued again at once, with no attempt counted,
+    rather than held until its lease runs out."""
+    begun = hanging_match(monkeypatch)
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, "first", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
+    job = build_job(ladder.make, match_id, "first", settings)
+
+    async def stopped() -> None:
+        playing = asyncio.ensure_future(play_job(ladder.make, job, "here", just_claimed=True))
+        await begun.wait()
+        playing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+
+    asyncio.run(stopped())
+    with ladder.make() as db:
+        match = db.get_one(Match, match_id)
+        assert (match.status, match.lease_owner, match.attempts) == ("queued", None, 0)
