@@ -107,7 +107,10 @@ class ArchiveCache:
         if version_id in self._items:
             self._items.move_to_end(version_id)
             return self._items[version_id]
-        data = zip_directory(self.store / rel)
+        folder = self.store / rel
+        if not folder.is_dir():  # zipped anyway, it was an empty archive, and the worker failed the match for its bot.toml
+            raise FileNotFoundError(f"version {version_id}: its folder {folder} is gone from the bot store")
+        data = zip_directory(folder)
         self._items[version_id] = data
         while len(self._items) > self.size:
             self._items.popitem(last=False)

@@ -4,6 +4,7 @@ longer holds, and what it records where."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
 import pytest
@@ -49,15 +50,18 @@ def test_a_job_whose_lease_was_handed_back_before_it_began_plays_nothing(tmp_pat
         assert all(s.rank is None for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)))
 
 
-def test_each_seats_log_kept_in_the_database_is_that_seats(tmp_path: Path) -> None:
-    """A remote worker keeps the replay and logs as MatchFile rows, one log a seat: each must be served as its seat's."""
-    from ladder.jobs import DATABASE, MatchJob, record_played
+@pytest.mark.parametrize("keep", ["files", "database"])
+def test_each_seats_log_is_that_seats(tmp_path: Path, keep: str) -> None:
+    """The logs are kept as files of the data folder (the local pool) or as MatchFile rows (a remote worker), one a
+    seat: each must be served as its own seat's."""
+    from ladder.jobs import MatchJob, record_played
     from ladder.queries import seat_log
 
     ladder = queued_ladder(tmp_path)
     match_id = claim(ladder.make, "w", 30)
     assert match_id is not None
-    settings = JobSettings(ladder.store, TimeControl(), 30, keep=DATABASE, db_url=ladder.config.db_url, ship_bots=True)
+    data = ladder.config.data_dir.resolve()
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=keep, data_dir=data, db_url=ladder.config.db_url, ship_bots=keep != FILES)
     written: list[str] = []
 
     async def record(job: MatchJob, played: LocalMatch, worker: str) -> bool:
@@ -71,7 +75,23 @@ def test_each_seats_log_kept_in_the_database_is_that_seats(tmp_path: Path) -> No
     assert asyncio.run(play_job(ladder.make, job, "box/w1", recorder=record)).status == "recorded"
     with ladder.make() as db:
         seats = db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)).all()
-        assert [seat_log(db, s, tmp_path / "elsewhere") for s in seats] == written and len(written) == 2
+        assert [seat_log(db, s, data) for s in seats] == written and len(written) == 2
+
+
+def test_a_match_whose_bot_is_gone_from_the_store_is_failed_not_left_claimed(tmp_path: Path) -> None:
+    """A version's folder removed from the store (by hand, or a store restored without it): its match cannot be
+    shipped to a remote worker. It is failed with the reason, not held under a lease nobody plays and claimed again."""
+    from ladder.jobs import hand_out
+
+    ladder = queued_ladder(tmp_path)
+    for folder in ladder.store.iterdir():
+        shutil.rmtree(folder)
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep="database", db_url=ladder.config.db_url, ship_bots=True)
+    handed = hand_out(ladder.make, "w", settings)
+    assert handed is not None and handed[1] is None
+    with ladder.make() as db:
+        match = db.get_one(Match, handed[0])
+        assert (match.status, match.lease_owner) == ("failed", None) and "FileNotFoundError" in (match.error or "")
 
 
 def hanging_match(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
