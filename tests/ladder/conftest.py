@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.db import default_url
+from ladder.jobs import JobOutcome, MatchJob
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.service import Ladder, LadderConfig
 from referee.server.session import TimeControl
@@ -103,6 +104,40 @@ def check_rated_once(db: Session) -> int:
     for rating in db.scalars(select(Rating)).all():
         assert rating.games == games[(rating.bot_version_id, rating.game)], f"version {rating.bot_version_id}: games {rating.games}"
     return rated
+
+
+class HeldExecutor:
+    """An executor of the tests: it keeps the jobs handed to it, and each comes back as ``outcome`` says, at once
+    (None: never, as a job in other hands, at Dask, until they report)."""
+
+    name = "held"
+    remote = False
+
+    def __init__(self, outcome: Callable[[MatchJob], JobOutcome | None] = lambda job: None) -> None:
+        self.outcome = outcome
+        self.jobs: list[MatchJob] = []
+
+    async def start(self) -> None:
+        pass
+
+    async def capacity(self) -> int:
+        return 1
+
+    def submit(self, job: MatchJob) -> asyncio.Future[JobOutcome]:
+        self.jobs.append(job)
+        future: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
+        if (outcome := self.outcome(job)) is not None:
+            future.set_result(outcome)
+        return future
+
+    def room(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        pass
+
+    def describe(self) -> str:
+        return self.name
 
 
 def enter(ladder: Ladder, bots: list[Path], validate: bool = True) -> list[int]:

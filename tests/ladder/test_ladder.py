@@ -379,41 +379,11 @@ def test_the_scheduler_refills_an_empty_queue_at_once_rather_than_at_its_next_ti
     """With fast matches the queue ran dry between two half-second ticks and the workers waited for the next."""
     import asyncio
 
-    from ladder.jobs import JobOutcome, MatchJob
+    from ladder.jobs import JobOutcome
     from ladder.service import Ladder, LadderConfig
-    from tests.ladder.conftest import enter
+    from tests.ladder.conftest import HeldExecutor, enter
 
-    class Instant:
-        """An executor whose matches are over the moment they are handed over."""
-
-        name = "instant"
-        remote = False
-
-        def __init__(self) -> None:
-            self.jobs: list[int] = []
-
-        async def start(self) -> None:
-            pass
-
-        async def capacity(self) -> int:
-            return 1
-
-        def submit(self, job: MatchJob) -> asyncio.Future[JobOutcome]:
-            self.jobs.append(job.match_id)
-            done: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
-            done.set_result(JobOutcome(job.match_id, job.owner, "recorded", "here", 0.0))
-            return done
-
-        def room(self) -> None:
-            return None
-
-        async def close(self) -> None:
-            pass
-
-        def describe(self) -> str:
-            return "instant"
-
-    executor = Instant()
+    executor = HeldExecutor(lambda job: JobOutcome(job.match_id, job.owner, "recorded", "here", 0.0))  # over at once
     ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], seed=1), executor=executor)
     enter(ladder, [GREEDY, RANDOM], validate=False)
 
