@@ -13,8 +13,9 @@ from tests.ladder.conftest import HeldExecutor, enter
 from tests.support import SAMPLE_BOTS
 
 
-def ladder_with(tmp_path: Path, executor: HeldExecutor) -> Ladder:
-    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]), executor=executor)
+def ladder_with(tmp_path: Path, executor: HeldExecutor, lease_seconds: float = 60.0) -> Ladder:
+    config = LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], lease_seconds=lease_seconds)
+    ladder = Ladder(config, executor=executor)
     versions = enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
     with ladder.make() as db:
         add_duplicate_set(db, "generals-war", versions, 5, "rated")
@@ -70,4 +71,25 @@ def test_a_match_claimed_as_the_ladder_stops_is_handed_back(tmp_path: Path) -> N
 
     asyncio.run(asyncio.wait_for(go(), 60))
     assert executor.jobs == []
+    assert all_queued(ladder) == [("queued", None, 0)]
+
+
+def test_a_job_waiting_in_its_executors_hands_keeps_its_lease(tmp_path: Path) -> None:
+    """A job queued at Dask behind others renews nothing itself until it plays: the dispatcher renews the leases of
+    all it has in flight, or the reaper took each back (an attempt counted) and it was played twice."""
+    from ladder.worker import reap
+
+    executor = HeldExecutor()
+    ladder = ladder_with(tmp_path, executor, lease_seconds=1.5)
+
+    async def go() -> None:
+        dispatcher = asyncio.ensure_future(ladder.dispatcher())
+        while not executor.jobs and not dispatcher.done():
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(3.0)  # two leases
+        assert reap(ladder.make) == 0
+        dispatcher.cancel()
+        await asyncio.gather(dispatcher, return_exceptions=True)
+
+    asyncio.run(asyncio.wait_for(go(), 60))
     assert all_queued(ladder) == [("queued", None, 0)]
