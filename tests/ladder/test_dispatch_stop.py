@@ -93,3 +93,28 @@ def test_a_job_waiting_in_its_executors_hands_keeps_its_lease(tmp_path: Path) ->
 
     asyncio.run(asyncio.wait_for(go(), 60))
     assert all_queued(ladder) == [("queued", None, 0)]
+
+
+def test_a_match_its_executor_refused_to_take_is_handed_back(tmp_path: Path) -> None:
+    """Dask's client closed (its scheduler gone): the job it refused was claimed and in no one's hands, and waited a
+    lease to be played."""
+    refused: list[MatchJob] = []
+
+    def refuse_the_first(job: MatchJob) -> None:
+        if not refused:
+            refused.append(job)
+            raise RuntimeError("the client is closed")
+
+    executor = HeldExecutor(refuse_the_first)
+    ladder = ladder_with(tmp_path, executor)
+
+    async def go() -> None:
+        dispatcher = asyncio.ensure_future(ladder.dispatcher())
+        while len(executor.jobs) < 2 and not dispatcher.done():  # refused, then one taken after the dispatcher's pause
+            await asyncio.sleep(0.05)
+        with ladder.make() as db:
+            assert db.get_one(Match, refused[0].match_id).lease_owner != refused[0].owner
+        dispatcher.cancel()
+        await asyncio.gather(dispatcher, return_exceptions=True)
+
+    asyncio.run(asyncio.wait_for(go(), 60))
