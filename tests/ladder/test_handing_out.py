@@ -149,3 +149,62 @@ def test_a_job_cancelled_while_it_plays_hands_its_match_straight_back(tmp_path: 
     with ladder.make() as db:
         match = db.get_one(Match, match_id)
         assert (match.status, match.lease_owner, match.attempts) == ("queued", None, 0)
+
+
+def test_a_result_whose_books_process_dies_as_it_is_sent_is_recorded_here(tmp_path: Path) -> None:
+    """The books process gone between the match's end and its record: the result is recorded in the ladder's
+    process, not thrown away with the match failed."""
+    from ladder.executors import LocalExecutor
+
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, "w", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
+    job = build_job(ladder.make, match_id, "w", settings)
+    executor = LocalExecutor(ladder.make, 1, recorder=True)
+
+    async def go() -> JobOutcome:
+        await executor.start()
+        books = executor.books
+        assert books is not None and books.proc is not None
+        proc, call = books.proc, books.call
+
+        async def dies_first(*args: object) -> object:
+            proc.kill()
+            await proc.wait()
+            return await call(*args)  # type: ignore[arg-type]
+
+        books.call = dies_first  # type: ignore[assignment,method-assign]
+        try:
+            return await executor.submit(job)
+        finally:
+            await executor.close()
+
+    assert asyncio.run(go()).status == "recorded"
+    with ladder.make() as db:
+        assert db.get_one(Match, match_id).status == "done"
+        assert all(s.rank is not None for s in db.scalars(select(MatchSeat).where(MatchSeat.match_id == match_id)))
+
+
+def test_jobs_that_fail_before_their_match_is_played_leave_the_local_pools_capacity_whole(tmp_path: Path) -> None:
+    """Only a job whose match was played counts as recording (a seat it no longer holds); one that failed before
+    took a seat back it never gave, and a run of them brought the capacity to nothing: the ladder stopped claiming."""
+    from ladder.executors import LocalExecutor
+    from ladder.jobs import BotSource, MatchJob
+
+    ladder = queued_ladder(tmp_path)
+    gone = MatchJob(1, "nobody", "generals-war", 1, {}, (BotSource(1, folder=str(tmp_path / "gone")),), TimeControl(), 30,
+                    keep=FILES, data_dir=str(tmp_path))
+    executor = LocalExecutor(ladder.make, 2)
+
+    async def go() -> tuple[int, list[str], int]:
+        await executor.start()
+        before = await executor.capacity()
+        statuses = [(await executor.submit(gone)).status for _ in range(4)]
+        await asyncio.sleep(0)  # the done callbacks
+        after = await executor.capacity()
+        await executor.close()
+        return before, statuses, after
+
+    before, statuses, after = asyncio.run(go())
+    assert statuses == ["failed"] * 4 and after == before == 3
