@@ -88,6 +88,7 @@ def test_a_job_waiting_in_its_executors_hands_keeps_its_lease(tmp_path: Path) ->
             await asyncio.sleep(0.05)
         await asyncio.sleep(3.0)  # two leases
         assert reap(ladder.make) == 0
+        assert len(executor.jobs) == 1  # no more at once than it can play: the other match waits for a free worker
         dispatcher.cancel()
         await asyncio.gather(dispatcher, return_exceptions=True)
 
