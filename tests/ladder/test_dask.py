@@ -424,3 +424,23 @@ def test_with_no_db_url_in_jobs_no_password_crosses_the_scheduler(monkeypatch: p
     monkeypatch.delenv(DB_URL_ENV, raising=False)
     with pytest.raises(RuntimeError, match=f"no {DB_URL_ENV}"):  # a worker without its own URL says so, and plays nothing
         run_dask_job(replace(job, db_url=""))
+
+
+def test_a_workers_own_database_url_is_used_rather_than_the_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/deploy.md: ARENA_DB_URL names the worker's own way to the database (another host name, its own role)."""
+    import ladder.dask_worker
+    from ladder.dask_worker import DB_URL_ENV, run_dask_job
+    from ladder.jobs import MatchJob
+    from referee.server.session import TimeControl
+
+    used: list[str] = []
+
+    def sessions(url: str) -> None:
+        used.append(url)
+        raise RuntimeError("enough")
+
+    monkeypatch.setattr(ladder.dask_worker, "shared_sessions", sessions)
+    monkeypatch.setenv(DB_URL_ENV, "postgresql+psycopg://worker@db-internal/arena")
+    with pytest.raises(RuntimeError, match="enough"):
+        run_dask_job(MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30, db_url="postgresql+psycopg://arena@db/arena"))
+    assert used == ["postgresql+psycopg://worker@db-internal/arena"]
