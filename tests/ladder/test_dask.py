@@ -444,3 +444,33 @@ def test_a_workers_own_database_url_is_used_rather_than_the_jobs(monkeypatch: py
     with pytest.raises(RuntimeError, match="enough"):
         run_dask_job(MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30, db_url="postgresql+psycopg://arena@db/arena"))
     assert used == ["postgresql+psycopg://worker@db-internal/arena"]
+
+
+def test_a_match_handed_out_again_is_a_new_task_at_dask() -> None:
+    """Dask takes a task of a key it still holds for the same task: a match reaped or handed back and claimed again
+    (another lease) must not be given the key of its earlier job, whose lease can record nothing."""
+    from dataclasses import replace
+
+    from ladder.executors import DaskExecutor
+    from ladder.jobs import MatchJob
+    from referee.server.session import TimeControl
+
+    keys: list[object] = []
+
+    class Client:
+        def submit(self, fn: object, job: MatchJob, **kwargs: object) -> asyncio.Future[None]:
+            keys.append(kwargs.get("key"))
+            done = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
+
+    job = MatchJob(7, "first-lease", "generals-war", 1, {}, (), TimeControl(), 30)
+
+    async def submit_both() -> None:
+        executor = DaskExecutor()
+        executor.client = Client()
+        await executor.submit(job)
+        await executor.submit(replace(job, owner="second-lease"))
+
+    asyncio.run(submit_both())
+    assert len(set(keys)) == 2 and None not in keys
