@@ -208,3 +208,29 @@ def test_jobs_that_fail_before_their_match_is_played_leave_the_local_pools_capac
 
     before, statuses, after = asyncio.run(go())
     assert statuses == ["failed"] * 4 and after == before == 3
+
+
+def test_a_dask_worker_that_closes_hands_its_matches_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dask worker` stopped: its matches are stopped and queued again at once, not held until their leases run out."""
+    import concurrent.futures
+    import time
+
+    import ladder.dask_worker as worker
+
+    begun = hanging_match(monkeypatch)
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, "w", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
+    job = build_job(ladder.make, match_id, "w", settings)
+    playing = asyncio.run_coroutine_threadsafe(worker._tracked(play_job(ladder.make, job, "box/w1")), worker.match_loop())
+    for _ in range(600):  # until the match has begun on the worker's loop
+        if begun.is_set() or playing.done():
+            break
+        time.sleep(0.05)
+    worker.ArenaWorkerPlugin().teardown(None)
+    with pytest.raises(concurrent.futures.CancelledError):
+        playing.result(30)
+    with ladder.make() as db:
+        match = db.get_one(Match, match_id)
+        assert (match.status, match.lease_owner, match.attempts) == ("queued", None, 0)
