@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from ladder.jobs import FILES, JobOutcome, JobSettings, build_job, play_job
+from ladder.jobs import FILES, JobOutcome, JobSettings, MatchJob, build_job, play_job
 from ladder.models import Match, MatchSeat
 from ladder.scheduler import add_duplicate_set
 from ladder.service import Ladder, LadderConfig
@@ -33,14 +33,20 @@ def queued_ladder(tmp_path: Path) -> Ladder:
     return ladder
 
 
+def claimed_job(tmp_path: Path, owner: str, lease: float = 30) -> tuple[Ladder, MatchJob]:
+    """A ladder with a match claimed by ``owner``, and its job (replays and logs kept as files)."""
+    ladder = queued_ladder(tmp_path)
+    match_id = claim(ladder.make, owner, lease)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), lease, keep=FILES, data_dir=ladder.config.data_dir.resolve())
+    return ladder, build_job(ladder.make, match_id, owner, settings)
+
+
 def test_a_job_whose_lease_was_handed_back_before_it_began_plays_nothing(tmp_path: Path) -> None:
     """A Dask task run again after its worker left (which handed the match back): its match is queued, or played by
     another worker. The job must not start the bots at all, not only fail to record at the end."""
-    ladder = queued_ladder(tmp_path)
-    match_id = claim(ladder.make, "first", 30)
-    assert match_id is not None
-    data = ladder.config.data_dir.resolve()
-    job = build_job(ladder.make, match_id, "first", JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=data))
+    ladder, job = claimed_job(tmp_path, "first")
+    match_id, data = job.match_id, Path(job.data_dir)
     assert release(ladder.make, match_id, "first")
     outcome = asyncio.run(play_job(ladder.make, job, "late"))
     assert outcome.status == "lost"
@@ -54,7 +60,7 @@ def test_a_job_whose_lease_was_handed_back_before_it_began_plays_nothing(tmp_pat
 def test_each_seats_log_is_that_seats(tmp_path: Path, keep: str) -> None:
     """The logs are kept as files of the data folder (the local pool) or as MatchFile rows (a remote worker), one a
     seat: each must be served as its own seat's."""
-    from ladder.jobs import MatchJob, record_played
+    from ladder.jobs import record_played
     from ladder.queries import seat_log
 
     ladder = queued_ladder(tmp_path)
@@ -113,11 +119,8 @@ def test_a_match_whose_lease_is_taken_while_it_plays_is_stopped(tmp_path: Path, 
     """Reaped while it played (its lease ran out: the ladder's loop stalled): another worker plays it now, and this
     one must stop it and free its seat rather than play on to a result nobody can record."""
     hanging_match(monkeypatch)
-    ladder = queued_ladder(tmp_path)
-    match_id = claim(ladder.make, "first", 0.3)
-    assert match_id is not None
-    settings = JobSettings(ladder.store, TimeControl(), 0.3, keep=FILES, data_dir=ladder.config.data_dir.resolve())
-    job = build_job(ladder.make, match_id, "first", settings)
+    ladder, job = claimed_job(tmp_path, "first", 0.3)
+    match_id = job.match_id
     assert release(ladder.make, match_id, "first") and claim(ladder.make, "second", 30) == match_id
 
     async def play() -> JobOutcome:
@@ -132,11 +135,8 @@ def test_a_job_cancelled_while_it_plays_hands_its_match_straight_back(tmp_path: 
     """The ladder stopped (or a Dask worker closed): the match is queued again at once, with no attempt counted,
     rather than held until its lease runs out."""
     begun = hanging_match(monkeypatch)
-    ladder = queued_ladder(tmp_path)
-    match_id = claim(ladder.make, "first", 30)
-    assert match_id is not None
-    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
-    job = build_job(ladder.make, match_id, "first", settings)
+    ladder, job = claimed_job(tmp_path, "first")
+    match_id = job.match_id
 
     async def stopped() -> None:
         playing = asyncio.ensure_future(play_job(ladder.make, job, "here", just_claimed=True))
@@ -156,11 +156,8 @@ def test_a_result_whose_books_process_dies_as_it_is_sent_is_recorded_here(tmp_pa
     process, not thrown away with the match failed."""
     from ladder.executors import LocalExecutor
 
-    ladder = queued_ladder(tmp_path)
-    match_id = claim(ladder.make, "w", 30)
-    assert match_id is not None
-    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
-    job = build_job(ladder.make, match_id, "w", settings)
+    ladder, job = claimed_job(tmp_path, "w")
+    match_id = job.match_id
     executor = LocalExecutor(ladder.make, 1, recorder=True)
 
     async def go() -> JobOutcome:
@@ -190,7 +187,7 @@ def test_jobs_that_fail_before_their_match_is_played_leave_the_local_pools_capac
     """Only a job whose match was played counts as recording (a seat it no longer holds); one that failed before
     took a seat back it never gave, and a run of them brought the capacity to nothing: the ladder stopped claiming."""
     from ladder.executors import LocalExecutor
-    from ladder.jobs import BotSource, MatchJob
+    from ladder.jobs import BotSource
 
     ladder = queued_ladder(tmp_path)
     gone = MatchJob(1, "nobody", "generals-war", 1, {}, (BotSource(1, folder=str(tmp_path / "gone")),), TimeControl(), 30,
@@ -218,11 +215,8 @@ def test_a_dask_worker_that_closes_hands_its_matches_back(tmp_path: Path, monkey
     import ladder.dask_worker as worker
 
     begun = hanging_match(monkeypatch)
-    ladder = queued_ladder(tmp_path)
-    match_id = claim(ladder.make, "w", 30)
-    assert match_id is not None
-    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=ladder.config.data_dir.resolve())
-    job = build_job(ladder.make, match_id, "w", settings)
+    ladder, job = claimed_job(tmp_path, "w")
+    match_id = job.match_id
     playing = asyncio.run_coroutine_threadsafe(worker._tracked(play_job(ladder.make, job, "box/w1")), worker.match_loop())
     for _ in range(600):  # until the match has begun on the worker's loop
         if begun.is_set() or playing.done():
