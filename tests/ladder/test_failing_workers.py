@@ -118,3 +118,25 @@ def test_matches_cancelled_by_a_lost_scheduler_are_queued_again_without_an_attem
     assert counted == [], "no attempt counted, no error written"
     said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder" and r.levelno >= logging.WARNING]
     assert len(said) == 1 and "scheduler-connection-lost" in said[0] and "\n" not in said[0], said
+
+
+def test_a_match_recorded_ends_the_slow_pace_of_a_run_of_failures(tmp_path: Path) -> None:
+    """After a run of matches given back unplayed the dispatcher claims one at a time, after a pause, until one is
+    recorded; without the reset a ladder whose workers recovered went on one match at a time for good."""
+    from ladder.jobs import JobOutcome
+
+    config = LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], seed=1)
+    ladder = Ladder(config, executor=FailingWorkers())
+    for _ in range(FAILING_RUN + 1):
+        ladder._worker_trouble()
+    assert ladder._failing > FAILING_RUN and ladder._pause_until > 0, "slowed down"
+
+    async def settle(status: str) -> None:
+        future: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
+        future.set_result(JobOutcome(1, "ladder-1", status, "w", 0.5))
+        ladder._settle(future, 1, "ladder-1")
+
+    asyncio.run(settle("lost"))  # someone else's lease: says nothing of the workers
+    assert ladder._failing > FAILING_RUN
+    asyncio.run(settle("recorded"))
+    assert (ladder._failing, ladder._pause_until, ladder.matches_played) == (0, 0.0, 1)
