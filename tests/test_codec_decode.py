@@ -1,0 +1,84 @@
+"""Decoding a bot's action: what cannot be read as one of the game's actions is malformed (CodecError), never an illegal move.
+
+The session tells the two apart by the exception alone: a CodecError is a protocol error
+(MALFORMED_ACTION), an action that decodes is given to the rules, which may refuse it.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import pytest
+
+from arena.v1 import assassination_pb2 as apb
+from arena.v1 import glory_pb2
+from arena.v1 import referee_pb2 as pb
+from referee.games.assassination import Assassination
+from referee.games.assassination.types import ActionKind, MovePresident, Room, StartRound, TakeAction
+from referee.protocol.codec import CodecError, decode
+from referee.protocol.messages import GameCodec
+from tests.test_session import V, driver_answers, kinds, run_session
+
+CODEC = GameCodec(Assassination)
+
+
+def test_an_action_of_another_game_is_malformed() -> None:
+    other = pb.Action(glory=glory_pb2.Action(pass_turn=glory_pb2.PassTurn()))
+    with pytest.raises(CodecError, match="expected a assassination action, got glory"):
+        CODEC.decode_action(other)
+    with pytest.raises(CodecError, match="got nothing"):
+        CODEC.decode_action(pb.Action())
+
+
+def test_an_action_of_no_kind_is_malformed() -> None:
+    with pytest.raises(CodecError, match="has no kind set"):
+        CODEC.decode_action(pb.Action(assassination=apb.Action()))
+
+
+def test_a_kind_that_is_not_among_the_games_actions_is_malformed() -> None:
+    with pytest.raises(CodecError, match="unknown kind 'start_round'"):
+        decode(apb.Action(start_round=apb.StartRound()), (MovePresident, TakeAction))
+
+
+def test_an_enum_number_the_game_does_not_know_is_malformed() -> None:
+    good = pb.Action(assassination=apb.Action(move_president=apb.MovePresident(room=cast(apb.Room, Room.TOWER))))
+    assert CODEC.decode_action(good) == MovePresident(Room.TOWER)
+    bad = pb.Action(assassination=apb.Action(move_president=apb.MovePresident(room=cast(apb.Room, 99))))
+    with pytest.raises(CodecError, match="99 is not a valid room"):
+        CODEC.decode_action(bad)
+
+
+def test_an_optional_field_left_out_is_none_and_one_set_to_zero_is_zero() -> None:
+    """Colour 0 is a piece: a target left out must not be read as it."""
+    kind = next(iter(ActionKind))
+    bare = CODEC.decode_action(pb.Action(assassination=apb.Action(take_action=apb.TakeAction(kind=cast(apb.ActionKind, kind)))))
+    assert bare == TakeAction(kind, None, None)
+    zero = CODEC.decode_action(pb.Action(assassination=apb.Action(take_action=apb.TakeAction(kind=cast(apb.ActionKind, kind), target_colour=0))))
+    assert zero == TakeAction(kind, 0, None)
+    sent = CODEC.action(TakeAction(kind, None, None)).assassination.take_action
+    assert not sent.HasField("target_colour") and not sent.HasField("target_room")
+
+
+def test_an_action_without_fields_still_says_its_kind() -> None:
+    msg = CODEC.action(StartRound())
+    assert msg.assassination.WhichOneof("kind") == "start_round"
+    assert CODEC.decode_action(pb.Action.FromString(msg.SerializeToString())) == StartRound()
+
+
+def test_a_bot_answering_with_another_games_action_gets_malformed_not_a_rejection() -> None:
+    """The session plays General's War; a Glory action is answered with a protocol error and the same request stands."""
+    sent = {"done": False}
+    inner = driver_answers(3)
+
+    def confused(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and not sent["done"]:
+            sent["done"] = True
+            inner(msg)  # the driver learns of the request; its answer is replaced
+            other = pb.Action(glory=glory_pb2.Action(pass_turn=glory_pb2.PassTurn()))
+            return [pb.BotMessage(action=pb.ActionResponse(request_id=msg.decision.request_id, action=other))] + inner(msg)
+        return inner(msg)
+
+    record, links = run_session([confused, driver_answers(4)])
+    assert [e.code for e in links[0].of("error")][:1] == [pb.MALFORMED_ACTION]
+    assert not links[0].of("rejection")
+    assert V.MALFORMED in kinds(record, 0) and V.ILLEGAL_ACTION not in kinds(record, 0)
