@@ -8,7 +8,12 @@ import pytest
 
 from arena.v1 import referee_pb2 as pb
 from referee.games.assassination import Assassination
+from referee.core.cards import CARDS_PER_DECK, rank_of, suit_of
+from referee.games.generals_and_assassins import GeneralsAndAssassins
+from referee.games.generals_and_assassins.enums import Side
+from referee.games.generals_and_assassins.types import AssistGiven
 from referee.games.generals_war import GeneralsWar
+from referee.games.generals_war.types import RevealChoice
 from referee.protocol.codec import CodecError
 from referee.protocol.messages import GameCodec, option_values
 
@@ -57,3 +62,20 @@ def test_a_game_the_protocol_has_no_messages_for_is_refused() -> None:
     with pytest.raises(CodecError, match="the protocol has no messages for chess"):
         GameCodec(Unknown)
 
+
+
+@pytest.mark.parametrize("deck", [0, 3, 4, 9])
+def test_a_card_of_any_deck_is_sent_with_its_own_rank_and_suit(deck: int) -> None:
+    """Cards of the first decks are copied from a table, the others are built: both must say the same."""
+    ids = [deck * CARDS_PER_DECK + k for k in (0, 12, 13, 38, 51, 52, 53)]
+    decision = GameCodec(GeneralsWar).decision(RevealChoice(tuple(ids)))
+    sent = decision.generals_war.reveal_choice.revealable
+    assert [(c.id, c.rank, c.suit) for c in sent] == [(c, int(rank_of(c)), int(suit_of(c))) for c in ids]
+    assert [(c.rank, c.suit) for c in sent] == [(1, 1), (13, 1), (1, 2), (13, 3), (13, 4), (14, 0), (14, 0)]
+
+
+def test_a_single_card_field_is_sent_with_its_rank_and_suit() -> None:
+    queen_of_hearts = 2 * 13 + 11
+    msg = GameCodec(GeneralsAndAssassins).event(AssistGiven(2, Side.DEFENDER, queen_of_hearts), 4)
+    sent = msg.generals_and_assassins.assist_given
+    assert (sent.seat, sent.side, sent.card.id, sent.card.rank, sent.card.suit) == (2, int(Side.DEFENDER), queen_of_hearts, 12, 3)
