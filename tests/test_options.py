@@ -78,3 +78,8 @@ def test_a_game_is_played_only_by_its_numbers_of_players() -> None:
         else:
             with pytest.raises(OptionError, match=f"played by .* players, not {n}"):
                 cls(n, 1)
+
+
+def test_a_value_is_shown_as_a_user_types_it() -> None:
+    assert [FLAG.typed(True), FLAG.typed(False), ROUNDS.typed(7), STYLE.typed("fancy")] == ["true", "false", "7", "fancy"]
+    assert FLAG.parse(FLAG.typed(False)) is False and ROUNDS.parse(ROUNDS.typed(7)) == 7
