@@ -9,12 +9,15 @@ from __future__ import annotations
 from typing import cast
 
 import pytest
+from google.protobuf import json_format
 
 from arena.v1 import assassination_pb2 as apb
 from arena.v1 import glory_pb2
 from arena.v1 import referee_pb2 as pb
 from referee.games.assassination import Assassination
 from referee.games.assassination.types import ActionKind, MovePresident, Room, StartRound, TakeAction
+from referee.games.generals_war import GeneralsWar
+from referee.games.generals_war.types import RevealGenerals
 from referee.protocol.codec import CodecError, decode
 from referee.protocol.messages import GameCodec
 from tests.test_session import V, driver_answers, kinds, run_session
@@ -82,3 +85,11 @@ def test_a_bot_answering_with_another_games_action_gets_malformed_not_a_rejectio
     assert [e.code for e in links[0].of("error")][:1] == [pb.MALFORMED_ACTION]
     assert not links[0].of("rejection")
     assert V.MALFORMED in kinds(record, 0) and V.ILLEGAL_ACTION not in kinds(record, 0)
+
+
+def test_an_action_read_from_a_replay_with_a_misspelled_field_is_refused_not_read_as_another() -> None:
+    """A replay re-plays its actions from their JSON: a field dropped unread would re-play a different action."""
+    codec = GameCodec(GeneralsWar)
+    assert codec.action_from_json({"reveal_generals": {"card_ids": [0, 13]}}) == RevealGenerals((0, 13))
+    with pytest.raises(json_format.ParseError, match="card_idz"):
+        codec.action_from_json({"reveal_generals": {"card_idz": [0, 13]}})
