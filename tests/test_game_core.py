@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee.core.game import Event, broadcast, card_subsets, choose_cards_reason, private, ranks_from_scores, split
+from referee.games.generals_war import GeneralsWar
+from referee.games.generals_war.types import RevealChoice
 
 
 def seeing(events: list[Event], n: int) -> list[list[str]]:
@@ -53,3 +55,14 @@ def test_ranks_from_scores_share_a_rank_on_a_tie_and_skip_the_next() -> None:
     assert ranks_from_scores([5, 9, 9, 1]) == (3, 1, 1, 4)
     assert ranks_from_scores([(2, 1), (2, 3), (0, 9)]) == (2, 1, 3)
     assert ranks_from_scores([4, 4]) == (1, 1)
+
+
+def test_a_decision_is_worked_out_again_after_forget() -> None:
+    """Tests that edit a state by hand call ``forget``: the decision kept for the old state must go with it."""
+    game = GeneralsWar(2, 1)
+    seat = game.to_act()[0]
+    assert game.decision(seat) == RevealChoice(())
+    game.revealable[seat] = (0,)
+    assert game.decision(seat) == RevealChoice(()), "kept until forgotten"
+    game.forget()
+    assert game.decision(seat) == RevealChoice((0,))
