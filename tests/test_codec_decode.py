@@ -16,6 +16,9 @@ from arena.v1 import glory_pb2
 from arena.v1 import referee_pb2 as pb
 from referee.games.assassination import Assassination
 from referee.games.assassination.types import ActionKind, MovePresident, Room, StartRound, TakeAction
+from referee.games.generals_and_assassins import GeneralsAndAssassins
+from referee.games.generals_and_assassins.enums import Side
+from referee.games.generals_and_assassins.types import AssistGiven
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import RevealGenerals
 from referee.protocol.codec import CodecError, decode
@@ -93,3 +96,10 @@ def test_an_action_read_from_a_replay_with_a_misspelled_field_is_refused_not_rea
     assert codec.action_from_json({"reveal_generals": {"card_ids": [0, 13]}}) == RevealGenerals((0, 13))
     with pytest.raises(json_format.ParseError, match="card_idz"):
         codec.action_from_json({"reveal_generals": {"card_idz": [0, 13]}})
+
+
+def test_a_card_message_decodes_to_its_id() -> None:
+    """No action holds an arena.v1.Card yet, but the codec reads any union: a card is its id, not its rank."""
+    queen_of_hearts = 2 * 13 + 11
+    sent = GameCodec(GeneralsAndAssassins).event(AssistGiven(2, Side.DEFENDER, queen_of_hearts), 0).generals_and_assassins
+    assert decode(sent, (AssistGiven,)) == AssistGiven(2, Side.DEFENDER, queen_of_hearts)

@@ -66,3 +66,10 @@ def test_a_decision_is_worked_out_again_after_forget() -> None:
     assert game.decision(seat) == RevealChoice(()), "kept until forgotten"
     game.forget()
     assert game.decision(seat) == RevealChoice((0,))
+
+
+def test_the_opening_events_cannot_be_changed_through_the_list_returned() -> None:
+    game = GeneralsWar(2, 1)
+    told = game.opening_events()
+    told.clear()
+    assert game.opening_events() and game.opening_events() == GeneralsWar(2, 1).opening_events()
