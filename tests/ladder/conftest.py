@@ -6,6 +6,9 @@ import asyncio
 import os
 import random
 import shutil
+import socket
+import threading
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
@@ -219,3 +223,20 @@ def ladder(tmp_path: Path) -> Iterator[LadderFixture]:
     app = create_app(LadderState(instance.make, instance.store, config.data_dir))
     with TestClient(app) as client:
         yield LadderFixture(instance, client, tmp_path)
+
+
+@pytest.fixture
+def server(ladder: LadderFixture) -> Iterator[str]:
+    """The ladder's HTTP API served on a free port of localhost, for the terminal commands; its URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    state = LadderState(ladder.make, ladder.ladder.store, ladder.ladder.config.data_dir)
+    uv = uvicorn.Server(uvicorn.Config(create_app(state), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    while not uv.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(10)
