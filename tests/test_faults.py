@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from referee.server.launchers import LOG_CAP_BYTES, TRUNCATED
 from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS, docker_ready
+from tests.test_referee_killed import started_at
 
 FAULTY = ROOT / "tests" / "bots" / "faulty"
 TC = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, max_rejections=20, connect_timeout_ms=30_000)  # a container started on a busy machine took over 8 s
@@ -194,11 +196,22 @@ def test_processes_that_left_the_bots_group_are_killed_with_it(tmp_path: Path, s
     assert "match over" in log  # the log was read to its end
 
 
+def test_a_bot_that_killed_its_reaper_crashes_and_what_it_left_goes(tmp_path: Path) -> None:
+    """asyncio's wait for the bot's process (its reaper) returned only once the output's pipe closed: a bot that left a
+    process in a session of its own, holding that pipe, killed its reaper and crashed was never seen to end (a
+    DISCONNECT, not a CRASH), and the process it left outlived the match."""
+    played, kinds, log = play(tmp_path, "kill_reaper", "process")
+    assert kinds == ["CRASH", "FORFEIT"], log[-2000:]
+    crash = played.record.result.seats[0].verdicts[0]
+    assert crash.detail == f"the bot's process exited with code {-signal.SIGKILL}", crash.detail
+    assert log.endswith(f"[referee] at decision {crash.decision_index}: {crash.detail}\n"), log[-2000:]
+    (pid,) = [int(line.split()[-1]) for line in log.splitlines() if line.startswith("escaped pid ")]
+    assert started_at(pid) is None, "the process the bot left outlived the match"
+
+
 def test_a_process_bot_starts_with_the_default_signal_dispositions() -> None:
     """The reaper is Python, which ignores SIGPIPE and SIGXFSZ at start-up; its bots inherited that, so a bot in C or
     shell writing to a closed pipe got EPIPE instead of dying as it would started from a shell."""
-    import signal
-
     from referee.server.launchers import reaped
 
     out = subprocess.run(reaped(["grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status"]), capture_output=True, text=True, check=True).stdout
@@ -353,7 +366,6 @@ def test_a_match_cancelled_while_it_cleans_up_still_stops_its_bots_and_servers(t
 def test_a_process_bot_is_stopped_at_its_cpu_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/faults.md: a bot process gets CPU_LIMIT_SECONDS of CPU (900; 1 here), then the kernel ends it (SIGXCPU):
     a bot that spins in a loop the referee has stopped waiting for does not burn a core for ever."""
-    import signal
     import sys
     import time
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee.server.launchers import ProcessHandle
+from referee.server.launchers import start_process
 
 
 def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,14 +28,10 @@ def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_
         raise TimeoutError  # ... and only then does the grace's timeout fire
 
     async def scenario() -> int | None:
-        proc = await asyncio.create_subprocess_exec(
-            "sh", "-c", "read line; exit 3", stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
-        )
-        handle = ProcessHandle(proc, tmp_path / "bot.log")
+        handle = await start_process("sh", "-c", "read line; exit 3", log_path=tmp_path / "bot.log", control=True)
         monkeypatch.setattr(asyncio, "wait_for", late_wait_for)
         await handle.stop(grace=1.0)
-        return proc.returncode
+        return handle.proc.returncode
 
     assert asyncio.run(scenario()) == 3
     assert calls >= 2  # the grace timed out and the stop went on to the terminate

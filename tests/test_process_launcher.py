@@ -15,6 +15,7 @@ import pytest
 from referee.server import launchers
 from referee.server.launchers import REAPER, BotHandle, LaunchSpec, ProcessLauncher, process_alive, process_start, resolve_command, with_limits
 from referee.server.manifest import load_manifest
+from tests.support import ROOT
 from tests.test_referee_killed import STUBBORN_BOT, all_gone, started_at, wait_until
 
 
@@ -95,7 +96,7 @@ def stop_and_check_gone(tmp_path: Path, script: str, before_stop: float = 0.0) -
             started.update({pid: started_at(pid) for pid in await said_pids(tmp_path / "bot.log")})
             await asyncio.sleep(before_stop)
         finally:
-            await handle.stop(grace=0.1)
+            await asyncio.wait_for(handle.stop(grace=0.1), 60)  # a hang detector, not a measure
 
     try:
         asyncio.run(run())
@@ -169,26 +170,91 @@ def test_a_process_of_another_user_counts_as_alive(monkeypatch: pytest.MonkeyPat
 def test_a_bot_that_stopped_its_reaper_cannot_hang_the_stop(tmp_path: Path) -> None:
     """asyncio's wait() for the reaper returned only once the bot's output pipe closed: a bot that stopped its reaper
     (SIGSTOP) and left a process in a session of its own, holding that pipe, hung the stop, and the match's end, as
-    long as that process ran. What left the group may outlive the bot then (docs/faults.md); the referee goes on."""
-    script = STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGSTOP)\nwhile True:")
-    bot = script_bot(tmp_path, script)
-    pids: list[int] = []
+    long as that process ran; once the wait was bounded, that process outlived the match. It goes, by the pipe it holds."""
+    stop_and_check_gone(tmp_path, STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGSTOP)\nwhile True:"))
 
-    async def run() -> None:
+
+def test_a_bot_that_killed_its_reaper_goes_with_what_left_its_group(tmp_path: Path) -> None:
+    """A bot that killed its reaper left its child in a session of its own running after the match: no reaper was
+    there to kill it. It holds the bot's output, and is found and killed by it."""
+    stop_and_check_gone(tmp_path, STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGKILL)\nwhile True:"), before_stop=0.5)
+
+
+#: Leaves a process in a session of its own holding the bot's output (saying both pids), then, once a file named go is
+#: in its folder, kills its reaper and exits.
+KILLS_ITS_REAPER = STUBBORN_BOT.replace(
+    "while True:\n    time.sleep(60)\n",
+    "while not os.path.exists('go'):\n    time.sleep(0.01)\nos.kill(os.getppid(), signal.SIGKILL)\nos._exit(1)\n",
+)
+
+
+def test_a_bot_that_killed_its_reaper_is_seen_to_end_whatever_its_child_holds(tmp_path: Path) -> None:
+    """asyncio's wait() returned only once the bot's output closed: a bot that killed its reaper while a process it
+    left in a session of its own held that output open was not seen to end, and got TIMEOUT or DISCONNECT instead of
+    CRASH. Its end is the reaper's: killed by SIGKILL."""
+    bot = script_bot(tmp_path, KILLS_ITS_REAPER)
+    child: dict[int, int | None] = {}
+
+    async def run() -> int:
         handle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
-        pids.extend(await said_pids(tmp_path / "bot.log"))
-        await asyncio.wait_for(handle.stop(grace=0.1), 60)  # a hang detector, not a measure: the stop takes about 12 s
+        try:
+            child_pid = (await said_pids(tmp_path / "bot.log"))[1]
+            child[child_pid] = started_at(child_pid)
+            ended = asyncio.create_task(handle.wait())
+            await asyncio.sleep(0)  # waiting from before the end (asyncio's wait() returned the code at once after it)
+            (bot / "go").touch()
+            code = await asyncio.wait_for(ended, 60)  # a hang detector: without the fix, it waited for the child
+            assert running(child) == [child_pid], "the child was to hold the output open while the bot's end was seen"
+            return code
+        finally:
+            await handle.stop(grace=0.1)
 
     try:
-        asyncio.run(run())
-        bot_pid = pids[0]
-        assert wait_until(lambda: started_at(bot_pid) is None, 10), "the bot outlived the stop"
+        assert asyncio.run(run()) == -signal.SIGKILL
+        assert wait_until(lambda: all_gone(child), 10), "the process the bot left outlived the stop"
     finally:
-        for pid in pids:
+        for pid in running(child):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
 
 
+#: Plays KILLS_ITS_REAPER's bot to its stop, in a process of its own so that what asyncio prints as it ends is seen;
+#: with "cannot-kill", as if the process holding the output could not be killed. Says the code and the child's pid.
+STAND_IN = """\
+import asyncio, sys
+from pathlib import Path
+from referee.server import launchers
+from tests.test_process_launcher import said_pids, spec_for
+
+async def main() -> None:
+    bot, work = Path(sys.argv[1]), Path(sys.argv[2])
+    if sys.argv[3] == "cannot-kill":
+        launchers.kill_pipe_holders = lambda inode: None
+    handle = await launchers.ProcessLauncher().launch(spec_for(work, bot))
+    child = (await said_pids(work / "bot.log"))[1]
+    print(f"child {child}", flush=True)
+    (bot / "go").touch()
+    print(f"code {await asyncio.wait_for(handle.wait(), 60)}", flush=True)
+    await handle.stop(grace=0.1)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("holder", ["killed", "cannot-kill"])
+def test_an_output_held_open_after_the_bot_ended_is_closed_quietly(tmp_path: Path, holder: str) -> None:
+    """A process the bot left holding its output kept the output's pipe open past the stop: asyncio printed a
+    traceback ("Event loop is closed") as the referee's event loop was gone. It is closed at the stop, held or not."""
+    bot = script_bot(tmp_path, KILLS_ITS_REAPER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "sdk" / "python")])}
+    stand_in = subprocess.run([sys.executable, "-c", STAND_IN, str(bot), str(tmp_path), holder], capture_output=True, text=True, env=env, timeout=120)
+    said = dict(line.split() for line in stand_in.stdout.splitlines())
+    try:
+        assert stand_in.returncode == 0 and stand_in.stderr == "", stand_in.stderr
+        assert said["code"] == str(-signal.SIGKILL)
+    finally:
+        if "child" in said and started_at(int(said["child"])) is not None:
+            os.kill(int(said["child"]), signal.SIGKILL)
 #: Starts $0 in a session of its own, says its pid, and ends once it runs under its name (not yet exec'd, it is found).
 SETSID_UNDER_NAME = 'setsid "$0" 600 & echo $!; while [ "$(cat /proc/$!/comm)" != "$(basename "$0")" ]; do sleep 0.01; done'
 

@@ -14,9 +14,10 @@ import os
 import signal
 import socket
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from referee.server.manifest import BotManifest
 
@@ -88,6 +89,8 @@ def with_limits(command: list[str]) -> list[str]:
 REAPER = Path(__file__).with_name("reaper.py")
 #: How long a stopped bot's reaper may take to kill what the bot started, before its process group is killed instead.
 REAP_TIMEOUT_S = 5.0
+#: How long a bot's output may take to close once its process group is gone, before what else holds it is looked for.
+SETTLE_S = 0.5
 
 
 def reaped(command: list[str]) -> list[str]:
@@ -170,11 +173,80 @@ def same_process(pid: int, started: str) -> bool:
     return now is not None and (now == "" or started == "" or now == started)
 
 
+class _ExitWatch(asyncio.subprocess.SubprocessStreamProtocol):
+    """asyncio's protocol for a process's streams, telling also the moment the process itself ends: its Process.wait()
+    returns only once the output's pipe has closed too, which a process the bot moved to a session of its own may
+    hold open long after the bot and its reaper are gone."""
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit, loop)
+        self.exited: asyncio.Future[None] = loop.create_future()
+
+    def process_exited(self) -> None:
+        super().process_exited()
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+
+async def start_process(*command: str, log_path: Path, control: bool = False, **options: Any) -> ProcessHandle:
+    """Start ``command`` in a session of its own, its output (stdout and stderr) going to ``log_path``; ``control``:
+    keep its stdin open as a pipe. ``options`` go to asyncio's subprocess_exec (cwd, env)."""
+    loop = asyncio.get_running_loop()
+    transport, protocol = await loop.subprocess_exec(
+        lambda: _ExitWatch(2**16, loop),
+        *command,
+        stdin=asyncio.subprocess.PIPE if control else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,
+        **options,
+    )
+    return ProcessHandle(transport, protocol, log_path)
+
+
+def pipe_holders(inode: int) -> list[int]:
+    """The processes, this one aside, with an end of the pipe ``inode`` open (those of other users are not seen)."""
+    link, me, found = f"pipe:[{inode}]", os.getpid(), []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            fds = os.listdir(f"/proc/{name}/fd")
+        except OSError:  # gone meanwhile, or another user's
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{name}/fd/{fd}") == link:
+                    found.append(int(name))
+                    break
+            except OSError:
+                continue
+    return found
+
+
+def kill_pipe_holders(inode: int, rounds: int = 100) -> None:
+    """Kill every process that holds the pipe ``inode`` open, and what they start meanwhile (``rounds`` scans at most)."""
+    for _ in range(rounds):
+        if not (found := pipe_holders(inode)):
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.005)  # a killed process closes its files as it exits
+
+
 class ProcessHandle:
-    def __init__(self, proc: asyncio.subprocess.Process, log_path: Path) -> None:
-        self.proc = proc
-        assert proc.stdout is not None
-        self.pump = asyncio.create_task(pump_log(proc.stdout, log_path))
+    """A process started by ``start_process``: the reaper, running the bot."""
+
+    def __init__(self, transport: asyncio.SubprocessTransport, protocol: _ExitWatch, log_path: Path) -> None:
+        self.transport = transport
+        self.exited = protocol.exited
+        self.proc = asyncio.subprocess.Process(transport, protocol, asyncio.get_running_loop())
+        assert self.proc.stdout is not None
+        output = transport.get_pipe_transport(1)
+        assert output is not None
+        self.output_pipe = os.fstat(output.get_extra_info("pipe").fileno()).st_ino
+        self.pump = asyncio.create_task(pump_log(self.proc.stdout, log_path))
         self.log_path = log_path
 
     def send_control(self, line: str) -> None:
@@ -189,7 +261,10 @@ class ProcessHandle:
             self.proc.stdin.close()
 
     async def wait(self) -> int:
-        return await self.proc.wait()
+        """The exit code once the process has ended, whoever still holds its output open."""
+        await asyncio.shield(self.exited)  # a waiter cancelled must not cancel the end for the others
+        assert self.proc.returncode is not None
+        return self.proc.returncode
 
     def kill_group(self) -> None:
         try:
@@ -201,25 +276,34 @@ class ProcessHandle:
         self.close_control()
         if self.proc.returncode is None:
             try:
-                await asyncio.wait_for(self.proc.wait(), grace)
+                await asyncio.wait_for(self.wait(), grace)
             except TimeoutError:
                 try:
                     self.proc.terminate()  # the reaper kills the bot and everything it started, then exits
                 except ProcessLookupError:
                     pass  # it ended as the grace ran out: asyncio has already let go of it
                 try:
-                    await asyncio.wait_for(self.proc.wait(), REAP_TIMEOUT_S)
+                    await asyncio.wait_for(self.wait(), REAP_TIMEOUT_S)
                 except TimeoutError:
                     pass
         self.kill_group()  # whatever is left in the group, should the reaper be gone (a bot may kill it)
-        # Bounded: asyncio's wait() returns once the output's pipe closes too, and a bot that stopped its reaper (SIGSTOP)
-        # leaves what it started in a session of its own holding that pipe; the stop waited as long as that ran.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.proc.wait(), REAP_TIMEOUT_S)
+        with contextlib.suppress(TimeoutError):  # the reaper was in the group: this is a moment
+            await asyncio.wait_for(self.wait(), REAP_TIMEOUT_S)
+        await self.finish_log()
+
+    async def finish_log(self) -> None:
+        """Read the output to its end and close it. A bot that killed or stopped its reaper may have left processes in
+        sessions of their own holding it open: they are found by the pipe they hold, and killed."""
+        await asyncio.wait({self.pump}, timeout=SETTLE_S)
+        if not self.pump.done():
+            await asyncio.to_thread(kill_pipe_holders, self.output_pipe)
         try:
             await asyncio.wait_for(self.pump, 2.0)
         except TimeoutError:
-            self.pump.cancel()
+            pass  # wait_for has cancelled it
+        # Closed here, on the running loop: left to the garbage collector after the loop's end, an open pipe said
+        # "Event loop is closed".
+        self.transport.close()
 
 
 class ProcessLauncher:
@@ -232,16 +316,8 @@ class ProcessLauncher:
         spec.home.mkdir(parents=True, exist_ok=True)
         # A pooled process learns each match's address from its control pipe: an address here would name no socket.
         extra = {"ARENA_CONTROL": "stdin", **spec.env} if spec.control else {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}
+        command = reaped(with_limits(resolve_command(spec.manifest.command)))
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *reaped(with_limits(resolve_command(spec.manifest.command))),
-                cwd=spec.bot_dir,
-                env=bot_environment(spec.home, extra),
-                stdin=asyncio.subprocess.PIPE if spec.control else asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-            )
+            return await start_process(*command, log_path=spec.log_path, control=spec.control, cwd=spec.bot_dir, env=bot_environment(spec.home, extra))
         except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument or the environment
             raise LaunchError(f"could not start {spec.manifest.command!r}: {exc}") from None
-        return ProcessHandle(proc, spec.log_path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -127,6 +128,15 @@ def escape() -> None:
     print(f"escaped pid {os.read(read, 64).decode().strip()}", flush=True)
 
 
+def kill_reaper_and_crash() -> None:
+    """Leave a process in a session of its own, holding the bot's output, kill the reaper (the process runner's; the
+    bot's parent) and crash: only the reaper's end tells the referee, the output's pipe staying open."""
+    child = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    print(f"escaped pid {child.pid}", flush=True)
+    os.kill(os.getppid(), signal.SIGKILL)
+    os._exit(1)
+
+
 def read_first(*paths: str) -> str | None:
     """The first of ``paths`` that can be read, stripped; None if none can."""
     for path in paths:
@@ -181,6 +191,8 @@ class Faulty(Bot):
         self.decisions += 1
         if FAULT == "crash_mid_game" and self.decisions == 3:
             os._exit(1)
+        if FAULT == "kill_reaper" and self.decisions == 3:
+            kill_reaper_and_crash()
         if FAULT == "hang":
             time.sleep(3600)
         if FAULT == "too_slow":
