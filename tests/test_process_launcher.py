@@ -85,23 +85,26 @@ def running(started: dict[int, int | None]) -> list[int]:
     return [pid for pid, start in started.items() if started_at(pid) == start]
 
 
-def stop_and_check_gone(tmp_path: Path, script: str, before_stop: float = 0.0) -> None:
-    """Start ``script``, which says its pid and its escaped child's, stop it, and check both are gone."""
+def stop_and_check_gone(tmp_path: Path, script: str, before_stop: float = 0.0) -> int | None:
+    """Start ``script``, which says its pid and its escaped child's, stop it, and check both are gone; how the bot's
+    handle says it ended."""
     bot = script_bot(tmp_path, script)
     started: dict[int, int | None] = {}
 
-    async def run() -> None:
+    async def run() -> int | None:
         handle: BotHandle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
         try:
             started.update({pid: started_at(pid) for pid in await said_pids(tmp_path / "bot.log")})
             await asyncio.sleep(before_stop)
         finally:
             await asyncio.wait_for(handle.stop(grace=0.1), 60)  # a hang detector, not a measure
+        return await asyncio.wait_for(handle.wait(), 10)
 
     try:
-        asyncio.run(run())
+        ended = asyncio.run(run())
         assert None not in started.values(), f"the bot or its child was not running: {started}"
         assert wait_until(lambda: all_gone(started), 10), f"still running after the stop: {running(started)}"
+        return ended
     finally:
         for pid in running(started):
             with contextlib.suppress(ProcessLookupError):
@@ -170,8 +173,11 @@ def test_a_process_of_another_user_counts_as_alive(monkeypatch: pytest.MonkeyPat
 def test_a_bot_that_stopped_its_reaper_cannot_hang_the_stop(tmp_path: Path) -> None:
     """asyncio's wait() for the reaper returned only once the bot's output pipe closed: a bot that stopped its reaper
     (SIGSTOP) and left a process in a session of its own, holding that pipe, hung the stop, and the match's end, as
-    long as that process ran; once the wait was bounded, that process outlived the match. It goes, by the pipe it holds."""
-    stop_and_check_gone(tmp_path, STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGSTOP)\nwhile True:"))
+    long as that process ran; once the wait was bounded, that process outlived the match. The stop continues the
+    reaper, which ends on the stop's SIGTERM as it would have unstopped (it was left stopped until its group was
+    killed, SIGKILL, the pipe's holders found one by one)."""
+    ended = stop_and_check_gone(tmp_path, STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGSTOP)\nwhile True:"))
+    assert ended == -signal.SIGTERM
 
 
 def test_a_bot_that_killed_its_reaper_goes_with_what_left_its_group(tmp_path: Path) -> None:

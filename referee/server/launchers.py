@@ -280,6 +280,9 @@ class ProcessHandle:
             except TimeoutError:
                 try:
                     self.proc.terminate()  # the reaper kills the bot and everything it started, then exits
+                    # A bot may have stopped its reaper (SIGSTOP): continued, it does that work at once, where the
+                    # stop waited REAP_TIMEOUT_S for it and then killed its group, and the pipes' holders one by one.
+                    os.kill(self.proc.pid, signal.SIGCONT)
                 except ProcessLookupError:
                     pass  # it ended as the grace ran out: asyncio has already let go of it
                 try:
