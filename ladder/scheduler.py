@@ -253,7 +253,7 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
     # (PostgreSQL's row lock; SQLite's one writer), so two at once cannot both find a place under the cap.
     db.execute(update(User).where(User.id == owner_id).values(id=User.id))
     open_sets = db.scalar(
-        select(func.count(func.distinct(Match.deal))).where(Match.challenger_id == owner_id, Match.status.in_(("queued", "running")))
+        select(func.count(func.distinct(Match.deal))).where(Match.challenger_id == owner_id, Match.status.in_(_PENDING))
     )
     if open_sets and open_sets >= OPEN_CHALLENGES:
         raise TooManyChallenges(f"you have {open_sets} challenges waiting or playing (at most {OPEN_CHALLENGES}): ask again when one is over")
