@@ -37,6 +37,7 @@ from ladder.executors import Executor, LocalExecutor, make_executor
 from ladder.hold import RENEW_S, Hold, HoldLost, rows
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.metrics import LadderMetrics
+from ladder.retention import KEEP_RETIRED, prune_retired
 from ladder.worker import SWEEP_LIMIT, anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
 from referee.server.cancelling import outlast
 from referee.server.manifest import load_manifest
@@ -47,6 +48,8 @@ log = logging.getLogger("arena.ladder")
 FAILING_RUN, MAX_PAUSE_S = 3, 60.0
 #: How often the scheduler refreshes the database's statistics for its planner (SQLite only; the first tick does it too).
 STATISTICS_EVERY_S = 600.0
+#: How often the scheduler removes the folders of retired versions past --keep-retired (ladder/retention.py; the first tick too).
+PRUNE_EVERY_S = 600.0
 #: With no new failure, how often the sets of failed matches are swept for one left unrated (``_sweep_failed_sets``).
 FAILED_SWEEP_S = 60.0
 
@@ -114,6 +117,7 @@ class LadderConfig:
     db_url_in_jobs: bool = True  # dask executor: jobs carry the database URL (off: each worker has ARENA_DB_URL)
     suspend_after: int = SUSPEND_AFTER  # forfeits in a row that suspend a bot version (ladder/suspension.py; 0: never)
     submissions_per_day: int = SUBMISSIONS_PER_DAY  # versions an owner may submit in 24 hours (ladder/submissions.py; 0: no limit)
+    keep_retired: int = KEEP_RETIRED  # retired versions of each bot whose folders the store keeps (ladder/retention.py)
 
     @property
     def db_url(self) -> str:
@@ -184,6 +188,7 @@ class Ladder:
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
         self._analyzed = -1e9  # when the database's statistics were last refreshed (refresh_statistics)
+        self._pruned = -1e9  # when the folders of retired versions were last pruned (prune_retired)
         self._failures_swept, self._failed_swept_at = -1, -1e9  # failed matches at the last sweep of their sets, and when
         self._reap_after = 0.0  # no reaping before (monotonic): the database came back from an outage (``scheduler``)
         self._suspended: set[int] | None = None  # the versions suspended at the last look (``_tell_suspensions``)
@@ -384,6 +389,10 @@ class Ladder:
         if time.monotonic() - self._analyzed >= STATISTICS_EVERY_S:
             self._analyzed = time.monotonic()
             refresh_statistics(self.make)
+        if time.monotonic() - self._pruned >= PRUNE_EVERY_S:
+            self._pruned = time.monotonic()
+            if removed := prune_retired(self.make, self.store, self.config.keep_retired):
+                log.info("removed the folders of %d retired versions from the bot store: %s", len(removed), ", ".join(removed))
         with self.make() as db:
             if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games):
                 return True
@@ -414,6 +423,7 @@ class Ladder:
             return
         if rated >= SWEEP_LIMIT:  # a full sweep may have left more (a burst of failures): the next one goes on
             return
+        self._pruned = -1e9  # when the folders of retired versions were last pruned (prune_retired)
         self._failures_swept, self._failed_swept_at = failures, time.monotonic()
 
     def _clear_interrupted_validations(self) -> None:

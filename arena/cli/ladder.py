@@ -225,6 +225,7 @@ def serve(
     db_url_in_jobs: Annotated[bool, typer.Option(help="With --executor dask: send the database URL (password included) in every job; with --no-db-url-in-jobs every worker needs its own in ARENA_DB_URL.")] = True,
     suspend_after: Annotated[int, typer.Option(help="Suspend a bot version that forfeits this many finished matches in a row (crashed, never connected, over the strike limit); 0: never.", min=0)] = 5,  # ladder.suspension.SUSPEND_AFTER, not imported: it costs every command a second
     submissions_per_day: Annotated[int, typer.Option(help="Versions an owner may submit in any 24 hours (more are answered 429 saying when the next is taken); 0: no limit.", min=0)] = 20,  # ladder.submissions.SUBMISSIONS_PER_DAY, not imported, as above
+    keep_retired: Annotated[int, typer.Option(help="Retired versions of each bot whose files the bot store keeps; older ones' folders are removed once no queued or playing match seats them (their replays, ratings and logs stay).", min=0)] = 10,  # ladder.retention.KEEP_RETIRED
 ) -> None:
     """Run the ladder: HTTP API, scheduler and the dispatcher of matches to local workers or a Dask cluster."""
     import logging
@@ -296,6 +297,7 @@ def serve(
         recorder=books_process,
         suspend_after=suspend_after,
         submissions_per_day=submissions_per_day,
+        keep_retired=keep_retired,
     )
     ladder = Ladder(config)
     try:
