@@ -15,6 +15,7 @@ worker that lost its lease) records nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import hashlib
 import json
@@ -32,11 +33,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.datafiles import stored_name
+from ladder.datafiles import located, stored_name
 from ladder.db import shared_sessions, unreachable
-from ladder.models import Match
+from ladder.models import Match, MatchSeat
 from ladder.suspension import SUSPEND_AFTER
 from ladder.upload import Limits, unpack, zip_directory
 from ladder.worker import Claimed, claim_next, fail_match, public_error, record_outcome, release, renew, seats_of
@@ -340,10 +342,10 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}-{uuid.uuid4().hex[:8]}.json"
         replay.parent.mkdir(parents=True, exist_ok=True)
         replay.write_text(replay_json)
+        root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
+        names = [stored_name(Path(log), root) for log in logs]
         recorded = False
         try:
-            root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
-            names = [stored_name(Path(log), root) for log in logs]
             recorded = record_outcome(
                 make, job.match_id, job.owner, head.result, replay_path=stored_name(replay, root), log_paths=names, played_by=worker,
                 suspend_after=job.suspend_after,
@@ -351,12 +353,31 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         finally:
             if not recorded:
                 replay.unlink(missing_ok=True)
+                discard_logs(make, job.match_id, names, root)
         return recorded
     files = {REPLAY_FILE: replay_json.encode()}
     for seat, path in enumerate(map(Path, logs)):
         if path.exists():
             files[seat_log_name(seat)] = path.read_bytes()
     return record_outcome(make, job.match_id, job.owner, head.result, files=files, played_by=worker, suspend_after=job.suspend_after)
+
+
+def discard_logs(make: sessionmaker[Session], match_id: int, names: list[str], root: Path) -> None:
+    """Remove the log files of a try whose record was refused (its lease lost: another worker played the match), which
+    nothing names, and which piled up under logs/<match id>. Not those the match's record names: a record tried again
+    after the books' process died is refused (done already) with the very logs its first try recorded."""
+    try:
+        with make() as db:
+            named = set(db.scalars(select(MatchSeat.log_path).where(MatchSeat.match_id == match_id)))
+    except Exception:  # the database out of reach: the files are left, as they were before
+        log.warning("match %s: could not tell whether the logs of a refused record are named; left in place", match_id, exc_info=True)
+        return
+    for name in names:
+        if name not in named:
+            path = located(name, root)
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+                path.parent.rmdir()  # logs/<match id>, when it held only this try's logs
 
 
 def record_elsewhere(job: MatchJob, head: ReplayHead, logs: list[str], worker: str) -> bool:

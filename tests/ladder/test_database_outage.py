@@ -369,14 +369,36 @@ def test_a_record_tried_again_keeps_the_replay_the_first_try_recorded(tmp_path: 
     assert job.keep == FILES
     played = asyncio.run(run_local_match(MatchSetup("generals-war", [SAMPLE_BOTS / "random"] * 2, job.seed, {}, TimeControl(), tmp_path / "logs")))
     head = ReplayHead.of(played.record)
-    assert record_head(lad.make, job, head, [], "w")
-    assert not record_head(lad.make, job, head, [], "w"), "recorded once"
+    logs = [str(p) for p in played.logs]
+    assert record_head(lad.make, job, head, logs, "w")
+    assert not record_head(lad.make, job, head, logs, "w"), "recorded once"
+    assert all(p.is_file() for p in played.logs), "the logs the record names are kept"
     with lad.make() as db:
         stored = db.get_one(Match, job.match_id).replay_path
     assert stored is not None
     replay = located(stored, Path(job.data_dir))
     assert replay.is_file()
     assert [p.name for p in replay.parent.iterdir()] == [replay.name], "the refused try's file is gone"
+
+
+def test_a_try_whose_lease_was_lost_leaves_neither_its_replay_nor_its_logs(tmp_path: Path) -> None:
+    """Its record is refused (another worker holds the match now); its logs, which nothing names, piled up under
+    logs/<match id> beside those of the try that was recorded."""
+    from ladder.jobs import FILES, record_played
+    from referee.server.runner import MatchSetup, run_local_match
+
+    lad = ladder_of_two(tmp_path, NoRoom())
+    job = claimed_job(lad)
+    assert job.keep == FILES
+    log_dir = Path(job.data_dir) / "logs" / str(job.match_id)
+    played = asyncio.run(run_local_match(MatchSetup("generals-war", [SAMPLE_BOTS / "random"] * 2, job.seed, {}, TimeControl(), log_dir)))
+    assert played.logs and all(p.is_file() for p in played.logs)
+    with lad.make() as db:  # reaped and claimed by another worker meanwhile
+        db.execute(update(Match).where(Match.id == job.match_id).values(lease_owner="another"))
+        db.commit()
+    assert not record_played(lad.make, job, played, "w")
+    assert not log_dir.exists(), "the refused try's logs (and their folder) are gone"
+    assert not any((Path(job.data_dir) / "replays").glob(f"{job.match_id}-*")), "and its replay"
 
 
 def test_sets_a_burst_of_failures_settled_are_all_rated_at_the_next_sweeps_not_fifty_a_minute(
