@@ -229,6 +229,13 @@ def test_log_levels_are_read_in_any_case_and_an_unknown_one_is_warned_about() ->
         assert ("ARENA_LOG_LEVEL=loud is not a level" in "\n".join(err)) == warned and len(err) == 1 + warned, err
 
 
+def test_an_empty_variable_is_unset_as_in_the_typescript_sdk() -> None:
+    for unset in ("ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"):
+        env = {"PATH": os.environ["PATH"], "PYTHONPATH": os.pathsep.join(sys.path), "ARENA_ADDRESS": "unix:/nowhere.sock", "ARENA_MATCH_ID": "m", "ARENA_TOKEN": "t"}
+        proc = subprocess.run([sys.executable, "bot.py"], cwd=SAMPLE_BOTS / "random", env={**env, unset: ""}, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 1 and proc.stderr.strip().splitlines()[-1].endswith(f"{unset} is not set; bots are started by the referee (arena match)"), proc.stderr
+
+
 def test_a_bot_without_a_referee_exits_with_an_error(tmp_path: Path) -> None:
     code, _, err = run_sample_bot(f"unix:{tmp_path / 'nobody.sock'}", "m", "t")
     assert code == 1 and "no referee" in err[-1], err

@@ -162,12 +162,11 @@ def run(bot: Bot) -> None:
     if os.environ.get("ARENA_CONTROL") == "stdin":
         _play_from_control(bot)
         return
-    try:
-        address = os.environ["ARENA_ADDRESS"]
-        match_id = os.environ["ARENA_MATCH_ID"]
-        token = os.environ["ARENA_TOKEN"]
-    except KeyError as exc:
-        sys.exit(f"{bot.name}: {exc.args[0]} is not set; bots are started by the referee (arena match)")
+    # Empty is unset, as in the TypeScript SDK: `ARENA_ADDRESS= python bot.py` was a gRPC error about an address "".
+    for name in ("ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"):
+        if not os.environ.get(name):
+            sys.exit(f"{bot.name}: {name} is not set; bots are started by the referee (arena match)")
+    address, match_id, token = os.environ["ARENA_ADDRESS"], os.environ["ARENA_MATCH_ID"], os.environ["ARENA_TOKEN"]
     try:
         result = play(bot, address, match_id, token)
     except MatchRefused as exc:
