@@ -1,0 +1,80 @@
+"""The fourth audit of the Assassination Game: rule sentences and visibility tags the engine kept but no test pinned.
+
+Each test is named after the ruling it pins (docs/games/assassination.md); a throwaway mutation of the engine line it
+names survived every other rules test (or only the golden playthroughs' diff caught it).
+"""
+
+from __future__ import annotations
+
+from referee.core.game import Event
+from referee.games.assassination.types import (
+    ActionKind,
+    DiceRolled,
+    Phase,
+    PresidentSafe,
+    ReporterRevealed,
+    Room,
+    RoundEnded,
+    TakeAction,
+)
+from tests.games import test_assassination_support as t
+from tests.games.test_assassination_support import PURE_RULES_ONLY, Loaded, of, opts
+
+R = Room
+
+pytestmark = PURE_RULES_ONLY  # the helpers patch a method of the rules (see test_assassination_support)
+
+
+def test_as14_the_bunker_is_a_refuge_only_after_an_incident() -> None:
+    # rules.py _after_president: "self.incident and ... room == Room.BUNKER". Without the incident, an agent who
+    # revealed himself could park the president in the bunker and end the round unharmed (+5) at once.
+    g = t.make(start=R.HELIPAD, route_die=1)  # his own way: hall, public exit, podium
+    t.turn(g, acting=[0])  # the agent reveals himself, doing nothing; the president walks to the hall
+    t.move(g)
+    t.lead_president(g, R.PUBLIC_EXIT)
+    t.play_events(g)
+    t.move(g)
+    events = t.lead_president(g, R.BUNKER)
+    assert g.president.room == R.BUNKER and not g.incident
+    assert not of(events, PresidentSafe) and not of(events, RoundEnded)
+    assert g.phase == Phase.EVENT and not g.president.safe
+
+
+def test_as35_before_an_incident_only_the_bad_cop_may_shoot_the_revealed_agent() -> None:
+    # actions.py options: "elif a.bad_cop and seat_revealed(...)". A good police officer has no shot before an
+    # incident (shoot-first comes after one, AS-33), even at an agent everyone knows.
+    for bad_cop in (False, True):
+        g = t.make()
+        g.secret.bad_cop = bad_cop
+        g.revealed_seats[0] = None
+        t.to_event_stage(g)
+        for c in (0, 1):
+            t.place(g, c, R.HALL)
+        t.play_events(g, [1])
+        shots = [o.target_colour for o in opts(g, 1) if o.kind == ActionKind.SHOOT_PLAYER]
+        assert shots == ([0] if bad_cop else []), bad_cop
+
+
+def every_seat_sees(events: list[Event], cls: type) -> None:
+    """Each event of this kind is told to all four seats: nothing in this game is told to some seats only."""
+    found = [e for e in events if isinstance(e.payload, cls)]
+    assert found, cls
+    for e in found:
+        assert all(e.visible(seat) for seat in range(4)), e
+
+
+def test_as9_as21_the_dice_and_the_reporters_reveal_are_public() -> None:
+    # actions.py roll and reveal_colour: "broadcast(DiceRolled ...)" and "broadcast(ReporterRevealed ...)". A die
+    # rolled in the action stage is rolled at the table, and a shot reporter is revealed to everyone (AS-23).
+    g = t.make()
+    g.rng = Loaded([1])  # the snipe misses
+    t.to_event_stage(g)
+    t.place(g, 2, R.TOWER)
+    t.put_president(g, R.PODIUM)
+    events = t.act(g, [2], {2: TakeAction(ActionKind.SNIPE)})
+    every_seat_sees(events, DiceRolled)
+    assert of(events, DiceRolled)[0].value == 1
+    h = t.make()
+    events = t.sniper_shoots(h, 4)
+    every_seat_sees(events, ReporterRevealed)
+    assert of(events, ReporterRevealed)[0].colour == 4
