@@ -205,6 +205,14 @@ def test_g7_the_deal_passes_one_card_at_a_time_and_money_goes_to_the_treasury() 
     assert drawn[0].seat == 0 and drawn[0].money == tuple(cs("3d 4d"))
 
 
+def test_g7_the_deal_starts_with_the_first_player_whatever_his_seat() -> None:
+    top = cs("2h Kh Qh")  # seat 1 goes first: he draws the first card of the deal, seat 2 the second, seat 0 the third
+    g, events = first_round(3, top + cs("3h 4h 5h 6c 7c 8c"))
+    assert g.first_player == 1 and g.to_act() == (1,)
+    assert [g.t.hands[s][:2] for s in (1, 2, 0)] == [cs("3h 6c"), cs("4h 7c"), cs("5h 8c")]
+    assert [d.seat for d in payloads(events, CardsDrawn) if d.cards] == [1, 2, 0]
+
+
 # --- G-8 .. G-11: drawing, the deck running out, turns, Buy Land ------------------------------
 
 
@@ -228,6 +236,13 @@ def test_g9_the_round_ends_after_the_turn_in_which_the_deck_ran_out() -> None:
     g = table(2, ["Kc 2h", "5c 2h@1 3h 4h 5h 6h 7h"], domains=["", "2s"], deck="8h")
     play(g, (0, ConquerLand(1, (c("Kc"),))), (1, Defend((c("5c"),))))
     assert g.t.hands[1][-1] == c("8h") and g.t.phase == Phase.ROUND_OVER
+
+
+def test_g9_the_round_goes_on_while_the_deck_still_holds_a_card() -> None:
+    g = table(2, ["Ah 2h 3h 4h 5h 6h 7h", "2c"], deck="8h 9h")
+    events = g.apply(0, Discard((c("Ah"),)))
+    assert g.t.deck == [c("9h")] and not payloads(events, RoundEnded)
+    assert g.t.phase == Phase.TURN and g.to_act() == (1,)
 
 
 def test_g9_an_assistant_who_draws_the_last_card_ends_the_round_after_the_attackers_turn() -> None:
