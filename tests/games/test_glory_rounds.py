@@ -71,6 +71,8 @@ def test_g20_assassination_mini_rounds() -> None:
     g.apply(0, MoreAssassins(tuple(cs("X@1 X2@1"))))
     d2 = g.decision(2)
     assert isinstance(d2, ThwartChoice) and d2.required == 2
+    assert g.check(2, Thwart((c("X2@2"),))) is not None  # one assassin does not match two
+    assert list(g.legal_actions(2)) == [Thwart(()), Thwart(tuple(sorted(cs("X2@2 X2"))))]
     g.apply(2, Thwart(tuple(cs("X2@2 X2"))))
     assert g.decision(0) == MoreAssassinsChoice(2, (), 3)
     events = g.apply(0, MoreAssassins(()))  # no assassins left: he must stop; the attempt failed
@@ -126,6 +128,11 @@ def test_g22_heal_half_rounded_up_and_capped_at_fifty() -> None:
     g = table(2, ["7h 9h", "2h@1"], turn=0)
     g.t.hp = [40, 48]
     assert g.check(0, Heal(c("7s"))) is not None
+    g.t.hands[0] += cs("4s 6c")
+    g.forget()
+    assert g.check(0, Heal(c("4s"))) is not None and g.check(0, Heal(c("6c"))) is not None  # in hand, not Health
+    g.t.hands[0] = cs("7h 9h")
+    g.forget()
     g.apply(0, Heal(c("7h")))
     assert g.t.hp[0] == 44 and len(g.t.hands[0]) == 7
     g.t.hands[1] = [c("9h@1")]
@@ -287,6 +294,12 @@ def test_g28_extra_rounds_break_a_tied_lead_up_to_a_cap() -> None:
     events = g.apply(g.to_act()[0], StartRound())
     assert g.round == 2 and g.view(0).extra_round
     assert payloads(events, RoundStarted)[0].extra_round  # told to every seat
+    g = table(2, ["2h", "3h"], options={"rounds": 2})
+    g.round = 1
+    finish_round(g, 0)
+    events = g.apply(g.to_act()[0], StartRound())
+    assert g.round == 2 and not g.view(1).extra_round, "the last regular round is not an extra one"
+    assert not payloads(events, RoundStarted)[0].extra_round
     g = table(2, ["2h", "3h"], domains=["2s"], options={"rounds": 1})
     g.round = 1
     g.t.glory = [5, 5]
@@ -295,7 +308,7 @@ def test_g28_extra_rounds_break_a_tied_lead_up_to_a_cap() -> None:
     g = table(2, ["2h", "3h"], options={"rounds": 1, "max_extra_rounds": 0})
     g.round = 1
     events = finish_round(g, 0)
-    assert g.is_over() and payloads(events, GameEnded)[0].tie_unbroken
+    assert g.is_over() and payloads(events, GameEnded) == [GameEnded((0, 0), (0, 1), True)]
     assert g.full_state()["winners"] == [0, 1]  # the tied players share first place
 
 
