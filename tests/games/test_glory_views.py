@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.games.glory import Glory
 from referee.games.glory.types import (
     AssassinsPresented,
     Assassinate,
@@ -16,23 +17,35 @@ from referee.games.glory.types import (
     AssistChoice,
     AssistChosen,
     AssistRecord,
+    AttackDeclared,
     AttackKind,
     AttackKing,
+    BattleResolved,
     BattleResult,
     BattleState,
     BuyLand,
+    CardTurnedOver,
+    CardsDrawn,
     ConquerLand,
     DeclineAssist,
     Defend,
     DefenceCommitted,
+    Discard,
+    Discarded,
+    FirstPlayerDraw,
+    GameEnded,
+    GloryAwarded,
     Heal,
     Healed,
     LandBought,
     MakeOffers,
     MoreAssassins,
     Offer,
+    OfferPaid,
     PassTurn,
     Phase,
+    RoundEnded,
+    RoundStarted,
     StartRound,
     Thwart,
     ThwartChosen,
@@ -164,3 +177,38 @@ def test_g30_the_finished_round_stays_on_show_and_the_reshuffle_forgets_the_last
     # The Land taken is back in the deck (or a hand): the last attack is not shown any more.
     assert view.last_battle is None and view.battle is None and view.next_first_player is None
     assert view.first_player == 1 and view.round == 2
+
+
+def test_g30_the_opening_an_attack_its_outcome_and_the_end_are_told_to_every_seat() -> None:
+    """Public: the draws for first player, the declaration, the outcome, Glory won, payments, discards and the
+    round's and game's ends; a draw into the hand is told in full to the drawer only, as a count to the others."""
+    opening = Glory(3, 4).opening_events()
+    assert told(opening, FirstPlayerDraw) and told(opening, RoundStarted)
+    draws = [e for e in opening if isinstance(e.payload, CardsDrawn)]
+    for e in draws:
+        seat = e.payload.seat
+        assert e.visible_to == (frozenset({seat}) if e.payload.cards else frozenset({0, 1, 2} - {seat}))
+    assert len(draws) == 6
+    g = table(3, ["Kc 2h", "5c", "6c"], treasuries=["7d 4d"], options={"rounds": 2})
+    g.round = 1
+    events = play(
+        g,
+        (0, AttackKing(2, (c("Kc"),), (c("7d"),))),
+        (0, MakeOffers((Offer(1, (c("4d"),)),))),
+        (2, MakeOffers(())),
+        (1, Assist(0, (c("5c"),))),
+        (2, Defend(())),
+    )
+    assert told(events, AttackDeclared) == [AttackDeclared(AttackKind.ATTACK_KING, 0, 2, (c("Kc"),), (c("7d"),), 16)]
+    assert [p.result.damage for p in told(events, BattleResolved)] == [21]
+    assert [(p.seat, p.points) for p in told(events, GloryAwarded)] == [(0, 5), (1, 2)]
+    assert told(events, OfferPaid) == [OfferPaid(0, 1, (c("4d"),))]
+    events = finish_round(g, 1)
+    assert len(told(events, Discarded)) == 1 and len(told(events, RoundEnded)) == 1
+    events = g.apply(g.to_act()[0], StartRound())
+    assert len(told(events, RoundStarted)) == 1 and len(told(events, CardTurnedOver)) == 1
+    g.t.glory = [9, 0, 0]
+    seat = g.to_act()[0]
+    g.t.deck = g.t.deck[-1:]
+    g.forget()
+    assert told(g.apply(seat, Discard((g.t.hands[seat][0],))), GameEnded) == [GameEnded((9, 0, 0), (0,), False)]
