@@ -62,8 +62,7 @@ def test_g20_assassination_mini_rounds() -> None:
     assert g.check(0, Assassinate(2, (c("X"), c("2h")))) is not None  # assassins only
     g.apply(0, Assassinate(2, (c("X"),)))
     assert g.to_act() == (2,)
-    d = g.decision(2)
-    assert isinstance(d, ThwartChoice) and d.required == 1
+    assert g.decision(2) == ThwartChoice(0, tuple(cs("X@2 X2@2 X2")), 1)  # who sent them, his assassins, how many to match
     assert g.check(2, Thwart(tuple(cs("X@2 X2@2")))) is not None  # exactly as many
     g.apply(2, Thwart((c("X@2"),)))
     dm = g.decision(0)

@@ -13,6 +13,7 @@ from referee.games.glory.types import (
     Assist,
     AssistChoice,
     AttackDeclared,
+    AttackKind,
     AttackKing,
     BattleResolved,
     BuyLand,
@@ -90,6 +91,7 @@ def test_g2_play_passes_clockwise() -> None:
     g = table(3, ["2h", "3h", "4h"], turn=2)
     g.apply(2, Discard((c("4h"),)))
     assert g.to_act() == (0,)
+    assert (g.view(1).turn, g.view(1).first_player) == (0, 2)  # the round's first player, not the player on turn
     g.apply(0, Discard((c("2h"),)))
     assert g.to_act() == (1,)
     assert g.t.others(1) == [2, 0]
@@ -161,7 +163,7 @@ def test_g6_later_rounds_start_with_a_decision_and_a_turned_over_card() -> None:
     g.t.glory = [0, 9, 9]
     finish_round(g, 0)
     assert g.t.phase == Phase.ROUND_OVER and g.to_act() == (0,)
-    assert isinstance(g.decision(0), StartRoundChoice)
+    assert g.decision(0) == StartRoundChoice(2)  # the round it starts
     assert list(choices.legal_actions(g.decision(0))) == [StartRound()]
     assert g.view(1).players[0].domain == (c("5s"),)  # the finished round is still on the table
     money = c("9d@2")
@@ -329,8 +331,7 @@ def test_g13_conquer_land_targets_only_land_and_allows_no_assistance() -> None:
     assert g.check(0, ConquerLand(1, (c("Kc"),))) is not None
     g.apply(0, ConquerLand(2, (c("Kc"),)))
     assert g.to_act() == (2,)  # straight to the defender: no offers, no assistants
-    dd = g.decision(2)
-    assert isinstance(dd, DefendChoice) and dd.defence_points == 4 and dd.attack_points == 12
+    assert g.decision(2) == DefendChoice(AttackKind.CONQUER_LAND, 0, tuple(cs("3c 8c")), 12, 4)  # the kind tells him what is at stake
     assert g.check(2, Defend(())) is None
 
 
@@ -369,7 +370,7 @@ def test_g15_attack_a_king_decision_order() -> None:
     assert g.to_act() == (1,) and g.t.phase == Phase.TURN
     g = table(2, ["Kc", "5c"])
     g.apply(0, AttackKing(1, (c("Kc"),)))
-    assert g.to_act() == (1,) and isinstance(g.decision(1), DefendChoice)
+    assert g.to_act() == (1,) and g.decision(1) == DefendChoice(AttackKind.ATTACK_KING, 0, (c("5c"),), 12, 0)
 
 
 def test_g16_offers_name_public_cards_of_the_offerer_for_other_players() -> None:
