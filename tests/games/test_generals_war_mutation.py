@@ -14,6 +14,7 @@ from referee.games.generals_war.types import (
     PlayerEliminated,
     PlaySquad,
     RevealGenerals,
+    RoundStarted,
     TargetChoice,
 )
 from tests.games.test_generals_war_rules import C, D, H, c, four_player_duel
@@ -102,3 +103,15 @@ def test_a_view_holds_the_viewing_seats_own_hand_and_squad() -> None:
     game.apply(0, PlaySquad((c(3, C),)))
     assert game.view(0).squad == (c(3, C),) and game.view(1).squad == ()
     assert game.view(0).hand == (c(2, C),) and game.view(1).hand == (c(4, D), c(5, D))
+
+
+def test_gw1_each_round_is_announced_to_all_with_its_attacker() -> None:
+    """Round 1 names the dealer, seat 0; after an empty hand ends it, round 2 names seat 1 (two players alternate)."""
+    game = duel_with([[c(10, C)], [c(2, D), c(3, D)]], [[], []])
+    started = [e for e in game.opening_events() if isinstance(e.payload, RoundStarted)]
+    assert [(e.payload.round, e.payload.attacker) for e in started] == [(1, 0)]
+    game.apply(0, PlaySquad((c(10, C),)))
+    events = game.apply(1, PlaySquad((c(2, D),)))
+    started = [e for e in events if isinstance(e.payload, RoundStarted)]
+    assert [(e.payload.round, e.payload.attacker) for e in started] == [(2, 1)]
+    assert all(e.visible(seat) for e in started for seat in range(2))
