@@ -1,4 +1,4 @@
-"""General's War: rules a mutation pass found that only the golden playthroughs (or nothing) would catch breaking."""
+"""General's War: who may be targeted, who is told of a draw, what the public count of generals and each seat's own view hold, why a player is out (rules only the golden playthroughs, or nothing, caught breaking)."""
 
 from __future__ import annotations
 

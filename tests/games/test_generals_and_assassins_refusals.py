@@ -1,4 +1,4 @@
-"""Generals & Assassins: rules a mutation pass found that only the golden playthroughs (or nothing) would catch breaking."""
+"""Generals & Assassins: land bought one short, a block or second try without a joker, an assist naming no side are refused (checks only the golden playthroughs, or nothing, caught dropping)."""
 
 from __future__ import annotations
 
