@@ -1,0 +1,272 @@
+"""What a spectator or a bot's owner reads on the pages, against a ladder whose rows are written by hand (no match is
+played): the standings' order, ranks and links, the front page's top three, a bot's versions, chart and owner's
+controls, and the viewer opened from an address, stepping and playing, and saying why a replay cannot be shown."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import httpx
+import pytest
+from sqlalchemy import select
+
+from ladder.accounts import add_user
+from ladder.api import LadderState, create_app
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
+from ladder.service import Ladder, LadderConfig
+from ladder.web.routes import replay_app
+from tests.web.conftest import GAME, BackgroundServer
+from tests.web.test_frames import replay_data
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+OTHER = "glory"
+HOSTILE_VERSION = '<img src=x onerror="window.injected = 1">'
+#: bot -> (owner, [(status, version, {game: (mu, sigma, games)}) of each version]); a suspended version's reason holds markup
+BOTS: dict[str, tuple[str, list[tuple[str, str, dict[str, tuple[float, float, int]]]]]] = {
+    "one": ("alice", [("retired", "1", {GAME: (20.0, 3.0, 4)}), ("active", "2", {GAME: (30.0, 2.0, 2), OTHER: (25.0, 4.0, 10)})]),
+    "two": ("bob", [("active", HOSTILE_VERSION, {GAME: (26.0, 2.0, 6)})]),
+    "three": ("bob", [("active", "3", {GAME: (22.0, 2.0, 3)})]),
+    "newbie": ("bob", [("active", "0.1", {GAME: (25.0, 8.333, 0), OTHER: (25.0, 8.333, 0)})]),
+    "phoenix": ("alice", [("suspended", "1", {}), ("active", "2", {})]),
+    "retiree": ("alice", [("retired", "1", {})]),
+}
+
+
+@dataclass
+class Shown:
+    url: str
+    tokens: dict[str, str]
+    played: int  # a settled match between one and two (two won), with a replay
+    twin: int  # the other match of its deal
+    failed: int
+    unsettled: int  # done, its twin still running
+    gone: int  # settled, its replay file removed
+    history: list[int]  # the matches of one's rating changes in GAME, oldest first (μ rising)
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shown]:
+    tmp = tmp_path_factory.mktemp("page-details")
+    config = LadderConfig(tmp / "data", workers=1, samples=False, games=[GAME, OTHER])
+    ladder = Ladder(config)
+    replay = tmp / "replay.json"
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
+    now = time.time()
+    with ladder.make() as db:
+        tokens = {name: add_user(db, name) for name in ("alice", "bob")}
+        users = {u.name: u.id for u in db.scalars(select(User))}
+        version_of: dict[tuple[str, int], int] = {}
+        for name, (owner, versions) in BOTS.items():
+            bot = Bot(name=name, owner_id=users[owner], created_at=now)
+            db.add(bot)
+            db.flush()
+            for seq, (status, version, ratings) in enumerate(versions, start=1):
+                reason = f"<i>forfeited</i> {seq}" if status == "suspended" else ""
+                row = BotVersion(bot_id=bot.id, seq=seq, version=version, status=status, reason=reason, games=[GAME, OTHER], language="python", path=f"{name}/{seq}", created_at=now)
+                db.add(row)
+                db.flush()
+                version_of[name, seq] = row.id
+                for game, (mu, sigma, games) in ratings.items():
+                    db.add(Rating(bot_version_id=row.id, game=game, mu=mu, sigma=sigma, games=games, updated_at=now))
+
+        def match(status: str, deal: str, ranks: tuple[int | None, int | None], replay_path: str | None = None, error: str = "") -> int:
+            found = Match(game=GAME, seed=7, num_players=2, kind="rated", status=status, deal=deal, created_at=now, error=error,
+                          finished_at=now if status in ("done", "failed") else None, replay_path=replay_path)  # fmt: skip
+            db.add(found)
+            db.flush()
+            for seat, (bot, rank) in enumerate(zip((("one", 2), ("two", 1)), ranks, strict=True)):
+                db.add(MatchSeat(match_id=found.id, seat=seat, bot_version_id=version_of[bot], rank=rank, score=None if rank is None else 3 - rank, verdicts=[]))
+            return found.id
+
+        played = match("done", "d1", (2, 1), str(replay))
+        twin = match("done", "d1", (1, 2), str(replay))
+        failed = match("failed", "d2", (None, None), error="the worker was lost")
+        unsettled = match("done", "d3", (1, 2), str(replay))
+        match("running", "d3", (None, None))
+        gone = match("done", "d4", (1, 2), str(tmp / "removed.json"))
+        history = [played, twin, gone]
+        for i, match_id in enumerate(history):  # one's first version only: its active one has no point yet
+            db.add(RatingChange(match_id=match_id, bot_version_id=version_of["one", 1], game=GAME, mu=18.0 + i, sigma=3.0 - i / 2, created_at=now))
+        db.commit()
+    app = create_app(LadderState(ladder.make, ladder.store, config.data_dir))
+    with BackgroundServer(app) as server:
+        yield Shown(server.url, tokens, played, twin, failed, unsettled, gone, history)
+
+
+def sign_in(page: Page, token: str) -> None:
+    page.fill("#token", token)
+    page.click("#token-form button[type=submit]")
+    page.wait_for_function("t => localStorage.getItem('arena.token') === t", arg=token)
+
+
+def test_the_standings_rank_the_rated_bots_link_them_and_leave_a_newcomer_unranked_last(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/games/{GAME}")
+    page.wait_for_selector("body[data-refreshes] #standings tbody tr")
+    cells = page.eval_on_selector_all(
+        "#standings tbody tr", "trs => trs.map(tr => [...tr.cells].slice(0, 4).map(td => td.innerText.trim()).concat(tr.querySelector('a.bot').getAttribute('href')))"
+    )
+    assert cells == [
+        ["1", "one", "alice", "2 #2", "/bots/one"],
+        ["2", "two", "bob", f"{HOSTILE_VERSION} #1", "/bots/two"],  # a version string is shown as written, never as HTML
+        ["3", "three", "bob", "3 #1", "/bots/three"],
+        ["\u2013", "newbie", "bob", "0.1 #1", "/bots/newbie"],
+    ], cells
+    assert page.locator("#standings img").count() == 0 and page.evaluate("window.injected") is None
+    assert page.is_hidden("#empty")
+    # The latest matches: each links to its viewer, the winner first, and a failed match says why instead of a result.
+    links = page.eval_on_selector_all("#recent tbody tr", "trs => trs.map(tr => [tr.dataset.match, tr.querySelector('td a').getAttribute('href')])")
+    assert links and all(href == f"/matches/{match}" for match, href in links), links
+    result = page.locator(f"#recent tr[data-match='{shown.played}'] .seat-result")
+    assert result.all_inner_texts() == ["1. two 2", "2. one 1"]
+    assert page.get_attribute(f"#recent tr[data-match='{shown.played}'] .seat-result:first-child", "class") == "seat-result won"
+    assert page.inner_text(f"#recent tr[data-match='{shown.failed}'] td:last-child") == "failed: the worker was lost"
+    page.goto(f"{shown.url}/games/assassination")
+    page.wait_for_selector("body[data-refreshes]")
+    assert page.locator("#standings tbody tr").count() == 0 and page.is_visible("#empty")
+
+
+def test_the_front_page_shows_each_games_top_three_rated_bots_and_no_newcomer(page: Page, shown: Shown) -> None:
+    page.goto(shown.url)
+    page.wait_for_selector(f".game-card[data-game='{GAME}'] ol.top li")
+    tops = page.eval_on_selector_all(".game-card", "cards => Object.fromEntries(cards.map(c => [c.dataset.game, [...c.querySelectorAll('ol.top li b')].map(b => b.textContent)]))")
+    assert tops[GAME] == ["one", "two", "three"]
+    assert tops[OTHER] == ["one"]
+    assert tops["assassination"] == []
+
+
+def test_a_bots_page_lists_its_versions_newest_first_and_draws_its_history_where_it_belongs(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/bots/one")
+    page.wait_for_selector("body[data-ready]")
+    versions = page.eval_on_selector_all("#versions tbody tr", "trs => trs.map(tr => [...tr.cells].slice(0, 4).map(td => td.innerText.trim()))")
+    assert versions == [["#2", "2", "active", "12"], ["#1", "1", "retired", "4"]]
+    # Rated in two games: the picker is shown, the most played first (10 matches of Glory against 6 of General's War).
+    assert page.is_visible("#game-pick-label")
+    assert page.eval_on_selector_all("#game-pick option", "os => os.map(o => o.value)") == [OTHER, GAME]
+    page.select_option("#game-pick", GAME)
+    page.wait_for_selector("svg.rating-chart circle.dot.mu")
+    # The active version's rating, although every point drawn is the first version's.
+    assert page.inner_text("#rated-matches").replace("\n", " ") == "2 rated matches of #2"
+    dots = page.eval_on_selector_all(
+        "svg.rating-chart .dots a",
+        "as => as.map(a => [a.getAttribute('href'), Number(a.querySelector('circle.mu').getAttribute('cy')), Number(a.nextElementSibling.getAttribute('cy'))])",
+    )
+    assert [href for href, _, _ in dots] == [f"/matches/{m}" for m in shown.history], "a point links to the match that rated it"
+    mu_heights = [cy for _, cy, _ in dots]
+    assert mu_heights == sorted(mu_heights, reverse=True) and len(set(mu_heights)) == 3, f"μ rose: each point is drawn higher ({mu_heights})"
+    assert all(conservative > mu for _, mu, conservative in dots), "μ − 3σ is drawn below μ"
+    lines = [page.get_attribute(f"svg.rating-chart path.line.{line}", "d") for line in ("mu", "conservative")]
+    assert lines[0] and lines[1] and lines[0] != lines[1]
+
+
+def test_the_owner_gets_logs_of_settled_matches_only_and_no_withdrawal_without_an_active_version(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/bots/one")
+    page.wait_for_selector("body[data-ready]")
+    sign_in(page, shown.tokens["alice"])
+    page.wait_for_selector(".log-button")
+    offered = sorted({int(m) for m in page.eval_on_selector_all(".log-button", "bs => bs.map(b => b.dataset.match)")})
+    assert offered == sorted([shown.played, shown.twin, shown.gone]), "no log of a failed match, nor of one whose twin is still played"
+    assert page.is_visible("#withdraw")
+    page.goto(f"{shown.url}/bots/retiree")
+    page.wait_for_selector("body[data-ready]")
+    assert "no active version" in page.inner_text("#bot-owner")
+    page.wait_for_function("document.getElementById('token-status').textContent.includes('the owner')")
+    assert page.is_hidden("#withdraw"), "nothing to withdraw"
+    # A suspended version replaced by an active one: the page no longer says the bot is suspended.
+    page.goto(f"{shown.url}/bots/phoenix")
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text("#bot-owner") == "owned by alice · version 2 (#2) active"
+    assert page.is_hidden("#suspended")
+    assert page.inner_text("#versions tbody tr:last-child td:last-child") == "<i>forfeited</i> 1" and page.locator("#versions i").count() == 0
+
+
+def test_the_viewer_opens_the_view_and_step_its_address_names_and_follows_the_address(page: Page, shown: Shown) -> None:
+    viewer = f"{shown.url}/matches/{shown.played}"
+    page.goto(viewer + "#view=1&step=3")
+    page.wait_for_selector("body[data-mode='1'][data-step='3']")
+    assert page.input_value("#mode") == "1" and "as seat 1 (two)" in page.inner_text("#table-title")
+    page.evaluate("location.hash = '#view=0&step=5'")  # a link followed on the same page
+    page.wait_for_selector("body[data-mode='0'][data-step='5']")
+    page.evaluate("location.hash = '#view=all&step=2'")
+    page.wait_for_selector("body[data-mode='all'][data-step='2']")
+    page.goto(f"{shown.url}/")
+    page.goto(viewer + "#view=7&step=2")  # no seat 7: everything, at that step
+    page.wait_for_selector("body[data-mode='all'][data-step='2']")
+    assert page.eval_on_selector_all("#match-seats a", "as => as.map(a => a.getAttribute('href'))") == ["/bots/one", "/bots/two"]
+
+
+def test_the_viewers_buttons_stop_at_the_ends_and_play_starts_again_from_the_deal(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/matches/{shown.played}")
+    page.wait_for_selector("body[data-step='0'][data-mode='all']")
+    last = int(page.get_attribute("#scrub", "max") or 0)
+    disabled = "() => ['first', 'prev', 'next', 'last'].map(id => document.getElementById(id).disabled)"
+    assert page.evaluate(disabled) == [True, True, False, False]
+    page.keyboard.press("End")
+    page.wait_for_selector(f"body[data-step='{last}']")
+    assert page.evaluate(disabled) == [False, False, True, True]
+    ranks = page.eval_on_selector_all("#step-info .result tbody td:first-child", "tds => tds.map(td => td.textContent)")
+    assert ranks == sorted(ranks), "the result lists the winner first"
+    page.select_option("#speed", "8")
+    page.focus("#play")
+    page.keyboard.press(" ")  # the focused button takes the space: it plays once, not play-then-pause
+    page.wait_for_selector("#play.playing")
+    page.wait_for_function(f"Number(document.body.dataset.step) < {last}")  # from the end, it plays from the deal again
+    page.click("#play")
+    page.wait_for_selector("#play:not(.playing)")
+
+
+def test_in_a_seats_view_its_hand_is_on_its_own_panel_which_says_you(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/matches/{shown.played}#view=0&step=1")
+    page.wait_for_selector("body[data-mode='0'][data-step='1']")
+    assert page.locator(".player[data-seat='0'] [data-field='hand'] [data-card]").count() > 0
+    assert page.locator(".player[data-seat='1'] [data-field='hand'], #table .piles [data-field='hand']").count() == 0
+    assert page.locator(".player[data-seat='0'] .badge.you").count() == 1 and page.locator(".player[data-seat='1'] .badge.you").count() == 0
+    to_act = page.eval_on_selector_all("#step-info .seat-ref", "refs => refs.map(r => r.textContent)")
+    acting = page.eval_on_selector_all(".player:has(.badge.to-act)", "ps => ps.map(p => `seat ${p.dataset.seat}`)")
+    assert acting and all(any(ref.startswith(seat) for ref in to_act) for seat in acting), (acting, to_act)
+
+
+def test_the_viewer_says_why_a_replay_cannot_be_shown(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/matches/{shown.gone}")
+    page.wait_for_selector("#table .error")
+    assert page.inner_text("#table .error") == f"The replay cannot be shown: no replay for match {shown.gone}"
+
+
+def test_a_local_replay_removed_since_it_was_opened_is_said_to_be_gone(page: Page, tmp_path: Path) -> None:
+    replay = tmp_path / "gone.json"
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
+    app = replay_app(replay)  # reads the file once, to refuse what is not a replay
+    replay.unlink()
+    with BackgroundServer(app) as server:
+        page.goto(server.url)
+        page.wait_for_selector("#viewer .error")
+        assert page.inner_text("#match-title") == "Match not found"
+        assert "gone.json has changed or is gone since `arena replay` opened it" in page.inner_text("#viewer .error")
+
+
+@pytest.mark.parametrize("where", ["bots", "games", "matches"])
+def test_markup_in_an_address_is_written_as_text_in_the_not_found_page(shown: Shown, where: str) -> None:
+    """The name is put into the page's title and into a data-* attribute its script reads: escaped in both."""
+    name = '"><script>window.injected = 1</script><b title="'
+    page = httpx.get(f"{shown.url}/{where}/{name}", timeout=30)
+    assert page.status_code == 404
+    assert "<script>window" not in page.text and "<b " not in page.text, page.text
+    assert page.text.count("<script") == 2  # common.js and the page's own
+    escaped = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    assert escaped in page.text.split('data-message="')[1].split('"')[0]
+
+
+def test_markup_in_a_local_replays_file_name_is_written_as_text_in_the_title(tmp_path: Path) -> None:
+    """`arena replay FILE` names the page after the file, and a file name may hold markup (not a slash)."""
+    replay = tmp_path / '<img src=x onerror="window.injected = 1">.json'
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
+    with BackgroundServer(replay_app(replay)) as server:
+        page = httpx.get(server.url, timeout=30)
+    assert page.status_code == 200 and "<img" not in page.text
+    assert "<title>&lt;img src=x onerror=&quot;window.injected = 1&quot;&gt;.json · Arena replay</title>" in page.text
