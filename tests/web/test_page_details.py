@@ -20,8 +20,10 @@ from ladder.api import LadderState, create_app
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
 from ladder.service import Ladder, LadderConfig
 from ladder.web.routes import replay_app
+from referee.core.cards import card_str
 from tests.web.conftest import GAME, BackgroundServer
-from tests.web.test_frames import replay_data
+from tests.web.test_frames import replay_data, steps
+from tests.web.test_spectator import HOLD_SEAT_FRAMES
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -230,6 +232,24 @@ def test_in_a_seats_view_its_hand_is_on_its_own_panel_which_says_you(page: Page,
     to_act = page.eval_on_selector_all("#step-info .seat-ref", "refs => refs.map(r => r.textContent)")
     acting = page.eval_on_selector_all(".player:has(.badge.to-act)", "ps => ps.map(p => `seat ${p.dataset.seat}`)")
     assert acting and all(any(ref.startswith(seat) for ref in to_act) for seat in acting), (acting, to_act)
+
+
+def test_a_seats_frames_that_come_after_another_view_was_chosen_are_not_drawn_in_it(page: Page, shown: Shown) -> None:
+    """Seat 0's frames held back, seat 1 chosen meanwhile: when seat 0's come, seat 1's view stays drawn from its own."""
+    deal, _ = next(steps(replay_data(GAME, 2, 7)))  # the game as dealt (the generator plays on in the same object)
+    hidden_from_1 = {card_str(c) for c in deal.hidden_cards(1)}
+    page.add_init_script(HOLD_SEAT_FRAMES)
+    page.goto(f"{shown.url}/matches/{shown.played}")
+    page.wait_for_selector("body[data-step='0'][data-mode='all']")
+    page.select_option("#mode", "0")
+    page.select_option("#mode", "1")
+    page.wait_for_selector("body[data-mode='1']")
+    with page.expect_response(lambda r: "frames?seat=0" in r.url):
+        page.evaluate("window.releaseSeatFrames()")
+    page.wait_for_timeout(500)  # time for the late frames to be (wrongly) drawn
+    names = set(page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)"))
+    assert page.evaluate("document.body.dataset.mode") == "1" and not names & hidden_from_1, sorted(names & hidden_from_1)
+    assert names, "seat 1's own hand is drawn"
 
 
 def test_the_viewer_says_why_a_replay_cannot_be_shown(page: Page, shown: Shown) -> None:
