@@ -290,3 +290,10 @@ def test_markup_in_a_local_replays_file_name_is_written_as_text_in_the_title(tmp
         page = httpx.get(server.url, timeout=30)
     assert page.status_code == 200 and "<img" not in page.text
     assert "<title>&lt;img src=x onerror=&quot;window.injected = 1&quot;&gt;.json · Arena replay</title>" in page.text
+
+
+def test_only_a_missing_page_is_the_not_found_page(shown: Shown) -> None:
+    """A page asked with the wrong method is refused as such (405), not called missing."""
+    refused = httpx.post(f"{shown.url}/games/{GAME}", timeout=30)
+    assert refused.status_code == 405 and refused.headers["content-type"] == "application/json", refused.text
+    assert httpx.get(f"{shown.url}/games/{GAME}", timeout=30).status_code == 200
