@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
@@ -43,6 +43,7 @@ BOTS: dict[str, tuple[str, list[tuple[str, str, dict[str, tuple[float, float, in
 
 @dataclass
 class Shown:
+    ladder: Ladder
     url: str
     tokens: dict[str, str]
     played: int  # a settled match between one and two (two won), with a replay
@@ -99,7 +100,7 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shown]:
         db.commit()
     app = create_app(LadderState(ladder.make, ladder.store, config.data_dir))
     with BackgroundServer(app) as server:
-        yield Shown(server.url, tokens, played, twin, failed, unsettled, gone, history)
+        yield Shown(ladder, server.url, tokens, played, twin, failed, unsettled, gone, history)
 
 
 def sign_in(page: Page, token: str) -> None:
@@ -132,6 +133,23 @@ def test_the_standings_rank_the_rated_bots_link_them_and_leave_a_newcomer_unrank
     page.goto(f"{shown.url}/games/assassination")
     page.wait_for_selector("body[data-refreshes]")
     assert page.locator("#standings tbody tr").count() == 0 and page.is_visible("#empty")
+
+
+def test_a_row_whose_games_changed_flashes_and_a_ladder_out_of_reach_is_said_so(page: Page, shown: Shown) -> None:
+    page.goto(f"{shown.url}/games/{GAME}")
+    page.wait_for_selector("body[data-refreshes] #standings tbody tr")
+    with shown.ladder.make() as db:
+        three = select(BotVersion.id).join(Bot).where(Bot.name == "three").scalar_subquery()
+        db.execute(update(Rating).where(Rating.bot_version_id == three, Rating.game == GAME).values(games=Rating.games + 1))
+        db.commit()
+    page.wait_for_selector("#standings tr[data-bot='three'].flash")  # at the next poll, without reloading
+    assert page.eval_on_selector_all("#standings tr.flash", "trs => trs.map(tr => tr.dataset.bot)") == ["three"]
+    page.route("**/api/games/*/standings", lambda route: route.abort())
+    page.wait_for_selector("#live-status.stale")
+    assert page.inner_text("#updated").startswith("cannot reach the ladder")
+    page.unroute("**/api/games/*/standings")
+    page.wait_for_selector("#live-status:not(.stale)")
+    assert page.locator("#standings tr.flash").count() == 0, "a row flashes once, when its games change"
 
 
 def test_the_front_page_shows_each_games_top_three_rated_bots_and_no_newcomer(page: Page, shown: Shown) -> None:
