@@ -1,0 +1,114 @@
+"""Land & Castle: who wins a claim's conversion, castle bonuses in real battles, defaults, and who is told what."""
+
+from __future__ import annotations
+
+import random
+
+from referee.games.land_and_castle import LandAndCastle
+from referee.games.land_and_castle.types import (
+    Attacked,
+    BattleResolved,
+    Capture,
+    CardsDrawn,
+    CardSwapped,
+    Control,
+    GameOver,
+    LandCaptured,
+    LandControlled,
+    LandRevealed,
+    SwapCard,
+    WinReason,
+)
+from tests.games.test_land_and_castle_rules import (
+    NO_CASTLES,
+    NO_GENERALS,
+    PLAIN_LANDS,
+    C,
+    D,
+    H,
+    K,
+    S,
+    battle,
+    c,
+    payloads,
+    plain,
+    rigged,
+)
+
+
+def test_lc17_the_defender_whose_capture_converts_the_row_wins() -> None:
+    """After a claim the winner of that battle made the last change, so he wins, even when he defended."""
+    lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(10, S)]  # 8h and 10s do not link
+    game = rigged(lands, [[c(2, C), c(3, C)], [c(9, S), c(3, D)]], list(NO_CASTLES), list(NO_GENERALS), face_up=[True] * 6)
+    battle(game, c(2, C), 5, c(9, S))  # 9s stacks with the 10s land: 19 against 2
+    assert game.to_act() == (1,)
+    events = payloads(game.apply(1, Capture(5, c(9, S))))  # 8h next to 9s: within one
+    assert GameOver(1, WinReason.CONVERSION, (0, 1)) in events
+    assert game.result().ranks == (2, 1)
+
+
+def test_lc10_castle_bonuses_follow_the_role_in_a_played_battle() -> None:
+    """Clubs +3 to the attacker and hearts +3 to the defender, each only in its own role."""
+    hands = [[c(7, C), c(2, C)], [c(5, D), c(3, D)]]
+    game = rigged(list(PLAIN_LANDS), hands, [c(4, C), c(4, H)], list(NO_GENERALS))
+    resolved = next(p for p in battle(game, c(7, C), 1, c(5, D)) if isinstance(p, BattleResolved)).battle
+    assert resolved.defender is not None
+    assert (resolved.attacker.castle_bonus, resolved.attacker.total) == (3, 10)
+    assert (resolved.defender.castle_bonus, resolved.defender.total) == (3, 8)
+    game = rigged(list(PLAIN_LANDS), hands, [c(4, H), c(4, C)], list(NO_GENERALS))
+    resolved = next(p for p in battle(game, c(7, C), 1, c(5, D)) if isinstance(p, BattleResolved)).battle
+    assert resolved.defender is not None
+    assert (resolved.attacker.castle_bonus, resolved.defender.castle_bonus) == (0, 0)
+
+
+def test_lc10_a_hearts_castle_turns_a_defence_into_a_win() -> None:
+    game = rigged(list(PLAIN_LANDS), [[c(7, C), c(2, C)], [c(5, D), c(3, D)]], [c(K, D), c(4, H)], list(NO_GENERALS))
+    battle(game, c(7, C), 1, c(5, D))  # land 1 is the 9 of hearts: no stack; 5 + 3 against 7
+    assert game.to_act() == (1,) and game.battle is not None and game.battle.winner == 1
+
+
+def test_lc21_the_default_claim_controls_the_battled_land_even_with_a_spades_castle() -> None:
+    up = [True, True, False, True, False, False]
+    game = rigged(
+        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS), face_up=up,
+    )
+    battle(game, c(10, H), 1, c(2, D))
+    assert game.default_action(0) == Control(1)
+    game = rigged(
+        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS), face_up=up,
+    )
+    battle(game, c(10, H), 0, c(2, D))
+    assert game.default_action(0) == Control(0)
+
+
+def test_lc11_a_swap_without_a_diamonds_castle_is_refused_for_that_reason() -> None:
+    """The card is in the hand: the refusal names the swap, not the card."""
+    game = plain([[c(5, S), c(2, C)], [c(7, S), c(3, C)]])
+    reason = game.check(0, SwapCard(c(5, S)))
+    assert reason is not None and "swap" in reason and "not in your hand" not in reason
+
+
+def test_lc22_public_happenings_are_told_to_both_seats_and_draws_and_swaps_to_each_in_part() -> None:
+    """Every event but a draw or a swap goes to both seats; a draw or swap is told once to each seat, its cards to the owner."""
+    public_kinds: set[type] = set()
+    for seed in range(30):
+        game = LandAndCastle(2, seed)
+        rng = random.Random(seed)
+        events = list(game.opening_events())
+        while True:
+            for payload_type in (CardsDrawn, CardSwapped):
+                told = [e for e in events if isinstance(e.payload, payload_type)]
+                for seat in (0, 1):
+                    mine = [e.payload for e in told if e.visible(seat)]
+                    assert len(mine) * 2 == len(told), f"{payload_type.__name__}: each seat is told each once"
+            for event in events:
+                if not isinstance(event.payload, (CardsDrawn, CardSwapped)):
+                    assert event.visible_to is None, f"{type(event.payload).__name__} is public"
+                    public_kinds.add(type(event.payload))
+                elif isinstance(event.payload, CardsDrawn) and event.visible(event.payload.seat):
+                    assert len(event.payload.cards) == event.payload.count
+            if game.is_over():
+                break
+            seat = game.to_act()[0]
+            events = game.apply(seat, game.random_action(seat, rng))
+    assert {Attacked, LandRevealed, BattleResolved, LandControlled, LandCaptured, GameOver} <= public_kinds
