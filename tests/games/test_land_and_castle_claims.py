@@ -6,12 +6,17 @@ import random
 
 from referee.games.land_and_castle import LandAndCastle
 from referee.games.land_and_castle.types import (
+    Attack,
+    AttackChoice,
     Attacked,
     BattleResolved,
     Capture,
     CardsDrawn,
     CardSwapped,
+    ClaimChoice,
     Control,
+    Defend,
+    DefendChoice,
     GameOver,
     LandCaptured,
     LandControlled,
@@ -26,7 +31,9 @@ from tests.games.test_land_and_castle_rules import (
     C,
     D,
     H,
+    J,
     K,
+    Q,
     S,
     battle,
     c,
@@ -112,3 +119,41 @@ def test_lc22_public_happenings_are_told_to_both_seats_and_draws_and_swaps_to_ea
             seat = game.to_act()[0]
             events = game.apply(seat, game.random_action(seat, rng))
     assert {Attacked, LandRevealed, BattleResolved, LandControlled, LandCaptured, GameOver} <= public_kinds
+
+
+def test_lc10_a_face_card_castle_of_diamonds_or_spades_gives_no_swap_and_no_wider_claim() -> None:
+    up = [True, True, False, True, False, False]
+    game = rigged(list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(K, S), c(J, D)], list(NO_GENERALS), face_up=up)
+    attack = game.decision(0)
+    assert isinstance(attack, AttackChoice) and attack.swappable == ()
+    game.apply(0, Attack(c(10, H), 0))
+    defend = game.decision(1)
+    assert isinstance(defend, DefendChoice) and defend.swappable == ()
+    game.apply(1, Defend(c(2, D)))
+    claim = game.decision(0)
+    assert isinstance(claim, ClaimChoice) and claim.lands == (0,)
+
+
+def test_lc12_a_spades_castle_may_control_or_capture_every_face_up_land() -> None:
+    up = [True, True, False, True, False, False]
+    game = rigged(list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS), face_up=up)
+    battle(game, c(10, H), 1, c(2, D))
+    exchangeable = (c(10, H), c(2, D), NO_GENERALS[0])
+    expected = {Control(land) for land in (0, 1, 3)} | {Capture(land, x) for land in (0, 1, 3) for x in exchangeable}
+    assert set(game.legal_actions(0)) == expected
+
+
+def test_lc19_the_last_turn_ends_after_its_draws() -> None:
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]], piles=[[c(5, H)], [c(7, H)]], max_turns=1)
+    battle(game, c(10, C), 0, c(2, D))
+    events = payloads(game.apply(0, Control(0)), 1)
+    assert [type(p) for p in events] == [LandControlled, CardsDrawn, CardsDrawn, GameOver]
+    assert game.hands == [[c(2, C), c(5, H)], [c(3, D), c(7, H)]] and game.is_over()
+
+
+def test_lc21_the_default_army_breaks_a_tie_of_values_by_the_lowest_card_id() -> None:
+    for hands in ([[c(K, C), c(Q, S)], [c(Q, C), c(K, S)]], [[c(Q, S), c(K, C)], [c(K, S), c(Q, C)]]):
+        game = plain(hands)
+        assert game.default_action(0) == Attack(min(c(K, C), c(Q, S)), 0)
+        game.apply(0, game.default_action(0))
+        assert game.default_action(1) == Defend(min(c(Q, C), c(K, S)))
