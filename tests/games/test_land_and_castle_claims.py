@@ -1,4 +1,4 @@
-"""Land & Castle: who wins a claim's conversion, castle bonuses in real battles, defaults, and who is told what."""
+"""Land & Castle: who wins a claim's conversion, castle bonuses in real battles, listings, defaults, and who is told what."""
 
 from __future__ import annotations
 
@@ -157,3 +157,35 @@ def test_lc21_the_default_army_breaks_a_tie_of_values_by_the_lowest_card_id() ->
         assert game.default_action(0) == Attack(min(c(K, C), c(Q, S)), 0)
         game.apply(0, game.default_action(0))
         assert game.default_action(1) == Defend(min(c(Q, C), c(K, S)))
+
+
+def test_lc13_a_capture_with_the_general_tells_both_seats_the_new_general() -> None:
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]])
+    battle(game, c(10, C), 1, c(2, D))  # land 1 is the 9 of hearts
+    events = game.apply(0, Capture(1, NO_GENERALS[0]))
+    for seat in (0, 1):
+        assert LandCaptured(0, 1, NO_GENERALS[0], c(9, H), (c(10, C), c(2, D))) in payloads(events, seat)
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]])
+    battle(game, c(10, C), 1, c(2, D))
+    assert LandCaptured(0, 1, c(2, D), None, (c(9, H), c(10, C))) in payloads(game.apply(0, Capture(1, c(2, D))))
+
+
+def test_lc14_every_army_may_attack_every_land_and_the_swap_is_listed_too() -> None:
+    hand = [c(5, S), c(2, C), c(9, C)]
+    game = rigged(list(PLAIN_LANDS), [hand, [c(7, S), c(3, C)]], [c(4, D), c(K, H)], list(NO_GENERALS), owner=[0, 1, None, None, 1, 0])
+    expected = {Attack(x, land) for x in hand for land in range(6)} | {SwapCard(x) for x in hand}
+    assert set(game.legal_actions(0)) == expected
+
+
+def test_lc4_and_lc11_the_view_names_attacker_defender_and_a_swap_used_this_turn() -> None:
+    game = rigged(
+        list(PLAIN_LANDS), [[c(5, S), c(2, C)], [c(7, H), c(3, C)]], [c(K, D), c(4, D)], list(NO_GENERALS),
+        piles=[[c(10, C), c(10, H)], [c(5, H), c(4, H)]],
+    )
+    battle(game, c(5, S), 0, c(7, H))
+    game.apply(1, Control(0))
+    game.apply(1, SwapCard(c(3, C)))  # turn 2: seat 1 attacks and swaps first
+    for seat in (0, 1):
+        view = game.view(seat)
+        assert (view.attacker, view.defender) == (1, 0)
+        assert [p.swap_used for p in view.players] == [False, True]
