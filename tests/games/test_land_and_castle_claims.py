@@ -177,7 +177,7 @@ def test_lc14_every_army_may_attack_every_land_and_the_swap_is_listed_too() -> N
     assert set(game.legal_actions(0)) == expected
 
 
-def test_lc4_and_lc11_the_view_names_attacker_defender_and_a_swap_used_this_turn() -> None:
+def test_lc4_and_lc11_the_view_names_the_turn_attacker_defender_and_a_swap_used_this_turn() -> None:
     game = rigged(
         list(PLAIN_LANDS), [[c(5, S), c(2, C)], [c(7, H), c(3, C)]], [c(K, D), c(4, D)], list(NO_GENERALS),
         piles=[[c(10, C), c(10, H)], [c(5, H), c(4, H)]],
@@ -187,5 +187,5 @@ def test_lc4_and_lc11_the_view_names_attacker_defender_and_a_swap_used_this_turn
     game.apply(1, SwapCard(c(3, C)))  # turn 2: seat 1 attacks and swaps first
     for seat in (0, 1):
         view = game.view(seat)
-        assert (view.attacker, view.defender) == (1, 0)
+        assert (view.turn, view.attacker, view.defender) == (2, 1, 0)
         assert [p.swap_used for p in view.players] == [False, True]
