@@ -67,3 +67,11 @@ def test_an_open_pair_at_the_bottom_of_the_order_sits_with_those_above_it_at_a_l
     for _ in range(300):
         table = choose_table(placed(mus), 4, rng, random_share=0.0)
         assert sorted(e.version_id for e in table) == [2, 3, 4, 5]
+
+
+def test_a_tick_queues_only_the_games_the_ladder_serves(make: sessionmaker[Session]) -> None:
+    """``arena ladder serve --game G``: bots that also play other games get matches of G alone."""
+    add_bots(make, ["land-and-castle", "generals-war", "glory"], 3)
+    with make() as db:
+        assert fill_queue(db, random.Random(1), target=12, games=["generals-war"]) == 12
+        assert set(db.scalars(select(Match.game))) == {"generals-war"}
