@@ -1,0 +1,49 @@
+"""What a spectator reads (ladder/queries.py): the leaderboard, and nothing of a deal before all of it is played;
+on hand-made rows."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ladder.models import Rating
+from ladder.queries import crosstable, match_summaries, match_summary, standings
+from tests.ladder.test_spectator_views import db, match, version  # noqa: F401  (the fixture)
+
+
+def test_a_ranked_bot_below_the_starting_rating_still_comes_before_the_unranked(db: Session) -> None:
+    """A losing bot's mu - 3 sigma falls below a newcomer's 0.00: ranked, it is still listed among the ranked, and
+    the newcomers after every one of them."""
+    for bot, mu, sigma, games in (("aa-new", 25.0, 25 / 3, 0), ("loser", 12.0, 5.0, 8), ("winner", 30.0, 2.0, 8)):
+        db.add(Rating(bot_version_id=version(db, bot).id, game="glory", mu=mu, sigma=sigma, games=games, updated_at=1.0))
+    db.flush()
+    rows = standings(db, "glory")
+    assert [(r["bot"], r["rank"]) for r in rows] == [("winner", 1), ("loser", 2), ("aa-new", None)]
+    assert rows[1]["conservative"] < rows[2]["conservative"] == 0.0
+
+
+def test_a_bot_of_two_games_is_listed_once_in_each_with_that_games_rating(db: Session) -> None:
+    both = version(db, "both")
+    db.add(Rating(bot_version_id=both.id, game="glory", mu=30.0, sigma=2.0, games=6, updated_at=1.0))
+    db.add(Rating(bot_version_id=both.id, game="assassination", mu=20.0, sigma=3.0, games=4, updated_at=1.0))
+    db.flush()
+    assert [(r["bot"], r["mu"], r["games"]) for r in standings(db, "glory")] == [("both", 30.0, 6)]
+    assert [(r["bot"], r["mu"], r["games"]) for r in standings(db, "assassination")] == [("both", 20.0, 4)]
+
+
+def test_a_match_whose_twin_is_being_played_shows_nothing_of_its_deal(db: Session) -> None:
+    """Its twin's bots play the same cards while it runs: the played half's seed, ranks and head-to-head stay hidden
+    until the twin ends, as while the twin waits in the queue."""
+    a, b = version(db, "a"), version(db, "b")
+    played = match(db, "glory", [(a, 1), (b, 2)], deal="the-deal")
+    twin = match(db, "glory", [(b, 1), (a, 2)], deal="the-deal")
+    for status in ("queued", "running"):
+        twin.status = status
+        db.flush()
+        for shown in (match_summary(db, played), match_summaries(db, [played])[0]):
+            assert shown["settled"] is False and shown["seed"] is None and shown["deal"] is None, (status, shown)
+            assert [s["rank"] for s in shown["seats"]] == [None, None], status
+        assert crosstable(db, "a") == [], status
+    twin.status = "done"
+    db.flush()
+    assert match_summary(db, played)["seed"] == 1 and [s["rank"] for s in match_summaries(db, [played])[0]["seats"]] == [1, 2]
+    assert [(r["opponent"], r["games"], r["wins"], r["losses"]) for r in crosstable(db, "a")] == [("b", 2, 1, 1)]
