@@ -3,9 +3,10 @@ on hand-made rows."""
 
 from __future__ import annotations
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ladder.models import Rating
+from ladder.models import MatchSeat, Rating
 from ladder.queries import crosstable, match_summaries, match_summary, standings
 from tests.ladder.test_spectator_views import db, match, version  # noqa: F401  (the fixture)
 
@@ -36,14 +37,18 @@ def test_a_match_whose_twin_is_being_played_shows_nothing_of_its_deal(db: Sessio
     a, b = version(db, "a"), version(db, "b")
     played = match(db, "glory", [(a, 1), (b, 2)], deal="the-deal")
     twin = match(db, "glory", [(b, 1), (a, 2)], deal="the-deal")
+    said = [{"kind": "ILLEGAL_ACTION", "decision": 3, "detail": "card 23 is not in your hand"}]
+    db.execute(update(MatchSeat).where(MatchSeat.match_id == played.id, MatchSeat.seat == 1).values(verdicts=said))
     for status in ("queued", "running"):
         twin.status = status
         db.flush()
         for shown in (match_summary(db, played), match_summaries(db, [played])[0]):
             assert shown["settled"] is False and shown["seed"] is None and shown["deal"] is None, (status, shown)
             assert [s["rank"] for s in shown["seats"]] == [None, None], status
+            assert [s["verdicts"] for s in shown["seats"]] == [[], []], status
         assert crosstable(db, "a") == [], status
     twin.status = "done"
     db.flush()
     assert match_summary(db, played)["seed"] == 1 and [s["rank"] for s in match_summaries(db, [played])[0]["seats"]] == [1, 2]
     assert [(r["opponent"], r["games"], r["wins"], r["losses"]) for r in crosstable(db, "a")] == [("b", 2, 1, 1)]
+    assert match_summary(db, played)["seats"][1]["verdicts"] == said
