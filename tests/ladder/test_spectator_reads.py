@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ladder.models import MatchSeat, Rating
-from ladder.queries import crosstable, match_summaries, match_summary, standings
+from ladder.models import MatchSeat, Rating, RatingChange
+from ladder.queries import crosstable, match_summaries, match_summary, rating_history, recent_matches, standings
 from tests.ladder.test_spectator_views import db, match, version  # noqa: F401  (the fixture)
 
 
@@ -52,3 +52,38 @@ def test_a_match_whose_twin_is_being_played_shows_nothing_of_its_deal(db: Sessio
     assert match_summary(db, played)["seed"] == 1 and [s["rank"] for s in match_summaries(db, [played])[0]["seats"]] == [1, 2]
     assert [(r["opponent"], r["games"], r["wins"], r["losses"]) for r in crosstable(db, "a")] == [("b", 2, 1, 1)]
     assert match_summary(db, played)["seats"][1]["verdicts"] == said
+
+
+def test_the_head_to_head_counts_played_matches_of_the_game_asked_and_no_failed_one(db: Session) -> None:
+    """A failed match has no ranks: counted, it read as a draw. Asked for one game, the others' matches stay out."""
+    a, b = version(db, "a"), version(db, "b")
+    match(db, "glory", [(a, 1), (b, 2)])
+    match(db, "assassination", [(a, 2), (b, 1)])
+    failed = match(db, "glory", [(a, 1), (b, 1)])
+    failed.status = "failed"
+    db.execute(update(MatchSeat).where(MatchSeat.match_id == failed.id).values(rank=None))
+    db.flush()
+    assert [(r["game"], r["games"], r["wins"], r["draws"], r["losses"]) for r in crosstable(db, "a")] == [
+        ("assassination", 1, 0, 0, 1), ("glory", 1, 1, 0, 0)
+    ]
+    assert [(r["game"], r["games"], r["wins"]) for r in crosstable(db, "a", "glory")] == [("glory", 1, 1)]
+
+
+def test_recent_matches_are_the_finished_ones(db: Session) -> None:
+    a, b = version(db, "a"), version(db, "b")
+    done = match(db, "glory", [(a, 1), (b, 2)])
+    waiting = match(db, "glory", [(b, 1), (a, 2)])
+    waiting.status, waiting.finished_at = "queued", None
+    db.flush()
+    assert [m["id"] for m in recent_matches(db)] == [done.id] == [m["id"] for m in recent_matches(db, bot="a")]
+
+
+def test_an_unranked_bot_has_no_last_match_and_a_rating_history_is_of_the_game_asked(db: Session) -> None:
+    v = version(db, "bot")
+    db.add(Rating(bot_version_id=v.id, game="glory", mu=25.0, sigma=25 / 3, games=0, updated_at=5.0))
+    rated = match(db, "glory", [(v, 1)])
+    db.add(RatingChange(match_id=rated.id, bot_version_id=v.id, game="assassination", mu=27.0, sigma=7.0, created_at=5.0))
+    db.flush()
+    assert [(r["bot"], r["last_match"]) for r in standings(db, "glory")] == [("bot", None)]
+    assert rating_history(db, "bot", "glory") == []
+    assert [h["mu"] for h in rating_history(db, "bot", "assassination")] == [27.0]
