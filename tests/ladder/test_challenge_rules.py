@@ -1,0 +1,42 @@
+"""What a challenge may be (ladder/scheduler.py ``challenge``): between active bots, in a game both play, head to head."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder.models import BotVersion, Match, User
+from ladder.scheduler import ScheduleError, challenge
+from tests.ladder.test_bookkeeping import add_bots, make  # noqa: F401  (the fixture)
+
+
+def refused(make: sessionmaker[Session], bot: str, opponent: str, game: str) -> str:
+    """The reason ``challenge`` gives; and nothing queued."""
+    with make() as db:
+        owner = db.scalars(select(User.id)).one()
+        with pytest.raises(ScheduleError) as caught:
+            challenge(db, owner, bot, opponent, game, seed=1)
+        db.rollback()
+        assert db.scalars(select(Match)).all() == []
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("status", ["suspended", "retired"])
+def test_a_bot_without_an_active_version_cannot_be_challenged(make: sessionmaker[Session], status: str) -> None:
+    """Its version left matchmaking (forfeits, a withdrawal): a challenge would seat it again."""
+    _, gone = add_bots(make, ["generals-war"], 2)
+    with make() as db:
+        db.execute(update(BotVersion).where(BotVersion.id == gone).values(status=status))
+        db.commit()
+    assert refused(make, "bot0", "bot1", "generals-war") == "no active bot named 'bot1'"
+    assert refused(make, "bot1", "bot0", "generals-war") == "no active bot named 'bot1'"
+
+
+def test_a_challenge_is_in_a_game_both_bots_play_and_two_can_play(make: sessionmaker[Session]) -> None:
+    _, other = add_bots(make, ["generals-war", "assassination"], 2)
+    with make() as db:
+        db.execute(update(BotVersion).where(BotVersion.id == other).values(games=["assassination"]))
+        db.commit()
+    assert refused(make, "bot0", "bot1", "generals-war") == "bot1 does not play generals-war"
+    assert refused(make, "bot0", "bot1", "assassination") == "assassination is not played by two; challenges are head to head"
