@@ -403,3 +403,24 @@ def test_a_quiet_bots_recent_matches_are_read_by_their_ids_not_by_walking_the_wh
     assert [r["id"] for r in rows] == [3005, 3004, 3003, 3002, 3001]
     listed = " / ".join(plan_of(make, *next(s for s in statements if "ORDER BY" in s[0])))
     assert "ix_matches_finished_at" not in listed and "PRIMARY KEY" in listed, listed
+
+
+def test_a_set_is_rated_once_however_often_it_is_asked(make: sessionmaker[Session]) -> None:
+    """A set's matches are marked rated with the one that completed it: asked again (a record tried again, the sweep
+    of failed sets), it changes nothing, and each bot's games count the set's matches once."""
+    a, b = add_bots(make, ["generals-war"], 2)
+    with make() as db:
+        ids = queue_duplicate_set(db.connection(), "generals-war", [a, b], 7, "rated")
+        db.commit()
+    claim_all(make, ids)
+    assert record_outcome(make, ids[0], "w", result([1, 2])) and record_outcome(make, ids[1], "w", result([2, 1]))
+    with make() as db:
+        before = sorted((r.bot_version_id, r.mu, r.sigma, r.games) for r in db.scalars(select(Rating)))
+        assert [games for _, _, _, games in before] == [2, 2]
+        for match_id in ids:
+            assert not worker.rate_set(db, db.get_one(Match, match_id))
+        db.commit()
+        assert sorted((r.bot_version_id, r.mu, r.sigma, r.games) for r in db.scalars(select(Rating))) == before
+    assert rate_settled_sets(make) == 0
+    with make() as db:
+        assert check_rated_once(db) == 2

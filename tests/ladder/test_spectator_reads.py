@@ -87,3 +87,13 @@ def test_an_unranked_bot_has_no_last_match_and_a_rating_history_is_of_the_game_a
     assert [(r["bot"], r["last_match"]) for r in standings(db, "glory")] == [("bot", None)]
     assert rating_history(db, "bot", "glory") == []
     assert [h["mu"] for h in rating_history(db, "bot", "assassination")] == [27.0]
+
+
+def test_standings_rank_by_the_conservative_rating_mu_minus_three_sigma(db: Session) -> None:
+    """A bot sure of 27 (mu 30, sigma 1) is above one that may be 26 (mu 35, sigma 3), though the second is ahead by
+    mu alone and by mu - 2 sigma (29 against 28)."""
+    for bot, mu, sigma in (("steady", 30.0, 1.0), ("unsure", 35.0, 3.0)):
+        db.add(Rating(bot_version_id=version(db, bot).id, game="glory", mu=mu, sigma=sigma, games=9, updated_at=1.0))
+    db.flush()
+    rows = standings(db, "glory")
+    assert [(r["bot"], r["rank"], r["conservative"]) for r in rows] == [("steady", 1, 27.0), ("unsure", 2, 26.0)]
