@@ -1,0 +1,92 @@
+"""What `arena match` and `arena play` hand the match: the options typed reach it, and a match that does not end
+leaves the files it was given as they were."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import referee.server.runner
+from arena.cli.main import app
+from referee.server.replay import load_replay
+from referee.server.session import TimeControl
+from tests.support import SAMPLE_BOTS
+
+runner = CliRunner()
+GREEDY = SAMPLE_BOTS / "generals_war_greedy"
+RANDOM = SAMPLE_BOTS / "random"
+
+
+class Stop(Exception):
+    """Raised in place of playing: the test wanted only the setup."""
+
+
+def setups(monkeypatch: pytest.MonkeyPatch, play: bool) -> list[Any]:
+    """Every ``MatchSetup`` the command hands the runner; the match is played only if ``play``."""
+    seen: list[Any] = []
+    real = referee.server.runner.run_local_match
+
+    def run_local_match(setup: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(setup)
+        if not play:
+            raise Stop
+        return real(setup, *args, **kwargs)
+
+    monkeypatch.setattr(referee.server.runner, "run_local_match", run_local_match)
+    return seen
+
+
+def test_a_match_is_played_with_the_seed_seats_options_and_clock_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game option or a clock lost on the way played another match than the one asked for, with nothing said."""
+    seen = setups(monkeypatch, play=True)
+    replay = tmp_path / "r.json"
+    args = [
+        "match", "generals-war", str(GREEDY), str(RANDOM), "--seed", "11", "-o", "conquest_points=2", "--move-time-ms", "4321",
+        "--time-bank-ms", "765", "--strike-limit", "5", "--replay", str(replay), "--log-dir", str(tmp_path / "logs"), "--json",
+    ]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    [setup] = seen
+    assert (setup.seed, setup.options, setup.bot_dirs) == (11, {"conquest_points": "2"}, [GREEDY, RANDOM])
+    assert (setup.time_control.move_time_ms, setup.time_control.time_bank_ms, setup.time_control.strike_limit) == (4321, 765, 5)
+    data = load_replay(replay)
+    assert data["options"]["conquest_points"] == 2 and data["seed"] == 11
+    assert [s["name"] for s in data["seats"]] == ["gw-greedy", "random"]
+
+
+def test_play_hands_the_match_its_own_clock_and_strike_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`arena play` allows a person 10 minutes a decision and 10 strikes; the referee's defaults (1 s, 3) would forfeit them."""
+    seen = setups(monkeypatch, play=False)
+    args = ["play", "glory", str(RANDOM), "--seat", "1", "--seed", "4", "-o", "rounds=3", "--log-dir", str(tmp_path / "logs"), "--replay", str(tmp_path / "r.json")]
+    result = runner.invoke(app, args)
+    assert isinstance(result.exception, Stop), result.output
+    [setup] = seen
+    assert setup.time_control == TimeControl(600_000, 0, 10)
+    assert setup.seed == 4 and setup.options == {"rounds": "3"}
+    assert setup.bot_dirs[0] == RANDOM and setup.bot_dirs[1].name == "you"
+
+
+def test_a_match_that_does_not_end_leaves_the_replay_file_it_was_given_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--replay names a file that holds an earlier match: a match stopped before its end must not have removed it."""
+    setups(monkeypatch, play=False)
+    kept = tmp_path / "earlier.json"
+    kept.write_text('{"an": "earlier match"}')
+    result = runner.invoke(app, ["match", "glory", str(RANDOM), str(RANDOM), "--replay", str(kept), "--log-dir", str(tmp_path / "logs")])
+    assert isinstance(result.exception, Stop), result.output
+    assert kept.read_text() == '{"an": "earlier match"}'
+
+
+def test_a_link_left_in_the_replay_folder_is_not_written_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """replays/<game>-<seed>.json as a link to a file gone: the replay went to wherever the link pointed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "replays").mkdir()
+    elsewhere = tmp_path / "elsewhere.json"
+    (tmp_path / "replays" / "glory-5.json").symlink_to(elsewhere)
+    result = runner.invoke(app, ["match", "glory", str(RANDOM), str(RANDOM), "--seed", "5", "--json", "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[-1])["replay"] == "replays/glory-5-2.json"
+    assert not elsewhere.exists() and load_replay(tmp_path / "replays" / "glory-5-2.json")["seed"] == 5
