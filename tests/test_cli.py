@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -137,6 +138,16 @@ def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: P
     assert sleepy["rank"] == 2 and out["seats"][0]["verdicts"] == []
 
 
+def test_a_verdict_names_the_decision_it_was_given_at(tmp_path: Path) -> None:
+    """A bot that crashes mid-game: its verdict's decision is the one its log names, not the match's first."""
+    from tests.test_faults import faulty_bot
+
+    out = match_json(tmp_path, "generals-war", str(faulty_bot(tmp_path, "crash_mid_game")), RANDOM, "--seed", "1", "--replay", str(tmp_path / "a.json"))
+    crash = out["seats"][0]["verdicts"][0]
+    said = re.search(r"^\[referee\] at decision (\d+): ", Path(out["seats"][0]["log"]).read_text(), re.MULTILINE)
+    assert crash["kind"] == "CRASH" and said is not None and crash["decision"] == int(said[1]) > 0
+
+
 def test_a_command_the_shell_cannot_find_is_named_as_such(tmp_path: Path) -> None:
     """Exit code 127 with "with an SDK, call run" sent an author who misspelt "python" hunting in their code."""
     bot = tmp_path / "typo"
@@ -184,6 +195,8 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
         (["generals-war", RANDOM, RANDOM, "--strike-limit", "5000000000"], "Invalid value for '--strike-limit'"),
         (["generals-war", RANDOM, RANDOM, "--move-time-ms", "0"], "Invalid value for '--move-time-ms'"),
         (["generals-war", RANDOM, RANDOM, "--time-bank-ms", "-1"], "Invalid value for '--time-bank-ms'"),
+        # each fits a uint32, but a request's time left is the two added
+        (["generals-war", RANDOM, RANDOM, "--move-time-ms", "3000000000", "--time-bank-ms", "3000000000"], "Invalid value for '--move-time-ms'"),
         # a seed of some 4,300 digits crashed the match when the bots' seeds were derived from it
         (["generals-war", RANDOM, RANDOM, "--seed", str(2**63)], "Invalid value for '--seed'"),
     ],
@@ -250,6 +263,8 @@ def test_a_replay_that_cannot_be_written_after_the_match_keeps_the_result(tmp_pa
     assert len(said) == 1 and json.loads(said[0])["replay"] is None and len(json.loads(said[0])["seats"]) == 2, result.output
     assert f"error: the replay could not be written to {replay}: No space left on device" in result.output
     assert "Traceback" not in result.output
+    table = runner.invoke(app, ["match", "glory", RANDOM, RANDOM, "--seed", "3", "--replay", str(replay), "--log-dir", str(tmp_path / "logs")])
+    assert table.exit_code == 1 and "replay: (not written)" in table.output, table.output  # the table too: a script sees it failed
 
 
 def test_a_replay_nested_too_deep_or_with_a_huge_number_is_refused(tmp_path: Path) -> None:
