@@ -403,6 +403,21 @@ def test_an_sprt_that_reaches_the_game_limit_is_inconclusive(tmp_path: Path) -> 
     assert s["lower"] < s["llr"] < s["upper"] and [b["name"] for b in out["bots"]] == ["random", "random#2"]
 
 
+def test_an_sprt_without_a_game_limit_plays_on_to_its_verdict(tmp_path: Path) -> None:
+    """--games left out is 1000 games for an SPRT, as its help says: a test cut short at the round-robin's 2 decided nothing."""
+    s = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, "--sprt", "--elo1", "300", "--seed", "1", "-j", "2")["sprt"]
+    assert s["verdict"] == "H1" and s["games"] > 2
+
+
+def test_games_that_are_not_whole_duplicate_deals_are_said_to_be_rounded_up(tmp_path: Path) -> None:
+    args = ["tournament", "glory", RANDOM, RANDOM, "--seed", "1", "--json", "--log-dir", str(tmp_path / "logs")]
+    odd = runner.invoke(app, [*args, "--games", "1"])
+    assert odd.exit_code == 0 and "note: --games 1 rounded up to 2: whole duplicate deals of 2 games" in odd.stderr, odd.output
+    assert json.loads(odd.stdout.strip().splitlines()[-1])["matches"] == 2
+    even = runner.invoke(app, [*args, "--games", "2"])
+    assert even.exit_code == 0 and "rounded" not in even.stderr, even.output
+
+
 def test_swiss_and_four_player_tournaments(tmp_path: Path) -> None:
     swiss = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, RANDOM, "--format", "swiss", "--games", "2", "--seed", "4", "-j", "2")
     assert swiss["format"] == "swiss" and swiss["matches"] == 4  # 3 bots: one deal a round, one bot sits out
