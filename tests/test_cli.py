@@ -287,6 +287,21 @@ def test_referee_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
     assert "listening on ::1:" in result.output and (tmp_path / "r.json").is_file()
 
 
+@pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6")
+def test_the_replay_viewer_on_an_ipv6_address_prints_an_address_a_browser_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """http://::1:8000/ is no address: a browser reads the port as part of the host."""
+    import uvicorn
+
+    from tests.web.test_frames import replay_data
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *_, **__: None)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(replay_data("glory", 2, seed=3)))
+    result = runner.invoke(app, ["replay", str(path), "--no-browser", "--port", "0", "--host", "::1"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"replay viewer for .*: http://\[::1\]:\d+/ ", result.stdout), result.stdout
+
+
 @pytest.mark.parametrize(
     "change,message",
     [

@@ -95,6 +95,10 @@ def test_what_the_ladder_refuses_before_any_match_is_refused_here_in_its_words(t
     unknown = write_zip(tmp_path, "chess", ("bot.toml", manifest("chess-bot", games='["chess"]')), ("bot.py", BOT_PY))
     code, said = check(str(unknown))
     assert code == 1 and said["reason"].startswith("unknown games in bot.toml: chess") and said["bot"] == "chess-bot"
+    # named as in the author's folder, not by the check's scratch folder, gone by the time it is read
+    broken = write_zip(tmp_path, "broken", ("bot.toml", 'name = "x"\nversion =\n'), ("bot.py", BOT_PY))
+    code, said = check(str(broken))
+    assert code == 1 and said["reason"].startswith("<bot>/bot.toml: not valid TOML"), said
 
 
 def test_wrong_input_is_an_error_not_a_verdict(tmp_path: Path) -> None:

@@ -533,7 +533,9 @@ def test_an_owner_or_the_operator_withdraws_a_bot_whose_queued_matches_are_still
         assert db.scalar(select(BotVersion.reason).join(Bot).where(Bot.name == "random")) == "withdrawn by the operator"
 
 
-def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladder: LadderFixture, server: str, tmp_path: Path) -> None:
+def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(
+    ladder: LadderFixture, server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The web pages showed a bot's versions and head-to-head, its owner's logs and the replays; the terminal did not."""
     from sqlalchemy import select
 
@@ -573,6 +575,9 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(ladd
     assert f"watch it: arena replay {where}" in out
     replay = load_replay(where)
     assert [s["name"] for s in replay["seats"]] == [s["bot"] for s in done["seats"]] and replay["events"]
+    monkeypatch.chdir(tmp_path)  # without -o: where its help says, for `arena replay` to show
+    assert f"replay of match {done['id']}: replays/ladder-{done['id']}.json" in arena("ladder", "replay", str(done["id"]), "--server", server)
+    assert load_replay(tmp_path / "replays" / f"ladder-{done['id']}.json") == replay
     printed = arena("ladder", "replay", str(done["id"]), "--server", server, "-o", str(where), "--text", "--seat", str(seat)).splitlines()
     assert printed[0].endswith(f"as seat {seat} (gw-greedy) saw it") and printed[-2].startswith("result: ")
     assert sum(bool(re.match(r"\d+\. seat \d", line)) for line in printed) == len(replay["actions"])
