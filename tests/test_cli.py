@@ -287,6 +287,16 @@ def test_referee_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
     assert "listening on ::1:" in result.output and (tmp_path / "r.json").is_file()
 
 
+def test_referee_serve_names_its_default_replay_by_the_match_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """replays/<game>-<seed>.json alone: a second match on the same seed wrote over the first one's replay."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["referee", "serve", "glory", "--port", "0", "--seed", "3", "--connect-timeout-s", "1"])
+    assert result.exit_code == 0, result.output
+    match_id = re.search(r"ARENA_MATCH_ID=(\S+)", result.stdout)
+    assert match_id is not None and f"replay: replays/glory-3-{match_id[1]}.json" in result.stdout
+    assert load_replay(tmp_path / "replays" / f"glory-3-{match_id[1]}.json")["seed"] == 3
+
+
 @pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6")
 def test_the_replay_viewer_on_an_ipv6_address_prints_an_address_a_browser_opens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """http://::1:8000/ is no address: a browser reads the port as part of the host."""
