@@ -58,6 +58,14 @@ def test_a_match_is_played_with_the_seed_seats_options_and_clock_typed(tmp_path:
     assert [s["name"] for s in data["seats"]] == ["gw-greedy", "random"]
 
 
+def test_seed_0_is_the_seed_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seed is any whole number: 0 read as "none given" would play a random match, not the one asked for."""
+    seen = setups(monkeypatch, play=False)
+    result = runner.invoke(app, ["match", "glory", str(RANDOM), str(RANDOM), "--seed", "0", "--replay", str(tmp_path / "r.json"), "--log-dir", str(tmp_path / "logs")])
+    assert isinstance(result.exception, Stop), result.output
+    assert seen[0].seed == 0
+
+
 def test_play_hands_the_match_its_own_clock_and_strike_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`arena play` allows a person 10 minutes a decision and 10 strikes; the referee's defaults (1 s, 3) would forfeit them."""
     seen = setups(monkeypatch, play=False)

@@ -223,6 +223,9 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_any_match(tmp_path
     message = refused(tmp_path, GREEDY, RANDOM, "--seed", "1", "--save", str(blocker / "games.jsonl"))
     assert "--save's folder" in message and str(blocker) in message
     assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
+    # the replay folder it had made by then is taken away too: a command that failed leaves no folder behind
+    message = refused(tmp_path, GREEDY, RANDOM, "--seed", "1", "--replay-dir", str(tmp_path / "new" / "replays"), "--save", "/proc/games.jsonl")
+    assert "--save /proc/games.jsonl" in message and not (tmp_path / "new").exists()
 
 
 def test_a_bots_digest_reads_its_linked_folders_and_any_file_name(tmp_path: Path) -> None:
