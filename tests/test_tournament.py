@@ -511,6 +511,8 @@ def test_the_forfeits_line_names_the_folder_of_the_logs(tmp_path: Path) -> None:
         (["generals-war", RANDOM, "/nonexistent"], "not a directory"),
         (["generals-war", RANDOM, RANDOM, RANDOM, "--sprt"], "exactly two bots"),
         (["generals-war", RANDOM, RANDOM, "--format", "knockout"], "unknown format 'knockout'"),
+        (["generals-war", RANDOM, RANDOM, "--sprt", "--format", "knockout"], "unknown format 'knockout'"),
+        (["generals-war", RANDOM, RANDOM, "--sprt", "--format", "swiss"], "--format swiss does not apply with --sprt"),
         (["generals-war", RANDOM, RANDOM, "--sprt", "--elo0", "10", "--elo1", "5"], "elo0 (10) must be below elo1"),
         (["generals-war", RANDOM, RANDOM, "--sprt-model", "binomial"], "unknown --sprt-model"),
         (["generals-war", RANDOM, RANDOM, "--sprt", "--elo1", "inf"], "elo1 must be between -4000 and 4000, not inf"),

@@ -90,8 +90,10 @@ def tournament(
     options = parse_options(option)
     if sprt_model not in MODELS:
         fail(f"unknown --sprt-model {sprt_model!r} (models: {', '.join(MODELS)})")
-    if not sprt and fmt not in FORMATS:
+    if fmt not in FORMATS:
         fail(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    if sprt and fmt != "round-robin":  # an SPRT plays its own pairs of the first two bots: a format asked for was ignored
+        fail(f"--format {fmt} does not apply with --sprt (it plays the first bot against the second in duplicate pairs)")
     try:
         counts = game_class(game).spec.player_counts
     except OptionError as exc:
