@@ -13,7 +13,7 @@ import pytest
 from referee.server.launchers import BotHandle, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import ManifestError, load_manifest
 from referee.server.runner import BotPool, MatchSetup, run_local_match
-from referee.server.session import TimeControl
+from referee.server.session import MatchRecord, TimeControl
 from referee.tournament.run import TournamentConfig, run_tournament
 from tests.support import SAMPLE_BOTS
 
@@ -299,3 +299,99 @@ def test_a_match_of_pooled_seats_only_makes_no_scratch_folder(tmp_path: Path, mo
             await pool.close()
 
     assert asyncio.run(main()) == [2, 0, 2, 1]
+
+
+def bot_with(tmp_path: Path, name: str, method: str) -> Path:
+    """A pooled random bot with ``method`` (source indented as a method) added to its class."""
+    bot = pooled_bot(tmp_path, name)
+    source = (bot / "bot.py").read_text()
+    anchor = "    def act(self, request: Request) -> Any:\n"
+    assert anchor in source
+    (bot / "bot.py").write_text(source.replace(anchor, method + anchor, 1))
+    return bot
+
+
+def test_a_pooled_processs_socket_refuses_any_seat_but_the_one_it_plays_now(tmp_path: Path) -> None:
+    """During a match its socket answers only its own seat's token: another seat's gets PERMISSION_DENIED, as on a seat's socket."""
+    import grpc
+
+    from arena.v1 import referee_pb2 as pb
+    from arena.v1 import referee_pb2_grpc
+    from referee.games.generals_war import GeneralsWar
+    from referee.server.session import MatchSession
+
+    manifest = load_manifest(pooled_bot(tmp_path))
+
+    async def first_answer(address: str, match_id: str, token: str) -> str:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = referee_pb2_grpc.RefereeStub(channel).Play()
+            await call.write(pb.BotMessage(hello=pb.Hello(match_id=match_id, token=token, protocol_version=1)))
+            try:
+                msg = await call.read()
+            except grpc.aio.AioRpcError as exc:
+                return exc.code().name
+            call.cancel()
+            return str(msg.WhichOneof("msg"))
+
+    async def main() -> list[str]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            session = MatchSession(GeneralsWar(2, 1), ["a", "b"], TC)
+            r = await pool.acquire(manifest, ("generals-war", 1, ()), session, 1)  # no order sent: the bot waits
+            return [await first_answer(r.address, session.match_id, token) for token in session.tokens()]
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == ["PERMISSION_DENIED", "start"]
+
+
+def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], dies: bool = False) -> tuple[list[MatchRecord], int]:
+    """``bot`` plays the random sample bot once per seed with one pool: the records, and how many processes it started.
+
+    ``dies``: after each match, wait until the pool's processes have ended (and their watchers have seen it)."""
+
+    async def main() -> tuple[list[MatchRecord], int]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            records = []
+            for seed in seeds:
+                setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs")
+                records.append((await run_local_match(setup, pool=pool)).record)
+                for r in pool.residents if dies else []:
+                    await r.handle.wait()
+                    await asyncio.sleep(0)  # its watcher's turn
+            return records, pool.started
+        finally:
+            await pool.close()
+
+    return asyncio.run(main())
+
+
+def test_a_process_that_draws_a_verdict_is_replaced(tmp_path: Path) -> None:
+    """docs/protocol.md: a pooled process whose match drew a verdict (here one illegal move, then legal ones) is not kept."""
+    from arena.v1 import referee_pb2 as pb
+
+    bot = bot_with(
+        tmp_path,
+        "clumsy",
+        "    illegal_sent = False\n\n"
+        "    def act_once_illegally(self, request: Request) -> Any:\n"
+        "        from arena.v1 import generals_war_pb2 as gw\n\n"
+        "        RandomBot.illegal_sent = True\n"
+        "        return gw.Action(play_squad=gw.PlaySquad(card_ids=[9999]))\n\n",
+    )
+    source = (bot / "bot.py").read_text()
+    legal = "        return random_action(request, self.rng)\n"
+    (bot / "bot.py").write_text(source.replace(legal, "        if not RandomBot.illegal_sent:\n            return self.act_once_illegally(request)\n" + legal, 1))
+    records, started = against_random(tmp_path, bot, (1, 2))
+    assert [[v.kind for v in r.result.seats[0].verdicts] for r in records] == [[pb.ILLEGAL_ACTION]] * 2, "each new process makes its one illegal move"
+    assert started == 2
+
+
+def test_a_process_that_dies_between_matches_is_replaced(tmp_path: Path) -> None:
+    """The next match gets a new process, not the dead one (which would leave its seat to forfeit as a crash)."""
+    # It dies a moment after its match, once the pool has it waiting for the next.
+    exits = "        import threading, time\n\n        threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0))).start()\n\n"
+    records, started = against_random(tmp_path, bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits), (1, 2), dies=True)
+    assert [sum(1 for s in r.result.seats if not s.forfeited and not s.verdicts) for r in records] == [2, 2]
+    assert started == 2
