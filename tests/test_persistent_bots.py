@@ -12,8 +12,8 @@ import pytest
 
 from referee.server.launchers import BotHandle, LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import ManifestError, load_manifest
-from referee.server.runner import BotPool, MatchSetup, run_local_match
-from referee.server.session import MatchRecord, TimeControl
+from referee.server.runner import BotPool, LocalMatch, MatchSetup, deal_of, run_local_match
+from referee.server.session import MatchSession, TimeControl
 from referee.tournament.run import TournamentConfig, run_tournament
 from tests.support import SAMPLE_BOTS
 
@@ -345,18 +345,18 @@ def test_a_pooled_processs_socket_refuses_any_seat_but_the_one_it_plays_now(tmp_
     assert asyncio.run(main()) == ["PERMISSION_DENIED", "start"]
 
 
-def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], dies: bool = False) -> tuple[list[MatchRecord], int]:
-    """``bot`` plays the random sample bot once per seed with one pool: the records, and how many processes it started.
+def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], dies: bool = False) -> tuple[list[LocalMatch], int]:
+    """``bot`` plays the random sample bot once per seed with one pool: the matches, and how many processes it started.
 
     ``dies``: after each match, wait until the pool's processes have ended (and their watchers have seen it)."""
 
-    async def main() -> tuple[list[MatchRecord], int]:
+    async def main() -> tuple[list[LocalMatch], int]:
         pool = BotPool(tmp_path / "logs")
         try:
             records = []
             for seed in seeds:
                 setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs")
-                records.append((await run_local_match(setup, pool=pool)).record)
+                records.append(await run_local_match(setup, pool=pool))
                 for r in pool.residents if dies else []:
                     await r.handle.wait()
                     await asyncio.sleep(0)  # its watcher's turn
@@ -383,8 +383,8 @@ def test_a_process_that_draws_a_verdict_is_replaced(tmp_path: Path) -> None:
     source = (bot / "bot.py").read_text()
     legal = "        return random_action(request, self.rng)\n"
     (bot / "bot.py").write_text(source.replace(legal, "        if not RandomBot.illegal_sent:\n            return self.act_once_illegally(request)\n" + legal, 1))
-    records, started = against_random(tmp_path, bot, (1, 2))
-    assert [[v.kind for v in r.result.seats[0].verdicts] for r in records] == [[pb.ILLEGAL_ACTION]] * 2, "each new process makes its one illegal move"
+    matches, started = against_random(tmp_path, bot, (1, 2))
+    assert [[v.kind for v in m.record.result.seats[0].verdicts] for m in matches] == [[pb.ILLEGAL_ACTION]] * 2, "each new process makes its one illegal move"
     assert started == 2
 
 
@@ -392,6 +392,55 @@ def test_a_process_that_dies_between_matches_is_replaced(tmp_path: Path) -> None
     """The next match gets a new process, not the dead one (which would leave its seat to forfeit as a crash)."""
     # It dies a moment after its match, once the pool has it waiting for the next.
     exits = "        import threading, time\n\n        threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0))).start()\n\n"
-    records, started = against_random(tmp_path, bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits), (1, 2), dies=True)
-    assert [sum(1 for s in r.result.seats if not s.forfeited and not s.verdicts) for r in records] == [2, 2]
+    matches, started = against_random(tmp_path, bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits), (1, 2), dies=True)
+    assert [sum(1 for s in m.record.result.seats if not s.forfeited and not s.verdicts) for m in matches] == [2, 2]
     assert started == 2
+
+
+def test_a_process_that_dies_during_its_match_crashes_at_once(tmp_path: Path) -> None:
+    """The pool tells the match: the seat is a CRASH, not a bot thinking until its strikes run out."""
+    from arena.v1 import referee_pb2 as pb
+
+    bot = bot_with(tmp_path, "fragile", "    def on_start(self, start: Any) -> None:\n        os._exit(3)\n\n")
+    matches, _ = against_random(tmp_path, bot, (1,))
+    verdicts = matches[0].record.result.seats[0].verdicts
+    assert [v.kind for v in verdicts] == [pb.CRASH, pb.FORFEIT] and "exited with code 3" in verdicts[0].detail
+
+
+def test_each_matchs_log_of_a_pooled_seat_holds_that_match_alone(tmp_path: Path) -> None:
+    """docs/bots.md: each match's part of a process's log is that seat's log (not what it printed in earlier matches)."""
+    bot = bot_with(tmp_path, "talker", "    def on_start(self, start: Any) -> None:\n        print('playing', start.match_id, flush=True)\n\n")
+    matches, started = against_random(tmp_path, bot, (1, 2))
+    assert started == 1
+    said = [[line for line in m.logs[0].read_text().splitlines() if line.startswith("playing")] for m in matches]
+    assert said == [[f"playing {m.record.match_id}"] for m in matches]
+
+
+def test_a_process_busy_with_a_match_is_not_handed_another(tmp_path: Path) -> None:
+    """Two matches at once (a tournament's or the ladder's) get two processes, even of one bot."""
+    from referee.games.generals_war import GeneralsWar
+
+    manifest = load_manifest(pooled_bot(tmp_path))
+
+    async def main() -> tuple[bool, int]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            sessions = [MatchSession(GeneralsWar(2, seed), ["a", "b"], TC) for seed in (1, 2, 3)]
+            first = await pool.acquire(manifest, 1, sessions[0], 0)
+            await pool.release(first, clean=True)  # now idle
+            busy = await pool.acquire(manifest, 2, sessions[1], 0)
+            other = await pool.acquire(manifest, 3, sessions[2], 0)
+            return busy is first and other is not busy, pool.started
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == (True, 2)
+
+
+def test_a_deal_is_its_game_seed_and_options_whatever_their_order() -> None:
+    def setup(seed: int, options: dict[str, str]) -> MatchSetup:
+        return MatchSetup("glory", [], seed, options, TC, Path("logs"))
+
+    assert deal_of(setup(1, {"a": "1", "b": "2"})) == deal_of(setup(1, {"b": "2", "a": "1"}))
+    assert deal_of(setup(1, {"a": "1"})) != deal_of(setup(1, {"a": "2"}))
+    assert deal_of(setup(1, {})) != deal_of(setup(2, {}))
