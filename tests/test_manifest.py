@@ -26,6 +26,8 @@ def bot(tmp_path: Path, body: str) -> Path:
         ("command = []\n", "must be a list of strings"),
         ("command = 3\n", "must be a list of strings"),
         ('command = ["python", 3]\n', "must be a list of strings"),
+        ('command = ["", "bot.py"]\n', "must be a list of strings"),  # an empty program: the launch failed, unexplained
+        ('command = ["python", ""]\n', "must be a list of strings"),
     ],
 )
 def test_a_bad_command_is_told_what_is_wrong(tmp_path: Path, body: str, message: str) -> None:
@@ -63,6 +65,23 @@ def test_a_nul_in_the_command_is_refused(tmp_path: Path) -> None:
 def test_a_command_may_be_a_list_or_one_string_of_words(tmp_path: Path) -> None:
     assert load_manifest(bot(tmp_path, 'command = ["python", "my bot.py"]\n')).command == ("python", "my bot.py")
     assert load_manifest(bot(tmp_path, 'command = "python bot.py"\n')).command == ("python", "bot.py")
+
+
+def test_a_bot_that_is_a_file_is_told_a_bot_is_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "bot.toml").write_text(HEAD + 'command = ["python", "bot.py"]\n')
+    with pytest.raises(ManifestError, match="not a directory .a bot is a directory with a bot.toml"):
+        load_manifest(tmp_path / "bot.toml")
+
+
+def test_a_manifest_read_from_a_relative_path_names_its_folder_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its path is where the bot runs and what the pool knows it by: the same wherever the referee was started."""
+    folder = bot(tmp_path, 'command = ["python", "bot.py"]\n')
+    monkeypatch.chdir(tmp_path)
+    manifest = load_manifest("bot")
+    assert manifest.path == folder.resolve() and manifest.path.is_absolute()
+    assert manifest.language == "python"
+    (folder / "bot.toml").write_text(HEAD.replace('language = "python"\n', "") + 'command = ["./bot"]\n')
+    assert load_manifest("bot").language == "other"  # docs/bots.md: the default
 
 
 def test_a_manifest_that_is_a_folder_is_told(tmp_path: Path) -> None:
@@ -122,6 +141,8 @@ def test_a_bot_whose_command_names_a_missing_program_or_script_is_told_to_build_
     for command in ('["python", "-m", "mybot.main"]', '["/usr/bin/python3", "-u", "/opt/bot.py"]', '["sh", "-c", "exec node dist/x.js"]'):
         (folder / "bot.toml").write_text(HEAD + f"command = {command}\n")
         check_built(load_manifest(folder))
+    (folder / "bot.toml").write_text(HEAD + 'command = ["node", "--import=./missing.js", "dist/main.js"]\n')
+    check_built(load_manifest(folder))  # an option's value is the interpreter's business, whatever it ends with
 
 
 def test_a_command_whose_program_is_not_executable_is_refused_before_it_starts(tmp_path: Path) -> None:
@@ -175,11 +196,12 @@ PER_PROCESS = "'matches_per_process' must be a whole number from 1 to 1000"
         ('name = "m"', 'name = "   "', "'name' must be a non-empty string"),
         ('language = "python"', 'language = "cobol"', "'language' must be one of python, typescript, javascript, other"),
         ('games = ["glory"]', 'games = ["glory", ""]', "'games' must be a non-empty list of game ids"),
+        ('games = ["glory"]', "games = []", "'games' must be a non-empty list of game ids"),
         ("command =", "matches_per_process = true\ncommand =", PER_PROCESS),
         ("command =", "matches_per_process = 1001\ncommand =", PER_PROCESS),
         ("command =", "matches_per_process = 2.5\ncommand =", PER_PROCESS),
     ],
-    ids=["bad-toml", "blank-name", "unknown-language", "empty-game-id", "bool-per-process", "too-many-per-process", "fractional-per-process"],
+    ids=["bad-toml", "blank-name", "unknown-language", "empty-game-id", "no-games", "bool-per-process", "too-many-per-process", "fractional-per-process"],
 )
 def test_each_bad_value_is_told_not_a_traceback(tmp_path: Path, old: str, new: str, message: str) -> None:
     """Every mistake in bot.toml is a ManifestError saying what to fix: `arena match` prints it, the ladder answers 400."""
