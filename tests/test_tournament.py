@@ -695,3 +695,24 @@ def test_report_every_prints_the_standings_so_far_between_games(tmp_path: Path) 
     losses = sum(g["ranks"][g["seats"].index("gw-greedy")] > g["ranks"][g["seats"].index("random")] for g in first_four)
     assert f"gw-greedy {wins}-{4 - wins - losses}-{losses} (" in lines[1]
     assert not [line for line in runner.invoke(app, [*args, "--json", "--report-every", "2"]).output.splitlines() if line.startswith("after ")]
+
+
+def test_the_printed_table_counts_each_bots_forfeits_not_its_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that forfeited one game of four is listed with (1): a crashing bot forfeits every game, where the two agree."""
+    from rich.console import Console
+
+    import arena.cli.tournament as printed
+
+    recorded = Console(record=True, width=160)
+    monkeypatch.setattr(printed, "console", recorded)
+
+    def row(place: int, bot: str, forfeits: int) -> dict[str, Any]:
+        return {"place": place, "bot": bot, "mu": 25.0, "sigma": 3.0, "conservative": 16.0, "wins": 2, "draws": 0, "losses": 2,
+                "points": 2.0, "avg_rank": 1.5, "games": 4, "forfeits": forfeits}
+
+    head = {"wins": 2, "draws": 0, "losses": 2}
+    data = {"game": "generals-war", "format": "round-robin", "players": 2, "seed": 1, "matches": 4,
+            "standings": [row(1, "steady", 0), row(2, "flaky", 1)], "crosstable": {"steady": {"flaky": head}, "flaky": {"steady": head}}}
+    printed.print_result(data, Path("the-logs"))
+    said = " ".join(recorded.export_text().split())
+    assert "forfeited games: flaky (1) — see the bot logs in the-logs/" in said and "steady (" not in said
