@@ -1,4 +1,4 @@
-"""What `arena match` and `arena play` hand the match: the options typed reach it, and a match that does not end
+"""What `arena match`, `arena play` and `arena referee serve` hand the match: the options typed reach it, and a match that does not end
 leaves the files it was given as they were."""
 
 from __future__ import annotations
@@ -98,3 +98,25 @@ def test_a_link_left_in_the_replay_folder_is_not_written_through(tmp_path: Path,
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.splitlines()[-1])["replay"] == "replays/glory-5-2.json"
     assert not elsewhere.exists() and load_replay(tmp_path / "replays" / "glory-5-2.json")["seed"] == 5
+
+
+def test_referee_serve_hands_its_session_the_clock_typed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--connect-timeout-s` lost on the way left remote bots the default wait, with nothing said (a slower test only)."""
+    import referee.server.session as session_module
+
+    clocks: list[TimeControl] = []
+    real = session_module.MatchSession
+
+    class Recording(real):  # type: ignore[misc, valid-type]
+        def __init__(self, game: Any, names: list[str], tc: TimeControl, *args: Any, **kwargs: Any) -> None:
+            clocks.append(tc)
+            super().__init__(game, names, tc, *args, **kwargs)
+
+    monkeypatch.setattr(session_module, "MatchSession", Recording)
+    args = ["referee", "serve", "glory", "--port", "0", "--seed", "3", "--connect-timeout-s", "1", "--move-time-ms", "432",
+            "--time-bank-ms", "765", "--replay", str(tmp_path / "r.json")]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    [tc] = clocks
+    assert (tc.move_time_ms, tc.time_bank_ms, tc.connect_timeout_ms) == (432, 765, 1000)
+    assert "seat 0: rank" in result.output and "(forfeited)" in result.output, "no bot came: every seat forfeits after 1 s"
