@@ -423,7 +423,6 @@ class Ladder:
             return
         if rated >= SWEEP_LIMIT:  # a full sweep may have left more (a burst of failures): the next one goes on
             return
-        self._pruned = -1e9  # when the folders of retired versions were last pruned (prune_retired)
         self._failures_swept, self._failed_swept_at = failures, time.monotonic()
 
     def _clear_interrupted_validations(self) -> None:

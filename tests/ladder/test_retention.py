@@ -15,6 +15,7 @@ from arena.cli.ladder import serve
 from ladder.models import Bot, BotVersion, Match, User
 from ladder.retention import KEEP_RETIRED, prune_retired
 from ladder.scheduler import add_duplicate_set
+from ladder.service import PRUNE_EVERY_S
 from ladder.submissions import submit, withdraw
 from tests.ladder.conftest import LadderFixture
 from tests.ladder.test_submissions import BOT_PY, archive, manifest
@@ -112,6 +113,14 @@ def test_the_scheduler_prunes_as_the_ladder_runs(ladder: LadderFixture, caplog: 
         ladder.ladder._tick()
     assert folders(ladder, "ticking") == ["2", "3"]
     assert "removed the folders of 1 retired versions from the bot store: ticking #1" in caplog.text
+    versions(ladder, "ticking", 1)  # #3 retired: #2 is past the one kept
+    ladder.ladder._failed_swept_at = -1e9  # the sweep of failed sets, once a minute, is due too
+    ladder.ladder._sweep_failed_sets()
+    ladder.ladder._tick()
+    assert folders(ladder, "ticking") == ["2", "3", "4"], "not again before ten minutes have passed"
+    ladder.ladder._pruned -= PRUNE_EVERY_S
+    ladder.ladder._tick()
+    assert folders(ladder, "ticking") == ["3", "4"]
 
 
 def test_the_serve_commands_default_is_the_ladders() -> None:
