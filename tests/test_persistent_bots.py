@@ -357,9 +357,10 @@ def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], dies: bool
             for seed in seeds:
                 setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs")
                 records.append(await run_local_match(setup, pool=pool))
-                for r in pool.residents if dies else []:
+                for r in list(pool.residents) if dies else []:  # a copy: its watcher takes it off the list
                     await r.handle.wait()
-                    await asyncio.sleep(0)  # its watcher's turn
+                    assert r.watcher is not None
+                    await r.watcher  # the pool has seen it end
             return records, pool.started
         finally:
             await pool.close()
@@ -395,6 +396,36 @@ def test_a_process_that_dies_between_matches_is_replaced(tmp_path: Path) -> None
     matches, started = against_random(tmp_path, bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits), (1, 2), dies=True)
     assert [sum(1 for s in m.record.result.seats if not s.forfeited and not s.verdicts) for m in matches] == [2, 2]
     assert started == 2
+
+
+def test_a_stopped_process_leaves_nothing_in_the_pools_folder(tmp_path: Path) -> None:
+    """Its copy of the bot, its home and its socket's folder stayed until the pool closed: a ladder's pool lives as long
+    as the ladder, and kept a copy of the bot (and all it wrote) for every process it had ever started."""
+    bot = pooled_bot(tmp_path, per_process=2)
+    # It dies a moment after its match, once the pool has it waiting for the next.
+    exits = "        import threading, time\n\n        threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0))).start()\n\n"
+    mayfly = bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits)
+
+    async def main() -> tuple[list[str], list[int], list[str]]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            for seed in (1, 2, 3):  # processes 1 and 2 play two matches each and are stopped; 3 and 4 wait for more
+                await run_local_match(MatchSetup("generals-war", [bot, bot], seed, {}, TC, tmp_path / "logs"), pool=pool)
+            left = sorted(p.name for p in pool.tmp.iterdir())
+            numbers = sorted(r.number for r in pool.residents)
+            await run_local_match(MatchSetup("generals-war", [mayfly, SAMPLE_BOTS / "random"], 4, {}, TC, tmp_path / "logs"), pool=pool)
+            [dead] = [r for r in pool.residents if r.manifest.name == "mayfly"]
+            await dead.handle.wait()
+            assert dead.watcher is not None
+            await dead.watcher  # it died between matches: the pool has seen it
+            after = sorted(p.name for p in pool.tmp.iterdir())
+            return left, numbers, after
+        finally:
+            await pool.close()
+
+    left, numbers, after = asyncio.run(main())
+    assert numbers == [3, 4] and left == sorted(f"{name}{n}" for name in ("bot", "home", "socket") for n in (3, 4))
+    assert after == left, "a process that died between matches leaves nothing either"
 
 
 def test_a_process_that_dies_during_its_match_crashes_at_once(tmp_path: Path) -> None:

@@ -205,6 +205,7 @@ class BotPool:
             r.session.process_ended(r.seat, f"the bot's process exited with code {code}", code=code)
         if r.session is None:  # between matches: its socket serves nobody any more (during one, the match's end stops it)
             await self._stop_server(r)
+            self._forget(r)
 
     async def hung_up(self, r: _Resident) -> None:
         """Wait (a moment at most) until ``r``'s streams of its match have ended: it has read its result and logged it."""
@@ -232,8 +233,18 @@ class BotPool:
         r.handle.close_control()
         await r.handle.stop(grace=2.0)
         await self._stop_server(r)
+        self._forget(r)
+
+    def _forget(self, r: _Resident) -> None:
+        """Take a stopped process off the pool's books, with its copy of the bot, its home and its socket's folder.
+
+        They stayed until the pool closed: a ladder's pool lives as long as the ladder, and kept a copy of the bot
+        (and whatever it wrote in its home) for every process it had ever started. Its log is left where it is.
+        """
         if r in self.residents:
             self.residents.remove(r)
+        for name in ("bot", "home", "socket"):
+            shutil.rmtree(self.tmp / f"{name}{r.number}", ignore_errors=True)
 
     @staticmethod
     async def _stop_server(r: _Resident) -> None:
