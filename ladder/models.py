@@ -87,6 +87,10 @@ class RatingChange(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+#: The statuses of a match still to play: waiting in the queue, or being played (then "done" or "failed").
+PENDING = ("queued", "running")
+
+
 class Match(Base):
     """A match to play or played; claimed by a worker with a lease."""
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ladder.jobs import REPLAY_FILE, seat_log_name
 from ladder.datafiles import located
-from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
+from ladder.models import MAX_INT, PENDING, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
 from ladder.ratings import Skill
 
 
@@ -42,7 +42,7 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
 
 FINISHED = ("done", "failed")
 #: Deals with a match still to play. Named, not "not finished": NOT IN scanned every match, IN uses the status index.
-UNSETTLED_DEALS = select(Match.deal).where(Match.status.in_(("queued", "running")))
+UNSETTLED_DEALS = select(Match.deal).where(Match.status.in_(PENDING))
 
 
 def get_match(db: Session, match_id: int) -> Match | None:

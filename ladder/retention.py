@@ -21,19 +21,17 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat
+from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat
 
 log = logging.getLogger(__name__)
 
 #: Retired versions of each bot whose folders the store keeps (``arena ladder serve --keep-retired``).
 KEEP_RETIRED = 10
 
-_PENDING = ("queued", "running")
-
 
 def prunable(db: Session, keep: int) -> list[tuple[str, int, str]]:
     """The retired versions past each bot's ``keep`` newest, seated in no match queued or playing: (bot, seq, path)."""
-    seated = select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.status.in_(_PENDING))
+    seated = select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.status.in_(PENDING))
     rows = db.execute(
         select(Bot.name, BotVersion.seq, BotVersion.path, BotVersion.id.in_(seated))
         .join(Bot, Bot.id == BotVersion.bot_id)

@@ -21,7 +21,7 @@ from typing import cast
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
+from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.ratings import Skill, misorder
 from referee.games.registry import GAMES
 from referee.tournament.schedule import rotations
@@ -57,7 +57,6 @@ _ENTRANTS = (
     .where(_VERSIONS.c.status == "active")
     .order_by(_VERSIONS.c.id)
 )
-_PENDING = ("queued", "running")
 _SIBLINGS = _MATCHES.alias("siblings")
 #: Seats in matches that will count as games once rated: those queued or playing, and those played whose duplicate set
 #: still has a match queued or playing (rated with it once it is done; counted nowhere, a bot with sets half played
@@ -70,11 +69,11 @@ _ENTERED = (
     .where(
         _MATCHES.c.game == bindparam("game"),
         _MATCHES.c.kind.not_in(sorted(UNRATED)),
-        _MATCHES.c.status.in_(_PENDING)
+        _MATCHES.c.status.in_(PENDING)
         | (
             (_MATCHES.c.status == "done")
             & _MATCHES.c.rated_with.is_(None)
-            & select(_SIBLINGS.c.id).where(_SIBLINGS.c.deal == _MATCHES.c.deal, _SIBLINGS.c.status.in_(_PENDING)).exists()
+            & select(_SIBLINGS.c.id).where(_SIBLINGS.c.deal == _MATCHES.c.deal, _SIBLINGS.c.status.in_(PENDING)).exists()
         ),
     )
 )
@@ -253,7 +252,7 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
     # (PostgreSQL's row lock; SQLite's one writer), so two at once cannot both find a place under the cap.
     db.execute(update(User).where(User.id == owner_id).values(id=User.id))
     open_sets = db.scalar(
-        select(func.count(func.distinct(Match.deal))).where(Match.challenger_id == owner_id, Match.status.in_(_PENDING))
+        select(func.count(func.distinct(Match.deal))).where(Match.challenger_id == owner_id, Match.status.in_(PENDING))
     )
     if open_sets and open_sets >= OPEN_CHALLENGES:
         raise TooManyChallenges(f"you have {open_sets} challenges waiting or playing (at most {OPEN_CHALLENGES}): ask again when one is over")

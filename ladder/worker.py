@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
 from ladder.db import database_time, unreachable
-from ladder.models import BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
+from ladder.models import PENDING, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
 from ladder.scheduler import UNRATED
@@ -258,7 +258,7 @@ def _rate(conn: Connection, match_id: int, game: str, deal: str, now: float) -> 
     missing = set(versions) - ratings.keys()
     assert not missing, f"no rating for versions {sorted(missing)} in {game}"
     members = conn.execute(_SET_MEMBERS, {"deal": deal}).all()
-    if any(status in ("queued", "running") for _, status, _ in members):
+    if any(status in PENDING for _, status, _ in members):
         return False
     combined = [mid for mid, status, rated_with in members if status == "done" and rated_with is None]
     if match_id not in combined:
