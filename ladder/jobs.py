@@ -20,6 +20,7 @@ import errno
 import hashlib
 import json
 import logging
+import secrets
 import shutil
 import socket
 import tempfile
@@ -255,6 +256,8 @@ async def play_job(
     except OptionError as exc:  # this worker cannot run the sandbox (no Docker, no image): not the match's fault
         release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc}")
         return outcome("unfit", str(exc))
+    # This try's name begins its logs' names: a try that stops before the match is over removes them (below).
+    try_id = secrets.token_hex(8)
     try:
         pooled = pool is not None and job.sandbox == "process"
         # A folder for copies of the bots and, when the logs go to the database, for the logs; pooled bots kept as
@@ -267,7 +270,7 @@ async def play_job(
             else:
                 assert tmp is not None
                 log_dir = Path(tmp) / "logs"
-            setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox)
+            setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox, try_id)
             keys = [bot.version_id for bot in job.bots]
             playing = asyncio.create_task(_play_seated(seats, lambda: run_local_match(setup, launcher, pool, keys)))
             lost = asyncio.Event()
@@ -275,6 +278,8 @@ async def play_job(
             try:
                 played = await playing
             except asyncio.CancelledError:
+                if job.keep == FILES:  # the match has stopped (a task cancelled is awaited through its clean-up)
+                    discard_try_logs(Path(job.data_dir) / "logs" / str(job.match_id), try_id)
                 if lost.is_set() and not _being_cancelled():
                     return outcome("lost", "the lease was lost during the match")
                 raise
@@ -360,6 +365,17 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         if path.exists():
             files[seat_log_name(seat)] = path.read_bytes()
     return record_outcome(make, job.match_id, job.owner, head.result, files=files, played_by=worker, suspend_after=job.suspend_after)
+
+
+def discard_try_logs(log_dir: Path, try_id: str) -> None:
+    """Remove the logs of a try stopped before its match was over (its lease lost, or the ladder stopping: the match is
+    played again from the start), which no record will name, and ``log_dir`` when they were all it held. A failed
+    match's logs stay: they are what an operator reads to find out why."""
+    for path in log_dir.glob(f"{try_id}-seat*.log"):
+        with contextlib.suppress(OSError):
+            path.unlink()
+    with contextlib.suppress(OSError):
+        log_dir.rmdir()
 
 
 def discard_logs(make: sessionmaker[Session], match_id: int, names: list[str], root: Path) -> None:

@@ -22,6 +22,7 @@ from referee.server.runner import launcher_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_BOTS = ROOT / "sample_bots"
+TEST_BOTS = ROOT / "tests" / "bots"  # bots that misbehave on purpose
 
 #: (game id, player count) for every game and every count it allows.
 CONFIGS = [(gid, n) for gid, cls in GAMES.items() for n in cls.spec.player_counts]

@@ -15,12 +15,11 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from referee.server.replay import load_replay, replay_game
-from tests.support import ROOT, SAMPLE_BOTS
+from tests.support import ROOT, SAMPLE_BOTS, TEST_BOTS
 
 runner = CliRunner()
 GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
 RANDOM = str(SAMPLE_BOTS / "random")
-TEST_BOTS = ROOT / "tests" / "bots"
 
 
 def match_json(tmp_path: Path, *args: str) -> dict:  # type: ignore[type-arg]

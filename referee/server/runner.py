@@ -49,6 +49,9 @@ class MatchSetup:
     time_control: TimeControl
     log_dir: Path
     sandbox: str = "process"  # or "docker"
+    #: The session's match id, which also begins each seat's log name; empty: a fresh random one. The ladder names
+    #: each try of a match so that a try stopped half-way can remove the logs it wrote.
+    match_id: str = ""
 
 
 @dataclass
@@ -275,7 +278,7 @@ async def run_local_match(
     manifests = prepare(setup.game, setup.bot_dirs)
     launcher = launcher or launcher_for(setup.sandbox)
     game = game_class(setup.game)(len(manifests), setup.seed, setup.options)
-    match_id = secrets.token_hex(8)
+    match_id = setup.match_id or secrets.token_hex(8)
     session = MatchSession(game, [m.name for m in manifests], setup.time_control, match_id=match_id)
     logs = [setup.log_dir / f"{match_id}-seat{seat}-{m.name}.log" for seat, m in enumerate(manifests)]
     servers: list[grpc.aio.Server] = []

@@ -18,7 +18,7 @@ from ladder.worker import claim, release
 from referee.server.runner import LocalMatch
 from referee.server.session import TimeControl
 from tests.ladder.conftest import enter
-from tests.support import SAMPLE_BOTS
+from tests.support import SAMPLE_BOTS, TEST_BOTS
 
 GREEDY = SAMPLE_BOTS / "generals_war_greedy"
 RANDOM = SAMPLE_BOTS / "random"
@@ -228,3 +228,57 @@ def test_a_dask_worker_that_closes_hands_its_matches_back(tmp_path: Path, monkey
     with ladder.make() as db:
         match = db.get_one(Match, match_id)
         assert (match.status, match.lease_owner, match.attempts) == ("queued", None, 0)
+
+
+def sleepy_job(tmp_path: Path, lease: float) -> tuple[Ladder, MatchJob, Path]:
+    """A claimed match whose first seat never answers (it plays until its move clock runs out), and its logs' folder."""
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], time_control=TimeControl(move_time_ms=60_000)))
+    versions = enter(ladder, [TEST_BOTS / "sleepy", RANDOM], validate=False)
+    with ladder.make() as db:
+        add_duplicate_set(db, "generals-war", versions, 5, "rated")
+        db.commit()
+    match_id = claim(ladder.make, "first", lease)
+    assert match_id is not None
+    data = ladder.config.data_dir.resolve()
+    settings = JobSettings(ladder.store, TimeControl(move_time_ms=60_000), lease, keep=FILES, data_dir=data)
+    return ladder, build_job(ladder.make, match_id, "first", settings), data / "logs" / str(match_id)
+
+
+async def logs_written(log_dir: Path, count: int = 2) -> None:
+    while len(list(log_dir.glob("*.log"))) < count:
+        await asyncio.sleep(0.02)
+
+
+def test_a_try_whose_lease_is_taken_while_it_plays_leaves_no_logs(tmp_path: Path) -> None:
+    """The match is played again from the start by the lease's new holder: the stopped try's logs, which no record
+    will name, piled up under logs/<match id>."""
+    ladder, job, log_dir = sleepy_job(tmp_path, 0.6)
+
+    async def go() -> JobOutcome:
+        playing = asyncio.ensure_future(play_job(ladder.make, job, "here", just_claimed=True))
+        await asyncio.wait_for(logs_written(log_dir), 30)
+        assert release(ladder.make, job.match_id, "first") and claim(ladder.make, "second", 30) == job.match_id
+        return await asyncio.wait_for(playing, 60)
+
+    assert asyncio.run(go()).status == "lost"
+    assert not log_dir.exists(), "the stopped try's logs are gone, and their folder"
+
+
+def test_a_try_cancelled_while_it_plays_leaves_no_logs_but_another_tries_stay(tmp_path: Path) -> None:
+    """The ladder stopping hands the match back; its logs go once the match has stopped (its bots may still write
+    as the cancel arrives). Logs another try left there (a failed match's, say) are not this try's to remove."""
+    ladder, job, log_dir = sleepy_job(tmp_path, 30)
+    log_dir.mkdir(parents=True)
+    (log_dir / "0123456789abcdef-seat0-sleepy.log").write_text("another try's\n")
+
+    async def go() -> None:
+        playing = asyncio.ensure_future(play_job(ladder.make, job, "here", just_claimed=True))
+        await asyncio.wait_for(logs_written(log_dir, 3), 30)
+        playing.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+
+    asyncio.run(go())
+    assert [p.name for p in log_dir.iterdir()] == ["0123456789abcdef-seat0-sleepy.log"]
+    with ladder.make() as db:
+        assert db.get_one(Match, job.match_id).status == "queued"
