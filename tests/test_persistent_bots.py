@@ -447,6 +447,25 @@ def test_each_matchs_log_of_a_pooled_seat_holds_that_match_alone(tmp_path: Path)
     assert said == [[f"playing {m.record.match_id}"] for m in matches]
 
 
+def test_what_a_pooled_bot_prints_as_its_match_ends_is_in_that_matchs_log(tmp_path: Path) -> None:
+    """A seat's part of its process's log is copied once its stream has ended; the SDK said "match over" after hanging
+    up, and that line went to the next match's log in about one seat's log of six. on_result's print is the bot's own."""
+    bot = bot_with(tmp_path, "talker", "    def on_result(self, result: Any) -> None:\n        print('bye', flush=True)\n\n")
+    bot.joinpath("bot.toml").write_text(bot.joinpath("bot.toml").read_text().replace("matches_per_process = 3", "matches_per_process = 100"))
+
+    async def main() -> tuple[list[str], int]:
+        pool = BotPool()
+        try:
+            played = [await run_local_match(MatchSetup("generals-war", [bot, bot], seed, {}, TC, tmp_path / "logs"), pool=pool) for seed in range(1, 13)]
+            return [log.read_text() for match in played for log in match.logs], pool.started
+        finally:
+            await pool.close()
+
+    texts, started = asyncio.run(main())
+    assert started == 2, "a process a seat, playing every match"
+    assert [(t.count("bye"), t.count("match over")) for t in texts] == [(1, 1)] * 24, texts
+
+
 def test_a_process_busy_with_a_match_is_not_handed_another(tmp_path: Path) -> None:
     """Two matches at once (a tournament's or the ladder's) get two processes, even of one bot."""
     from referee.games.generals_war import GeneralsWar

@@ -279,6 +279,7 @@ def test_a_pooled_typescript_bot_plays_several_matches_in_one_process(bots: dict
     assert [a.action for a in alone.record.actions] == [a.action for a in played[2].record.actions]
     (process_log,) = (tmp_path / "logs").glob("pool-ts-pooled-*.log")
     assert process_log.read_text().count("match over") == 3
+    assert [m.logs[0].read_text().count("match over") for m in played] == [1, 1, 1], "each said in its own match's log"
 
 
 # --- reconnection and refusal, against a referee in this process -----------------------------

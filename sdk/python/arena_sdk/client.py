@@ -77,6 +77,9 @@ async def play_async(
                     if driver.result is not None:
                         break
                 if driver.result is not None:
+                    # Said before hanging up: a process playing several matches has its log cut into the matches'
+                    # parts as each stream ends, and a line printed after went to the next match's part.
+                    _log_result(driver.result)
                     call.cancel()
                 else:  # the referee ended the stream without a result (read() raises on an error status)
                     _reconnecting(give_up_at, "stream ended early")
@@ -107,9 +110,8 @@ def play(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: f
     return asyncio.run(play_async(bot, address, match_id, token, reconnect_seconds))
 
 
-def _log_result(result: pb.MatchResult | None) -> None:
-    if result is not None:
-        log.info("match over: %s", [(s.seat, s.rank) for s in result.seats])
+def _log_result(result: pb.MatchResult) -> None:
+    log.info("match over: %s", [(s.seat, s.rank) for s in result.seats])
 
 
 def _play_from_control(bot: Bot) -> None:
@@ -134,7 +136,7 @@ async def _control_loop(bot: Bot) -> None:
                     await channel.close()
                 address, channel = order["address"], open_channel(order["address"])
             try:
-                _log_result(await play_async(bot, address, order["match_id"], order["token"], channel=channel))
+                await play_async(bot, address, order["match_id"], order["token"], channel=channel)
             except MatchRefused as exc:
                 log.error("refused by the referee: %s", exc)
     finally:
@@ -171,6 +173,5 @@ def run(bot: Bot) -> None:
         result = play(bot, address, match_id, token)
     except MatchRefused as exc:
         sys.exit(f"{bot.name}: refused by the referee: {exc}")
-    _log_result(result)
     if result is None:  # no referee, or it was lost for good: the reason is logged
         sys.exit(1)

@@ -125,7 +125,12 @@ function stream(
           reject(err);
           return;
         }
-        if (driver.result) call.end();
+        if (driver.result) {
+          // Said before hanging up: a process playing several matches has its log cut into the matches' parts as
+          // each stream ends, and a line printed after went to the next match's part.
+          logResult(driver.result);
+          call.end();
+        }
       });
     });
     call.on("error", () => {
@@ -138,8 +143,8 @@ function stream(
   });
 }
 
-function logResult(result: MatchResult | null): void {
-  if (result) log.info(`match over: ${result.seats.map((s) => `seat ${s.seat} rank ${s.rank}`).join(", ")}`);
+function logResult(result: MatchResult): void {
+  log.info(`match over: ${result.seats.map((s) => `seat ${s.seat} rank ${s.rank}`).join(", ")}`);
 }
 
 function describe(err: unknown): string {
@@ -164,7 +169,7 @@ async function playFromControl(bot: Bot<any>, options: PlayOptions): Promise<voi
         kept = { address: order.address, client: newClient(order.address) };
       }
       try {
-        logResult(await play(bot, order.address, order.match_id, order.token, options, kept.client));
+        await play(bot, order.address, order.match_id, order.token, options, kept.client);
       } catch (err) {
         if (!(err instanceof MatchRefused)) throw err;
         log.error(`refused by the referee: ${err.message}`);
@@ -210,6 +215,5 @@ export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<voi
     else log.error(`the bot failed: ${describe(err)}`);
     process.exit(1);
   }
-  logResult(result);
   process.exit(result ? 0 : 1);
 }
