@@ -55,8 +55,8 @@ def measure(runner: str, n: int) -> tuple[float, float, dict[str, float]]:
             settle(self, *args)
             seen(self.matches_played)
 
-        def here(self: Any, make: Any, workers: int, log_dir: Any = None, recorder: bool = False) -> None:
-            init(self, make, workers, log_dir, False)
+        def here(self: Any, make: Any, workers: int, pooled: bool = False, recorder: bool = False) -> None:
+            init(self, make, workers, pooled, False)
 
         service.Ladder._settle = counting  # type: ignore[method-assign, assignment]
         if runner == "ladder-here":

@@ -82,11 +82,11 @@ class LocalExecutor:
     name = "local"
     remote = False
 
-    def __init__(self, make: sessionmaker[Session], workers: int, log_dir: Path | None = None, recorder: bool = False) -> None:
+    def __init__(self, make: sessionmaker[Session], workers: int, pooled: bool = False, recorder: bool = False) -> None:
         self.make = make
         self.workers = workers
         self.worker_name = f"{socket.gethostname()}/local"
-        self.log_dir = log_dir
+        self.pooled = pooled  # bots that allow it are played by processes kept between matches (BotPool)
         self.pool: BotPool | None = None
         self.seats: asyncio.Semaphore | None = None
         self.recording = 0  # jobs whose match is over and whose result is being recorded
@@ -97,8 +97,8 @@ class LocalExecutor:
         self._books_failed = -BOOKS_RETRY_S
 
     async def start(self) -> None:
-        if self.log_dir is not None:
-            self.pool = BotPool(self.log_dir)
+        if self.pooled:
+            self.pool = BotPool()  # the processes' logs in its own folder: each match's part is that seat's log
         self.seats = asyncio.Semaphore(self.workers)
         self.recording, self._room = 0, None  # a ladder run again starts afresh, on its own event loop
         self._books_lock = asyncio.Lock()  # of this run's event loop
@@ -353,9 +353,9 @@ def address_problem(address: str) -> str | None:
 
 
 def make_executor(kind: str, make: sessionmaker[Session], workers: int, dask_address: str | None = None, dask_workers: int = 2,
-                  matches_per_worker: int = 1, log_dir: Path | None = None, recorder: bool = False, db_url_in_jobs: bool = True) -> Executor:
+                  matches_per_worker: int = 1, pooled: bool = False, recorder: bool = False, db_url_in_jobs: bool = True) -> Executor:
     if kind == "local":
-        return LocalExecutor(make, workers, log_dir, recorder)
+        return LocalExecutor(make, workers, pooled, recorder)
     if kind == "dask":
         return DaskExecutor(dask_address, dask_workers, matches_per_worker, db_url_in_jobs=db_url_in_jobs)
     raise ValueError(f"unknown executor {kind!r} (local or dask)")

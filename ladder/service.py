@@ -175,7 +175,7 @@ class Ladder:
         self.metrics = LadderMetrics(self.make)  # GET /metrics (ladder/metrics.py)
         self.executor = executor or make_executor(
             config.executor, self.make, config.workers, config.dask_address, config.dask_workers, config.matches_per_worker,
-            log_dir=config.data_dir / "logs" / "processes", recorder=config.recorder, db_url_in_jobs=config.db_url_in_jobs,
+            pooled=True, recorder=config.recorder, db_url_in_jobs=config.db_url_in_jobs,
         )
         self.settings = JobSettings(
             self.store, config.time_control, config.lease_seconds, config.sandbox, config.keep_in, config.data_dir.resolve(),

@@ -428,6 +428,27 @@ def test_a_stopped_process_leaves_nothing_in_the_pools_folder(tmp_path: Path) ->
     assert after == left, "a process that died between matches leaves nothing either"
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["the ladder's pool", "a tournament's"])
+def test_a_stopped_processs_log_goes_with_it_unless_the_pool_keeps_logs(tmp_path: Path, kept: bool) -> None:
+    """A ladder's pool (no log folder given) kept every process's whole log under logs/processes for as long as the
+    ladder ran, though each match's part is that seat's log already; a tournament's stay in the folder it names."""
+    bot = pooled_bot(tmp_path, per_process=2)
+
+    async def main() -> tuple[list[str], list[str], list[str]]:
+        pool = BotPool(tmp_path / "logs" if kept else None)
+        try:
+            for seed in (1, 2, 3):  # processes 1 and 2 play two matches each and are stopped; 3 and 4 wait for more
+                played = await run_local_match(MatchSetup("generals-war", [bot, bot], seed, {}, TC, tmp_path / "matches"), pool=pool)
+            return sorted(p.name for p in pool.log_dir.iterdir()), [m.name for m in played.logs], [p.read_text() for p in played.logs]
+        finally:
+            await pool.close()
+
+    left, match_logs, texts = asyncio.run(main())
+    numbers = (1, 2, 3, 4) if kept else (3, 4)
+    assert left == [f"pool-pooled-{n}.log" for n in numbers]
+    assert len(match_logs) == 2 and all(texts), "each seat's part of its process's log is its match log"
+
+
 def test_a_process_that_dies_during_its_match_crashes_at_once(tmp_path: Path) -> None:
     """The pool tells the match: the seat is a CRASH, not a bot thinking until its strikes run out."""
     from arena.v1 import referee_pb2 as pb

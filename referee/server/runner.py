@@ -127,8 +127,10 @@ class BotPool:
 
     def __init__(self, log_dir: Path | None = None, max_idle: int = MAX_IDLE) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-"))
-        #: The processes' own logs (each match's part is copied to the match's log); None: in the pool's folder, removed at close.
+        #: The processes' own logs (each match's part is copied to the match's log). None: in the pool's folder, each
+        #: removed with its process (a ladder's pool lives for months, and the logs' every match part is kept already).
         self.log_dir = log_dir or self.tmp / "logs"
+        self.keep_logs = log_dir is not None
         self.idle: list[_Resident] = []  # the one idle longest first
         self.max_idle = max_idle
         self.residents: list[_Resident] = []  # processes started and not yet stopped by the pool
@@ -242,12 +244,15 @@ class BotPool:
         """Take a stopped process off the pool's books, with its copy of the bot, its home and its socket's folder.
 
         They stayed until the pool closed: a ladder's pool lives as long as the ladder, and kept a copy of the bot
-        (and whatever it wrote in its home) for every process it had ever started. Its log is left where it is.
+        (and whatever it wrote in its home) for every process it had ever started. Its log goes too, unless the pool
+        was given a folder to keep the logs in.
         """
         if r in self.residents:
             self.residents.remove(r)
         for name in ("bot", "home", "socket"):
             shutil.rmtree(self.tmp / f"{name}{r.number}", ignore_errors=True)
+        if not self.keep_logs:
+            r.handle.log_path.unlink(missing_ok=True)
 
     @staticmethod
     async def _stop_server(r: _Resident) -> None:
