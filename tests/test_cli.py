@@ -36,7 +36,7 @@ def test_games_lists_every_game_with_player_counts() -> None:
     assert games["generals-war"]["options"]["conquest_points"]["default"] == 7
     assert games["glory"]["score"] == "Glory Points"  # what a result's score counts, from the game's spec
     table = runner.invoke(app, ["games"])
-    assert "General's War" in table.stdout and "2, 4" in table.stdout
+    assert "General's War" in table.stdout and "2 or 4" in table.stdout and "2 to 6" in table.stdout
 
 
 def test_games_table_shows_every_id_and_option_whole_at_80_columns() -> None:
@@ -180,7 +180,7 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
     "args,message",
     [
         (["no-such-game", RANDOM, RANDOM], "unknown game"),
-        (["generals-war", RANDOM, RANDOM, RANDOM], "2, 4 players"),
+        (["generals-war", RANDOM, RANDOM, RANDOM], "2 or 4 players"),
         (["generals-war", RANDOM, RANDOM, "-o", "conquest_points=0"], "at least 1"),
         (["generals-war", RANDOM, RANDOM, "-o", "speed"], "NAME=VALUE"),
         # int() reads other scripts' digits and underscores: "３" was 3 rounds

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from referee.core.game import OptionError, OptionSpec
@@ -78,6 +80,15 @@ def test_a_game_is_played_only_by_its_numbers_of_players() -> None:
         else:
             with pytest.raises(OptionError, match=f"played by .* players, not {n}"):
                 cls(n, 1)
+
+
+@pytest.mark.parametrize("counts,said", [((2,), "2"), ((2, 4), "2 or 4"), ((2, 3, 5), "2, 3 or 5"), ((2, 3, 4), "2 to 4"), ((3, 4, 5, 6), "3 to 6")])
+def test_the_player_counts_are_said_as_a_person_would(counts: tuple[int, ...], said: str) -> None:
+    """The refusal of a wrong count read "played by 2, 3, 4, 5, 6 players"."""
+    spec = dataclasses.replace(GAMES["glory"].spec, player_counts=counts)
+    assert spec.players_text == said
+    with pytest.raises(OptionError, match=f"^glory is played by {said} players, not 7$"):
+        spec.check_players(7)
 
 
 def test_a_value_is_shown_as_a_user_types_it() -> None:

@@ -504,7 +504,7 @@ def test_the_forfeits_line_names_the_folder_of_the_logs(tmp_path: Path) -> None:
     "args,message",
     [
         (["no-such-game", RANDOM, RANDOM], "unknown game"),
-        (["generals-war", RANDOM, RANDOM, "--players", "3"], "2, 4 players, not 3"),
+        (["generals-war", RANDOM, RANDOM, "--players", "3"], "2 or 4 players, not 3"),
         (["generals-war", RANDOM, RANDOM, RANDOM, "--players", "4"], "need at least 4 bots, got 3 (a bot may be entered more than once: give its folder again)"),
         (["generals-war", RANDOM], "need at least 2 bots"),
         (["generals-war", RANDOM, HEURISTIC], "does not play generals-war"),

@@ -133,7 +133,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
     for cls in GAMES.values():
         spec = cls.spec
         table.add_row(
-            spec.id, spec.name, ", ".join(map(str, spec.player_counts)), "\n".join(f"{o.name}={o.typed(o.default)}" for o in spec.options)
+            spec.id, spec.name, spec.players_text, "\n".join(f"{o.name}={o.typed(o.default)}" for o in spec.options)
         )
     console.print(table)
 

@@ -118,10 +118,17 @@ class GameSpec:
             resolved[name] = known[name].parse(raw)
         return resolved
 
+    @property
+    def players_text(self) -> str:
+        """The player counts as said: "2", "2 or 4", "2 to 6"."""
+        counts = sorted(self.player_counts)
+        if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]}"
+        return " or ".join(filter(None, [", ".join(map(str, counts[:-1])), str(counts[-1])]))
+
     def check_players(self, num_players: int) -> None:
         if num_players not in self.player_counts:
-            counts = ", ".join(map(str, self.player_counts))
-            raise OptionError(f"{self.id} is played by {counts} players, not {num_players}")
+            raise OptionError(f"{self.id} is played by {self.players_text} players, not {num_players}")
 
 
 @dataclass(frozen=True)

@@ -99,8 +99,7 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
     cls = game_class(config.game)
     cls.spec.resolve_options(config.options)
     if config.players not in cls.spec.player_counts:
-        counts = ", ".join(map(str, cls.spec.player_counts))
-        raise TournamentError(f"{config.game} is played by {counts} players, not {config.players} (--players)")
+        raise TournamentError(f"{config.game} is played by {cls.spec.players_text} players, not {config.players} (--players)")
     if not sprt and config.fmt not in FORMATS:
         raise TournamentError(f"unknown format {config.fmt!r} (formats: {', '.join(FORMATS)})")
     n = len(config.bot_dirs)
