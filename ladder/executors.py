@@ -28,7 +28,6 @@ import socket
 import time
 from collections.abc import Awaitable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import errno
 import hashlib
-import json
 import logging
 import secrets
 import shutil

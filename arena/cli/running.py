@@ -28,7 +28,6 @@ def run(main: Coroutine[Any, Any, T]) -> T:
     stopped = False
 
     async def guarded() -> T:
-        nonlocal stopped
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         assert task is not None

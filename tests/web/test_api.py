@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sqlalchemy import select, update
+from sqlalchemy import update
 from typer.testing import CliRunner
 
 from arena.cli.main import app as cli

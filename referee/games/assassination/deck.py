@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from referee.core.cards import CARDS_PER_DECK, Rank, Suit, deck_of, full_deck, rank_of, suit_of
+from referee.core.cards import Rank, Suit, deck_of, full_deck, rank_of, suit_of
 from referee.games.assassination.types import Direction
 
 COLOURS: Final = 5
