@@ -4,6 +4,12 @@
 (() => {
   const { el, api } = Arena;
 
+  /* Counts the polls of each kind that have ended, drawn or failed (data-games-polls, data-recent-polls): a test waits on them. */
+  function ended(kind) {
+    const key = `${kind}Polls`;
+    document.body.dataset[key] = String(Number(document.body.dataset[key] || 0) + 1);
+  }
+
   async function drawGames() {
     const games = await Arena.games();
     const cards = await Promise.all(
@@ -28,6 +34,7 @@
       })
     );
     document.getElementById("games").replaceChildren(...cards);
+    ended("games");
   }
 
   async function drawRecent() {
@@ -36,6 +43,7 @@
     } catch (e) {
       /* keep what is shown; the next poll tries again */
     }
+    ended("recent");
   }
 
   document.addEventListener("DOMContentLoaded", () => {
