@@ -253,3 +253,39 @@ def test_the_front_page_shows_a_new_match_within_five_seconds_and_new_standings_
     polls(page, 4, 2)
     assert top_three(page) == ["dog", "ace", "bee"]
     assert (len(matches), len(standings)) == (4, 2 * len(GAMES)), "the latest matches asked at 0, 5, 10 and 15 s, the games at 0 and 15 s"
+
+
+def test_a_failed_poll_keeps_what_the_front_page_shows_and_the_next_one_catches_up(changing: Rows, page: Page) -> None:
+    stop_the_clock(page, changing)
+    page.goto(changing.url)
+    polls(page, 1, 1)
+    before = listed(page)
+    newest = dog_wins(changing)
+    page.route("**/api/**", lambda route: route.abort())
+    page.clock.run_for(15_000)
+    polls(page, 4, 2)  # every one of them refused
+    assert listed(page) == before
+    assert top_three(page) == ["ace", "bee", "cat"], "a standings poll that failed is not 'no rated bot yet'"
+    page.unroute("**/api/**")
+    page.clock.run_for(15_000)
+    polls(page, 7, 3)
+    assert listed(page)[0] == newest and top_three(page) == ["dog", "ace", "bee"]
+
+
+def test_the_games_come_at_the_next_poll_when_the_ladder_could_not_list_them_at_first(changing: Rows, page: Page) -> None:
+    """The list of games was asked once: refused, the front page stayed without a game until it was reloaded."""
+    stop_the_clock(page, changing)
+    page.route("**/api/games", lambda route: route.abort())
+    page.route("**/standings", lambda route: route.abort())
+    page.goto(changing.url)
+    polls(page, 1, 1)
+    assert page.locator(".game-card").count() == 0
+    page.unroute("**/api/games")
+    page.clock.run_for(15_000)
+    polls(page, 4, 2)
+    said = page.eval_on_selector_all(".game-card p.small:not(:first-of-type)", "ps => ps.map(p => p.textContent)")
+    assert said == ["cannot reach the ladder; trying again"] * len(GAMES), "standings never read are not 'no rated bot yet'"
+    page.unroute("**/standings")
+    page.clock.run_for(15_000)
+    polls(page, 7, 3)
+    assert top_three(page) == ["ace", "bee", "cat"]

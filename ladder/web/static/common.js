@@ -79,7 +79,12 @@ const Arena = (() => {
 
   let gamesPromise = null;
   function games() {
-    if (!gamesPromise) gamesPromise = api("/api/games").catch(() => []);
+    /* a failure is not kept: the front page's next poll asks again, where it stayed without a game until reloaded */
+    if (!gamesPromise)
+      gamesPromise = api("/api/games").catch(() => {
+        gamesPromise = null;
+        return [];
+      });
     return gamesPromise;
   }
 

@@ -10,25 +10,29 @@
     document.body.dataset[key] = String(Number(document.body.dataset[key] || 0) + 1);
   }
 
+  const tops = new Map(); // game -> its top three at the last poll that could read them
+
   async function drawGames() {
     const games = await Arena.games();
     const cards = await Promise.all(
       games.map(async (g) => {
-        let top = [];
         try {
-          top = (await api(`/api/games/${g.id}/standings`)).filter((r) => r.rank !== null).slice(0, 3);
+          tops.set(g.id, (await api(`/api/games/${g.id}/standings`)).filter((r) => r.rank !== null).slice(0, 3));
         } catch (e) {
-          top = [];
+          /* the top three of before stay: a failed poll is not "no rated bot yet" */
         }
+        const top = tops.get(g.id);
         return el(
           "a",
           { class: "game-card", href: `/games/${g.id}`, dataset: { game: g.id } },
           el("h2", {}, g.name),
           el("p", { class: "muted small" }, `${g.players.join(", ")} players`),
           el("p", { class: "summary" }, g.summary),
-          top.length
-            ? el("ol", { class: "top" }, top.map((r) => el("li", {}, el("b", {}, r.bot), el("span", { class: "muted" }, ` ${Arena.num(r.conservative, 1)}`))))
-            : el("p", { class: "muted small" }, "no rated bot yet"),
+          top === undefined
+            ? el("p", { class: "muted small" }, "cannot reach the ladder; trying again")
+            : top.length
+              ? el("ol", { class: "top" }, top.map((r) => el("li", {}, el("b", {}, r.bot), el("span", { class: "muted" }, ` ${Arena.num(r.conservative, 1)}`))))
+              : el("p", { class: "muted small" }, "no rated bot yet"),
           el("span", { class: "more" }, "Leaderboard \u2192")
         );
       })
