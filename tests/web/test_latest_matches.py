@@ -62,13 +62,13 @@ class Rows:
     def add_match(self, game: str, finished_at: float, winner: str, loser: str, status: str = "done") -> int:
         """A match of two seats, finished at ``finished_at`` (None while queued or running), in a deal of its own."""
         with self.ladder.make() as db:
-            ids = {name: vid for name, vid in db.execute(select(Bot.name, BotVersion.id).join(BotVersion, BotVersion.bot_id == Bot.id))}
+            ids = dict(db.execute(select(Bot.name, BotVersion.id).join(BotVersion, BotVersion.bot_id == Bot.id)).all())
             found = Match(game=game, seed=7, num_players=2, kind="rated", status=status, deal=f"d{len(self.finished)}-{winner}-{loser}-{finished_at}",
                           created_at=self.now, finished_at=finished_at if status in ("done", "failed") else None)  # fmt: skip
             db.add(found)
             db.flush()
+            done = status == "done"
             for seat, (bot, rank) in enumerate(((winner, 1), (loser, 2))):
-                done = status == "done"
                 db.add(MatchSeat(match_id=found.id, seat=seat, bot_version_id=ids[bot], rank=rank if done else None, score=3 - rank if done else None, verdicts=[]))
             db.commit()
             if status in ("done", "failed"):
@@ -98,7 +98,7 @@ def hand_made(tmp: Path) -> Iterator[Rows]:
                 db.add(Rating(bot_version_id=version.id, game=game, mu=mu, sigma=sigma, games=games, updated_at=now))
         db.commit()
     rows = Rows(ladder, "", [], 0, 0, 0, 0, now)
-    # the k-th match made finished (11 k mod PLAYED) minutes ago: the newest ids are not the newest matches
+    # the k-th match made ended (11 k mod PLAYED) minutes before the tenth minute ago: the newest ids are not the newest matches
     for k in range(PLAYED):
         rows.add_match(GAME, now - 60 * (11 * k % PLAYED) - 600, *(("ace", "bee") if k % 2 else ("bee", "ace")))
     tie = max(rows.finished)[0]
