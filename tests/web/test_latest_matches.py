@@ -274,15 +274,19 @@ def test_a_failed_poll_keeps_what_the_front_page_shows_and_the_next_one_catches_
 
 def test_the_games_come_at_the_next_poll_when_the_ladder_could_not_list_them_at_first(changing: Rows, page: Page) -> None:
     """The list of games was asked once: refused, the front page stayed without a game until it was reloaded."""
+    from playwright.sync_api import expect
+
     stop_the_clock(page, changing)
     page.route("**/api/games", lambda route: route.abort())
     page.route("**/standings", lambda route: route.abort())
     page.goto(changing.url)
     polls(page, 1, 1)
-    assert page.locator(".game-card").count() == 0
+    assert page.locator(".game-card").count() == 0 and page.locator("#nav a[href^='/games/']").count() == 0
     page.unroute("**/api/games")
     page.clock.run_for(15_000)
     polls(page, 4, 2)
+    # The navigation bar's links to the games too (asked again every 5 s until the ladder answers)
+    expect(page.locator("#nav a[href^='/games/']")).to_have_count(len(GAMES))
     said = page.eval_on_selector_all(".game-card p.small:not(:first-of-type)", "ps => ps.map(p => p.textContent)")
     assert said == ["cannot reach the ladder; trying again"] * len(GAMES), "standings never read are not 'no rated bot yet'"
     page.unroute("**/standings")

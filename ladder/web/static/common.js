@@ -146,7 +146,13 @@ const Arena = (() => {
   async function fillNav() {
     const nav = document.getElementById("nav");
     if (!nav || document.body.dataset.local) return;
-    for (const g of await games()) {
+    const list = await games();
+    if (!list.length) {
+      /* the ladder out of reach as the page opened (it serves a game at least): the links stayed missing until reloaded */
+      setTimeout(fillNav, 5000);
+      return;
+    }
+    for (const g of list) {
       const here = location.pathname === `/games/${g.id}` || document.body.dataset.game === g.id;
       nav.append(el("a", { href: `/games/${g.id}`, class: here ? "here" : "" }, g.name));
     }
