@@ -24,7 +24,7 @@ export interface SeatResult {
    */
   'forfeited'?: (boolean);
   /**
-   * Every penalty of the seat, in order.
+   * Every penalty of the seat, in order (of its rejected and malformed messages, the first 500 only).
    */
   'verdicts'?: (_arena_v1_Verdict)[];
 }
@@ -50,7 +50,7 @@ export interface SeatResult__Output {
    */
   'forfeited': (boolean);
   /**
-   * Every penalty of the seat, in order.
+   * Every penalty of the seat, in order (of its rejected and malformed messages, the first 500 only).
    */
   'verdicts': (_arena_v1_Verdict__Output)[];
 }

@@ -15,7 +15,8 @@ export interface TimeControl {
    */
   'timeBankMs'?: (number);
   /**
-   * Strikes (timeouts, disconnects) a seat may take; one more and it forfeits.
+   * Strikes (timeouts, disconnects, 20 rejected answers to one request) a seat may take; one more and it
+   * forfeits.
    */
   'strikeLimit'?: (number);
 }
@@ -33,7 +34,8 @@ export interface TimeControl__Output {
    */
   'timeBankMs': (number);
   /**
-   * Strikes (timeouts, disconnects) a seat may take; one more and it forfeits.
+   * Strikes (timeouts, disconnects, 20 rejected answers to one request) a seat may take; one more and it
+   * forfeits.
    */
   'strikeLimit': (number);
 }

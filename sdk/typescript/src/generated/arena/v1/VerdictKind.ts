@@ -30,7 +30,7 @@ export const VerdictKind = {
    */
   MALFORMED: 5,
   /**
-   * The seat passed the strike limit (or never connected) and forfeited: it ranks last.
+   * The seat passed the strike limit, its process ended, or it never connected: it forfeited and ranks last.
    */
   FORFEIT: 6,
   /**
@@ -74,7 +74,7 @@ export type VerdictKind =
   | 'MALFORMED'
   | 5
   /**
-   * The seat passed the strike limit (or never connected) and forfeited: it ranks last.
+   * The seat passed the strike limit, its process ended, or it never connected: it forfeited and ranks last.
    */
   | 'FORFEIT'
   | 6
