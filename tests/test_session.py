@@ -113,6 +113,28 @@ def test_the_time_bank_covers_a_slow_decision() -> None:
     assert first.time_left_ms <= 420 and first.time_bank_left_ms <= 400
 
 
+def test_a_timeout_spends_the_whole_bank() -> None:
+    """docs/protocol.md, "Timing": the deadline is move time plus bank, so a seat that misses it has no bank left after."""
+    tc = TimeControl(move_time_ms=300, time_bank_ms=100, strike_limit=3)
+    inner = driver_answers(5)
+    asked = {"n": 0}
+
+    def late_once(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        replies = inner(msg)
+        if msg.WhichOneof("msg") == "decision":
+            asked["n"] += 1
+            if asked["n"] == 1:
+                return []  # the first decision is never answered
+        return replies
+
+    record, links = run_session([late_once, driver_answers(6)], tc)
+    assert kinds(record, 0)[0] == V.TIMEOUT
+    first, *later = links[0].of("decision")
+    assert first.time_bank_left_ms == 100
+    assert later and all(d.time_bank_left_ms == 0 and d.time_left_ms <= tc.move_time_ms for d in later)
+    assert record.seats[0].bank_ms == 0
+
+
 def test_an_illegal_action_is_rejected_with_a_reason_and_may_be_retried() -> None:
     tried = {"bad": 0}
     inner = driver_answers(7)
