@@ -165,6 +165,7 @@ def test_a_damaged_line_among_the_saved_games_is_played_again_like_a_line_cut_sh
         pytest.param(lambda g: g.__setitem__("ranks", [1]), id="ranks-of-one-seat"),  # standings of a seat that did not play
         pytest.param(lambda g: g.__setitem__("scores", "12"), id="scores-as-text"),
         pytest.param(lambda g: g.__setitem__("replay", 5), id="replay-not-a-path"),  # a TypeError traceback
+        pytest.param(lambda g: g.pop("match_id"), id="no-match-id"),
     ],
 )
 def test_a_saved_game_edited_since_is_played_again_not_a_traceback(tmp_path: Path, edit: Any) -> None:
@@ -260,3 +261,81 @@ def test_each_bot_folder_is_read_once_per_tournament(tmp_path: Path, monkeypatch
     monkeypatch.setattr(saved, "bot_digest", counted)
     tournament(tmp_path, "generals-war", GREEDY, RANDOM, RANDOM, "-n", "2", "--seed", "1", "--save", str(tmp_path / "games.jsonl"))
     assert sorted(read) == sorted({Path(GREEDY).resolve(), Path(RANDOM).resolve()})
+
+
+def test_other_options_players_clock_or_bots_are_another_tournament(tmp_path: Path) -> None:
+    """Each of these plays other games than the file holds: taken from it, they would be another tournament's results."""
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    before = save.read_bytes()
+    same = ["-n", "2", "--seed", "3", "--save", str(save)]
+    assert "options {} there, {'conquest_points': '5'} here" in refused(tmp_path, GREEDY, RANDOM, *same, "-o", "conquest_points=5")
+    assert "move_time_ms 1000 there, 500 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--move-time-ms", "500")
+    assert "2 bots there, 3 here" in refused(tmp_path, GREEDY, RANDOM, RANDOM, *same)
+    four = refused(tmp_path, GREEDY, RANDOM, GREEDY, RANDOM, *same, "--players", "4")
+    assert "players 2 there, 4 here" in four and "2 bots there, 4 here" in four
+    assert save.read_bytes() == before
+
+
+def test_a_save_of_another_format_version_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    header, *games = save.read_text().splitlines(keepends=True)
+    later = "".join([json.dumps({**json.loads(header), "version": 2}) + "\n", *games])
+    save.write_text(later)
+    assert f"{save} holds saved games of format version 2, not 1" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    assert save.read_text() == later
+
+
+def test_an_empty_file_is_a_save_with_no_games_yet(tmp_path: Path) -> None:
+    """`touch games.jsonl` first, or a run killed before it wrote anything: the tournament is played and kept there."""
+    save = tmp_path / "games.jsonl"
+    save.touch()
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    header, *games = save.read_text().splitlines()
+    assert json.loads(header)["format"] == "arena-tournament" and [json.loads(g)["match_id"] for g in games] == list(ids(first).values())
+
+
+def test_a_saved_game_is_taken_only_for_the_same_deal_with_the_same_bots_in_the_same_seats(tmp_path: Path) -> None:
+    """A swiss round is paired from the results before it: a game played again may pair the next round otherwise, and
+    the file's game of that index is then another game."""
+    from referee.tournament.saved import SavedGames
+    from referee.tournament.schedule import ScheduledGame
+
+    save = tmp_path / "games.jsonl"
+    kept = {"index": 0, "seed": 7, "seats": [0, 1], "ranks": [1, 2], "scores": [1.0, 0.0], "forfeited": [False, False], "match_id": "m", "replay": None}
+    games = SavedGames(save, {"seed": 1})
+    games.add(kept)
+    games.close()
+    again = SavedGames(save, {"seed": 1})
+    assert again.get(ScheduledGame(0, 0, 0, (0, 1), 7, (0, 1))) == kept
+    assert again.get(ScheduledGame(0, 0, 0, (0, 1), 7, (1, 0))) is None  # the seats swapped
+    assert again.get(ScheduledGame(0, 0, 0, (0, 2), 7, (0, 2))) is None  # another table
+    assert again.get(ScheduledGame(0, 0, 0, (0, 1), 8, (0, 1))) is None  # another deal
+    assert again.get(ScheduledGame(1, 0, 0, (0, 1), 7, (0, 1))) is None  # not saved
+
+
+def test_a_bots_digest_counts_file_names_and_not_its_version_control_or_caches(tmp_path: Path) -> None:
+    from referee.tournament.saved import bot_digest
+
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("import tactics\n")
+    (bot / "tactics_new.py").write_text("AGGRESSION = 9\n")
+    before = bot_digest(bot)
+    for folder in (".git", ".mypy_cache", ".pytest_cache", "__pycache__"):  # a commit, a type check, a test run
+        (bot / folder).mkdir()
+        (bot / folder / "state").write_text("changed")
+    assert bot_digest(bot) == before
+    (bot / "tactics_new.py").rename(bot / "tactics.py")  # the same bytes under another name: `import tactics` reads them now
+    assert bot_digest(bot) != before
+
+
+def test_going_on_says_how_many_games_the_file_held(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    args = ["tournament", "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save), "--log-dir", str(tmp_path / "logs")]
+    assert runner.invoke(app, args).exit_code == 0
+    cut(save, 2)
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert f"going on from {save}: 2 games saved there are not played again" in " ".join(again.stderr.split())

@@ -1,0 +1,260 @@
+"""arena tournament: the figures a bot author reads — Elo and its error bars worked by hand, the standings' order."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.cli.tournament import elo_text
+from referee.tournament.elo import estimate
+from referee.tournament.sprt import PENTANOMIAL, TRINOMIAL
+from referee.tournament.standings import GameResult, compute_standings
+from tests.support import SAMPLE_BOTS
+
+GREEDY = SAMPLE_BOTS / "generals_war_greedy"
+RANDOM = SAMPLE_BOTS / "random"
+
+# --- Elo, its 95% margin and the LOS, worked by hand ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "counts,values,samples,score,elo,margin,los,said",
+    [
+        ([6, 4, 10], TRINOMIAL, 20, 0.6, 70.44, 147.61, 0.8475, "Elo +70 ± 148 (95%), LOS 84.8%"),
+        ([1, 0, 2, 4, 1], PENTANOMIAL, 8, 0.625, 88.74, 154.95, 0.8970, "Elo +89 ± 155 (95%), LOS 89.7%"),
+    ],
+    ids=["games", "duplicate-pairs"],
+)
+def test_elo_margin_and_los_match_a_hand_computation(
+    counts: list[int], values: tuple[float, ...], samples: int, score: float, elo: float, margin: float, los: float, said: str
+) -> None:
+    """Games: 10 wins, 4 draws, 6 losses. Score 12/20 = 0.6; per-game variance (6·0.6² + 4·0.1² + 10·0.4²)/20 = 0.19;
+    standard error √(0.19/20) = 0.097468. Elo 400·log10(0.6/0.4) = 70.44. The interval 0.6 ± 1.95996·0.097468 =
+    [0.40897, 0.79103] is [−63.97, +231.25] in Elo: half its width 147.61. LOS Φ(0.1/0.097468) = Φ(1.02598) = 84.75%.
+
+    Duplicate pairs: 8 pairs scoring 0, ½, ½, ¾, ¾, ¾, ¾, 1 (the first bot's mean over each pair's two games). Score
+    5/8 = 0.625; variance of a pair's score (0.625² + 2·0.125² + 4·0.125² + 0.375²)/8 = 0.078125; standard error
+    √(0.078125/8) = 0.098821. Elo 400·log10(0.625/0.375) = 88.74. The interval 0.625 ± 0.193686 = [0.43131, 0.81869]
+    is [−48.03, +261.87] in Elo: half its width 154.95. LOS Φ(0.125/0.098821) = Φ(1.26491) = 89.70%."""
+    found = estimate(counts, values)
+    assert found is not None and found.samples == samples and found.score == pytest.approx(score)
+    assert found.elo == pytest.approx(elo, abs=0.01)
+    assert found.margin == pytest.approx(margin, abs=0.01)
+    assert found.los == pytest.approx(los, abs=1e-4)
+    assert elo_text(found.elo, found.margin, found.los) == said
+
+
+def test_an_interval_that_reaches_a_score_of_1_gives_no_margin() -> None:
+    """3 wins and a loss: 0.75 ± 1.96·√(0.1875/4) = 0.75 ± 0.424 reaches past 1 (1.174), an infinite Elo: no "± inf" is printed.
+    The LOS stands: Φ(0.25/0.2165) = Φ(1.1547) = 87.6%."""
+    found = estimate([1, 0, 3], TRINOMIAL)
+    assert found is not None and found.elo == pytest.approx(190.85, abs=0.01) and found.margin is None
+    assert found.los == pytest.approx(0.8759, abs=1e-4)
+    assert elo_text(found.elo, found.margin, found.los) == "Elo +191 (± too wide to tell), LOS 87.6%"
+    low = estimate([3, 0, 1], TRINOMIAL)  # the mirror: the interval reaches below 0
+    assert low is not None and low.elo == pytest.approx(-190.85, abs=0.01) and low.margin is None
+
+
+# --- the standings' order ----------------------------------------------------------------
+
+
+def test_standings_rank_by_the_conservative_rating_not_by_mu() -> None:
+    """One lucky win (μ 29.40, σ 7.17: μ−3σ 7.88) does not outrank ten games that proved a bot average (μ 25.00, σ 2.19:
+    μ−3σ 18.44), as TrueSkill leaderboards rank."""
+    one_win = [GameResult((0, 1), (1, 2))]
+    ten_draws = [GameResult((2, 3), (1, 1))] * 10
+    st = compute_standings(4, one_win + ten_draws)
+    by_bot = {r.bot: r for r in st.rows}
+    assert by_bot[0].mu > by_bot[2].mu and by_bot[0].conservative < by_bot[2].conservative
+    assert [r.bot for r in st.rows] == [2, 3, 0, 1]
+
+
+def test_bots_level_on_rating_keep_the_order_they_were_given_in() -> None:
+    assert [r.bot for r in compute_standings(3, []).rows] == [0, 1, 2]
+    drawn = compute_standings(2, [GameResult((1, 0), (1, 1)), GameResult((0, 1), (1, 1))])
+    assert drawn.rows[0].conservative == drawn.rows[1].conservative and [r.bot for r in drawn.rows] == [0, 1]
+
+
+def test_head_to_head_points_count_a_draw_half_and_forfeits_are_the_forfeiting_bot_s_own() -> None:
+    st = compute_standings(3, [GameResult((0, 1), (1, 1)), GameResult((1, 0), (1, 2)), GameResult((2, 1), (1, 2), (False, True))])
+    assert (st.against(0, 1).points, st.against(1, 0).points) == (0.5, 1.5)
+    assert {r.bot: r.forfeits for r in st.rows} == {0: 0, 1: 1, 2: 0}
+
+
+@pytest.mark.parametrize(
+    "game",
+    [GameResult((0, 0), (1, 2)), GameResult((0, 1), (1,)), GameResult((0, 1, 2), (1, 2))],
+    ids=["a-bot-in-two-seats", "a-rank-missing", "a-seat-without-a-rank"],
+)
+def test_a_game_of_one_bot_in_two_seats_or_without_a_rank_for_each_seat_is_refused(game: GameResult) -> None:
+    with pytest.raises(ValueError, match="distinct bots and one rank per seat"):
+        compute_standings(3, [game])
+
+
+# --- what the command prints and its JSON, from a tournament of decided results ----------
+
+
+def umpired(monkeypatch: pytest.MonkeyPatch, outcomes: dict[frozenset[int], list[dict[int, int]]]) -> None:
+    """Matches decided without processes: the n-th game of a table gives each bot the rank ``outcomes[table][n]`` names."""
+    from referee.tournament.run import PlayedGame, _Player
+    from referee.tournament.schedule import ScheduledGame
+
+    played: Counter[frozenset[int]] = Counter()
+
+    async def umpire(_: _Player, game: ScheduledGame) -> PlayedGame:
+        table = frozenset(game.seats)
+        ranks = tuple(outcomes[table][played[table] % len(outcomes[table])][b] for b in game.seats)
+        played[table] += 1
+        return PlayedGame(game, ranks, tuple(0.0 for _ in ranks), tuple(False for _ in ranks), f"m{game.index}")
+
+    monkeypatch.setattr(_Player, "_play", umpire)
+
+
+def printed(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> tuple[str, str]:
+    """The standings table and the crosstable (and what follows it) as the command prints them."""
+    from rich.console import Console
+
+    import arena.cli.tournament as command
+
+    recorded = Console(record=True, width=200)
+    monkeypatch.setattr(command, "console", recorded)
+    command.print_result(data, Path("logs"))
+    standings, cross = recorded.export_text().split("crosstable")
+    return standings, cross
+
+
+def cells(table: str) -> dict[str, list[str]]:
+    """Each row of a rich table by its bot name: the cells of the row."""
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in table.splitlines() if line.count("│") > 2]
+    return {row[1] if row[0].isdigit() else row[0]: row for row in rows if row[0] not in ("#", "")}
+
+
+def test_the_printed_tables_and_the_json_agree_with_the_games_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """gw-greedy beats random twice and draws twice with random#2; random#2 beats random once and draws once.
+    Each figure is in its own column, each crosstable cell is the row's record against the column."""
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    umpired(monkeypatch, {
+        frozenset({0, 1}): [{0: 1, 1: 2}],
+        frozenset({0, 2}): [{0: 1, 2: 1}],
+        frozenset({1, 2}): [{1: 2, 2: 1}, {1: 1, 2: 1}],
+    })  # fmt: skip
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM, RANDOM], games=2, seed=1, log_dir=tmp_path / "logs")
+    data = result_json(asyncio.run(run_tournament(config)))
+    rows = {r["bot"]: r for r in data["standings"]}
+    assert [r["bot"] for r in data["standings"]] == ["gw-greedy", "random#2", "random"] and data["matches"] == 6
+    wdl = {bot: (r["wins"], r["draws"], r["losses"], r["points"], r["games"]) for bot, r in rows.items()}
+    assert wdl == {"gw-greedy": (2, 2, 0, 3.0, 4), "random#2": (1, 3, 0, 2.5, 4), "random": (0, 1, 3, 0.5, 4)}
+    # random: ranks 2 and 2 against gw-greedy, 2 and 1 against random#2
+    assert (rows["gw-greedy"]["avg_rank"], rows["random"]["avg_rank"]) == (1.0, 1.75)
+    cross = data["crosstable"]
+    assert cross["gw-greedy"]["random"] == {"wins": 2, "draws": 0, "losses": 0, "points": 2.0, "games": 2}
+    assert cross["random"]["random#2"] == {"wins": 0, "draws": 1, "losses": 1, "points": 0.5, "games": 2}
+
+    standings, crosstable = printed(monkeypatch, data)
+    table = cells(standings)
+    for bot, r in rows.items():
+        place, _, mu, sigma, conservative, w, d, l, points, avg_rank, games = table[bot]
+        assert (mu, sigma, conservative) == (f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}"), bot
+        assert (place, w, d, l, points, avg_rank, games) == (
+            str(r["place"]), str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{r['points']:g}", f"{r['avg_rank']:.2f}", "4"
+        ), bot
+    header = next(line for line in crosstable.splitlines() if "gw-greedy" in line and line.count("┃") > 2)
+    assert [c.strip() for c in header.split("┃")[2:-1]] == ["gw-greedy", "random#2", "random"]  # in standings order
+    grid = cells(crosstable)
+    assert grid["gw-greedy"][1:] == ["·", "0-2-0", "2-0-0"]
+    assert grid["random#2"][1:] == ["0-2-0", "·", "1-1-0"]
+    assert grid["random"][1:] == ["0-0-2", "0-1-1", "·"]
+
+
+def test_a_gauntlet_s_crosstable_leaves_blank_the_bots_that_never_met(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    umpired(monkeypatch, {frozenset({0, 1}): [{0: 1, 1: 2}], frozenset({0, 2}): [{0: 2, 2: 1}]})
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM, RANDOM], "gauntlet", 2, seed=1, log_dir=tmp_path / "logs")
+    data = result_json(asyncio.run(run_tournament(config)))
+    assert data["matches"] == 4 and set(data["crosstable"]["random"]) == {"gw-greedy"} and set(data["crosstable"]["random#2"]) == {"gw-greedy"}
+    grid = cells(printed(monkeypatch, data)[1])
+    assert grid["random"][1:].count("") == 1 and grid["random#2"][1:].count("") == 1 and grid["gw-greedy"][1:].count("") == 0
+
+
+def test_a_swiss_tournament_prints_each_round_s_bye_counted_from_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    umpired(monkeypatch, {frozenset(p): [{min(p): 1, max(p): 2}] for p in ((0, 1), (0, 2), (1, 2))})  # the first given wins
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM, RANDOM], "swiss", 2, seed=1, log_dir=tmp_path / "logs")
+    data = result_json(asyncio.run(run_tournament(config)))
+    assert data["byes"] == [{"round": 0, "bots": ["random#2"]}, {"round": 1, "bots": ["random"]}]
+    said = printed(monkeypatch, data)[1]
+    assert "round 1: bye for random#2" in said and "round 2: bye for random" in said
+
+
+def test_each_deal_of_a_swiss_tournament_has_a_number_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal number names one table's games of one round: round 2's first table had round 1's second table's number."""
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    umpired(monkeypatch, {frozenset(p): [{min(p): 1, max(p): 2}] for p in itertools.combinations(range(4), 2)})
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM, RANDOM, GREEDY], "swiss", 3, seed=1, log_dir=tmp_path / "logs")
+    results = result_json(asyncio.run(run_tournament(config)))["results"]
+    deals: dict[int, list[dict[str, Any]]] = {}
+    for g in results:
+        deals.setdefault(g["deal"], []).append(g)
+    assert len(results) == 12 and len(deals) == 6
+    for games in deals.values():
+        assert len(games) == 2 and len({(g["round"], g["seed"], frozenset(g["seats"])) for g in games}) == 1
+
+
+def test_an_sprt_plans_the_games_its_schedule_holds() -> None:
+    """The progress bar's total before the first pair: `--games 3` is two whole pairs, four games, as the note says."""
+    from referee.tournament.run import TournamentConfig, planned_games, sprt_schedule
+
+    for games in (1, 2, 3, 41):
+        config = TournamentConfig("generals-war", [GREEDY, RANDOM], games=games, seed=5)
+        assert planned_games(config, sprt=True) == len(sprt_schedule(5, games)) == 2 * ((games + 1) // 2)
+
+
+def test_an_sprt_reports_the_first_bot_s_elo_with_its_sign(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pairs won 2-0 and 1-1 by the first bot: score ¾, Elo +190.85; by pair the interval 0.75 ± 1.96·0.1768 reaches past
+    1 (no margin) and the LOS is Φ(0.25/0.1768) = Φ(1.4142) = 92.1%."""
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_sprt
+    from referee.tournament.sprt import Sprt
+
+    umpired(monkeypatch, {frozenset({0, 1}): [{0: 1, 1: 2}, {0: 1, 1: 2}, {0: 1, 1: 2}, {0: 2, 1: 1}]})
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM], games=4, seed=1, log_dir=tmp_path / "logs")
+    data = result_json(asyncio.run(run_sprt(config, Sprt(elo0=0, elo1=300))))
+    s = data["sprt"]
+    assert s["verdict"] is None and (s["wins"], s["draws"], s["losses"], s["pentanomial"]) == (3, 0, 1, [0, 0, 1, 0, 1])
+    assert s["score"] == 0.75 and s["elo"] == pytest.approx(190.85, abs=0.01)
+    assert s["elo_margin"] is None and s["los"] == pytest.approx(0.9214, abs=1e-4)
+    said = " ".join(printed(monkeypatch, data)[1].split())
+    assert "score 0.750 Elo +191 (± too wide to tell), LOS 92.1%" in said
+
+
+def test_the_standings_so_far_give_each_bot_s_share_of_the_points_a_draw_counting_half() -> None:
+    from arena.cli.tournament import interim_line
+    from referee.tournament.run import PlayedGame
+    from referee.tournament.schedule import ScheduledGame
+
+    drawn = PlayedGame(ScheduledGame(0, 0, 0, (0, 1), 1, (0, 1)), (1, 1), (0.0, 0.0), (False, False), "m0")
+    won = PlayedGame(ScheduledGame(1, 0, 0, (0, 1), 1, (1, 0)), (2, 1), (0.0, 1.0), (False, False), "m1")
+    line = interim_line([drawn, won], ["mine", "theirs"], 2, 4)
+    assert line.startswith("after 2 of 4 games: 1. mine 1-1-0 (75%, μ−3σ ") and " · 2. theirs 0-1-1 (25%, μ−3σ " in line
