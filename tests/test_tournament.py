@@ -278,6 +278,8 @@ def test_sprt_counts_pairs_and_decides() -> None:
     for _ in range(5):
         losses.add_pair(0.0, 0.0)
     assert losses.decision() == "H0"  # 5 log ½ ≈ −3.47
+    with pytest.raises(ValueError, match="a score must be 0, ½ or 1 per game, not 0.25"):
+        Sprt().add_pair(0.25, 1.0)  # no game scores ¼: rounded, it was counted as some other result
     with pytest.raises(ValueError):
         Sprt(elo0=50, elo1=0)
     with pytest.raises(ValueError):
