@@ -202,6 +202,22 @@ def test_a_swiss_tournament_prints_each_round_s_bye_counted_from_1(tmp_path: Pat
     assert "round 1: bye for random#2" in said and "round 2: bye for random" in said
 
 
+def test_a_bot_that_played_no_game_shows_no_average_rank(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A swiss round of three: the bot with the bye played nothing, and its average rank read 0.00, better than first."""
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    umpired(monkeypatch, {frozenset(p): [{min(p): 1, max(p): 2}] for p in ((0, 1), (0, 2), (1, 2))})
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM, RANDOM], "swiss", 1, seed=1, log_dir=tmp_path / "logs")
+    data = result_json(asyncio.run(run_tournament(config)))
+    rows = {r["bot"]: r for r in data["standings"]}
+    assert data["byes"] == [{"round": 0, "bots": ["random#2"]}] and rows["random#2"]["games"] == 0
+    assert rows["random#2"]["avg_rank"] is None and rows["gw-greedy"]["avg_rank"] == 1.0
+    assert cells(printed(monkeypatch, data)[0])["random#2"][9] == "–"
+
+
 def test_each_deal_of_a_swiss_tournament_has_a_number_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A deal number names one table's games of one round: round 2's first table had round 1's second table's number."""
     import asyncio

@@ -331,11 +331,12 @@ def test_a_bots_digest_counts_file_names_and_not_its_version_control_or_caches(t
     assert bot_digest(bot) != before
 
 
-def test_going_on_says_how_many_games_the_file_held(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept,said", [(2, "2 games saved there are"), (1, "1 game saved there is")])
+def test_going_on_says_how_many_games_the_file_held(tmp_path: Path, kept: int, said: str) -> None:
     save = tmp_path / "games.jsonl"
     args = ["tournament", "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save), "--log-dir", str(tmp_path / "logs")]
     assert runner.invoke(app, args).exit_code == 0
-    cut(save, 2)
+    cut(save, kept)
     again = runner.invoke(app, args)
     assert again.exit_code == 0, again.output
-    assert f"going on from {save}: 2 games saved there are not played again" in " ".join(again.stderr.split())
+    assert f"going on from {save}: {said} not played again" in " ".join(again.stderr.split())

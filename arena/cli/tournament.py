@@ -132,7 +132,8 @@ def tournament(
     except (OptionError, ManifestError, TournamentError, ValueError, OSError) as exc:
         fail(str(exc))
     if saved_before:
-        err.print(f"going on from {save}: {saved_before} games saved there are not played again", soft_wrap=True)
+        said = "1 game saved there is" if saved_before == 1 else f"{saved_before} games saved there are"
+        err.print(f"going on from {save}: {said} not played again", soft_wrap=True)
     with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else []), *([save.parent] if save is not None else [])):
         check_dir(log_dir, "--log-dir")
         if replay_dir is not None:
@@ -317,7 +318,7 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
     for r in data["standings"]:
         table.add_row(
             str(r["place"]), r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}",
-            str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{round(r['points'], 2):g}", f"{r['avg_rank']:.2f}", str(r["games"]),
+            str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{round(r['points'], 2):g}", "–" if r["avg_rank"] is None else f"{r['avg_rank']:.2f}", str(r["games"]),
         )  # fmt: skip
     console.print(table)
     order = [r["bot"] for r in data["standings"]]

@@ -86,8 +86,9 @@ class Standing:
         return self.mu - 3 * self.sigma
 
     @property
-    def avg_rank(self) -> float:
-        return self.rank_sum / self.games if self.games else 0.0
+    def avg_rank(self) -> float | None:
+        """None for a bot that played no game (a swiss bye of a one-round event): 0.0 read as better than first."""
+        return self.rank_sum / self.games if self.games else None
 
 
 @dataclass
