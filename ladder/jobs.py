@@ -91,7 +91,7 @@ class MatchJob:
 class JobOutcome:
     match_id: int
     owner: str
-    status: str  # recorded, lost (the lease was gone: someone else plays or played it), failed, unfit
+    status: str  # recorded, lost (the lease was gone: someone else plays or played it), failed, unfit, database_unreachable
     worker: str
     seconds: float
     detail: str = ""
@@ -300,7 +300,8 @@ async def play_job(
             # if not, the error goes to the dispatcher, which does the same).
             log.warning("match %s: the database is out of reach (%s); it goes back to the queue", job.match_id, type(exc).__name__)
             release(make, job.match_id, job.owner)
-            return outcome("unfit", f"the database is out of reach from {worker}")
+            # Not "unfit": the worker is fine, and /metrics told a database that came back in time as a broken worker.
+            return outcome("database_unreachable", f"the database is out of reach from {worker}")
         if isinstance(exc, OSError) and exc.errno in _WORKER_FULL:
             # This worker's disk is full: any match would fail here, so the match goes back and the dispatcher slows down.
             log.error("match %s: worker %s: %s", job.match_id, worker, exc)

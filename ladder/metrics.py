@@ -29,8 +29,8 @@ OUTCOMES = (
     "recorded",  # played and recorded
     "lost",  # its lease was gone: another worker plays or played it
     "failed",  # the match itself broke (its error is in matches.error)
-    "unfit",  # the worker cannot play matches (no sandbox image, no database URL)
-    "no_result",  # the job never reported (its worker died, the task was lost): queued again
+    "unfit",  # the worker cannot play matches (no sandbox image, a full disk, no database URL): queued again
+    "no_result",  # the job never reported (its workers kept dying, the task was lost): queued again
     "cancelled",  # Dask cancelled it (its scheduler was lost): queued again
     "database_unreachable",  # the worker could not reach the database: queued again
 )

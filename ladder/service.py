@@ -38,7 +38,7 @@ from ladder.hold import RENEW_S, Hold, HoldLost, rows
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.metrics import LadderMetrics
 from ladder.retention import KEEP_RETIRED, prune_retired
-from ladder.worker import SWEEP_LIMIT, anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
+from ladder.worker import SWEEP_LIMIT, WorkerUnfit, anything_queued, public_error, rate_settled_sets, reap, release, release_lease, renew_all
 from referee.server.cancelling import outlast
 from referee.server.manifest import load_manifest
 from referee.server.session import TimeControl
@@ -316,10 +316,11 @@ class Ladder:
             self._worker_trouble()
             return
         if error is not None:
-            # The job never reported: its worker died more often than Dask retries, or the task was lost.
+            # The job never reported: its worker died more often than Dask retries, or the task was lost; or the worker
+            # cannot play any match (WorkerUnfit: no database URL), which /metrics counts as such, not as a lost task.
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
             release(self.make, match_id, owner, count_attempt=True, error=public_error(error))
-            self.metrics.count("no_result")
+            self.metrics.count("unfit" if isinstance(error, WorkerUnfit) else "no_result")
             self._worker_trouble()
             return
         outcome = future.result()
@@ -331,6 +332,9 @@ class Ladder:
             self._failing, self._pause_until, self._cancel_told = 0, 0.0, False
         elif outcome.status == "unfit":
             log.error("worker %s cannot play match %s: %s", outcome.worker, match_id, outcome.detail)
+            self._worker_trouble()
+        elif outcome.status == "database_unreachable":  # handed back by the worker itself, as the error above
+            log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, outcome.worker)
             self._worker_trouble()
         elif outcome.status == "lost":
             log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)

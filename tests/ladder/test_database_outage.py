@@ -234,11 +234,13 @@ def claimed_job(lad: Ladder, owner: str = "w") -> Any:
 
 
 @pytest.mark.parametrize(
-    "error,attempts",
-    [(gone(), 0), (OSError(28, "No space left on device"), 1)],
+    "error,attempts,status",
+    [(gone(), 0, "database_unreachable"), (OSError(28, "No space left on device"), 1, "unfit")],
     ids=["database gone", "disk full"],
 )
-def test_a_match_that_could_not_be_recorded_for_the_workers_want_goes_back_to_the_queue(tmp_path: Path, error: Exception, attempts: int) -> None:
+def test_a_match_that_could_not_be_recorded_for_the_workers_want_goes_back_to_the_queue(
+    tmp_path: Path, error: Exception, attempts: int, status: str
+) -> None:
     """Played, then failed for good when the database dropped the connection mid-record or the worker's disk was full:
     the result was thrown away, the match never tried again, and a full worker failed the queue at full speed."""
     from ladder.jobs import play_job
@@ -249,10 +251,33 @@ def test_a_match_that_could_not_be_recorded_for_the_workers_want_goes_back_to_th
     async def broken(*args: object) -> bool:
         raise error
 
-    assert asyncio.run(play_job(lad.make, job, "w", recorder=broken)).status == "unfit", "the dispatcher slows down"
+    assert asyncio.run(play_job(lad.make, job, "w", recorder=broken)).status == status
     with lad.make() as db:
         match = db.get_one(Match, job.match_id)
     assert (match.status, match.attempts) == ("queued", attempts)
+
+
+def test_a_match_its_worker_gave_back_for_want_of_the_database_counts_as_such_in_the_metrics(tmp_path: Path) -> None:
+    """The worker handed the match back itself (the database answered again by then) and reported it "unfit": /metrics
+    counted a database that blinked as a worker that cannot play (docs/deploy.md: alert on a rising unfit), and the
+    ladder's log said "worker w cannot play match N" as an error. It is `database_unreachable`, and still slows down."""
+    from ladder.jobs import play_job
+
+    lad = ladder_of_two(tmp_path, NoRoom())
+    job = claimed_job(lad)
+
+    async def broken(*args: object) -> bool:
+        raise gone()
+
+    async def settle() -> None:
+        future = asyncio.ensure_future(play_job(lad.make, job, "w", recorder=broken))
+        await asyncio.wait([future])
+        lad._settle(future, job.match_id, job.owner)
+
+    asyncio.run(settle())
+    counted = {o: lad.metrics.registry.get_sample_value("arena_match_outcomes_total", {"outcome": o}) for o in ("unfit", "database_unreachable")}
+    assert counted == {"unfit": 0.0, "database_unreachable": 1.0}
+    assert lad._failing == 1, "the dispatcher counts it towards slowing down, in case that worker never reaches the database"
 
 
 def test_failed_matches_keep_their_place_among_the_recent_ones(tmp_path: Path) -> None:

@@ -89,6 +89,9 @@ def test_workers_that_fail_every_job_do_not_fail_the_queue_by_the_hundred(tmp_pa
     with ladder.make() as db:
         errors = set(db.scalars(select(Match.error).where(Match.attempts > 0)).all())
     assert errors == {"a worker could not play this match: this worker has no ARENA_DB_URL and the ladder sends no database URL"}
+    # /metrics says so too: a worker that cannot play was counted with the tasks Dask lost (`no_result`).
+    counted = {o: ladder.metrics.registry.get_sample_value("arena_match_outcomes_total", {"outcome": o}) for o in ("unfit", "no_result")}
+    assert counted["no_result"] == 0 and (counted["unfit"] or 0) >= FAILING_RUN, counted
 
 
 class LostScheduler(FailingWorkers):
