@@ -29,7 +29,7 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import JOINED, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, submit
+from ladder.submissions import JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, submit
 from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
@@ -146,14 +146,16 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
         if manifest.language != "python":
             continue
         with make() as db:
-            known = db.scalar(
-                select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(
-                    # Retired too: an operator who withdrew a sample did not want it back at the next start. Suspended
-                    # too: entered again, it would forfeit as many matches again; the operator reinstates it.
-                    Bot.name == manifest.name, BotVersion.version == manifest.version, BotVersion.status.in_(JOINED)
-                )
-            )
-        if known is None:
+            versions = db.execute(
+                select(BotVersion.version, BotVersion.status).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == manifest.name)
+            ).all()
+        # This version retired too: an operator who withdrew a sample did not want it back at the next start. Suspended
+        # too: entered again, it would forfeit as many matches again; the operator reinstates it.
+        known = any(version == manifest.version and status in JOINED for version, status in versions)
+        # Nor another version, once an upgrade of Arena ships one: a sample with none on the ladder and one retired was
+        # withdrawn (a version is otherwise retired only by a newer one, on the ladder), and came back with the upgrade.
+        withdrawn = any(status == "retired" for _, status in versions) and not any(status in ON_LADDER for _, status in versions)
+        if not known and not withdrawn:
             try:
                 outcome = await submit(make, store, house, zip_directory(path), sandbox=sandbox)
             except SubmissionRefused as exc:  # one sample the ladder cannot take must not stop it starting with the rest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import time
 import zipfile
 from collections.abc import Awaitable, Callable
@@ -270,7 +271,9 @@ def test_the_ladder_plays_while_the_samples_are_entered_and_goes_on_if_that_fail
     assert failed == (entering == "failing") and ("the store is read-only" in caplog.text) == failed
 
 
-def test_a_sample_bot_the_operator_withdrew_is_not_entered_again_at_the_next_start(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sample_bot_the_operator_withdrew_is_not_entered_again_at_the_next_start(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import asyncio
 
     import ladder.service as service
@@ -293,6 +296,42 @@ def test_a_sample_bot_the_operator_withdrew_is_not_entered_again_at_the_next_sta
         withdraw(db, house_user(db).id, "gw-greedy")
     asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))  # the next start
     assert [e for e in entered() if e[0] == "gw-greedy"] == [("gw-greedy", 1, "retired")]
+    # An upgrade of Arena that ships a newer version of it: the sample came back, against the operator's withdrawal.
+    samples = tmp_path / "sample_bots"
+    shutil.copytree(SAMPLE_BOTS / "generals_war_greedy", samples / "generals_war_greedy")
+    manifest = samples / "generals_war_greedy" / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('version = "1.0.0"', 'version = "1.0.1"'))
+    monkeypatch.setattr(service, "SAMPLE_BOTS", samples)
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))
+    assert [e for e in entered() if e[0] == "gw-greedy"] == [("gw-greedy", 1, "retired")]
+
+
+@pytest.mark.parametrize("status", ["active", "suspended"])
+def test_a_newer_version_of_a_sample_bot_replaces_the_one_on_the_ladder(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, status: str
+) -> None:
+    """An upgrade of Arena that ships a fixed sample enters it, as an owner's new version would (not so a withdrawn one)."""
+    import asyncio
+
+    import ladder.service as service
+    from ladder.submissions import submit
+
+    async def unvalidated(make: object, store: Path, owner: object, data: bytes, **kwargs: object) -> object:
+        return await submit(make, store, owner, data, validate=False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "submit", unvalidated)
+    samples = tmp_path / "sample_bots"
+    shutil.copytree(SAMPLE_BOTS / "generals_war_greedy", samples / "generals_war_greedy")
+    monkeypatch.setattr(service, "SAMPLE_BOTS", samples)
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))
+    with ladder.make() as db:
+        db.scalars(select(BotVersion)).one().status = status
+        db.commit()
+    manifest = samples / "generals_war_greedy" / "bot.toml"
+    manifest.write_text(manifest.read_text().replace('version = "1.0.0"', 'version = "1.0.1"'))
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))
+    with ladder.make() as db:
+        assert [(v.version, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [("1.0.0", "retired"), ("1.0.1", "active")]
 
 
 def test_an_owner_has_a_few_submissions_in_progress_at_a_time_and_validations_take_turns(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
