@@ -36,10 +36,14 @@ def check(
     from referee.server.manifest import ManifestError
     from referee.server.runner import launcher_for
 
+    refused = ""
     try:
         data = bot_archive(bot)
     except UploadError as exc:
-        fail(str(exc))
+        if not (bot.is_dir() or bot.is_file()):  # no bot at all (a mistyped path): an error, not a verdict
+            fail(str(exc))
+        # A folder the ladder's limits refuse (more files or bytes than it takes, a link): rejected, as its zip would be.
+        data, refused = b"", str(exc)
     warn_stale_folder(bot)
     try:
         launcher_for(sandbox)  # no engine or no image is this machine's trouble, not the bot's: said before anything runs
@@ -51,6 +55,8 @@ def check(
         games: list[str] = []
         log = ""
         try:
+            if refused:
+                raise UploadError(refused)
             manifest = unpacked(data, staging, Limits())
             name, version, games = manifest.name, manifest.version, list(manifest.games)
             reason = unknown_games(manifest)

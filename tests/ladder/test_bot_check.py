@@ -101,6 +101,24 @@ def test_what_the_ladder_refuses_before_any_match_is_refused_here_in_its_words(t
     assert code == 1 and said["reason"].startswith("<bot>/bot.toml: not valid TOML"), said
 
 
+def test_a_folder_the_ladders_limits_refuse_would_be_rejected_as_its_zip_would(tmp_path: Path) -> None:
+    """A folder of more files than the ladder takes, or holding a link, ended the check with exit 2 and no JSON:
+    zipped, the same bot was a verdict (exit 1, "would be rejected"), as docs/ladder.md says the check answers."""
+    many = tmp_path / "many"
+    shutil.copytree(SAMPLE_BOTS / "random", many)
+    for i in range(1000):
+        (many / f"f{i}").touch()
+    code, said = check(str(many))
+    assert code == 1 and said["passed"] is False and "has more than 1000 files" in said["reason"], said
+    linked = tmp_path / "linked"
+    shutil.copytree(SAMPLE_BOTS / "random", linked)
+    (linked / "data").symlink_to(tmp_path)
+    code, said = check(str(linked))
+    assert code == 1 and said["passed"] is False and "links cannot be submitted" in said["reason"], said
+    result = runner.invoke(app, ["bot", "check", str(linked)])
+    assert result.exit_code == 1 and "would be rejected" in result.stdout and "links cannot be submitted" in result.stdout.replace("\n", "")
+
+
 def test_wrong_input_is_an_error_not_a_verdict(tmp_path: Path) -> None:
     result = runner.invoke(app, ["bot", "check", str(tmp_path / "nowhere")])
     assert result.exit_code == 2 and "no such directory or file" in result.stderr
