@@ -246,6 +246,11 @@ async def play_job(
     def outcome(status: str, detail: str = "") -> JobOutcome:
         return JobOutcome(job.match_id, job.owner, status, worker, time.monotonic() - began, detail)
 
+    def seated() -> None:
+        """The match starts now: its time (/metrics) leaves out the wait for a seat, a whole match's with the local pool."""
+        nonlocal began
+        began = time.monotonic()
+
     if not just_claimed and not renew(make, job.match_id, job.owner, job.lease_seconds):
         # Most often a task Dask ran again after its worker left: that worker handed the match back as it stopped.
         return outcome("lost", "not started: the match had been handed back or reaped before this task began (it is queued or"
@@ -271,7 +276,7 @@ async def play_job(
                 log_dir = Path(tmp) / "logs"
             setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox, try_id)
             keys = [bot.version_id for bot in job.bots]
-            playing = asyncio.create_task(_play_seated(seats, lambda: run_local_match(setup, launcher, pool, keys)))
+            playing = asyncio.create_task(_play_seated(seats, lambda: run_local_match(setup, launcher, pool, keys), seated))
             lost = asyncio.Event()
             keeper = asyncio.create_task(_keep_lease(make, job, playing, lost))
             try:
@@ -317,12 +322,15 @@ async def play_job(
 _WORKER_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
-async def _play_seated(seats: asyncio.Semaphore | None, start: Callable[[], Coroutine[Any, Any, LocalMatch]]) -> LocalMatch:
-    """The match ``start()`` makes, once a seat is free. Made here, not by the caller: a task cancelled before its
-    first step (the ladder stopped at that moment) never runs its coroutine, so one handed in was never awaited."""
-    if seats is None:
-        return await start()
-    async with seats:
+async def _play_seated(
+    seats: asyncio.Semaphore | None, start: Callable[[], Coroutine[Any, Any, LocalMatch]], seated: Callable[[], None] | None = None
+) -> LocalMatch:
+    """The match ``start()`` makes, once a seat is free (``seated`` is called then). Made here, not by the caller: a task
+    cancelled before its first step (the ladder stopped at that moment) never runs its coroutine, so one handed in was
+    never awaited."""
+    async with seats if seats is not None else contextlib.nullcontext():
+        if seated is not None:
+            seated()
         return await start()
 
 

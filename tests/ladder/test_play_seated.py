@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import warnings
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -43,3 +44,36 @@ def test_a_match_cancelled_before_its_first_step_leaves_no_coroutine_unawaited(m
         gc.collect()
     assert not [w for w in caught if "never awaited" in str(w.message) and "run_local_match" in str(w.message)], [str(w.message) for w in caught]
     assert started == []
+
+
+def test_a_matchs_time_leaves_out_its_wait_for_a_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The local pool claims one match more than it plays at once, and that one waits a whole match for a seat: its
+    time in /metrics (arena_match_duration_seconds, docs/deploy.md: from the worker's start to the result) counted
+    the wait, about twice every match's real time with --workers 1."""
+    clock = [1000.0]
+    monkeypatch.setattr(jobs, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+
+    async def run_local_match(*args: Any) -> Any:
+        clock[0] += 2.0  # the match itself
+        return object()
+
+    async def recorded(*args: Any) -> bool:
+        return True
+
+    monkeypatch.setattr(jobs, "run_local_match", run_local_match)
+    monkeypatch.setattr(jobs, "_keep_lease", lambda *args: asyncio.sleep(3600))
+    job = MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30)
+
+    async def main() -> float:
+        seats = asyncio.Semaphore(1)
+        await seats.acquire()  # the match before it plays on
+        playing = asyncio.create_task(play_job(None, job, "w", seats=seats, just_claimed=True, recorder=recorded))  # type: ignore[arg-type]
+        for _ in range(20):
+            await asyncio.sleep(0)
+        clock[0] += 100.0  # the one before takes its time
+        seats.release()
+        outcome = await playing
+        assert outcome.status == "recorded"
+        return outcome.seconds
+
+    assert asyncio.run(main()) == 2.0
