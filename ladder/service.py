@@ -29,7 +29,7 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, submit
+from ladder.submissions import INTERRUPTED, JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, submit
 from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
@@ -441,7 +441,7 @@ class Ladder:
             stuck = db.execute(
                 update(BotVersion)
                 .where(BotVersion.status == "validating")
-                .values(status="rejected", reason="validation was interrupted (the ladder stopped); submit again")
+                .values(status="rejected", reason=INTERRUPTED)
             )
             db.commit()
         if rows(stuck):

@@ -38,6 +38,10 @@ VALIDATION_TC = TimeControl(move_time_ms=2000, time_bank_ms=10000, strike_limit=
 SUBMISSIONS_PER_DAY = 20
 DAY = 24 * 3600.0
 LADDER_FAILED = "the submission failed (an internal error of the ladder); submit again"
+#: A version left validating by a ladder that was killed, rejected as the next one starts (Ladder._clear_interrupted_validations).
+INTERRUPTED = "validation was interrupted (the ladder stopped); submit again"
+#: Rejections that are the ladder's doing, not the bot's: they do not count towards an owner's daily limit.
+NOT_COUNTED = (LADDER_FAILED, INTERRUPTED)
 
 
 class SubmissionRefused(Exception):
@@ -69,7 +73,7 @@ def check_daily_limit(db: Session, owner_id: int, per_day: int, now: float) -> N
     recent = (
         select(BotVersion.created_at)
         .join(Bot, Bot.id == BotVersion.bot_id)
-        .where(Bot.owner_id == owner_id, BotVersion.created_at > now - DAY, BotVersion.reason != LADDER_FAILED)
+        .where(Bot.owner_id == owner_id, BotVersion.created_at > now - DAY, BotVersion.reason.not_in(NOT_COUNTED))
         .order_by(BotVersion.created_at.desc())
         .limit(per_day)
     )

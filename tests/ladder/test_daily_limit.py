@@ -56,6 +56,12 @@ def test_the_ladders_own_failures_do_not_count_and_zero_is_no_limit(ladder: Ladd
         check_daily_limit(db, owner.id, 0, time.time())
         db.execute(update(BotVersion).values(status="rejected", reason=LADDER_FAILED))
         check_daily_limit(db, owner.id, 1, time.time())
+        db.execute(update(BotVersion).values(status="validating", reason=""))
+        db.commit()
+    ladder.ladder._clear_interrupted_validations()  # a ladder killed while it validated, started again
+    with ladder.make() as db:
+        assert db.scalars(select(BotVersion.status)).one() == "rejected"
+        check_daily_limit(db, owner.id, 1, time.time())
         db.execute(update(BotVersion).values(reason="crashed in its validation match"))
         submitted = db.scalars(select(BotVersion.created_at)).one()
         with pytest.raises(DailyLimit) as refused:  # a bot the validation rejected counts: it was played
