@@ -49,8 +49,10 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
     try:
         if source is not None:
             copy_database(source, dest / DB_FILE)
-        # The data folder's own ladder.db too, when --db named another: copied after the snapshot, it replaced it.
-        files = copy_files(data_dir, dest, skip={source.resolve(), (data_dir / DB_FILE).resolve()} if source is not None else set())
+        # The data folder's own ladder.db too, when --db named another: copied after the snapshot, it replaced it; and
+        # with PostgreSQL's, the copy served with no --db would be that stale file's ladder, not the one backed up.
+        stale = {(data_dir / DB_FILE).resolve()}
+        files = copy_files(data_dir, dest, skip=stale | {source.resolve()} if source is not None else stale)
     except BaseException:
         # Half a backup is not left to be mistaken for one; an empty folder the operator made stays, emptied.
         if made:

@@ -79,6 +79,17 @@ def test_a_database_named_by_db_is_not_overwritten_by_a_ladder_db_left_in_the_da
     assert marker(tmp_path / "copy" / "ladder.db") == "live"
 
 
+def test_a_postgresql_ladders_backup_holds_no_ladder_db_left_in_its_data_folder(tmp_path: Path) -> None:
+    """Its database is pg_dump's to copy; a stale ladder.db copied beside its files was the ladder the copy served."""
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "stale")
+    (data / "ladder.db-wal").write_bytes(b"")
+    (data / "replays").mkdir()
+    (data / "replays" / "1.json").write_text("{}")
+    made = back_up("postgresql+psycopg://arena@db.example/ladder", data, tmp_path / "copy")
+    assert not made.database and sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["replays"]
+
+
 
 
 def test_a_data_folder_with_a_hash_in_its_name_is_backed_up(tmp_path: Path) -> None:
