@@ -270,14 +270,15 @@ def create_app(state: LadderState) -> FastAPI:
                 data = stored
                 return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}", complete=False)))
             assert path is not None
-            return JSONResponse(frame_cache.frames(path, which))
+            # Read here, not by load_replay: its errors name the file, a path of the server's for anyone to read.
+            return JSONResponse(frame_cache.frames(path, which, lambda: parse_replay(path.read_bytes(), f"match {match_id}", complete=False)))
         except OtherRules as exc:  # the ladder is fine: its referee plays newer rules than this match was played under
             raise HTTPException(
                 409, f"the replay of match {match_id} cannot be shown: {exc}; its file is at /api/matches/{match_id}/replay"
             ) from None
         except FileNotFoundError:  # removed by hand, a disk replaced: as /replay says
             raise HTTPException(404, f"no replay for match {match_id}") from None
-        except (OSError, ReplayError) as exc:
+        except ReplayError as exc:  # an OSError but FileNotFoundError: the ladder's own failure (logged; its answer names no path)
             raise HTTPException(500, f"the replay of match {match_id} cannot be shown: {exc}") from None
 
     mount_pages(app)

@@ -256,9 +256,9 @@ class FrameCache:
         self._items: OrderedDict[tuple[str, float, Seat], dict[str, Any]] = OrderedDict()
         self._lock = Lock()
 
-    def frames(self, path: Path, seat: Seat) -> dict[str, Any]:
-        """Frames of a replay file."""
-        return self._frames((str(path), path.stat().st_mtime, seat), lambda: load_replay(path, complete=False))
+    def frames(self, path: Path, seat: Seat, load: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Frames of a replay file; ``load`` reads it (``load_replay`` unless given: its errors name the file)."""
+        return self._frames((str(path), path.stat().st_mtime, seat), load or (lambda: load_replay(path, complete=False)))
 
     def frames_for(self, name: str, seat: Seat, load: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """Frames of a replay that never changes, named ``name`` (a ladder's replay kept in its database); ``load`` reads it."""

@@ -6,6 +6,7 @@ import random
 import shutil
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from ladder.datafiles import located
@@ -223,3 +224,24 @@ def test_a_request_body_past_the_limit_is_refused_with_413(ladder: LadderFixture
     (bulky / "data.bin").write_bytes(random.Random(1).randbytes(megabyte))
     assert len(zip_directory(bulky)) > megabyte
     assert ladder.submit(owner, bulky)[0] == 201, "an upload of a megabyte is taken"
+
+
+def test_a_replay_file_that_cannot_be_shown_is_a_500_that_names_the_match_not_the_servers_folders(ladder: LadderFixture) -> None:
+    """A damaged file's frames answered 'cannot be shown: /srv/arena/data/replays/…json: not a JSON replay' to anyone;
+    an unreadable one, the operating system's error with its path. Its log has those; the answer names the match."""
+    _, first, _ = played_pair(ladder)
+    data_dir = ladder.ladder.config.data_dir.resolve()
+    with ladder.make() as db:
+        path = located(db.get_one(Match, first).replay_path, data_dir)  # type: ignore[arg-type]
+    path.write_text("not a replay")
+    for seat in ("all", "0"):
+        damaged = ladder.client.get(f"/api/matches/{first}/frames", params={"seat": seat})
+        assert damaged.status_code == 500, damaged.text
+        assert damaged.json()["detail"].startswith(f"the replay of match {first} cannot be shown: match {first}: not a JSON replay")
+        assert str(data_dir) not in damaged.text and path.name not in damaged.text
+    path.unlink()
+    path.mkdir()  # read as a file: the operating system's error, which names the path
+    with TestClient(ladder.client.app, raise_server_exceptions=False) as client:
+        unreadable = client.get(f"/api/matches/{first}/frames")
+    assert unreadable.status_code == 500 and "internal error" in unreadable.json()["detail"], unreadable.text
+    assert str(data_dir) not in unreadable.text and path.name not in unreadable.text
