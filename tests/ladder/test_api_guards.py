@@ -245,3 +245,28 @@ def test_a_replay_file_that_cannot_be_shown_is_a_500_that_names_the_match_not_th
         unreadable = client.get(f"/api/matches/{first}/frames")
     assert unreadable.status_code == 500 and "internal error" in unreadable.json()["detail"], unreadable.text
     assert str(data_dir) not in unreadable.text and path.name not in unreadable.text
+
+
+def test_a_body_of_exactly_the_limit_is_read_and_one_byte_more_is_not(ladder: LadderFixture) -> None:
+    from ladder.api import MAX_BODY
+
+    owner = ladder.user("owner")
+    body = b'{"bot": "x", "opponent": "y", "game": "generals-war"}'
+    for size, status in ((MAX_BODY, 422), (MAX_BODY + 1, 413)):
+        padded = body + b" " * (size - len(body))  # white space after the object: still the same JSON
+        assert len(padded) == size
+        reply = ladder.client.post("/api/challenges", content=padded, headers={**owner, "Content-Type": "application/json"})
+        assert reply.status_code == status, (size, reply.text)
+
+
+def test_a_failed_match_has_no_replay_and_no_frames(ladder: LadderFixture) -> None:
+    """Settled (its deal is over) but never played out: a 404 as for a replay removed, not a 500."""
+    with ladder.make() as db:
+        failed = Match(game="generals-war", seed=1, num_players=2, kind="rated", status="failed", deal="f", created_at=0.0, finished_at=1.0)
+        db.add(failed)
+        db.commit()
+        failed_id = failed.id
+    assert ladder.client.get(f"/api/matches/{failed_id}").json()["settled"] is True
+    for path in (f"/api/matches/{failed_id}/replay", f"/api/matches/{failed_id}/frames", f"/api/matches/{failed_id}/frames?seat=1"):
+        reply = ladder.client.get(path)
+        assert reply.status_code == 404 and reply.json()["detail"] == f"no replay for match {failed_id}", (path, reply.text)
