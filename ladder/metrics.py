@@ -34,6 +34,8 @@ OUTCOMES = (
     "cancelled",  # Dask cancelled it (its scheduler was lost): queued again
     "database_unreachable",  # the worker could not reach the database: queued again
 )
+#: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
+VERSION_STATUSES = ("validating", "active", "suspended", "rejected", "retired")
 #: Seconds a match took, from its worker's start to its result: most take a few seconds, a slow bot's minutes.
 DURATION_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600)
 
@@ -67,9 +69,10 @@ class DatabaseCollector(Collector):
             )
             now = database_time(db)
             expired.add_metric([], db.scalar(select(func.count()).where(Match.status == "running", Match.lease_expires < now)) or 0)
-            versions = GaugeMetricFamily("arena_bot_versions", "Bot versions by status (validating, active, suspended, rejected, retired).", labels=["status"])
-            for status, n in sorted((s, n) for s, n in db.execute(select(BotVersion.status, func.count()).group_by(BotVersion.status))):
-                versions.add_metric([status], n)
+            versions = GaugeMetricFamily("arena_bot_versions", f"Bot versions by status ({', '.join(VERSION_STATUSES)}).", labels=["status"])
+            by_status: dict[str, int] = {status: n for status, n in db.execute(select(BotVersion.status, func.count()).group_by(BotVersion.status))}
+            for status in sorted({*VERSION_STATUSES, *by_status}):  # each from the start, at 0, as the matches'
+                versions.add_metric([status], by_status.get(status, 0))
             return [matches, expired, versions]
 
 
