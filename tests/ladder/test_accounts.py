@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import AccountError, add_user, hash_token, house_user, list_users, reissue_token, revoke_token, user_for_token
@@ -66,3 +67,16 @@ def test_the_house_user_is_made_once(make: sessionmaker[Session]) -> None:
         first = house_user(db)
         assert first.name == "arena" and house_user(db).id == first.id
         assert [o.name for o in list_users(db)] == ["arena"]
+
+
+def test_a_reissued_token_is_as_random_as_a_first_one_and_a_revoked_mark_fits_its_column(make: sessionmaker[Session]) -> None:
+    """The column holds 64 characters (PostgreSQL refuses more; SQLite does not check)."""
+    from ladder.models import User
+
+    with make() as db:
+        add_user(db, "alice")
+        tokens = {reissue_token(db, "alice") for _ in range(3)}
+        assert len(tokens) == 3 and all(len(t.removeprefix("arena_")) >= 32 and "alice" not in t for t in tokens)
+        revoke_token(db, "alice")
+        width = User.__table__.c.token_hash.type.length  # type: ignore[attr-defined]
+        assert width == 64 and len(db.scalars(select(User.token_hash)).one()) <= width
