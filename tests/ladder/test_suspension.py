@@ -413,3 +413,42 @@ def test_a_version_seated_twice_is_held_to_a_forfeit_only_if_it_forfeited_at_bot
     assert held_against([(1, gone), (2, []), (1, []), (2, [])]) == set()
     assert held_against([(1, gone), (2, []), (1, gone), (2, [])]) == {1}
     assert held_against([(1, gone), (2, gone), (1, gone), (2, gone)]) == set(), "every seat forfeited: the worker's fault"
+
+
+def test_a_strike_that_did_not_end_in_a_forfeit_is_no_forfeit(make: sessionmaker[Session]) -> None:
+    """A seat with a verdict (a late move, an illegal one) that played its match out has not forfeited it."""
+    slow, other = add_bots(make, [GAME], 2)
+    strike = pb.SeatResult(seat=0, rank=2, verdicts=[pb.Verdict(kind=pb.TIMEOUT, decision_index=3, detail="no legal action before the deadline")])
+    for _ in range(2 * N):
+        assert record_outcome(make, start(make, [slow, other]), "w", pb.MatchResult(seats=[strike, pb.SeatResult(seat=1, rank=1)]), suspend_after=N)
+    assert status(make, slow) == ("active", "")
+
+
+def test_the_reason_names_the_cause_of_the_latest_forfeit_cut_to_its_length(make: sessionmaker[Session]) -> None:
+    """The last match's cause, not an earlier one's; its detail cut at DETAIL_CAP (the reason is shown in the bot's tables)."""
+    from ladder.suspension import DETAIL_CAP
+
+    bot, other = add_bots(make, [GAME], 2)
+    for _ in range(N - 1):
+        play(make, [bot, other], {0})
+    long = "x" * (DETAIL_CAP + 50)
+    record_outcome(make, start(make, [bot, other]), "w", outcome(2, {0}, (pb.NO_SHOW, long)))
+    state, reason = status(make, bot)
+    assert state == "suspended" and f"; last: NO_SHOW: {'x' * DETAIL_CAP}…. A new version" in reason, reason
+    assert CRASH[1] not in reason
+
+
+def test_a_failed_match_does_not_move_the_reinstatement_s_cut_off(make: sessionmaker[Session]) -> None:
+    """Only finished matches count towards a suspension, and only theirs set where a reinstated version's count starts:
+    a match failed later (by a clock ahead of the workers') held off its next forfeits for that long."""
+    from sqlalchemy import update
+
+    bot, other = add_bots(make, [GAME], 2)
+    suspend(make, bot, other)
+    failed = start(make, [bot, other])
+    fail_match(make, failed, "w", "the ladder could not play or record this match")
+    with make() as db:
+        db.execute(update(Match).where(Match.id == failed).values(finished_at=Match.finished_at + 3600))
+        db.commit()
+        assert reinstate(db, "bot0") == 1
+    suspend(make, bot, other)
