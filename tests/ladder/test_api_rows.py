@@ -1,5 +1,5 @@
 """The API on rows written straight into the database, as a remote worker leaves them (logs and replays as MatchFile
-rows): whose seat's log is whose, seat by seat, with bot ids apart from their versions' ids; each match's own frames."""
+rows): whose seat's log is whose, seat by seat, with bot ids apart from their versions' ids; each match's own frames; a challenge's seats."""
 
 from __future__ import annotations
 
@@ -77,3 +77,20 @@ def test_each_match_s_replay_kept_in_the_database_shows_its_own_frames(ladder: L
             assert got.status_code == 200, got.text
             assert got.json() == json.loads(json.dumps(build_frames(replays[seed], seat))), (seed, seat)
     assert build_frames(replays[1], "all") != build_frames(replays[2], "all")
+
+
+def test_a_challenge_seats_the_challenger_s_own_active_version_and_the_opponent_s(ladder: LadderFixture) -> None:
+    """A bot found by its version's id (equal to it while every bot has one version) seated another owner's version."""
+    alice, bob = ladder.user("alice"), ladder.user("bob")
+    with ladder.make() as db:
+        mine = add_bot(db, "alice", "a", versions=2)
+        theirs = add_bot(db, "bob", "b", versions=1)
+        db.commit()
+    for headers, bot, opponent in ((alice, "a", "b"), (bob, "b", "a")):
+        made = ladder.client.post("/api/challenges", json={"bot": bot, "opponent": opponent, "game": GAME}, headers=headers)
+        assert made.status_code == 201, made.text
+        with ladder.make() as db:
+            for match_id in made.json()["matches"]:
+                assert sorted(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == match_id))) == sorted([mine, theirs])
+    refused = ladder.client.post("/api/challenges", json={"bot": "b", "opponent": "a", "game": GAME}, headers=alice)
+    assert refused.status_code == 422 and refused.json()["detail"] == "you do not own b"
