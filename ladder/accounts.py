@@ -15,6 +15,8 @@ from referee.server.manifest import NAME_RE, NAME_RULE
 
 
 REVOKED = "revoked:"
+#: The ladder's own account, owner of the sample bots (``house_user``); nobody else may take the name.
+HOUSE = "arena"
 
 
 class AccountError(ValueError):
@@ -29,6 +31,9 @@ def add_user(db: Session, name: str) -> str:
     """Create ``name`` and return its new API token (shown once)."""
     if not NAME_RE.match(name):
         raise AccountError(f"user name {name!r} {NAME_RULE}")
+    if name == HOUSE:
+        # Taken before the samples were entered, it made its holder their owner: able to withdraw them and read their logs.
+        raise AccountError(f"user name {name!r} is the ladder's own, owner of the sample bots")
     if db.scalar(select(User).where(User.name == name)) is not None:
         raise AccountError(f"user {name!r} exists already")
     token = "arena_" + secrets.token_urlsafe(24)
@@ -84,9 +89,9 @@ def user_for_token(db: Session, token: str) -> User | None:
 
 def house_user(db: Session) -> User:
     """The ladder's own user, owner of the sample bots."""
-    user = db.scalar(select(User).where(User.name == "arena"))
+    user = db.scalar(select(User).where(User.name == HOUSE))
     if user is None:
-        user = User(name="arena", token_hash=hash_token(secrets.token_hex(32)), created_at=time.time())
+        user = User(name=HOUSE, token_hash=hash_token(secrets.token_hex(32)), created_at=time.time())
         db.add(user)
         db.commit()
     return user

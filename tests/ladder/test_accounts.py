@@ -69,6 +69,18 @@ def test_the_house_user_is_made_once(make: sessionmaker[Session]) -> None:
         assert [o.name for o in list_users(db)] == ["arena"]
 
 
+def test_nobody_takes_the_house_users_name(make: sessionmaker[Session]) -> None:
+    """Added before the sample bots were entered, a user named "arena" became their owner: able to withdraw them and
+    read their logs with its token."""
+    with make() as db:
+        with pytest.raises(AccountError, match="the ladder's own, owner of the sample bots"):
+            add_user(db, "arena")
+        assert list_users(db) == []
+        add_user(db, "arena2")
+        house = house_user(db)
+        assert house.name == "arena" and [o.name for o in list_users(db)] == ["arena", "arena2"]
+
+
 def test_a_reissued_token_is_as_random_as_a_first_one_and_a_revoked_mark_fits_its_column(make: sessionmaker[Session]) -> None:
     """The column holds 64 characters (PostgreSQL refuses more; SQLite does not check)."""
     from ladder.models import User
