@@ -163,7 +163,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise held_back(match_id)
         try:
             raw = queries.replay_json(db, match_id, state.data_dir)
-        except OSError:
+        except FileNotFoundError:  # removed by hand, a disk replaced; any other OSError is the ladder's (logged 500)
             raw = None
         if raw is None:
             raise HTTPException(404, f"no replay for match {match_id}")

@@ -241,10 +241,13 @@ def test_a_replay_file_that_cannot_be_shown_is_a_500_that_names_the_match_not_th
         assert str(data_dir) not in damaged.text and path.name not in damaged.text
     path.unlink()
     path.mkdir()  # read as a file: the operating system's error, which names the path
-    with TestClient(ladder.client.app, raise_server_exceptions=False) as client:
-        unreadable = client.get(f"/api/matches/{first}/frames")
-    assert unreadable.status_code == 500 and "internal error" in unreadable.json()["detail"], unreadable.text
-    assert str(data_dir) not in unreadable.text and path.name not in unreadable.text
+    for asked in ("frames", "replay"):  # the file itself: a 404 "no replay" hid what the operator should see
+        with TestClient(ladder.client.app, raise_server_exceptions=False) as client:
+            unreadable = client.get(f"/api/matches/{first}/{asked}")
+        assert unreadable.status_code == 500 and "internal error" in unreadable.json()["detail"], unreadable.text
+        assert str(data_dir) not in unreadable.text and path.name not in unreadable.text
+    path.rmdir()
+    assert ladder.client.get(f"/api/matches/{first}/replay").status_code == 404, "a file gone is no replay"
 
 
 def test_a_body_of_exactly_the_limit_is_read_and_one_byte_more_is_not(ladder: LadderFixture) -> None:
