@@ -338,7 +338,7 @@ def test_bad_options_are_refused(option: str, value: int) -> None:
 def test_three_players_are_refused() -> None:
     from referee.core.game import OptionError
 
-    with pytest.raises(OptionError, match="2, 4"):
+    with pytest.raises(OptionError, match="played by 2 or 4 players, not 3"):
         GeneralsWar(3, 0)
 
 
