@@ -27,7 +27,7 @@ from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
 from ladder.upload import Limits
-from ladder.web import mount_pages
+from ladder.web import game_list, mount_pages
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
 from referee.server.replay import OtherRules, ReplayError, parse_replay
@@ -133,10 +133,7 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get("/api/games", summary="The games with their player counts", tags=["games"])
     def games() -> list[dict[str, Any]]:
-        return [
-            {"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "summary": c.spec.summary}
-            for c in GAMES.values()
-        ]
+        return game_list()
 
     @app.get("/api/games/{game}/standings", summary="The leaderboard of a game: active versions by conservative rating", tags=["games"])
     def standings(game: str, db: Db) -> list[dict[str, Any]]:

@@ -50,7 +50,10 @@ def render(page: str, title: str, data: dict[str, str] | None = None, scripts: t
 
 def game_list() -> list[dict[str, Any]]:
     """Every game, as /api/games lists them."""
-    return [{"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "summary": c.spec.summary} for c in GAMES.values()]
+    return [
+        {"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "players_text": c.spec.players_text, "summary": c.spec.summary}
+        for c in GAMES.values()
+    ]
 
 
 def not_found(message: str, heading: str = "Not found") -> HTMLResponse:

@@ -159,6 +159,8 @@ def test_the_front_page_shows_each_games_top_three_rated_bots_and_no_newcomer(pa
     assert tops[GAME] == ["one", "two", "three"]
     assert tops[OTHER] == ["one"]
     assert tops["assassination"] == []
+    counts = page.eval_on_selector_all(".game-card", "cards => Object.fromEntries(cards.map(c => [c.dataset.game, c.querySelector('p.small').textContent]))")
+    assert counts["generals-war"] == "2 or 4 players" and counts["glory"] == "2 to 6 players", "said as a person would, not '2, 3, 4, 5, 6'"
 
 
 def test_a_bots_page_lists_its_versions_newest_first_and_draws_its_history_where_it_belongs(page: Page, shown: Shown) -> None:

@@ -26,7 +26,7 @@
           "a",
           { class: "game-card", href: `/games/${g.id}`, dataset: { game: g.id } },
           el("h2", {}, g.name),
-          el("p", { class: "muted small" }, `${g.players.join(", ")} players`),
+          el("p", { class: "muted small" }, `${g.players_text} players`),
           el("p", { class: "summary" }, g.summary),
           top === undefined
             ? el("p", { class: "muted small" }, "cannot reach the ladder; trying again")
