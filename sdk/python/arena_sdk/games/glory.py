@@ -145,6 +145,9 @@ def sample(request: Request, rng: random.Random) -> gl.Action:
         for card in choice.offerable:
             if rng.random() < 0.3:
                 given.setdefault(rng.choice(recipients), []).append(card)
+        for seat in recipients:  # a bare appeal: asking for help, offering nothing (as the referee's random action)
+            if seat not in given and rng.random() < 0.3:
+                given[seat] = []
         return offers(given)
     if kind == "assist_choice":
         playable = list(choice.playable)

@@ -122,6 +122,8 @@ export function sample(request: Request<any>, rng: Rng): Action {
         given.set(seat, [...(given.get(seat) ?? []), card]);
       }
     }
+    // a bare appeal: asking for help, offering nothing (as the referee's random action)
+    for (const seat of recipients) if (!given.has(seat) && rng.chance(0.3)) given.set(seat, []);
     return offers(given);
   }
   const assistChoice = r.choiceFor("assistChoice");

@@ -1,0 +1,168 @@
+"""Both SDKs' samplers against the referee's rules: what they draw from a decision alone is legal, and reaches it all.
+
+A bot asked for a decision whose actions the referee did not list builds one from the decision alone, as
+``sample`` (Python) and ``sample`` (TypeScript) do for each game. Here games of every game and player count
+are played at random with the referee's rules, in process, and at each decision each SDK's sampler is asked
+again and again, from the protobuf decision as a bot receives it. Every action drawn must pass the
+referee's check; and where the decision allows LIMIT actions or fewer, the draws must reach every one of
+them, but for purchases that pay with a card more than needed (the samplers pay until the lands are
+covered, as Glory's referee's own random action does). Generals & Assassins' ``purchases``, the list of a
+turn's purchases, must be the referee's.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import random
+from collections.abc import Iterator
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.v1 import referee_pb2 as pb
+from arena_sdk.bot import Request
+from arena_sdk.games import SAMPLERS
+from arena_sdk.games import generals_and_assassins as ga_sdk
+from arena_sdk.games.common import ids
+from referee.core.game import Game
+from referee.games.generals_and_assassins import roles
+from referee.games.generals_and_assassins import types as ga
+from referee.games.glory import types as gl
+from referee.games.glory import values
+from referee.games.registry import GAMES
+from referee.protocol.messages import GameCodec
+from tests.support import CONFIGS
+from tests.test_sdk_clients import LANGS
+from tests.test_sdk_game_helpers import typescript_answers
+
+#: A decision with this many legal actions or fewer must have each of them drawn.
+LIMIT = 24
+#: Draws from such a decision, at most, to reach them all.
+CAP = 3000
+#: Draws from a decision with more legal actions than LIMIT (each checked, none required).
+DRAWS = 12
+#: The seeds of the games played at each player count.
+SEEDS = (1, 2)
+
+#: The TypeScript side: for each decision (a RefereeMessage as received), the actions drawn, as BotMessages, one for
+#: each distinct action (cards in any order), drawing until ``want`` of them or ``draws`` draws; and for a turn of
+#: Generals & Assassins, ``purchases`` as ids.
+TS_SAMPLE = """
+import { readFileSync } from "node:fs";
+import { decodeBotMessage, decodeRefereeMessage, encodeBotMessage, generalsAndAssassins as ga, ids, Request, Rng, SAMPLERS } from "arena-sdk";
+const canon = (x: any): any =>
+  Array.isArray(x) ? x.map((e) => JSON.stringify(canon(e))).sort()
+  : x && typeof x === "object" ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, canon(x[k])])) : x;
+const { cases } = JSON.parse(readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify({ answers: cases.map((c: any, i: number) => {
+  const msg = decodeRefereeMessage(Buffer.from(c.msg, "base64"));
+  const request = new Request<any>(msg.decision!, { matchId: "", game: c.game, seat: c.seat, numSeats: c.seats } as any);
+  const rng = new Rng(`${c.game}-${i}`);
+  const drawn = new Map<string, string>();
+  for (let k = 0; k < c.draws && drawn.size < c.want; k++) {
+    const bytes = encodeBotMessage({ action: { action: { [request.field]: (SAMPLERS as any)[c.game](request, rng) } as any } });
+    drawn.set(JSON.stringify(canon(decodeBotMessage(bytes))), bytes.toString("base64"));
+  }
+  const turn = c.game === "generals-and-assassins" ? request.choiceFor("turnChoice") : undefined;
+  const purchases = turn ? ga.purchases(turn.money, turn.land).map(([m, l]: any) => [ids(m), ids(l)]) : null;
+  return { drawn: [...drawn.values()], purchases };
+}) }));
+"""
+
+
+def decisions(game_id: str, n: int, seed: int) -> Iterator[tuple[Game[Any], int]]:
+    """(game, seat) at each decision of a game played at random by the referee's rules: the same at each call."""
+    game = GAMES[game_id](n, seed)
+    rng = random.Random(seed)
+    while game.to_act():
+        seat = rng.choice(game.to_act())
+        yield game, seat
+        game.apply(seat, game.random_action(seat, rng))
+
+
+def canonical(action: Any) -> Any:
+    """The action with each set of cards (or offers) in one order: the samplers name cards in any order."""
+    if dataclasses.is_dataclass(action) and not isinstance(action, type):
+        return type(action)(**{f.name: canonical(getattr(action, f.name)) for f in dataclasses.fields(action)})
+    if isinstance(action, tuple):
+        return tuple(sorted((canonical(x) for x in action), key=repr))
+    return action
+
+
+def overpays(action: Any) -> bool:
+    """A purchase whose money covers the lands without its dearest card: the samplers stop paying once covered."""
+    if isinstance(action, ga.BuyLand):
+        paid, need, value = action.money_ids, roles.total(action.land_ids), roles.value
+    elif isinstance(action, gl.BuyLand):
+        paid, need, value = action.money_ids, values.total(action.land_ids), values.value
+    else:
+        return False
+    return sum(value(c) for c in paid) - max(value(c) for c in paid) >= need
+
+
+def wanted(game: Game[Any], seat: int) -> set[Any] | None:
+    """The actions the samplers must reach at this decision; None when there are more than LIMIT legal ones."""
+    legal = list(islice(game.legal_actions(seat), LIMIT + 1))
+    if len(legal) > LIMIT:
+        return None
+    return {canonical(a) for a in legal if not overpays(a)}
+
+
+def python_answer(game_id: str, codec: GameCodec, raw: pb.DecisionRequest, case: dict[str, Any], index: int) -> dict[str, Any]:
+    """What the Python SDK draws for a case, in the TypeScript side's form."""
+    request = Request(raw, pb.GameStart(game=game_id, seat=case["seat"], num_seats=case["seats"]))
+    rng = random.Random(f"{game_id}-{index}")
+    drawn: dict[Any, str] = {}
+    for _ in range(case["draws"]):
+        if len(drawn) >= case["want"]:
+            break
+        envelope = pb.Action()
+        getattr(envelope, codec.field).CopyFrom(SAMPLERS[game_id](request, rng))
+        data = pb.BotMessage(action=pb.ActionResponse(action=envelope)).SerializeToString()
+        drawn[canonical(codec.decode_action(envelope))] = base64.b64encode(data).decode()
+    purchases = None
+    if game_id == ga_sdk.GAME and request.kind == "turn_choice":
+        bought = ga_sdk.purchases(list(request.choice.money), list(request.choice.land))
+        purchases = [[ids(money), ids(lands)] for money, lands in bought]
+    return {"drawn": list(drawn.values()), "purchases": purchases}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("game_id", "n"), CONFIGS)
+def test_each_sdks_sampler_draws_legal_actions_and_reaches_them_all(lang: str, game_id: str, n: int, tmp_path: Path) -> None:
+    codec = GameCodec(GAMES[game_id])
+    for seed in SEEDS:
+        cases: list[dict[str, Any]] = []
+        wants: list[set[Any] | None] = []
+        answers: list[dict[str, Any]] = []
+        for game, seat in decisions(game_id, n, seed):
+            want = wanted(game, seat)
+            raw = pb.DecisionRequest(view=codec.view(game.view(seat)), decision=codec.decision(game.decision(seat)))
+            message = base64.b64encode(pb.RefereeMessage(decision=raw).SerializeToString()).decode()
+            case = {"game": game_id, "seat": seat, "seats": n, "msg": message, "want": DRAWS, "draws": DRAWS}
+            if want is not None:
+                case.update(want=len(want), draws=CAP)
+            if lang == "python":
+                answers.append(python_answer(game_id, codec, raw, case, len(cases)))
+            cases.append(case)
+            wants.append(want)
+        if lang != "python":
+            answers = typescript_answers({"cases": cases}, tmp_path, TS_SAMPLE)["answers"]
+        assert len(answers) == len(cases)
+        for step, ((game, seat), want, answer) in enumerate(zip(decisions(game_id, n, seed), wants, answers, strict=True)):
+            where = f"seed {seed}, step {step}, seat {seat}: {game.decision(seat)}"
+            drawn = set()
+            for data in answer["drawn"]:
+                action = codec.decode_action(pb.BotMessage.FromString(base64.b64decode(data)).action.action)
+                assert game.check(seat, action) is None, f"{where}: drew {action}, refused: {game.check(seat, action)}"
+                drawn.add(canonical(action))
+            if want is not None:
+                missed = sorted(want - drawn, key=repr)
+                assert not missed, f"{where}: never drew {len(missed)} legal actions, such as {missed[:3]}"
+            if answer["purchases"] is not None:
+                got = {(tuple(sorted(m)), tuple(sorted(ln))) for m, ln in answer["purchases"]}
+                assert len(got) == len(answer["purchases"]), f"{where}: a purchase listed twice"
+                assert got == {(a.money_ids, a.land_ids) for a in game.legal_actions(seat) if isinstance(a, ga.BuyLand)}, where
