@@ -149,6 +149,10 @@ process.stdout.write(JSON.stringify({
   steps: cases.steps.map(([room, direction]: any) => asn.step(room, direction)),
   movement: cases.movement.map((c: any) => [asn.directionOf(c), asn.isMovement(c), asn.isAction(c)]),
   ways: cases.ways.map(([start, goal]: any) => [asn.distance(start, goal), asn.firstStep(start, goal)]),
+  neighbours: cases.neighbours.map(([room, direction]: any) => asn.neighbour(room, direction)),
+  adjacent: cases.adjacent.map((room: number) => asn.adjacent(room)),
+  colours: cases.colours.map((c: any) => asn.colourOf(c)),
+  card_for: cases.card_for.map(([hand, direction]: any) => asn.cardFor(hand, direction)),
 }));
 """
 
@@ -168,6 +172,9 @@ def board_distances(start: int) -> dict[int, int]:
 
 
 def other_cases() -> dict[str, list[Any]]:
+    """Cards as ids; ``card_for``'s hands are drawn from the movement cards of every colour."""
+    rng = random.Random(7)
+    movement = sorted(c for c in deck.all_cards() if deck.is_movement(c))
     return {
         "glory": JOKERS,
         "half_up": list(range(40)),
@@ -175,6 +182,10 @@ def other_cases() -> dict[str, list[Any]]:
         "steps": [[r, d] for r in ROOMS for d in DIRECTIONS],
         "movement": sorted(deck.all_cards()),
         "ways": [[a, b] for a in ROOMS for b in ROOMS],
+        "neighbours": [[r, d] for r in ROOMS for d in DIRECTIONS],
+        "adjacent": ROOMS,
+        "colours": sorted(deck.all_cards()),
+        "card_for": [[rng.sample(movement, rng.randint(0, 6)), d] for _ in range(300) for d in DIRECTIONS],
     }
 
 
@@ -188,6 +199,10 @@ def other_expected(c: dict[str, list[Any]]) -> dict[str, list[Any]]:
         "steps": [int(board.step(Room(r), Direction(d))) for r, d in c["steps"]],
         "movement": [[int(deck.direction_of(x)), deck.is_movement(x), deck.is_action(x)] for x in c["movement"]],
         "ways": [dist[a].get(b, 99) for a, b in c["ways"]],
+        "neighbours": [board.neighbour(Room(r), Direction(d)) for r, d in c["neighbours"]],
+        "adjacent": [list(board.adjacent(Room(r))) for r in c["adjacent"]],
+        "colours": [deck.colour_of(x) for x in c["colours"]],
+        "card_for": [min((x for x in hand if deck.direction_of(x) == d), default=None) for hand, d in c["card_for"]],
     }
 
 
@@ -202,17 +217,23 @@ def other_python_answers(c: dict[str, list[Any]]) -> dict[str, list[Any]]:
         "steps": [asn.step(r, d) for r, d in c["steps"]],
         "movement": [[asn.direction_of(pb(x)), asn.is_movement(pb(x)), asn.is_action(pb(x))] for x in c["movement"]],
         "ways": [[asn.distance(a, b), asn.first_step(a, b)] for a, b in c["ways"]],
+        "neighbours": [asn.neighbour(r, d) for r, d in c["neighbours"]],
+        "adjacent": [asn.adjacent(r) for r in c["adjacent"]],
+        "colours": [asn.colour_of(pb(x)) for x in c["colours"]],
+        "card_for": [asn.card_for([pb(x) for x in hand], d) for hand, d in c["card_for"]],
     }
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_sdks_value_cards_and_find_ways_as_the_referee_does(lang: str, tmp_path: Path) -> None:
-    """Glory's and Generals & Assassins' card values and kinds, Assassination's moves and ways round the palace.
+    """Glory's and Generals & Assassins' card values and kinds; Assassination's cards (colour, way, a hand's card for a way),
+    the palace's neighbours, moves and ways round it.
 
     A first step is right when the referee's step in its direction leaves one card fewer to go.
     """
     ids = other_cases()
-    cards = {**ids, **{part: [card(x) for x in ids[part]] for part in ("glory", "ga", "movement")}}
+    cards = {**ids, **{part: [card(x) for x in ids[part]] for part in ("glory", "ga", "movement", "colours")}}
+    cards["card_for"] = [[[card(x) for x in hand], d] for hand, d in ids["card_for"]]
     got = other_python_answers(cards) if lang == "python" else typescript_answers(cards, tmp_path, TS_OTHERS)
     ways = got.pop("ways")
     dist = {a: board_distances(a) for a in ROOMS}
