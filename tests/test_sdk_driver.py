@@ -20,7 +20,8 @@ START = pb.RefereeMessage(start=pb.GameStart(match_id="m1", game="generals-war",
 
 def reveal_request(request_id: int) -> pb.RefereeMessage:
     decision = pb.Decision(generals_war=gw.Decision(reveal_choice=gw.RevealChoice()))
-    return pb.RefereeMessage(decision=pb.DecisionRequest(request_id=request_id, decision_index=request_id, decision=decision))
+    raw = pb.DecisionRequest(request_id=request_id, decision_index=request_id, time_left_ms=1500, time_bank_left_ms=500, decision=decision)
+    return pb.RefereeMessage(decision=raw)
 
 
 def rejection(request_id: int) -> pb.RefereeMessage:
@@ -76,6 +77,7 @@ def test_each_decision_gets_its_own_retries_and_a_rejection_of_another_request_i
         ("act", 6), ("rejection", "not 5"), ("rejection", "not 6"), ("act", 6), ("rejection", "not 6"),
     ]
     assert {(r.seat, r.kind, r.decision_index) for r in bot.requests} == {(1, "reveal_choice", 5), (1, "reveal_choice", 6)}
+    assert {(r.time_left_ms, r.time_bank_left_ms) for r in bot.requests} == {(1500, 500)}
 
 
 def test_the_hooks_are_told_the_start_the_games_events_and_the_result() -> None:
