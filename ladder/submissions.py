@@ -228,6 +228,9 @@ async def submit(
             abandon(make, registered[0])
         if isinstance(exc, SubmissionRefused) or not isinstance(exc, Exception):
             raise
+        if isinstance(exc, OptionError):  # the ladder cannot run its sandbox (no Docker engine, no image): not the bot's fault
+            log_.error("the validation of %s could not be played: %s", manifest.name, exc)
+            raise SubmissionRefused(503, "the ladder cannot play validation matches now; nothing of this version was kept: submit again later") from None
         log_.exception("the submission of %s failed", manifest.name)
         raise SubmissionRefused(500, "the ladder failed to register this version (an internal error); nothing of it was kept") from None
     return Outcome(manifest.name, seq, manifest.version, not reason, reason or note, log)
@@ -316,17 +319,17 @@ def abandon(make: sessionmaker[Session], version_id: int) -> None:
 
 
 async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, sandbox: str = "process") -> tuple[str, str]:
-    """One match per game against the random sample bot; returns (reason, log) with an empty reason on success."""
+    """One match per game against the random sample bot; returns (reason, log) with an empty reason on success.
+
+    A sandbox this machine cannot run raises OptionError: the ladder's trouble, not the bot's (it was a rejection that
+    counted towards the owner's daily limit)."""
     from arena.v1 import referee_pb2 as pb
 
     logs: list[str] = []
     for game in games:
         n = min(GAMES[game].spec.player_counts)
         setup = MatchSetup(game, [bot_dir] + [SAMPLE_BOTS / "random"] * (n - 1), 1, {}, VALIDATION_TC, log_dir, sandbox)
-        try:
-            played = await run_local_match(setup)
-        except (OptionError, ManifestError) as exc:
-            return f"{game}: {exc}", ""
+        played = await run_local_match(setup)
         log = played.logs[0].read_text(errors="replace") if played.logs[0].exists() else ""
         logs.append(f"--- validation match, {game} ---\n{log}")
         verdicts = played.record.result.seats[0].verdicts

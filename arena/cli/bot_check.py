@@ -65,7 +65,10 @@ def check(
         if not reason:
             if not as_json:
                 console.print(f"{name} {version}: archive and manifest pass; playing {len(games)} validation match{'es' * (len(games) > 1)}…")
-            reason, log = running.run(validation_matches(staging, games, Path(scratch) / "validation", sandbox))
+            try:
+                reason, log = running.run(validation_matches(staging, games, Path(scratch) / "validation", sandbox))
+            except OptionError as exc:  # the sandbox broke since it was looked at: this machine's trouble, as above
+                fail(str(exc))
     if as_json:
         print(json.dumps({"passed": not reason, "bot": name, "version": version, "games": games, "reason": reason, "log": log}))
     elif reason:

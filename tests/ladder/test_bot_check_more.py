@@ -1,0 +1,72 @@
+"""`arena bot check`: the limits, the sandbox and the fields of its verdict are the ladder's own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from ladder.upload import Limits
+from tests.ladder.test_bot_check import check, write_zip
+from tests.ladder.test_submissions import BOT_PY, manifest
+from tests.support import SAMPLE_BOTS, docker_ready
+
+runner = CliRunner()
+
+
+def test_a_passing_verdict_names_the_bot_and_its_version(tmp_path: Path) -> None:
+    bot = tmp_path / "bot"
+    shutil.copytree(SAMPLE_BOTS / "random", bot)
+    (bot / "bot.toml").write_text(manifest("named", version="2.5.1"))
+    code, said = check(str(bot))
+    assert code == 0 and (said["bot"], said["version"], said["games"]) == ("named", "2.5.1", ["generals-war"]), said
+
+
+def test_a_zip_past_the_ladders_limits_would_be_rejected(tmp_path: Path) -> None:
+    """A .zip is checked under the ladder's limits, as the ladder would: one entry too many is no pass here."""
+    entries: list[tuple[str, str | bytes]] = [("bot.toml", manifest("crowded")), ("bot.py", BOT_PY)]
+    entries += [(f"f{i}", "") for i in range(Limits().files - 1)]
+    code, said = check(str(write_zip(tmp_path, "crowded", *entries)))
+    assert code == 1 and not said["passed"], said
+    assert said["reason"] == f"the archive has {Limits().files + 1} entries; the limit is {Limits().files}"
+
+
+def test_a_sandbox_that_breaks_after_it_was_looked_at_is_an_error_not_a_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot is not to blame for this machine's Docker: exit 2 and the sandbox's message, as when it is missing at the start."""
+    import referee.server.runner as runner_module
+    from referee.server.sandbox import SandboxError
+
+    real = runner_module.launcher_for
+    calls: list[str] = []
+
+    def breaks_after_the_first_look(sandbox: str) -> object:
+        calls.append(sandbox)
+        if len(calls) > 1:
+            raise SandboxError("the sandbox image arena-sandbox is missing; build it with `arena sandbox build`")
+        return real(sandbox)
+
+    monkeypatch.setattr(runner_module, "launcher_for", breaks_after_the_first_look)
+    result = runner.invoke(app, ["bot", "check", str(SAMPLE_BOTS / "random"), "--json"])
+    assert result.exit_code == 2 and "arena sandbox build" in result.stderr, result.output
+    assert result.stdout.strip() == "" or "would be rejected" not in result.stdout
+    assert len(calls) == 2
+
+
+@pytest.mark.skipif(not docker_ready() and not os.environ.get("CI"), reason="no Docker engine or sandbox image here")
+def test_the_validation_matches_are_played_in_the_sandbox_asked_for(tmp_path: Path) -> None:
+    """A bot reading a file of the author's machine outside its folder plays as a process, not in a container."""
+    outside = tmp_path / "weights.txt"
+    outside.write_text("0.5\n")
+    bot = tmp_path / "bot"
+    shutil.copytree(SAMPLE_BOTS / "random", bot)
+    future = "from __future__ import annotations\n"
+    reads = f"from pathlib import Path\nWEIGHTS = Path({str(outside)!r}).read_text()\n"
+    (bot / "bot.py").write_text((bot / "bot.py").read_text().replace(future, future + reads, 1))
+    code, said = check(str(bot))
+    assert code == 0, said
+    code, said = check(str(bot), "--sandbox", "docker")
+    assert code == 1 and "CRASH at decision 0" in said["reason"] and "weights.txt" in said["log"], said
