@@ -41,3 +41,59 @@ def test_a_version_that_cannot_be_validated_for_want_of_the_sandbox_is_the_ladde
         (version,) = db.scalars(select(BotVersion)).all()
         assert version.status == "rejected" and version.reason in NOT_COUNTED
     assert left_in_store(ladder) == [".staging", ".validation"]
+
+
+def test_a_new_version_that_fails_validation_is_rejected_and_leaves_the_active_one_alone(ladder: LadderFixture) -> None:
+    """Its folder is removed, not the bot's (which holds the active version), and no validation files stay behind."""
+    owner = ladder.user("nina")
+
+    def send(version: str, bot_py: bytes) -> dict[str, object]:
+        reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("steady", version)), ("bot.py", bot_py)), headers=owner)
+        assert reply.status_code in (201, 422), reply.text
+        return dict(reply.json())
+
+    assert send("1.0", BOT_PY)["accepted"]
+    assert left_in_store(ladder) == [".staging", ".validation", "steady", "steady/1", "steady/1/bot.py", "steady/1/bot.toml"]
+    failed = send("2.0", CRASHING_PY)
+    assert not failed["accepted"] and str(failed["reason"]).startswith("the validation match of generals-war failed: CRASH")
+    assert versions(ladder) == [(1, "1.0", "active"), (2, "2.0", "rejected")]
+    assert left_in_store(ladder) == [".staging", ".validation", "steady", "steady/1", "steady/1/bot.py", "steady/1/bot.toml"]
+    # The rejected version never joined the ladder: its version string is free, and no earlier "#2" is named.
+    fixed = send("2.0", BOT_PY)
+    assert fixed["accepted"] and fixed["reason"] == "", fixed
+    assert versions(ladder) == [(1, "1.0", "retired"), (2, "2.0", "rejected"), (3, "2.0", "active")]
+
+
+def test_a_passing_bots_log_keeps_its_end(ladder: LadderFixture, tmp_path: Path) -> None:
+    """As a rejected bot's does: a log past LOG_CAP is cut from its start."""
+    from ladder.submissions import LOG_CAP, validation_matches
+
+    bot = tmp_path / "chatty"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(manifest("chatty"))
+    future = b"from __future__ import annotations\n"
+    chatter = f"import sys\nsys.stderr.write('chatter\\n' * {LOG_CAP // 8 + 1000})\n".encode()
+    (bot / "bot.py").write_bytes(BOT_PY.replace(future, future + chatter, 1))
+    reason, log = asyncio.run(validation_matches(bot, ["generals-war"], tmp_path / "logs"))
+    assert reason == "" and len(log) == LOG_CAP
+    assert "match over" in log[-200:] and "validation match, generals-war" not in log, "the start is what was cut"
+    assert not (tmp_path / "logs").exists(), "the match's files are removed once read"
+
+
+def test_each_validation_match_seats_the_bot_against_one_random_bot(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The fewest players each game takes (a four-seat table of General's War is for the ladder's own matches)."""
+    import ladder.submissions as submissions
+    from referee.server.runner import LocalMatch, MatchSetup, run_local_match
+
+    real = run_local_match
+    seated: list[tuple[str, list[Path]]] = []
+
+    async def recording(setup: MatchSetup) -> LocalMatch:
+        seated.append((setup.game, list(setup.bot_dirs)))
+        return await real(setup)
+
+    monkeypatch.setattr(submissions, "run_local_match", recording)
+    bot = SAMPLE_BOTS / "random"
+    reason, _ = asyncio.run(submissions.validation_matches(bot, ["generals-war", "glory"], tmp_path / "logs"))
+    assert reason == ""
+    assert seated == [("generals-war", [bot, SAMPLE_BOTS / "random"]), ("glory", [bot, SAMPLE_BOTS / "random"])]
