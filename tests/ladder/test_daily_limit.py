@@ -96,3 +96,21 @@ def test_the_serve_commands_default_is_the_ladders() -> None:
     from arena.cli.ladder import serve
 
     assert inspect.signature(serve).parameters["submissions_per_day"].default == SUBMISSIONS_PER_DAY
+
+
+def test_the_wait_is_until_the_oldest_of_the_last_per_day_versions_is_a_day_old(ladder: LadderFixture) -> None:
+    """Three versions in the window and a limit of two (lowered since): the next is taken once two of them have aged out,
+    not the first (too soon) nor the last (too late)."""
+    with ladder.make() as db:
+        add_user(db, "steady")
+        owner = db.scalars(select(User).where(User.name == "steady")).one()
+    for name in ("a", "b", "c"):
+        asyncio.run(submit(ladder.make, ladder.ladder.store, owner, bot(name), validate=False))
+    now = float(int(time.time()))  # whole seconds: the wait is exact
+    with ladder.make() as db:
+        for version, hours_ago in zip(db.scalars(select(BotVersion).order_by(BotVersion.id)), (20, 10, 1)):
+            version.created_at = now - hours_ago * 3600
+        db.commit()
+        with pytest.raises(DailyLimit) as refused:
+            check_daily_limit(db, owner.id, 2, now)
+    assert refused.value.headers == {"Retry-After": str(14 * 3600)}
