@@ -97,3 +97,44 @@ def test_each_validation_match_seats_the_bot_against_one_random_bot(monkeypatch:
     reason, _ = asyncio.run(submissions.validation_matches(bot, ["generals-war", "glory"], tmp_path / "logs"))
     assert reason == ""
     assert seated == [("generals-war", [bot, SAMPLE_BOTS / "random"]), ("glory", [bot, SAMPLE_BOTS / "random"])]
+
+
+def enter_samples_unvalidated(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, samples: Path | None = None) -> None:
+    """``register_samples`` as at a start (with ``samples`` as Arena's sample bots), the validation matches left out."""
+    import ladder.service as service
+    from ladder.submissions import submit
+
+    async def unvalidated(make: object, store: Path, owner: object, data: bytes, **kwargs: object) -> object:
+        return await submit(make, store, owner, data, validate=False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "submit", unvalidated)
+    if samples is not None:
+        monkeypatch.setattr(service, "SAMPLE_BOTS", samples)
+    asyncio.run(service.register_samples(ladder.make, ladder.ladder.store, ["generals-war"]))
+
+
+def test_only_the_python_samples_of_the_ladders_games_are_entered(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not another game's samples, nor those that need a build (TypeScript, C++): none is tried and logged as refused."""
+    enter_samples_unvalidated(ladder, monkeypatch)
+    with ladder.make() as db:
+        entered = sorted(v.path.split("/")[0] for v in db.scalars(select(BotVersion)))
+    assert entered == ["gw-greedy", "random"]
+    assert "was not entered" not in caplog.text
+
+
+def test_each_upgrade_of_a_sample_replaces_it_and_a_downgrade_does_not(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A second upgrade was taken for a withdrawal (a version retired), and an older version shipped again would have
+    retired the newer one on the ladder."""
+    import shutil
+
+    samples = tmp_path / "sample_bots"
+    shutil.copytree(SAMPLE_BOTS / "generals_war_greedy", samples / "generals_war_greedy")
+    toml = samples / "generals_war_greedy" / "bot.toml"
+    shipped = toml.read_text()
+    assert 'version = "1.0.0"' in shipped
+    for version in ("1.0.0", "1.0.1", "1.0.2", "1.0.1"):
+        toml.write_text(shipped.replace('version = "1.0.0"', f'version = "{version}"'))
+        enter_samples_unvalidated(ladder, monkeypatch, samples)
+    assert versions(ladder) == [(1, "1.0.0", "retired"), (2, "1.0.1", "retired"), (3, "1.0.2", "active")]
