@@ -70,3 +70,13 @@ def test_the_validation_matches_are_played_in_the_sandbox_asked_for(tmp_path: Pa
     assert code == 0, said
     code, said = check(str(bot), "--sandbox", "docker")
     assert code == 1 and "CRASH at decision 0" in said["reason"] and "weights.txt" in said["log"], said
+
+
+def test_a_long_log_is_shown_by_its_end_where_the_bot_failed(tmp_path: Path) -> None:
+    from arena.cli.bot_check import SHOWN_LOG
+
+    (tmp_path / "bot.toml").write_text(manifest("chatty"))
+    (tmp_path / "bot.py").write_text(f"import sys\nsys.stderr.write('chatter\\n' * {SHOWN_LOG // 8 + 100})\nsys.exit('the last words')\n")
+    result = runner.invoke(app, ["bot", "check", str(tmp_path)])
+    assert result.exit_code == 1 and "would be rejected" in result.stdout
+    assert "the last words" in result.stdout and "--- validation match, generals-war ---" not in result.stdout, result.stdout[:300]

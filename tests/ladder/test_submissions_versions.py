@@ -138,3 +138,32 @@ def test_each_upgrade_of_a_sample_replaces_it_and_a_downgrade_does_not(ladder: L
         toml.write_text(shipped.replace('version = "1.0.0"', f'version = "{version}"'))
         enter_samples_unvalidated(ladder, monkeypatch, samples)
     assert versions(ladder) == [(1, "1.0.0", "retired"), (2, "1.0.1", "retired"), (3, "1.0.2", "active")]
+
+
+def test_a_stale_link_in_staging_is_removed_and_what_it_points_to_is_not(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from ladder.submissions import clear_stale_uploads
+
+    store, elsewhere = tmp_path / "bots", tmp_path / "elsewhere"
+    (store / ".staging").mkdir(parents=True)
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("x")
+    link = store / ".staging" / "old"
+    link.symlink_to(elsewhere)
+    hour_ago = time.time() - 3600
+    os.utime(link, (hour_ago, hour_ago), follow_symlinks=False)
+    assert clear_stale_uploads(store) == 1
+    assert not os.path.lexists(link) and (elsewhere / "keep.txt").read_text() == "x"
+
+
+def test_an_active_versions_folder_without_its_manifest_is_missing_from_the_store(ladder: LadderFixture) -> None:
+    """A store restored in part (the folders, not their files) is no store for the ladder to hand matches from."""
+    from ladder.submissions import missing_from_store
+    from tests.ladder.conftest import enter
+
+    enter(ladder.ladder, [SAMPLE_BOTS / "random"], validate=False)
+    assert missing_from_store(ladder.make, ladder.ladder.store) == ([], 1)
+    (ladder.ladder.store / "random" / "1" / "bot.toml").unlink()
+    assert missing_from_store(ladder.make, ladder.ladder.store) == (["random 1.0.0"], 1)
