@@ -7,7 +7,7 @@ again and again, from the protobuf decision as a bot receives it. Every action d
 referee's check; and where the decision allows LIMIT actions or fewer, the draws must reach every one of
 them, but for purchases that pay with a card more than needed (the samplers pay until the lands are
 covered, as Glory's referee's own random action does). Generals & Assassins' ``purchases``, the list of a
-turn's purchases, must be the referee's.
+turn's purchases, must be the referee's. Assassination's rarest questions are set up and asked apart.
 """
 
 from __future__ import annotations
@@ -28,12 +28,14 @@ from arena_sdk.games import SAMPLERS
 from arena_sdk.games import generals_and_assassins as ga_sdk
 from arena_sdk.games.common import ids
 from referee.core.game import Game
+from referee.games.assassination.types import CellChoice, SniperDetentionChoice
 from referee.games.generals_and_assassins import roles
 from referee.games.generals_and_assassins import types as ga
 from referee.games.glory import types as gl
 from referee.games.glory import values
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
+from tests.games.test_assassination_support import PURE_RULES_ONLY, cell_question, sniper_detention_question
 from tests.support import CONFIGS
 from tests.test_sdk_clients import LANGS
 from tests.test_sdk_game_helpers import typescript_answers
@@ -111,58 +113,88 @@ def wanted(game: Game[Any], seat: int) -> set[Any] | None:
     return {canonical(a) for a in legal if not overpays(a)}
 
 
-def python_answer(game_id: str, codec: GameCodec, raw: pb.DecisionRequest, case: dict[str, Any], index: int) -> dict[str, Any]:
-    """What the Python SDK draws for a case, in the TypeScript side's form."""
-    request = Request(raw, pb.GameStart(game=game_id, seat=case["seat"], num_seats=case["seats"]))
-    rng = random.Random(f"{game_id}-{index}")
-    drawn: dict[Any, str] = {}
-    for _ in range(case["draws"]):
-        if len(drawn) >= case["want"]:
-            break
-        envelope = pb.Action()
-        getattr(envelope, codec.field).CopyFrom(SAMPLERS[game_id](request, rng))
-        data = pb.BotMessage(action=pb.ActionResponse(action=envelope)).SerializeToString()
-        drawn[canonical(codec.decode_action(envelope))] = base64.b64encode(data).decode()
-    purchases = None
-    if game_id == ga_sdk.GAME and request.kind == "turn_choice":
-        bought = ga_sdk.purchases(list(request.choice.money), list(request.choice.land))
-        purchases = [[ids(money), ids(lands)] for money, lands in bought]
-    return {"drawn": list(drawn.values()), "purchases": purchases}
+def case_for(game: Game[Any], seat: int, want: set[Any] | None) -> dict[str, Any]:
+    """What a sampler is asked at this decision: the request as a bot receives it, and how long to draw."""
+    codec = GameCodec(type(game))
+    raw = pb.DecisionRequest(view=codec.view(game.view(seat)), decision=codec.decision(game.decision(seat)))
+    message = base64.b64encode(pb.RefereeMessage(decision=raw).SerializeToString()).decode()
+    case = {"game": game.spec.id, "seat": seat, "seats": game.num_players, "msg": message, "want": DRAWS, "draws": DRAWS}
+    if want is not None:
+        case.update(want=len(want), draws=CAP)
+    return case
+
+
+def python_answers(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What the Python SDK draws for each case, in the TypeScript side's form."""
+    answers = []
+    for index, case in enumerate(cases):
+        game_id = case["game"]
+        codec = GameCodec(GAMES[game_id])
+        raw = pb.RefereeMessage.FromString(base64.b64decode(case["msg"])).decision
+        request = Request(raw, pb.GameStart(game=game_id, seat=case["seat"], num_seats=case["seats"]))
+        rng = random.Random(f"{game_id}-{index}")
+        drawn: dict[Any, str] = {}
+        for _ in range(case["draws"]):
+            if len(drawn) >= case["want"]:
+                break
+            envelope = pb.Action()
+            getattr(envelope, codec.field).CopyFrom(SAMPLERS[game_id](request, rng))
+            data = pb.BotMessage(action=pb.ActionResponse(action=envelope)).SerializeToString()
+            drawn[canonical(codec.decode_action(envelope))] = base64.b64encode(data).decode()
+        purchases = None
+        if game_id == ga_sdk.GAME and request.kind == "turn_choice":
+            bought = ga_sdk.purchases(list(request.choice.money), list(request.choice.land))
+            purchases = [[ids(money), ids(lands)] for money, lands in bought]
+        answers.append({"drawn": list(drawn.values()), "purchases": purchases})
+    return answers
+
+
+def answers_of(lang: str, cases: list[dict[str, Any]], tmp_path: Path) -> list[dict[str, Any]]:
+    answers = python_answers(cases) if lang == "python" else typescript_answers({"cases": cases}, tmp_path, TS_SAMPLE)["answers"]
+    assert len(answers) == len(cases)
+    return answers
+
+
+def assert_answer(game: Game[Any], seat: int, want: set[Any] | None, answer: dict[str, Any], where: str) -> None:
+    """Every action drawn is legal, and reaches ``want``; the purchases listed are the referee's."""
+    codec = GameCodec(type(game))
+    where = f"{where}, seat {seat}: {game.decision(seat)}"
+    drawn = set()
+    for data in answer["drawn"]:
+        action = codec.decode_action(pb.BotMessage.FromString(base64.b64decode(data)).action.action)
+        assert game.check(seat, action) is None, f"{where}: drew {action}, refused: {game.check(seat, action)}"
+        drawn.add(canonical(action))
+    if want is not None:
+        missed = sorted(want - drawn, key=repr)
+        assert not missed, f"{where}: never drew {len(missed)} legal actions, such as {missed[:3]}"
+    if answer["purchases"] is not None:
+        got = {(tuple(sorted(m)), tuple(sorted(ln))) for m, ln in answer["purchases"]}
+        assert len(got) == len(answer["purchases"]), f"{where}: a purchase listed twice"
+        assert got == {(a.money_ids, a.land_ids) for a in game.legal_actions(seat) if isinstance(a, ga.BuyLand)}, where
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize(("game_id", "n"), CONFIGS)
 def test_each_sdks_sampler_draws_legal_actions_and_reaches_them_all(lang: str, game_id: str, n: int, tmp_path: Path) -> None:
-    codec = GameCodec(GAMES[game_id])
     for seed in SEEDS:
-        cases: list[dict[str, Any]] = []
+        # The game is played twice, alike: to ask the sampler at each decision, then to check its answers there.
         wants: list[set[Any] | None] = []
-        answers: list[dict[str, Any]] = []
+        cases: list[dict[str, Any]] = []
         for game, seat in decisions(game_id, n, seed):
-            want = wanted(game, seat)
-            raw = pb.DecisionRequest(view=codec.view(game.view(seat)), decision=codec.decision(game.decision(seat)))
-            message = base64.b64encode(pb.RefereeMessage(decision=raw).SerializeToString()).decode()
-            case = {"game": game_id, "seat": seat, "seats": n, "msg": message, "want": DRAWS, "draws": DRAWS}
-            if want is not None:
-                case.update(want=len(want), draws=CAP)
-            if lang == "python":
-                answers.append(python_answer(game_id, codec, raw, case, len(cases)))
-            cases.append(case)
-            wants.append(want)
-        if lang != "python":
-            answers = typescript_answers({"cases": cases}, tmp_path, TS_SAMPLE)["answers"]
-        assert len(answers) == len(cases)
+            wants.append(want := wanted(game, seat))
+            cases.append(case_for(game, seat, want))
+        answers = answers_of(lang, cases, tmp_path)
         for step, ((game, seat), want, answer) in enumerate(zip(decisions(game_id, n, seed), wants, answers, strict=True)):
-            where = f"seed {seed}, step {step}, seat {seat}: {game.decision(seat)}"
-            drawn = set()
-            for data in answer["drawn"]:
-                action = codec.decode_action(pb.BotMessage.FromString(base64.b64decode(data)).action.action)
-                assert game.check(seat, action) is None, f"{where}: drew {action}, refused: {game.check(seat, action)}"
-                drawn.add(canonical(action))
-            if want is not None:
-                missed = sorted(want - drawn, key=repr)
-                assert not missed, f"{where}: never drew {len(missed)} legal actions, such as {missed[:3]}"
-            if answer["purchases"] is not None:
-                got = {(tuple(sorted(m)), tuple(sorted(ln))) for m, ln in answer["purchases"]}
-                assert len(got) == len(answer["purchases"]), f"{where}: a purchase listed twice"
-                assert got == {(a.money_ids, a.land_ids) for a in game.legal_actions(seat) if isinstance(a, ga.BuyLand)}, where
+            assert_answer(game, seat, want, answer, f"seed {seed}, step {step}")
+
+
+@PURE_RULES_ONLY
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_sdks_sampler_answers_assassinations_rare_questions(lang: str, tmp_path: Path) -> None:
+    """The sniper's detention (asked of a good or a bad cop) and leaving the holding cell seldom come up in random play."""
+    games = [sniper_detention_question(False), sniper_detention_question(True), cell_question()]
+    asked = [(game, seat, wanted(game, seat)) for game in games for seat in game.to_act()]
+    assert {type(game.decision(seat)) for game, seat, _ in asked} == {SniperDetentionChoice, CellChoice}
+    answers = answers_of(lang, [case_for(game, seat, want) for game, seat, want in asked], tmp_path)
+    for (game, seat, want), answer in zip(asked, answers, strict=True):
+        assert_answer(game, seat, want, answer, "set up")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from referee.games.assassination import Assassination
 from referee.server.inprocess import play
-from tests.games.test_assassination_support import PURE_RULES_ONLY, act, agent_detains, make, place, put_president, to_event_stage
+from tests.games.test_assassination_support import PURE_RULES_ONLY, cell_question, sniper_detention_question
 from tests.support import load_bot_class
 
 HeuristicBot = load_bot_class("assassination_heuristic", "HeuristicBot")
@@ -68,38 +68,20 @@ def test_the_bots_answer_the_questions_of_the_action_stage_legally() -> None:
     from arena.v1 import referee_pb2 as pb
     from arena_sdk.bot import Request
     from arena_sdk.games import assassination as sdk
-    from referee.games.assassination.types import ActionKind, Room, TakeAction
     from referee.protocol.messages import GameCodec
 
     codec = GameCodec(Assassination)
 
-    def sniper_shoots(bad_cop: bool) -> Assassination:
-        g = make()
-        g.secret.bad_cop = bad_cop
-        to_event_stage(g)
-        for c in (0, 1, 2):
-            place(g, c, Room.HALL)
-        put_president(g, Room.HALL)
-        act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
-        return g
-
-    def agent_detains_the_police_officer(_: bool) -> Assassination:
-        g = make()
-        agent_detains(g, 1)
-        return g
-
-    for setup in (sniper_shoots, agent_detains_the_police_officer):
-        for flag in (False, True):
-            g = setup(flag)
-            for seat in g.to_act():
-                raw = pb.DecisionRequest(view=codec.view(g.view(seat)), decision=codec.decision(g.decision(seat)))
-                request = Request(raw, pb.GameStart(game="assassination", seat=seat, num_seats=4))
-                answers = {sdk.sample(request, random.Random(k)).SerializeToString() for k in range(20)}
-                answers.add(HeuristicBot().act(request).SerializeToString())
-                decoded = []
-                for data in answers:
-                    envelope = pb.Action()
-                    envelope.assassination.ParseFromString(data)
-                    decoded.append(codec.decode_action(envelope))
-                    assert g.check(seat, decoded[-1]) is None, (setup.__name__, seat, decoded[-1])
-                assert set(decoded) == set(g.legal_actions(seat)), (setup.__name__, seat)
+    for g in (sniper_detention_question(False), sniper_detention_question(True), cell_question()):
+        for seat in g.to_act():
+            raw = pb.DecisionRequest(view=codec.view(g.view(seat)), decision=codec.decision(g.decision(seat)))
+            request = Request(raw, pb.GameStart(game="assassination", seat=seat, num_seats=4))
+            answers = {sdk.sample(request, random.Random(k)).SerializeToString() for k in range(20)}
+            answers.add(HeuristicBot().act(request).SerializeToString())
+            decoded = []
+            for data in answers:
+                envelope = pb.Action()
+                envelope.assassination.ParseFromString(data)
+                decoded.append(codec.decode_action(envelope))
+                assert g.check(seat, decoded[-1]) is None, (g.decision(seat), seat, decoded[-1])
+            assert set(decoded) == set(g.legal_actions(seat)), (g.decision(seat), seat)

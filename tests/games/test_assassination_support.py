@@ -236,6 +236,25 @@ def agent_detains(g: Assassination, target: int, room: Room = Room.HALL) -> list
     return act(g, [0], {0: TakeAction(ActionKind.DETAIN, target)})
 
 
+def sniper_detention_question(bad_cop: bool) -> Assassination:
+    """The sniper shoots the president in the hall before the police officer, who is asked to detain him (AS-24)."""
+    g = make()
+    g.secret.bad_cop = bad_cop
+    to_event_stage(g)
+    for c in (0, 1, 2):
+        place(g, c, Room.HALL)
+    put_president(g, Room.HALL)
+    act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    return g
+
+
+def cell_question() -> Assassination:
+    """The agent detains the police officer, who is asked whether he leaves the holding cell (AS-30)."""
+    g = make()
+    agent_detains(g, 1)
+    return g
+
+
 def of(events: Iterable[Event], cls: type) -> list[Any]:
     return [e.payload for e in events if isinstance(e.payload, cls)]
 

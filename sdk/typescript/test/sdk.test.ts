@@ -306,6 +306,14 @@ test("card helpers read a rank and suit given as numbers, as names, or as receiv
   assert.throws(() => lc.stacks({ rank: 2, suit: 9 }, { rank: 3, suit: 1 }), /not a card suit: 9/);
 });
 
+test("offerLands leaves out a seat offered no land, as Python's offer_lands does: the referee refuses an offer of nothing", () => {
+  const land = card(7, 5, Suit.SPADES);
+  const want = { offerLands: { offers: [{ seat: 2, landIds: [7] }] } };
+  assert.deepEqual(ga.offerLands({ 2: [land], 1: [] }), want);
+  assert.deepEqual(ga.offerLands(new Map([[1, []], [2, [7]]])), want);
+  assert.deepEqual(ga.offerLands(), { offerLands: { offers: [] } });
+});
+
 test("every enum of a game's protocol is exported by its helpers", () => {
   assert.equal(asn.PresidentStatus.KILLED, asn.pb.PresidentStatus.KILLED);
   assert.equal(asn.RoundOutcome, asn.pb.RoundOutcome);
