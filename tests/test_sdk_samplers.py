@@ -44,14 +44,14 @@ from tests.test_sdk_game_helpers import typescript_answers
 LIMIT = 24
 #: Draws from such a decision, at most, to reach them all.
 CAP = 3000
-#: Draws from a decision with more legal actions than LIMIT (each checked, none required).
+#: Draws from every decision at least; from one with more legal actions than LIMIT, all (each checked, none required).
 DRAWS = 12
 #: The seeds of the games played at each player count.
 SEEDS = (1, 2)
 
-#: The TypeScript side: for each decision (a RefereeMessage as received), the actions drawn, as BotMessages, one for
-#: each distinct action (cards in any order), drawing until ``want`` of them or ``draws`` draws; and for a turn of
-#: Generals & Assassins, ``purchases`` as ids.
+#: The TypeScript side: for each decision (a RefereeMessage as received), the actions drawn, as BotMessages, one
+#: for each distinct action (cards in any order), drawing ``least`` times, then on until ``want`` of them or
+#: ``draws`` draws; and for a turn of Generals & Assassins, ``purchases`` as ids.
 TS_SAMPLE = """
 import { readFileSync } from "node:fs";
 import { decodeBotMessage, decodeRefereeMessage, encodeBotMessage, generalsAndAssassins as ga, ids, Request, Rng, SAMPLERS } from "arena-sdk";
@@ -64,7 +64,7 @@ process.stdout.write(JSON.stringify({ answers: cases.map((c: any, i: number) => 
   const request = new Request<any>(msg.decision!, { matchId: "", game: c.game, seat: c.seat, numSeats: c.seats } as any);
   const rng = new Rng(`${c.game}-${i}`);
   const drawn = new Map<string, string>();
-  for (let k = 0; k < c.draws && drawn.size < c.want; k++) {
+  for (let k = 0; k < c.draws && (k < c.least || drawn.size < c.want); k++) {
     const bytes = encodeBotMessage({ action: { action: { [request.field]: (SAMPLERS as any)[c.game](request, rng) } as any } });
     drawn.set(JSON.stringify(canon(decodeBotMessage(bytes))), bytes.toString("base64"));
   }
@@ -118,7 +118,7 @@ def case_for(game: Game[Any], seat: int, want: set[Any] | None) -> dict[str, Any
     codec = GameCodec(type(game))
     raw = pb.DecisionRequest(view=codec.view(game.view(seat)), decision=codec.decision(game.decision(seat)))
     message = base64.b64encode(pb.RefereeMessage(decision=raw).SerializeToString()).decode()
-    case = {"game": game.spec.id, "seat": seat, "seats": game.num_players, "msg": message, "want": DRAWS, "draws": DRAWS}
+    case = {"game": game.spec.id, "seat": seat, "seats": game.num_players, "msg": message, "least": DRAWS, "want": DRAWS, "draws": DRAWS}
     if want is not None:
         case.update(want=len(want), draws=CAP)
     return case
@@ -134,8 +134,8 @@ def python_answers(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
         request = Request(raw, pb.GameStart(game=game_id, seat=case["seat"], num_seats=case["seats"]))
         rng = random.Random(f"{game_id}-{index}")
         drawn: dict[Any, str] = {}
-        for _ in range(case["draws"]):
-            if len(drawn) >= case["want"]:
+        for k in range(case["draws"]):
+            if k >= case["least"] and len(drawn) >= case["want"]:
                 break
             envelope = pb.Action()
             getattr(envelope, codec.field).CopyFrom(SAMPLERS[game_id](request, rng))
