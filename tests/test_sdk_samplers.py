@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from referee.games.glory import types as gl
 from referee.games.glory import values
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
+from tests.games import glory_table
 from tests.games.test_assassination_support import PURE_RULES_ONLY, cell_question, sniper_detention_question
 from tests.support import CONFIGS
 from tests.test_sdk_clients import LANGS
@@ -188,13 +189,35 @@ def test_each_sdks_sampler_draws_legal_actions_and_reaches_them_all(lang: str, g
             assert_answer(game, seat, want, answer, f"seed {seed}, step {step}")
 
 
-@PURE_RULES_ONLY
+def assassination_questions() -> list[Game[Any]]:
+    """The sniper's detention, asked of a good or a bad cop, and leaving the holding cell."""
+    return [sniper_detention_question(False), sniper_detention_question(True), cell_question()]
+
+
+def glory_questions() -> list[Game[Any]]:
+    """A turn with two aces in a small hand; thwarting an assassin with one of three; sending more assassins."""
+    thwart = glory_table.table(2, ["X X@1 X2@1 2h", "X@2 X2@2 X2 2c"])
+    thwart.apply(0, gl.Assassinate(1, (glory_table.c("X"),)))
+    more = glory_table.table(2, ["X X@1 X2@1 2h", "X2 2c"])
+    glory_table.play(more, (0, gl.Assassinate(1, (glory_table.c("X"),))), (1, gl.Thwart((glory_table.c("X2"),))))
+    return [glory_table.table(2, ["Ac As 7c", "2c"]), thwart, more]
+
+
+#: Decisions random play seldom reaches (or seldom with few legal actions), set up by hand, and their kinds.
+RARE = {
+    "assassination": pytest.param(assassination_questions, {SniperDetentionChoice, CellChoice}, marks=PURE_RULES_ONLY),
+    "glory": pytest.param(glory_questions, {gl.TurnChoice, gl.ThwartChoice, gl.MoreAssassinsChoice}),
+}
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_sdks_sampler_answers_assassinations_rare_questions(lang: str, tmp_path: Path) -> None:
-    """The sniper's detention (asked of a good or a bad cop) and leaving the holding cell seldom come up in random play."""
-    games = [sniper_detention_question(False), sniper_detention_question(True), cell_question()]
-    asked = [(game, seat, wanted(game, seat)) for game in games for seat in game.to_act()]
-    assert {type(game.decision(seat)) for game, seat, _ in asked} == {SniperDetentionChoice, CellChoice}
+@pytest.mark.parametrize(("setup", "kinds"), list(RARE.values()), ids=list(RARE))
+def test_each_sdks_sampler_answers_questions_random_play_seldom_asks(
+    lang: str, setup: Callable[[], list[Game[Any]]], kinds: set[type], tmp_path: Path
+) -> None:
+    asked = [(game, seat, wanted(game, seat)) for game in setup() for seat in game.to_act()]
+    assert {type(game.decision(seat)) for game, seat, _ in asked} == kinds
+    assert all(want is not None for _, _, want in asked)
     answers = answers_of(lang, [case_for(game, seat, want) for game, seat, want in asked], tmp_path)
     for (game, seat, want), answer in zip(asked, answers, strict=True):
         assert_answer(game, seat, want, answer, "set up")
