@@ -28,7 +28,7 @@ from arena_sdk.games import SAMPLERS
 from arena_sdk.games import generals_and_assassins as ga_sdk
 from arena_sdk.games.common import ids
 from referee.core.game import Game
-from referee.games.assassination.types import CellChoice, SniperDetentionChoice
+from referee.games.assassination.types import AllegianceChoice, CellChoice, SniperDetentionChoice
 from referee.games.generals_and_assassins import roles
 from referee.games.generals_and_assassins import types as ga
 from referee.games.glory import types as gl
@@ -36,7 +36,7 @@ from referee.games.glory import values
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
 from tests.games import glory_table
-from tests.games.test_assassination_support import PURE_RULES_ONLY, cell_question, sniper_detention_question
+from tests.games.test_assassination_support import PURE_RULES_ONLY, allegiance_question, cell_question, sniper_detention_question
 from tests.support import CONFIGS
 from tests.test_sdk_clients import LANGS
 from tests.test_sdk_game_helpers import typescript_answers
@@ -190,8 +190,8 @@ def test_each_sdks_sampler_draws_legal_actions_and_reaches_them_all(lang: str, g
 
 
 def assassination_questions() -> list[Game[Any]]:
-    """The sniper's detention, asked of a good or a bad cop, and leaving the holding cell."""
-    return [sniper_detention_question(False), sniper_detention_question(True), cell_question()]
+    """The police officer's allegiance, the sniper's detention (asked of a good or a bad cop), leaving the holding cell."""
+    return [allegiance_question(), sniper_detention_question(False), sniper_detention_question(True), cell_question()]
 
 
 def glory_questions() -> list[Game[Any]]:
@@ -205,7 +205,7 @@ def glory_questions() -> list[Game[Any]]:
 
 #: Decisions random play seldom reaches (or seldom with few legal actions), set up by hand, and their kinds.
 RARE = {
-    "assassination": pytest.param(assassination_questions, {SniperDetentionChoice, CellChoice}, marks=PURE_RULES_ONLY),
+    "assassination": pytest.param(assassination_questions, {AllegianceChoice, SniperDetentionChoice, CellChoice}, marks=PURE_RULES_ONLY),
     "glory": pytest.param(glory_questions, {gl.TurnChoice, gl.ThwartChoice, gl.MoreAssassinsChoice}),
 }
 

@@ -248,6 +248,17 @@ def sniper_detention_question(bad_cop: bool) -> Assassination:
     return g
 
 
+def allegiance_question() -> Assassination:
+    """The last-placed seat (3) holds the bad cop token and is dealt the police officer: he may turn bad cop (AS-36)."""
+    g = Assassination(4, 1)
+    finish_round(g, [5, 3, 3, 0])
+    ids = g.secret.identities
+    po = ids.index(PO)
+    ids[3], ids[po] = ids[po], ids[3]
+    g.forget()
+    return g
+
+
 def cell_question() -> Assassination:
     """The agent detains the police officer, who is asked whether he leaves the holding cell (AS-30)."""
     g = make()
