@@ -94,7 +94,8 @@ def withdraw(db: Session, owner_id: int | None, name: str) -> int:
     matches queued or in play with it are played and rated, so that no duplicate set is left half played. A version
     suspended for forfeiting (ladder/suspension.py) is retired too: refused, its owner could not take it off, and the
     operator's ``reinstate`` put back on the ladder a bot its owner wanted off. A version still validating joins the
-    ladder if it passes, as a submission would; submitting again brings the bot back.
+    ladder if it passes, as a submission would, unless a version submitted after it had joined (the one withdrawn);
+    submitting again brings the bot back.
     """
     bot = db.scalar(select(Bot).where(Bot.name == name))
     if bot is None:
@@ -202,14 +203,21 @@ async def submit(
         with make() as db:
             version = db.get_one(BotVersion, registered[0])
             version.reason, version.log = reason, log
-            # A newer version on the ladder, or suspended from it: its owner replaced this one either way.
-            newer = db.scalar(select(func.max(BotVersion.seq)).where(BotVersion.bot_id == version.bot_id, BotVersion.status.in_(ON_LADDER), BotVersion.seq > seq))
+            # A newer version that joined the ladder (on it, suspended from it, or withdrawn since): its owner replaced
+            # this one either way. Looking only at those on the ladder, an older version still validating joined it
+            # after its owner had withdrawn the newer one, bringing back a bot taken off.
+            newer_row = db.execute(
+                select(BotVersion.seq, BotVersion.status).where(BotVersion.bot_id == version.bot_id, BotVersion.status.in_(JOINED), BotVersion.seq > seq)
+                .order_by(BotVersion.seq.desc()).limit(1)
+            ).first()
+            newer = None if newer_row is None else newer_row.seq
             if reason:
                 version.status = "rejected"
                 discard(final)
             elif newer is not None:  # two versions validated at once and the later one passed first: it stays
                 version.status = "retired"
-                note = version.reason = f"passed, but version #{newer}, submitted after it, is on the ladder already"
+                where = "is on the ladder already" if newer_row is not None and newer_row.status in ON_LADDER else "joined the ladder first and has left it since"
+                note = version.reason = f"passed, but version #{newer}, submitted after it, {where}"
             else:
                 version.status = "active"
                 note = same_version_note(db, version)

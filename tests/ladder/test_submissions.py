@@ -174,12 +174,13 @@ def test_a_folder_already_in_the_store_is_neither_overwritten_nor_removed(ladder
     assert (ladder.ladder.store / version.path / "bot.py").read_bytes() == BOT_PY
 
 
-@pytest.mark.parametrize("second_suspended", [False, True])
-def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, second_suspended: bool) -> None:
+@pytest.mark.parametrize("meanwhile", ["", "suspended", "retired"])
+def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, meanwhile: str) -> None:
     """Whichever passed last became active and retired the other: version 1, slower to validate, retired version 2.
 
     With version 2 suspended meanwhile (it crashed match after match), version 1 became active again, although
-    its owner had replaced it: only an active newer version was looked for.
+    its owner had replaced it: only an active newer version was looked for. With version 2 withdrawn meanwhile
+    (retired), version 1 joined the ladder: the bot its owner had taken off came back, and older.
     """
     import asyncio
 
@@ -196,8 +197,10 @@ def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: Ladder
                     with ladder.make() as db:
                         second = db.scalars(select(BotVersion).where(BotVersion.seq == 2)).first()
                         if second is not None and second.status == "active":
-                            if second_suspended:
-                                second.status = "suspended"
+                            if meanwhile == "retired":
+                                submissions.withdraw(db, owner.id, "racer")
+                            elif meanwhile:
+                                second.status = meanwhile
                                 db.commit()
                             break
                     await asyncio.sleep(0.01)
@@ -215,9 +218,10 @@ def test_of_two_versions_validated_at_once_the_later_stays_active(ladder: Ladder
     # By the order they were registered in (their seq): archives are unpacked on threads, so either may come first.
     first, second = sorted(asyncio.run(scenario()), key=lambda outcome: outcome.seq)
     assert second.accepted and second.reason == ""
-    assert first.accepted and "version #2, submitted after it, is on the ladder already" in first.reason
+    where = "joined the ladder first and has left it since" if meanwhile == "retired" else "is on the ladder already"
+    assert first.accepted and f"version #2, submitted after it, {where}" in first.reason
     with ladder.make() as db:
-        assert [(v.seq, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [(1, "retired"), (2, "suspended" if second_suspended else "active")]
+        assert [(v.seq, v.status) for v in db.scalars(select(BotVersion).order_by(BotVersion.seq))] == [(1, "retired"), (2, meanwhile or "active")]
 
 
 def test_a_sample_bot_the_ladder_refuses_is_logged_and_the_others_are_entered(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
