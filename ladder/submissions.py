@@ -22,7 +22,7 @@ from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import MANIFEST, BotManifest, ManifestError, check_built, load_manifest
 from referee.server.runner import MatchSetup, run_local_match
-from referee.server.session import TimeControl
+from referee.server.session import MatchRecord, TimeControl
 
 log_ = logging.getLogger("arena.ladder.submissions")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
@@ -330,7 +330,7 @@ async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, san
     """One match per game against the random sample bot; returns (reason, log) with an empty reason on success.
 
     A sandbox this machine cannot run raises OptionError: the ladder's trouble, not the bot's (it was a rejection that
-    counted towards the owner's daily limit)."""
+    counted towards the owner's daily limit). So does a failed match the ladder caused (``not_the_bots_fault``)."""
     from arena.v1 import referee_pb2 as pb
 
     logs: list[str] = []
@@ -342,8 +342,28 @@ async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, san
         logs.append(f"--- validation match, {game} ---\n{log}")
         verdicts = played.record.result.seats[0].verdicts
         if verdicts:
+            await not_the_bots_fault(played.record, game, sandbox)
             described = "; ".join(f"{pb.VerdictKind.Name(v.kind)} at decision {v.decision_index}: {v.detail}" for v in verdicts)
             shutil.rmtree(log_dir, ignore_errors=True)
             return f"the validation match of {game} failed: {described}", "\n".join(logs)[-LOG_CAP:]
     shutil.rmtree(log_dir, ignore_errors=True)
     return "", "\n".join(logs)[-LOG_CAP:]
+
+
+async def not_the_bots_fault(record: MatchRecord, game: str, sandbox: str) -> None:
+    """Raise OptionError when a validation match the bot failed failed for the ladder: its Docker engine or image gone
+    since the match started (the bot's container killed, or never started, read as the bot crashing), or the
+    ladder's own random bot failing at the same table (a machine too loaded to answer in time, say)."""
+    if sandbox == "docker":
+        from referee.server.sandbox import DockerLauncher
+
+        await asyncio.to_thread(DockerLauncher)  # SandboxError (an OptionError) when the engine or the image is gone
+    from arena.v1 import referee_pb2 as pb
+
+    house = [verdict for seat in record.result.seats[1:] for verdict in seat.verdicts]
+    if house:
+        first = house[0]
+        raise OptionError(
+            f"the ladder's random bot failed too in the validation match of {game} "
+            f"({pb.VerdictKind.Name(first.kind)} at decision {first.decision_index}: {first.detail})"
+        )

@@ -43,6 +43,67 @@ def test_a_version_that_cannot_be_validated_for_want_of_the_sandbox_is_the_ladde
     assert left_in_store(ladder) == [".staging", ".validation"]
 
 
+def test_a_validation_match_the_ladders_random_bot_failed_too_is_the_ladders_failure(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Both seats crashing (a machine too loaded to answer, the ladder's own bot broken) was the submitted bot's rejection."""
+    import shutil
+
+    import ladder.submissions as submissions
+    from ladder.submissions import NOT_COUNTED
+
+    samples = tmp_path / "samples"
+    shutil.copytree(SAMPLE_BOTS / "random", samples / "random", ignore=shutil.ignore_patterns("__pycache__"))
+    (samples / "random" / "bot.py").write_bytes(CRASHING_PY)
+    monkeypatch.setattr(submissions, "SAMPLE_BOTS", samples)
+    owner = ladder.user("uma")
+    reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("unlucky")), ("bot.py", CRASHING_PY)), headers=owner)
+    assert reply.status_code == 503 and "submit again" in reply.json()["detail"], reply.text
+    with ladder.make() as db:
+        (version,) = db.scalars(select(BotVersion)).all()
+        assert version.status == "rejected" and version.reason in NOT_COUNTED
+    # The ladder's bot sound again, the same crashing bot is the one to blame.
+    monkeypatch.setattr(submissions, "SAMPLE_BOTS", SAMPLE_BOTS)
+    reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("unlucky")), ("bot.py", CRASHING_PY)), headers=owner)
+    assert reply.status_code == 422 and "the validation match of generals-war failed: CRASH" in reply.json()["reason"], reply.text
+
+
+@pytest.mark.parametrize("engine_up", [True, False])
+def test_a_validation_match_lost_with_the_docker_engine_is_the_ladders_failure(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, engine_up: bool) -> None:
+    """A Docker engine that went down mid-validation killed the bot's container: that read as the bot crashing."""
+    import dataclasses
+
+    import ladder.submissions as submissions
+    import referee.server.sandbox as sandbox
+    from referee.server.runner import LocalMatch, MatchSetup, run_local_match
+    from referee.server.sandbox import SandboxError
+
+    async def in_processes(setup: MatchSetup) -> LocalMatch:  # the match as Docker played it until the engine went away
+        return await run_local_match(dataclasses.replace(setup, sandbox="process"))
+
+    checked: list[str] = []
+
+    def launcher() -> object:
+        checked.append("engine")
+        if not engine_up:
+            raise SandboxError("no Docker engine can be reached (connection refused); start dockerd, or use --sandbox process")
+        return object()
+
+    monkeypatch.setattr(submissions, "run_local_match", in_processes)
+    monkeypatch.setattr(sandbox, "DockerLauncher", launcher)
+    bot = tmp_path / "crasher"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(manifest("crasher"))
+    (bot / "bot.py").write_bytes(CRASHING_PY)
+    if engine_up:
+        reason, _ = asyncio.run(submissions.validation_matches(bot, ["generals-war"], tmp_path / "logs", "docker"))
+        assert reason.startswith("the validation match of generals-war failed: CRASH"), reason
+    else:
+        with pytest.raises(SandboxError, match="no Docker engine"):
+            asyncio.run(submissions.validation_matches(bot, ["generals-war"], tmp_path / "logs", "docker"))
+    assert checked == ["engine"]
+
+
 def test_a_new_version_that_fails_validation_is_rejected_and_leaves_the_active_one_alone(ladder: LadderFixture) -> None:
     """Its folder is removed, not the bot's (which holds the active version), and no validation files stay behind."""
     owner = ladder.user("nina")
