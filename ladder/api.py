@@ -24,6 +24,7 @@ from ladder.admission import Admission
 from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
+from ladder.prune import pruned_detail
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
 from ladder.upload import Limits
@@ -89,6 +90,12 @@ def find_match(db: Session, match_id: int) -> Match:
 
 def held_back(match_id: int) -> HTTPException:
     return HTTPException(404, f"no replay for match {match_id} yet: it is shown once every match of its deal is over")
+
+
+def check_replay_kept(match: Match) -> None:
+    """410 Gone for a replay the operator pruned (``arena ladder prune``): it was there, and will not be again."""
+    if match.replay_pruned_days is not None:
+        raise HTTPException(410, pruned_detail("replay", match.id, match.replay_pruned_days))
 
 
 def create_app(state: LadderState) -> FastAPI:
@@ -158,6 +165,7 @@ def create_app(state: LadderState) -> FastAPI:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
             raise held_back(match_id)
+        check_replay_kept(found)
         try:
             raw = queries.replay_json(db, match_id, state.data_dir)
         except FileNotFoundError:  # removed by hand, a disk replaced; any other OSError is the ladder's (logged 500)
@@ -232,6 +240,8 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(403, "only the bot's owner may read its logs")
         if not queries.settled(db, found):  # the log shows a hand the opponent holds in the twin match
             raise HTTPException(404, f"no log for match {match_id} yet: logs are kept back until every match of its deal is over")
+        if found.logs_pruned_days is not None:
+            raise HTTPException(410, pruned_detail("log", match_id, found.logs_pruned_days))
         text = queries.seat_log(db, match_seat, state.data_dir)
         if text is None:
             raise HTTPException(404, "no log kept for this seat")
@@ -254,6 +264,7 @@ def create_app(state: LadderState) -> FastAPI:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
             raise held_back(match_id)
+        check_replay_kept(found)
         stored = queries.match_file(db, match_id, REPLAY_FILE) if found.status == "done" else None
         path = queries.replay_path(db, match_id, state.data_dir)
         if stored is None and path is None:

@@ -124,6 +124,11 @@ class Match(Base):
     rated_with: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: The user who asked for a challenge (kind "challenge"), whose open challenges are capped; None otherwise.
     challenger_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The operator removed its seat logs (``arena ladder prune``), with this age in days: the logs of the matches
+    #: finished more than that many days before. None while they are kept. Readers then answer "pruned", not "none".
+    logs_pruned_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: As ``logs_pruned_days``, for its replay.
+    replay_pruned_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class MatchSeat(Base):

@@ -682,3 +682,28 @@ def check_ratings(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
         raise typer.Exit(1)
     console.print("ratings match the match log")
 
+
+
+@ladder_app.command()
+def prune(
+    logs_older_than: Annotated[int | None, typer.Option("--logs-older-than", metavar="DAYS", help="Remove the bots' logs of the matches finished more than DAYS days ago.", min=0)] = None,
+    replays_older_than: Annotated[int | None, typer.Option("--replays-older-than", metavar="DAYS", help="Remove the replays of the matches finished more than DAYS days ago.", min=0)] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed, and remove nothing.")] = False,
+    data: DataDir = DEFAULT_DATA,
+    db: DbUrl = None,
+) -> None:
+    """Operator: remove old matches' logs (and replays), on its database and data folder (no token); their results and ratings stay."""
+    from ladder.prune import PruneError, prune as pruned
+
+    if logs_older_than is None and replays_older_than is None:
+        fail("give --logs-older-than DAYS, --replays-older-than DAYS or both")
+    make = open_ladder_db(data, db, existing=True, write=not dry_run)
+    try:
+        with database_errors():
+            done = pruned(make, data, logs_older_than, replays_older_than, dry_run=dry_run)
+    except PruneError as exc:
+        fail(str(exc))
+    said = [f"the logs of {done.logs} matches"] if logs_older_than is not None else []
+    said += [f"the replays of {done.replays} matches"] if replays_older_than is not None else []
+    verb = "would remove" if dry_run else "removed"
+    console.print(f"{verb} {' and '.join(said)}: {done.bytes} bytes" + (" (--dry-run: nothing removed)" if dry_run else ""), soft_wrap=True)

@@ -56,8 +56,8 @@ def game_list() -> list[dict[str, Any]]:
     ]
 
 
-def not_found(message: str, heading: str = "Not found") -> HTMLResponse:
-    return render("not_found.html", heading, {"message": message, "heading": heading}, status=404)
+def not_found(message: str, heading: str = "Not found", status: int = 404) -> HTMLResponse:
+    return render("not_found.html", heading, {"message": message, "heading": heading}, status=status)
 
 
 def _viewer(title: str, summary_url: str, frames_url: str, local: bool) -> HTMLResponse:
@@ -96,6 +96,9 @@ def pages_router() -> APIRouter:
                 return not_found(f"There is no match {raw_id}.")
             if not queries.settled(db, found):  # its twin plays the same deal: nothing of it is shown before
                 return not_found(f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over.", "Not yet")
+            if found.replay_pruned_days is not None:  # its results are still on the bots' pages and in the match lists
+                return not_found(f"The replay of match {match_id} is no longer kept: the ladder's operator removed the replays of matches"
+                                 f" finished more than {found.replay_pruned_days} days before.", "Pruned", status=410)
         return _viewer(f"Match {match_id} · Arena ladder", f"/api/matches/{match_id}", f"/api/matches/{match_id}/frames", local=False)
 
     return router

@@ -533,6 +533,18 @@ def test_an_owner_or_the_operator_withdraws_a_bot_whose_queued_matches_are_still
         assert db.scalar(select(BotVersion.reason).join(Bot).where(Bot.name == "random")) == "withdrawn by the operator"
 
 
+def greedy_against_random(ladder: LadderFixture, server: str) -> tuple[str, str, str]:
+    """Owner yara's gw-greedy and zeno's random entered from the terminal, two matches played: the data folder,
+    yara's token and zeno's."""
+    data = str(ladder.ladder.config.data_dir)
+    token = arena("ladder", "user", "add", "yara", "--data", data).strip()
+    other = arena("ladder", "user", "add", "zeno", "--data", data).strip()
+    arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
+    arena("ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", other)
+    ladder.play(2)
+    return data, token, other
+
+
 def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(
     ladder: LadderFixture, server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -542,12 +554,7 @@ def test_a_bot_author_looks_up_a_bot_its_log_and_a_replay_from_the_terminal(
     from ladder.models import MatchSeat
     from referee.server.replay import load_replay
 
-    data = str(ladder.ladder.config.data_dir)
-    token = arena("ladder", "user", "add", "yara", "--data", data).strip()
-    other = arena("ladder", "user", "add", "zeno", "--data", data).strip()
-    arena("ladder", "submit", str(SAMPLE_BOTS / "generals_war_greedy"), "--server", server, "--token", token)
-    arena("ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", other)
-    ladder.play(2)
+    data, token, other = greedy_against_random(ladder, server)
 
     shown = json.loads(arena("ladder", "bot", "gw-greedy", "--json", "--server", server))
     assert shown["owner"] == "yara" and [v["status"] for v in shown["versions"]] == ["active"]
