@@ -78,16 +78,17 @@ def in_data_folder(stored: str, root: Path) -> Path | None:
 
 
 def kept_file(path: Path, root: Path) -> int | None:
-    """The size of ``path`` if it is a file (not a link) inside the data folder ``root``'s replays/ or logs/, else None."""
+    """The size of ``path`` if it is a file (not a link) in the data folder ``root``'s replays/ or logs/, else None.
+    Either folder may be a link to another disk (``datafiles.stored_name``); nothing in it leads out of it."""
     try:
-        if not path.is_file() or path.is_symlink():
+        inside = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        if len(inside.parts) < 2 or inside.parts[0] not in KEPT or path.is_symlink() or not path.is_file():
             return None
-        inside = path.resolve().relative_to(root.resolve())
+        if not path.resolve().is_relative_to((root / inside.parts[0]).resolve()):
+            return None
+        return path.stat().st_size
     except (OSError, ValueError):
         return None
-    if len(inside.parts) < 2 or inside.parts[0] not in KEPT:
-        return None
-    return path.stat().st_size
 
 
 def _files(db: Session, ids: list[int], logs: bool, root: Path) -> dict[int, dict[Path, int]]:

@@ -297,3 +297,43 @@ def test_the_migration_upgrades_a_ladder_with_matches_to_nothing_pruned(ladder: 
         match = db.get_one(Match, played)
         assert (match.logs_pruned_days, match.replay_pruned_days, match.finished_at) == (None, None, OLD)
     assert prune(ladder.make, root, 30, None, now=NOW).logs == 1
+
+
+def test_only_the_data_folder_s_own_files_are_removed(ladder: LadderFixture, two: list[int], tmp_path: Path) -> None:
+    """A row naming a file by the absolute path of the folder this one was copied from (a backup served elsewhere,
+    its original still there) loses this folder's copy, not the original; a path leading out of the data folder, or a
+    link, is left alone."""
+    root = ladder.ladder.config.data_dir
+    original = tmp_path / "original"
+    with ladder.make() as db:
+        copied = add_match(db, two, OLD, data_dir=root, files=dict(LOGS))
+        linked = add_match(db, two, OLD)
+        outside = add_match(db, two, OLD)
+        for seat, path in enumerate(sorted((root / "logs" / str(copied)).iterdir())):
+            (original / "logs" / str(copied)).mkdir(parents=True, exist_ok=True)
+            (original / "logs" / str(copied) / path.name).write_bytes(b"the original's")
+            db.execute(update(MatchSeat).where(MatchSeat.match_id == copied, MatchSeat.seat == seat)
+                       .values(log_path=str(original / "logs" / str(copied) / path.name)))
+        (tmp_path / "elsewhere.log").write_bytes(b"not the ladder's")
+        db.execute(update(MatchSeat).where(MatchSeat.match_id == outside, MatchSeat.seat == 0).values(log_path="logs/../../elsewhere.log"))
+        db.execute(update(MatchSeat).where(MatchSeat.match_id == outside, MatchSeat.seat == 1).values(log_path="ladder.db"))
+        db.commit()
+    (root / "logs" / str(linked)).mkdir(parents=True)
+    (root / "logs" / str(linked) / "try-seat0.log").symlink_to(tmp_path / "elsewhere.log")
+    assert prune(ladder.make, root, 30, None, now=NOW) == Pruned(logs=1, bytes=sum(map(len, LOGS.values())))
+    assert not (root / "logs" / str(copied)).exists()
+    assert sorted(p.read_bytes() for p in (original / "logs" / str(copied)).iterdir()) == [b"the original's"] * 2
+    assert (tmp_path / "elsewhere.log").read_bytes() == b"not the ladder's"
+    assert (root / "logs" / str(linked) / "try-seat0.log").is_symlink() and (root / "ladder.db").is_file()
+
+
+def test_a_logs_folder_linked_from_another_disk_is_pruned(ladder: LadderFixture, two: list[int], tmp_path: Path) -> None:
+    """The data folder's replays/ or logs/ may be a link to a bigger disk (ladder/datafiles.py): their files are its own."""
+    root = ladder.ladder.config.data_dir
+    for folder in ("logs", "replays"):
+        (tmp_path / "disk" / folder).mkdir(parents=True)
+        (root / folder).symlink_to(tmp_path / "disk" / folder)
+    with ladder.make() as db:
+        add_match(db, two, OLD, data_dir=root, files={**LOGS, REPLAY_FILE: REPLAY})
+    assert prune(ladder.make, root, 30, 30, now=NOW) == Pruned(logs=1, replays=1, bytes=sum(map(len, LOGS.values())) + len(REPLAY))
+    assert [p for p in (tmp_path / "disk").rglob("*") if p.is_file()] == []
