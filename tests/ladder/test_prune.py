@@ -306,9 +306,15 @@ def test_only_the_data_folder_s_own_files_are_removed(ladder: LadderFixture, two
     root = ladder.ladder.config.data_dir
     original = tmp_path / "original"
     with ladder.make() as db:
-        copied = add_match(db, two, OLD, data_dir=root, files=dict(LOGS))
+        copied = add_match(db, two, OLD, data_dir=root, files={**LOGS, REPLAY_FILE: REPLAY})
         linked = add_match(db, two, OLD)
         outside = add_match(db, two, OLD)
+        folder_linked = add_match(db, two, OLD)
+        kept = db.get_one(Match, copied).replay_path
+        assert kept is not None
+        (original / "replays").mkdir(parents=True)
+        (original / kept).write_bytes(b"the original's")
+        db.get_one(Match, copied).replay_path = str(original / kept)
         for seat, path in enumerate(sorted((root / "logs" / str(copied)).iterdir())):
             (original / "logs" / str(copied)).mkdir(parents=True, exist_ok=True)
             (original / "logs" / str(copied) / path.name).write_bytes(b"the original's")
@@ -320,8 +326,13 @@ def test_only_the_data_folder_s_own_files_are_removed(ladder: LadderFixture, two
         db.commit()
     (root / "logs" / str(linked)).mkdir(parents=True)
     (root / "logs" / str(linked) / "try-seat0.log").symlink_to(tmp_path / "elsewhere.log")
-    assert prune(ladder.make, root, 30, None, now=NOW) == Pruned(logs=1, bytes=sum(map(len, LOGS.values())))
-    assert not (root / "logs" / str(copied)).exists()
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "a-folder" / "try-seat0.log").write_bytes(b"not the ladder's either")
+    (root / "logs" / str(folder_linked)).symlink_to(tmp_path / "a-folder")
+    assert prune(ladder.make, root, 30, 30, now=NOW) == Pruned(logs=1, replays=1, bytes=sum(map(len, LOGS.values())) + len(REPLAY))
+    assert not (root / "logs" / str(copied)).exists() and not (root / kept).exists()
+    assert (original / kept).read_bytes() == b"the original's"
+    assert (tmp_path / "a-folder" / "try-seat0.log").is_file()
     assert sorted(p.read_bytes() for p in (original / "logs" / str(copied)).iterdir()) == [b"the original's"] * 2
     assert (tmp_path / "elsewhere.log").read_bytes() == b"not the ladder's"
     assert (root / "logs" / str(linked) / "try-seat0.log").is_symlink() and (root / "ladder.db").is_file()
