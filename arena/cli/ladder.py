@@ -684,15 +684,19 @@ def check_ratings(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
 
 
 
+#: The longest age ``prune`` takes (a thousand years): its days are stored in an integer column.
+MAX_DAYS = 365_000
+
+
 @ladder_app.command()
 def prune(
-    logs_older_than: Annotated[int | None, typer.Option("--logs-older-than", metavar="DAYS", help="Remove the bots' logs of the matches finished more than DAYS days ago.", min=0)] = None,
-    replays_older_than: Annotated[int | None, typer.Option("--replays-older-than", metavar="DAYS", help="Remove the replays of the matches finished more than DAYS days ago.", min=0)] = None,
+    logs_older_than: Annotated[int | None, typer.Option("--logs-older-than", metavar="DAYS", help="Remove the bots' logs of the matches finished more than DAYS days ago.", min=0, max=MAX_DAYS)] = None,
+    replays_older_than: Annotated[int | None, typer.Option("--replays-older-than", metavar="DAYS", help="Remove the replays of the matches finished more than DAYS days ago.", min=0, max=MAX_DAYS)] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed, and remove nothing.")] = False,
     data: DataDir = DEFAULT_DATA,
     db: DbUrl = None,
 ) -> None:
-    """Operator: remove old matches' logs (and replays), on its database and data folder (no token); their results and ratings stay."""
+    """Operator: remove the logs (and replays) of matches finished long ago, on the ladder's database and data folder (no token); results and ratings stay."""
     from ladder.prune import PruneError, prune as pruned
 
     if logs_older_than is None and replays_older_than is None:
