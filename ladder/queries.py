@@ -111,6 +111,9 @@ def _summary(match: Match, seats: list[Any], is_settled: bool) -> dict[str, Any]
         "id": match.id, "game": match.game, "kind": match.kind, "status": match.status, "settled": is_settled,
         "seed": match.seed if is_settled else None, "deal": match.deal if is_settled else None,
         "attempts": match.attempts, "created_at": match.created_at, "finished_at": match.finished_at, "error": match.error,
+        # The age in days its logs or replay were pruned at (``arena ladder prune``), None while kept: a client can
+        # tell a replay to fetch from one gone (410) before asking.
+        "logs_pruned_days": match.logs_pruned_days, "replay_pruned_days": match.replay_pruned_days,
         "seats": [
             {"seat": s.seat, "bot": name, "version": version, "version_id": s.bot_version_id, "rank": s.rank if is_settled else None,
              "score": s.score if is_settled else None, "verdicts": public_verdicts(s.verdicts, is_settled)}

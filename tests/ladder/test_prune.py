@@ -177,13 +177,19 @@ def test_readers_of_a_pruned_log_or_replay_are_told_it_was_pruned(ladder: Ladder
         assert answer.status_code == 410 and "replay of match" in answer.json()["detail"] and "more than 7 days" in answer.json()["detail"], (path, answer.text)
     page = ladder.client.get(f"/matches/{gone}")
     assert page.status_code == 410 and "Pruned" in page.text and "more than 7 days" in page.text
-    assert ladder.client.get(f"/api/matches/{gone}").json()["seats"][0]["rank"] == 1, "its result stays"
+    summary = ladder.client.get(f"/api/matches/{gone}").json()
+    assert summary["seats"][0]["rank"] == 1, "its result stays"
+    assert (summary["logs_pruned_days"], summary["replay_pruned_days"]) == (30, 7), "the summary says what is gone"
+    listed = {m["id"]: m for m in ladder.client.get("/api/matches").json()}
+    assert (listed[gone]["logs_pruned_days"], listed[gone]["replay_pruned_days"]) == (30, 7)
     # A match never pruned still reads as before.
     with ladder.make() as db:
         db.execute(update(Match).where(Match.id == kept).values(finished_at=1.0))
         db.commit()
     assert ladder.client.get(f"/api/matches/{kept}/logs/0", headers=owner).json() == {"log": LOGS[seat_log_name(0)].decode()}
     assert ladder.client.get(f"/matches/{kept}").status_code == 200
+    summary = ladder.client.get(f"/api/matches/{kept}").json()
+    assert (summary["logs_pruned_days"], summary["replay_pruned_days"]) == (None, None)
 
 
 def test_the_prune_command_tells_what_it_removed_and_refuses_bad_ages(ladder: LadderFixture, two: list[int]) -> None:
@@ -243,7 +249,10 @@ def test_a_played_ladder_pruned_keeps_its_standings_match_list_and_ratings(ladde
     assert "removed the logs of" in said and " 0 matches" not in said
     assert not (Path(data) / replay).exists() and not any((Path(data) / p).exists() for p in logs if p)
     assert ladder.client.get(f"/api/games/{GAME}/standings").json() == standings
-    assert ladder.client.get("/api/matches", params={"limit": 200}).json() == listed
+    after = ladder.client.get("/api/matches", params={"limit": 200}).json()
+    pruned = ("logs_pruned_days", "replay_pruned_days")
+    assert [{k: v for k, v in m.items() if k not in pruned} for m in after] == [{k: v for k, v in m.items() if k not in pruned} for m in listed]
+    assert {(m["logs_pruned_days"], m["replay_pruned_days"]) for m in after if m["id"] == done["id"]} == {(0, 0)}
     assert "ratings match the match log" in arena("ladder", "check-ratings", "--data", data)
     seat = next(s["seat"] for s in done["seats"] if s["bot"] == "gw-greedy")
     for args in (["log", str(done["id"]), str(seat), "--token", token], ["replay", str(done["id"]), "-o", str(ladder.tmp / "r.json")]):
