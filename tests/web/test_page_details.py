@@ -194,6 +194,20 @@ def test_the_owner_gets_logs_of_settled_matches_only_and_no_withdrawal_without_a
     page.wait_for_selector(".log-button")
     offered = sorted({int(m) for m in page.eval_on_selector_all(".log-button", "bs => bs.map(b => b.dataset.match)")})
     assert offered == sorted([shown.played, shown.twin, shown.gone]), "no log of a failed match, nor of one whose twin is still played"
+    # Its logs pruned (arena ladder prune), a match offers none: the button only answered 410.
+    with shown.ladder.make() as db:
+        db.execute(update(Match).where(Match.id == shown.gone).values(logs_pruned_days=30))
+        db.commit()
+    try:
+        page.reload()
+        page.wait_for_selector(".log-button")
+        offered = sorted({int(m) for m in page.eval_on_selector_all(".log-button", "bs => bs.map(b => b.dataset.match)")})
+        assert offered == sorted([shown.played, shown.twin])
+        assert page.locator(".pruned").count() == 1 and "more than 30 days" in (page.get_attribute(".pruned", "title") or "")
+    finally:
+        with shown.ladder.make() as db:
+            db.execute(update(Match).where(Match.id == shown.gone).values(logs_pruned_days=None))
+            db.commit()
     assert page.is_visible("#withdraw")
     page.goto(f"{shown.url}/bots/retiree")
     page.wait_for_selector("body[data-ready]")

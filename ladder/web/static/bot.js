@@ -92,6 +92,8 @@
   function logCell(m) {
     const seats = m.seats.filter((s) => s.bot === name);
     if (!owner || m.status !== "done" || !m.settled) return ""; // logs are kept back until the whole deal is over
+    if (m.logs_pruned_days !== null && m.logs_pruned_days !== undefined)
+      return el("span", { class: "small muted pruned", title: `the operator removed the logs of matches finished more than ${m.logs_pruned_days} days before` }, "pruned");
     return el(
       "span",
       {},
