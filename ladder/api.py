@@ -11,6 +11,11 @@ from collections.abc import Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.dependencies.models import Dependant
+from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -80,6 +85,11 @@ def get_owner(db: Db, authorization: Annotated[str | None, Header()] = None) -> 
 Owner = Annotated[User, Depends(get_owner)]
 
 
+def needs_owner(dependant: Dependant) -> bool:
+    """Whether a route (its dependencies, all the way down) asks for the owner's token."""
+    return any(d.call is get_owner or needs_owner(d) for d in dependant.dependencies)
+
+
 def find_match(db: Session, match_id: int) -> Match:
     """The match ``match_id``, or 404."""
     found = queries.get_match(db, match_id)
@@ -111,6 +121,23 @@ def create_app(state: LadderState) -> FastAPI:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500)
         return Response("Internal Server Error", status_code=500, media_type="text/plain")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        """A request that needs a token and brings no good one is refused 401 even when its body is malformed too:
+        FastAPI reads the body before it checks the token, so a stranger's garbage got a 422 that described the body."""
+        route = request.scope.get("route")
+        if isinstance(route, APIRoute) and needs_owner(route.dependant):
+
+            def check_token() -> None:
+                with state.make() as db:
+                    get_owner(db, request.headers.get("authorization"))
+
+            try:
+                await run_in_threadpool(check_token)
+            except HTTPException as refused:
+                return JSONResponse({"detail": refused.detail}, status_code=refused.status_code)
+        return await request_validation_exception_handler(request, exc)
 
     def known_game(game: str) -> str:
         if game not in GAMES:

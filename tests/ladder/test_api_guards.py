@@ -273,3 +273,18 @@ def test_a_failed_match_has_no_replay_and_no_frames(ladder: LadderFixture) -> No
     for path in (f"/api/matches/{failed_id}/replay", f"/api/matches/{failed_id}/frames", f"/api/matches/{failed_id}/frames?seat=1"):
         reply = ladder.client.get(path)
         assert reply.status_code == 404 and reply.json()["detail"] == f"no replay for match {failed_id}", (path, reply.text)
+
+
+@pytest.mark.parametrize("body", [b"{not json", b'{"bot": 1}'])
+def test_a_request_needing_a_token_is_refused_401_before_its_body_is_judged(ladder: LadderFixture, body: bytes) -> None:
+    """FastAPI reads a body before it checks the token: a stranger's malformed challenge got a 422 that described
+    the body's fields, where anyone without a token is to hear only that they need one."""
+    json_type = {"Content-Type": "application/json"}
+    for headers, told in (({}, "send your API token"), ({"Authorization": "Bearer nonsense"}, "unknown API token")):
+        refused = ladder.client.post("/api/challenges", content=body, headers={**json_type, **headers})
+        assert refused.status_code == 401 and told in refused.json()["detail"], refused.text
+    owner = ladder.user("olga")
+    judged = ladder.client.post("/api/challenges", content=body, headers={**json_type, **owner})
+    assert judged.status_code == 422 and isinstance(judged.json()["detail"], list), judged.text
+    # A route with no token to check answers its malformed request 422, as before.
+    assert ladder.client.get("/api/matches", params={"limit": "many"}).status_code == 422
