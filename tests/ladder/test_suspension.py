@@ -25,7 +25,7 @@ from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.ratings import INITIAL
 from ladder.scheduler import entrants, fill_queue
 from ladder.submissions import submit
-from ladder.suspension import SUSPEND_AFTER, ReinstatementRefused, held_against, reinstate
+from ladder.suspension import SUSPEND_AFTER, WINDOW, ReinstatementRefused, held_against, reinstate
 from ladder.upload import zip_directory
 from ladder.worker import fail_match, record_outcome
 from tests.ladder.conftest import LadderFixture, check_rated_once, enter
@@ -107,6 +107,27 @@ def test_a_version_that_forfeits_one_match_short_then_plays_cleanly_stays(make: 
             play(make, [shaky, other], {0})
         play(make, [shaky, other], set())
     assert status(make, shaky) == ("active", "")
+
+
+def test_a_version_with_a_long_clean_record_is_still_suspended_by_its_latest_forfeits(make: sessionmaker[Session]) -> None:
+    """Judged from its latest matches, not its first: a bot that played cleanly for a long while, then crashed at
+    every start, would else never leave matchmaking (its first matches, read instead, are clean)."""
+    shaky, other = add_bots(make, [GAME], 2)
+    for _ in range(N * WINDOW + 5):
+        play(make, [shaky, other], set())
+    for _ in range(N):
+        play(make, [shaky, other], {0})
+    assert status(make, shaky)[0] == "suspended"
+
+
+def test_two_versions_that_forfeit_the_same_matches_are_both_suspended(make: sessionmaker[Session]) -> None:
+    """At a table of three, two crashing versions beside a sound one: each is judged, not just the first."""
+    first, second, sound = add_bots(make, ["glory"], 3)
+    for _ in range(N):
+        match_id = start(make, [first, second, sound], game="glory")
+        assert record_outcome(make, match_id, "w", outcome(3, {0, 1}))
+    assert status(make, first)[0] == status(make, second)[0] == "suspended"
+    assert status(make, sound)[0] == "active"
 
 
 def test_the_run_is_the_matches_in_the_order_they_finished_not_the_order_they_were_queued(make: sessionmaker[Session]) -> None:
