@@ -404,6 +404,37 @@ def test_a_suspended_bot_can_be_withdrawn_and_is_then_not_reinstated(make: sessi
         assert bot not in {e.version_id for e in entrants(db, GAME)}
 
 
+def test_a_version_withdrawn_while_the_operator_reinstates_it_stays_off_the_ladder(make: sessionmaker[Session]) -> None:
+    """Its owner withdraws it between reinstate's read and its write: the write finds it changed and is refused,
+    rather than putting a retired version (or one a new version replaced) back into matchmaking."""
+    from sqlalchemy import event
+
+    from ladder.submissions import withdraw
+
+    bot, other = add_bots(make, [GAME], 2)
+    suspend(make, bot, other)
+    engine = make.kw["bind"]
+    withdrawn: list[int] = []
+
+    def meanwhile(conn: object, cursor: object, statement: str, params: object, context: object, executemany: bool) -> None:
+        if statement.startswith("UPDATE bot_versions") and "reinstated by the operator" in str(params) and not withdrawn:
+            with make() as other_db:  # another connection, committed before the reinstatement writes
+                owner = other_db.get_one(Bot, other_db.get_one(BotVersion, bot).bot_id).owner_id
+                withdrawn.append(withdraw(other_db, owner, "bot0"))
+
+    event.listen(engine, "before_cursor_execute", meanwhile)
+    try:
+        with make() as db:
+            with pytest.raises(ReinstatementRefused, match="changed meanwhile"):
+                reinstate(db, "bot0")
+    finally:
+        event.remove(engine, "before_cursor_execute", meanwhile)
+    assert withdrawn == [1]
+    assert status(make, bot) == ("retired", "withdrawn by its owner")
+    with make() as db:
+        assert bot not in {e.version_id for e in entrants(db, GAME)}
+
+
 def test_with_remote_workers_the_ladders_own_log_tells_a_suspension(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Recorded on a Dask worker, a suspension was logged on that worker's machine only."""
     from sqlalchemy import update
