@@ -105,3 +105,50 @@ def test_an_owners_challenges_do_not_count_against_another_owner(make: sessionma
             challenge(db, owner, "bot0", "rival", "generals-war", seed)
         made = challenge(db, rival, "rival", "bot1", "generals-war", 99)
         assert len(made) == 2 and {m.challenger_id for m in made} == {rival}
+
+
+def test_every_match_of_a_set_deals_the_same_cards(make: sessionmaker[Session]) -> None:
+    """One deal from every seat: the set's matches share its seed (the cards) as well as its deal id."""
+    add_bots(make, ["generals-war", "glory"], 4)
+    with make() as db:
+        fill_queue(db, random.Random(4), target=24, games=["generals-war", "glory"])
+        sets: dict[str, set[int]] = {}
+        for deal, seed in db.execute(select(Match.deal, Match.seed)):
+            sets.setdefault(deal, set()).add(seed)
+    assert len(sets) > 4 and all(len(seeds) == 1 for seeds in sets.values()), sets
+
+
+def test_a_game_for_two_to_six_is_played_at_every_size_of_table_it_can_fill(make: sessionmaker[Session]) -> None:
+    """Glory with six bots: tables of two to six all come up, not only the smallest or the largest."""
+    add_bots(make, ["glory"], 6)
+    with make() as db:
+        fill_queue(db, random.Random(5), target=200, games=["glory"])
+        sizes = set(db.scalars(select(Match.num_players)))
+    assert sizes == {2, 3, 4, 5, 6}, sizes
+
+
+def test_the_bot_an_exhibition_seats_twice_is_drawn_at_random(make: sessionmaker[Session]) -> None:
+    """Three bots at four seats: not always the same one gets the extra seat (and its extra share of the cards)."""
+    three = add_bots(make, ["assassination"], 3)
+    doubled: Counter[int] = Counter()
+    for seed in range(15):
+        with make() as db:
+            db.execute(update(Match).values(status="done"))
+            fill_queue(db, random.Random(seed), target=4, games=["assassination"])
+            first = db.scalars(select(Match.id).where(Match.status == "queued").order_by(Match.id)).first()
+            seats = Counter(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == first)))
+            doubled[seats.most_common(1)[0][0]] += 1
+            db.commit()
+    assert set(doubled) == set(three), doubled
+
+
+def test_a_placement_set_is_played_before_rated_sets_queued_ahead_of_it(make: sessionmaker[Session]) -> None:
+    """A new bot's placement goes first: it should not wait behind the whole queue to get a rating."""
+    from ladder.worker import claim
+
+    a, b, c = add_bots(make, ["generals-war"], 3)
+    with make() as db:
+        queue_duplicate_set(db.connection(), "generals-war", [a, b], 1, "rated")
+        placement = queue_duplicate_set(db.connection(), "generals-war", [c, a], 2, "placement")
+        db.commit()
+    assert claim(make, "w", 60) == placement[0]
