@@ -48,17 +48,21 @@ def test_neighbours_are_seated_in_a_random_order_around_the_table() -> None:
 def test_an_exhibition_seats_a_bot_seated_twice_apart_as_well_as_side_by_side(make: sessionmaker[Session]) -> None:
     """Three bots at the Assassination Game's four seats: the one seated twice is not always its own neighbour."""
     add_bots(make, ["assassination"], 3)
-    apart: Counter[bool] = Counter()
+    side_by_side: Counter[bool] = Counter()
     for seed in range(12):
-        with make() as db:
-            db.execute(update(Match).values(status="done"))
-            fill_queue(db, random.Random(seed), target=4, games=["assassination"])
-            first = db.scalars(select(Match.id).where(Match.status == "queued").order_by(Match.id)).first()
-            seats = list(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == first).order_by(MatchSeat.seat)))
-            twice = [seat for seat, vid in enumerate(seats) if seats.count(vid) == 2]
-            apart[(twice[1] - twice[0]) in (1, 3)] += 1
-            db.commit()
-    assert apart[True] and apart[False], apart
+        seats = exhibition_seats(make, seed)
+        twice = [seat for seat, vid in enumerate(seats) if seats.count(vid) == 2]
+        side_by_side[(twice[1] - twice[0]) in (1, 3)] += 1  # seats 0 and 3 are neighbours round the table
+    assert side_by_side[True] and side_by_side[False], side_by_side
+
+
+def exhibition_seats(make: sessionmaker[Session], seed: int) -> list[int]:
+    """The versions at the seats of the first match of one tick's exhibition, from an empty queue."""
+    with make() as db:
+        db.execute(update(Match).values(status="done"))
+        fill_queue(db, random.Random(seed), target=4, games=["assassination"])
+        first = db.scalars(select(Match.id).where(Match.status == "queued").order_by(Match.id)).first()
+        return list(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == first).order_by(MatchSeat.seat)))
 
 
 def test_every_match_of_a_set_records_its_number_of_seats(make: sessionmaker[Session]) -> None:
@@ -132,13 +136,7 @@ def test_the_bot_an_exhibition_seats_twice_is_drawn_at_random(make: sessionmaker
     three = add_bots(make, ["assassination"], 3)
     doubled: Counter[int] = Counter()
     for seed in range(15):
-        with make() as db:
-            db.execute(update(Match).values(status="done"))
-            fill_queue(db, random.Random(seed), target=4, games=["assassination"])
-            first = db.scalars(select(Match.id).where(Match.status == "queued").order_by(Match.id)).first()
-            seats = Counter(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == first)))
-            doubled[seats.most_common(1)[0][0]] += 1
-            db.commit()
+        doubled[Counter(exhibition_seats(make, seed)).most_common(1)[0][0]] += 1
     assert set(doubled) == set(three), doubled
 
 
