@@ -112,14 +112,19 @@ def test_an_owners_challenges_do_not_count_against_another_owner(make: sessionma
 
 
 def test_every_match_of_a_set_deals_the_same_cards(make: sessionmaker[Session]) -> None:
-    """One deal from every seat: the set's matches share its seed (the cards) as well as its deal id."""
-    add_bots(make, ["generals-war", "glory"], 4)
+    """One deal from every seat: the set's matches share its seed (the cards) as well as its deal id; and each set,
+    rated or an exhibition (three bots at the Assassination Game's four seats), is dealt other cards than the rest."""
+    games = ["generals-war", "glory", "assassination"]
+    add_bots(make, games, 3)
     with make() as db:
-        fill_queue(db, random.Random(4), target=24, games=["generals-war", "glory"])
-        sets: dict[str, set[int]] = {}
-        for deal, seed in db.execute(select(Match.deal, Match.seed)):
-            sets.setdefault(deal, set()).add(seed)
-    assert len(sets) > 4 and all(len(seeds) == 1 for seeds in sets.values()), sets
+        fill_queue(db, random.Random(4), target=40, games=games)
+        sets: dict[tuple[str, str], set[int]] = {}
+        for game, deal, seed in db.execute(select(Match.game, Match.deal, Match.seed)):
+            sets.setdefault((game, deal), set()).add(seed)
+    assert all(len(seeds) == 1 for seeds in sets.values()), sets
+    for game in games:
+        dealt = [seed for (g, _), (seed,) in sets.items() if g == game]
+        assert len(dealt) > 1 and len(set(dealt)) == len(dealt), (game, dealt)
 
 
 def test_a_game_for_two_to_six_is_played_at_every_size_of_table_it_can_fill(make: sessionmaker[Session]) -> None:
