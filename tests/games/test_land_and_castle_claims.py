@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from referee.games.land_and_castle import LandAndCastle
+from referee.games.land_and_castle.rules import battle_side, converted, linked
 from referee.games.land_and_castle.types import (
     Attack,
     AttackChoice,
@@ -28,6 +29,7 @@ from tests.games.test_land_and_castle_rules import (
     NO_CASTLES,
     NO_GENERALS,
     PLAIN_LANDS,
+    A,
     C,
     D,
     H,
@@ -189,3 +191,54 @@ def test_lc4_and_lc11_the_view_names_the_turn_attacker_defender_and_a_swap_used_
         view = game.view(seat)
         assert (view.turn, view.attacker, view.defender) == (2, 1, 0)
         assert [p.swap_used for p in view.players] == [False, True]
+
+
+def test_lc17_neighbours_two_apart_in_value_and_of_other_suits_do_not_link() -> None:
+    """"Within one" is one at most: 5 and 7, or an ace and a 3, or a queen (0) and a 2, of other suits, break the row."""
+    assert linked(c(5, H), c(6, S)) and linked(c(Q, H), c(A, S)) and linked(c(5, H), c(9, H))
+    for a, b in ((c(5, H), c(7, S)), (c(A, H), c(3, S)), (c(Q, H), c(2, S)), (c(10, C), c(8, D))):
+        assert not linked(a, b) and not linked(b, a), (a, b)
+    row = [c(4, H), c(5, S), c(6, D), c(8, C), c(9, H), c(10, S)]  # 6d and 8c: two apart
+    assert not converted(row, [True] * 6)
+    assert converted(row[:3] + [c(7, C)] + row[3:], [True] * 7), "a 7 between them mends the row"
+
+
+def test_lc10_and_lc26_the_castle_bonus_adds_to_every_stack_and_to_a_face_card_army() -> None:
+    # Clubs in attack: 5c on the 7c land, general 9c and castle 4c stacked on it, and 3 more: 5 + 7 + 9 + 4 + 3.
+    side = battle_side(0, c(5, C), c(7, C), c(9, C), c(4, C), attacking=True)
+    assert (side.land_bonus, side.general_bonus, side.castle_bonus, side.total) == (7, 13, 3, 28)
+    # Hearts in defence: the land stacks (6h on 2h) and the bonus still comes: 6 + 2 + 3.
+    assert battle_side(1, c(6, H), c(2, H), c(Q, S), c(8, H), attacking=False).total == 11
+    # A face-card army stacks with nothing, yet takes the bonus: a king 11 + 3, a jack 0 + 3.
+    assert battle_side(1, c(K, S), c(7, S), c(5, S), c(4, H), attacking=False).total == 14
+    assert battle_side(0, c(J, D), c(2, D), c(5, D), c(4, C), attacking=True).total == 3
+
+
+def test_lc26_a_jack_defending_with_a_hearts_castle_beats_a_two() -> None:
+    """The jack is worth 0, the hearts castle makes it 3: more than the attacker's 2 (land 1 is the 9 of hearts: no stack)."""
+    game = rigged(list(PLAIN_LANDS), [[c(2, C), c(5, C)], [c(J, D), c(3, D)]], [c(K, D), c(4, H)], list(NO_GENERALS))
+    resolved = next(p for p in battle(game, c(2, C), 1, c(J, D)) if isinstance(p, BattleResolved)).battle
+    assert resolved.defender is not None and (resolved.defender.castle_bonus, resolved.defender.total) == (3, 3)
+    assert resolved.winner == 1 and game.to_act() == (1,)
+
+
+def test_lc19_the_turn_limit_counts_lands_owned_and_nothing_else() -> None:
+    """Seat 0 wins the last battle and captures (two cards to his discard pile), yet seat 1 owns more lands and wins."""
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]], owner=[None, 1, 1, None, None, None], max_turns=1)
+    battle(game, c(10, C), 0, c(2, D))
+    events = payloads(game.apply(0, Capture(0, c(10, C))))
+    assert len(game.discards[0]) == 2 and game.discards[1] == []
+    assert GameOver(1, WinReason.TURN_LIMIT, (1, 2)) in events
+    assert game.result().ranks == (2, 1) and game.result().scores == (1.0, 2.0)
+
+
+def test_lc16_and_lc17_a_claim_that_both_dominates_and_converts_is_told_as_dominance() -> None:
+    lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(10, S)]  # 8h and 10s do not link
+    game = rigged(
+        lands, [[c(9, S), c(2, C)], [c(2, H), c(3, D)]], list(NO_CASTLES), list(NO_GENERALS),
+        face_up=[True] * 6, owner=[0, 0, 0, 0, 0, None],
+    )
+    battle(game, c(9, S), 5, c(2, H))
+    events = payloads(game.apply(0, Capture(5, c(9, S))))  # 8h next to 9s: the row converts, and seat 0 owns all six
+    assert converted(game.lands, game.face_up)
+    assert GameOver(0, WinReason.DOMINANCE, (6, 0)) in events
