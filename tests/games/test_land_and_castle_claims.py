@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from referee.games.land_and_castle import LandAndCastle
-from referee.games.land_and_castle.rules import battle_side, converted, linked
+from referee.games.land_and_castle.rules import battle_side, castle_suit, converted, is_face, linked
 from referee.games.land_and_castle.types import (
     Attack,
     AttackChoice,
@@ -14,6 +14,7 @@ from referee.games.land_and_castle.types import (
     Capture,
     CardsDrawn,
     CardSwapped,
+    CastleChoice,
     ClaimChoice,
     Control,
     Defend,
@@ -22,6 +23,7 @@ from referee.games.land_and_castle.types import (
     LandCaptured,
     LandControlled,
     LandRevealed,
+    PlaceCastle,
     SwapCard,
     WinReason,
 )
@@ -242,3 +244,30 @@ def test_lc16_and_lc17_a_claim_that_both_dominates_and_converts_is_told_as_domin
     events = payloads(game.apply(0, Capture(5, c(9, S))))  # 8h next to 9s: the row converts, and seat 0 owns all six
     assert converted(game.lands, game.face_up)
     assert GameOver(0, WinReason.DOMINANCE, (6, 0)) in events
+
+
+def test_lc3_a_face_card_may_be_placed_as_the_castle() -> None:
+    """Every card of the hand may become the castle, a face card too (it then gives nothing, LC-10)."""
+    seed = next(s for s in range(100) if any(is_face(x) for x in LandAndCastle(2, s).hands[0]))
+    game = LandAndCastle(2, seed)
+    face = next(x for x in game.hands[0] if is_face(x))
+    decision = game.decision(0)
+    assert isinstance(decision, CastleChoice) and decision.playable == tuple(game.hands[0])
+    assert PlaceCastle(face) in set(game.legal_actions(0))
+    game.apply(0, PlaceCastle(face))
+    assert game.castles[0] == face and castle_suit(face) is None
+
+
+def test_lc12_a_spades_castle_may_claim_its_own_face_up_land_too() -> None:
+    """"Whoever owns it": the winner may capture a land he owns already, to change its card."""
+    up = [True, True, False, True, False, False]
+    game = rigged(
+        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS),
+        face_up=up, owner=[None, 0, None, 1, None, None],
+    )
+    battle(game, c(10, H), 0, c(2, D))
+    claim = game.decision(0)
+    assert isinstance(claim, ClaimChoice) and claim.lands == (0, 1, 3)
+    game.apply(0, Capture(1, c(2, D)))
+    assert game.lands[1] == c(2, D) and game.owner[:4] == [None, 0, None, 1]
+    assert game.discards[0] == [PLAIN_LANDS[1], c(10, H)]
