@@ -47,6 +47,16 @@ from tests.games.test_land_and_castle_rules import (
 )
 
 
+def spades_win(land: int, owner: list[int | None] | None = None) -> LandAndCastle:
+    """Seat 0, with a spades castle, has just won on ``land`` (10h against 2d); lands 0, 1 and 3 are face up."""
+    game = rigged(
+        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS),
+        face_up=[True, True, False, True, False, False], owner=owner,
+    )
+    battle(game, c(10, H), land, c(2, D))
+    return game
+
+
 def test_lc17_the_defender_whose_capture_converts_the_row_wins() -> None:
     """After a claim the winner of that battle made the last change, so he wins, even when he defended."""
     lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(10, S)]  # 8h and 10s do not link
@@ -79,17 +89,8 @@ def test_lc10_a_hearts_castle_turns_a_defence_into_a_win() -> None:
 
 
 def test_lc21_the_default_claim_controls_the_battled_land_even_with_a_spades_castle() -> None:
-    up = [True, True, False, True, False, False]
-    game = rigged(
-        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS), face_up=up,
-    )
-    battle(game, c(10, H), 1, c(2, D))
-    assert game.default_action(0) == Control(1)
-    game = rigged(
-        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS), face_up=up,
-    )
-    battle(game, c(10, H), 0, c(2, D))
-    assert game.default_action(0) == Control(0)
+    assert spades_win(1).default_action(0) == Control(1)
+    assert spades_win(0).default_action(0) == Control(0)
 
 
 def test_lc11_a_swap_without_a_diamonds_castle_is_refused_for_that_reason() -> None:
@@ -139,9 +140,7 @@ def test_lc10_a_face_card_castle_of_diamonds_or_spades_gives_no_swap_and_no_wide
 
 
 def test_lc12_a_spades_castle_may_control_or_capture_every_face_up_land() -> None:
-    up = [True, True, False, True, False, False]
-    game = rigged(list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS), face_up=up)
-    battle(game, c(10, H), 1, c(2, D))
+    game = spades_win(1)
     exchangeable = (c(10, H), c(2, D), NO_GENERALS[0])
     expected = {Control(land) for land in (0, 1, 3)} | {Capture(land, x) for land in (0, 1, 3) for x in exchangeable}
     assert set(game.legal_actions(0)) == expected
@@ -260,12 +259,7 @@ def test_lc3_a_face_card_may_be_placed_as_the_castle() -> None:
 
 def test_lc12_a_spades_castle_may_claim_its_own_face_up_land_too() -> None:
     """"Whoever owns it": the winner may capture a land he owns already, to change its card."""
-    up = [True, True, False, True, False, False]
-    game = rigged(
-        list(PLAIN_LANDS), [[c(10, H), c(2, C)], [c(2, D), c(3, D)]], [c(5, S), c(K, H)], list(NO_GENERALS),
-        face_up=up, owner=[None, 0, None, 1, None, None],
-    )
-    battle(game, c(10, H), 0, c(2, D))
+    game = spades_win(0, owner=[None, 0, None, 1, None, None])
     claim = game.decision(0)
     assert isinstance(claim, ClaimChoice) and claim.lands == (0, 1, 3)
     game.apply(0, Capture(1, c(2, D)))
