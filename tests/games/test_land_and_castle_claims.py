@@ -265,3 +265,26 @@ def test_lc12_a_spades_castle_may_claim_its_own_face_up_land_too() -> None:
     game.apply(0, Capture(1, c(2, D)))
     assert game.lands[1] == c(2, D) and game.owner[:4] == [None, 0, None, 1]
     assert game.discards[0] == [PLAIN_LANDS[1], c(10, H)]
+
+
+def test_lc19_the_game_plays_every_turn_up_to_the_limit() -> None:
+    """With ``max_turns`` 2 the first turn's claim starts turn 2; only turn 2's ends the game."""
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]], max_turns=2)
+    battle(game, c(10, C), 0, c(2, D))
+    game.apply(0, Control(0))
+    assert not game.is_over() and game.turn == 2 and game.to_act() == (1,)
+    battle(game, c(3, D), 1, c(2, C))
+    events = payloads(game.apply(1, Control(1)))
+    assert GameOver(None, WinReason.TURN_LIMIT, (1, 1)) in events and game.is_over()
+
+
+def test_lc8_and_lc23_the_land_turns_face_up_even_when_the_defender_has_no_card() -> None:
+    """The attack turns the land face up before anything else: it shows when attrition ends the game, and a
+    reveal that converts the row wins by conversion, not attrition (LC-23: before the defence)."""
+    game = plain([[c(10, C), c(2, C)], []], piles=[[], []])
+    events = payloads(game.apply(0, Attack(c(10, C), 1)))
+    assert LandRevealed(1, PLAIN_LANDS[1]) in events and game.view(1).lands[1].card == PLAIN_LANDS[1]
+    assert GameOver(0, WinReason.ATTRITION, (0, 0)) in events
+    lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(9, S)]
+    game = rigged(lands, [[c(2, C), c(3, C)], []], list(NO_CASTLES), list(NO_GENERALS), piles=[[], []], face_up=[True] * 5 + [False])
+    assert GameOver(0, WinReason.CONVERSION, (0, 0)) in payloads(game.apply(0, Attack(c(2, C), 5)))
