@@ -3,7 +3,8 @@
 Random games are played to the end; at every step each seat's view is encoded as the referee sends it and compared
 with the table: its own hand, the face-up lands, both castles, generals and discard piles, and the armies of this
 turn's and the last turn's battles, no more and no fewer, besides the pile and hand cards it remembers (LC-25), each
-where the view says it is; the events of another seat's draws and swaps name no card.
+where the view says it is; the events of another seat's draws and swaps name no card. Besides the cards, each view names
+its seat, the step, the agreed limits and, at the end, who won and how.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import random
 
 from referee.games.land_and_castle import LandAndCastle
-from referee.games.land_and_castle.types import Battle, CardsDrawn, CardSwapped
+from referee.games.land_and_castle.types import Attack, Battle, CardsDrawn, CardSwapped, Control, Defend, Phase, WinReason
 from referee.protocol.messages import GameCodec
+from tests.games.test_land_and_castle_rules import C, D, c, plain
 from tests.support import card_ids_in
 
 CODEC = GameCodec(LandAndCastle)
@@ -67,3 +69,20 @@ def test_lc22_every_view_shows_the_face_up_table_and_the_own_hand_and_nothing_el
                 break
             seat = game.to_act()[0]
             events = game.apply(seat, game.random_action(seat, rng))
+
+
+def test_lc20_and_lc22_each_view_names_its_seat_the_phase_the_agreed_limits_and_the_end() -> None:
+    """What the table knows besides the cards: whose view, which step, the hand and turn limits, who won and how."""
+    game = LandAndCastle(2, 3, {"hand_size": 5, "max_turns": 7})
+    assert [(v.seat, v.phase, v.hand_limit, v.max_turns) for v in (game.view(0), game.view(1))] == [
+        (0, Phase.PHASE_CASTLE, 5, 7), (1, Phase.PHASE_CASTLE, 5, 7),
+    ]
+    game = plain([[c(10, C), c(2, C)], [c(2, D), c(3, D)]], owner=[None, 0, 0, 0, 0, 0])
+    game.apply(0, Attack(c(10, C), 0))
+    assert game.view(0).phase == game.view(1).phase == Phase.PHASE_DEFEND
+    game.apply(1, Defend(c(2, D)))
+    assert game.view(1).phase == Phase.PHASE_CLAIM and game.view(1).winner is None
+    game.apply(0, Control(0))
+    for seat in (0, 1):
+        view = game.view(seat)
+        assert (view.phase, view.winner, view.win_reason) == (Phase.PHASE_OVER, 0, WinReason.DOMINANCE)
