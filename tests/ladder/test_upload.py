@@ -235,6 +235,7 @@ GOOD = archive([("bot.toml", MANIFEST), ("bot.py", b"print(1)\n" * 50)])
     [
         (headers_set(GOOD, 8, 6, 0x01, bits=True), "encrypted"),  # the flag of a password
         (headers_set(GOOD, 8, 6, 0x40, bits=True), "encrypted"),  # strong encryption
+        (headers_set(GOOD, 8, 6, 0x20, bits=True), "encrypted \\(or patched\\) members"),  # compressed patched data
         (headers_set(GOOD, 10, 8, 9), "compressed with deflate64"),  # what Windows may write for a large file
         (headers_set(GOOD, 10, 8, 98), "compressed with ppmd"),
         (headers_set(GOOD, 10, 8, 99), "compressed with method 99"),  # a method without a name: said so, not "damaged"
@@ -290,7 +291,7 @@ def test_folder_entries_are_unpacked_as_folders(tmp_path: Path) -> None:
 
 def test_a_files_execute_bit_is_kept_and_no_other_mode_bit(tmp_path: Path) -> None:
     """A compiled bot's binary must stay executable; setuid, setgid, sticky and others' write bits are never set."""
-    modes = {"run": 0o755, "mine": 0o700, "data": 0o600, "odd": 0o7777, "shared": 0o666, "none": 0o000}
+    modes = {"run": 0o755, "mine": 0o700, "data": 0o600, "odd": 0o7777, "shared": 0o666, "none": 0o000, "group": 0o654}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         zf.writestr("bot.toml", MANIFEST)
@@ -300,7 +301,7 @@ def test_a_files_execute_bit_is_kept_and_no_other_mode_bit(tmp_path: Path) -> No
             zf.writestr(info, b"x")
     unpack(buffer.getvalue(), tmp_path / "bot")
     unpacked = {name: stat.S_IMODE((tmp_path / "bot" / name).stat().st_mode) for name in modes}
-    assert unpacked == {"run": 0o755, "mine": 0o755, "data": 0o644, "odd": 0o755, "shared": 0o644, "none": 0o644}
+    assert unpacked == {"run": 0o755, "mine": 0o755, "data": 0o644, "odd": 0o755, "shared": 0o644, "none": 0o644, "group": 0o755}
 
 
 def test_caches_and_version_control_are_left_out_of_a_zipped_folder(tmp_path: Path) -> None:
