@@ -89,7 +89,8 @@ def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:
     if "\\" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
         raise UploadError(f"{name!r}: absolute or Windows-style paths are not allowed")
     path = PurePosixPath(name)
-    if any(part in ("..", "") for part in path.parts) or not path.parts:
+    # "./" names the bot's folder itself, as bsdtar (Windows' own tar) writes it first; a file so named is refused
+    if ".." in path.parts or not (path.parts or info.is_dir()):
         raise UploadError(f"{name!r}: paths may not leave the bot's folder")
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
@@ -127,9 +128,10 @@ def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.
     if PurePosixPath(MANIFEST) in files:
         return _unique(members)
     tops = {p.parts[0] for p in files}
-    if len(tops) == 1 and PurePosixPath(next(iter(tops)), MANIFEST) in files:
-        # A single top folder holding the bot: strip it.
-        return _unique([(info, PurePosixPath(*p.parts[1:])) for info, p in members if len(p.parts) > 1])
+    top = next(iter(tops)) if len(tops) == 1 else ""
+    if top and PurePosixPath(top, MANIFEST) in files:
+        # A single top folder holding the bot: strip it. Folder entries beside it are no part of the bot.
+        return _unique([(info, PurePosixPath(*p.parts[1:])) for info, p in members if len(p.parts) > 1 and p.parts[0] == top])
     raise UploadError(f"no {MANIFEST} at the top of the archive")
 
 

@@ -91,3 +91,23 @@ def test_a_folders_entry_after_its_files_is_taken(tmp_path: Path) -> None:
     unpack(archive([("bot.toml", MANIFEST), ("lib/x.py", b"1"), ("lib/", b"")]), tmp_path / "bot")
     assert rglob(tmp_path / "bot") == ["bot.toml", "lib", "lib/x.py"]
 
+
+def test_an_archive_as_bsdtar_writes_it_is_taken(tmp_path: Path) -> None:
+    """Windows' own `tar -a -cf bot.zip .` (bsdtar) names the folder itself "./" and the rest "./bot.toml": refused,
+    as a path that leaves the bot's folder. A file named "." still is."""
+    data = archive([("./", b""), ("./bot.toml", MANIFEST), ("./lib/", b""), ("./lib/x.py", b"1")])
+    unpack(data, tmp_path / "bot")
+    assert rglob(tmp_path / "bot") == ["bot.toml", "lib", "lib/x.py"]
+    with pytest.raises(UploadError, match="may not leave"):
+        check_archive(archive([("bot.toml", MANIFEST), ("./.", b"x")]))
+
+
+def test_only_the_single_top_folder_is_unpacked_as_the_bot(tmp_path: Path) -> None:
+    """A folder entry beside the bot's top folder ("other/sub/") was unpacked into the bot as "sub", its first part
+    stripped as if it were the top folder's."""
+    data = archive([("mybot/bot.toml", MANIFEST), ("mybot/lib/", b""), ("other/sub/", b""), ("other/", b"")])
+    unpack(data, tmp_path / "bot")
+    assert rglob(tmp_path / "bot") == ["bot.toml", "lib"]
+    # nor does a folder beside it clash with the bot's own files
+    unpack(archive([("mybot/bot.toml", MANIFEST), ("other/bot.toml/", b"")]), tmp_path / "b2")
+    assert rglob(tmp_path / "b2") == ["bot.toml"]
