@@ -80,3 +80,11 @@ def test_a_long_log_is_shown_by_its_end_where_the_bot_failed(tmp_path: Path) -> 
     result = runner.invoke(app, ["bot", "check", str(tmp_path)])
     assert result.exit_code == 1 and "would be rejected" in result.stdout
     assert "the last words" in result.stdout and "--- validation match, generals-war ---" not in result.stdout, result.stdout[:300]
+
+
+def test_an_unknown_sandbox_is_an_error_even_for_a_bot_refused_before_any_match(tmp_path: Path) -> None:
+    """The sandbox is looked at before the archive: a bot without a manifest, checked with --sandbox vm, is no verdict on it."""
+    bare = write_zip(tmp_path, "bare", ("bot.py", BOT_PY))
+    result = runner.invoke(app, ["bot", "check", str(bare), "--sandbox", "vm", "--json"])
+    assert result.exit_code == 2 and "unknown sandbox 'vm'" in result.stderr, result.output
+    assert result.stdout.strip() == ""
