@@ -24,6 +24,7 @@ def test_the_typescript_fixtures_hold_seat_0s_decisions_listed_and_not() -> None
     decisions = [pb.RefereeMessage.FromString(base64.b64decode(b64)).decision for b64 in fixtures["requests"]]
     kinds = Counter((str(d.decision.glory.WhichOneof("kind")), d.legal_actions_listed) for d in decisions)
     assert {listed for _, listed in kinds} == {True, False}, kinds
+    assert {kind for kind, listed in kinds if not listed} == {kind for kind, _ in kinds}, "each kind also without a list"
     assert max(kinds.values()) == 2, kinds
     assert [d.view.glory.seat for d in decisions] == [0] * len(decisions)
 
