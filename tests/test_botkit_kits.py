@@ -1,16 +1,22 @@
-"""`arena bot new`: what a kit holds, and where it may be made."""
+"""`arena bot new`: what a kit holds, where it may be made, and that its own test fails fast for a bot that raises."""
 
 from __future__ import annotations
 
 import base64
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.botkit import record_decisions
 from arena.cli.main import app
 from arena.v1 import referee_pb2 as pb
+from referee.games.registry import game_class
+from referee.server.inprocess import play
+from tests.support import load_bot_class
 
 runner = CliRunner()
 
@@ -43,3 +49,26 @@ def test_a_file_given_as_the_directory_is_an_error_and_left_alone(tmp_path: Path
     assert result.exit_code == 2 and "already exists and is not an empty directory" in " ".join(result.output.split()), result.output
     assert a_file.read_text() == "mine"
 
+
+def test_the_python_kits_test_fails_for_a_bot_that_breaks_the_rules(tmp_path: Path) -> None:
+    """A kit's test that passed whatever the bot did would tell its author nothing: a bot that raises fails both."""
+    bot = tmp_path / "broken"
+    result = runner.invoke(app, ["bot", "new", "broken", "--game", "glory", "--dir", str(bot)])
+    assert result.exit_code == 0, result.output
+    source = (bot / "bot.py").read_text()
+    (bot / "bot.py").write_text(source.replace("return random_action(request, self.rng)", "raise RuntimeError(\"broken\")"))
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(bot)], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert tests.returncode == 1 and "2 failed" in tests.stdout, tests.stdout[-3000:] + tests.stderr[-2000:]
+
+
+def test_a_bot_that_raises_in_this_process_raises_out_of_play_not_sits_silent() -> None:
+    """The kit's quick test plays in this process: a bot whose act raised sat silent for its whole (relaxed) time on
+    each decision, minutes, where its process would have ended with the traceback."""
+    random_bot = load_bot_class("random", "RandomBot")
+
+    class Raising(random_bot):  # type: ignore[misc, valid-type]
+        def act(self, request: object) -> object:
+            raise RuntimeError("a slip in act")
+
+    with pytest.raises(RuntimeError, match="a slip in act"):
+        play(game_class("glory")(2, 1), [random_bot(1), Raising(2)])

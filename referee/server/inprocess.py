@@ -26,6 +26,8 @@ class MemoryLink:
         self.on_send = on_send
         self.seat = -1
         self.loop = asyncio.get_running_loop()
+        #: What the bot raised: its process would have ended with it, and not sat silent until its time ran out.
+        self.error: Exception | None = None
 
     def send(self, msg: pb.RefereeMessage) -> None:
         data = msg.SerializeToString()
@@ -34,7 +36,15 @@ class MemoryLink:
         self.loop.call_soon(self._receive, data)
 
     def _receive(self, data: bytes) -> None:
-        for reply in self.driver.handle(pb.RefereeMessage.FromString(data)):
+        if self.error is not None:
+            return
+        try:
+            replies = self.driver.handle(pb.RefereeMessage.FromString(data))
+        except Exception as exc:  # noqa: BLE001 - raised again by play_async, once the match is over
+            self.error = exc
+            self.session.process_ended(self.seat, f"the bot raised {type(exc).__name__}: {exc}")
+            return
+        for reply in replies:
             self.session.post(self.seat, self, pb.BotMessage.FromString(reply.SerializeToString()))
 
     def close(self, reason: str = "") -> None:
@@ -48,12 +58,20 @@ async def play_async(
     on_send: Callable[[int, bytes], None] | None = None,
     list_limit: int = 64,
 ) -> MatchRecord:
+    """The match's record; what a bot raised is raised here, with its traceback, once the match is over (a bot that
+    raised sat silent for its whole time, minutes of RELAXED's, for each of its decisions)."""
     session = MatchSession(game, [b.name for b in bots], time_control, list_limit=list_limit)
+    links = []
     for bot, token in zip(bots, session.tokens()):
         link = MemoryLink(session, BotDriver(bot), on_send)
         link.seat = session.tokens().index(token)  # known before attach(), which sends GameStart at once
+        links.append(link)
         session.attach(token, link)
-    return await session.run()
+    record = await session.run()
+    for link in links:
+        if link.error is not None:
+            raise link.error
+    return record
 
 
 def play(game: Game[Any], bots: list[Bot], **kwargs: Any) -> MatchRecord:
