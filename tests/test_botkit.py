@@ -228,7 +228,7 @@ def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Pa
         assert run.returncode == 0, f"npm run {script}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
 
 
-@pytest.mark.parametrize("lang", ["python", "typescript"])
+@pytest.mark.parametrize("lang", ["python", pytest.param("typescript", marks=needs_node)])  # a TypeScript kit is bundled when made
 def test_the_try_it_lines_are_each_a_command_at_80_columns(tmp_path: Path, lang: str) -> None:
     """A TypeScript kit's advice wrapped at 80 columns, and its end ("before arena match") began a line as if a command."""
     where = tmp_path / "my bots" / "b"

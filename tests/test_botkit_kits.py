@@ -72,3 +72,12 @@ def test_a_bot_that_raises_in_this_process_raises_out_of_play_not_sits_silent() 
 
     with pytest.raises(RuntimeError, match="a slip in act"):
         play(game_class("glory")(2, 1), [random_bot(1), Raising(2)])
+
+
+def test_a_typescript_kit_without_node_is_an_error_and_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # no node on PATH
+    result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--lang", "typescript", "--dir", str(tmp_path / "b")])
+    assert result.exit_code == 2 and "needs Node.js" in result.output, result.output
+    assert not (tmp_path / "b").exists()
