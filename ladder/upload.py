@@ -106,6 +106,10 @@ def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:
     return path
 
 
+#: The folder macOS Finder's "Compress" adds to a zip beside what was compressed; left out when unpacking.
+FINDER_FORKS = "__MACOSX"
+
+
 def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.ZipInfo, PurePosixPath]]:
     """Validate an archive's members before anything is unpacked; returns them with their paths inside the bot."""
     if len(data) > limits.archive_bytes:
@@ -124,6 +128,9 @@ def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.
     for info, path in members:
         if info.compress_size and info.file_size / info.compress_size > limits.ratio:
             raise UploadError(f"{path}: compressed {info.file_size // info.compress_size}:1, which looks like an archive bomb")
+    # macOS Finder's "Compress" adds __MACOSX/, the files' resource forks ("._bot.py"): no part of any bot, and
+    # beside the bot's folder it hid the manifest ("no bot.toml at the top").
+    members = [(info, p) for info, p in members if p.parts[:1] != (FINDER_FORKS,)]
     files = [p for info, p in members if not info.is_dir()]
     if PurePosixPath(MANIFEST) in files:
         return _unique(members)

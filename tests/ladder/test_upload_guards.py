@@ -111,3 +111,16 @@ def test_only_the_single_top_folder_is_unpacked_as_the_bot(tmp_path: Path) -> No
     # nor does a folder beside it clash with the bot's own files
     unpack(archive([("mybot/bot.toml", MANIFEST), ("other/bot.toml/", b"")]), tmp_path / "b2")
     assert rglob(tmp_path / "b2") == ["bot.toml"]
+
+
+@pytest.mark.parametrize("top", ["", "mybot/"])
+def test_a_zip_made_by_macos_finder_is_taken_without_its_resource_forks(tmp_path: Path, top: str) -> None:
+    """Finder's "Compress" writes __MACOSX/ beside what it compressed: a Mac user's bot folder was refused with
+    "no bot.toml at the top of the archive", and a bot zipped from inside its folder carried the forks along."""
+    forks = [("__MACOSX/", b""), (f"__MACOSX/{top}._bot.toml", b"\x00\x05\x16\x07"), (f"__MACOSX/{top}._bot.py", b"\x00\x05\x16\x07")]
+    data = archive([(f"{top}bot.toml", MANIFEST), (f"{top}bot.py", b"print(1)\n"), *forks])
+    unpack(data, tmp_path / "bot")
+    assert rglob(tmp_path / "bot") == ["bot.py", "bot.toml"]
+    # Only that folder, at the top: a bot's own folder of that name elsewhere is the bot's.
+    unpack(archive([("bot.toml", MANIFEST), ("lib/__MACOSX/x.py", b"1")]), tmp_path / "other")
+    assert rglob(tmp_path / "other") == ["bot.toml", "lib", "lib/__MACOSX", "lib/__MACOSX/x.py"]
