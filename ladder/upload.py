@@ -46,6 +46,9 @@ def bot_archive(path: Path) -> bytes:
     if path.is_dir():
         return zip_directory(path, Limits())
     if path.is_file():
+        size, limit = path.stat().st_size, Limits().archive_bytes
+        if size > limit:  # refused before it is read: a mistaken multi-gigabyte file was read whole first
+            raise UploadError(f"the archive is {size} bytes; the limit is {limit}")
         return path.read_bytes()
     raise UploadError(f"{path}: no such directory or file")
 

@@ -131,6 +131,29 @@ def test_a_folder_past_the_limits_is_refused_before_it_is_read(tmp_path: Path, m
     assert zip_directory(many) and len(added) == Limits().files + 5  # the store's own folders are zipped without limits
 
 
+def test_a_zip_file_past_the_limit_is_refused_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`arena ladder submit big.zip` read a mistaken multi-gigabyte file whole before the limit refused it."""
+    import ladder.upload as upload
+
+    read: list[Path] = []
+    real_read = Path.read_bytes
+
+    def reading(self: Path) -> bytes:
+        read.append(self)
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", reading)
+    big = tmp_path / "big.zip"
+    with open(big, "wb") as f:
+        f.truncate(Limits().archive_bytes + 1)  # sparse
+    with pytest.raises(UploadError, match=f"the archive is {Limits().archive_bytes + 1} bytes; the limit is {Limits().archive_bytes}"):
+        upload.bot_archive(big)
+    assert read == []
+    fits = tmp_path / "fits.zip"
+    fits.write_bytes(archive([("bot.toml", MANIFEST)]))
+    assert upload.bot_archive(fits) == fits.read_bytes() and fits in read
+
+
 def test_a_lying_size_is_caught_while_unpacking(tmp_path: Path) -> None:
     data = bytearray(archive([("bot.toml", MANIFEST), ("data.bin", bytes(range(256)) * 40)]))
     # Shrink the declared size of data.bin in the central directory; the real bytes stay.
