@@ -9,7 +9,7 @@ import pytest
 from referee.core.game import IllegalAction
 from referee.games.glory import choices
 from referee.games.glory.types import Assassinate, Assist, AttackKing, ConquerLand, DeclineAssist, Defend, Discard
-from referee.games.glory.types import MakeOffers, MoreAssassins, Offer, StartRound, Thwart  # actions; then what is told
+from referee.games.glory.types import MakeOffers, MoreAssassins, Offer, StartRound, Thwart, ThwartChoice  # then what is told
 from referee.games.glory.types import BattleResolved, CardsDrawn, GameEnded, GloryAwarded, GloryReason, OfferPaid, Phase, RoundEnded
 from tests.games.glory_table import awards, c, cs, finish_round, payloads, play, table
 
@@ -86,11 +86,19 @@ def test_g20_an_assassination_needs_at_least_one_assassin() -> None:
         ([(0, Assassinate(1, (c("X"),))), (1, Thwart((c("X@1"),)))], Thwart(())),  # more assassins are awaited
         ([(0, ConquerLand(1, (c("Kc"),)))], Thwart(())),  # a defence is awaited
         ([], MoreAssassins(())),  # a turn's action is awaited
+        ([(0, AttackKing(2, (c("Kc"),)))], Defend(())),  # the attacker's offers are awaited
+        ([(0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers(()))], Defend((c("2c"),))),  # an assist
+        ("round over", Discard((c("2h"),))),  # the next round's start is awaited
     ],
 )
-def test_an_action_of_another_decision_is_refused(steps: list[tuple[int, Any]], wrong: Any) -> None:
-    g = table(2, ["X Kc 2h", "X@1 2c"], domains=["", "3s"])
-    play(g, *steps)
+def test_an_action_of_another_decision_is_refused(steps: Any, wrong: Any) -> None:
+    g = table(3, ["X Kc 2h", "X@1 2c", "3c"], domains=["", "3s"])
+    if steps == "round over":
+        finish_round(g, 0)
+        assert g.t.phase == Phase.ROUND_OVER
+        g.forget()
+    else:
+        play(g, *steps)
     seat = g.to_act()[0]
     assert choices.check(g.decision(seat), wrong) is not None
     with pytest.raises(IllegalAction):
@@ -123,3 +131,28 @@ def test_g24_a_seat_with_seven_cards_draws_nothing_and_no_draw_is_told() -> None
     g = table(2, ["Kc 2h", "2c 3c 4c 5c 6c 7c 8c"])
     events = play(g, (0, AttackKing(1, (c("Kc"),))), (1, Defend(())))  # he keeps his seven cards
     assert {d.seat for d in payloads(events, CardsDrawn)} == {0}  # only the successful attacker draws back
+
+
+def test_g20_an_assassination_hires_no_mercenaries_even_with_money_in_the_treasury() -> None:
+    g = table(2, ["X 2h", "2c"], treasuries=["9d"])
+    g.apply(0, Assassinate(1, (c("X"),)))
+    battle = g.view(1).battle
+    assert battle is not None and battle.mercenaries == () and battle.attack_points == 1
+    assert g.t.treasuries[0] == [c("9d")]
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [
+        ThwartChoice(0, tuple(cs("X X@1 X2@1")), 2),  # three ways to match two assassins, or none
+        ThwartChoice(0, (c("X"),), 2),  # too few to match: only letting it through
+        ThwartChoice(0, (), 1),
+    ],
+)
+def test_the_count_of_thwarts_is_exact(decision: ThwartChoice) -> None:
+    assert choices.least_count(decision) == len(list(choices.legal_actions(decision)))
+
+
+def test_g10_an_empty_hand_counts_its_pass() -> None:
+    g = table(2, ["", "2c"])
+    assert choices.least_count(g.decision(0)) == len(list(g.legal_actions(0))) == 1
