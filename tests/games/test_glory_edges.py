@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 from referee.core.game import IllegalAction
-from referee.games.glory import choices
+from referee.games.glory import Glory, choices
 from referee.games.glory.types import Assassinate, Assist, AttackKing, ConquerLand, DeclineAssist, Defend, Discard
 from referee.games.glory.types import MakeOffers, MoreAssassins, Offer, StartRound, Thwart, ThwartChoice  # then what is told
-from referee.games.glory.types import BattleResolved, CardsDrawn, GameEnded, GloryAwarded, GloryReason, OfferPaid, Phase, RoundEnded
+from referee.games.glory.types import BattleResolved, CardsDrawn, CardTurnedOver, Discarded, GameEnded, GloryAwarded, GloryReason
+from referee.games.glory.types import OfferPaid, OffersMade, Phase, RoundEnded, RoundStarted
 from tests.games.glory_table import awards, c, cs, finish_round, payloads, play, table
 
 
@@ -156,3 +157,47 @@ def test_the_count_of_thwarts_is_exact(decision: ThwartChoice) -> None:
 def test_g10_an_empty_hand_counts_its_pass() -> None:
     g = table(2, ["", "2c"])
     assert choices.least_count(g.decision(0)) == len(list(g.legal_actions(0))) == 1
+
+
+def test_g4_a_deck_holding_just_enough_cards_gives_the_tied_seats_their_redraw() -> None:
+    g = Glory(2, 0)
+    g.t = type(g.t)(2)
+    g.round = 0
+    g.setup_first_round(list(reversed(cs("Kh Ks Jh Qh"))))  # kings tie; two cards left for the two of them
+    assert g.first_player == 1  # his queen beats the jack
+
+
+def test_g6_the_round_and_its_turned_over_card_are_told_as_the_first_players() -> None:
+    g = table(3, ["2h", "3h", "4h"], turn=0)
+    g.t.glory = [4, 0, 9]
+    finish_round(g, 0)
+    assert g.to_act() == (1,)
+    events = g.apply(1, StartRound())
+    assert [(r.round, r.first_player) for r in payloads(events, RoundStarted)] == [(2, 1)]
+    assert [t.seat for t in payloads(events, CardTurnedOver)] == [1]
+
+
+def test_g23_g30_every_card_of_a_discard_with_an_ace_is_told() -> None:
+    g = table(2, ["Ac 5h 9h", "2c"])
+    events = g.apply(0, Discard(tuple(cs("Ac 5h 9h"))))
+    assert payloads(events, Discarded) == [Discarded(0, tuple(cs("Ac 5h 9h")))]
+
+
+def test_g16_g30_each_sides_offers_are_told_as_its_own() -> None:
+    g = table(3, ["Kc", "5c", "6c"], treasuries=["", "", "4d"])
+    events = play(g, (0, AttackKing(2, (c("Kc"),))), (0, MakeOffers(())), (2, MakeOffers((Offer(1, (c("4d"),)),))))
+    assert payloads(events, OffersMade) == [OffersMade(0, ()), OffersMade(2, (Offer(1, (c("4d"),)),))]
+
+
+def test_g20_an_assassinations_points_count_assassins_and_no_land() -> None:
+    g = table(2, ["X X@1 2h", "X2 2c"], domains=["", "9s 3s"])
+    events = play(g, (0, Assassinate(1, (c("X"),))), (1, Thwart((c("X2"),))), (0, MoreAssassins(())))
+    result = payloads(events, BattleResolved)[0].result
+    assert (result.attack_points, result.defence_points, result.success) == (1, 1, False)
+
+
+def test_g28_a_finished_game_names_no_next_first_player() -> None:
+    g = table(2, ["2h", "3h"], domains=["2s"], options={"rounds": 1})
+    g.round = 1
+    finish_round(g, 0)
+    assert g.is_over() and g.view(0).next_first_player is None
