@@ -11,7 +11,7 @@ from referee.games.glory import Glory, choices
 from referee.games.glory.types import Assassinate, Assist, AttackKing, ConquerLand, DeclineAssist, Defend, Discard
 from referee.games.glory.types import MakeOffers, MoreAssassins, Offer, StartRound, Thwart, ThwartChoice  # then what is told
 from referee.games.glory.types import BattleResolved, CardsDrawn, CardTurnedOver, Discarded, GameEnded, GloryAwarded, GloryReason
-from referee.games.glory.types import OfferPaid, OffersMade, Phase, RoundEnded, RoundStarted
+from referee.games.glory.types import OfferPaid, OffersMade, Phase, RoundEnded, RoundStarted, TurnStarted
 from tests.games.glory_table import awards, c, cs, finish_round, payloads, play, table
 
 
@@ -68,8 +68,10 @@ def test_g25_any_seat_that_failed_an_attack_draws_back_at_the_start_of_its_turn(
     g = table(2, ["Kc 2h 3h", "Jc 4h 5h 6h 7h 8h 9h"], domains=["2s"], turn=1)
     play(g, (1, ConquerLand(0, (c("Jc"),))), (0, Defend((c("Kc"),))))  # 10 vs 14: fails
     assert g.t.waiting[1] and len(g.t.hands[1]) == 6
-    g.apply(0, Discard((c("2h"),)))
+    events = g.apply(0, Discard((c("2h"),)))
     assert g.to_act() == (1,) and not g.t.waiting[1] and len(g.t.hands[1]) == 7
+    told = [(type(e.payload), e.payload.seat) for e in events if isinstance(e.payload, (TurnStarted, CardsDrawn))]
+    assert told[-3:] == [(TurnStarted, 1), (CardsDrawn, 1), (CardsDrawn, 1)]  # his turn begins, then he draws back
 
 
 def test_g20_an_assassination_needs_at_least_one_assassin() -> None:
@@ -201,3 +203,10 @@ def test_g28_a_finished_game_names_no_next_first_player() -> None:
     g.round = 1
     finish_round(g, 0)
     assert g.is_over() and g.view(0).next_first_player is None
+
+
+def test_g24_the_defender_of_a_failed_conquest_draws_back_too() -> None:
+    g = table(3, ["Jc 2h", "3h", "Kc Tc 2c 3c 4c 5c 6c"], domains=["", "", "2s"])
+    events = play(g, (0, ConquerLand(2, (c("Jc"),))), (2, Defend((c("Kc"),))))  # 10 vs 14: fails
+    assert not payloads(events, BattleResolved)[0].result.success
+    assert len(g.t.hands[2]) == 7 and {d.seat for d in payloads(events, CardsDrawn)} == {2}
