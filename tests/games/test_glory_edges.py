@@ -11,7 +11,7 @@ from referee.games.glory import Glory, choices
 from referee.games.glory.types import Assassinate, Assist, AttackKing, ConquerLand, DeclineAssist, Defend, Discard
 from referee.games.glory.types import MakeOffers, MoreAssassins, Offer, StartRound, Thwart, ThwartChoice  # then what is told
 from referee.games.glory.types import BattleResolved, CardsDrawn, CardTurnedOver, Discarded, GameEnded, GloryAwarded, GloryReason
-from referee.games.glory.types import OfferPaid, OffersMade, Phase, RoundEnded, RoundStarted, TurnStarted
+from referee.games.glory.types import OfferPaid, OffersMade, Phase, RoundEnded, RoundEndReason, RoundStarted, TurnStarted
 from tests.games.glory_table import awards, c, cs, finish_round, payloads, play, table
 
 
@@ -210,3 +210,17 @@ def test_g24_the_defender_of_a_failed_conquest_draws_back_too() -> None:
     events = play(g, (0, ConquerLand(2, (c("Jc"),))), (2, Defend((c("Kc"),))))  # 10 vs 14: fails
     assert not payloads(events, BattleResolved)[0].result.success
     assert len(g.t.hands[2]) == 7 and {d.seat for d in payloads(events, CardsDrawn)} == {2}
+
+
+def test_g14_a_conquest_takes_land_and_no_hit_points() -> None:
+    g = table(2, ["Kc 2h", "2c"], domains=["", "9s"])
+    events = play(g, (0, ConquerLand(1, (c("Kc"),))), (1, Defend(())))  # 12 vs 2
+    assert payloads(events, BattleResolved)[0].result.damage == 0 and g.t.hp == [50, 50]
+
+
+def test_g26_g27_an_elimination_as_the_deck_runs_out_still_costs_the_kings_land() -> None:
+    g = table(2, ["Kc Qc", "2h"], domains=["", "9s"], deck="")
+    g.t.hp[1] = 20
+    events = play(g, (0, AttackKing(1, tuple(cs("Kc Qc")))), (1, Defend(())))  # 23 vs 2: 21 ≥ 20 HP
+    ended = payloads(events, RoundEnded)[0]
+    assert (ended.reason, ended.eliminated, ended.land_points) == (RoundEndReason.KING_ELIMINATED, 1, (0, 0))
