@@ -1,0 +1,103 @@
+"""General's War edge cases a mutation pass found open: each test fails under a changed rule the other tests let through."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from referee.core.game import IllegalAction
+from referee.games.generals_war import GeneralsWar
+from referee.games.generals_war.types import (
+    Action,
+    ChooseTarget,
+    PlaySquad,
+    RevealGenerals,
+    RoundEnded,
+)
+from tests.games.test_generals_war_rules import C, D, H, S, c, duel, fillers, four_player_duel, rigged
+
+
+def plain_duel() -> GeneralsWar:
+    """A two-player game at its first attack, no general revealed and every ace at the bottom of its deck."""
+    return duel([fillers((C, S), set(), 13), fillers((D,), set(), 13)])
+
+
+def seat_0_wins_the_round(game: GeneralsWar) -> RoundEnded:
+    """Seat 0 attacks with a king, keeping a two, against seat 1's lone five: piles 2 to 0."""
+    for seat, hand in ((0, [c(13, C), c(2, C)]), (1, [c(5, D)])):
+        game.decks[seat] = deque(x for x in list(game.decks[seat]) + game.hands[seat] if x not in hand)
+        game.hands[seat] = list(hand)
+    game.apply(0, PlaySquad((c(13, C),)))
+    [ended] = [e.payload for e in game.apply(1, PlaySquad((c(5, D),))) if isinstance(e.payload, RoundEnded)]
+    return ended
+
+
+@pytest.mark.parametrize("points,over", [(5, False), (6, True)])
+def test_the_default_conquest_target_is_seven(points: int, over: bool) -> None:
+    """"7 makes a reasonable target": the seventh conquest point wins, the sixth does not."""
+    game = plain_duel()
+    game.conquest_points = [points, 0]
+    ended = seat_0_wins_the_round(game)
+    assert ended.conquest_point_to == 0 and game.conquest_points == [points + 1, 0]
+    assert game.is_over() is over
+
+
+def test_the_default_defeat_limit_is_three() -> None:
+    """A second defeat point leaves a four-player seat in the game (the default limit is 3)."""
+    game = four_player_duel()
+    game.defeat_points[1] = 1
+    ended = seat_0_wins_the_round(game)
+    assert ended.defeat_point_to == 1 and game.defeat_points[1] == 2
+    assert not game.eliminated[1] and not game.is_over()
+
+
+def test_an_action_of_the_wrong_kind_is_refused_at_every_decision() -> None:
+    game = GeneralsWar(4, 0)
+    wrong: list[Action] = [RevealGenerals(()), PlaySquad(())]
+    for action in wrong:  # choosing a target
+        assert game.check(0, action) is not None
+        with pytest.raises(IllegalAction):
+            game.apply(0, action)
+    game.apply(0, ChooseTarget(1))
+    seat = game.to_act()[0]  # revealing generals
+    for action in (ChooseTarget(2), PlaySquad((game.hands[seat][0],))):
+        assert game.check(seat, action) is not None
+        with pytest.raises(IllegalAction):
+            game.apply(seat, action)
+    duel_game = plain_duel()  # placing a squad
+    for action in (ChooseTarget(1), RevealGenerals(())):
+        assert duel_game.check(0, action) is not None
+        with pytest.raises(IllegalAction):
+            duel_game.apply(0, action)
+
+
+@pytest.mark.parametrize(
+    "hand,weakest",
+    [([c(13, C), c(2, S)], c(2, S)), ([c(2, S), c(2, C)], c(2, C)), ([c(5, S), c(12, C), c(5, C)], c(5, C))],
+)
+def test_gw15_the_default_squad_is_the_lowest_power_then_the_lowest_card_id(hand: list[int], weakest: int) -> None:
+    game = plain_duel()
+    game.hands[0] = list(hand)
+    assert game.default_action(0) == PlaySquad((weakest,))
+
+
+def test_cards_a_seat_drew_stay_known_to_it_under_its_deck_and_hidden_from_the_others() -> None:
+    game = plain_duel()
+    game.hands[1] = game.hands[1][:1]  # seat 1's hand empties at the first battle
+    kept = game.hands[0][1:]
+    game.apply(0, PlaySquad((game.hands[0][0],)))
+    game.apply(1, PlaySquad((game.hands[1][0],)))
+    assert game.round == 2 and set(kept) <= set(game.decks[0]) | set(game.hands[0])
+    assert not set(kept) & game.hidden_cards(0), "seat 0 drew them"
+    assert set(kept) - set(game.hands[0]) <= game.hidden_cards(1), "face down in hand, then under the deck: never shown"
+
+
+def test_gw2_a_general_revealed_from_an_empty_deck_draws_nothing_and_is_not_asked_again() -> None:
+    """Only a fighter who drew is asked: an empty deck draws nothing, so the reveals end there."""
+    game = rigged(2, [[c(1, C), c(1, S)] + fillers((C, S), set(), 3), fillers((D, H), set(), 5)])
+    assert not game.decks[0]
+    game.apply(0, RevealGenerals((c(1, C),)))
+    game.apply(1, RevealGenerals(()))
+    assert len(game.hands[0]) == 5 and game.revealed[0] == [c(1, C)]
+    assert game.to_act() == (0,) and game.decision(0).attacking, "straight to the attack: nobody asked again"
