@@ -14,8 +14,9 @@ from referee.games.generals_war.types import (
     PlaySquad,
     RevealGenerals,
     RoundEnded,
+    TargetChoice,
 )
-from tests.games.test_generals_war_rules import C, D, H, S, c, duel, fillers, four_player_duel, rigged
+from tests.games.test_generals_war_rules import C, D, H, S, ace_of_clubs_revealed, c, duel, fillers, four_player_duel, rigged
 
 
 def plain_duel() -> GeneralsWar:
@@ -23,14 +24,19 @@ def plain_duel() -> GeneralsWar:
     return duel([fillers((C, S), set(), 13), fillers((D,), set(), 13)])
 
 
-def seat_0_wins_the_round(game: GeneralsWar) -> RoundEnded:
-    """Seat 0 attacks with a king, keeping a two, against seat 1's lone five: piles 2 to 0."""
-    for seat, hand in ((0, [c(13, C), c(2, C)]), (1, [c(5, D)])):
+def one_battle_round(game: GeneralsWar, hand0: list[int], hand1: list[int]) -> RoundEnded:
+    """Seats 0 and 1 fight one battle with the first card of each hand (the rest goes to the decks); seat 1's empties."""
+    for seat, hand in ((0, hand0), (1, hand1)):
         game.decks[seat] = deque(x for x in list(game.decks[seat]) + game.hands[seat] if x not in hand)
         game.hands[seat] = list(hand)
-    game.apply(0, PlaySquad((c(13, C),)))
-    [ended] = [e.payload for e in game.apply(1, PlaySquad((c(5, D),))) if isinstance(e.payload, RoundEnded)]
+    game.apply(0, PlaySquad((hand0[0],)))
+    [ended] = [e.payload for e in game.apply(1, PlaySquad((hand1[0],))) if isinstance(e.payload, RoundEnded)]
     return ended
+
+
+def seat_0_wins_the_round(game: GeneralsWar) -> RoundEnded:
+    """Seat 0 attacks with a king, keeping a two, against seat 1's lone five: piles 2 to 0."""
+    return one_battle_round(game, [c(13, C), c(2, C)], [c(5, D)])
 
 
 @pytest.mark.parametrize("points,over", [(5, False), (6, True)])
@@ -101,3 +107,30 @@ def test_gw2_a_general_revealed_from_an_empty_deck_draws_nothing_and_is_not_aske
     game.apply(1, RevealGenerals(()))
     assert len(game.hands[0]) == 5 and game.revealed[0] == [c(1, C)]
     assert game.to_act() == (0,) and game.decision(0).attacking, "straight to the attack: nobody asked again"
+
+
+def test_a_revealed_general_put_under_the_deck_is_no_secret_to_anyone() -> None:
+    """Shown to all when revealed: once the round puts it under its deck, every seat may still know it (GW-17)."""
+    game, hand0 = ace_of_clubs_revealed()
+    game.hands[1] = game.hands[1][:1]
+    game.apply(0, PlaySquad((hand0[1],)))
+    game.apply(1, PlaySquad((game.hands[1][0],)))
+    assert game.round == 2 and c(1, C) in set(game.decks[0]) | set(game.hands[0])
+    assert c(1, C) not in game.hidden_cards(1)
+
+
+def test_a_squad_turned_over_in_battle_is_no_secret_once_under_the_deck() -> None:
+    game = plain_duel()
+    seat_0_wins_the_round(game)
+    assert c(13, C) in game.decks[0] and c(13, C) not in game.hidden_cards(1), "seen face up by all in the battle"
+    assert c(5, D) in game.dead[1]
+
+
+def test_an_attacker_who_loses_a_round_at_the_limit_is_eliminated_too() -> None:
+    """Four players: the attacker with the smaller pile takes the defeat point, and the limit puts him out."""
+    game = four_player_duel()
+    game.defeat_points[0] = 2
+    ended = one_battle_round(game, [c(5, C)], [c(13, D), c(2, D)])
+    assert ended.conquest_counts[:2] == (0, 2) and ended.defeat_point_to == 0
+    assert game.eliminated[0] and not game.eliminated[1] and game.eliminations == [[0]]
+    assert game.attacker == 1 and game.decision(1) == TargetChoice((2, 3))
