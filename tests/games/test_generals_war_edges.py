@@ -6,11 +6,12 @@ from collections import deque
 
 import pytest
 
-from referee.core.game import IllegalAction
+from referee.core.game import Event, IllegalAction
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import (
     Action,
     ChooseTarget,
+    PlayerEliminated,
     PlaySquad,
     RevealGenerals,
     RoundEnded,
@@ -24,13 +25,18 @@ def plain_duel() -> GeneralsWar:
     return duel([fillers((C, S), set(), 13), fillers((D,), set(), 13)])
 
 
-def one_battle_round(game: GeneralsWar, hand0: list[int], hand1: list[int]) -> RoundEnded:
-    """Seats 0 and 1 fight one battle with the first card of each hand (the rest goes to the decks); seat 1's empties."""
+def one_battle(game: GeneralsWar, hand0: list[int], hand1: list[int]) -> list[Event]:
+    """Seats 0 and 1, holding these hands (their other cards go to their decks), fight with the first card of each."""
     for seat, hand in ((0, hand0), (1, hand1)):
         game.decks[seat] = deque(x for x in list(game.decks[seat]) + game.hands[seat] if x not in hand)
         game.hands[seat] = list(hand)
     game.apply(0, PlaySquad((hand0[0],)))
-    [ended] = [e.payload for e in game.apply(1, PlaySquad((hand1[0],))) if isinstance(e.payload, RoundEnded)]
+    return game.apply(1, PlaySquad((hand1[0],)))
+
+
+def one_battle_round(game: GeneralsWar, hand0: list[int], hand1: list[int]) -> RoundEnded:
+    """One battle (a hand empties in it), and how the round ended."""
+    [ended] = [e.payload for e in one_battle(game, hand0, hand1) if isinstance(e.payload, RoundEnded)]
     return ended
 
 
@@ -56,6 +62,7 @@ def test_the_default_defeat_limit_is_three() -> None:
     ended = seat_0_wins_the_round(game)
     assert ended.defeat_point_to == 1 and game.defeat_points[1] == 2
     assert not game.eliminated[1] and not game.is_over()
+    assert ended.conquest_point_to is None and game.conquest_points == [0, 0, 0, 0], "with four, no conquest point"
 
 
 def test_an_action_of_the_wrong_kind_is_refused_at_every_decision() -> None:
@@ -134,3 +141,37 @@ def test_an_attacker_who_loses_a_round_at_the_limit_is_eliminated_too() -> None:
     assert ended.conquest_counts[:2] == (0, 2) and ended.defeat_point_to == 0
     assert game.eliminated[0] and not game.eliminated[1] and game.eliminations == [[0]]
     assert game.attacker == 1 and game.decision(1) == TargetChoice((2, 3))
+
+
+def test_every_seat_is_told_how_a_round_ended_even_those_sitting_it_out() -> None:
+    game = four_player_duel()
+    game.defeat_points[1] = 1
+    told = [e for e in one_battle(game, [c(13, C), c(2, C)], [c(5, D)]) if isinstance(e.payload, RoundEnded)]
+    for seat in range(4):
+        [ended] = [e.payload for e in told if e.visible(seat)]
+        assert ended.conquest_counts[:2] == (2, 0) and ended.defeat_point_to == 1
+
+
+def test_gw8_fighters_out_together_hand_over_no_cards_and_say_so() -> None:
+    game = four_player_duel()
+    for seat, ace in ((0, c(1, C)), (1, c(1, D))):
+        game.decks[seat] = deque(x for x in list(game.decks[seat]) + game.hands[seat] if x != ace)
+        game.hands[seat] = [ace, c(5, C) if seat == 0 else c(5, D)]
+        game.decks[seat] = deque(x for x in game.decks[seat] if x not in game.hands[seat])
+    game.apply(0, PlaySquad((c(1, C),)))
+    told = [e.payload for e in game.apply(1, PlaySquad((c(1, D),))) if isinstance(e.payload, PlayerEliminated)]
+    assert [(p.seat, p.by, p.cards_transferred) for p in told] == [(0, 1, 0), (1, 0, 0)]
+    assert game.eliminations == [[0, 1]] and not game.decks[0] and not game.decks[1]
+
+
+def test_every_seat_sees_each_dead_pile_as_it_grows() -> None:
+    game = plain_duel()
+    game.hands[0], game.hands[1] = [c(13, C), c(2, C), c(3, C)], [c(5, D), c(6, D)]
+    game.apply(0, PlaySquad((c(13, C),)))
+    game.apply(1, PlaySquad((c(5, D),)))
+    for seat in (0, 1):
+        assert game.view(seat).players[1].dead == (c(5, D),) and game.view(seat).players[0].dead == ()
+    game.apply(0, PlaySquad((c(2, C),)))
+    game.apply(1, PlaySquad((c(6, D),)))
+    for seat in (0, 1):
+        assert game.view(seat).players[0].dead == (c(2, C),) and game.view(seat).players[1].dead == (c(5, D),)
