@@ -6,11 +6,15 @@ from collections import deque
 
 import pytest
 
+from referee.core.cards import Rank, rank_of, suited_cards
 from referee.core.game import Event, IllegalAction
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import (
     Action,
+    BattleResolved,
+    CardsDrawn,
     ChooseTarget,
+    Phase,
     PlayerEliminated,
     PlaySquad,
     RevealGenerals,
@@ -62,6 +66,7 @@ def test_the_default_defeat_limit_is_three() -> None:
     ended = seat_0_wins_the_round(game)
     assert ended.defeat_point_to == 1 and game.defeat_points[1] == 2
     assert not game.eliminated[1] and not game.is_over()
+    assert all(game.view(seat).players[1].defeat_points == 2 for seat in range(4))
     assert ended.conquest_point_to is None and game.conquest_points == [0, 0, 0, 0], "with four, no conquest point"
 
 
@@ -137,10 +142,16 @@ def test_an_attacker_who_loses_a_round_at_the_limit_is_eliminated_too() -> None:
     """Four players: the attacker with the smaller pile takes the defeat point, and the limit puts him out."""
     game = four_player_duel()
     game.defeat_points[0] = 2
-    ended = one_battle_round(game, [c(5, C)], [c(13, D), c(2, D)])
+    events = one_battle(game, [c(5, C)], [c(13, D), c(2, D)])
+    deck0 = [x for x in suited_cards((C,)) if x != c(5, C)]  # all of seat 0's cards but the five, dead in the battle
+    [ended] = [e.payload for e in events if isinstance(e.payload, RoundEnded)]
+    [out] = [e.payload for e in events if isinstance(e.payload, PlayerEliminated)]
     assert ended.conquest_counts[:2] == (0, 2) and ended.defeat_point_to == 0
     assert game.eliminated[0] and not game.eliminated[1] and game.eliminations == [[0]]
+    assert (out.seat, out.by, out.cards_transferred) == (0, 1, 12) and not game.decks[0]
+    assert sorted(list(game.decks[1])[-12:]) == deck0, "his surviving cards go under the deck of the player he fought"
     assert game.attacker == 1 and game.decision(1) == TargetChoice((2, 3))
+    assert all(game.view(seat).players[0].eliminated for seat in range(4))
 
 
 def test_every_seat_is_told_how_a_round_ended_even_those_sitting_it_out() -> None:
@@ -162,6 +173,8 @@ def test_gw8_fighters_out_together_hand_over_no_cards_and_say_so() -> None:
     told = [e.payload for e in game.apply(1, PlaySquad((c(1, D),))) if isinstance(e.payload, PlayerEliminated)]
     assert [(p.seat, p.by, p.cards_transferred) for p in told] == [(0, 1, 0), (1, 0, 0)]
     assert game.eliminations == [[0, 1]] and not game.decks[0] and not game.decks[1]
+    for seat in range(4):  # the fives left in hand went under the decks, then left play with them: nobody remembers them
+        assert [(k.deck, k.hand) for k in game.view(seat).known[:2]] == [((), ()), ((), ())]
 
 
 def test_every_seat_sees_each_dead_pile_as_it_grows() -> None:
@@ -175,3 +188,32 @@ def test_every_seat_sees_each_dead_pile_as_it_grows() -> None:
     game.apply(1, PlaySquad((c(6, D),)))
     for seat in (0, 1):
         assert game.view(seat).players[0].dead == (c(2, C),) and game.view(seat).players[1].dead == (c(5, D),)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_view_names_the_conquest_target_and_the_defeat_limit_chosen(n: int) -> None:
+    game = GeneralsWar(n, 0, {"conquest_points": 5, "defeat_points": 2})
+    for seat in range(n):
+        view = game.view(seat)
+        assert (view.conquest_target, view.defeat_limit) == (5, 2)
+
+
+def test_the_view_names_the_fighters_and_the_last_battle() -> None:
+    game = GeneralsWar(4, 0)
+    drawn = [e.payload.seat for e in game.apply(0, ChooseTarget(2)) if isinstance(e.payload, CardsDrawn) and e.visible(1)]
+    assert drawn == [0, 2], "the attacker draws first"
+    assert all((game.view(seat).attacker, game.view(seat).defender) == (0, 2) for seat in range(4))
+    while game.phase == Phase.REVEAL:
+        for seat in game.to_act():
+            game.apply(seat, RevealGenerals(()))
+    soldiers = [[x for x in game.hands[seat] if rank_of(x) != Rank.ACE] for seat in range(4)]  # no general dies
+    game.apply(0, PlaySquad((soldiers[0][0],)))
+    [battle] = [e.payload.battle for e in game.apply(2, PlaySquad((soldiers[2][0],))) if isinstance(e.payload, BattleResolved)]
+    assert all(game.view(seat).last_battle == battle for seat in range(4))
+    assert (battle.attacker, battle.defender, battle.attacker_power) == (0, 2, int(rank_of(soldiers[0][0])))
+    assert battle.defender_power == int(rank_of(soldiers[2][0]))
+    game.decks[2].extend(x for x in game.hands[2] if x != soldiers[2][1])
+    game.hands[2] = [soldiers[2][1]]  # the next battle empties the defender's hand: a new round, no battle yet
+    game.apply(0, PlaySquad((soldiers[0][1],)))
+    game.apply(2, PlaySquad((soldiers[2][1],)))
+    assert game.round == 2 and all(game.view(seat).last_battle is None for seat in range(4))
