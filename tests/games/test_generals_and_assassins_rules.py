@@ -502,6 +502,7 @@ def test_ga18_player_without_cards_is_skipped() -> None:
     turn(g, 0)
     events = act(g, 0, Discard((g.hands[0][0],)))
     assert payloads(events, TurnSkipped) == [TurnSkipped(1)]
+    assert all(e.visible_to is None for e in events if isinstance(e.payload, TurnSkipped))  # announced to all (GA-24)
     assert g.to_act() == (2,) and g.final_turns == 1
 
 

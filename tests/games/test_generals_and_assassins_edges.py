@@ -1,0 +1,121 @@
+"""Generals & Assassins, scripted mutation audit: cases a changed engine passed every other test of the game with
+(rulings GA-3, GA-6, GA-7, GA-9, GA-12, GA-19, GA-24)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from referee.games.generals_and_assassins.types import (
+    Assassinate,
+    AssassinDeclined,
+    AssassinPlayed,
+    Assist,
+    AssistChoice,
+    Attack,
+    AttackResolved,
+    Decline,
+    DefenceChoice,
+    Defend,
+    KingDefeated,
+    Offer,
+    OfferLands,
+    Phase,
+    PlayAssassin,
+    RoundEnded,
+    Side,
+)
+from tests.games.test_generals_and_assassins_rules import act, c, cs, first_assassin_blocked, hand, hands, lands, new, payloads, turn
+
+
+def test_ga3_only_generals_and_soldiers_defend_or_assist() -> None:
+    """GA-3, GA-7, GA-9: land, money, hearts and jokers in hand are no fighters: a defender or helper cannot play them."""
+    g = new(3)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 2: "9c 5s 5d 5h X0", 1: "8c 7s 7d 7h X1"})
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    assert g.decision(2) == AssistChoice((c("9c", 2),), 0, 1)
+    for name in "5s 5d 5h X0".split():
+        assert g.check(2, Assist(Side.DEFENDER, c(name, 2))) is not None, name
+    act(g, 2, Assist(Side.DEFENDER, c("9c", 2)))
+    assert g.decision(1) == DefenceChoice((c("8c", 1),), 12, 9)
+    for name in "7s 7d 7h X1".split():
+        assert g.check(1, Defend((c(name, 1),))) is not None, name
+    assert {a for a in g.legal_actions(1)} == {Defend(()), Defend((c("8c", 1),))}
+
+
+def test_ga7_a_helper_may_assist_either_side_with_each_of_his_fighters() -> None:
+    """GA-7: every general or soldier in the helper's hand may go to the attacker or to the defender."""
+    g = new(3)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 2: "9c Qh 2d 3d 4d"})
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    fighters = (c("9c", 2), c("Qh", 2))
+    listed = set(g.legal_actions(2))
+    assert {Assist(side, card) for side in (Side.ATTACKER, Side.DEFENDER) for card in fighters} <= listed
+
+
+def test_ga6_an_offer_naming_no_land_is_refused() -> None:
+    """GA-6: an offer names one or more lands; one naming none, or something that is not an offer, is refused."""
+    g = new(3)
+    hand(g, 0, "Kc 2d 3d 4d 5d")
+    lands(g, 0, "5s")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    assert g.check(0, OfferLands((Offer(2, ()),))) is not None
+    assert g.check(0, OfferLands(cast(Any, ((2, tuple(cs("5s", 0))),)))) is not None
+    assert g.check(0, OfferLands((Offer(2, tuple(cs("5s", 0))),))) is None
+
+
+def test_ga19_a_king_left_with_one_hp_plays_on() -> None:
+    """GA-19: only 0 HP ends the round; a defender left with 1 HP keeps his round and the turn passes on."""
+    g = new(2)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 1: "2d 3d 4d 5d 6d"})
+    g.hp[1] = 13
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    events = act(g, 1, Defend(()))
+    assert payloads(events, AttackResolved)[0].hp == 1 and g.hp[1] == 1
+    assert not payloads(events, KingDefeated) and not payloads(events, RoundEnded)
+    assert g.phase == Phase.TURN and g.to_act() == (1,) and g.round == 1
+
+
+def test_ga12_assassin_events_say_which_joker_blocks() -> None:
+    """GA-12, GA-24: each joker played or withheld is told to everyone as the defender's block or the attacker's try."""
+    g = new(3)
+    hands(g, {0: "X0 X1 2d 3d 4d", 1: "X0 X1 2d 3d 4d"})
+    turn(g, 0)
+    act(g, 0, Assassinate(1, c("X0", 0)))
+    assert payloads(act(g, 1, PlayAssassin(c("X0", 1))), AssassinPlayed) == [AssassinPlayed(1, c("X0", 1), True)]
+    assert payloads(act(g, 0, PlayAssassin(c("X1", 0))), AssassinPlayed) == [AssassinPlayed(0, c("X1", 0), False)]
+    assert payloads(act(g, 1, Decline()), AssassinDeclined) == [AssassinDeclined(1, True)]
+    assert g.hp[1] == 25
+
+    g = first_assassin_blocked("X0 2d 3d 4d 5d", "X0 2d 3d 4d 5d")
+    assert payloads(act(g, 0, Decline()), AssassinDeclined) == [AssassinDeclined(0, False)]
+    assert g.hp[1] == 50
+
+
+def test_ga24_the_battle_under_way_shows_offers_assists_declines_and_the_block() -> None:
+    """GA-24: while a battle is under way every seat's view shows the offers made, the assists and declines given so far,
+    and, in an assassination, the defender's blocking joker."""
+    g = new(4)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 2: "9c 2d 3d 4d 5d", 3: "8c 2d 3d 4d 5d"})
+    offered = lands(g, 0, "5s")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    act(g, 0, OfferLands((Offer(3, tuple(offered)),)))
+    act(g, 2, Decline())
+    for seat in range(4):
+        battle = g.view(seat).battle
+        assert battle is not None
+        assert [(o.from_seat, o.to_seat, o.lands) for o in battle.offers] == [(0, 3, tuple(offered))]
+        assert battle.declined == (2,) and battle.assists == ()
+    act(g, 3, Assist(Side.ATTACKER, c("8c", 3)))
+    battle = g.view(1).battle
+    assert battle is not None and [(a.seat, a.side, a.card) for a in battle.assists] == [(3, Side.ATTACKER, c("8c", 3))]
+
+    g = first_assassin_blocked("X0 X1 2d 3d 4d", "X0 2d 3d 4d 5d")
+    for seat in range(2):
+        battle = g.view(seat).battle
+        assert battle is not None and battle.defender_cards == (c("X0", 1),) and battle.attacker_cards == (c("X0", 0),)
+
