@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from referee.games.generals_and_assassins.types import (
     Assassinate,
+    AssassinationDeclared,
     AssassinDeclined,
     AssassinPlayed,
     Assist,
@@ -119,3 +120,30 @@ def test_ga24_the_battle_under_way_shows_offers_assists_declines_and_the_block()
         battle = g.view(seat).battle
         assert battle is not None and battle.defender_cards == (c("X0", 1),) and battle.attacker_cards == (c("X0", 0),)
 
+
+
+def test_ga8_received_land_joins_the_helpers_own() -> None:
+    """GA-8, GA-20: land received for an assist is added to the lands the helper already had, which he keeps."""
+    g = new(3)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 2: "9c 2h 3h 4h 5h"})
+    offered = lands(g, 0, "5s")
+    own = lands(g, 2, "8s")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    act(g, 0, OfferLands((Offer(2, tuple(offered)),)))
+    act(g, 2, Assist(Side.ATTACKER, c("9c", 2)))
+    assert g.lands[2] == own + offered and g.lands[0] == []
+    assert g.view(1).players[2].land_value == 8 + 5
+
+
+def test_ga12_ga24_assassination_declared_names_attacker_and_target_and_views_name_the_game_length() -> None:
+    """GA-12, GA-24: the declaration tells who assassinates whom; a view tells the rounds in the game and the first player,
+    whoever's turn it is."""
+    g = new(3, rounds=5)
+    hand(g, 2, "X1 2d 3d 4d 5d")
+    g.first_player = 1
+    turn(g, 2)
+    events = act(g, 2, Assassinate(0, c("X1", 2)))
+    assert payloads(events, AssassinationDeclared) == [AssassinationDeclared(2, 0, c("X1", 2))]
+    view = g.view(0)
+    assert (view.round, view.rounds, view.first_player, view.turn_player) == (1, 5, 1, 2)
