@@ -1,23 +1,28 @@
 """Generals & Assassins, scripted mutation audit: cases a changed engine passed every other test of the game with
-(rulings GA-3, GA-6, GA-7, GA-9, GA-12, GA-19, GA-24)."""
+(rulings GA-3, GA-6 to GA-9, GA-12, GA-17, GA-19, GA-20, GA-24)."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
 from referee.games.generals_and_assassins.types import (
+    Action,
     Assassinate,
     AssassinationDeclared,
     AssassinDeclined,
     AssassinPlayed,
     Assist,
     AssistChoice,
+    AssistDeclined,
     Attack,
     AttackResolved,
     Decline,
     DefenceChoice,
     Defend,
+    Discard,
     KingDefeated,
+    LandsOffered,
+    LastCardDrawn,
     Offer,
     OfferLands,
     Phase,
@@ -137,8 +142,8 @@ def test_ga8_received_land_joins_the_helpers_own() -> None:
 
 
 def test_ga12_ga24_assassination_declared_names_attacker_and_target_and_views_name_the_game_length() -> None:
-    """GA-12, GA-24: the declaration tells who assassinates whom; a view tells the rounds in the game and the first player,
-    whoever's turn it is."""
+    """GA-12, GA-24: the declaration tells who assassinates whom; a view tells the rounds in the game, the first player,
+    whoever's turn it is, and the seat now acting (the target)."""
     g = new(3, rounds=5)
     hand(g, 2, "X1 2d 3d 4d 5d")
     g.first_player = 1
@@ -146,4 +151,63 @@ def test_ga12_ga24_assassination_declared_names_attacker_and_target_and_views_na
     events = act(g, 2, Assassinate(0, c("X1", 2)))
     assert payloads(events, AssassinationDeclared) == [AssassinationDeclared(2, 0, c("X1", 2))]
     view = g.view(0)
-    assert (view.round, view.rounds, view.first_player, view.turn_player) == (1, 5, 1, 2)
+    assert (view.round, view.rounds, view.first_player, view.turn_player, view.acting) == (1, 5, 1, 2, 0)
+
+
+def test_every_decision_refuses_an_action_of_another_kind() -> None:
+    """An answer of the wrong kind is refused, whatever is asked: a turn, an offer, an assist, a defence, an assassin."""
+    g = new(3)
+    hands(g, {0: "Kc X0 2d 3d 4d", 1: "8c X1 2d 3d 4d", 2: "9c 2d 3d 4d 5d"})
+    lands(g, 0, "5s")
+    turn(g, 0)
+    wrong: list[Action] = [Decline(), Defend(()), OfferLands(()), Assist(Side.ATTACKER, c("9c", 2)), PlayAssassin(c("X0", 0))]
+    assert all(g.check(0, a) is not None for a in wrong)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    assert all(g.check(0, a) is not None for a in wrong if not isinstance(a, OfferLands))
+    act(g, 0, OfferLands(()))
+    assert all(g.check(2, a) is not None for a in wrong if not isinstance(a, (Decline, Assist)))
+    act(g, 2, Decline())
+    assert all(g.check(1, a) is not None for a in wrong if not isinstance(a, Defend))
+    act(g, 1, Defend(()))
+    turn(g, 0)
+    act(g, 0, Assassinate(1, c("X0", 0)))
+    assert g.check(1, Defend(())) is not None and g.check(1, OfferLands(())) is not None
+    assert g.check(1, Assist(Side.ATTACKER, c("8c", 1))) is not None
+
+
+def test_ga24_offer_and_decline_events_name_their_player() -> None:
+    """GA-24: each offer event names the side that made it, each decline the helper who declined."""
+    g = new(4)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 1: "2d 3d 4d 5d 6d"})
+    mine, theirs = lands(g, 0, "5s"), lands(g, 1, "6s")
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    assert [o.seat for o in payloads(act(g, 0, OfferLands((Offer(2, tuple(mine)),))), LandsOffered)] == [0]
+    assert [o.seat for o in payloads(act(g, 1, OfferLands((Offer(3, tuple(theirs)),))), LandsOffered)] == [1]
+    assert [o.seat for o in payloads(act(g, 2, Decline()), AssistDeclined)] == [2]
+    assert [o.seat for o in payloads(act(g, 3, Decline()), AssistDeclined)] == [3]
+
+
+def test_ga17_the_last_card_event_names_the_drawer_not_the_turn_player() -> None:
+    """GA-17: a deck may run out in another player's turn; the event names whose deck it was."""
+    g = new(3)
+    hand(g, 2, "2d 3d 4d 5d")
+    g.decks[2] = g.decks[2][-1:]
+    turn(g, 0)
+    events = act(g, 0, Discard((g.hands[0][0],)))
+    assert payloads(events, LastCardDrawn) == [LastCardDrawn(2, 3)] and g.decks[2] == []
+
+
+def test_ga20_the_recorded_round_gives_the_fallen_kings_land_to_his_killer() -> None:
+    """GA-20: the round's record in the full state says what each player was awarded, as the RoundEnded event does."""
+    g = new(2)
+    hands(g, {0: "Kc 2d 3d 4d 5d", 1: "2d 3d 4d 5d 6d"})
+    lands(g, 0, "3s")
+    lands(g, 1, "4s")
+    g.hp[1] = 5
+    turn(g, 0)
+    act(g, 0, Attack(1, (c("Kc", 0),)))
+    ended = payloads(act(g, 1, Defend(())), RoundEnded)[0]
+    assert ended.awarded == (3 + 4, 0)
+    record = g.full_state()["rounds_played"][-1]
+    assert (record["land_values"], record["awarded"], record["reason"]) == ([3, 4], [7, 0], "KING_DEFEATED")
