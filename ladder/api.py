@@ -102,10 +102,10 @@ def held_back(match_id: int) -> HTTPException:
     return HTTPException(404, f"no replay for match {match_id} yet: it is shown once every match of its deal is over")
 
 
-def check_replay_kept(match: Match) -> None:
-    """410 Gone for a replay the operator pruned (``arena ladder prune``): it was there, and will not be again."""
-    if match.replay_pruned_days is not None:
-        raise HTTPException(410, pruned_detail("replay", match.id, match.replay_pruned_days))
+def check_kept(what: str, match_id: int, pruned_days: int | None) -> None:
+    """410 Gone for a log or replay the operator pruned (``arena ladder prune``): it was there, and will not be again."""
+    if pruned_days is not None:
+        raise HTTPException(410, pruned_detail(what, match_id, pruned_days))
 
 
 def create_app(state: LadderState) -> FastAPI:
@@ -192,7 +192,7 @@ def create_app(state: LadderState) -> FastAPI:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
             raise held_back(match_id)
-        check_replay_kept(found)
+        check_kept("replay", match_id, found.replay_pruned_days)
         try:
             raw = queries.replay_json(db, match_id, state.data_dir)
         except FileNotFoundError:  # removed by hand, a disk replaced; any other OSError is the ladder's (logged 500)
@@ -267,8 +267,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(403, "only the bot's owner may read its logs")
         if not queries.settled(db, found):  # the log shows a hand the opponent holds in the twin match
             raise HTTPException(404, f"no log for match {match_id} yet: logs are kept back until every match of its deal is over")
-        if found.logs_pruned_days is not None:
-            raise HTTPException(410, pruned_detail("log", match_id, found.logs_pruned_days))
+        check_kept("log", match_id, found.logs_pruned_days)
         text = queries.seat_log(db, match_seat, state.data_dir)
         if text is None:
             raise HTTPException(404, "no log kept for this seat")
@@ -291,7 +290,7 @@ def create_app(state: LadderState) -> FastAPI:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
             raise held_back(match_id)
-        check_replay_kept(found)
+        check_kept("replay", match_id, found.replay_pruned_days)
         stored = queries.match_file(db, match_id, REPLAY_FILE) if found.status == "done" else None
         path = queries.replay_path(db, match_id, state.data_dir)
         if stored is None and path is None:

@@ -28,12 +28,19 @@ def stored_name(path: Path, root: Path) -> str:
 def located(stored: str, root: Path) -> Path:
     """The file the database names ``stored``, in the data folder ``root`` (see the module's docstring)."""
     path = Path(stored)
+    if path.is_absolute() and path.exists():
+        return path
+    return in_layout(stored, root) or path
+
+
+def in_layout(stored: str, root: Path) -> Path | None:
+    """Where a file the database names ``stored`` belongs in the data folder ``root``: there when relative, else at
+    the place of its innermost replays/ or logs/ folder, whether or not it exists elsewhere; None if of neither."""
+    path = Path(stored)
     if not path.is_absolute():
         return root / path
-    if path.exists():
-        return path
     parts = path.parts
     for i in range(len(parts) - 2, 0, -1):  # the innermost replays/ or logs/ folder: the data folder's own
         if parts[i] in KEPT:
             return root.joinpath(*parts[i:])
-    return path
+    return None

@@ -15,12 +15,12 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.datafiles import KEPT
+from ladder.datafiles import KEPT, in_layout
 from ladder.jobs import REPLAY_FILE
 from ladder.models import Match, MatchFile, MatchSeat
 from ladder.queries import FINISHED, UNSETTLED_DEALS
@@ -63,20 +63,6 @@ def prunable(db: Session, logs: bool, days: int, now: float) -> list[int]:
     ))
 
 
-def in_data_folder(stored: str, root: Path) -> Path | None:
-    """The file this data folder holds for a path the database names (``datafiles.located``'s place for it), or None
-    if the path is of no replays/ or logs/ folder. A path still found outside (the data folder this one was copied
-    from, by a backup) is not this ladder's to remove."""
-    path = PurePath(stored)
-    if not path.is_absolute():
-        return root / path
-    parts = path.parts
-    for i in range(len(parts) - 2, 0, -1):
-        if parts[i] in KEPT:
-            return root.joinpath(*parts[i:])
-    return None
-
-
 def kept_file(path: Path, root: Path) -> int | None:
     """The size of ``path`` if it is a file (not a link) in the data folder ``root``'s replays/ or logs/, else None.
     Either folder may be a link to another disk (``datafiles.stored_name``); nothing in it leads out of it."""
@@ -102,7 +88,7 @@ def _files(db: Session, ids: list[int], logs: bool, root: Path) -> dict[int, dic
     if logs:
         named = db.execute(select(MatchSeat.match_id, MatchSeat.log_path).where(MatchSeat.match_id.in_(ids), MatchSeat.log_path.is_not(None)))
         for match_id, stored in named:
-            add(match_id, in_data_folder(stored, root) if stored else None)
+            add(match_id, in_layout(stored, root) if stored else None)
         for match_id in ids:  # a failed match's logs, which no seat names
             folder = root / "logs" / str(match_id)
             with contextlib.suppress(OSError):
@@ -110,7 +96,7 @@ def _files(db: Session, ids: list[int], logs: bool, root: Path) -> dict[int, dic
                     add(match_id, path)
     else:
         for match_id, stored in db.execute(select(Match.id, Match.replay_path).where(Match.id.in_(ids), Match.replay_path.is_not(None))):
-            add(match_id, in_data_folder(stored, root) if stored else None)
+            add(match_id, in_layout(stored, root) if stored else None)
     return found
 
 

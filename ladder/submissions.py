@@ -206,18 +206,17 @@ async def submit(
             # A newer version that joined the ladder (on it, suspended from it, or withdrawn since): its owner replaced
             # this one either way. Looking only at those on the ladder, an older version still validating joined it
             # after its owner had withdrawn the newer one, bringing back a bot taken off.
-            newer_row = db.execute(
+            newer = db.execute(
                 select(BotVersion.seq, BotVersion.status).where(BotVersion.bot_id == version.bot_id, BotVersion.status.in_(JOINED), BotVersion.seq > seq)
                 .order_by(BotVersion.seq.desc()).limit(1)
             ).first()
-            newer = None if newer_row is None else newer_row.seq
             if reason:
                 version.status = "rejected"
                 discard(final)
             elif newer is not None:  # two versions validated at once and the later one passed first: it stays
                 version.status = "retired"
-                where = "is on the ladder already" if newer_row is not None and newer_row.status in ON_LADDER else "joined the ladder first and has left it since"
-                note = version.reason = f"passed, but version #{newer}, submitted after it, {where}"
+                where = "is on the ladder already" if newer.status in ON_LADDER else "joined the ladder first and has left it since"
+                note = version.reason = f"passed, but version #{newer.seq}, submitted after it, {where}"
             else:
                 version.status = "active"
                 note = same_version_note(db, version)
