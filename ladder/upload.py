@@ -122,18 +122,24 @@ def check_archive(data: bytes, limits: Limits = Limits()) -> list[tuple[zipfile.
         infos = zf.infolist()
     except (zipfile.BadZipFile, ValueError, NotImplementedError) as exc:  # NotImplementedError: a version zipfile does not read
         raise UploadError(f"not a zip archive: {exc}") from None
-    if len(infos) > limits.files:
+    # Finder's forks (below) can double a zip's entries; past twice the limit nothing is read further.
+    if len(infos) > 2 * limits.files:
         raise UploadError(f"the archive has {len(infos)} entries; the limit is {limits.files}")
     members = [(info, _member_path(info)) for info in infos]
+    # macOS Finder's "Compress" adds __MACOSX/, the files' resource forks ("._bot.py"): no part of any bot, and
+    # beside the bot's folder it hid the manifest ("no bot.toml at the top"). Never unpacked, so they count toward
+    # no limit: a bot of 600 files zipped by Finder was refused for its 1,200 entries.
+    members = [(info, p) for info, p in members if p.parts[:1] != (FINDER_FORKS,)]
+    if len(members) > limits.files:
+        forks = len(infos) - len(members)
+        besides = f" besides {forks} in {FINDER_FORKS}/" if forks else ""
+        raise UploadError(f"the archive has {len(members)} entries{besides}; the limit is {limits.files}")
     total = sum(info.file_size for info, _ in members)
     if total > limits.unpacked_bytes:
         raise UploadError(f"the archive unpacks to {total} bytes; the limit is {limits.unpacked_bytes}")
     for info, path in members:
         if info.compress_size and info.file_size / info.compress_size > limits.ratio:
             raise UploadError(f"{path}: compressed {info.file_size // info.compress_size}:1, which looks like an archive bomb")
-    # macOS Finder's "Compress" adds __MACOSX/, the files' resource forks ("._bot.py"): no part of any bot, and
-    # beside the bot's folder it hid the manifest ("no bot.toml at the top").
-    members = [(info, p) for info, p in members if p.parts[:1] != (FINDER_FORKS,)]
     files = [p for info, p in members if not info.is_dir()]
     if PurePosixPath(MANIFEST) in files:
         return _unique(members)

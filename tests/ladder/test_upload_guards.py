@@ -124,3 +124,20 @@ def test_a_zip_made_by_macos_finder_is_taken_without_its_resource_forks(tmp_path
     # Only that folder, at the top: a bot's own folder of that name elsewhere is the bot's.
     unpack(archive([("bot.toml", MANIFEST), ("lib/__MACOSX/x.py", b"1")]), tmp_path / "other")
     assert rglob(tmp_path / "other") == ["bot.toml", "lib", "lib/__MACOSX", "lib/__MACOSX/x.py"]
+
+
+def test_finder_forks_count_toward_no_limit_but_their_own_bound(tmp_path: Path) -> None:
+    """A bot of N files zipped by Finder holds 2N entries and the forks' bytes: it was refused at half the limit."""
+    def finder_zip(files: int, fork_bytes: bytes = b"\x00\x05\x16\x07", forks: int = 10) -> bytes:
+        own = [("bot.toml", MANIFEST)] + [(f"f{i}.py", b"x") for i in range(files - 1)]
+        return archive(own + [(f"__MACOSX/._{name}", fork_bytes) for name, _ in own[:forks]])
+
+    limits = Limits(files=10, unpacked_bytes=len(MANIFEST) + 9)
+    unpack(finder_zip(10, bytes(200)), tmp_path / "bot", limits)  # forks' 2,000 bytes are not unpacked
+    assert len(rglob(tmp_path / "bot")) == 10
+    with pytest.raises(UploadError, match=r"has 11 entries besides 9 in __MACOSX/; the limit is 10"):
+        check_archive(finder_zip(11, forks=9), limits)
+    # More than twice the limit in all is refused before any name is looked at, forks or not.
+    too_many = archive([("bot.toml", MANIFEST)] + [(f"__MACOSX/._{i}", b"") for i in range(20)])
+    with pytest.raises(UploadError, match=r"has 21 entries; the limit is 10"):
+        check_archive(too_many, limits)
