@@ -162,10 +162,10 @@ async def round_trip_parts(matches: int = 8) -> dict[str, list[float]]:
             marks.setdefault((self.match_id, msg.action.request_id), {})["read"] = time.perf_counter()
         original_post(self, seat, link, msg)
 
-    def charge(self: MatchSession, s: Any) -> None:
+    def charge(self: MatchSession, s: Any, elapsed: float | None = None) -> None:
         if s.pending is not None:
             marks.setdefault((self.match_id, s.pending.request_id), {})["checked"] = time.perf_counter()
-        original_charge(self, s)
+        original_charge(self, s, elapsed)
 
     service_module.StreamLink.__init__ = init  # type: ignore[method-assign]
     service_module.StreamLink.send = send  # type: ignore[method-assign]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import subprocess
 import sys
@@ -14,11 +15,14 @@ from typer.testing import CliRunner
 from arena.cli.botkit import record_decisions
 from arena.cli.main import app
 from arena.v1 import referee_pb2 as pb
+from arena_sdk.games import generals_war as gw_actions
 from referee.games.registry import game_class
-from referee.server.inprocess import play
+from referee.server.inprocess import RELAXED, play, play_async
+from referee.server.session import MatchRecord
 from tests.support import load_bot_class
 
 runner = CliRunner()
+V = pb.VerdictKind
 
 
 def test_the_typescript_fixtures_hold_seat_0s_decisions_listed_and_not() -> None:
@@ -81,3 +85,29 @@ def test_a_typescript_kit_without_node_is_an_error_and_leaves_nothing(tmp_path: 
     result = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--lang", "typescript", "--dir", str(tmp_path / "b")])
     assert result.exit_code == 2 and "needs Node.js" in result.output, result.output
     assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("slip", ["no action", "an illegal action"])
+def test_a_bot_given_up_on_in_this_process_times_out_at_once_as_at_its_deadline(slip: str) -> None:
+    """The kit's quick test waited out RELAXED's two minutes for each decision whose answers were all refused (its
+    SDK sends nothing more). The session's clock is frozen here: only the bot's giving up ends such a decision."""
+    random_bot = load_bot_class("random", "RandomBot")
+
+    class Slipping(random_bot):  # type: ignore[misc, valid-type]
+        def act(self, request: object) -> object:
+            return None if slip == "no action" else gw_actions.squad([999])
+
+    async def go() -> MatchRecord:
+        game = game_class("generals-war")(2, 1)
+        return await asyncio.wait_for(play_async(game, [Slipping(1), random_bot(2)], clock=lambda: 0.0), timeout=60)
+
+    record = asyncio.run(go())
+    seat = record.result.seats[0]
+    first = [v.kind for v in seat.verdicts if v.decision_index == 0]
+    refused = V.MALFORMED if slip == "no action" else V.ILLEGAL_ACTION
+    assert set(first) == {refused, V.TIMEOUT} and first[-1] == V.TIMEOUT, first
+    # As at its deadline: the whole move time and bank spent on the first decision, the move time on the next.
+    move, bank = RELAXED.move_time_ms, RELAXED.time_bank_ms
+    assert record.seats[0].think_ms[:2] == [move + bank, move]
+    assert seat.forfeited and record.game.is_over()
+    assert not record.result.seats[1].verdicts

@@ -7,6 +7,7 @@ and hand the bytes each seat receives to ``on_send`` (the hidden-information che
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -38,14 +39,30 @@ class MemoryLink:
     def _receive(self, data: bytes) -> None:
         if self.error is not None:
             return
+        msg = pb.RefereeMessage.FromString(data)
         try:
-            replies = self.driver.handle(pb.RefereeMessage.FromString(data))
+            replies = self.driver.handle(msg)
         except Exception as exc:  # noqa: BLE001 - raised again by play_async, once the match is over
             self.error = exc
             self.session.process_ended(self.seat, f"the bot raised {type(exc).__name__}: {exc}")
             return
         for reply in replies:
             self.session.post(self.seat, self, pb.BotMessage.FromString(reply.SerializeToString()))
+        if not replies and (asked := self._given_up(msg)) is not None:
+            # The driver answers only what the referee sends: nothing more will come for this decision. A bot
+            # process would sit out its time; RELAXED's is two minutes a decision, which a bot kit's test waited.
+            self.session.gave_up(self.seat, asked)
+
+    def _given_up(self, msg: pb.RefereeMessage) -> int | None:
+        """The request the driver answers no more after ``msg``, a refusal of its answer (None if not so)."""
+        pending, which = self.driver.pending, msg.WhichOneof("msg")
+        if pending is None or self.driver.result is not None:
+            return None
+        if which == "error" and msg.error.code == pb.MALFORMED_ACTION:
+            return pending.request_id
+        if which == "rejection" and msg.rejection.request_id == pending.request_id:
+            return pending.request_id
+        return None
 
     def close(self, reason: str = "") -> None:
         pass
@@ -57,10 +74,13 @@ async def play_async(
     time_control: TimeControl = RELAXED,
     on_send: Callable[[int, bytes], None] | None = None,
     list_limit: int = 64,
+    clock: Callable[[], float] = time.monotonic,
 ) -> MatchRecord:
     """The match's record; what a bot raised is raised here, with its traceback, once the match is over (a bot that
-    raised sat silent for its whole time, minutes of RELAXED's, for each of its decisions)."""
-    session = MatchSession(game, [b.name for b in bots], time_control, list_limit=list_limit)
+    raised sat silent for its whole time, minutes of RELAXED's, for each of its decisions). A bot whose SDK gave up
+    on a decision times out at once, as it would at its deadline (``MatchSession.gave_up``). ``clock``: the session's
+    (a test freezes it, so that no decision's time runs out but by giving up)."""
+    session = MatchSession(game, [b.name for b in bots], time_control, list_limit=list_limit, clock=clock)
     links = []
     for bot, token in zip(bots, session.tokens()):
         link = MemoryLink(session, BotDriver(bot), on_send)

@@ -245,6 +245,13 @@ class MatchSession:
         link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
         self._submit(("malformed", seat, detail))
 
+    def gave_up(self, seat: int, request_id: int) -> None:
+        """The bot of ``seat`` will send nothing more for request ``request_id`` (an in-process bot whose SDK gave
+        up after its answers were refused): its time runs out now, as it would at its deadline, and with the same
+        outcome (the whole move time and bank spent, a TIMEOUT strike, the default action). Ignored once that
+        request is no longer pending."""
+        self._submit(("gave_up", seat, request_id))
+
     def process_ended(self, seat: int, detail: str, started: bool = True, code: int | None = None) -> None:
         """The bot process of ``seat`` has exited (reported by the runner, with its exit ``code`` when it has one);
         ``started`` False: it never ran.
@@ -424,10 +431,12 @@ class MatchSession:
         ]
         return min(deadlines) if deadlines else self.clock() + 3600
 
-    def _charge(self, s: Seat) -> None:
-        """Spend the time the pending decision took: move time first, then the bank."""
+    def _charge(self, s: Seat, elapsed: float | None = None) -> None:
+        """Spend the time the pending decision took (``elapsed`` ms, else as the clock says): move time first, then
+        the bank."""
         assert s.pending is not None
-        elapsed = (self.clock() - s.pending.sent_at) * 1000
+        if elapsed is None:
+            elapsed = (self.clock() - s.pending.sent_at) * 1000
         s.think_ms.append(elapsed)
         s.bank_ms = max(0.0, s.bank_ms - max(0.0, elapsed - self.tc.move_time_ms))
 
@@ -436,12 +445,16 @@ class MatchSession:
         for s in self.seats:
             if s.pending is None or s.pending.sent_at + (self.tc.move_time_ms + s.bank_ms) / 1000 > now:
                 continue
-            kind = V.TIMEOUT if s.link is not None else V.DISCONNECT
-            self._charge(s)
-            self._strike(s, kind, "no legal action before the deadline")
-            if s.pending is not None and s.seat in self.game.to_act():
-                self._play(s, self.game.default_action(s.seat), auto=True)
+            self._time_out(s)
             return
+
+    def _time_out(self, s: Seat, elapsed: float | None = None) -> None:
+        """``s`` spent its decision's time: a strike, and the default action played for it."""
+        kind = V.TIMEOUT if s.link is not None else V.DISCONNECT
+        self._charge(s, elapsed)
+        self._strike(s, kind, "no legal action before the deadline")
+        if s.pending is not None and s.seat in self.game.to_act():
+            self._play(s, self.game.default_action(s.seat), auto=True)
 
     def _handle(self, item: tuple[str, int, Any]) -> None:
         kind, seat, payload = item
@@ -466,6 +479,9 @@ class MatchSession:
                 self._on_message(s, msg)
         elif kind == "malformed":
             self._minor_verdict(s, V.MALFORMED, payload)
+        elif kind == "gave_up":
+            if s.pending is not None and s.pending.request_id == payload:
+                self._time_out(s, elapsed=self.tc.move_time_ms + s.bank_ms)
 
     def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
         which = msg.WhichOneof("msg")
