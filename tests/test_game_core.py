@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 
-from referee.core.game import Event, broadcast, card_subsets, choose_cards_reason, private, ranks_from_scores, split
+from referee.core.game import Event, IllegalAction, broadcast, card_subsets, choose_cards_reason, private, ranks_from_scores, split
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import RevealChoice
 
@@ -73,3 +76,32 @@ def test_the_opening_events_cannot_be_changed_through_the_list_returned() -> Non
     told = game.opening_events()
     told.clear()
     assert game.opening_events() and game.opening_events() == GeneralsWar(2, 1).opening_events()
+
+
+def test_player_counts_are_said_as_a_range_only_past_two_in_a_row() -> None:
+    def said(*counts: int) -> str:
+        return dataclasses.replace(GeneralsWar.spec, player_counts=counts).players_text
+
+    assert [said(4), said(2, 3), said(2, 4), said(2, 3, 4), said(2, 4, 6)] == ["4", "2 or 3", "2 or 4", "2 to 4", "2, 4 or 6"]
+
+
+def test_an_action_of_a_seat_not_to_act_is_illegal_whatever_it_is() -> None:
+    """Not a ValueError of working out a decision it does not have: the referee tells IllegalAction apart."""
+    game, rng = GeneralsWar(4, 3), random.Random(3)
+    while set(game.to_act()) == set(range(4)):
+        seat = game.to_act()[0]
+        game.apply(seat, game.random_action(seat, rng))
+    acting = game.to_act()[0]
+    idle = next(s for s in range(4) if s not in game.to_act())
+    with pytest.raises(IllegalAction, match=f"seat {idle} is not to act"):
+        game.apply(idle, game.random_action(acting, rng))
+
+
+def test_a_decision_of_exactly_the_limit_is_listed_and_one_more_is_not() -> None:
+    game, rng = GeneralsWar(2, 5), random.Random(5)
+    while game.least_count(seat := game.to_act()[0]) < 3:
+        game.apply(seat, game.random_action(seat, rng))
+    count = game.least_count(seat)  # exact in General's War
+    listed = game.listing(seat, count)
+    assert listed is not None and sorted(map(repr, listed)) == sorted(map(repr, game.legal_actions(seat)))
+    assert len(listed) == count and game.listing(seat, count - 1) is None
