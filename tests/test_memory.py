@@ -30,3 +30,13 @@ def test_who_else_knows_a_drawn_card_leaves_out_the_seat_that_drew_it() -> None:
     assert [r[2] for r in memory.known(1)] == [(5,), (), ()]
     assert [r[2] for r in memory.known(2)] == [(), (), ()]
     assert memory.known(0)[0] == (0, (), ())  # a seat is not told its own hand as others know it
+
+
+def test_a_hand_the_others_lost_track_of_is_no_longer_shown_to_them() -> None:
+    """Each seat's answer is kept until something it remembers changes: forgetting a hand is such a change."""
+    memory = TableMemory(2, record)
+    memory.put(0, 0, [5], everyone(2))
+    memory.draw(0, [5])
+    assert memory.known(1)[0] == (0, (), (5,))
+    memory.forget_hand(0)
+    assert memory.known(1)[0] == (0, (), ()) and memory.hand_knowers(0, 5) == 0
