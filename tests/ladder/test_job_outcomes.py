@@ -1,0 +1,80 @@
+"""What a job tells its dispatcher and leaves in the database when it does not record a result (ladder/jobs.py): a
+match the ladder failed to run is failed at once, one the worker could not start goes back with an attempt counted,
+and one whose record was refused is reported lost, not recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+import ladder.jobs
+from ladder.jobs import JobOutcome, MatchJob, play_job
+from ladder.models import Match
+from ladder.worker import MAX_ATTEMPTS, public_error, release
+from referee.server.runner import LocalMatch
+from tests.ladder.test_handing_out import claimed_job
+
+
+def state(make: sessionmaker[Session], match_id: int) -> tuple[str, str | None, int, str]:
+    with make() as db:
+        m = db.get_one(Match, match_id)
+        return m.status, m.lease_owner, m.attempts, m.error
+
+
+def test_a_job_whose_lease_was_handed_back_starts_no_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checked before anything is played: its replay and logs would be discarded at the refused record anyway, but
+    the bots' processes (or containers) ran a whole match for nothing, beside the match's new holder."""
+    started: list[object] = []
+
+    async def run(*args: object) -> LocalMatch:
+        started.append(args)
+        raise AssertionError("the match was started")
+
+    monkeypatch.setattr(ladder.jobs, "run_local_match", run)
+    lad, job = claimed_job(tmp_path, "first")
+    assert release(lad.make, job.match_id, "first")
+    assert asyncio.run(play_job(lad.make, job, "late")).status == "lost"
+    assert started == []
+    assert state(lad.make, job.match_id) == ("queued", None, 0, "")
+
+
+def test_a_worker_that_cannot_run_the_sandbox_gives_the_match_back_at_the_cost_of_an_attempt(tmp_path: Path) -> None:
+    """Not the match's fault, so it is not failed; but it costs an attempt, or a worker without Docker took the same
+    match back and forth for ever."""
+    lad, job = claimed_job(tmp_path, "w")
+    outcome = asyncio.run(play_job(lad.make, dataclasses.replace(job, sandbox="nosuch"), "box/w1"))
+    assert outcome.status == "unfit" and "nosuch" in outcome.detail
+    status, owner, attempts, error = state(lad.make, job.match_id)
+    assert (status, owner, attempts) == ("queued", None, 1) and error.startswith("worker box/w1: ") and MAX_ATTEMPTS > 1
+
+
+def test_a_match_the_ladder_failed_to_play_is_failed_at_once_with_its_error_kept_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not left running under a lease nobody renews (reaped later, and played again up to MAX_ATTEMPTS times)."""
+
+    async def broken(*_: object) -> LocalMatch:
+        raise RuntimeError("/srv/arena/secret path")
+
+    monkeypatch.setattr(ladder.jobs, "run_local_match", broken)
+    lad, job = claimed_job(tmp_path, "w")
+    outcome = asyncio.run(play_job(lad.make, job, "box/w1", just_claimed=True))
+    assert outcome.status == "failed"
+    assert state(lad.make, job.match_id) == ("failed", None, 0, public_error(RuntimeError("/srv/arena/secret path")))
+
+
+def test_a_played_match_whose_record_was_refused_is_reported_lost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted as recorded, it ended a run of worker failures (the dispatcher's slow pace) and showed in /metrics."""
+
+    async def played(*_: object) -> LocalMatch:
+        return LocalMatch(record=None, manifests=[], logs=[])  # type: ignore[arg-type]
+
+    async def refused(job: MatchJob, played: LocalMatch, worker: str) -> bool:
+        return False
+
+    monkeypatch.setattr(ladder.jobs, "run_local_match", played)
+    lad, job = claimed_job(tmp_path, "w")
+    outcome: JobOutcome = asyncio.run(play_job(lad.make, job, "box/w1", just_claimed=True, recorder=refused))
+    assert outcome.status == "lost"
