@@ -78,3 +78,35 @@ def test_a_played_match_whose_record_was_refused_is_reported_lost(tmp_path: Path
     lad, job = claimed_job(tmp_path, "w")
     outcome: JobOutcome = asyncio.run(play_job(lad.make, job, "box/w1", just_claimed=True, recorder=refused))
     assert outcome.status == "lost"
+
+
+def test_a_lease_renewal_that_fails_once_does_not_stop_the_renewals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database out of reach at one renewal: the next ones go on, or the lease ran out mid-match and the reaper
+    gave the match to another worker, which played it again."""
+    from ladder.worker import renew as real_renew
+    from tests.ladder.test_handing_out import hanging_match
+
+    begun = hanging_match(monkeypatch)
+    renewals: list[bool] = []
+
+    def flaky_renew(make: sessionmaker[Session], match_id: int, owner: str, lease_seconds: float) -> bool:
+        if not renewals:
+            renewals.append(False)
+            raise ConnectionError("the database is out of reach")
+        renewals.append(real_renew(make, match_id, owner, lease_seconds))
+        return renewals[-1]
+
+    monkeypatch.setattr(ladder.jobs, "renew", flaky_renew)
+    lad, job = claimed_job(tmp_path, "w", 0.3)
+
+    async def play() -> None:
+        playing = asyncio.ensure_future(play_job(lad.make, job, "here", just_claimed=True))
+        await begun.wait()
+        async with asyncio.timeout(30):  # the failure is a hang: no renewal after the first
+            while len(renewals) < 3:
+                await asyncio.sleep(0.05)
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+
+    asyncio.run(play())
+    assert renewals[:3] == [False, True, True]
