@@ -9,14 +9,17 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 import ladder.jobs
-from ladder.jobs import JobOutcome, MatchJob, play_job
-from ladder.models import Match
+from ladder.jobs import DATABASE, REPLAY_FILE, BotSource, JobOutcome, MatchJob, play_job
+from ladder.models import Match, MatchFile
 from ladder.worker import MAX_ATTEMPTS, public_error, release
-from referee.server.runner import LocalMatch
-from tests.ladder.test_handing_out import claimed_job
+from ladder.worker import renew as real_renew
+from referee.server.runner import BotPool, LocalMatch
+from tests.ladder.test_handing_out import claimed_job, hanging_match
+from tests.test_persistent_bots import pooled_bot
 
 
 def state(make: sessionmaker[Session], match_id: int) -> tuple[str, str | None, int, str]:
@@ -83,9 +86,6 @@ def test_a_played_match_whose_record_was_refused_is_reported_lost(tmp_path: Path
 def test_a_lease_renewal_that_fails_once_does_not_stop_the_renewals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The database out of reach at one renewal: the next ones go on, or the lease ran out mid-match and the reaper
     gave the match to another worker, which played it again."""
-    from ladder.worker import renew as real_renew
-    from tests.ladder.test_handing_out import hanging_match
-
     begun = hanging_match(monkeypatch)
     renewals: list[bool] = []
 
@@ -110,3 +110,22 @@ def test_a_lease_renewal_that_fails_once_does_not_stop_the_renewals(tmp_path: Pa
 
     asyncio.run(play())
     assert renewals[:3] == [False, True, True]
+
+
+def test_pooled_bots_whose_logs_go_to_the_database_are_played_and_recorded(tmp_path: Path) -> None:
+    """`--keep database` on the local pool: bots kept in processes need no copy, but the logs still need a folder to be
+    written in before they go to the database; without one every such match failed."""
+    lad, job = claimed_job(tmp_path, "w")
+    bots = tuple(BotSource(bot.version_id, folder=str(pooled_bot(tmp_path, f"pooled{seat}"))) for seat, bot in enumerate(job.bots))
+    job = dataclasses.replace(job, keep=DATABASE, bots=bots)
+
+    async def play() -> JobOutcome:
+        pool = BotPool()
+        try:
+            return await play_job(lad.make, job, "here", pool=pool, just_claimed=True)
+        finally:
+            await pool.close()
+
+    assert asyncio.run(play()).status == "recorded"
+    with lad.make() as db:
+        assert REPLAY_FILE in db.scalars(select(MatchFile.name).where(MatchFile.match_id == job.match_id)).all()
