@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.jobs import JobSettings, build_job
+from ladder.jobs import DATABASE, FILES, JobSettings, MatchJob, build_job, record_head
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.worker import claim, claim_next, record_outcome, release, release_lease
+from referee.server.replay import ReplayHead
 from referee.server.session import TimeControl
 from tests.ladder.test_bookkeeping import add_bots, make, result  # noqa: F401  (the fixture)
 from tests.ladder.test_leases import GAME, lease, queue
+from tests.ladder.test_suspension import outcome, status
 
 
 def test_a_claimed_match_and_its_job_give_each_seat_the_bot_the_match_put_there(make: sessionmaker[Session]) -> None:
@@ -81,3 +84,15 @@ def test_a_lost_claims_lease_gives_back_only_its_own_match(make: sessionmaker[Se
     assert release_lease(make, "lost-claim") == 1
     assert lease(make, mine) == ("queued", None, None, 0)
     assert lease(make, theirs)[:2] == ("running", "other")
+
+
+@pytest.mark.parametrize("keep", [FILES, DATABASE])
+def test_a_job_records_with_the_ladders_suspension_setting(make: sessionmaker[Session], tmp_path: Path, keep: str) -> None:
+    """`--suspend-after` reaches the record whichever way the replay is kept: with 1, one forfeit suspends."""
+    a, b = add_bots(make, [GAME], 2)
+    match_id = queue(make, [a, b])[0]
+    assert claim(make, "w", 60) == match_id
+    job = MatchJob(match_id, "w", GAME, 7, {}, (), TimeControl(), 60, keep=keep, data_dir=str(tmp_path), suspend_after=1)
+    head = ReplayHead(str(match_id), GAME, 2, 7, {}, 0.0, 1.0, ["bot0", "bot1"], outcome(2, {0}), [], [2, 1], [0.0, 0.0])
+    assert record_head(make, job, head, [], "box/w1")
+    assert [status(make, a)[0], status(make, b)[0]] == ["suspended", "active"]
