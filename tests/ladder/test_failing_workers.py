@@ -123,23 +123,41 @@ def test_matches_cancelled_by_a_lost_scheduler_are_queued_again_without_an_attem
     assert len(said) == 1 and "scheduler-connection-lost" in said[0] and "\n" not in said[0], said
 
 
+def settle(ladder: Ladder, status: str) -> None:
+    """The dispatcher settles a job that came back with ``status`` (its match 1, under lease ladder-1)."""
+
+    async def go() -> None:
+        future: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
+        future.set_result(JobOutcome(1, "ladder-1", status, "w", 0.5))
+        ladder._settle(future, 1, "ladder-1")
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("status", ["unfit", "database_unreachable"])
+def test_matches_a_worker_gave_back_itself_slow_the_dispatcher_after_a_run_of_them(tmp_path: Path, status: str) -> None:
+    """A worker without Docker (unfit) or that cannot reach the database reports the match handed back rather than
+    raising; those count as the worker's trouble too, or each cost its match an attempt at full speed. The pause
+    starts at the FAILING_RUN-th in a row."""
+    config = LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], seed=1)
+    ladder = Ladder(config, executor=FailingWorkers())
+    for _ in range(FAILING_RUN - 1):
+        settle(ladder, status)
+    assert (ladder._failing, ladder._pause_until) == (FAILING_RUN - 1, 0.0)
+    settle(ladder, status)
+    assert ladder._failing == FAILING_RUN and ladder._pause_until > 0
+
+
 def test_a_match_recorded_ends_the_slow_pace_of_a_run_of_failures(tmp_path: Path) -> None:
     """After a run of matches given back unplayed the dispatcher claims one at a time, after a pause, until one is
     recorded; without the reset a ladder whose workers recovered went on one match at a time for good."""
-    from ladder.jobs import JobOutcome
-
     config = LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], seed=1)
     ladder = Ladder(config, executor=FailingWorkers())
     for _ in range(FAILING_RUN + 1):
         ladder._worker_trouble()
     assert ladder._failing > FAILING_RUN and ladder._pause_until > 0, "slowed down"
 
-    async def settle(status: str) -> None:
-        future: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
-        future.set_result(JobOutcome(1, "ladder-1", status, "w", 0.5))
-        ladder._settle(future, 1, "ladder-1")
-
-    asyncio.run(settle("lost"))  # someone else's lease: says nothing of the workers
+    settle(ladder, "lost")  # someone else's lease: says nothing of the workers
     assert ladder._failing > FAILING_RUN
-    asyncio.run(settle("recorded"))
+    settle(ladder, "recorded")
     assert (ladder._failing, ladder._pause_until, ladder.matches_played) == (0, 0.0, 1)
