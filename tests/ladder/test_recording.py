@@ -7,16 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.jobs import DATABASE, FILES, JobSettings, MatchJob, build_job, record_head
 from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
-from ladder.worker import claim, claim_next, record_outcome, release, release_lease
+from ladder.worker import MAX_ATTEMPTS, claim, claim_next, reap, record_outcome, release, release_lease
 from referee.server.replay import ReplayHead
 from referee.server.session import TimeControl
 from tests.ladder.test_bookkeeping import add_bots, make, result  # noqa: F401  (the fixture)
-from tests.ladder.test_leases import GAME, lease, queue
+from tests.ladder.test_leases import GAME, expire, lease, queue
 from tests.ladder.test_suspension import outcome, status
 
 
@@ -96,3 +96,18 @@ def test_a_job_records_with_the_ladders_suspension_setting(make: sessionmaker[Se
     head = ReplayHead(str(match_id), GAME, 2, 7, {}, 0.0, 1.0, ["bot0", "bot1"], outcome(2, {0}), [], [2, 1], [0.0, 0.0])
     assert record_head(make, job, head, [], "box/w1")
     assert [status(make, a)[0], status(make, b)[0]] == ["suspended", "active"]
+
+
+def test_the_reaper_leaves_a_live_lease_on_a_matchs_last_try(make: sessionmaker[Session]) -> None:
+    """A match played for the last time (two tries abandoned before) is not failed as abandoned while its worker still
+    holds the lease; one whose lease ran out is."""
+    a, b = add_bots(make, [GAME], 2)
+    live, dead = queue(make, [a, b])
+    with make() as db:
+        db.execute(update(Match).values(attempts=MAX_ATTEMPTS - 1))
+        db.commit()
+    assert claim(make, "live", 60) == live and claim(make, "dead", 60) == dead
+    expire(make, dead)
+    assert reap(make) == 1
+    assert lease(make, live)[:2] == ("running", "live")
+    assert lease(make, dead)[0] == "failed"
