@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 import ladder.jobs
 from ladder.jobs import DATABASE, REPLAY_FILE, BotSource, JobOutcome, MatchJob, play_job
 from ladder.models import Match, MatchFile
+from ladder.db import database_time
 from ladder.worker import MAX_ATTEMPTS, public_error, release
 from ladder.worker import renew as real_renew
 from referee.server.runner import BotPool, LocalMatch
@@ -129,3 +130,32 @@ def test_pooled_bots_whose_logs_go_to_the_database_are_played_and_recorded(tmp_p
     assert asyncio.run(play()).status == "recorded"
     with lad.make() as db:
         assert REPLAY_FILE in db.scalars(select(MatchFile.name).where(MatchFile.match_id == job.match_id)).all()
+
+
+def test_each_lease_renewal_comes_before_the_lease_runs_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match may play for longer than its lease, as long as it is renewed in time: a renewal after the lease ran
+    out left a window in which the reaper gave the match to another worker, which played it again."""
+    begun = hanging_match(monkeypatch)
+    late: list[float] = []  # at each renewal, how long before the lease would run out
+
+    def timed_renew(make: sessionmaker[Session], match_id: int, owner: str, lease_seconds: float) -> bool:
+        with make() as db:
+            expires = db.get_one(Match, match_id).lease_expires
+            assert expires is not None
+            late.append(expires - database_time(db))
+        return real_renew(make, match_id, owner, lease_seconds)
+
+    monkeypatch.setattr(ladder.jobs, "renew", timed_renew)
+    lad, job = claimed_job(tmp_path, "w", 3.0)
+
+    async def play() -> None:
+        playing = asyncio.ensure_future(play_job(lad.make, job, "here", just_claimed=True))
+        await begun.wait()
+        async with asyncio.timeout(30):
+            while len(late) < 2:
+                await asyncio.sleep(0.05)
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+
+    asyncio.run(play())
+    assert all(left > 0 for left in late[:2]), late
