@@ -110,3 +110,55 @@ def test_an_envelope_of_another_game_or_an_action_of_no_kind_is_sent_as_no_actio
             assert wrap(slip, "generals-war") == pb.Action(), slip
     assert [r.getMessage().endswith("not an action of generals-war; sending no action") for r in caplog.records] == [True] * 4
     assert wrap(gw.Action(reveal_generals=gw.RevealGenerals()), "generals-war").generals_war.WhichOneof("kind") == "reveal_generals"
+
+
+def test_events_folded_into_a_decision_are_told_before_act_is_asked() -> None:
+    """The referee folds the events since the last message into the request: the bot must know them when it decides."""
+    bot = Recorder()
+    driver = BotDriver(bot)
+    driver.handle(START)
+    request = reveal_request(3)
+    request.decision.events.events.add(seq=4, generals_war=gw.Event(round_started=gw.RoundStarted(round=2)))
+    request.decision.events.events.add(seq=5, generals_war=gw.Event(target_chosen=gw.TargetChosen(target=0)))
+    assert len(driver.handle(request)) == 1
+    assert bot.told[1:] == [("events", ["round_started", "target_chosen"]), ("act", 3)]
+
+
+def test_a_rejection_before_any_decision_is_told_and_not_answered() -> None:
+    bot = Recorder()
+    driver = BotDriver(bot)
+    driver.handle(START)
+    assert driver.handle(rejection(1)) == []
+    assert len(driver.handle(reveal_request(2))) == 1
+    assert bot.told[1:] == [("rejection", "not 1"), ("act", 2)]
+
+
+def test_a_bot_is_asked_again_three_times_by_default() -> None:
+    """docs/bots.md: after a rejection ``act`` is asked again, up to ``max_retries`` = 3 times."""
+    bot = Recorder()
+    driver = BotDriver(bot)
+    driver.handle(START)
+    assert [len(driver.handle(m)) for m in (reveal_request(7), *[rejection(7)] * 4)] == [1, 1, 1, 1, 0]
+
+
+def test_a_request_unwraps_the_games_view_and_lists_actions_only_when_the_referee_did() -> None:
+    raw = reveal_request(1).decision
+    raw.view.generals_war.CopyFrom(gw.View(seat=1, round=4))
+    request = Request(raw, START.start)
+    assert (request.view.seat, request.view.round) == (1, 4) and request.kind == "reveal_choice"
+    assert request.legal_actions is None, "not listed: the bot must work from the decision"
+    listed = gw.Action(reveal_generals=gw.RevealGenerals(card_ids=[3]))
+    raw.legal_actions.add(generals_war=listed)
+    raw.legal_actions_listed = True
+    assert Request(raw, START.start).legal_actions == [listed]
+    raw.ClearField("legal_actions")
+    assert Request(raw, START.start).legal_actions == [], "listed and empty is not the same as not listed"
+
+
+def test_a_note_keeps_500_characters_of_any_plane_and_takes_any_value() -> None:
+    """A character outside the BMP given as its two surrogate halves counts once; a non-string note is its str()."""
+    request = Request(reveal_request(1).decision, START.start)
+    request.note("\ud83d\ude00" * 600)
+    assert request.noted == "\U0001f600" * 500
+    request.note(42)  # type: ignore[arg-type]
+    assert request.noted == "42"
