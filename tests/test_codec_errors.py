@@ -6,7 +6,9 @@ from dataclasses import dataclass, make_dataclass
 
 import pytest
 
+from arena.v1 import generals_war_pb2 as gw_pb2
 from arena.v1 import glory_pb2
+from referee.games.generals_war.types import Battle, BattleResolved
 from referee.protocol.codec import CodecError, decode, encode
 
 
@@ -43,3 +45,32 @@ def test_a_record_and_a_message_that_drifted_apart_are_a_codec_error_not_lost_da
     drifted_heal = make_dataclass("Heal", [("card_id", int), ("bonus", int)], frozen=True)  # read for the kind "heal"
     with pytest.raises(CodecError, match="has no field 'bonus'"):
         decode(glory_pb2.Action(heal=glory_pb2.Heal(card_id=7)), (drifted_heal,))
+
+
+@dataclass(frozen=True)
+class Shout:
+    """A record the union has no kind for."""
+
+    loud: int
+
+
+def test_a_record_the_union_has_no_kind_for_or_no_record_at_all_is_a_codec_error() -> None:
+    with pytest.raises(CodecError, match="has no kind 'shout' for Shout"):
+        encode(Shout(1), glory_pb2.Action())
+    with pytest.raises(CodecError, match="cannot encode a object"):
+        encode(object(), glory_pb2.Heal())
+
+
+def test_a_message_field_read_into_a_field_that_is_no_record_is_a_codec_error() -> None:
+    flat = make_dataclass("BattleResolved", [("battle", int)], frozen=True)  # the proto's field holds a Battle
+    with pytest.raises(CodecError, match="cannot decode arena.v1.generals_war.Battle"):
+        decode(gw_pb2.Event(battle_resolved=gw_pb2.BattleResolved(battle=gw_pb2.Battle(attacker=1))), (flat,))
+
+
+def test_a_nested_record_of_all_zero_values_is_sent_and_read_back_not_lost() -> None:
+    """An all-default Battle encodes to no bytes; it must still be there (not None) when read back."""
+    resolved = BattleResolved(Battle(0, 0, (), (), 0, 0, None))
+    msg = gw_pb2.Event()
+    encode(resolved, msg)
+    assert msg.battle_resolved.HasField("battle")
+    assert decode(msg, (BattleResolved,)) == resolved
