@@ -5,6 +5,7 @@ from __future__ import annotations
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from arena.v1 import cards_pb2 as cpb
 from arena.v1 import generals_war_pb2 as gwpb
 from arena.v1 import referee_pb2 as pb
 from referee.protocol.jsondict import message_to_dict
@@ -30,3 +31,20 @@ def test_a_card_read_again_is_not_what_a_caller_changed() -> None:
     first = message_to_dict(msg)
     first["revealable"][0]["id"] = 99
     assert message_to_dict(msg) == protobufs_own(msg)
+
+
+def test_every_kind_of_field_is_spelled_as_protobuf_spells_it() -> None:
+    """A 64-bit number is a string, an infinite double "Infinity", an enum its name (a number it lacks, the number),
+    and two leaf messages of different types with the same bytes keep their own field names."""
+    same_bytes = (gwpb.RoundStarted(round=1, attacker=2), gwpb.TargetChosen(attacker=1, target=2))
+    assert same_bytes[0].SerializeToString() == same_bytes[1].SerializeToString()
+    messages: list[Message] = [
+        pb.OptionValue(int_value=-(2**40)),
+        pb.SeatResult(seat=1, score=float("inf")),
+        gwpb.Player(seat=1, suits=[cpb.HEARTS, cpb.SPADES]),
+        gwpb.View(seat=0, phase=99),  # type: ignore[arg-type]  # proto3 enums are open: a number no name has
+        gwpb.Event(round_started=same_bytes[0]),
+        gwpb.Event(target_chosen=same_bytes[1]),
+    ]
+    for msg in messages:
+        assert message_to_dict(msg) == protobufs_own(msg), msg
