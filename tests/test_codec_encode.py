@@ -79,3 +79,11 @@ def test_a_single_card_field_is_sent_with_its_rank_and_suit() -> None:
     msg = GameCodec(GeneralsAndAssassins).event(AssistGiven(2, Side.DEFENDER, queen_of_hearts), 4)
     sent = msg.generals_and_assassins.assist_given
     assert (sent.seat, sent.side, sent.card.id, sent.card.rank, sent.card.suit) == (2, int(Side.DEFENDER), queen_of_hearts, 12, 3)
+
+
+def test_an_events_json_says_everyone_for_a_public_event_and_the_seats_in_order_for_a_private_one() -> None:
+    """``visible_to`` None is everyone (a replay shows it to every seat); an empty list would be no one."""
+    codec = GameCodec(GeneralsWar)
+    event = GeneralsWar(2, 1).opening_events()[0]
+    assert codec.event_to_json(dataclasses.replace(event, visible_to=None), 3)["visible_to"] is None
+    assert codec.event_to_json(dataclasses.replace(event, visible_to=frozenset({3, 0, 2})), 3)["visible_to"] == [0, 2, 3]
