@@ -26,7 +26,8 @@ import pytest
 from arena.v1 import generals_war_pb2 as gw
 from arena.v1 import referee_pb2 as pb
 from arena.v1 import referee_pb2_grpc
-from arena_sdk.client import play_async
+from arena_sdk import Bot, Request
+from arena_sdk.client import open_channel, play_async
 from tests.support import SAMPLE_BOTS, load_bot_class
 from tests.test_typescript import NODE, READY, SAMPLE, bundled
 
@@ -57,7 +58,8 @@ class ScriptedReferee(referee_pb2_grpc.RefereeServicer):
     """A referee that plays its n-th stream from the n-th script (the last one again for any later stream), on a thread of its own.
 
     ``hellos`` has each stream's Hello; ``peers`` each stream's client address (over ``tcp``, a connection's own port);
-    ``answers`` each action the bot sent, as (request id, its card ids).
+    ``answers`` each action the bot sent, as (request id, its card ids); ``ended`` is set when a stream's script is done
+    (or the bot hung up midway).
     """
 
     def __init__(self, *scripts: list[Step], tcp: bool = False) -> None:
@@ -66,6 +68,7 @@ class ScriptedReferee(referee_pb2_grpc.RefereeServicer):
         self.hellos: list[pb.Hello] = []
         self.peers: list[str] = []
         self.answers: list[tuple[int, list[int]]] = []
+        self.ended = threading.Event()
         self.tmp = tempfile.TemporaryDirectory(prefix="arena-s-")
         self.address = f"unix:{Path(self.tmp.name) / 'r.sock'}"
         self.loop = asyncio.new_event_loop()
@@ -92,6 +95,12 @@ class ScriptedReferee(referee_pb2_grpc.RefereeServicer):
         assert isinstance(first, pb.BotMessage)
         self.hellos.append(first.hello)
         self.peers.append(context.peer())
+        try:
+            await self._play(context)
+        finally:
+            self.ended.set()
+
+    async def _play(self, context: grpc.aio.ServicerContext) -> None:
         for step in self.scripts[min(len(self.hellos), len(self.scripts)) - 1]:
             if isinstance(step, pb.RefereeMessage):
                 await context.write(step)
@@ -207,3 +216,36 @@ def test_the_reconnect_window_starts_again_with_each_message(referees: list[Scri
     bot = load_bot_class("random", "RandomBot")(0)
     result = asyncio.run(play_async(bot, ref.address, "m", "t", reconnect_seconds=1))
     assert result is not None and len(ref.hellos) == 5
+
+
+def test_a_match_over_a_kept_channel_hangs_up_its_stream(referees: list[ScriptedReferee]) -> None:
+    """A pooled process keeps its channel for the next match, but still hangs up the finished match's stream:
+    the referee waits for that (docs/protocol.md, "Bots that play several matches") before it counts the match done."""
+    referees.append(ref := ScriptedReferee([START, RESULT, "hold"]))
+    bot = load_bot_class("random", "RandomBot")(0)
+
+    async def main() -> tuple[pb.MatchResult | None, bool]:
+        channel = open_channel(ref.address)
+        try:
+            result = await play_async(bot, ref.address, "m", "t", channel=channel)
+            hung_up = await asyncio.get_running_loop().run_in_executor(None, ref.ended.wait, 10)
+            return result, hung_up
+        finally:
+            await channel.close()
+
+    result, hung_up = asyncio.run(main())
+    assert result is not None and hung_up, "the stream was left open"
+
+
+def test_an_exception_raised_by_act_ends_play_with_it(referees: list[ScriptedReferee]) -> None:
+    """docs/bots.md: an exception raised by ``act`` ends the bot (its traceback in the log), not swallowed into a
+    decision never answered, nor a reconnect that asks the same again."""
+
+    class Broken(Bot):
+        def act(self, request: Request) -> Any:
+            raise ValueError(f"no idea what to do at {request.request_id}")
+
+    referees.append(ref := ScriptedReferee([START, decision(3), "hold"]))
+    with pytest.raises(ValueError, match="no idea what to do at 3"):
+        asyncio.run(asyncio.wait_for(play_async(Broken(), ref.address, "m", "t"), 30))
+    assert len(ref.hellos) == 1
