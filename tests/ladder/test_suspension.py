@@ -310,6 +310,7 @@ def test_a_bot_that_crashes_at_start_on_a_real_ladder_is_suspended(ladder: Ladde
     ladder.play(2, until=suspended, timeout=120)
     state, reason = status(ladder.make, crasher)
     assert state == "suspended" and "last: CRASH: " in reason and "exited with code 1" in reason, reason
+    assert "forfeited its last 2 matches" in reason, "the ladder's --suspend-after, not the default"
     assert status(ladder.make, steady)[0] == "active"
     with ladder.make() as db:
         assert crasher not in {e.version_id for e in entrants(db, GAME)}
