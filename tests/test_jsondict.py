@@ -5,6 +5,7 @@ from __future__ import annotations
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from arena.v1 import assassination_pb2 as aspb
 from arena.v1 import cards_pb2 as cpb
 from arena.v1 import generals_war_pb2 as gwpb
 from arena.v1 import referee_pb2 as pb
@@ -31,6 +32,10 @@ def test_a_card_read_again_is_not_what_a_caller_changed() -> None:
     first = message_to_dict(msg)
     first["revealable"][0]["id"] = 99
     assert message_to_dict(msg) == protobufs_own(msg)
+    # A leaf's own lists too: a piece's rooms visited, appended to by one caller, were every later caller's.
+    pieces = aspb.View(pieces=[aspb.Piece(colour=1, visited=[aspb.COURTYARD])])
+    message_to_dict(pieces)["pieces"][0]["visited"].append("HALL")
+    assert message_to_dict(pieces) == protobufs_own(pieces)
 
 
 def test_every_kind_of_field_is_spelled_as_protobuf_spells_it() -> None:

@@ -66,7 +66,8 @@ def _convert_leaf(msg: Message) -> dict[str, Any]:
         if len(_leaves) > 20_000:
             _leaves.clear()
         found = _leaves[key] = _convert(msg)
-    return dict(found)  # a copy: the caller may change it
+    # A copy, lists too (a leaf's repeated fields, a piece's rooms visited): the caller may change it.
+    return {name: list(value) if isinstance(value, list) else value for name, value in found.items()}
 
 
 def _convert(msg: Message) -> dict[str, Any]:
