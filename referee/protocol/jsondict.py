@@ -66,8 +66,15 @@ def _convert_leaf(msg: Message) -> dict[str, Any]:
         if len(_leaves) > 20_000:
             _leaves.clear()
         found = _leaves[key] = _convert(msg)
-    # A copy, lists too (a leaf's repeated fields, a piece's rooms visited): the caller may change it.
-    return {name: list(value) if isinstance(value, list) else value for name, value in found.items()}
+    # A copy, with its lists (a piece's rooms visited) where it has any: the caller may change it.
+    if _has_lists(msg.DESCRIPTOR):
+        return {name: list(value) if isinstance(value, list) else value for name, value in found.items()}
+    return dict(found)
+
+
+@cache
+def _has_lists(descriptor: Descriptor) -> bool:
+    return any(field.is_repeated for field in descriptor.fields)
 
 
 def _convert(msg: Message) -> dict[str, Any]:
