@@ -1,0 +1,136 @@
+"""The referee session, seat by seat: each seat's own deadline, ranks, who may connect, and what a crashed seat is sent."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from arena.v1 import referee_pb2 as pb
+from referee.games.generals_war import GeneralsWar
+from referee.server.session import AttachError, MatchSession, TimeControl
+from tests.test_session import FAST, Scripted, driver_answers, kinds, run_session, silent
+
+V = pb.VerdictKind
+
+
+def test_without_forfeits_each_seat_ranks_as_the_game_ranks_it() -> None:
+    record, _ = run_session([driver_answers(1), driver_answers(2), driver_answers(3), driver_answers(4)], TimeControl(), seed=4)
+    assert not any(r.forfeited for r in record.result.seats)
+    assert [r.rank for r in record.result.seats] == list(record.game_result.ranks)
+    assert len(set(record.game_result.ranks)) > 1  # a match someone won, so a reversed order would show
+
+
+def test_each_seat_of_a_simultaneous_choice_is_timed_out_at_its_own_deadline() -> None:
+    """Seat 1 spent its bank, seat 0 has its own: seat 1's deadline passing must not cost seat 0 a strike."""
+    tc = TimeControl(move_time_ms=50, time_bank_ms=1000, strike_limit=20)
+    inner = driver_answers(3)
+    late: list[int] = []
+
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 3), ["a", "b"], tc)
+        loop = asyncio.get_running_loop()
+
+        def thinker(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+            replies = inner(msg)
+            simultaneous = msg.WhichOneof("msg") == "decision" and len(session.game.to_act()) > 1
+            if simultaneous and session.seats[1].bank_ms == 0 and not late:
+                # Past its move time and seat 1's whole deadline, well within its own bank.
+                late.append(msg.decision.decision_index)
+                for reply in replies:
+                    loop.call_later(0.3, session.post, 0, links[0], reply)
+                return []
+            return replies
+
+        links = [Scripted(session, 0, thinker), Scripted(session, 1, silent)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await asyncio.wait_for(session.run(), 60)
+
+    record = asyncio.run(go())
+    assert late, "no simultaneous choice came after seat 1's bank was spent"
+    assert not kinds(record, 0)
+    assert 0 < record.seats[0].bank_ms < 1000  # the late answer was charged to seat 0's bank
+    assert V.TIMEOUT in kinds(record, 1)
+
+
+def test_a_seat_that_forfeited_or_whose_process_ended_may_not_connect_again_nor_anyone_once_the_match_is_over() -> None:
+    """docs/protocol.md: FAILED_PRECONDITION for a match already over, a seat that forfeited or whose process ended."""
+
+    async def go() -> None:
+        tc = TimeControl(move_time_ms=20, time_bank_ms=0, strike_limit=0, connect_timeout_ms=2000)
+        session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], tc)
+        for i, token in enumerate(session.tokens()):
+            session.attach(token, Scripted(session, i, silent if i == 0 else driver_answers(i)))
+        task = asyncio.create_task(session.run())
+        while session.seats[0].forfeited_at is None:  # its first timeout is over the limit of no strikes
+            await asyncio.sleep(0.01)
+        with pytest.raises(AttachError) as struck_out:
+            session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(5)))
+        assert struck_out.value.code == "FAILED_PRECONDITION"
+        session.process_ended(2, "the bot's process exited with code 1")
+        with pytest.raises(AttachError) as ended:
+            session.attach(session.tokens()[2], Scripted(session, 2, driver_answers(6)))
+        assert ended.value.code == "FAILED_PRECONDITION"
+        await task
+        with pytest.raises(AttachError) as over:
+            session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(7)))
+        assert over.value.code == "FAILED_PRECONDITION" and "over" in str(over.value)
+
+    asyncio.run(go())
+
+
+def test_a_crashed_seat_is_closed_and_sent_nothing_more_and_a_later_exit_is_no_second_verdict() -> None:
+    async def go() -> tuple[Any, list[Scripted], list[int]]:
+        tc = TimeControl(move_time_ms=20, time_bank_ms=0, strike_limit=0, connect_timeout_ms=2000)
+        session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], tc)
+        links = [Scripted(session, i, silent if i == 3 else driver_answers(i)) for i in range(4)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        session.process_ended(2, "the bot's process exited with code 1")
+        task = asyncio.create_task(session.run())
+        while session.seats[3].forfeited_at is None:
+            await asyncio.sleep(0)  # every turn of the loop: the match must still be on once seat 3 is out
+        assert not session.finished
+        sent_before = [len(link.sent) for link in links]
+        session.process_ended(3, "the bot's process exited with code 0")  # after it struck out
+        return await task, links, sent_before
+
+    record, links, sent_before = asyncio.run(go())
+    assert kinds(record, 2) == [V.CRASH, V.FORFEIT]
+    assert links[2].closed and [m.WhichOneof("msg") for m in links[2].sent] == ["start"]
+    assert kinds(record, 3) == [V.TIMEOUT, V.FORFEIT], "a seat already out is not charged a crash as well"
+    assert links[3].closed and len(links[3].sent) == sent_before[3]
+    assert links[0].of("result") and links[1].of("result")
+
+
+def test_a_seat_s_waiting_events_come_before_an_error_it_is_sent() -> None:
+    """docs/protocol.md: a batch of events comes on its own just before a rejection, an error or the result."""
+    inner = driver_answers(1)
+    errors_at: list[tuple[int, int]] = []  # (messages sent before the error, the log's length then)
+
+    async def go() -> tuple[Any, Scripted]:
+        session = MatchSession(GeneralsWar(4, 4), ["a", "b", "c", "d"], TimeControl())
+
+        class Watched(Scripted):
+            def send(self, msg: pb.RefereeMessage) -> None:
+                if msg.WhichOneof("msg") == "error":
+                    errors_at.append((len(self.sent), len(session.log)))
+                super().send(msg)
+
+        def twice(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+            replies = inner(msg)
+            return replies + replies  # the copy is stale: its request was answered
+
+        links = [Watched(session, 0, twice)] + [Scripted(session, i, driver_answers(i + 1)) for i in range(1, 4)]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await session.run(), links[0]
+
+    record, link = asyncio.run(go())
+    assert errors_at and all(e.code == pb.STALE_REQUEST for e in link.of("error"))
+    log = record.events
+    for before, length in errors_at:
+        told = [e.seq for m in link.sent[:before] for e in (m.events.events if m.WhichOneof("msg") == "events" else m.decision.events.events)]
+        assert told == [seq for seq in range(length) if log[seq].visible(0)]
