@@ -65,6 +65,8 @@ def test_the_steps_the_referee_played_for_a_seat_stay_marked_in_the_replay_and_i
         (lambda d: d["seats"][0].__setitem__("verdicts", ["TIMEOUT"]), "its seats are not a list"),  # the summary's traceback
         (lambda d: d.__setitem__("format", "other-replay"), "not an arena replay"),  # another tool's file, of the same version
         (lambda d: d.__setitem__("compact", 1), "no events and is not compact"),  # only true marks a compact replay
+        (lambda d: d.__setitem__("version", 3), "replay version 3 is not one of 1, 2"),  # a newer format, read as this one
+        (lambda d: d.__setitem__("seats", 5), "its seats are not a list"),  # a TypeError traceback
     ],
 )
 def test_a_damaged_or_foreign_compact_replay_is_refused_saying_why(change: Any, message: str) -> None:
