@@ -1,0 +1,31 @@
+"""What a local match's runner hands each bot process (docs/protocol.md, the environment table)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from referee.server.runner import MatchSetup, run_local_match
+from referee.server.session import TimeControl
+
+SAYS = "import os; print('seed', os.environ['ARENA_BOT_SEED'], 'match', os.environ['ARENA_MATCH_ID'], flush=True)"
+
+
+def saying_bot(tmp: Path, name: str) -> Path:
+    """A bot that prints what it was handed and exits without connecting."""
+    path = tmp / name
+    path.mkdir()
+    (path / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "-c", "{SAYS}"]\n'
+    )
+    return path
+
+
+def test_each_seat_gets_its_own_bot_seed_the_match_seed_times_1000_plus_the_seat(tmp_path: Path) -> None:
+    tc = TimeControl(move_time_ms=100, time_bank_ms=0, connect_timeout_ms=30_000)
+    setup = MatchSetup("generals-war", [saying_bot(tmp_path, "a"), saying_bot(tmp_path, "b")], 7, {}, tc, tmp_path / "logs", match_id="m7")
+    played = asyncio.run(run_local_match(setup))
+    for seat, log in enumerate(played.logs):
+        lines = log.read_text().splitlines()
+        assert lines[0] == f"seed {7000 + seat} match m7"
+        assert lines[-1].startswith("[referee] at decision 0: the bot's process exited with code 0")
