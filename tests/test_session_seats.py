@@ -134,3 +134,11 @@ def test_a_seat_s_waiting_events_come_before_an_error_it_is_sent() -> None:
     for before, length in errors_at:
         told = [e.seq for m in link.sent[:before] for e in (m.events.events if m.WhichOneof("msg") == "events" else m.decision.events.events)]
         assert told == [seq for seq in range(length) if log[seq].visible(0)]
+
+
+def test_each_seat_is_told_the_time_control_it_plays_under() -> None:
+    tc = TimeControl(move_time_ms=700, time_bank_ms=900, strike_limit=4)
+    _, links = run_session([driver_answers(1), driver_answers(2)], tc)
+    for link in links:
+        told = link.of("start")[0].time_control
+        assert (told.move_time_ms, told.time_bank_ms, told.strike_limit) == (700, 900, 4)
