@@ -56,25 +56,23 @@ def _leaf(descriptor: Descriptor) -> bool:
     return all(field.type != _F.TYPE_MESSAGE for field in descriptor.fields)
 
 
-_leaves: dict[bytes, dict[str, Any]] = {}
+#: Each leaf converted once: its dict, and whether that holds lists (a leaf's repeated fields, a piece's rooms visited).
+_leaves: dict[bytes, tuple[dict[str, Any], bool]] = {}
 
 
 def _convert_leaf(msg: Message) -> dict[str, Any]:
     key = msg.DESCRIPTOR.full_name.encode() + b"\0" + msg.SerializeToString(deterministic=True)
-    found = _leaves.get(key)
-    if found is None:
+    kept = _leaves.get(key)
+    if kept is None:
         if len(_leaves) > 20_000:
             _leaves.clear()
-        found = _leaves[key] = _convert(msg)
-    # A copy, with its lists (a piece's rooms visited) where it has any: the caller may change it.
-    if _has_lists(msg.DESCRIPTOR):
+        converted = _convert(msg)
+        kept = _leaves[key] = (converted, any(isinstance(value, list) for value in converted.values()))
+    found, lists = kept
+    # A copy, with its lists: the caller may change it.
+    if lists:
         return {name: list(value) if isinstance(value, list) else value for name, value in found.items()}
     return dict(found)
-
-
-@cache
-def _has_lists(descriptor: Descriptor) -> bool:
-    return any(field.is_repeated for field in descriptor.fields)
 
 
 def _convert(msg: Message) -> dict[str, Any]:
