@@ -55,13 +55,18 @@ def mismatches(db: Session, tolerance: float = 1e-9) -> list[str]:
     """Where the stored ratings differ from the rebuilt ones (empty when they agree)."""
     rebuilt = rebuild(db)
     problems = []
-    for rating in db.scalars(select(Rating)).all():
+    stored = db.scalars(select(Rating)).all()
+    for rating in stored:
         skill, games = rebuilt.get((rating.bot_version_id, rating.game), (INITIAL, 0))
         if abs(skill.mu - rating.mu) > tolerance or abs(skill.sigma - rating.sigma) > tolerance or games != rating.games:
             problems.append(
                 f"version {rating.bot_version_id} in {rating.game}: stored mu={rating.mu:.6f} sigma={rating.sigma:.6f} games={rating.games},"
                 f" rebuilt mu={skill.mu:.6f} sigma={skill.sigma:.6f} games={games}"
             )
+    # A version the log rates whose stored rating is gone (deleted by hand, or by a bug) is off the leaderboards.
+    for version, game in sorted(rebuilt.keys() - {(rating.bot_version_id, rating.game) for rating in stored}):
+        skill, games = rebuilt[version, game]
+        problems.append(f"version {version} in {game}: no stored rating, rebuilt mu={skill.mu:.6f} sigma={skill.sigma:.6f} games={games}")
     return problems
 
 

@@ -3,7 +3,8 @@ whatever order the sets were rated in and however their seats ranked, and a stor
 
 from __future__ import annotations
 
-from sqlalchemy import select, update
+import pytest
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import Match, Rating
@@ -55,3 +56,37 @@ def test_a_stored_games_count_that_differs_is_told(make: sessionmaker[Session]) 
         db.execute(update(Rating).where(Rating.bot_version_id == a).values(games=Rating.games + 1))
         told = mismatches(db)
     assert len(told) == 1 and f"version {a} in {GAME}" in told[0] and "games=3," in told[0] and "games=2" in told[0], told
+
+
+@pytest.mark.parametrize("column", ["mu", "sigma"])
+def test_a_stored_skill_that_differs_is_told(make: sessionmaker[Session], column: str) -> None:
+    """A rating's mean or its uncertainty off by a hundredth (a lost update, a hand edit) is a mismatch."""
+    a, b = add_bots(make, [GAME], 2)
+    for match_id in queue(make, [a, b], 1):
+        assert record_outcome(make, match_id, "w", result([1, 2]))
+    with make() as db:
+        db.execute(update(Rating).where(Rating.bot_version_id == b).values({column: getattr(Rating, column) + 0.01}))
+        told = mismatches(db)
+    assert len(told) == 1 and f"version {b} in {GAME}" in told[0], told
+
+
+def test_a_rating_that_moved_with_no_match_in_the_log_is_told(make: sessionmaker[Session]) -> None:
+    """A version that never played keeps the initial rating: anything else has no match to account for it."""
+    a, b, idle = add_bots(make, [GAME], 3)
+    for match_id in queue(make, [a, b], 1):
+        assert record_outcome(make, match_id, "w", result([1, 2]))
+    with make() as db:
+        db.execute(update(Rating).where(Rating.bot_version_id == idle).values(mu=Rating.mu + 1))
+        told = mismatches(db)
+    assert len(told) == 1 and f"version {idle} in {GAME}" in told[0] and "games=0" in told[0], told
+
+
+def test_a_played_versions_rating_gone_from_the_database_is_told(make: sessionmaker[Session]) -> None:
+    """The log rates a version whose stored rating is missing (it left the leaderboard): the check said all was well."""
+    a, b = add_bots(make, [GAME], 2)
+    for match_id in queue(make, [a, b], 1):
+        assert record_outcome(make, match_id, "w", result([1, 2]))
+    with make() as db:
+        db.execute(delete(Rating).where(Rating.bot_version_id == a))
+        told = mismatches(db)
+    assert len(told) == 1 and f"version {a} in {GAME}: no stored rating" in told[0] and "games=2" in told[0], told
