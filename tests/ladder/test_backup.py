@@ -29,6 +29,14 @@ def marker(path: Path) -> str:
         return str(db.execute("SELECT name FROM marker").fetchone()[0])
 
 
+def data_folder(data: Path, database: str, mark: str) -> None:
+    """A data folder holding the database ``database`` (with a WAL file beside it) and one replay."""
+    ladder_db(data / database, mark)
+    (data / f"{database}-wal").write_bytes(b"")
+    (data / "replays").mkdir()
+    (data / "replays" / "1.json").write_text("{}")
+
+
 def test_a_version_the_ladder_discards_while_the_backup_copies_the_store_does_not_fail_the_backup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rejected submission's folder is removed (submissions.discard) at any time: listed, then gone before it is copied."""
     data = tmp_path / "data"
@@ -82,10 +90,7 @@ def test_a_database_named_by_db_is_not_overwritten_by_a_ladder_db_left_in_the_da
 def test_a_postgresql_ladders_backup_holds_no_ladder_db_left_in_its_data_folder(tmp_path: Path) -> None:
     """Its database is pg_dump's to copy; a stale ladder.db copied beside its files was the ladder the copy served."""
     data = tmp_path / "data"
-    ladder_db(data / "ladder.db", "stale")
-    (data / "ladder.db-wal").write_bytes(b"")
-    (data / "replays").mkdir()
-    (data / "replays" / "1.json").write_text("{}")
+    data_folder(data, "ladder.db", "stale")
     made = back_up("postgresql+psycopg://arena@db.example/ladder", data, tmp_path / "copy")
     assert not made.database and sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["replays"]
 
@@ -176,4 +181,46 @@ def test_a_write_after_the_snapshot_does_not_reach_the_copy_through_the_live_dat
     finally:
         live.close()
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["ladder.db"]
+    assert marker(tmp_path / "copy" / "ladder.db") == "live"
+
+
+def test_a_file_the_backup_cannot_read_fails_it_rather_than_being_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only what the ladder removed meanwhile may be missing: a replay the disk cannot read is an error, not a
+    backup that says it is whole and lacks it."""
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    (data / "replays").mkdir()
+    (data / "replays" / "1.json").write_text("{}")
+    (data / "replays" / "2.json").write_text("{}")
+    real = shutil.copyfile
+
+    def unreadable(src: Any, dst: Any, **kwargs: Any) -> Any:
+        if Path(src).name == "2.json":
+            raise OSError(5, "Input/output error", str(src))
+        return real(src, dst, **kwargs)
+
+    monkeypatch.setattr(shutil, "copyfile", unreadable)
+    with pytest.raises(OSError, match="Input/output error"):
+        back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    assert not (tmp_path / "copy").exists()
+
+
+def test_a_damaged_database_is_refused_in_a_backup_error_and_leaves_no_folder(tmp_path: Path) -> None:
+    """The command tells a BackupError in one line; SQLite's own error came out as a traceback."""
+    from ladder.backup import BackupError
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "ladder.db").write_bytes(b"not a database, " * 100)
+    with pytest.raises(BackupError, match="cannot copy the database"):
+        back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    assert not (tmp_path / "copy").exists()
+
+
+def test_a_database_named_by_db_inside_the_data_folder_is_copied_once_as_the_snapshot(tmp_path: Path) -> None:
+    """--db data/live.db: the live file (and its WAL) copied beside the snapshot was a second, half-written database."""
+    data = tmp_path / "data"
+    data_folder(data, "live.db", "live")
+    made = back_up(f"sqlite:///{data / 'live.db'}", data, tmp_path / "copy")
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["ladder.db", "replays"] and made.files == 2
     assert marker(tmp_path / "copy" / "ladder.db") == "live"

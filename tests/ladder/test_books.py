@@ -60,15 +60,47 @@ def test_an_answer_that_does_not_pickle_comes_back_as_an_error() -> None:
     assert (call_id, ok) == (2, False) and isinstance(error, RuntimeError) and "make_engine" in str(error)
 
 
+def test_a_stray_print_in_the_books_process_does_not_break_its_answers() -> None:
+    """The pipe carries answers only: something printing on the way (a library, a debug line) goes to stderr."""
+    import subprocess
+    import sys
+
+    noisy = (
+        "import ladder.books, ladder.db\n"
+        "real = ladder.db.default_url\n"
+        "def default_url(path):\n"
+        "    print('stray line')\n"
+        "    return real(path)\n"
+        "default_url.__module__ = 'ladder.db'\n"
+        "ladder.db.default_url = default_url\n"
+        "ladder.books.main()\n"
+    )
+    frame = pickle.dumps((1, default_url, (Path("/x"),)))
+    done = subprocess.run(
+        [sys.executable, "-c", noisy], input=len(frame).to_bytes(4, "big") + frame, capture_output=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(p or os.getcwd() for p in sys.path)},
+    )
+    size = int.from_bytes(done.stdout[:4], "big")
+    assert len(done.stdout) == 4 + size, done.stdout
+    assert pickle.loads(done.stdout[4:]) == (1, True, default_url(Path("/x"))) and b"stray line" in done.stderr
+
+
+async def call_unanswered(books: Books) -> asyncio.Future[str]:
+    """A call sent to the books process, stopped (SIGSTOP) so that it does not answer yet."""
+    assert books.proc is not None
+    books.proc.send_signal(signal.SIGSTOP)
+    pending = asyncio.ensure_future(books.call(default_url, Path("/x")))
+    await asyncio.sleep(0.1)
+    return pending
+
+
 def test_a_books_process_that_dies_fails_its_pending_and_later_calls() -> None:
     async def main() -> tuple[BaseException, BaseException]:
         books = Books()
         await books.start()
         assert books.proc is not None
         try:
-            books.proc.send_signal(signal.SIGSTOP)  # it cannot answer the call below before it dies
-            pending = asyncio.ensure_future(books.call(default_url, Path("/x")))
-            await asyncio.sleep(0.1)
+            pending = await call_unanswered(books)  # it cannot answer the call before it dies
             books.proc.send_signal(signal.SIGKILL)
             with pytest.raises(BooksGone) as during:
                 await asyncio.wait_for(pending, 10)
@@ -81,6 +113,45 @@ def test_a_books_process_that_dies_fails_its_pending_and_later_calls() -> None:
     during, after = asyncio.run(main())
     assert "exited with code -9" in str(during)
     assert "not running" in str(after)
+
+
+def test_a_call_cancelled_before_its_answer_comes_leaves_the_books_process_serving() -> None:
+    """A match cancelled while its result was being recorded: the answer that came after found its call cancelled,
+    and setting it anyway would end the reader, every later call failing over to the ladder's own process."""
+
+    async def main() -> tuple[str, bool]:
+        books = Books()
+        await books.start()
+        assert books.proc is not None
+        try:
+            pending = await call_unanswered(books)  # the answer comes only after the call is cancelled
+            pending.cancel()
+            books.proc.send_signal(signal.SIGCONT)
+            value = await asyncio.wait_for(books.call(default_url, Path("/y")), 10)
+            return value, books.alive
+        finally:
+            await books.close()
+
+    value, alive = asyncio.run(main())
+    assert value == default_url(Path("/y")) and alive
+
+
+def test_a_buffered_books_process_answers_and_close_ends_it_by_its_pipe_not_by_killing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its stdout buffered (no PYTHONUNBUFFERED in the ladder's environment), each answer must still be sent at once.
+    The ladder stopping closes the pipe and the process ends on its own once it has answered; left open, the stop
+    waited out close's ten seconds and then killed it."""
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+
+    async def main() -> tuple[str, int | None]:
+        books = Books()
+        await books.start()
+        proc = books.proc
+        assert proc is not None
+        value = await asyncio.wait_for(books.call(default_url, Path("/x")), 10)
+        await books.close()
+        return value, proc.returncode
+
+    assert asyncio.run(main()) == (default_url(Path("/x")), 0)
 
 
 def test_the_signals_that_stop_the_ladders_process_group_leave_the_books_process_to_the_ladder() -> None:

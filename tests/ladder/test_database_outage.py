@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from typer.testing import CliRunner
 
@@ -449,3 +449,23 @@ def test_sets_a_burst_of_failures_settled_are_all_rated_at_the_next_sweeps_not_f
     clock[0] += 5.0  # the scheduler's next sweep, no new failure since
     lad._sweep_failed_sets()
     assert count(lad.make, Match.status == "done", Match.rated_with.is_(None)) == 0
+
+
+@pytest.mark.parametrize(
+    "error,out_of_reach",
+    [
+        (gone(), True),
+        (InterfaceError("SELECT 1", {}, Exception("connection already closed")), True),
+        # A driver error SQLAlchemy took for a disconnect (it invalidated the connection): psycopg's "SSL SYSCALL error".
+        (DBAPIError("SELECT 1", {}, Exception("SSL SYSCALL error: EOF detected"), connection_invalidated=True), True),
+        (DBAPIError("SELECT 1", {}, Exception("division by zero")), False),
+        (IntegrityError("INSERT INTO matches ...", {}, Exception("UNIQUE constraint failed")), False),
+        (ValueError("a bug of ours"), False),
+    ],
+    ids=["operational", "interface", "invalidated", "other driver error", "integrity", "bug"],
+)
+def test_the_database_out_of_reach_is_told_apart_from_an_error_of_the_ladders(error: Exception, out_of_reach: bool) -> None:
+    """Out of reach, a match goes back to the queue at no cost; any other error is the match's (or a bug) and counts."""
+    from ladder.db import unreachable
+
+    assert unreachable(error) is out_of_reach

@@ -197,3 +197,53 @@ def test_a_hold_row_deleted_or_let_go_is_taken_at_once(make: sessionmaker[Sessio
         assert db.scalars(select(LadderHold.holder)).one() == taker.me
     set_holder(make, holder=None, host=this_machine(), pid=os.getppid(), process_start=process_start(os.getppid()), renewed_at=time.time())
     Hold(make).take()
+
+
+def test_a_stale_holder_that_renews_between_a_takers_look_and_its_write_keeps_the_database(
+    make: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ladder on another machine, slow past STALE_S, renews just after a second ladder read its row as abandoned:
+    the second's write compares the renewal time too, so it looks again and is refused (it took a live ladder's hold)."""
+    import ladder.hold as hold
+
+    set_holder(make, holder="slow", host="another-machine/pid:[1]", pid=1, renewed_at=time.time() - STALE_S - 1)
+    real = hold.abandoned
+
+    def renewing(row: LadderHold, now: float) -> bool:
+        found = real(row, now)
+        monkeypatch.setattr(hold, "abandoned", real)
+        set_holder(make, renewed_at=now)  # the slow ladder's renewal lands between the look and the write
+        return found
+
+    monkeypatch.setattr(hold, "abandoned", renewing)
+    taker = Hold(make)
+    with pytest.raises(LadderBusy):
+        taker.take()
+    with make() as db:
+        assert db.scalars(select(LadderHold.holder)).one() == "slow" and not taker.held
+
+
+def test_two_ladders_taking_a_free_hold_on_the_same_clock_tick_do_not_both_hold_it(
+    make: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compare-and-set compares the holder too: a clock too coarse to tell the two takes apart (both writing the
+    same renewal time) still leaves one ladder holding the database."""
+    import ladder.hold as hold
+
+    tick = time.time()
+    monkeypatch.setattr(hold, "database_time", lambda db: tick)
+    set_holder(make, holder=None, renewed_at=tick)
+    first, second = Hold(make), Hold(make)
+    real = hold.abandoned
+
+    def racing(row: LadderHold, now: float) -> bool:
+        found = real(row, now)
+        monkeypatch.setattr(hold, "abandoned", real)
+        first.take()  # between the second's look at the row and its write, on the same tick
+        return found
+
+    monkeypatch.setattr(hold, "abandoned", racing)
+    with pytest.raises(LadderBusy):
+        second.take()
+    with make() as db:
+        assert db.scalars(select(LadderHold.holder)).one() == first.me and first.held and not second.held

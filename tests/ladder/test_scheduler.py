@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import replace
+from statistics import NormalDist
 
 import pytest
 
@@ -89,6 +91,13 @@ def test_misorder_is_a_coin_toss_for_equals_and_falls_with_the_gap() -> None:
     assert gaps == sorted(gaps, reverse=True) and gaps[-1] < 0.1
     assert misorder(Skill(27.0, 1.0), b) + misorder(b, Skill(27.0, 1.0)) == pytest.approx(1.0)
     assert misorder(Skill(26.0, 0.0), Skill(25.0, 0.0)) == 0.0
+
+
+def test_misorder_is_the_chance_that_the_difference_of_the_two_skills_is_below_zero() -> None:
+    """Each skill is normal(mu, sigma): the chance that the one ahead by mu is the weaker, by the normal law itself."""
+    for above, below in ((Skill(26.0, 0.5), Skill(25.0, 0.5)), (Skill(30.0, 3.0), Skill(24.0, 1.0))):
+        expected = NormalDist(above.mu - below.mu, math.hypot(above.sigma, below.sigma)).cdf(0)
+        assert misorder(above, below) == pytest.approx(expected)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6])

@@ -1,0 +1,51 @@
+"""ladder/db.py's SQLite settings and URLs: what the ladder's database refuses, and which file a URL names."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from ladder.accounts import add_user
+from ladder.db import default_url, make_engine, migrate, sessions
+from ladder.models import Bot, User
+
+
+def test_sqlite_refuses_a_row_naming_one_that_does_not_exist_as_postgresql_does(tmp_path: Path) -> None:
+    """SQLite checks foreign keys only when told to: a user deleted under its bots left bots owned by no one."""
+    url = default_url(tmp_path)
+    migrate(url)
+    make = sessions(make_engine(url))
+    with make() as db:
+        add_user(db, "ivan")
+        user = db.scalars(select(User).where(User.name == "ivan")).one()
+        db.add(Bot(name="greedy", owner_id=user.id, created_at=0.0))
+        db.commit()
+        with pytest.raises(IntegrityError):
+            db.execute(delete(User).where(User.id == user.id))
+        db.rollback()
+        assert db.scalars(select(Bot.owner_id)).one() == user.id
+
+
+def test_the_data_folders_url_names_its_database_from_any_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--data arena-data` is relative; the URL is handed to workers (the local pool's, Dask's) that open it elsewhere."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arena-data").mkdir()
+    url = default_url(Path("arena-data"))
+    (tmp_path / "elsewhere").mkdir()
+    os.chdir(tmp_path / "elsewhere")
+    migrate(url)
+    assert (tmp_path / "arena-data" / "ladder.db").is_file() and not (tmp_path / "elsewhere" / "arena-data").exists()
+
+
+def test_a_workers_jobs_on_one_database_share_one_connection_pool(tmp_path: Path) -> None:
+    """A Dask worker is handed the URL job by job: an engine per job would open a pool of connections per match,
+    each left open until collected."""
+    from ladder.db import shared_sessions
+
+    first, other = default_url(tmp_path / "a"), default_url(tmp_path / "b")
+    assert shared_sessions(first).kw["bind"] is shared_sessions(first).kw["bind"]
+    assert shared_sessions(other).kw["bind"] is not shared_sessions(first).kw["bind"]
