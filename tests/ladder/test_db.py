@@ -49,3 +49,28 @@ def test_a_workers_jobs_on_one_database_share_one_connection_pool(tmp_path: Path
     first, other = default_url(tmp_path / "a"), default_url(tmp_path / "b")
     assert shared_sessions(first).kw["bind"] is shared_sessions(first).kw["bind"]
     assert shared_sessions(other).kw["bind"] is not shared_sessions(first).kw["bind"]
+
+
+def test_a_data_folder_with_a_percent_sign_in_its_name_is_migrated(tmp_path: Path) -> None:
+    """Alembic's configuration reads '%' as the start of an interpolation: the URL is escaped for it."""
+    from sqlalchemy import inspect
+
+    data = tmp_path / "ladder 100%"
+    data.mkdir()
+    migrate(default_url(data))
+    engine = make_engine(default_url(data))
+    assert {"users", "matches", "ladder_hold"} <= set(inspect(engine).get_table_names())
+    engine.dispose()
+
+
+def test_serve_refuses_a_database_it_cannot_write_before_it_makes_a_data_folder(tmp_path: Path) -> None:
+    """Found at its first write instead, serve left behind the data folder it had made for that database."""
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    migrate(default_url(tmp_path))
+    read_only = f"sqlite:///file:{tmp_path / 'ladder.db'}?mode=ro&uri=true"
+    result = CliRunner().invoke(app, ["ladder", "serve", "--port", "0", "--no-samples", "--data", str(tmp_path / "d"), "--db", read_only])
+    assert result.exit_code == 2 and "cannot open the database" in " ".join(result.output.split()), result.output
+    assert not (tmp_path / "d").exists()
