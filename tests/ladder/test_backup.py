@@ -224,3 +224,10 @@ def test_a_database_named_by_db_inside_the_data_folder_is_copied_once_as_the_sna
     made = back_up(f"sqlite:///{data / 'live.db'}", data, tmp_path / "copy")
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["ladder.db", "replays"] and made.files == 2
     assert marker(tmp_path / "copy" / "ladder.db") == "live"
+
+
+def test_a_database_named_by_db_is_backed_up_when_the_data_folder_does_not_exist(tmp_path: Path) -> None:
+    """`backup --db` for a ladder whose files folder was never made (no bot submitted yet): the database alone."""
+    ladder_db(tmp_path / "elsewhere" / "live.db", "live")
+    made = back_up(f"sqlite:///{tmp_path / 'elsewhere' / 'live.db'}", tmp_path / "no-data", tmp_path / "copy")
+    assert made.database and made.files == 1 and marker(tmp_path / "copy" / "ladder.db") == "live"

@@ -74,3 +74,20 @@ def test_serve_refuses_a_database_it_cannot_write_before_it_makes_a_data_folder(
     result = CliRunner().invoke(app, ["ladder", "serve", "--port", "0", "--no-samples", "--data", str(tmp_path / "d"), "--db", read_only])
     assert result.exit_code == 2 and "cannot open the database" in " ".join(result.output.split()), result.output
     assert not (tmp_path / "d").exists()
+
+
+def test_refreshing_statistics_keeps_a_database_held_in_memory(tmp_path: Path) -> None:
+    """The pool is replaced after ANALYZE so every connection reads the statistics; an in-memory database lives in
+    its one connection, and replacing that would lose every row."""
+    from ladder.db import refresh_statistics
+    from ladder.models import Base
+
+    engine = make_engine("sqlite://")
+    Base.metadata.create_all(engine)
+    make = sessions(engine)
+    with make() as db:
+        add_user(db, "ivan")
+        db.commit()
+    refresh_statistics(make)
+    with make() as db:
+        assert db.scalars(select(User.name)).all() == ["ivan"]

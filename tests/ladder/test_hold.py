@@ -247,3 +247,15 @@ def test_two_ladders_taking_a_free_hold_on_the_same_clock_tick_do_not_both_hold_
         second.take()
     with make() as db:
         assert db.scalars(select(LadderHold.holder)).one() == first.me and first.held and not second.held
+
+
+def test_a_hold_names_its_ladders_process_by_start_time_so_another_process_under_its_pid_does_not_keep_it(
+    make: sessionmaker[Session],
+) -> None:
+    """A container restarted: its new processes reuse the dead ladder's pid. The hold records the ladder's start time,
+    so a live process under that pid is told apart (without it, the next ladder waited STALE_S for nothing)."""
+    Hold(make).take()
+    set_holder(make, holder="before the restart", pid=os.getppid())  # the pid now names another, live, process
+    taker = Hold(make)
+    taker.take()
+    assert taker.held
