@@ -255,7 +255,12 @@ def test_a_hold_names_its_ladders_process_by_start_time_so_another_process_under
     """A container restarted: its new processes reuse the dead ladder's pid. The hold records the ladder's start time,
     so a live process under that pid is told apart (without it, the next ladder waited STALE_S for nothing)."""
     Hold(make).take()
-    set_holder(make, holder="before the restart", pid=os.getppid())  # the pid now names another, live, process
-    taker = Hold(make)
-    taker.take()
-    assert taker.held
+    other = subprocess.Popen(["sleep", "60"])  # started after this process: its start time differs
+    try:
+        set_holder(make, holder="before the restart", pid=other.pid)  # the pid now names another, live, process
+        taker = Hold(make)
+        taker.take()
+        assert taker.held
+    finally:
+        other.kill()
+        other.wait()
