@@ -6,7 +6,6 @@ names survived every other rules test (or only the golden playthroughs' diff cau
 
 from __future__ import annotations
 
-from referee.core.game import Event
 from referee.games.assassination.types import (
     ActionKind,
     DiceRolled,
@@ -18,7 +17,7 @@ from referee.games.assassination.types import (
     TakeAction,
 )
 from tests.games import test_assassination_support as t
-from tests.games.test_assassination_support import PURE_RULES_ONLY, Loaded, of, opts
+from tests.games.test_assassination_support import PURE_RULES_ONLY, Loaded, every_seat_sees, of, opts
 
 R = Room
 
@@ -53,14 +52,6 @@ def test_as35_before_an_incident_only_the_bad_cop_may_shoot_the_revealed_agent()
         t.play_events(g, [1])
         shots = [o.target_colour for o in opts(g, 1) if o.kind == ActionKind.SHOOT_PLAYER]
         assert shots == ([0] if bad_cop else []), bad_cop
-
-
-def every_seat_sees(events: list[Event], cls: type) -> None:
-    """Each event of this kind is told to all four seats: nothing in this game is told to some seats only."""
-    found = [e for e in events if isinstance(e.payload, cls)]
-    assert found, cls
-    for e in found:
-        assert all(e.visible(seat) for seat in range(4)), e
 
 
 def test_as9_as21_the_dice_and_the_reporters_reveal_are_public() -> None:

@@ -270,6 +270,14 @@ def of(events: Iterable[Event], cls: type) -> list[Any]:
     return [e.payload for e in events if isinstance(e.payload, cls)]
 
 
+def every_seat_sees(events: list[Event], cls: type) -> None:
+    """Each event of this kind is told to all four seats: nothing in this game is told to some seats only."""
+    found = [e for e in events if isinstance(e.payload, cls)]
+    assert found, cls
+    for e in found:
+        assert all(e.visible(seat) for seat in range(4)), e
+
+
 def opts(g: Assassination, seat: int) -> tuple[ActionOption, ...]:
     """The actions open to ``seat``, who has turned over an action card."""
     d = g.decision(seat)
