@@ -27,6 +27,8 @@ from referee.games.assassination.types import (
     PresidentSafe,
     PresidentStatus,
     ReactionChoice,
+    ReporterRevealed,
+    RevealReason,
     Room,
     RoundEnded,
     RoundOutcome,
@@ -49,6 +51,16 @@ def play_out_round(g: Assassination) -> list[Event]:
         seat = g.to_act()[0]
         events += g.apply(seat, g.default_action(seat))
     return events
+
+
+def with_the_president_in_the_hall(colours: tuple[int, ...]) -> Assassination:
+    """A first-round game at its event stage, with the president and the pieces of ``colours`` in the hall."""
+    g = t.make()
+    t.to_event_stage(g)
+    for c in colours:
+        t.place(g, c, R.HALL)
+    t.put_president(g, R.HALL)
+    return g
 
 
 def test_as41_as49_a_round_scores_only_its_own_kills_and_a_penalty_lowers_the_total() -> None:
@@ -202,11 +214,7 @@ def test_as22_as53_the_sniper_question_names_only_the_pieces_a_yes_would_still_s
     # rules.py _next_question: "tuple(c for c in q.colours if self.pieces[c].on_board)". The police officer detained
     # the bomber in the stage the sniper shot the president before him: asked about the sniper, he is told a yes
     # sends the sniper to the cell, not the bomber already there.
-    g = t.make()
-    t.to_event_stage(g)
-    for c in (1, 2, 3):
-        t.place(g, c, R.HALL)
-    t.put_president(g, R.HALL)
+    g = with_the_president_in_the_hall((1, 2, 3))
     t.act(g, [1, 2], {1: TakeAction(ActionKind.DETAIN, 3), 2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
     assert g.phase == Phase.REACTION and g.pieces[3].room == R.HOLDING_CELL
     d = g.decision(1)
@@ -242,6 +250,7 @@ def test_as20_as32_a_police_officer_the_agent_detains_as_he_tries_to_detain_the_
     assert g.pieces[1].room == R.HOLDING_CELL and g.pieces[1].detained
     assert [s.room for s in of(events, PieceSent) if s.colour == 1] == [R.HOLDING_CELL]
     every_seat_sees(events, PieceSent)
+    every_seat_sees(events, PieceDetained)
 
 
 @pytest.mark.parametrize("by_question", [False, True])
@@ -307,6 +316,9 @@ def test_as50_a_wounded_piece_already_in_health_services_is_not_sent_there() -> 
     events = t.act(h, [2], {2: TakeAction(ActionKind.SHOOT_PLAYER, 0)})
     assert h.pieces[0].injured and h.pieces[0].room == R.HEALTH_SERVICES
     assert not of(events, PieceSent)
+    events = t.sniper_shoots(t.make(), 0, R.HALL)  # shot elsewhere, he is sent there, in front of everyone
+    assert of(events, PieceSent) == [PieceSent(0, R.HEALTH_SERVICES)]
+    every_seat_sees(events, PieceSent)
 
 
 def test_as57_at_the_rounds_end_the_view_lists_the_seats_revealed_first_then_the_others_in_seat_order() -> None:
@@ -350,3 +362,15 @@ def test_as51_the_reporters_reshuffled_blanks_were_all_seen_so_none_is_hidden() 
     assert len(g.reporter_events) == 11
     for seat in range(4):
         assert not set(g.reporter_events) & g.hidden_cards(seat), seat
+
+
+def test_as22_the_reporter_is_revealed_once() -> None:
+    # actions.py reveal_colour: "if g.reporter_revealed: return []". Revealed as a witness of the sniper's first shot
+    # (the agent took the bullet), he is not announced again when the sniper's second shot reveals his room again.
+    g = with_the_president_in_the_hall((0, 2, 4))
+    events = t.act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.pieces[0].killed and of(events, ReporterRevealed) == [ReporterRevealed(4, RevealReason.WITNESS)]
+    t.move(g)
+    events = t.act(g, [2], {2: TakeAction(ActionKind.SHOOT_PRESIDENT)})
+    assert g.president.status == PresidentStatus.KILLED
+    assert of(events, ReporterRevealed) == []
