@@ -353,13 +353,14 @@ def test_as47_the_president_led_one_room_on_takes_the_first_room_in_grid_order_o
 def test_as51_the_reporters_reshuffled_blanks_were_all_seen_so_none_is_hidden() -> None:
     # rules.py _turn_over "seen.update(pile)" and hidden_cards "hidden - self.seen[seat]": after the twelfth turn the
     # reporter's blanks, every one turned over in front of everyone, are gathered into a new face-down pile (AS-51):
-    # the cards are known, only their order is not, so no page hides them.
+    # the cards are known, only their order is not, so no page hides them; and the new pile is shuffled.
     g = t.make()
     for _ in range(12):
         t.turn(g)
     assert not g.reporter_events
     t.turn(g)
     assert len(g.reporter_events) == 11
+    assert g.reporter_events != sorted(g.reporter_events), "gathered and shuffled, not laid out in order"
     for seat in range(4):
         assert not set(g.reporter_events) & g.hidden_cards(seat), seat
 
