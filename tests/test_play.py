@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli.keyboard import Stopped, parse_choice, read_line
+from arena.cli.keyboard import HELP, KeyboardPlayer, Resigned, Stopped, parse_choice, read_line
 from arena.v1 import glory_pb2, referee_pb2 as pb
-from arena_sdk import Request
+from arena_sdk import Request, random_action
 from tests.support import SAMPLE_BOTS
 
 RANDOM = str(SAMPLE_BOTS / "random")
@@ -157,5 +157,76 @@ def test_the_terminal_is_read_a_line_at_a_time_until_the_seat_is_stopped() -> No
         assert not waiting.is_alive() and outcome, "read_line went on waiting after the seat was stopped"
         os.close(write)
         assert pytest.raises(EOFError, read_line, "", None, read)  # the input ended: the player resigns
+    finally:
+        os.close(read)
+
+
+def glory_turn(listed: int) -> Request:
+    """A Glory turn with a hand of eight cards, the discard of each of the first ``listed`` listed (0: none listed)."""
+    raw = pb.DecisionRequest(legal_actions_listed=bool(listed))
+    choice = raw.decision.glory.turn_choice
+    choice.can_pass = True
+    for card in range(8):
+        choice.hand.add(id=card)
+    for card in range(listed):
+        raw.legal_actions.add().glory.discard.card_ids.append(card)
+    return Request(raw, pb.GameStart(game="glory", seat=0, num_seats=2, seat_names=["you", "bot"]))
+
+
+def scripted(typed: list[str], seed: int = 1) -> tuple[KeyboardPlayer, list[str]]:
+    """A keyboard player who types ``typed``, one line a prompt, and what it is shown."""
+    lines = iter(typed)
+    said: list[str] = []
+    return KeyboardPlayer(ask=lambda prompt: next(lines), say=said.append, seed=seed), said
+
+
+def test_the_number_typed_plays_the_action_shown_with_that_number() -> None:
+    """The list is numbered from 1 and typing a number plays the action shown beside it, not a neighbour."""
+    request = glory_turn(listed=3)
+    player, said = scripted(["2"])
+    chosen = player.act(request)
+    assert chosen == request.legal_actions[1]  # type: ignore[index]
+    numbered = [line.strip() for line in said if re.match(r"\s+\d+\. ", line)]
+    assert numbered == ["1. discard: card ids Ac", "2. discard: card ids 2c", "3. discard: card ids 3c"], said
+
+
+def test_showing_the_view_and_its_example_again_changes_no_later_random_action() -> None:
+    """r draws from a generator of its own: how often the player looked at the view (each look draws an example of
+    an unlisted action) does not change the match their seed and their choices replay."""
+    request = glory_turn(listed=0)
+    first, _ = scripted(["r"], seed=7)
+    looked, said = scripted(["v", "v", "r"], seed=7)
+    chosen = first.act(request)
+    assert looked.act(request) == chosen == random_action(request, random.Random(7))
+    assert sum("for example: " in line for line in said) == 3
+
+
+def test_an_empty_line_shows_the_help_line_by_line_and_q_resigns() -> None:
+    """The help was shown on one line, its line breaks written out as "\\n" as if they were a bot's escape sequences."""
+    player, said = scripted(["", "q"])
+    with pytest.raises(Resigned, match="you resigned"):
+        player.act(glory_turn(listed=0))
+    assert "\n".join(said).count(HELP) == 1 and not any("\\n" in line for line in said), said
+    assert not any(line.startswith("say which action") for line in said)
+
+
+def test_a_bot_name_with_escape_sequences_reaches_the_player_written_out() -> None:
+    """A bot's name is its author's text: printed as it is, an escape sequence would clear or retitle the terminal."""
+    player, said = scripted([])
+    player.on_start(pb.GameStart(game="glory", seat=0, num_seats=2, seat_names=["you", "evil\x1b[2J"]))
+    assert "seat 1 (evil\\x1b[2J)" in said[0] and "\x1b" not in said[0]
+
+
+def test_a_last_line_without_a_line_break_is_read_before_the_input_ends() -> None:
+    """Input piped from a file whose last line has no line break: that line is the player's last choice, not lost."""
+    import os
+    import threading
+
+    read, write = os.pipe()
+    try:
+        os.write(write, b"3")
+        os.close(write)
+        assert read_line("", threading.Event(), read) == "3"
+        assert pytest.raises(EOFError, read_line, "", None, read)
     finally:
         os.close(read)

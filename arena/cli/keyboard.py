@@ -151,7 +151,8 @@ class KeyboardPlayer(Bot):
             except EOFError:
                 raise Resigned("the input ended") from None
             if line in ("", "?", "h", "help"):
-                self._say(HELP)
+                for help_line in HELP.splitlines():  # each line its own: printable wrote the line breaks out as "\\n"
+                    self._say(help_line)
                 continue
             if line == "v":
                 self.show(request)
