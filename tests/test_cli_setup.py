@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import referee.server.runner
-from arena.cli.main import app
+from arena.cli.main import app, parse_options, verdict_note
 from referee.server.replay import load_replay
 from referee.server.session import TimeControl
 from tests.support import SAMPLE_BOTS
@@ -120,3 +120,15 @@ def test_referee_serve_hands_its_session_the_clock_typed(tmp_path: Path, monkeyp
     [tc] = clocks
     assert (tc.move_time_ms, tc.time_bank_ms, tc.connect_timeout_ms) == (432, 765, 1000)
     assert "seat 0: rank" in result.output and "(forfeited)" in result.output, "no bot came: every seat forfeits after 1 s"
+
+
+def test_a_seat_that_drew_verdicts_and_played_on_is_not_said_to_have_forfeited() -> None:
+    """A timeout under the strike limit is a verdict, not a forfeit: the seat played the match to its end."""
+    seat = {"seat": 1, "bot": "slow", "forfeited": False, "verdicts": [{"kind": "TIMEOUT", "decision": 4, "detail": "no answer"}], "log": "logs/x.log"}
+    assert verdict_note(seat) == "seat 1 (slow) drew verdicts: TIMEOUT at decision 4: no answer\n  log: logs/x.log"
+    assert verdict_note({**seat, "forfeited": True}).startswith("seat 1 (slow) forfeited: TIMEOUT at decision 4")
+
+
+def test_an_option_is_read_without_the_spaces_around_its_name_and_value() -> None:
+    """`-o "bad_cop = false"` as a shell quotes it: a value kept as " false" is refused as not true or false."""
+    assert parse_options(["bad_cop = false ", " rounds=3"]) == {"bad_cop": "false", "rounds": "3"}

@@ -3,10 +3,14 @@ whatever order the sets were rated in and however their seats ranked, and a stor
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
+from typer.testing import CliRunner
 
+from arena.cli.main import app
 from ladder.models import Match, Rating
 from ladder.rebuild import mismatches
 from ladder.scheduler import queue_duplicate_set
@@ -90,3 +94,16 @@ def test_a_played_versions_rating_gone_from_the_database_is_told(make: sessionma
         db.execute(delete(Rating).where(Rating.bot_version_id == a))
         told = mismatches(db)
     assert len(told) == 1 and f"version {a} in {GAME}: no stored rating" in told[0] and "games=2" in told[0], told
+
+
+def test_the_command_prints_each_mismatch_and_exits_1(make: sessionmaker[Session], tmp_path: Path) -> None:
+    """A script (cron, CI) running `arena ladder check-ratings` learns of a mismatch from its exit status."""
+    a, b = add_bots(make, [GAME], 2)
+    for match_id in queue(make, [a, b], 1):
+        assert record_outcome(make, match_id, "w", result([1, 2]))
+    with make() as db:
+        db.execute(update(Rating).where(Rating.bot_version_id == b).values(games=Rating.games + 1))
+        db.commit()
+    done = CliRunner().invoke(app, ["ladder", "check-ratings", "--data", str(tmp_path)])
+    assert done.exit_code == 1, done.output
+    assert f"version {b} in {GAME}" in " ".join(done.output.split()) and "ratings match" not in done.output
