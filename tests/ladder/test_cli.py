@@ -91,6 +91,7 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
     taken = socket.create_server(("127.0.0.1", 0))
     cases = [
         (["ladder", "check-ratings", "--data", str(tmp_path / "typo")], "no ladder in"),
+        (["ladder", "prune", "--logs-older-than", "30", "--data", str(tmp_path / "typo")], "no ladder in"),
         (["ladder", "check-ratings", "--db", "notaurl"], "cannot open the database"),
         (["ladder", "user", "add", "ann", "--db", f"sqlite:///{tmp_path}/no/such/folder/x.db"], "unable to open database file"),
         (["ladder", "user", "add", "ann", "--data", str(a_file)], "is not a directory"),
@@ -103,6 +104,7 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--port", str(taken.getsockname()[1])], "Address already in use"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--db", ""], "--db is empty"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--workers", "100000"], "--workers must be at least 1 and at most 256"),
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--workers", "0"], "--workers must be at least 1 and at most 256"),
         (["ladder", "check-ratings", "--data", str(tmp_path / "new"), "--db", " "], "--db is empty"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", ""], "it is empty"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--executor", "dask", "--dask-address", "foo"], "missing port number"),
