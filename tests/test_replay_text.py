@@ -210,3 +210,10 @@ def test_the_text_table_of_a_board_game_starts_with_its_board(tmp_path: Path) ->
     assert table[0].startswith("  tower: ") and re.search(r"\[holding cell: ([0-9*! ]+)\]", table[0]), table[:4]
     match = re.search(r"\[holding cell: ([0-9*! ]+)\]", table[0])
     assert match is not None and [t.rstrip("*!") for t in match.group(1).split()] == held
+
+
+def test_an_event_only_some_seats_were_told_says_which() -> None:
+    """Everyone's text shows every event after the match: one a seat was told in private is marked so, as the viewer marks it."""
+    data = {"names": ["a", "b"]}
+    frame = {"step": 3, "actor": 1, "action": {"pass_turn": {}}, "events": [{"event": {"cards_drawn": {"seat": 1}}, "visible_to": [1]}, {"event": {"round_started": {}}}]}
+    assert list(step_lines(data, frame)) == ["3. seat 1 (b): pass turn", "   · cards drawn: seat 1 (b)  [seen by seat 1 (b)]", "   · round started"]
