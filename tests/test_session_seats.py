@@ -142,3 +142,29 @@ def test_each_seat_is_told_the_time_control_it_plays_under() -> None:
     for link in links:
         told = link.of("start")[0].time_control
         assert (told.move_time_ms, told.time_bank_ms, told.strike_limit) == (700, 900, 4)
+
+
+def test_a_give_up_for_a_request_no_longer_pending_is_ignored() -> None:
+    """``gave_up`` names the request the bot gave up on: told late, after that request was answered or lapsed, it
+    must not time out the seat's next decision."""
+    answer = driver_answers(7)
+    asked: list[int] = []
+
+    async def go() -> Any:
+        session = MatchSession(GeneralsWar(2, 1), ["b0", "b1"], FAST)
+
+        def late(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+            if msg.WhichOneof("msg") == "decision":
+                if asked:
+                    session.gave_up(0, asked[-1])  # the previous request, answered long ago
+                asked.append(msg.decision.request_id)
+            return answer(msg)
+
+        links = [Scripted(session, 0, late), Scripted(session, 1, driver_answers(8))]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await session.run()
+
+    record = asyncio.run(go())
+    assert len(asked) > 2 and record.game.is_over()
+    assert not kinds(record, 0) and not record.result.seats[0].forfeited
