@@ -28,7 +28,7 @@ from ladder.rebuild import mismatches
 from ladder.scheduler import add_duplicate_set
 from ladder.service import Ladder, LadderConfig
 from ladder.upload import zip_directory
-from ladder.worker import claim, record_outcome
+from ladder.worker import Claimed, anything_queued, claim, claim_next, record_outcome
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import TimeControl
 from tests.ladder.conftest import check_rated_once, enter
@@ -175,3 +175,55 @@ def test_the_backup_command_of_a_postgresql_ladder_says_the_copy_needs_its_datab
     said = " ".join(result.output.split())
     assert result.exit_code == 0, said
     assert f"`arena ladder serve --data {tmp_path / 'copy'} --db URL` serves the copy" in said and "pg_dump" in said, said
+
+
+def test_claimers_racing_take_every_queued_match_exactly_once(any_url: str, tmp_path: Path) -> None:
+    """Six claimers at once, each on its own engine, until the queue is empty: no match twice, none left (both databases).
+
+    Under READ COMMITTED two claimers pick the same first queued match; the one that waited on the row lock sees the
+    other's commit, its status check fails, and it tries the next. A claim that skipped the status re-check, or
+    picked without ordering, would hand a match to two workers (played twice) or leave one queued.
+    """
+    config = LadderConfig(tmp_path / "data", url=any_url, samples=False, games=[GAME])
+    ladder = Ladder(config)
+    versions = enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    with ladder.make() as db:
+        queued = [m.id for seed in range(15) for m in add_duplicate_set(db, GAME, versions, seed, "rated")]
+        seats: dict[int, list[tuple[int, str]]] = {}
+        rows = db.execute(select(MatchSeat.match_id, MatchSeat.bot_version_id, BotVersion.path).join(BotVersion).order_by(MatchSeat.match_id, MatchSeat.seat))
+        for match_id, version_id, path in rows:
+            seats.setdefault(match_id, []).append((version_id, path))
+        db.commit()
+    taken: dict[str, list[Claimed]] = {}
+    barrier = threading.Barrier(6)
+
+    def take(owner: str) -> None:
+        engine = make_engine(any_url)
+        make = sessions(engine)
+        mine: list[Claimed] = []
+        barrier.wait(timeout=30)
+        while True:
+            got = claim_next(make, owner, 60)
+            if got is not None:
+                mine.append(got)
+                continue
+            with make() as db:  # five lost races in a row give None with matches still queued: go on
+                if not anything_queued(db.connection()):
+                    break
+        taken[owner] = mine
+        engine.dispose()
+
+    threads = [threading.Thread(target=take, args=(f"claimer{i}",), daemon=True) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert len(taken) == 6, "a claimer did not finish"
+    got = [c.match_id for mine in taken.values() for c in mine]
+    assert sorted(got) == sorted(queued), "a match claimed twice, or one left"
+    with ladder.make() as db:
+        for owner, mine in taken.items():
+            for c in mine:
+                m = db.get_one(Match, c.match_id)
+                assert (m.status, m.lease_owner) == ("running", owner), "the row's lease is not the claimer's"
+                assert list(c.seats) == seats[c.match_id] and c.game == GAME and c.seed == m.seed
