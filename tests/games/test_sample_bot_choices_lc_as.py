@@ -171,3 +171,11 @@ def test_as_police_officer_shoots_a_revealed_assassin_only_after_an_incident_and
     assert bot.best_kind(view) == (asn.DETAIN, 1, None)
     view.pieces[1].detained = True
     assert bot.best_kind(view) is None
+
+
+def test_as_bomber_plants_on_the_podium_then_waits_next_door() -> None:
+    bot = ASBot()
+    view = view_of(asn.BOMBER, asn.HALL, None, asn.HALL)
+    assert bot.target_room(view) == asn.PODIUM
+    view.pieces[0].visited.append(asn.PODIUM)
+    assert bot.target_room(view) == asn.COURTYARD
