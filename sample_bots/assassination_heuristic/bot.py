@@ -14,7 +14,10 @@ the police officer by mistake. By identity:
   him to the nearest refuge (the bunker when it is as near as the helipad).
 - Police officer: the same watch on the tower; after an incident shoots a
   revealed assassin in his room, otherwise detains one.
-Revealed assassins sharing a room with a good bot are detained.
+Revealed assassins sharing a room with a good bot are detained. With no card
+toward where it is going it stands still rather than step away. Offered the
+bad cop's side it stays a good police officer: its police play above guards
+the president, which as the bad cop would score for the other side.
 """
 
 from __future__ import annotations

@@ -1,13 +1,15 @@
 """A heuristic Land & Castle bot.
 
-It places a castle whose bonus helps every battle (clubs, hearts or spades,
-never a face card) and a high general that stacks with the castle. It attacks
-where its chance of winning, counted over the cards it has not seen, is best,
-preferring lands the opponent owns, then unclaimed ones; it defends with the
-cheapest army that wins and throws its weakest card when none does. When it
-wins it always keeps its cards by taking control (its draw pile grows, so it
-outlasts an opponent that discards), unless a capture wins the game at once;
-with a spades castle it takes the opponent's lands first.
+It places a castle whose bonus helps every battle (clubs, hearts or spades
+before diamonds of the same rank or a little higher; never a face card) and a
+high general that stacks with the castle. It attacks where its chance of
+winning, counted over the cards it has not seen, is best (the cheaper army
+when the chances are close), preferring lands the opponent owns, then
+unclaimed ones; it defends with the cheapest army that wins and throws its
+weakest card when none does. When it wins it always keeps its cards by taking
+control (its draw pile grows, so it outlasts an opponent that discards),
+unless a capture wins the game at once; with a spades castle it takes the
+opponent's lands first.
 """
 
 from __future__ import annotations

@@ -1,21 +1,28 @@
 """The Land & Castle and Assassination Game sample bots make the choices their docstrings describe.
 
-Land & Castle: asked at real decisions from seeded random games. Assassination: a few decisions from real games,
+Land & Castle: asked at real decisions from seeded random games, and at a few set up by hand, its attacks judged
+by a win count made here from the referee's battle rules. Assassination: a few decisions from real games,
 and views built by hand for the identity rules, as the sniper's test in test_assassination_bot.py does.
 """
 
 from __future__ import annotations
 
 import copy
+from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from arena.v1 import assassination_pb2 as asn
+from arena.v1 import cards_pb2
+from arena_sdk.bot import Request
 from arena_sdk.games import assassination as ag
 from arena_sdk.games import land_and_castle as lc
 from referee.games.assassination import Assassination
 from referee.games.assassination import types as ast
 from referee.games.land_and_castle import LandAndCastle
 from referee.games.land_and_castle import types as lct
+from referee.games.land_and_castle.enums import Phase
+from referee.games.land_and_castle.rules import battle_side, battle_winner
 from tests.games.sample_bot_states import answer, decisions, request_for
 from tests.games.test_assassination_support import PURE_RULES_ONLY, sniper_detention_question
 from tests.support import load_bot_class
@@ -89,6 +96,114 @@ def test_lc_claims_a_winning_capture_else_takes_control_of_the_opponents_land_fi
             captures += 1
             assert after.is_over(), action  # the bot captures only to win at once
     assert controls and captures
+
+
+def cid(name: str) -> int:
+    """A card id from its name: "Tc" is the ten of clubs, "Kh" the king of hearts."""
+    return "cdhs".index(name[1]) * 13 + "A23456789TJQK".index(name[0])
+
+
+def optional_id(holder: Any, field: str) -> int | None:
+    return int(getattr(holder, field).id) if holder.HasField(field) else None
+
+
+def unseen(view: Any) -> list[int]:
+    """The cards whose place the seat cannot see: not in its hand, on a face-up land, a castle, a general, a discard pile or the battle."""
+    seen = {c.id for c in view.hand} | {land.card.id for land in view.lands if land.HasField("card")}
+    for p in view.players:
+        seen |= {c.id for c in p.discard} | {c for c in (optional_id(p, "castle"), optional_id(p, "general")) if c is not None}
+    if view.HasField("battle"):
+        seen |= {view.battle.attacker.army.id} | ({view.battle.defender.army.id} if view.battle.HasField("defender") else set())
+    return [c for c in range(52) if c not in seen]
+
+
+def win_chance(view: Any, army: int, position: int) -> float:
+    """The share of the unseen cards that lose as the defender's army to ``army`` on face-up land ``position``.
+
+    Counted here from the referee's battle rules (LC-6, LC-9), not by the bot's own count.
+    """
+    me, foe = view.seat, 1 - view.seat
+    land = int(view.lands[position].card.id)
+    mine = battle_side(me, army, land, optional_id(view.players[me], "general"), optional_id(view.players[me], "castle"), True)
+    general, castle = optional_id(view.players[foe], "general"), optional_id(view.players[foe], "castle")
+    pool = unseen(view)
+    return sum(battle_winner(mine, battle_side(foe, d, land, general, castle, False))[0] == me for d in pool) / len(pool)
+
+
+def owner_of(view: Any, position: int) -> int | None:
+    land = view.lands[position]
+    return int(land.owner) if land.HasField("owner") else None
+
+
+#: How much chance the bot gives up for a cheaper army: 0.01 per army point against twice the chance, 11 points at most.
+CLOSE = 0.06
+
+
+def test_lc_attacks_where_its_chance_over_the_unseen_cards_is_best() -> None:
+    """Among the face-up lands of the owner it chose, no army and land has a clearly better count than its pick."""
+    checked = 0
+    for game, seat, request in decisions(LandAndCastle, 2, range(3), "attack_choice"):
+        view, choice = request.view, request.choice
+        action = answer(LCBot(), game, seat, request)
+        if isinstance(action, lct.SwapCard) or not view.lands[action.land].HasField("card"):
+            continue
+        same = [p for p in choice.lands if view.lands[p].HasField("card") and owner_of(view, p) == owner_of(view, action.land)]
+        best = max(win_chance(view, c.id, p) for c in choice.playable for p in same)
+        assert win_chance(view, action.card_id, action.land) >= best - CLOSE, (action, best)
+        checked += 1
+    assert checked >= 20
+
+
+def lc_attack(hand: list[str], lands: list[tuple[str, int | None]], discards: Sequence[str] = ()) -> tuple[LandAndCastle, Request]:
+    """Seat 0 to attack with ``hand`` over face-up (card, owner) ``lands``, without castles or generals.
+
+    ``discards`` lie in seat 1's discard pile; every other card is in seat 1's hand or a pile, unseen.
+    """
+    game = LandAndCastle(2, 0)
+    used = {cid(c) for c in hand} | {cid(c) for c, _ in lands} | {cid(c) for c in discards}
+    rest = [c for c in range(52) if c not in used]
+    game.hands = [[cid(c) for c in hand], rest[:4]]
+    game.piles = [deque(rest[4::2]), deque(rest[5::2])]
+    game.lands = [cid(c) for c, _ in lands]
+    game.face_up = [True] * len(lands)
+    game.owner = [owner for _, owner in lands]
+    game.dealt_by = [p % 2 for p in range(len(lands))]
+    game.discards = [[], [cid(c) for c in discards]]
+    game.castles, game.generals = [None, None], [None, None]
+    game.phase, game.attacker, game.turn = Phase.PHASE_ATTACK, 0, 1
+    return game, request_for(game, 0)
+
+
+def test_lc_attacks_the_opponents_land_first_then_an_unclaimed_one_with_the_cheaper_army_on_a_tie() -> None:
+    # Face cards stack with no army, so each army has the same chance on every land; the only unseen cards are
+    # the two and three of clubs, which both diamonds beat: every choice wins for sure.
+    rows = ([("Jh", 0), ("Qd", None), ("Kc", 1)], [("Jh", 0), ("Qd", None)])
+    for lands, wanted in zip(rows, (2, 1)):
+        placed = {"Td", "9d", "2c", "3c"} | {c for c, _ in lands}
+        game, request = lc_attack(["Td", "9d"], lands, [f"{r}{s}" for s in "cdhs" for r in "A23456789TJQK" if f"{r}{s}" not in placed])
+        assert {win_chance(request.view, c, p) for c in (cid("Td"), cid("9d")) for p in range(len(lands))} == {1.0}
+        action = answer(LCBot(), game, 0, request)
+        assert (action.land, action.card_id) == (wanted, cid("9d"))
+
+
+def test_lc_counts_the_discarded_cards_as_seen() -> None:
+    # The opponent threw away his hearts from the four up, the very cards the three of hearts beats (a defender of
+    # the same suit wins only by being lower): over the cards really unseen the ace of clubs does better.
+    game, request = lc_attack(["Ac", "3h"], [("Kc", 1)], [f"{r}h" for r in "456789TJQK"])
+    view = request.view
+    chance = {c: win_chance(view, cid(c), 0) for c in ("Ac", "3h")}
+    assert chance["Ac"] > chance["3h"] + CLOSE
+    blind = copy.deepcopy(view)
+    del blind.players[1].discard[:]
+    assert win_chance(blind, cid("3h"), 0) > win_chance(blind, cid("Ac"), 0) + CLOSE  # counting the discards decides it
+    assert answer(LCBot(), game, 0, request).card_id == cid("Ac")
+
+
+def test_lc_castle_is_a_suit_that_helps_every_battle_before_diamonds() -> None:
+    for hand, wanted in ((["5d", "5c", "Ks", "Qh"], "5c"), (["2d", "3c", "Ks", "Qh"], "3c"), (["6d", "5s", "Kc", "Jh"], "5s")):
+        game = LandAndCastle(2, 0)
+        game.hands[0] = [cid(c) for c in hand]
+        assert answer(LCBot(), game, 0, request_for(game, 0)).card_id == cid(wanted), hand
 
 
 # --- Assassination --------------------------------------------------------------------------------
@@ -179,3 +294,20 @@ def test_as_bomber_plants_on_the_podium_then_waits_next_door() -> None:
     assert bot.target_room(view) == asn.PODIUM
     view.pieces[0].visited.append(asn.PODIUM)
     assert bot.target_room(view) == asn.COURTYARD
+
+
+def test_as_stands_still_rather_than_step_away_when_no_card_leads_to_its_goal() -> None:
+    view = view_of(asn.POLICE_OFFICER, asn.HALL)  # before the speech the police officer makes for the tower
+    assert ASBot().target_room(view) == asn.TOWER and ag.first_step(asn.HALL, asn.TOWER) == ag.UP
+    away = cards_pb2.Card(id=cid("2c"), rank=cards_pb2.TWO, suit=cards_pb2.CLUBS)  # right, to the helipad: further from the tower
+    still = cards_pb2.Card(id=cid("As"), rank=cards_pb2.ACE, suit=cards_pb2.SPADES)  # an ace goes nowhere
+    assert ag.distance(ag.step(asn.HALL, ag.direction_of(away)), asn.TOWER) > ag.distance(asn.HALL, asn.TOWER)
+    assert ASBot().movement_card(view, [away, still]) == still.id
+
+
+def test_as_police_officer_offered_the_bad_cops_side_stays_good() -> None:
+    for game, seat, request in decisions(Assassination, 4, range(10), "allegiance_choice"):
+        if request.choice.police_officer:
+            assert answer(ASBot(), game, seat, request).bad_cop is False
+            return
+    raise AssertionError("no seeded game offered the police officer the bad cop's side")
