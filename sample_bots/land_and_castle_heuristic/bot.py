@@ -165,7 +165,7 @@ class HeuristicBot(Bot):
 
     @staticmethod
     def _claim(view: Any, choice: Any) -> Any:
-        me, foe = view.seat, 1 - view.seat
+        foe = 1 - view.seat
         lands = list(view.lands)
         faces = [card(land.card) if land.HasField("card") else None for land in lands]
         owners = [land.owner if land.HasField("owner") else None for land in lands]
@@ -176,11 +176,8 @@ class HeuristicBot(Bot):
                 row[position] = card(c)
                 if all(x is not None for x in row) and all(lc.linked(a, b) for a, b in zip(row, row[1:])):
                     return lc.capture(position, c.id)
-        # Otherwise control, taking the opponent's land first, then an unclaimed one.
-        best = max(choice.lands, key=lambda p: (owners[p] == foe, owners[p] is None, p == choice.battle_land))
-        if owners[best] == me and choice.battle_land in choice.lands:
-            best = choice.battle_land
-        return lc.control(best)
+        # Otherwise control, taking the opponent's land first, then an unclaimed one, then the battle land.
+        return lc.control(max(choice.lands, key=lambda p: (owners[p] == foe, owners[p] is None, p == choice.battle_land)))
 
 
 if __name__ == "__main__":

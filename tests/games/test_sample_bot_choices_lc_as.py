@@ -186,6 +186,21 @@ def test_lc_attacks_the_opponents_land_first_then_an_unclaimed_one_with_the_chea
         assert (action.land, action.card_id) == (wanted, cid("9d"))
 
 
+def test_lc_with_every_open_land_its_own_takes_control_of_the_battle_land() -> None:
+    # A spades castle may claim any face-up land (LC-12); all three are its own already and none would complete the
+    # row, so only the battled one (not the first) is worth taking: the bot's docstring says it keeps its cards.
+    game, _ = lc_attack(["Ts", "4h"], [("Jh", 0), ("2c", 0), ("6d", 0)])
+    game.castles, game.generals = [cid("5s"), cid("4c")], [cid("5d"), cid("3h")]
+    game.hands[1] = [cid("2d"), *game.hands[1][1:]]
+    game.apply(0, lct.Attack(cid("Ts"), 2))
+    game.apply(1, lct.Defend(cid("2d")))
+    assert game.to_act() == (0,)
+    request = request_for(game, 0)
+    assert request.kind == "claim_choice" and list(request.choice.lands) == [0, 1, 2] and request.choice.battle_land == 2
+    action = answer(LCBot(), game, 0, request)
+    assert action == lct.Control(2)
+
+
 def test_lc_counts_the_discarded_cards_as_seen() -> None:
     # The opponent threw away his hearts from the four up, the very cards the three of hearts beats (a defender of
     # the same suit wins only by being lower): over the cards really unseen the ace of clubs does better.
