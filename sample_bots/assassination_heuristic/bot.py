@@ -15,9 +15,10 @@ the police officer by mistake. By identity:
 - Police officer: the same watch on the tower; after an incident shoots a
   revealed assassin in his room, otherwise detains one.
 Revealed assassins sharing a room with a good bot are detained. With no card
-toward where it is going it stands still rather than step away. Offered the
-bad cop's side it stays a good police officer: its police play above guards
-the president, which as the bad cop would score for the other side.
+for its first step it takes another as short, else stands still rather than
+step away. Offered the bad cop's side it stays a good police officer: its
+police play above guards the president, which as the bad cop would score for
+the other side.
 """
 
 from __future__ import annotations
@@ -152,11 +153,11 @@ class HeuristicBot(Bot):
         card = ag.card_for(hand, wanted)
         if card is not None:
             return card
-        # No card that way: any card that does not take us further, standing still first.
+        # No card that way: another step as short, else any card that does not take us further, standing still first.
         now = ag.distance(here, goal)
-        for d in (ag.STAY, ag.UP, ag.DOWN, ag.LEFT, ag.RIGHT):
+        for d, allowed in [*((d, now - 1) for d in ag.MOVES), *((d, now) for d in (ag.STAY, *ag.MOVES))]:
             card = ag.card_for(hand, d)
-            if card is not None and ag.distance(ag.step(here, d), goal) <= now:
+            if card is not None and ag.distance(ag.step(here, d), goal) <= allowed:
                 return card
         return int(min(c.id for c in hand))
 

@@ -137,11 +137,12 @@ function movementCard(view: View, hand: readonly CardLike[]): number {
   const goal = targetRoom(view);
   const card = asn.cardFor(hand, asn.firstStep(here, goal));
   if (card !== null) return card;
-  // No card that way: one that does not take us further, standing still first.
+  // No card that way: another step as short, else one that does not take us further, standing still first.
   const now = asn.distance(here, goal);
-  for (const d of [Direction.STAY, ...asn.MOVES]) {
+  const tries = [...asn.MOVES.map((d) => [d, now - 1] as const), ...[Direction.STAY, ...asn.MOVES].map((d) => [d, now] as const)];
+  for (const [d, allowed] of tries) {
     const other = asn.cardFor(hand, d);
-    if (other !== null && asn.distance(asn.step(here, d), goal) <= now) return other;
+    if (other !== null && asn.distance(asn.step(here, d), goal) <= allowed) return other;
   }
   return lowest;
 }

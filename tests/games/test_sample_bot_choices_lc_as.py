@@ -320,6 +320,15 @@ def test_as_stands_still_rather_than_step_away_when_no_card_leads_to_its_goal() 
     assert ASBot().movement_card(view, [away, still]) == still.id
 
 
+def test_as_with_no_card_for_its_first_step_takes_another_as_short_before_standing_still() -> None:
+    view = view_of(asn.POLICE_OFFICER, asn.HALL)  # bound for the tower: up first, but left is as short
+    left = cards_pb2.Card(id=cid("2d"), rank=cards_pb2.TWO, suit=cards_pb2.DIAMONDS)
+    still = cards_pb2.Card(id=cid("As"), rank=cards_pb2.ACE, suit=cards_pb2.SPADES)
+    assert ag.card_for([left, still], ag.first_step(asn.HALL, asn.TOWER)) is None
+    assert ag.distance(ag.step(asn.HALL, ag.direction_of(left)), asn.TOWER) == ag.distance(asn.HALL, asn.TOWER) - 1
+    assert ASBot().movement_card(view, [still, left]) == left.id
+
+
 def test_as_police_officer_offered_the_bad_cops_side_stays_good() -> None:
     for game, seat, request in decisions(Assassination, 4, range(10), "allegiance_choice"):
         if request.choice.police_officer:
