@@ -34,7 +34,7 @@ from arena.v1 import referee_pb2 as pb
 from referee.games.registry import GAMES
 from referee.protocol.codec import CARD_MESSAGE, CodecError, snake
 from referee.protocol.messages import game_field
-from referee.server.session import MatchSession, TimeControl
+from referee.server.session import NOTE_MAX, MatchSession, TimeControl
 from tests.test_grpc import Referee, hold_stream, raw_stream
 
 V = pb.VerdictKind
@@ -332,7 +332,7 @@ def _judge(table: Table, seat: int, msg: pb.BotMessage, legal_cache: dict[Any, A
         action = expect[1]
         assert not any(m.WhichOneof("msg") in ("error", "rejection") for m in got), got
         played = [(a.seat, a.action, a.auto) for a in session.actions[before[5]:]]
-        assert (seat, action, False) in played or s.held == (action, False, msg.action.note[:500]), "a legal answer was not played"
+        assert (seat, action, False) in played or s.held == (action, False, msg.action.note[:NOTE_MAX]), "a legal answer was not played"
         assert len(s.verdicts) == verdicts and s.refused == refused
         return
     if expect[0] == "error":
