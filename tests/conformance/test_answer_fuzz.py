@@ -40,7 +40,6 @@ from tests.test_grpc import Referee, hold_stream, raw_stream
 V = pb.VerdictKind
 
 
-
 def decision_kinds(game_id: str, n: int) -> list[str]:
     """The kinds of decision (fields of the Decision message's ``kind`` oneof) that random play of a few deals meets
     (some never come up with two players; the Assassination Game's sniper_detention_choice is too rare)."""
@@ -275,7 +274,7 @@ class Table:
         """Post ``msg`` from ``seat``; what the seat was sent for it. The session must not have failed."""
         start = len(self.links[seat].sent)
         self.session.post(seat, self.links[seat], msg)
-        done = self.session._done
+        done = self.session._done  # an error in a step is set on it at once (run() would raise it)
         assert done is not None and not (done.done() and done.exception() is not None), done and done.exception()
         return self.links[seat].since(start)
 
@@ -458,7 +457,7 @@ def served() -> Iterator[tuple[Referee, pb.BotMessage]]:
         holder.join(30)
 
 
-@settings(max_examples=15, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=50, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_bytes_on_the_wire_are_an_undecodable_message_or_judged_as_the_message_they_parse_to(
     served: tuple[Referee, pb.BotMessage], data: st.DataObject
