@@ -3,8 +3,8 @@
 A real session of every game is played by seeded random legal answers to some decision, then the acting seat
 sends hypothesis-made answers: any Action message of the game (ids out of range or repeated, kinds that do not
 fit the decision, enum numbers the game does not define, nothing set), another game's action, a legal action
-altered a little, a legal action itself, answers to requests that are not pending, and messages that are not
-answers. Each is judged on its own: legal ones are played; a malformed message is an ``error``
+altered a little, a legal action itself, answers to requests that are not pending (from the seat asked, or from
+a seat not asked or whose answer is held), and messages that are not answers. Each is judged on its own: legal ones are played; a malformed message is an ``error``
 (MALFORMED_ACTION, a MALFORMED verdict) and an illegal move a ``rejection`` (an ILLEGAL_ACTION verdict), each
 telling apart as the protocol says; stale and unexpected messages are errors without a verdict; a refused
 answer changes nothing (the state, every seat's view, who acts, the pending request), and the seat may still
@@ -300,8 +300,7 @@ def _judge(table: Table, seat: int, msg: pb.BotMessage, legal_cache: dict[Any, A
     """Post ``msg`` as ``seat``'s and check the session's answer, verdicts and state against the protocol."""
     session, game = table.session, table.game
     s = session.seats[seat]
-    assert s.pending is not None
-    rid, rejections = s.pending.request_id, s.pending.rejections
+    rid, rejections = (s.pending.request_id, s.pending.rejections) if s.pending is not None else (None, 0)
     verdicts, strikes, refused = len(s.verdicts), s.strikes, s.refused
     before = table.snapshot()
 
@@ -338,10 +337,11 @@ def _judge(table: Table, seat: int, msg: pb.BotMessage, legal_cache: dict[Any, A
         assert [(m.WhichOneof("msg"), m.error.code) for m in got] == [expect], got
         minor = 1 if expect[1] == pb.MALFORMED_ACTION else 0
         assert [v.kind for v in s.verdicts[verdicts:]] == [V.MALFORMED] * minor
-        assert s.refused == refused + 1 and s.pending is not None and s.pending.rejections == rejections
+        assert s.refused == refused + 1 and (s.pending.rejections if s.pending is not None else 0) == rejections
         assert table.snapshot() == before, "a refused answer changed the match"
         return
     # An illegal move: a rejection with the rules' reason, the request still open, unless it was one too many.
+    assert rid is not None
     assert [(m.WhichOneof("msg"), m.rejection.request_id, m.rejection.reason) for m in got[:1]] == [("rejection", rid, expect[1])], got
     added = [v.kind for v in s.verdicts[verdicts:]]
     if rejections + 1 < TC.max_rejections:
@@ -389,6 +389,14 @@ def _answers(draw: Any, table: Table, seat: int) -> pb.BotMessage:
     return pb.BotMessage(action=pb.ActionResponse(request_id=rid, action=action, note=note))
 
 
+@st.composite
+def _unasked(draw: Any, table: Table, seat: int) -> pb.BotMessage:
+    """An answer from a seat with no request pending: to its last request (answered, or lapsed), or to none."""
+    asked = [m.decision.request_id for m in table.links[seat].sent if m.WhichOneof("msg") == "decision"]
+    rid = draw(st.sampled_from(asked)) if asked and draw(st.booleans()) else draw(st.integers(0, 2**20))
+    return pb.BotMessage(action=pb.ActionResponse(request_id=rid, action=_any_action(draw, table.field)))
+
+
 @pytest.mark.parametrize("game_id,n,aim", CASES)
 @FUZZ
 @given(seed=st.integers(0, 2**20), skip=st.integers(0, 3), data=st.data())
@@ -419,8 +427,13 @@ def test_every_answer_a_bot_can_send_gets_what_the_protocol_says(
                 if not waiting:
                     return
                 aimed = [seat for seat in waiting if table.kind(seat) == aim]
-                seat = data.draw(st.sampled_from(aimed or waiting))
-                _judge(table, seat, data.draw(_answers(table, seat)), cache)
+                idle = [seat for seat in range(n) if seat not in waiting]  # not asked, or its answer held
+                if idle and data.draw(st.integers(0, 5)) == 0:
+                    seat = data.draw(st.sampled_from(idle))
+                    _judge(table, seat, data.draw(_unasked(table, seat)), cache)
+                else:
+                    seat = data.draw(st.sampled_from(aimed or waiting))
+                    _judge(table, seat, data.draw(_answers(table, seat)), cache)
             for seat in table.waiting():  # whatever was refused, each seat still asked may answer legally
                 start = len(table.session.actions)
                 table.play(seat, rng)
