@@ -1,13 +1,14 @@
 """What a bot may send the referee, fuzzed: every answer gets the verdict docs/protocol.md promises, and nothing is lost.
 
-A real session of every game is played by seeded random legal answers to some decision, then the acting seat
-sends hypothesis-made answers: any Action message of the game (ids out of range or repeated, kinds that do not
-fit the decision, enum numbers the game does not define, nothing set), another game's action, a legal action
-altered a little, a legal action itself, answers to requests that are not pending (from the seat asked, or from
-a seat not asked or whose answer is held), and messages that are not answers. Each is judged on its own: legal ones are played; a malformed message is an ``error``
-(MALFORMED_ACTION, a MALFORMED verdict) and an illegal move a ``rejection`` (an ILLEGAL_ACTION verdict), each
-telling apart as the protocol says; stale and unexpected messages are errors without a verdict; a refused
-answer changes nothing (the state, every seat's view, who acts, the pending request), and the seat may still
+A real session of every game is played by seeded random legal answers to a decision of each kind, then the seat
+asked sends hypothesis-made answers: any Action message of the game (ids out of range or repeated, kinds that do
+not fit the decision, enum numbers the game does not define, nothing set), another game's action, a legal action
+altered a little or reordered, a legal action itself, answers to requests not pending (from the seat asked, or
+from a seat not asked or whose answer is held), and messages that are not answers. Each is judged on its own:
+a legal one is played; a malformed message is an ``error`` (MALFORMED_ACTION, a MALFORMED verdict) and an
+illegal move a ``rejection`` (an ILLEGAL_ACTION verdict), as the protocol tells them apart; stale and unexpected
+messages are errors without a verdict; a refused answer changes nothing (the state, who acts, every seat's view,
+the pending requests), the last rejection allowed is a strike and the default action, and the seat may still
 answer legally. Raw bytes are only seen by the gRPC service, so they are sent there, over a stream.
 """
 
