@@ -7,14 +7,16 @@ import dataclasses
 import itertools
 import pickle
 import random
+import sys
 from collections.abc import Iterator
+from types import ModuleType
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from referee.compiled import in_use
-from referee.core.records import LastBuilt, quicken
+from referee.core.records import LastBuilt, quicken, quicken_module
 from referee.games.glory.types import AttackKing, Discard
 from referee.games.registry import GAMES
 from tests.support import CONFIGS
@@ -83,11 +85,74 @@ def test_classes_whose_init_does_more_are_left_alone() -> None:
     class Mutable:
         a: int
 
-    for cls in (Factory, Post, Slotted, Mutable):
+    @dataclass(frozen=True)
+    class KeywordOnly:
+        a: int = 0
+        b: int = field(kw_only=True)
+
+    @dataclass(frozen=True)
+    class Computed:
+        a: int
+        b: int = field(init=False, default=7)
+
+    @dataclass(frozen=True, init=False)
+    class OwnInit:
+        a: int
+
+        def __init__(self, text: str) -> None:
+            object.__setattr__(self, "a", int(text))
+
+    for cls in (Factory, Post, Slotted, Mutable, KeywordOnly, Computed, OwnInit):
         before = cls.__init__
-        assert not quicken(cls)
+        assert not quicken(cls), cls
         assert cls.__init__ is before
     assert Post(2).a == 4
+    assert KeywordOnly(b=2) == KeywordOnly(0, b=2)
+    with pytest.raises(TypeError):
+        KeywordOnly(1, 2)  # type: ignore[call-arg]
+    assert Computed(1).b == 7 and OwnInit("12").a == 12
+
+
+def test_a_class_whose_instances_have_no_dict_is_left_alone() -> None:
+    """Instances of a slotted class under a plain one keep a ``__dict__``, yet its own fields live in slots;
+    a class without ``__slots__`` whose instances have no ``__dict__`` is what mypyc compiles."""
+
+    @dataclass(frozen=True)
+    class Base:
+        a: int
+
+    @dataclass(frozen=True, slots=True)
+    class SlottedChild(Base):
+        b: int
+
+    @dataclass(frozen=True, slots=True)
+    class Compiledish:
+        a: int
+
+    del Compiledish.__slots__  # as a compiled class: no __slots__ entry, instances without a __dict__
+    for cls in (SlottedChild, Compiledish):
+        assert not quicken(cls), cls
+    assert SlottedChild(1, 2).b == 2 and Compiledish(3).a == 3
+
+
+def test_quicken_module_changes_only_the_modules_own_classes_and_counts_them() -> None:
+    module = ModuleType("tests.quicken_sample")
+    module.Reference = Reference  # type: ignore[attr-defined]  # imported from elsewhere: not this module's to change
+    before = Reference.__init__
+    sys.modules[module.__name__] = module
+    try:
+        exec(  # noqa: S102 - a module made for the test
+            "from dataclasses import dataclass\n"
+            "@dataclass(frozen=True)\nclass Own:\n    a: int\n"
+            "@dataclass(frozen=True)\nclass AlsoOwn:\n    a: int\n    b: int = 2\n",
+            module.__dict__,
+        )
+        assert quicken_module(module.__name__) == 2
+    finally:
+        del sys.modules[module.__name__]
+    assert Reference.__init__ is before
+    assert "__quick_dict__" in module.Own.__init__.__code__.co_varnames
+    assert module.AlsoOwn(1) == module.AlsoOwn(1, 2)
 
 
 def test_the_games_types_are_quickened_unless_compiled() -> None:
