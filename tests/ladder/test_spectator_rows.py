@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from ladder.models import Rating
-from ladder.queries import bot_detail, recent_matches, standings
+from ladder.queries import bot_detail, crosstable, recent_matches, standings
 from tests.ladder.test_spectator_views import db, match, version  # noqa: F401  (the fixture)
 
 
@@ -43,3 +43,15 @@ def test_a_bots_page_lists_its_versions_in_order_each_with_its_own_ratings(db: S
     assert [(v["seq"], sorted(v["ratings"])) for v in shown["versions"]] == [(1, ["assassination"]), (2, ["glory"])]
     assert shown["versions"][1]["ratings"]["glory"] == {"mu": 30.0, "sigma": 2.0, "conservative": 24.0, "games": 4}
     assert bot_detail(db, "nobody") is None
+
+
+def test_the_head_to_head_lists_each_game_by_the_opponents_met_most_then_by_name(db: Session) -> None:
+    me, rare, often, also = version(db, "me"), version(db, "rare"), version(db, "often"), version(db, "also")
+    for opponent, times in ((rare, 1), (often, 3), (also, 1)):
+        for _ in range(times):
+            match(db, "glory", [(me, 1), (opponent, 2)])
+    match(db, "assassination", [(me, 2), (rare, 1)])
+    db.flush()
+    assert [(r["game"], r["opponent"], r["games"]) for r in crosstable(db, "me")] == [
+        ("assassination", "rare", 1), ("glory", "often", 3), ("glory", "also", 1), ("glory", "rare", 1)
+    ]
