@@ -119,7 +119,7 @@ def test_ids_beyond_the_databases_range_are_not_found(ladder: LadderFixture, mat
     assert ladder.client.get(f"/api/matches/{there_id}/logs/{match_id}", headers=headers).status_code == 404
 
 
-@pytest.mark.parametrize("raw_id", ["abc", "1.5", "1e3", "\uff11", "0x1"])
+@pytest.mark.parametrize("raw_id", ["abc", "1.5", "1e3", "\uff11", "\u00b2", "0x1"])
 def test_an_id_that_is_not_a_number_is_not_found_as_on_the_page(ladder: LadderFixture, raw_id: str) -> None:
     """/api/matches/abc answered FastAPI's 422 validation error where the page /matches/abc is a 404."""
     headers = ladder.user("reader")

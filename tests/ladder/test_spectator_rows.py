@@ -3,10 +3,11 @@ lists and a bot's page hold, and in what order."""
 
 from __future__ import annotations
 
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from ladder.models import Rating
-from ladder.queries import bot_detail, crosstable, recent_matches, standings
+from ladder.models import MatchSeat, Rating
+from ladder.queries import bot_detail, crosstable, recent_matches, standings, thinned
 from tests.ladder.test_spectator_views import db, match, version  # noqa: F401  (the fixture)
 
 
@@ -55,3 +56,18 @@ def test_the_head_to_head_lists_each_game_by_the_opponents_met_most_then_by_name
     assert [(r["game"], r["opponent"], r["games"]) for r in crosstable(db, "me")] == [
         ("assassination", "rare", 1), ("glory", "often", 3), ("glory", "also", 1), ("glory", "rare", 1)
     ]
+
+
+def test_a_seat_without_a_rank_is_level_with_its_opponents_from_either_side(db: Session) -> None:
+    """No rank (a seat the referee could not place) is neither a win nor a loss, whichever side is asked about."""
+    a, b = version(db, "a"), version(db, "b")
+    match(db, "glory", [(a, 1), (b, 2)])
+    db.execute(update(MatchSeat).where(MatchSeat.bot_version_id == a.id).values(rank=None))
+    db.flush()
+    for name, opponent in (("a", "b"), ("b", "a")):
+        assert [(r["opponent"], r["wins"], r["draws"], r["losses"]) for r in crosstable(db, name)] == [(opponent, 0, 1, 0)], name
+
+
+def test_a_history_thinned_to_fewer_than_two_points_keeps_its_ends() -> None:
+    assert thinned([1, 1, 1, 1, 1], 1) == [0, 4]
+    assert thinned([1, 1, 2, 2, 2], 0) == [0, 1, 2, 4]
