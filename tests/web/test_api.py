@@ -148,7 +148,8 @@ def test_the_pages_are_served_with_their_static_files(served: ServedLadder) -> N
         assert "/static/common.js?v=" in page.text
         text = page.text.replace("http://www.w3.org/2000/svg", "")  # a namespace name, not an address
         assert "http://" not in text and "https://" not in text, f"{path} must fetch nothing from the internet"
-    assert 'data-frames="/api/matches/' in served.get(f"/matches/{match.id}").text
+    viewer = served.get(f"/matches/{match.id}").text
+    assert f'data-frames="/api/matches/{match.id}/frames"' in viewer and "data-local" not in viewer  # local: no links to the ladder's pages
     for path in ("/games/chess", "/bots/nobody", "/matches/999999"):
         assert served.get(path).status_code == 404, path
     static = Path(__file__).resolve().parents[2] / "ladder" / "web" / "static"

@@ -234,6 +234,8 @@ def test_arena_replay_tells_a_file_changed_or_gone_since_it_opened_it(tmp_path: 
     path = tmp_path / "r.json"
     path.write_text(json.dumps(replay_data("generals-war", 2, seed=4)))
     client = TestClient(replay_app(path))
+    page = client.get("/").text
+    assert 'data-summary="/api/replay"' in page and 'data-frames="/api/replay/frames"' in page and 'data-local="1"' in page
     assert client.get("/api/replay").status_code == 200 and client.get("/api/replay/frames", params={"seat": "0"}).status_code == 200
     assert client.get("/api/replay/frames", params={"seat": "5"}).status_code == 422
     path.write_text("{ half a file")
