@@ -22,6 +22,14 @@ from typing import Any, ClassVar, Generic, TypeVar
 from referee.core.records import quicken
 
 OptionValue = int | bool | str
+#: The most digits a whole-number option is read with: far past every bound, far short of Python's 4300-digit limit.
+MAX_DIGITS = 100
+
+
+def shown(raw: object, cut: int = 60) -> str:
+    """``raw`` as an error quotes it: its repr, cut short (a value thousands of characters long made a page of one line)."""
+    text = repr(raw)
+    return text if len(text) <= cut else f"{text[:cut]}… ({len(text)} characters)"
 
 
 class OptionError(ValueError):
@@ -49,6 +57,9 @@ class OptionSpec:
 
     def parse(self, raw: object) -> OptionValue:
         """Coerce ``raw`` (a value or the text given on a command line) to this option's type."""
+        if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) >= 10**MAX_DIGITS:
+            # str() of an int of over 4300 digits raises ValueError: every branch below (and the error's repr) would
+            raise OptionError(f"option {self.name!r} takes a number of at most {MAX_DIGITS} digits, not one of more")
         kind = type(self.default)
         value: OptionValue
         if kind is bool:
@@ -59,14 +70,18 @@ class OptionSpec:
             elif str(raw).lower() in ("0", "false", "no", "off"):
                 value = False
             else:
-                raise OptionError(f"option {self.name!r} takes true or false, not {raw!r}")
+                raise OptionError(f"option {self.name!r} takes true or false, not {shown(raw)}")
         elif kind is int:
             if isinstance(raw, bool):
-                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
+                raise OptionError(f"option {self.name!r} takes a whole number, not {shown(raw)}")
             # ASCII digits only: int() also reads "１", "٣" and "1_0", which nobody means as a number of rounds
             if not (isinstance(raw, int) or re.fullmatch(r"\s*[+-]?[0-9]+\s*", str(raw))):
-                raise OptionError(f"option {self.name!r} takes a whole number, not {raw!r}")
-            value = int(str(raw))
+                raise OptionError(f"option {self.name!r} takes a whole number, not {shown(raw)}")
+            text = str(raw).strip()
+            digits = text.lstrip("+-").lstrip("0") or "0"  # leading zeros count toward int()'s limit too
+            if len(digits) > MAX_DIGITS:  # int() refuses over 4300 digits with a ValueError, and nobody means such a number
+                raise OptionError(f"option {self.name!r} takes a number of at most {MAX_DIGITS} digits, not one of {len(digits)}")
+            value = int(digits) * (-1 if text.startswith("-") else 1)
             if self.minimum is not None and value < self.minimum:
                 raise OptionError(f"option {self.name!r} must be at least {self.minimum}, not {value}")
             if self.maximum is not None and value > self.maximum:
@@ -74,7 +89,7 @@ class OptionSpec:
         else:
             value = str(raw)
             if self.choices and value not in self.choices:
-                raise OptionError(f"option {self.name!r} must be one of {', '.join(self.choices)}, not {value!r}")
+                raise OptionError(f"option {self.name!r} must be one of {', '.join(self.choices)}, not {shown(value)}")
         return value
 
 
