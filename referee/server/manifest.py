@@ -56,6 +56,8 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
         raise ManifestError(f"{path}: no {MANIFEST} (it names the bot, its games and the command that starts it)") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ManifestError(f"{file}: not valid TOML: {exc}") from None
+    except ValueError:  # an integer of over 4300 digits: the parser's int() refuses it, and it is no TOMLDecodeError
+        raise ManifestError(f"{file}: not valid TOML for a bot: it holds a number too long to read") from None
     except RecursionError:  # arrays nested thousands deep: the parser recurses once per level
         raise ManifestError(f"{file}: not valid TOML for a bot: its values nest too deep") from None
     except OSError as exc:  # a folder named bot.toml, a file it may not read
@@ -158,4 +160,4 @@ def check_keys(file: Path, data: dict[str, object]) -> None:
         if key not in KEYS:
             close = difflib.get_close_matches(key, KEYS, n=1)
             hint = f"did you mean '{close[0]}'?" if close else f"the keys are {', '.join(KEYS)}"
-            raise ManifestError(f"{file}: unknown key '{key}' ({hint})")
+            raise ManifestError(f"{file}: unknown key {key!r} ({hint})")  # quoted so: a key may hold a line break
