@@ -97,7 +97,7 @@ def invalid_options(draw: st.DrawFn) -> tuple[str, dict[str, object], str]:
         given[option.name] = draw(spelled(option))[0]
     known = {o.name for o in spec.options}
     if draw(st.booleans()):
-        name = draw(st.text(max_size=30).filter(lambda t: t not in known))
+        name = draw((st.text(max_size=30) | st.sampled_from(["[/x]", "[red]r", "[/]", "a\nb"])).filter(lambda t: t not in known))
         value: object = draw(st.one_of(st.integers(), st.text(max_size=5), st.none()))
     else:
         option = draw(st.sampled_from(spec.options))
@@ -191,6 +191,8 @@ def test_match_refuses_a_wrong_option_in_one_line_with_code_2(case: tuple[str, d
         (["rounds=3", " rounds =4"], "--option rounds is given twice"),
         (["rounds=" + "9" * 5000], "at most 100 digits"),
         (["rounds=" + "0" * 5000 + "3", "max_extra_rounds=1e3"], "'max_extra_rounds' takes a whole number"),
+        (["[/x]=1"], "glory has no option '[/x]'"),  # rich read it as a closing tag: MarkupError, a traceback
+        (["rounds=[red]x"], "takes a whole number, not '[red]x'"),  # rich ate "[red]" as markup
     ],
 )
 def test_match_refuses_a_malformed_option_in_one_line(pairs: list[str], message: str) -> None:

@@ -20,6 +20,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from arena.cli.folders import first_missing, remove_made
 from referee.core.game import OptionError
@@ -501,5 +502,5 @@ def new(
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
+    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long; escaped: "[/x]" in a name raised MarkupError
     raise typer.Exit(2)

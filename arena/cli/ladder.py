@@ -38,7 +38,7 @@ DEFAULT_SERVER = "http://127.0.0.1:8765"
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
+    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long; escaped: "[/x]" in a name raised MarkupError
     raise typer.Exit(code)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from arena.cli import running
@@ -44,7 +45,7 @@ err = Console(stderr=True)
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)  # one line, however long: the terminal wraps it
+    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long; escaped: "[/x]" in a name raised MarkupError
     raise typer.Exit(2)
 
 

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 err = Console(stderr=True)
 
@@ -57,7 +58,7 @@ def replay(
         build_frames(load_replay(file), ALL)  # a file that does not re-play is reported here, not in the page
         app = replay_app(file)
     except ReplayError as exc:
-        err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)  # one line: a path cut in two cannot be pasted
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)  # one line: a path cut in two cannot be pasted
         raise typer.Exit(2) from None
     sock = listen_or_exit(host, port)
     shown = f"[{host}]" if ":" in host else host
@@ -84,7 +85,7 @@ def print_text(file: Path, seat: str, step: int | None) -> None:
         data = load_replay(file)
         frames = build_frames(data, parse_seat(seat, int(data["num_players"])))
     except (ReplayError, ValueError) as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)  # a replay's "[/x]" is text
         raise typer.Exit(2) from None
     if step is not None and step >= len(frames["frames"]):
         err.print(f"[bold red]error:[/] --step {step}: the match has steps 0 to {len(frames['frames']) - 1}", soft_wrap=True)

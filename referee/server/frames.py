@@ -32,7 +32,7 @@ from referee.core.game import BoardLayout, Event, Game
 from referee.games.registry import game_class
 from referee.protocol.codec import CARD_MESSAGE
 from referee.protocol.messages import GameCodec
-from referee.server.replay import ReplayError, load_replay, not_replayed
+from referee.server.replay import ReplayError, load_replay, not_replayed, one_line, recorded_seat
 
 ALL = "all"
 Seat = int | str  # a seat number, or ALL
@@ -179,7 +179,7 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
         cls = game_class(data["game"])
         game = cls(data["num_players"], data["seed"], data["options"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"cannot set the game up: {exc}") from None
+        raise ReplayError(f"cannot set the game up: {one_line(exc)}") from None
     if seat != ALL and not (isinstance(seat, int) and 0 <= seat < game.num_players):
         raise ReplayError(f"seat {seat!r} is not a seat of this match")
     codec = GameCodec(cls)
@@ -187,10 +187,10 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     frames = [_frame(game, codec, seat, 0, list(enumerate(log)), None)]
     for i, taken in enumerate(data["actions"], start=1):
         try:
-            produced = game.apply(taken["seat"], codec.action_from_json(taken["action"]))
+            produced = game.apply(recorded_seat(taken), codec.action_from_json(taken["action"]))
         except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:  # an action refused, or not an action at all
             actor = taken.get("seat") if isinstance(taken, dict) else None
-            raise not_replayed(data, f"action {i - 1} of seat {actor} is refused: {exc}") from None
+            raise not_replayed(data, f"action {i - 1} of seat {actor} is refused: {one_line(exc)}") from None
         start = len(log)
         log += produced
         frames.append(_frame(game, codec, seat, i, list(enumerate(produced, start=start)), taken))

@@ -210,6 +210,19 @@ def _seats_are_well_formed(seats: Any) -> bool:
     return True
 
 
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line: protobuf's ParseError lists the message's fields on a line of their own."""
+    return " ".join(line.strip() for line in str(exc).splitlines())
+
+
+def recorded_seat(step: Any) -> int:
+    """The seat of a recorded step (TypeError unless a whole number: JSON's true is no seat 1, though Python takes it for one)."""
+    seat = step["seat"]
+    if type(seat) is not int:
+        raise TypeError(f"its seat {seat!r} is not a whole number")
+    return seat
+
+
 def _replayed(data: dict[str, Any], origin: str = "the replay") -> tuple[Game[Any], list[dict[str, Any]]]:
     """The game after the recorded actions, re-played from the seed, and the events it produced as JSON."""
     try:
@@ -217,15 +230,15 @@ def _replayed(data: dict[str, Any], origin: str = "the replay") -> tuple[Game[An
         game = cls(data["num_players"], data["seed"], data["options"])
         steps = list(data["actions"])
     except (KeyError, TypeError, ValueError) as exc:
-        raise ReplayError(f"{origin}: cannot set the game up: {exc}") from None
+        raise ReplayError(f"{origin}: cannot set the game up: {one_line(exc)}") from None
     codec = GameCodec(cls)
     events = list(game.opening_events())
     for i, step in enumerate(steps):
         try:
-            events += game.apply(step["seat"], codec.action_from_json(step["action"]))
+            events += game.apply(recorded_seat(step), codec.action_from_json(step["action"]))
         except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:
             seat = step.get("seat") if isinstance(step, dict) else None
-            raise not_replayed(data, f"{origin}: action {i} of seat {seat} is refused: {exc}") from None
+            raise not_replayed(data, f"{origin}: action {i} of seat {seat} is refused: {one_line(exc)}") from None
     return game, [codec.event_to_json(e, seq) for seq, e in enumerate(events)]
 
 
