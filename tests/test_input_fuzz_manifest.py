@@ -9,16 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from arena.cli.main import app
 from referee.games.registry import GAMES
 from referee.server.manifest import KEYS, MANIFEST, BotManifest, ManifestError, load_manifest
+from tests.fuzzing import FUZZ
 from tests.support import SAMPLE_BOTS
 
-FUZZ = settings(derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 runner = CliRunner()
 RANDOM = str(SAMPLE_BOTS / "random")
 VALID: dict[str, Any] = {

@@ -12,16 +12,16 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from arena.cli.main import app
 from referee.core.game import OptionError, OptionSpec
 from referee.games.registry import GAMES
+from tests.fuzzing import FUZZ
 from tests.support import SAMPLE_BOTS
 
-FUZZ = settings(derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 runner = CliRunner()
 RANDOM = str(SAMPLE_BOTS / "random")
 STEPS = 30

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -22,9 +22,9 @@ from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
 from referee.server.inprocess import play
 from referee.server.replay import ReplayError, load_replay, parse_replay, replay_dict
+from tests.fuzzing import FUZZ, one_value_changed
 from tests.support import load_bot_class
 
-FUZZ = settings(derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck))
 runner = CliRunner()
 RandomBot = load_bot_class("random", "RandomBot")
 #: Each game with options that keep its match short: a replay of a few steps, re-played in a few ms.
@@ -55,18 +55,6 @@ def frames_of(game_id: str, compact: bool) -> list[dict[str, Any]]:
     return [build_frames(copy.deepcopy(data), seat)["frames"] for seat in [ALL, *range(data["num_players"])]]
 
 
-def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path to every value inside ``value`` (of a list, its first items and its last)."""
-    out = [at] if at else []
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            out += places(inner, (*at, key))
-    elif isinstance(value, list):
-        for i in sorted({*range(min(3, len(value))), len(value) - 1} - {-1}):
-            out += places(value[i], (*at, i))
-    return out
-
-
 def shown(raw: bytes) -> list[list[dict[str, Any]]] | ReplayError:
     """The frames ``arena replay`` shows for a file of ``raw`` (every seat's), or the ReplayError that refuses it."""
     try:
@@ -81,15 +69,7 @@ def shown(raw: bytes) -> list[list[dict[str, Any]]] | ReplayError:
 def retyped(draw: st.DrawFn) -> tuple[str, bool, tuple[Any, ...], bytes]:
     """A replay with one value replaced by junk, or dropped: (game, compact, where, the file)."""
     game_id, compact = draw(st.sampled_from(list(SHORT))), draw(st.booleans())
-    data = json.loads(replay(game_id, compact))
-    where = draw(st.sampled_from(places(data)))
-    parent = data
-    for key in where[:-1]:
-        parent = parent[key]
-    if draw(st.integers(0, 4)) == 0:
-        del parent[where[-1]]
-    else:
-        parent[where[-1]] = draw(JUNK)
+    where, data = draw(one_value_changed(json.loads(replay(game_id, compact)), JUNK, items=3))
     return game_id, compact, where, json.dumps(data).encode()
 
 
