@@ -16,7 +16,7 @@ from rich.table import Table
 from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
-from referee.core.game import OptionError
+from referee.core.game import OptionError, shown
 from referee.server.manifest import ManifestError
 from referee.tournament.schedule import FORMATS, deals_for
 from referee.tournament.elo import EloEstimate, estimate, first_over_second
@@ -105,8 +105,10 @@ def tournament(
             held = read_header(save)
         except (SavedGamesError, OSError) as exc:
             fail(str(exc))
-        if held is not None and isinstance(held.get("seed"), int):
+        if held is not None and "seed" in held:
             seed = held["seed"]
+            if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:  # true, 1e30: a file edited since, not a seed to play
+                fail(f"{save} holds the seed {shown(seed)}, which is no seed (a whole number from {SEED_MIN} to {SEED_MAX}): give another file")
     seed = seed if seed is not None else random.randrange(2**31)
     if games is None:
         games = 1000 if sprt else 2

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from referee.core.game import shown
 from referee.server.manifest import BotManifest
 from referee.tournament.schedule import ScheduledGame
 
@@ -96,10 +98,13 @@ def read_header(path: Path) -> dict[str, Any] | None:
         header = json.loads(first)
     except (ValueError, RecursionError):  # not JSON, not UTF-8 (a binary file), or nested deeper than the parser goes
         header = None
-    if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("tournament"), dict):
+    tournament = header.get("tournament") if isinstance(header, dict) else None
+    bots = tournament.get("bots", []) if isinstance(tournament, dict) else None
+    # its bots are compared field by field: a header edited to hold other than a list of objects there was a traceback
+    if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(bots, list) or not all(isinstance(b, dict) for b in bots):
         raise SavedGamesError(f"{path} is not a file of saved tournament games: it is never written over; give another file")
     if header.get("version") != VERSION:
-        raise SavedGamesError(f"{path} holds saved games of format version {header.get('version')}, not {VERSION}")
+        raise SavedGamesError(f"{path} holds saved games of format version {shown(header.get('version'))}, not {VERSION}")
     return dict(header["tournament"])
 
 
@@ -126,15 +131,17 @@ class SavedGames:
             for line in f:
                 try:
                     game = json.loads(line)
-                    games[int(game["index"])] = game
-                except (KeyError, TypeError, ValueError, RecursionError):
+                except (ValueError, RecursionError):
                     continue  # the last line, cut short when the tournament was killed while writing it
+                if isinstance(game, dict) and type(game.get("index")) is int:  # not Infinity (int() raised OverflowError), 1.5 or "2"
+                    games[game["index"]] = game
         return games
 
     def get(self, scheduled: ScheduledGame) -> dict[str, Any] | None:
         """The saved result of ``scheduled``, if this file has it (the same deal, the same bots in the same seats)."""
         game = self.games.get(scheduled.index)
-        if game is None or game.get("seed") != scheduled.seed or tuple(game.get("seats", ())) != scheduled.seats:
+        seats = game.get("seats") if game is not None else None
+        if game is None or game.get("seed") != scheduled.seed or not isinstance(seats, list) or tuple(seats) != scheduled.seats:
             return None
         return game if _whole(game, len(scheduled.seats)) else None
 
@@ -168,6 +175,7 @@ def _whole(game: dict[str, Any], seats: int) -> bool:
     return (
         isinstance(ranks, list) and isinstance(scores, list) and isinstance(forfeited, list)
         and len(ranks) == len(scores) == len(forfeited) == seats
-        and all(type(r) is int for r in ranks) and all(type(s) in (int, float) for s in scores) and all(type(f) is bool for f in forfeited)
+        and all(type(r) is int and 1 <= r <= seats for r in ranks) and all(type(f) is bool for f in forfeited)
+        and all(type(s) in (int, float) and math.isfinite(s) for s in scores)  # json reads NaN and Infinity
         and isinstance(game.get("match_id"), str) and isinstance(game.get("replay"), str | None)
     )  # fmt: skip
