@@ -121,6 +121,15 @@ def test_four_player_match_with_a_table(tmp_path: Path) -> None:
     assert "opponents a seat outlasted" in " ".join(result.stdout.split())  # the caption says what the score counts
 
 
+def test_paths_that_look_like_markup_are_printed_as_they_are(tmp_path: Path) -> None:
+    """A folder named "[old]" vanished from the printed replay path, one named "[/x]" raised rich's MarkupError."""
+    for name in ("[old]", "[/x]"):
+        folder = tmp_path / name
+        result = runner.invoke(app, ["match", "generals-war", GREEDY, RANDOM, "--seed", "3", "--replay", str(folder / "r.json"), "--log-dir", str(folder)])
+        assert result.exit_code == 0, result.output
+        assert f"replay: {folder / 'r.json'}" in result.stdout and f"logs: {folder}/" in result.stdout, result.output
+
+
 def test_a_crashing_and_a_silent_bot_get_verdicts_and_the_match_ends(tmp_path: Path) -> None:
     out = match_json(tmp_path, "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1", "--replay", str(tmp_path / "a.json"))
     crash = out["seats"][0]

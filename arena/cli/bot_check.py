@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from arena.cli import running
 from arena.cli.botkit import bot_app, console, fail
@@ -64,7 +65,7 @@ def check(
             reason = str(exc).replace(str(staging), "<bot>")
         if not reason:
             if not as_json:
-                console.print(f"{name} {version}: archive and manifest pass; playing {len(games)} validation match{'es' * (len(games) > 1)}…")
+                console.print(f"{escape(name)} {escape(version)}: archive and manifest pass; playing {len(games)} validation match{'es' * (len(games) > 1)}…")
             try:
                 reason, log = running.run(validation_matches(staging, games, Path(scratch) / "validation", sandbox))
             except OptionError as exc:  # the sandbox broke since it was looked at: this machine's trouble, as above
@@ -72,7 +73,7 @@ def check(
     if as_json:
         print(json.dumps({"passed": not reason, "bot": name, "version": version, "games": games, "reason": reason, "log": log}))
     elif reason:
-        console.print(f"[red]would be rejected[/]: {reason}", soft_wrap=True)
+        console.print(f"[red]would be rejected[/]: {escape(reason)}", soft_wrap=True)
         if log:
             from arena.cli.replay_text import printable_log
 

@@ -487,18 +487,18 @@ def new(
         fail(str(exc))
     # soft_wrap: each line whole, for the terminal to wrap; rich broke a long path at 80 columns, and a command's
     # end (or a comment's, "before arena match") began the next line as if a command of its own.
-    console.print(f"made {lang} bot [bold]{name}[/] for {game} in {where}/:", soft_wrap=True)
+    console.print(f"made {lang} bot [bold]{escape(name)}[/] for {game} in {escape(str(where))}/:", soft_wrap=True)
     for path in written:
-        console.print(f"  {path.relative_to(where)}", soft_wrap=True)
+        console.print(f"  {path.relative_to(where)}", soft_wrap=True, markup=False)
     console.print("try it:")
     typed = shlex.quote(str(where))  # a folder with a space in its name, as a shell takes it
     if lang == "typescript":
-        console.print(f"  (cd {typed} && npm test)   # builds, then tests", soft_wrap=True)
-        console.print(f"  (cd {typed} && npm run build)   # after each change, before arena match", soft_wrap=True)
+        console.print(f"  (cd {typed} && npm test)   # builds, then tests", soft_wrap=True, markup=False)
+        console.print(f"  (cd {typed} && npm run build)   # after each change, before arena match", soft_wrap=True, markup=False)
     else:
-        console.print(f"  pytest {typed}", soft_wrap=True)
-    console.print(f"  {match_command(game, typed)}", soft_wrap=True)
-    console.print(f"  arena bot check {typed}   # would the ladder take it? before arena ladder submit", soft_wrap=True)
+        console.print(f"  pytest {typed}", soft_wrap=True, markup=False)
+    console.print(f"  {match_command(game, typed)}", soft_wrap=True, markup=False)
+    console.print(f"  arena bot check {typed}   # would the ladder take it? before arena ladder submit", soft_wrap=True, markup=False)
 
 
 def fail(message: str) -> NoReturn:

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs
@@ -269,7 +270,7 @@ def serve(
     except OptionError as exc:
         fail(str(exc))
     if sandbox == "process" and not loopback(host):
-        err.print(f"[yellow]warning:[/] --host {host} lets other machines reach this ladder, and its bots run as processes of this"
+        err.print(f"[yellow]warning:[/] --host {escape(host)} lets other machines reach this ladder, and its bots run as processes of this"
                   " user (--sandbox process): every owner with a token runs code here unconfined; for bots you do not trust"
                   " use --sandbox docker (docs/faults.md)", soft_wrap=True)
     # Before a new ladder is made in --data, and the sample bots validated, for nothing. Port 0 becomes the free port
@@ -305,7 +306,7 @@ def serve(
             ladder.hold.take()  # here rather than in the service: one line, before the banner
     except LadderBusy as exc:
         fail(str(exc))
-    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True)
+    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True, markup=False)
     console.print(f"watch the standings: {watch_command(host, port)}", soft_wrap=True)
     try:
         running.run(ladder.run())
@@ -348,8 +349,8 @@ def check_store(make: Any, data: Path, made: Path | None) -> None:
         fail(f"the bot store {data / 'bots'} holds none of the database's {active} active bot versions (e.g. {missing[0]}):"
              " is --data the folder this ladder used with this database?")
     if missing:
-        err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {data / 'bots'}"
-                  f" ({', '.join(missing[:5])}): each match they are drawn for fails", soft_wrap=True)
+        err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {escape(str(data / 'bots'))}"
+                  f" ({escape(', '.join(missing[:5]))}): each match they are drawn for fails", soft_wrap=True)
 
 
 def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:
@@ -423,9 +424,9 @@ def submit(
     reply = as_owner(server, "/api/bots", token, "accepted", content=data)
     with ladder_answers(server):
         if reply["accepted"]:
-            console.print(f"[green]accepted[/]: {reply['bot']} version {reply['version']} (#{reply['seq']}) {reply['reason'] or 'is on the ladder'}")
+            console.print(f"[green]accepted[/]: {escape(reply['bot'])} version {escape(reply['version'])} (#{reply['seq']}) {escape(reply['reason'] or 'is on the ladder')}")
             return
-        console.print(f"[red]rejected[/]: {reply['bot']} version {reply['version']}: {reply['reason']}")
+        console.print(f"[red]rejected[/]: {escape(reply['bot'])} version {escape(reply['version'])}: {escape(reply['reason'])}")  # the ladder's text, never markup
         if reply.get("log"):
             from arena.cli.replay_text import printable_log
 
@@ -445,7 +446,7 @@ def standings_table(game: str, rows: list[dict[str, Any]]) -> Table:
     for column in ("μ", "σ", "μ−3σ", "games"):
         table.add_column(column, justify="right")
     for r in rows:
-        table.add_row("–" if r["rank"] is None else str(r["rank"]), r["bot"], r["owner"], r["version"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}", str(r["games"]))
+        table.add_row("–" if r["rank"] is None else str(r["rank"]), Text(r["bot"]), Text(r["owner"]), Text(r["version"]), f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}", str(r["games"]))
     return table
 
 
@@ -585,7 +586,7 @@ def matches_table(rows: list[dict[str, Any]]) -> Table:
         # each with its seat (`arena ladder log MATCH SEAT` asks for it), on a line of its own: wrapped, "1:" ended a line
         seats = "\n".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
         verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
-        table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], seats, verdicts)
+        table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], Text(seats), Text(verdicts))
     return table
 
 
@@ -662,10 +663,10 @@ def backup(
     except (BackupError, OSError) as exc:
         fail(str(exc))
     if made.database:
-        console.print(f"backed up {made.files} files into {to}; `arena ladder serve --data {to}` serves the copy", soft_wrap=True)
+        console.print(f"backed up {made.files} files into {to}; `arena ladder serve --data {to}` serves the copy", soft_wrap=True, markup=False)
     else:  # `serve --data TO` alone would start an empty ladder in a new SQLite file beside the copied bots
         console.print(f"backed up {made.files} files into {to}; with the database restored, `arena ladder serve --data {to} --db URL`"
-                      " serves the copy", soft_wrap=True)
+                      " serves the copy", soft_wrap=True, markup=False)
         err.print("[yellow]note:[/] the database is not SQLite: back it up with its own tools (pg_dump for PostgreSQL, docs/deploy.md)", soft_wrap=True)
 
 

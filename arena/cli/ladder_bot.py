@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, console, fail, ladder_answers, ladder_app, not_the_ladder, rows_of
 
@@ -25,7 +26,7 @@ def versions_table(detail: dict[str, Any]) -> Table:
     for v in reversed(detail["versions"]):  # the newest first
         ratings = ", ".join(f"{game} {r['conservative']:.2f} ({r['games']})" for game, r in sorted(v["ratings"].items()))
         submitted = time.strftime("%Y-%m-%d %H:%M", time.localtime(v["created_at"]))
-        table.add_row(str(v["seq"]), v["version"], v["status"], ", ".join(v["games"]), ratings or "-", submitted, v["reason"] or "")
+        table.add_row(str(v["seq"]), Text(v["version"]), v["status"], ", ".join(v["games"]), ratings or "-", submitted, Text(v["reason"] or ""))
     return table
 
 
@@ -80,7 +81,7 @@ def log(
         print(printable_log(text), end="" if text.endswith("\n") else "\n")
         return
     write(out, text)
-    console.print(f"log of match {match}, seat {seat}: {out}", soft_wrap=True)
+    console.print(f"log of match {match}, seat {seat}: {out}", soft_wrap=True, markup=False)
 
 
 @ladder_app.command()
@@ -104,7 +105,7 @@ def replay(
 
         print_text(where, seat or "all", None)
         return
-    console.print(f"replay of match {match}: {where}   watch it: arena replay {where}", soft_wrap=True)
+    console.print(f"replay of match {match}: {where}   watch it: arena replay {where}", soft_wrap=True, markup=False)
 
 
 def write(path: Path, text: str) -> None:

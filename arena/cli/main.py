@@ -81,7 +81,7 @@ def saved_replay(record: Any, path: Path) -> bool:
     try:
         write_replay(record, path)
     except OSError as exc:
-        err.print(f"[bold red]error:[/] the replay could not be written to {path}: {exc.strerror or exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/] the replay could not be written to {escape(str(path))}: {escape(str(exc.strerror or exc))}", soft_wrap=True)
         return False
     return True
 
@@ -215,7 +215,7 @@ def run_match(
         verdicts = ", ".join(f"{v['kind']}@{v['decision']}" for v in s["verdicts"]) or "-"
         table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
     console.print(table)
-    console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/", soft_wrap=True)  # paths whole, to copy
+    console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/", soft_wrap=True, markup=False)  # paths whole, to copy
     for s in seats:
         if s["verdicts"]:
             console.print(verdict_note(s), highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
@@ -304,14 +304,14 @@ def compile_rules(
     from referee.compiled import SWITCH, BuildError, build, build_dir, is_built
 
     if is_built(build_dir()) and not force:
-        console.print(f"the rules as they are now are already compiled: {build_dir()}", soft_wrap=True)
+        console.print(f"the rules as they are now are already compiled: {build_dir()}", soft_wrap=True, markup=False)
     else:
         started = time.perf_counter()
         try:
             where = build(force=force)
         except BuildError as exc:
             fail(str(exc))
-        console.print(f"compiled the rules in {time.perf_counter() - started:.0f} s: {where}", soft_wrap=True)
+        console.print(f"compiled the rules in {time.perf_counter() - started:.0f} s: {where}", soft_wrap=True, markup=False)
     console.print(f"set {SWITCH}=1 to play with them (a build is used only while the sources it was built from are unchanged)")
 
 
@@ -353,7 +353,7 @@ def referee_serve(
         path = replay or Path("replays") / f"{game}-{the_game.seed}-{session.match_id}.json"
         check_file(path, "--replay")  # the default folder too: found unwritable after the match, it lost the replay
         await server.start()
-        console.print(f"referee for {game} listening on {host}:{bound}")
+        console.print(f"referee for {game} listening on {host}:{bound}", markup=False)
         console.print(f"ARENA_MATCH_ID={session.match_id}")
         for i, token in enumerate(session.tokens()):
             console.print(f"seat {i}: ARENA_TOKEN={token}")
@@ -370,7 +370,7 @@ def referee_serve(
             console.print(f"seat {s.seat}: rank {s.rank} score {s.score:g}" + (" (forfeited)" if s.forfeited else ""))
         if not saved_replay(record, path):
             raise typer.Exit(1)
-        console.print(f"replay: {path}", soft_wrap=True)
+        console.print(f"replay: {path}", soft_wrap=True, markup=False)
 
     running.run(serve())
 

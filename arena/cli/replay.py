@@ -31,7 +31,7 @@ def listen_or_exit(host: str, port: int) -> socket.socket:
     try:
         return listen(host, port)
     except OSError as exc:
-        err.print(f"[bold red]error:[/] cannot listen on {host}:{port}: {exc.strerror or exc}", soft_wrap=True)
+        err.print(f"[bold red]error:[/] cannot listen on {escape(host)}:{port}: {escape(str(exc.strerror or exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -135,7 +136,7 @@ def tournament(
         fail(str(exc))
     if saved_before:
         said = "1 game saved there is" if saved_before == 1 else f"{saved_before} games saved there are"
-        err.print(f"going on from {save}: {said} not played again", soft_wrap=True)
+        err.print(f"going on from {save}: {said} not played again", soft_wrap=True, markup=False)
     with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else []), *([save.parent] if save is not None else [])):
         check_dir(log_dir, "--log-dir")
         if replay_dir is not None:
@@ -173,7 +174,7 @@ def tournament(
         except (KeyboardInterrupt, running.Terminated):
             if save is not None:
                 progress.stop()
-                err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True)
+                err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
             raise
 
     data = result_json(result)
@@ -337,7 +338,7 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
     console.print(cross)
     forfeits = [f"{r['bot']} ({r['forfeits']})" for r in data["standings"] if r["forfeits"]]
     if forfeits:
-        console.print(f"[yellow]forfeited games:[/] {', '.join(forfeits)} — see the bot logs in {log_dir}/", soft_wrap=True)
+        console.print(f"[yellow]forfeited games:[/] {escape(', '.join(forfeits))} — see the bot logs in {escape(str(log_dir))}/", soft_wrap=True)
     for bye in data.get("byes", []):
         console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
     h = data.get("head_to_head")

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from arena.cli.ladder import MAX_FOLLOWED, standings_table
 from arena.cli.main import app
 from tests.ladder.test_cli import folded, rendered
+from tests.support import SAMPLE_BOTS
 from tests.test_replay_text import replay  # noqa: F401  (the fixture)
 
 runner = CliRunner()
@@ -32,7 +33,8 @@ def stand_in(*answers: tuple[int, Any]) -> Iterator[tuple[str, list[dict[str, An
         def answer(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             url = urlsplit(self.path)
-            sent.append({"method": self.command, "path": url.path, "query": parse_qs(url.query), "body": json.loads(raw) if raw else None})
+            body = json.loads(raw) if raw and self.headers.get("Content-Type") == "application/json" else raw or None  # an upload: its bytes
+            sent.append({"method": self.command, "path": url.path, "query": parse_qs(url.query), "body": body})
             status, body = answers[min(len(sent), len(answers)) - 1]
             data = json.dumps(body).encode()
             self.send_response(status)
@@ -155,3 +157,20 @@ def test_a_replay_asked_for_as_a_seat_saw_it_is_printed_and_one_that_cannot_be_w
     assert seat.exit_code == 0 and seat.stdout.splitlines()[0].endswith("as seat 1 (b1) saw it"), seat.output
     assert [s["path"] for s in sent] == ["/api/matches/3/replay"] * 2
     assert unwritable.exit_code == 2 and f"error: cannot write {a_file / 'r.json'}" in said(unwritable), unwritable.output
+
+
+def test_text_of_the_ladders_that_looks_like_markup_is_shown_as_it_is() -> None:
+    """A version string is any printable text: "[/x]" in one raised rich's MarkupError for everyone who looked at the
+    standings, and "[red]" vanished; the same for a submission's reason and a version's note."""
+    row = {"rank": 1, "bot": "gw", "owner": "yara", "version": "[/x]", "mu": 31.5, "sigma": 2.25, "conservative": 24.75, "games": 60}
+    assert folded(rendered(standings_table("glory", [row]), width=120), 3) == "[/x]"
+    version = {"seq": 1, "version": "[red]2", "status": "retired", "games": ["glory"], "reason": "a [/b] note", "created_at": 0.0, "ratings": {}}
+    detail = {"name": "gw", "owner": "yara", "versions": [version]}
+    with stand_in((200, detail), (200, [])) as (server, _):
+        shown = runner.invoke(app, ["ladder", "bot", "gw", "--server", server])
+    assert shown.exit_code == 0, shown.output
+    assert cells(shown.output, "retired")[1] == "[red]2" and "a [/b] note" in shown.output
+    refused = {"accepted": False, "bot": "gw", "version": "[/x]", "reason": "a zip entry [bold]odd[/]", "seq": None}
+    with stand_in((201, refused)) as (server, _):
+        done = runner.invoke(app, ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", server, "--token", "t"])
+    assert "rejected: gw version [/x]: a zip entry [bold]odd[/]" in said(done), done.output
