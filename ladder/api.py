@@ -13,10 +13,11 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.dependencies.models import Dependant
-from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pydantic import BaseModel
@@ -34,6 +35,7 @@ from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
+from ladder.web.routes import page_not_found
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
 from referee.server.replay import OtherRules, ReplayError, parse_replay
@@ -122,22 +124,33 @@ def create_app(state: LadderState) -> FastAPI:
             return JSONResponse({"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500)
         return Response("Internal Server Error", status_code=500, media_type="text/plain")
 
+    async def token_refused(request: Request) -> Response | None:
+        """The 401 of a request to a route that needs a token when it brings no good one; None otherwise."""
+        route = request.scope.get("route")
+        if not (isinstance(route, APIRoute) and needs_owner(route.dependant)):
+            return None
+
+        def check_token() -> None:
+            with state.make() as db:
+                get_owner(db, request.headers.get("authorization"))
+
+        try:
+            await run_in_threadpool(check_token)
+        except HTTPException as refused:
+            return JSONResponse({"detail": refused.detail}, status_code=refused.status_code)
+        return None
+
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
         """A request that needs a token and brings no good one is refused 401 even when its body is malformed too:
-        FastAPI reads the body before it checks the token, so a stranger's garbage got a 422 that described the body."""
-        route = request.scope.get("route")
-        if isinstance(route, APIRoute) and needs_owner(route.dependant):
+        FastAPI reads the body before it checks the token, so a stranger's garbage got a 422 that described the body.
 
-            def check_token() -> None:
-                with state.make() as db:
-                    get_owner(db, request.headers.get("authorization"))
-
-            try:
-                await run_in_threadpool(check_token)
-            except HTTPException as refused:
-                return JSONResponse({"detail": refused.detail}, status_code=refused.status_code)
-        return await request_validation_exception_handler(request, exc)
+        A body sent as other than JSON is judged as bytes, and quoted: bytes that are not UTF-8 failed FastAPI's own
+        answer (a 500), so they are written with their undecodable bytes replaced."""
+        if (refused := await token_refused(request)) is not None:
+            return refused
+        errors = jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda raw: raw.decode("utf-8", "replace")})
+        return JSONResponse({"detail": errors}, status_code=422)
 
     def known_game(game: str) -> str:
         if game not in GAMES:
@@ -316,6 +329,15 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(500, f"the replay of match {match_id} cannot be shown: {exc}") from None
 
     mount_pages(app)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused_request(request: Request, exc: StarletteHTTPException) -> Response:
+        """JSON that is not UTF-8 is refused 400 by FastAPI, before the token is checked: without a good one, 401 as
+        for any other malformed body. Every other refusal is answered as the pages answer it (mount_pages)."""
+        if exc.status_code == 400 and (refused := await token_refused(request)) is not None:
+            return refused
+        return await page_not_found(request, exc)
+
     return app
 
 

@@ -288,3 +288,23 @@ def test_a_request_needing_a_token_is_refused_401_before_its_body_is_judged(ladd
     assert judged.status_code == 422 and isinstance(judged.json()["detail"], list), judged.text
     # A route with no token to check answers its malformed request 422, as before.
     assert ladder.client.get("/api/matches", params={"limit": "many"}).status_code == 422
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain"])
+def test_a_body_not_utf8_nor_json_is_refused_422_not_a_500(ladder: LadderFixture, content_type: str | None) -> None:
+    """Sent as something other than JSON, the body is judged as bytes, and the refusal quotes it: bytes that are not
+    UTF-8 made the refusal itself fail to be written, a 500 (found by tests/ladder/test_api_fuzz.py)."""
+    headers = {**ladder.user("olga"), **({"Content-Type": content_type} if content_type else {})}
+    refused = ladder.client.post("/api/challenges", content=b'{"bot": "\x80"}', headers=headers)
+    assert refused.status_code == 422 and isinstance(refused.json()["detail"], list), refused.text
+
+
+def test_a_json_body_not_utf8_is_refused_401_without_a_token(ladder: LadderFixture) -> None:
+    """FastAPI refuses JSON it cannot decode (bytes that are not UTF-8) with a 400 before the token is looked at:
+    a stranger heard about the body, where anyone without a token is to hear only that they need one."""
+    json_type, body = {"Content-Type": "application/json"}, b'{"bot": "\x80"}'
+    for headers, told in (({}, "send your API token"), ({"Authorization": "Bearer nonsense"}, "unknown API token")):
+        refused = ladder.client.post("/api/challenges", content=body, headers={**json_type, **headers})
+        assert refused.status_code == 401 and told in refused.json()["detail"], refused.text
+    judged = ladder.client.post("/api/challenges", content=body, headers={**json_type, **ladder.user("olga")})
+    assert judged.status_code == 400 and judged.json()["detail"], judged.text
