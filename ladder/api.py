@@ -29,7 +29,7 @@ from ladder.accounts import user_for_token
 from ladder.admission import Admission
 from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
-from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User
+from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
@@ -159,7 +159,7 @@ def create_app(state: LadderState) -> FastAPI:
 
     def known_bot(db: Session, name: str) -> str:
         # An unknown name is a 404, as for a game: an empty list would read as "nothing yet".
-        if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
+        if db.scalar(select(Bot.id).where(name_is(Bot.name, name))) is None:
             raise HTTPException(404, f"no bot {name!r}")
         return name
 

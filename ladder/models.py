@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ColumnElement, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 #: The largest id or number an Integer column holds on every database the ladder runs on (PostgreSQL's
 #: integer is 32-bit; SQLite's 64): the API answers 404 for anything beyond rather than asking the database.
 MAX_INT = 2**31 - 1
+
+
+def name_is(column: Mapped[str], name: str) -> ColumnElement[bool]:
+    """``column == name``; false, without asking the database, for a name holding a NUL character: PostgreSQL's
+    text cannot hold one (psycopg refuses to send it, a 500 for /api/bots/a%00), and no name of the ladder's has one."""
+    return column == name if "\x00" not in name else false()
 
 
 class Base(DeclarativeBase):

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ladder.jobs import REPLAY_FILE, seat_log_name
 from ladder.datafiles import located
-from ladder.models import MAX_INT, PENDING, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User
+from ladder.models import MAX_INT, PENDING, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User, name_is
 from ladder.ratings import Skill
 
 
@@ -134,7 +134,7 @@ def recent_matches(db: Session, game: str | None = None, bot: str | None = None,
     if game:
         query = query.where(Match.game == game)
     if bot:
-        versions = select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(Bot.name == bot)
+        versions = select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(name_is(Bot.name, bot))
         # A bot of few seats (new, retired, or in a game seldom played): its matches by id, few to sort. Walked along
         # the end-time index, the whole history was read before its few were found (0.36 s at 200,000 matches for a bot
         # of 5, where listing them took 30 ms).
@@ -150,7 +150,7 @@ def recent_matches(db: Session, game: str | None = None, bot: str | None = None,
 
 
 def bot_detail(db: Session, name: str) -> dict[str, Any] | None:
-    bot = db.scalar(select(Bot).where(Bot.name == name))
+    bot = db.scalar(select(Bot).where(name_is(Bot.name, name)))
     if bot is None:
         return None
     owner = db.get_one(User, bot.owner_id)
@@ -181,7 +181,7 @@ def rating_history(db: Session, name: str, game: str, points: int | None = None)
         select(RatingChange.match_id, RatingChange.mu, RatingChange.sigma, RatingChange.created_at, BotVersion.seq)
         .join(BotVersion, BotVersion.id == RatingChange.bot_version_id)
         .join(Bot, Bot.id == BotVersion.bot_id)
-        .where(Bot.name == name, RatingChange.game == game)
+        .where(name_is(Bot.name, name), RatingChange.game == game)
         .order_by(BotVersion.seq, RatingChange.id)
     ).all()
     history = []

@@ -21,7 +21,7 @@ from typing import cast
 from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat, Rating, User
+from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat, Rating, User, name_is
 from ladder.ratings import Skill, misorder
 from referee.games.registry import GAMES
 from referee.tournament.schedule import rotations
@@ -237,7 +237,7 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
         row = db.execute(
             select(BotVersion.id, Bot.owner_id, BotVersion.games)
             .join(Bot, Bot.id == BotVersion.bot_id)
-            .where(Bot.name == name, BotVersion.status == "active")
+            .where(name_is(Bot.name, name), BotVersion.status == "active")
         ).first()
         if row is None:
             raise ScheduleError(f"no active bot named {name!r}")

@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from ladder.models import Bot, BotVersion, Rating, User
+from ladder.models import Bot, BotVersion, Rating, User, name_is
 from ladder.ratings import INITIAL
 from ladder.upload import Limits, UploadError, unpack
 from referee.core.game import OptionError
@@ -97,7 +97,7 @@ def withdraw(db: Session, owner_id: int | None, name: str) -> int:
     ladder if it passes, as a submission would, unless a version submitted after it had joined (the one withdrawn);
     submitting again brings the bot back.
     """
-    bot = db.scalar(select(Bot).where(Bot.name == name))
+    bot = db.scalar(select(Bot).where(name_is(Bot.name, name)))
     if bot is None:
         raise WithdrawalRefused(404, f"no bot {name!r}")
     if owner_id is not None and bot.owner_id != owner_id:

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
-from ladder.models import Bot
+from ladder.models import Bot, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -83,7 +83,7 @@ def pages_router() -> APIRouter:
     @router.get("/bots/{name}", response_class=HTMLResponse)
     def bot_page(name: str, request: Request) -> HTMLResponse:
         with request.app.state.ladder.make() as db:
-            if db.scalar(select(Bot.id).where(Bot.name == name)) is None:
+            if db.scalar(select(Bot.id).where(name_is(Bot.name, name))) is None:
                 return not_found(f"There is no bot {name!r}.")
         return render("bot.html", f"{name} · Arena ladder", {"bot": name}, ("chart.js", "bot.js"))
 

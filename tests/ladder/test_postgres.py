@@ -227,3 +227,22 @@ def test_claimers_racing_take_every_queued_match_exactly_once(any_url: str, tmp_
                 m = db.get_one(Match, c.match_id)
                 assert (m.status, m.lease_owner) == ("running", owner), "the row's lease is not the claimer's"
                 assert list(c.seats) == seats[c.match_id] and c.game == GAME and c.seed == m.seed
+
+
+def test_a_name_holding_a_nul_character_is_no_bot_s_not_a_500(any_url: str, tmp_path: Path) -> None:
+    """PostgreSQL's text cannot hold NUL, and psycopg refused to send one: every lookup by a name from the address or a
+    challenge's body was a 500 there (SQLite compared it, and found nothing). Found by tests/ladder/test_api_fuzz.py."""
+    ladder = Ladder(LadderConfig(tmp_path / "data", url=any_url, samples=False, games=[GAME]))
+    with ladder.make() as db:
+        token = add_user(db, "olga")
+    owner = {"Authorization": f"Bearer {token}"}
+    with TestClient(create_app(LadderState(ladder.make, ladder.store, ladder.config.data_dir, validate=False))) as client:
+        for path in ("/api/bots/a%00", "/api/bots/a%00/history?game=" + GAME, "/api/bots/a%00/crosstable", "/api/matches?bot=a%00"):
+            reply = client.get(path)
+            assert reply.status_code == 404 and reply.json()["detail"] == "no bot 'a\\x00'", (path, reply.text)
+        page = client.get("/bots/a%00")
+        assert page.status_code == 404 and "There is no bot" in page.text
+        withdrawn = client.post("/api/bots/a%00/withdraw", headers=owner)
+        assert withdrawn.status_code == 404 and withdrawn.json()["detail"] == "no bot 'a\\x00'", withdrawn.text
+        challenged = client.post("/api/challenges", json={"bot": "a\x00", "opponent": "b", "game": GAME}, headers=owner)
+        assert challenged.status_code == 422 and challenged.json()["detail"] == "no active bot named 'a\\x00'", challenged.text
