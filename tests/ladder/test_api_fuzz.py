@@ -1,17 +1,20 @@
 """The ladder's HTTP API and pages, fuzzed: bad input gets a clear error, and nothing is lost.
 
 Against a ladder whose rows are written by hand (two owners' bots; a settled match with its replay and logs, one whose
-twin is still queued, one pruned), hypothesis-made requests: every GET route with arbitrary path segments (unicode,
-encoded slashes, dots, very long, ids negative, huge or not numbers) and query parameters (unknown, of the wrong type,
-repeated, huge); uploads of random bytes, of a real bot's zip cut or with bytes flipped, and of zips with hostile
-entries; challenges and withdrawals with arbitrary bodies; each with or without a good token and content type. No
-answer is a 5xx; a refusal under /api/ is JSON with a ``detail``; no body shows a traceback or a path of the server's;
-and a refused request changes nothing (the database's rows, the data folder's files). Uploads are not validated
-(``validate=False``, no matches played): an accepted one is unpacked and registered only.
-"""
+twin is still queued, one pruned), hypothesis-made requests: every GET route (and the other methods but POST) with
+arbitrary path segments (unicode, encoded slashes, dots, very long, ids negative, huge or not numbers) and query
+parameters (unknown, of the wrong type, repeated, huge); uploads of random bytes, of a real bot's zip cut or with
+bytes flipped, of zips with hostile entries, and of bots whose bot.toml is changed or garbage, to the ladder's limits
+and to small ones; challenges and withdrawals with arbitrary bodies; each with or without a good token and content
+type. No answer is a 5xx; a refusal under /api/ is JSON with a ``detail``; no body shows a traceback or a path of
+the server's; and a refused request changes nothing (the database's rows, the data folder's files). Uploads are not
+validated (``validate=False``, no matches played): an accepted one is unpacked and registered only, and must add
+its version and folder and nothing else. SQLite only, to stay fast: test_postgres.py holds what PostgreSQL answered
+otherwise (a name holding NUL)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import stat
@@ -37,7 +40,7 @@ from ladder.jobs import REPLAY_FILE, seat_log_name
 from ladder.models import Base, Bot, BotVersion, Match, MatchSeat, User
 from ladder.service import Ladder, LadderConfig
 from ladder.submissions import store_dirs
-from ladder.upload import zip_directory
+from ladder.upload import Limits, zip_directory
 from referee.server.session import TimeControl
 from tests.ladder.test_api_rows import GAME, add_bot, add_played
 from tests.support import ROOT
@@ -46,6 +49,8 @@ from tests.web.test_frames import replay_data
 FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 BOT_TOML: dict[str, Any] = {"name": "a", "version": "1", "language": "python", "games": [GAME], "command": ["python", "bot.py"]}
 MANIFEST = "".join(f"{k} = {json.dumps(v)}\n" for k, v in BOT_TOML.items())
+#: Limits an upload's archive passes with a few hundred bytes (the sample bot is within them).
+SMALL = Limits(archive_bytes=2000, unpacked_bytes=4000, files=4)
 LEAKS = ("Traceback (most recent call last)", str(ROOT))
 
 
@@ -57,6 +62,7 @@ class Fuzzed:
     tokens: dict[str, str]  # alice owns bot "a", bob bot "b"
     matches: list[int]  # settled, with its twin; unsettled (its twin queued); pruned
     sample: bytes  # a bot "a" zipped as `arena ladder submit` zips it
+    small: TestClient  # the same ladder taking archives of at most SMALL's sizes, for uploads to pass them cheaply
 
     def snapshot(self) -> tuple[dict[str, list[str]], dict[str, bytes | None]]:
         """Every row of every table, and every file and folder of the data folder but the database's own."""
@@ -94,8 +100,11 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     (bot / "bot.toml").write_text(MANIFEST)
     (bot / "bot.py").write_text("print('hello')\n" * 20)
     state = LadderState(ladder.make, ladder.store, config.data_dir, validate=False, per_day=0)
-    with TestClient(create_app(state), raise_server_exceptions=False) as client:
-        yield Fuzzed(client, ladder.make, config.data_dir, tokens, [settled, twin, unsettled, pruned], zip_directory(bot))
+    with (
+        TestClient(create_app(state), raise_server_exceptions=False) as client,
+        TestClient(create_app(dataclasses.replace(state, limits=SMALL)), raise_server_exceptions=False) as small,
+    ):
+        yield Fuzzed(client, ladder.make, config.data_dir, tokens, [settled, twin, unsettled, pruned], zip_directory(bot), small)
 
 
 def check_answer(f: Fuzzed, path: str, reply: Any, sent: str = "") -> None:
@@ -185,17 +194,21 @@ def test_no_get_is_answered_5xx_or_with_the_server_s_insides(
 
 
 def changed_by_upload(f: Fuzzed, before: tuple[dict[str, list[str]], dict[str, bytes | None]], reply: Any, owner: str) -> None:
-    """An upload taken (201) adds its version, active, with its ratings (the bot's previous version retired), and the
-    version's folder in the store: nothing else."""
+    """An upload taken (201) adds its version, active, with its ratings (the bot's previous version retired), the bot
+    if it is new (the uploader's), and the version's folder in the store: nothing else."""
     rows, files = f.snapshot()
     outcome = reply.json()
-    assert outcome["accepted"] is True and outcome["bot"] == "a" and owner == "alice", outcome
+    assert outcome["accepted"] is True, outcome
     with f.make() as db:
-        version = db.scalars(select(BotVersion).join(Bot).where(Bot.name == "a", BotVersion.seq == outcome["seq"])).one()
-        assert version.status == "active" and db.scalar(select(func.count()).select_from(BotVersion)) == len(before[0]["bot_versions"]) + 1
-    assert {t: r for t, r in rows.items() if t not in ("bot_versions", "ratings")} == {t: r for t, r in before[0].items() if t not in ("bot_versions", "ratings")}
+        bot = db.scalars(select(Bot).where(Bot.name == outcome["bot"])).one()
+        assert db.get_one(User, bot.owner_id).name == owner
+        version = db.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.seq == outcome["seq"])).one()
+    assert version.status == "active" and len(rows["bot_versions"]) == len(before[0]["bot_versions"]) + 1
+    assert set(before[0]["bots"]) <= set(rows["bots"]) and len(rows["bots"]) - len(before[0]["bots"]) in (0, 1)
+    changing = ("bots", "bot_versions", "ratings")
+    assert {t: r for t, r in rows.items() if t not in changing} == {t: r for t, r in before[0].items() if t not in changing}
     added = {name for name in files if name not in before[1]}
-    assert added and all(name.startswith(f"bots/{version.path}") for name in added - {"bots/a"}), added
+    assert added and all(name.startswith(f"bots/{version.path}/") or name in (f"bots/{bot.name}", f"bots/{version.path}") for name in added), added
     assert (f.data / "bots" / version.path / "bot.toml").is_file()
     assert {name: data for name, data in files.items() if name not in added} == before[1]
 
@@ -224,6 +237,26 @@ KINDS = {"file": 0o100644, "exec": 0o100755, "dir": 0o040755, "link": 0o120777, 
 
 
 @st.composite
+def manifest_text(draw: st.DrawFn) -> str:
+    """A bot.toml: a good one with fields changed (any TOML value), added or left out, or text that may not be TOML."""
+    fields = dict(json.loads(json.dumps(BOT_TOML)))
+    fields.update(draw(st.dictionaries(st.sampled_from([*BOT_TOML, "extra", "env", "matches_per_process"]), toml_values, max_size=3)))
+    for gone in draw(st.lists(st.sampled_from(list(fields)), max_size=2)):
+        fields.pop(gone, None)
+    as_toml = "\n".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
+    return draw(st.one_of(st.just(as_toml), st.just(MANIFEST), st.text(max_size=200), st.binary(max_size=100).map(lambda b: b.decode("latin-1"))))
+
+
+def bot_zip(manifest: str) -> bytes:
+    """A well-made zip of a bot whose bot.toml is ``manifest``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("bot.toml", manifest)
+        zf.writestr("bot.py", "print(1)\n")
+    return buffer.getvalue()
+
+
+@st.composite
 def hostile_zip(draw: st.DrawFn) -> tuple[bytes, bool]:
     """A zip of made entries, and whether something in it must be refused (a name leaving the folder, a link or a
     device, a declared size past the limit); others may be refused too (no manifest, a bad one, a file twice)."""
@@ -231,14 +264,9 @@ def hostile_zip(draw: st.DrawFn) -> tuple[bytes, bool]:
     buffer = io.BytesIO()
     with warnings.catch_warnings(), zipfile.ZipFile(buffer, "w", draw(st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED]))) as zf:
         warnings.simplefilter("ignore")  # zipfile warns of a name written twice
-        top = draw(st.sampled_from(["", "", "", "top/", "top/", "../", "/"]))
+        top = draw(st.sampled_from(["", "", "", "", "top/", "top/", "../", "/"]))
         hostile |= top in ("../", "/")
-        fields = dict(json.loads(json.dumps(BOT_TOML)))  # a good manifest, with fields changed or left out
-        fields.update(draw(st.dictionaries(st.sampled_from([*BOT_TOML, "extra", "env"]), toml_values, max_size=3)))
-        for gone in draw(st.lists(st.sampled_from(list(fields)), max_size=2)):
-            fields.pop(gone, None)
-        as_toml = "\n".join(f"{k} = {json.dumps(v)}" for k, v in fields.items())
-        manifest = draw(st.one_of(st.just(as_toml), st.just(MANIFEST), st.text(max_size=200), st.binary(max_size=100).map(lambda b: b.decode("latin-1"))))
+        manifest = draw(manifest_text())
         if draw(st.booleans()) or top:
             zf.writestr(top + "bot.toml", manifest)
         if draw(st.booleans()):
@@ -246,7 +274,7 @@ def hostile_zip(draw: st.DrawFn) -> tuple[bytes, bool]:
         for _ in range(draw(st.integers(0, 4))):
             bad = draw(st.integers(0, 3)) == 0
             name = draw(st.sampled_from(HOSTILE_NAMES) if bad else plain_names)
-            kind = draw(st.sampled_from(list(KINDS)))
+            kind = draw(st.sampled_from(["file"] * 4 + list(KINDS)))
             hostile |= bad or kind in ("link", "fifo", "device")
             info = zipfile.ZipInfo(top + name if not bad else name)
             info.external_attr = KINDS[kind] << 16
@@ -265,12 +293,15 @@ CONTENT_TYPES = [None, "application/zip", "application/json", "multipart/form-da
 
 @settings(FUZZ, max_examples=300)
 @given(
-    kind=st.sampled_from(["bytes", "flipped", "made", "sample"]),
+    kind=st.sampled_from(["bytes", "flipped", "made", "manifest", "sample"]),
     data=st.data(),
     who=st.sampled_from(["alice", "alice", "alice", "bob", "none", "garbage", "basic"]),
     content_type=st.sampled_from(CONTENT_TYPES),
+    small=st.booleans(),
 )
-def test_an_upload_refused_is_told_why_and_changes_nothing(fuzzed: Fuzzed, kind: str, data: st.DataObject, who: str, content_type: str | None) -> None:
+def test_an_upload_refused_is_told_why_and_changes_nothing(
+    fuzzed: Fuzzed, kind: str, data: st.DataObject, who: str, content_type: str | None, small: bool
+) -> None:
     hostile = False
     if kind == "bytes":
         body = data.draw(st.binary(max_size=3000))
@@ -279,14 +310,18 @@ def test_an_upload_refused_is_told_why_and_changes_nothing(fuzzed: Fuzzed, kind:
         body = flipped(fuzzed.sample, edits, data.draw(st.none() | st.integers(0, len(fuzzed.sample))))
     elif kind == "made":
         body, hostile = data.draw(hostile_zip())
+    elif kind == "manifest":
+        body = bot_zip(data.draw(manifest_text()))
     else:
         body = fuzzed.sample
     sent = {**auth(fuzzed, who), **({"Content-Type": content_type} if content_type else {})}
     before = fuzzed.snapshot()
-    reply = fuzzed.client.post("/api/bots", content=body, headers=wire(sent))
+    reply = (fuzzed.small if small else fuzzed.client).post("/api/bots", content=body, headers=wire(sent))
     check_answer(fuzzed, "/api/bots", reply)
     if who not in ("alice", "bob"):
         assert reply.status_code == 401, reply.text
+    elif small and len(body) > SMALL.archive_bytes:
+        assert reply.status_code == 413, reply.text
     if reply.status_code == 201:
         assert not hostile, reply.text
         changed_by_upload(fuzzed, before, reply, who)
