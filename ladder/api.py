@@ -17,6 +17,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from fastapi.responses import JSONResponse, Response
+from starlette.convertors import IntegerConvertor, register_url_convertor
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -29,7 +30,7 @@ from ladder.accounts import user_for_token
 from ladder.admission import Admission
 from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
-from ladder.models import MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
+from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
@@ -39,6 +40,15 @@ from ladder.web.routes import page_not_found
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
 from referee.server.replay import OtherRules, ReplayError, parse_replay
+
+
+class IdConvertor(IntegerConvertor):
+    """An id or seat number in an address: digits, at most ID_DIGITS of them; any other address names no route (404)."""
+
+    regex = f"[0-9]{{1,{ID_DIGITS}}}"
+
+
+register_url_convertor("arena_id", IdConvertor())
 
 
 @dataclass
@@ -196,11 +206,11 @@ def create_app(state: LadderState) -> FastAPI:
             known_bot(db, bot)
         return queries.recent_matches(db, game, bot, limit)
 
-    @app.get("/api/matches/{match_id:int}", summary="A match: its seats, results and verdicts", tags=["matches"])
+    @app.get("/api/matches/{match_id:arena_id}", summary="A match: its seats, results and verdicts", tags=["matches"])
     def match(match_id: int, db: Db) -> dict[str, Any]:
         return queries.match_summary(db, find_match(db, match_id))
 
-    @app.get("/api/matches/{match_id:int}/replay", summary="The replay file of a finished match (once every match of its deal is over)", tags=["matches"])
+    @app.get("/api/matches/{match_id:arena_id}/replay", summary="The replay file of a finished match (once every match of its deal is over)", tags=["matches"])
     def replay(match_id: int, db: Db) -> Any:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
@@ -269,7 +279,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(429 if isinstance(exc, TooManyChallenges) else 422, str(exc)) from None
         return {"matches": [m.id for m in made]}
 
-    @app.get("/api/matches/{match_id:int}/logs/{seat:int}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])
+    @app.get("/api/matches/{match_id:arena_id}/logs/{seat:arena_id}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])
     def seat_log(match_id: int, seat: int, user: Owner, db: Db) -> Any:
         found = find_match(db, match_id)
         row = db.execute(select_seat(match_id, seat)).first() if 0 <= seat <= MAX_INT else None
@@ -294,7 +304,7 @@ def create_app(state: LadderState) -> FastAPI:
     def crosstable(name: str, db: Db, game: str | None = None) -> list[dict[str, Any]]:
         return queries.crosstable(db, known_bot(db, name), None if game is None else known_game(game))
 
-    @app.get("/api/matches/{match_id:int}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
+    @app.get("/api/matches/{match_id:arena_id}/frames", summary="Replay frames of a finished match (once every match of its deal is over), for everyone or as one seat saw them", tags=["matches"])
     def frames(
         match_id: int,
         db: Db,

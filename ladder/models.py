@@ -11,6 +11,9 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 #: The largest id or number an Integer column holds on every database the ladder runs on (PostgreSQL's
 #: integer is 32-bit; SQLite's 64): the API answers 404 for anything beyond rather than asking the database.
 MAX_INT = 2**31 - 1
+#: The most digits an id in an address may have; an address of more names nothing (ids past MAX_INT are not found
+#: anyway), and is not read: Python reads no integer of more than 4300 digits (a ValueError, the ladder's 500).
+ID_DIGITS = 32
 
 
 def name_is(column: Mapped[str], name: str) -> ColumnElement[bool]:

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
-from ladder.models import Bot, name_is
+from ladder.models import ID_DIGITS, Bot, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -89,7 +89,8 @@ def pages_router() -> APIRouter:
 
     @router.get("/matches/{raw_id}", response_class=HTMLResponse)
     def match_page(raw_id: str, request: Request) -> HTMLResponse:
-        match_id = int(raw_id) if raw_id.isascii() and raw_id.isdigit() else None  # a mistyped id is a page not found too
+        # a mistyped id is a page not found too, as is one of more digits than any id has (and than Python reads)
+        match_id = int(raw_id) if raw_id.isascii() and raw_id.isdigit() and len(raw_id) <= ID_DIGITS else None
         with request.app.state.ladder.make() as db:
             found = queries.get_match(db, match_id) if match_id is not None else None
             if found is None:

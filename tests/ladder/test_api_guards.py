@@ -119,6 +119,16 @@ def test_ids_beyond_the_databases_range_are_not_found(ladder: LadderFixture, mat
     assert ladder.client.get(f"/api/matches/{there_id}/logs/{match_id}", headers=headers).status_code == 404
 
 
+def test_ids_of_more_digits_than_python_reads_are_not_found(ladder: LadderFixture) -> None:
+    """Python reads no integer of more than 4300 digits (a ValueError): such an id in the address was a 500, on the
+    API and on the match page (found by tests/ladder/test_api_fuzz.py)."""
+    headers, huge = ladder.user("reader"), "9" * 5000
+    for path in (f"/api/matches/{huge}", f"/api/matches/{huge}/replay", f"/api/matches/{huge}/frames", f"/matches/{huge}"):
+        assert ladder.client.get(path).status_code == 404, path
+    for path in (f"/api/matches/{huge}/logs/0", f"/api/matches/1/logs/{huge}"):
+        assert ladder.client.get(path, headers=headers).status_code == 404, path
+
+
 @pytest.mark.parametrize("raw_id", ["abc", "1.5", "1e3", "\uff11", "\u00b2", "0x1"])
 def test_an_id_that_is_not_a_number_is_not_found_as_on_the_page(ladder: LadderFixture, raw_id: str) -> None:
     """/api/matches/abc answered FastAPI's 422 validation error where the page /matches/abc is a 404."""
