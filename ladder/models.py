@@ -17,9 +17,10 @@ ID_DIGITS = 32
 
 
 def name_is(column: Mapped[str], name: str) -> ColumnElement[bool]:
-    """``column == name``; false, without asking the database, for a name holding a NUL character: PostgreSQL's
-    text cannot hold one (psycopg refuses to send it, a 500 for /api/bots/a%00), and no name of the ladder's has one."""
-    return column == name if "\x00" not in name else false()
+    """``column == name``; false, without asking the database, for a name no database holds, which no name of the
+    ladder's is: one with a NUL character (PostgreSQL's text cannot hold one, and psycopg refuses to send it: a 500
+    for /api/bots/a%00) or a lone surrogate (JSON's "\\ud800" in a challenge: not UTF-8, a 500 on either database)."""
+    return column == name if "\x00" not in name and not any("\ud800" <= c <= "\udfff" for c in name) else false()
 
 
 class Base(DeclarativeBase):

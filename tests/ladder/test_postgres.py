@@ -7,6 +7,7 @@ every test gets a database of its own, dropped after.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import uuid
 from pathlib import Path
@@ -229,9 +230,10 @@ def test_claimers_racing_take_every_queued_match_exactly_once(any_url: str, tmp_
                 assert list(c.seats) == seats[c.match_id] and c.game == GAME and c.seed == m.seed
 
 
-def test_a_name_holding_a_nul_character_is_no_bot_s_not_a_500(any_url: str, tmp_path: Path) -> None:
+def test_a_name_no_database_holds_is_no_bot_s_not_a_500(any_url: str, tmp_path: Path) -> None:
     """PostgreSQL's text cannot hold NUL, and psycopg refused to send one: every lookup by a name from the address or a
-    challenge's body was a 500 there (SQLite compared it, and found nothing). Found by tests/ladder/test_api_fuzz.py."""
+    challenge's body was a 500 there (SQLite compared it, and found nothing); a lone surrogate from a challenge's JSON
+    was a 500 on both. Found by tests/ladder/test_api_fuzz.py."""
     ladder = Ladder(LadderConfig(tmp_path / "data", url=any_url, samples=False, games=[GAME]))
     with ladder.make() as db:
         token = add_user(db, "olga")
@@ -244,5 +246,7 @@ def test_a_name_holding_a_nul_character_is_no_bot_s_not_a_500(any_url: str, tmp_
         assert page.status_code == 404 and "There is no bot" in page.text
         withdrawn = client.post("/api/bots/a%00/withdraw", headers=owner)
         assert withdrawn.status_code == 404 and withdrawn.json()["detail"] == "no bot 'a\\x00'", withdrawn.text
-        challenged = client.post("/api/challenges", json={"bot": "a\x00", "opponent": "b", "game": GAME}, headers=owner)
-        assert challenged.status_code == 422 and challenged.json()["detail"] == "no active bot named 'a\\x00'", challenged.text
+        for name in ("a\x00", "\ud800"):  # a lone surrogate, which JSON may send ("\ud800"), is not UTF-8 for either driver
+            body = json.dumps({"bot": name, "opponent": "b", "game": GAME})
+            challenged = client.post("/api/challenges", content=body, headers={**owner, "Content-Type": "application/json"})
+            assert challenged.status_code == 422 and challenged.json()["detail"] == f"no active bot named {name!r}", challenged.text
