@@ -294,7 +294,7 @@ def hostile_zip(draw: st.DrawFn) -> tuple[bytes, bool]:
 CONTENT_TYPES = [None, "application/zip", "application/json", "multipart/form-data; boundary=x", "text/plain", "application/x-www-form-urlencoded", "\u00e9/\u00e9"]
 
 
-@settings(FUZZ, max_examples=300)
+@settings(FUZZ, max_examples=250)
 @given(
     kind=st.sampled_from(["bytes", "flipped", "made", "manifest", "sample"]),
     data=st.data(),
@@ -374,7 +374,7 @@ def plays(f: Fuzzed, name: str) -> list[str]:
     return list(found or [])
 
 
-@settings(FUZZ, max_examples=250)
+@settings(FUZZ, max_examples=200)
 @example(body=json.dumps({"bot": "\ud800", "opponent": "b", "game": GAME}).encode(), who="alice", content_type="application/json")
 @example(body=json.dumps({"bot": "a", "opponent": "b\x00", "game": GAME}).encode(), who="alice", content_type="application/json")
 @given(
@@ -411,7 +411,7 @@ def test_a_challenge_refused_is_told_why_and_changes_nothing(fuzzed: Fuzzed, bod
     assert fuzzed.snapshot() == before
 
 
-@settings(FUZZ, max_examples=200)
+@settings(FUZZ, max_examples=150)
 @given(
     name=st.one_of(st.sampled_from(["a", "b", "a", "b", "c", "A"]), segments),
     encode=st.sampled_from(["", "/%"]),
