@@ -14,15 +14,18 @@ from referee.protocol.messages import GameCodec
 
 def decisions(cls: Any, players: int, seeds: Iterable[int], kind: str, options: dict[str, Any] | None = None) -> Iterator[tuple[Any, int, Request]]:
     """(game, seat, request) for every decision of ``kind`` met while seeded random play runs each game to its end."""
+    return ((game, seat, request) for game, seat, request in every_decision(cls, players, seeds, options) if request.kind == kind)
+
+
+def every_decision(cls: Any, players: int, seeds: Iterable[int], options: dict[str, Any] | None = None) -> Iterator[tuple[Any, int, Request]]:
+    """(game, seat, request) for every decision met while seeded random play runs each game to its end."""
     for seed in seeds:
         game = cls(players, seed, options)
         rng = random.Random(seed)
         while not game.is_over():
             acting = game.to_act()
             for seat in acting:
-                request = request_for(game, seat)
-                if request.kind == kind:
-                    yield game, seat, request
+                yield game, seat, request_for(game, seat)
             seat = rng.choice(acting)
             game.apply(seat, game.random_action(seat, rng))
 
