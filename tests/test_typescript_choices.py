@@ -46,17 +46,18 @@ PYTHON_BOTS = {
     "land-and-castle": load_bot_class("land_and_castle_heuristic", "HeuristicBot"),
     "assassination": load_bot_class("assassination_heuristic", "HeuristicBot"),
 }
-#: The tables the decisions come from: each game at its smallest table and, where it has one, a larger one
-#: (targets in General's War, offers and assistance in the other two need more than two seats).
+#: The tables the decisions come from, and how many seeded games at each: each game at its smallest table and, where
+#: it has one, a larger one (targets in General's War, offers and assistance in the other two need more than two
+#: seats); more games where a game is quick or a kind of decision is met once a game (Land & Castle's castle).
 TABLES = {
-    "generals-war": [2, 4],
-    "generals-and-assassins": [2, 4],
-    "glory": [2, 5],
-    "land-and-castle": [2],
-    "assassination": [4],
+    "generals-war": ([2, 4], 10),
+    "generals-and-assassins": ([2, 4], 10),
+    "glory": ([2, 5], 10),
+    "land-and-castle": ([2], 40),
+    "assassination": ([4], 20),
 }
 #: Decisions compared of each kind, drawn from all those the seeded games met (so late-game ones are among them).
-PER_KIND = 150
+PER_KIND = 600
 
 
 class Harness:
@@ -109,8 +110,9 @@ def real_decisions(game_id: str) -> list[Request]:
     """PER_KIND requests of each kind met in seeded random games at the game's tables (all of a kind met less often)."""
     cls = GAMES[game_id]
     met: dict[str, list[Request]] = defaultdict(list)
-    for players in TABLES[game_id]:
-        for _, _, request in every_decision(cls, players, range(6)):
+    tables, games = TABLES[game_id]
+    for players in tables:
+        for _, _, request in every_decision(cls, players, range(games)):
             met[request.kind].append(request)
     if game_id == "assassination":
         # Random play almost never has the sniper shoot the president before the police officer (none in 60 games):

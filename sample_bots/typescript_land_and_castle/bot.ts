@@ -39,7 +39,9 @@ export class LandAndCastleBot extends Bot<"land-and-castle"> {
     if (general) return lc.placeGeneral(chooseGeneral(general.playable, view.players[view.seat]?.castle ?? null));
     const attack = request.choiceFor("attackChoice");
     const defence = request.choiceFor("defendChoice");
-    const swap = weakest((attack ?? defence)?.swappable ?? []);
+    // The first card listed of least army value, as the Python bot's min() takes (not the lowest id of them).
+    const swappable = (attack ?? defence)?.swappable ?? [];
+    const swap = swappable.length > 0 ? best(swappable, (c) => -lc.armyValue(c)) : undefined;
     if (swap && lc.armyValue(swap) <= 2) return lc.swap(swap); // an ace, two or jack hardly ever wins a battle
     if (attack) return chooseAttack(view, attack);
     if (defence) return chooseDefence(view, defence);
