@@ -18,6 +18,7 @@ import random
 import struct
 import subprocess
 from collections import defaultdict
+from functools import cache
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -27,6 +28,8 @@ import pytest
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.bot import Request
 from arena_sdk.driver import wrap
+from arena_sdk.games.generals_and_assassins import value as ga_value
+from referee.games.generals_and_assassins import types as gat
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
 from tests.games.sample_bot_states import every_decision, request_for
@@ -54,7 +57,7 @@ TABLES = {
     "generals-and-assassins": ([2, 4], 10),
     "glory": ([2, 5], 10),
     "land-and-castle": ([2], 40),
-    "assassination": ([4], 20),
+    "assassination": ([4], 10),
 }
 #: Decisions compared of each kind, drawn from all those the seeded games met (so late-game ones are among them).
 PER_KIND = 600
@@ -106,6 +109,7 @@ def harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
     running.close()
 
 
+@cache
 def real_decisions(game_id: str) -> list[Request]:
     """PER_KIND requests of each kind met in seeded random games at the game's tables (all of a kind met less often)."""
     cls = GAMES[game_id]
@@ -145,3 +149,72 @@ def test_the_typescript_bot_chooses_as_the_python_bot(harness: Harness, game_id:
         if py != ts:
             differ.append((request.kind, py, ts))
     assert not differ, f"{len(differ)} of {len(requests)} differ: " + "\n".join(map(str, differ[:8]))
+
+
+# --- at the edges of the rules ----------------------------------------------------------------------
+# Random play almost never lands on a threshold exactly (an attack margin equal to the target's HP): the real
+# Generals & Assassins decisions above, edited onto those edges. Each edit is checked to land where it aims: the
+# Python bot's answer is the one the edge decides.
+
+
+def edited(request: Request, edit: Any) -> Request:
+    """A copy of ``request`` with ``edit`` applied to its DecisionRequest."""
+    raw = pb.DecisionRequest()
+    raw.CopyFrom(request.raw)
+    edit(raw)
+    return Request(raw, request.start)
+
+
+def ga_edges(requests: list[Request]) -> Iterator[tuple[str, Request]]:
+    for request in requests:
+        view, choice = request.raw.view.generals_and_assassins, request.raw.decision.generals_and_assassins
+        if request.kind == "turn_choice" and choice.turn_choice.generals:
+            force = sum(ga_value(c) for c in [*choice.turn_choice.generals, *choice.turn_choice.soldiers])
+            for target in choice.turn_choice.targets:
+
+                def kill(raw: pb.DecisionRequest, target: int = target, force: int = force) -> None:
+                    # This target's HP exactly the margin (force - 2 a land - 2.5 a card in hand): the attack kills.
+                    del raw.decision.generals_and_assassins.turn_choice.assassins[:]
+                    for seat, player in enumerate(raw.view.generals_and_assassins.players):
+                        player.hand_size = 2
+                        player.hp = force - 2 * len(player.lands) - 5 if seat == target else 50
+
+                if 1 <= force - 2 * len(view.players[target].lands) - 5 <= 50:
+                    yield "kill", edited(request, kill)
+            if force >= 17:
+
+                def strike(raw: pb.DecisionRequest, force: int = force) -> None:
+                    # Nothing to buy, heal or assassinate with, and every target's margin exactly 12: the bot strikes.
+                    turn = raw.decision.generals_and_assassins.turn_choice
+                    for field in (turn.assassins, turn.money, turn.land, turn.health):
+                        del field[:]
+                    hand, lands = (0, (force - 12) // 2) if force % 2 == 0 else (2, (force - 17) // 2)
+                    for player in raw.view.generals_and_assassins.players:
+                        player.hp, player.hand_size = 50, hand
+                        del player.lands[:]
+                        player.lands.extend([turn.generals[0]] * lands)
+
+                yield "strike", edited(request, strike)
+        if request.kind == "assist_choice" and choice.assist_choice.cards:
+            threat = view.battle.attack_points - view.battle.defence_points
+
+            def shore_up(raw: pb.DecisionRequest, defender: int = choice.assist_choice.defender) -> None:
+                # No offers, and the defender's HP exactly 10 above the threat: the bot helps him.
+                del raw.view.generals_and_assassins.battle.offers[:]
+                player = raw.view.generals_and_assassins.players[defender]
+                player.hand_size, player.land_value, player.hp = 0, max(1, player.land_value), threat + 10
+
+            if 1 <= threat + 10 <= 50:
+                yield "assist", edited(request, shore_up)
+
+
+def test_the_generals_and_assassins_bots_agree_at_the_edges(harness: Harness) -> None:
+    differ = []
+    answers: dict[str, set[type]] = defaultdict(set)
+    for edge, request in ga_edges(real_decisions("generals-and-assassins")):
+        py, ts = python_answer("generals-and-assassins", request), typescript_answer(harness, "generals-and-assassins", request)
+        answers[edge].add(type(py))
+        if py != ts:
+            differ.append((edge, py, ts))
+    assert not differ, f"{len(differ)} differ: " + "\n".join(map(str, differ[:8]))
+    assert gat.Attack in answers["kill"] and gat.Attack in answers["strike"] and gat.Assist in answers["assist"], answers
