@@ -2,8 +2,9 @@
 
 Each sample_bots/typescript_*/bot.ts says it follows the plan of a Python sample bot; the strength tests
 (tests/test_typescript_*.py) would let a mirror that defended with the wrong squad or bought the wrong land pass.
-Here both bots are asked the same real decisions, a few hundred a game from seeded random play, every kind of
-decision of the game among them, and must send the same action, both decoded by the referee's codec. The
+Here both bots are asked the same real decisions from seeded random play (up to PER_KIND of each kind, every kind
+of the game's decisions among them; Generals & Assassins' also edited onto its thresholds) and must send the same
+action, both decoded by the referee's codec. The
 TypeScript bots answer through the SDK's BotDriver in one node process for the module (sdk/typescript/test/decide.ts,
 bundled from the current sources), which reads each decision's protobufs from stdin.
 
@@ -18,8 +19,8 @@ import random
 import struct
 import subprocess
 from collections import defaultdict
-from functools import cache
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
