@@ -270,18 +270,21 @@ class Bookkeeping(RuleBasedStateMachine):
         self.record(match_id, holder, ranks, forfeits)
 
     @precondition(lambda self: bool(self.ids(*PENDING, "done", "failed")))
-    @rule(pick=st.integers(0, 2**16), worker=st.sampled_from(WORKERS), ranks=RANKS, forfeits=FORFEITS)
-    def record_any(self, pick: int, worker: str, ranks: list[int], forfeits: set[int]) -> None:
-        """Any match, by any worker: a second record of a done match, a record by a worker whose lease was lost or
-        never held, of a match queued or failed; only the lease's holder records."""
-        every = self.ids(*PENDING, "done", "failed")
-        self.record(every[pick % len(every)], worker, ranks, forfeits)
+    @rule(status=st.sampled_from(["running", "done", "queued", "failed"]), pick=st.integers(0, 2**16), worker=st.sampled_from(WORKERS), ranks=RANKS, forfeits=FORFEITS)
+    def record_any(self, status: str, pick: int, worker: str, ranks: list[int], forfeits: set[int]) -> None:
+        """A match by any worker: a second record of a done match, a record by a worker whose lease was lost or never
+        held, of a match queued or failed; only the lease's holder records."""
+        some = self.ids(status) or self.ids(*PENDING, "done", "failed")
+        self.record(some[pick % len(some)], worker, ranks, forfeits)
 
     @precondition(lambda self: bool(self.ids("running")))
     @rule(pick=st.integers(0, 2**16))
     def lease_runs_out(self, pick: int) -> None:
         running = self.ids("running")
-        match_id = running[pick % len(running)]
+        self.run_out(running[pick % len(running)])
+
+    def run_out(self, match_id: int) -> None:
+        """The lease of ``match_id`` runs out and the reaper queues it again, or fails it at its last attempt."""
         with self.make() as db:
             attempts = db.get_one(Match, match_id).attempts
             db.execute(update(Match).where(Match.id == match_id).values(lease_expires=time.time() - 5))
@@ -290,6 +293,28 @@ class Bookkeeping(RuleBasedStateMachine):
         with self.make() as db:
             m = db.get_one(Match, match_id)
             assert (m.status, m.attempts) == ("failed" if attempts + 1 >= MAX_ATTEMPTS else "queued", attempts + 1)
+
+    @precondition(lambda self: bool(self.ids("queued")))
+    @rule(worker=st.sampled_from(WORKERS), dies=st.booleans(), times=st.integers(1, MAX_ATTEMPTS))
+    def tried_in_vain(self, worker: str, dies: bool, times: int) -> None:
+        """The next match claimed ``times`` times by workers that die (their leases run out) or cannot play it (released
+        with an attempt counted): it comes back first each time, and fails at its last attempt."""
+        match_id = None
+        for _ in range(times):
+            claimed = claim_next(self.make, worker, LEASE)
+            assert claimed is not None and claimed.match_id == (match_id or claimed.match_id)
+            match_id = claimed.match_id
+            if dies:
+                self.run_out(match_id)
+            else:
+                with self.make() as db:
+                    attempts = db.get_one(Match, match_id).attempts + 1
+                assert release(self.make, match_id, worker, count_attempt=True, error="no sandbox")
+                with self.make() as db:
+                    m = db.get_one(Match, match_id)
+                    assert (m.status, m.attempts) == ("failed" if attempts >= MAX_ATTEMPTS else "queued", attempts)
+            if match_id in self.ids("failed"):
+                return
 
     @precondition(lambda self: bool(self.ids("running")))
     @rule(pick=st.integers(0, 2**16), by=st.sampled_from([None, *WORKERS]), count=st.booleans(), how=st.sampled_from(["release", "fail", "renew"]))
