@@ -42,7 +42,7 @@ WORKERS = ("w0", "w1", "w2")
 #: Forfeits in a row that suspend, low enough that the machine reaches suspensions.
 SUSPEND = 2
 LEASE = 60.0
-MACHINE = settings(FUZZ, max_examples=30, stateful_step_count=50)
+MACHINE = settings(FUZZ, max_examples=40, stateful_step_count=50)
 #: A made-up result's ranks and forfeiting seats, at a table of up to four.
 RANKS = st.lists(st.integers(1, 4), min_size=4, max_size=4)
 FORFEITS = st.integers(0, 15).map(lambda mask: {seat for seat in range(4) if mask >> seat & 1})  # as likely as not, each
@@ -152,9 +152,13 @@ class Bookkeeping(RuleBasedStateMachine):
         assert list(left) == ([] if by != "other" else list(on))
 
     @precondition(lambda self: self.on_ladder("suspended") > 0)
-    @rule(bot=st.integers(0, len(NAMES) - 1))
-    def reinstate(self, bot: int) -> None:
-        name = NAMES[bot]
+    @rule(pick=st.integers(0, 2**16), any_bot=st.booleans())
+    def reinstate(self, pick: int, any_bot: bool) -> None:
+        """The operator reinstates a suspended bot (or, ``any_bot``, any bot: refused unless suspended); only its later
+        forfeits count towards another suspension (``record``)."""
+        with self.make() as db:
+            names = NAMES if any_bot else db.scalars(select(Bot.name).join(BotVersion).where(BotVersion.status == "suspended").order_by(Bot.name)).all()
+        name = names[pick % len(names)]
         with self.make() as db:
             suspended = db.scalar(select(BotVersion.id).join(Bot).where(Bot.name == name, BotVersion.status == "suspended"))
             try:
@@ -182,8 +186,19 @@ class Bookkeeping(RuleBasedStateMachine):
             assert added == 0 or added >= more
 
     @precondition(lambda self: self.on_ladder("active") > 1)
-    @rule(who=st.integers(0, 1), bot=st.integers(0, len(NAMES) - 1), opponent=st.integers(0, len(NAMES) - 1), game=st.sampled_from(GAMES))
-    def challenge(self, who: int, bot: int, opponent: int, game: str) -> None:
+    @rule(
+        who=st.integers(0, 1), theirs=st.integers(0, 4), opponent=st.integers(0, len(NAMES) - 1), game=st.sampled_from(GAMES),
+        times=st.integers(1, OPEN_CHALLENGES + 1),
+    )
+    def challenge(self, who: int, theirs: int, opponent: int, game: str, times: int) -> None:
+        """``times`` challenges by ``who``, mostly with a bot of theirs (``theirs`` 4: another's), refused when the
+        scheduler's rules say so (the bot and opponent on the ladder, playing a game for two, at most OPEN_CHALLENGES
+        sets open)."""
+        for _ in range(times):
+            self.challenge_once(who, theirs, opponent, game)
+
+    def challenge_once(self, who: int, theirs: int, opponent: int, game: str) -> None:
+        bot = 1 - who if theirs == 4 else who + 2 * (theirs % 2)
         owner = self.users[who].id
         with self.make() as db:
             before = self.newest_match(db)
@@ -258,6 +273,21 @@ class Bookkeeping(RuleBasedStateMachine):
         claimed = claim_next(self.make, worker, LEASE)
         assert claimed is not None
         self.record(claimed.match_id, worker, ranks, forfeits)
+
+    @precondition(lambda self: bool(self.ids("queued")))
+    @rule(worker=st.sampled_from(WORKERS), times=st.integers(1, SUSPEND + 1), whole=st.booleans(), ranks=RANKS)
+    def crashes(self, worker: str, times: int, whole: bool, ranks: list[int]) -> None:
+        """The next ``times`` matches played, the first one's first bot forfeiting in each it plays: at every seat it
+        holds (``whole``) or at its first only (a bot seated twice in an exhibition, which is not held against it)."""
+        crasher = None
+        for _ in range(times):
+            claimed = claim_next(self.make, worker, LEASE)
+            if claimed is None:
+                return
+            seats = [version for version, _ in claimed.seats]
+            crasher = seats[0] if crasher is None else crasher
+            mine = [seat for seat, version in enumerate(seats) if version == crasher]
+            self.record(claimed.match_id, worker, ranks, set(mine if whole else mine[:1]))
 
     @precondition(lambda self: bool(self.ids("running")))
     @rule(pick=st.integers(0, 2**16), ranks=RANKS, forfeits=FORFEITS)
