@@ -29,6 +29,7 @@ import pytest
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.bot import Request
 from arena_sdk.driver import wrap
+from arena_sdk.games import assassination as asn_sdk
 from arena_sdk.games.generals_and_assassins import value as ga_value
 from referee.games.generals_and_assassins import types as gat
 from referee.games.registry import GAMES
@@ -219,3 +220,39 @@ def test_the_generals_and_assassins_bots_agree_at_the_edges(harness: Harness) ->
             differ.append((edge, py, ts))
     assert not differ, f"{len(differ)} differ: " + "\n".join(map(str, differ[:8]))
     assert gat.Attack in answers["kill"] and gat.Attack in answers["strike"] and gat.Assist in answers["assist"], answers
+
+
+def as_detours(requests: list[Request]) -> Iterator[tuple[str, Request]]:
+    """Real Assassination movement decisions with the cards of the first step of the Python bot's route taken out of
+    the hand: another step as short is left, or none (then standing still comes before a step away; a step that is no
+    further hardly exists on this board, where each step changes the distance by one)."""
+    bot = PYTHON_BOTS["assassination"]()
+    for request in requests:
+        view = request.view
+        here = bot.room_of(view, view.colour) if request.kind == "movement_choice" else None
+        if here is None or here == asn_sdk.HOLDING_CELL:
+            continue
+        goal = bot.target_room(view)
+        now, first = asn_sdk.distance(here, goal), asn_sdk.first_step(here, goal)
+        kept = [c for c in request.choice.playable if asn_sdk.direction_of(c) != first]
+        if first == asn_sdk.STAY or not kept:
+            continue
+
+        def edit(raw: pb.DecisionRequest, kept: list[Any] = kept) -> None:
+            playable = raw.decision.assassination.movement_choice.playable
+            del playable[:]
+            playable.extend(kept)
+
+        closer = any(asn_sdk.distance(asn_sdk.step(here, asn_sdk.direction_of(c)), goal) < now for c in kept)
+        yield "another as short" if closer else "no first step", edited(request, edit)
+
+
+def test_the_assassination_bots_take_the_same_detour_without_a_card_for_their_first_step(harness: Harness) -> None:
+    differ, met = [], defaultdict[str, int](int)
+    for case, request in as_detours(real_decisions("assassination")):
+        py, ts = python_answer("assassination", request), typescript_answer(harness, "assassination", request)
+        met[case] += 1
+        if py != ts:
+            differ.append((case, py, ts))
+    assert not differ, f"{len(differ)} differ: " + "\n".join(map(str, differ[:8]))
+    assert met["another as short"] and met["no first step"], met  # both fallbacks were asked
