@@ -24,6 +24,7 @@ from referee.core.records import quicken
 OptionValue = int | bool | str
 #: The most digits a whole-number option is read with: far past every bound, far short of Python's 4300-digit limit.
 MAX_DIGITS = 100
+_PAST_MAX_DIGITS = 10**MAX_DIGITS  # the smallest number of more digits (worked out once, not at every option)
 
 
 def shown(raw: object, cut: int = 60) -> str:
@@ -57,7 +58,7 @@ class OptionSpec:
 
     def parse(self, raw: object) -> OptionValue:
         """Coerce ``raw`` (a value or the text given on a command line) to this option's type."""
-        if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) >= 10**MAX_DIGITS:
+        if isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) >= _PAST_MAX_DIGITS:
             # str() of an int of over 4300 digits raises ValueError: every branch below (and the error's repr) would
             raise OptionError(f"option {self.name!r} takes a number of at most {MAX_DIGITS} digits, not one of more")
         kind = type(self.default)

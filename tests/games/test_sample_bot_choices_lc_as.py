@@ -18,7 +18,6 @@ from arena_sdk.bot import Request
 from arena_sdk.games import assassination as ag
 from arena_sdk.games import land_and_castle as lc
 from referee.games.assassination import Assassination
-from referee.games.assassination import types as ast
 from referee.games.land_and_castle import LandAndCastle
 from referee.games.land_and_castle import types as lct
 from referee.games.land_and_castle.enums import Phase

@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-import stat
 import struct
 import warnings
 import zipfile
@@ -31,7 +30,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import add_user
