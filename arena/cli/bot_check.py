@@ -17,7 +17,8 @@ import typer
 from rich.markup import escape
 
 from arena.cli import running
-from arena.cli.botkit import bot_app, console, fail
+from arena.cli.botkit import bot_app, console
+from arena.cli.failing import fail
 
 #: How much of the validation matches' log a failed check prints (the JSON and the file keep it whole).
 SHOWN_LOG = 4000

@@ -16,12 +16,13 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
+from arena.cli.failing import fail
 from arena.cli.folders import first_missing, remove_made
 from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
@@ -33,7 +34,6 @@ LANGS = ("python", "typescript")
 
 bot_app = typer.Typer(help="Start a bot (a working directory to build on), and check it as the ladder will.", no_args_is_help=True)
 console = Console()
-err = Console(stderr=True)
 
 
 class KitError(Exception):
@@ -501,6 +501,3 @@ def new(
     console.print(f"  arena bot check {typed}   # would the ladder take it? before arena ladder submit", soft_wrap=True, markup=False)
 
 
-def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long; escaped: "[/x]" in a name raised MarkupError
-    raise typer.Exit(2)

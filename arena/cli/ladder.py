@@ -9,7 +9,7 @@ import time
 from urllib.parse import quote
 from pathlib import Path
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -20,6 +20,7 @@ from rich.text import Text
 
 from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs
+from arena.cli.failing import fail
 from arena.cli.folders import first_missing, remove_made
 from arena.cli.replay import listen_or_exit
 
@@ -36,11 +37,6 @@ Token = Annotated[str, typer.Option("--token", envvar="ARENA_LADDER_TOKEN", help
 DEFAULT_DATA = Path("arena-data")
 T = TypeVar("T")
 DEFAULT_SERVER = "http://127.0.0.1:8765"
-
-
-def fail(message: str, code: int = 2) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long; escaped: "[/x]" in a name raised MarkupError
-    raise typer.Exit(code)
 
 
 def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False) -> Any:

@@ -16,7 +16,8 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, console, fail, ladder_answers, ladder_app, not_the_ladder, rows_of
+from arena.cli.failing import fail
+from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, console, ladder_answers, ladder_app, not_the_ladder, rows_of
 
 
 def versions_table(detail: dict[str, Any]) -> Table:

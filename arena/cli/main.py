@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,6 +21,7 @@ from rich.table import Table
 from arena.cli import running
 from arena.cli.botkit import bot_app
 from arena.cli.clock import MAX_STRIKE_LIMIT, SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
+from arena.cli.failing import fail
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
 from arena.cli import ladder_bot  # noqa: F401  (its commands join ladder_app)
@@ -42,11 +43,6 @@ app.add_typer(ladder_app, name="ladder")
 app.add_typer(bot_app, name="bot")
 console = Console()
 err = Console(stderr=True)
-
-
-def fail(message: str) -> NoReturn:
-    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)  # one line, however long; escaped: "[/x]" in a name raised MarkupError
-    raise typer.Exit(2)
 
 
 def check_dir(path: Path, flag: str) -> None:

@@ -81,7 +81,8 @@ def tournament(
     seats (for two players: swapped), so each bot plays each seat equally and
     card luck cancels. The result depends on the seed, never on --concurrency.
     """
-    from arena.cli.main import check_dir, check_file, fail, parse_options
+    from arena.cli.failing import fail
+    from arena.cli.main import check_dir, check_file, parse_options
     from arena.cli.stale import warn_stale
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
