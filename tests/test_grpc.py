@@ -21,6 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from arena.v1 import referee_pb2 as pb
 from arena.v1 import referee_pb2_grpc
 from arena_sdk.client import MatchRefused, log_level, play, play_async
+from arena_sdk.games import generals_war as gw_actions
 from referee.games.generals_war import GeneralsWar
 from referee.server import service as service_module
 from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, StreamLink, make_server
@@ -777,3 +778,32 @@ def test_a_matchs_streams_count_as_open_until_the_bot_hangs_up(tmp_path: Path) -
         return while_open, after
 
     assert asyncio.run(go()) == (False, True)
+
+
+def test_an_sdk_bot_that_gives_up_over_the_wire_ends_its_decision_at_once() -> None:
+    """Every answer of seat 0 is illegal: after its retries the SDK sends give_up, and the referee plays the default
+    action then, not at a deadline ten minutes away (the threads' joins would fail first)."""
+
+    class Illegal(RandomBot):  # type: ignore[misc, valid-type]
+        def act(self, request: Any) -> Any:
+            return gw_actions.squad([999])
+
+    ref = Referee(tc=TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
+    results: dict[int, Any] = {}
+    bots = {0: Illegal(0), 1: RandomBot(1)}
+
+    def go(seat: int) -> None:
+        results[seat] = play(bots[seat], ref.address, ref.session.match_id, ref.session.tokens()[seat])
+
+    threads = [threading.Thread(target=go, args=(seat,), daemon=True) for seat in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    record = ref.join()
+    seat = record.result.seats[0]
+    gave_up = [v for v in seat.verdicts if v.kind == pb.TIMEOUT]
+    assert len(gave_up) == 3 and {v.detail for v in gave_up} == {"the bot gave up on the decision"}
+    assert seat.forfeited and record.game.is_over() and results[0] is not None
+    rejected = [v.decision_index for v in seat.verdicts if v.kind == pb.ILLEGAL_ACTION]
+    assert rejected == sorted(rejected) and len(rejected) == 3 * (Illegal.max_retries + 1)

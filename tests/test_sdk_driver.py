@@ -66,12 +66,12 @@ def test_each_decision_gets_its_own_retries_and_a_rejection_of_another_request_i
     bot.max_retries = 1
     driver = BotDriver(bot)
     driver.handle(START)
-    answered = [len(driver.handle(m)) for m in (reveal_request(5), rejection(5), rejection(5), rejection(4))]
-    assert answered == [1, 1, 0, 0]
+    answered = [[r.WhichOneof("msg") for r in driver.handle(m)] for m in (reveal_request(5), rejection(5), rejection(5), rejection(4))]
+    assert answered == [["action"], ["action"], ["give_up"], []]
     # A new decision: asked again after its first rejection, though the last one had used its retries up.
     (answer,) = driver.handle(reveal_request(6))
     assert answer.action.request_id == 6 and answer.action.action.generals_war.WhichOneof("kind") == "reveal_generals"
-    assert [len(driver.handle(m)) for m in (rejection(5), rejection(6), rejection(6))] == [0, 1, 0]
+    assert [[r.WhichOneof("msg") for r in driver.handle(m)] for m in (rejection(5), rejection(6), rejection(6))] == [[], ["action"], ["give_up"]]
     assert [t for t in bot.told if t[0] != "start"] == [
         ("act", 5), ("rejection", "not 5"), ("act", 5), ("rejection", "not 5"), ("rejection", "not 4"),
         ("act", 6), ("rejection", "not 5"), ("rejection", "not 6"), ("act", 6), ("rejection", "not 6"),
@@ -138,7 +138,8 @@ def test_a_bot_is_asked_again_three_times_by_default() -> None:
     bot = Recorder()
     driver = BotDriver(bot)
     driver.handle(START)
-    assert [len(driver.handle(m)) for m in (reveal_request(7), *[rejection(7)] * 4)] == [1, 1, 1, 1, 0]
+    answers = [[r.WhichOneof("msg") for r in driver.handle(m)] for m in (reveal_request(7), *[rejection(7)] * 5)]
+    assert answers == [["action"]] * 4 + [["give_up"], []]
 
 
 def test_a_request_unwraps_the_games_view_and_lists_actions_only_when_the_referee_did() -> None:

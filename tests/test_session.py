@@ -373,8 +373,9 @@ def test_the_sdk_hands_folded_events_to_the_bot_before_it_decides() -> None:
     assert seen == ["events:2", "act"] and len(replies) == 1
 
 
-def test_the_sdk_says_once_in_the_log_when_it_gives_up_on_a_rejected_decision(caplog: pytest.LogCaptureFixture) -> None:
-    """Else a bot's log showed only rejections and its verdicts an unexplained TIMEOUT."""
+def test_the_sdk_says_once_in_the_log_and_to_the_referee_when_it_gives_up_on_a_rejected_decision(caplog: pytest.LogCaptureFixture) -> None:
+    """Else a bot's log showed only rejections and its verdicts an unexplained TIMEOUT, and the referee waited out the
+    decision's deadline for an answer that would not come."""
     driver = BotDriver(RandomBot(0), max_retries=2)
     session = MatchSession(GeneralsWar(2, 4), ["a", "b"], TimeControl())
     driver.handle(pb.RefereeMessage(start=session._game_start(session.seats[0], False)))
@@ -383,12 +384,12 @@ def test_the_sdk_says_once_in_the_log_when_it_gives_up_on_a_rejected_decision(ca
     assert len(driver.handle(pb.RefereeMessage(decision=request))) == 1
     reject = pb.RefereeMessage(rejection=pb.Rejection(request_id=request.request_id, reason="no"))
     with caplog.at_level("WARNING", logger="arena_sdk"):
-        answers = [len(driver.handle(reject)) for _ in range(5)]
-    assert answers == [1, 1, 0, 0, 0]
+        answers = [[m.WhichOneof("msg") for m in driver.handle(reject)] for _ in range(5)]
+    assert answers == [["action"], ["action"], ["give_up"], [], []]
     gave_up = [r.getMessage() for r in caplog.records if "giving up" in r.getMessage()]
     assert gave_up == [
-        "giving up on decision 7 after 3 rejected actions (max_retries 2): when its time runs out "
-        "the referee plays the default action and gives a TIMEOUT strike"
+        "giving up on decision 7 after 3 rejected actions (max_retries 2): the referee plays the "
+        "default action and gives a TIMEOUT strike"
     ]
 
 

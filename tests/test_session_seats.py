@@ -144,27 +144,59 @@ def test_each_seat_is_told_the_time_control_it_plays_under() -> None:
         assert (told.move_time_ms, told.time_bank_ms, told.strike_limit) == (700, 900, 4)
 
 
-def test_a_give_up_for_a_request_no_longer_pending_is_ignored() -> None:
-    """``gave_up`` names the request the bot gave up on: told late, after that request was answered or lapsed, it
-    must not time out the seat's next decision."""
+def test_a_give_up_for_a_request_no_longer_pending_is_stale_and_costs_nothing() -> None:
+    """A give_up names the request the bot gave up on: sent late, after that request was answered or lapsed, it
+    must not time out the seat's next decision; like a late answer, it gets STALE_REQUEST and no verdict."""
     answer = driver_answers(7)
     asked: list[int] = []
 
-    async def go() -> Any:
+    async def go() -> tuple[Any, Scripted]:
         session = MatchSession(GeneralsWar(2, 1), ["b0", "b1"], FAST)
 
         def late(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+            replies = []
             if msg.WhichOneof("msg") == "decision":
-                if asked:
-                    session.gave_up(0, asked[-1])  # the previous request, answered long ago
+                if asked:  # the previous request, answered long ago
+                    replies.append(pb.BotMessage(give_up=pb.GiveUp(request_id=asked[-1])))
                 asked.append(msg.decision.request_id)
-            return answer(msg)
+            return replies + answer(msg)
 
         links = [Scripted(session, 0, late), Scripted(session, 1, driver_answers(8))]
         for link, token in zip(links, session.tokens()):
             session.attach(token, link)
-        return await session.run()
+        return await session.run(), links[0]
 
-    record = asyncio.run(go())
+    record, link = asyncio.run(go())
     assert len(asked) > 2 and record.game.is_over()
     assert not kinds(record, 0) and not record.result.seats[0].forfeited
+    stale = [e for e in link.of("error") if e.code == pb.STALE_REQUEST]
+    assert len(stale) == len(asked) - 1 and "is not pending" in stale[0].message
+
+
+def test_a_give_up_ends_the_pending_request_at_once_as_its_deadline_would() -> None:
+    """The seat's clock is frozen: only the give_up can end its decision. The outcome is its deadline's: a TIMEOUT
+    strike, the move time and whole bank charged, the default action played."""
+    tc = TimeControl(move_time_ms=500, time_bank_ms=700, strike_limit=3)
+
+    async def go() -> tuple[Any, Scripted]:
+        session = MatchSession(GeneralsWar(2, 1), ["b0", "b1"], tc, clock=lambda: 0.0)
+        given: list[int] = []
+        rest = driver_answers(3)
+
+        def quitting(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+            if msg.WhichOneof("msg") == "decision" and not given:
+                given.append(msg.decision.request_id)
+                return [pb.BotMessage(give_up=pb.GiveUp(request_id=msg.decision.request_id))]
+            return rest(msg)
+
+        links = [Scripted(session, 0, quitting), Scripted(session, 1, driver_answers(4))]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        return await asyncio.wait_for(session.run(), timeout=60), links[0]
+
+    record, link = asyncio.run(go())
+    verdicts = record.result.seats[0].verdicts
+    assert [(v.kind, v.decision_index, v.detail) for v in verdicts] == [(V.TIMEOUT, 0, "the bot gave up on the decision")]
+    assert record.seats[0].think_ms[0] == 500 + 700 and record.seats[0].bank_ms == 0
+    assert record.actions[0].auto and record.actions[0].seat == 0
+    assert not link.of("error") and record.game.is_over() and not record.result.seats[0].forfeited

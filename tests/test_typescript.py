@@ -423,3 +423,34 @@ def test_a_typescript_bot_whose_referee_is_gone_gives_up(bots: dict[str, Path], 
     env = {**os.environ, "ARENA_ADDRESS": f"unix:{tmp_path / 'gone.sock'}", "ARENA_MATCH_ID": "m", "ARENA_TOKEN": "t"}
     proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "no referee" in proc.stderr, proc.stderr
+
+
+def test_a_typescript_bot_that_gives_up_over_the_wire_ends_its_decision_at_once(tmp_path: Path) -> None:
+    """Every answer of the TypeScript seat is illegal: after its retries its SDK sends giveUp, and the referee plays the
+    default action then, not at a deadline ten minutes away (the process's timeout would fail first)."""
+    source = tmp_path / "illegal"
+    source.mkdir()
+    (source / "main.ts").write_text(
+        'import { type ActionOf, Bot, generalsWar as gw, run } from "arena-sdk";\n\n'
+        'class Illegal extends Bot<"generals-war"> {\n'
+        '  act(): ActionOf<"generals-war"> {\n'
+        "    return gw.squad([999]);\n"
+        "  }\n"
+        "}\n\n"
+        "void run(new Illegal());\n"
+    )
+    built = bundled(source, tmp_path / "built")
+    ref = Referee(TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
+    try:
+        other = python_seat(ref, 1)
+        assert NODE is not None
+        proc = subprocess.run([NODE, "dist/main.js"], cwd=built, env=ref.env(0), capture_output=True, text=True, timeout=120)
+        other.join(60)
+        ref.thread.join(60)
+    finally:
+        ref.stop()
+    assert proc.returncode == 0, proc.stderr
+    seat = ref.record.result.seats[0]
+    gave_up = [v.detail for v in seat.verdicts if v.kind == pb.TIMEOUT]
+    assert gave_up == ["the bot gave up on the decision"] * 3 and seat.forfeited, seat
+    assert proc.stderr.count("giving up on decision") == 3, proc.stderr

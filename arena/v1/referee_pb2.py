@@ -30,7 +30,7 @@ from arena.v1 import assassination_pb2 as arena_dot_v1_dot_assassination__pb2
 from arena.v1 import land_and_castle_pb2 as arena_dot_v1_dot_land__and__castle__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/referee.proto\x12\x08\x61rena.v1\x1a\x1b\x61rena/v1/generals_war.proto\x1a\x14\x61rena/v1/glory.proto\x1a%arena/v1/generals_and_assassins.proto\x1a\x1c\x61rena/v1/assassination.proto\x1a\x1e\x61rena/v1/land_and_castle.proto\"a\n\nBotMessage\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12*\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x18.arena.v1.ActionResponseH\x00\x42\x05\n\x03msg\"i\n\x05Hello\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x04 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x05 \x01(\t\"T\n\x0e\x41\x63tionResponse\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12 \n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x10.arena.v1.Action\x12\x0c\n\x04note\x18\x03 \x01(\t\"\xb1\x02\n\x06\x41\x63tion\x12\x35\n\x0cgenerals_war\x18\x01 \x01(\x0b\x32\x1d.arena.v1.generals_war.ActionH\x00\x12\'\n\x05glory\x18\x02 \x01(\x0b\x32\x16.arena.v1.glory.ActionH\x00\x12I\n\x16generals_and_assassins\x18\x03 \x01(\x0b\x32\'.arena.v1.generals_and_assassins.ActionH\x00\x12\x37\n\rassassination\x18\x05 \x01(\x0b\x32\x1e.arena.v1.assassination.ActionH\x00\x12;\n\x0fland_and_castle\x18\x04 \x01(\x0b\x32 .arena.v1.land_and_castle.ActionH\x00\x42\x06\n\x04game\"\xa5\x02\n\x04View\x12\x33\n\x0cgenerals_war\x18\x01 \x01(\x0b\x32\x1b.arena.v1.generals_war.ViewH\x00\x12%\n\x05glory\x18\x02 \x01(\x0b\x32\x14.arena.v1.glory.ViewH\x00\x12G\n\x16generals_and_assassins\x18\x03 \x01(\x0b\x32%.arena.v1.generals_and_assassins.ViewH\x00\x12\x35\n\rassassination\x18\x05 \x01(\x0b\x32\x1c.arena.v1.assassination.ViewH\x00\x12\x39\n\x0fland_and_castle\x18\x04 \x01(\x0b\x32\x1e.arena.v1.land_and_castle.ViewH\x00\x42\x06\n\x04game\"\xbd\x02\n\x08\x44\x65\x63ision\x12\x37\n\x0cgenerals_war\x18\x01 \x01(\x0b\x32\x1f.arena.v1.generals_war.DecisionH\x00\x12)\n\x05glory\x18\x02 \x01(\x0b\x32\x18.arena.v1.glory.DecisionH\x00\x12K\n\x16generals_and_assassins\x18\x03 \x01(\x0b\x32).arena.v1.generals_and_assassins.DecisionH\x00\x12\x39\n\rassassination\x18\x05 \x01(\x0b\x32 .arena.v1.assassination.DecisionH\x00\x12=\n\x0fland_and_castle\x18\x04 \x01(\x0b\x32\".arena.v1.land_and_castle.DecisionH\x00\x42\x06\n\x04game\"\xb8\x02\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x34\n\x0cgenerals_war\x18\n \x01(\x0b\x32\x1c.arena.v1.generals_war.EventH\x00\x12&\n\x05glory\x18\x0b \x01(\x0b\x32\x15.arena.v1.glory.EventH\x00\x12H\n\x16generals_and_assassins\x18\x0c \x01(\x0b\x32&.arena.v1.generals_and_assassins.EventH\x00\x12\x36\n\rassassination\x18\x0e \x01(\x0b\x32\x1d.arena.v1.assassination.EventH\x00\x12:\n\x0fland_and_castle\x18\r \x01(\x0b\x32\x1f.arena.v1.land_and_castle.EventH\x00\x42\x06\n\x04game\"\x91\x02\n\x0eRefereeMessage\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.arena.v1.GameStartH\x00\x12-\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12&\n\x06\x65vents\x18\x03 \x01(\x0b\x32\x14.arena.v1.EventBatchH\x00\x12(\n\trejection\x18\x04 \x01(\x0b\x32\x13.arena.v1.RejectionH\x00\x12\'\n\x06result\x18\x05 \x01(\x0b\x32\x15.arena.v1.MatchResultH\x00\x12(\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x17.arena.v1.ProtocolErrorH\x00\x42\x05\n\x03msg\"Y\n\x0bOptionValue\x12\x13\n\tint_value\x18\x01 \x01(\x03H\x00\x12\x14\n\nbool_value\x18\x02 \x01(\x08H\x00\x12\x16\n\x0cstring_value\x18\x03 \x01(\tH\x00\x42\x07\n\x05value\"O\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x02 \x01(\r\x12\x14\n\x0cstrike_limit\x18\x03 \x01(\r\"\xcd\x02\n\tGameStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x11\n\tnum_seats\x18\x04 \x01(\r\x12\x31\n\x07options\x18\x05 \x03(\x0b\x32 .arena.v1.GameStart.OptionsEntry\x12+\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x18\n\x10protocol_version\x18\x07 \x01(\r\x12\x0f\n\x07resumed\x18\x08 \x01(\x08\x12\x12\n\nseat_names\x18\t \x03(\t\x12\x19\n\x11time_bank_left_ms\x18\n \x01(\r\x1a\x45\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.arena.v1.OptionValue:\x02\x38\x01\"\x9f\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\x0ctime_left_ms\x18\x02 \x01(\r\x12\x19\n\x11time_bank_left_ms\x18\x03 \x01(\r\x12\x1c\n\x04view\x18\x04 \x01(\x0b\x32\x0e.arena.v1.View\x12$\n\x08\x64\x65\x63ision\x18\x05 \x01(\x0b\x32\x12.arena.v1.Decision\x12\'\n\rlegal_actions\x18\x06 \x03(\x0b\x32\x10.arena.v1.Action\x12\x1c\n\x14legal_actions_listed\x18\x07 \x01(\x08\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x08 \x01(\x04\x12$\n\x06\x65vents\x18\t \x01(\x0b\x32\x14.arena.v1.EventBatch\"-\n\nEventBatch\x12\x1f\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x0f.arena.v1.Event\"/\n\tRejection\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0e\n\x06reason\x18\x02 \x01(\t\"C\n\rProtocolError\x12!\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x13.arena.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\"V\n\x07Verdict\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.arena.v1.VerdictKind\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x02 \x01(\x04\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"o\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x11\n\tforfeited\x18\x04 \x01(\x08\x12#\n\x08verdicts\x18\x05 \x03(\x0b\x32\x11.arena.v1.Verdict\"D\n\x0bMatchResult\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12#\n\x05seats\x18\x02 \x03(\x0b\x32\x14.arena.v1.SeatResult*\x7f\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x11\n\rSTALE_REQUEST\x10\x01\x12\x14\n\x10MALFORMED_ACTION\x10\x02\x12\x16\n\x12UNEXPECTED_MESSAGE\x10\x03\x12\x15\n\x11MESSAGE_TOO_LARGE\x10\x04*\x90\x01\n\x0bVerdictKind\x12\x1c\n\x18VERDICT_KIND_UNSPECIFIED\x10\x00\x12\x0b\n\x07TIMEOUT\x10\x01\x12\t\n\x05\x43RASH\x10\x02\x12\x0e\n\nDISCONNECT\x10\x03\x12\x12\n\x0eILLEGAL_ACTION\x10\x04\x12\r\n\tMALFORMED\x10\x05\x12\x0b\n\x07\x46ORFEIT\x10\x06\x12\x0b\n\x07NO_SHOW\x10\x07\x32\x45\n\x07Referee\x12:\n\x04Play\x12\x14.arena.v1.BotMessage\x1a\x18.arena.v1.RefereeMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/referee.proto\x12\x08\x61rena.v1\x1a\x1b\x61rena/v1/generals_war.proto\x1a\x14\x61rena/v1/glory.proto\x1a%arena/v1/generals_and_assassins.proto\x1a\x1c\x61rena/v1/assassination.proto\x1a\x1e\x61rena/v1/land_and_castle.proto\"\x86\x01\n\nBotMessage\x12 \n\x05hello\x18\x01 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x12*\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x18.arena.v1.ActionResponseH\x00\x12#\n\x07give_up\x18\x03 \x01(\x0b\x32\x10.arena.v1.GiveUpH\x00\x42\x05\n\x03msg\"i\n\x05Hello\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\x12\x18\n\x10protocol_version\x18\x03 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x04 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x05 \x01(\t\"T\n\x0e\x41\x63tionResponse\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12 \n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x10.arena.v1.Action\x12\x0c\n\x04note\x18\x03 \x01(\t\"\x1c\n\x06GiveUp\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\"\xb1\x02\n\x06\x41\x63tion\x12\x35\n\x0cgenerals_war\x18\x01 \x01(\x0b\x32\x1d.arena.v1.generals_war.ActionH\x00\x12\'\n\x05glory\x18\x02 \x01(\x0b\x32\x16.arena.v1.glory.ActionH\x00\x12I\n\x16generals_and_assassins\x18\x03 \x01(\x0b\x32\'.arena.v1.generals_and_assassins.ActionH\x00\x12\x37\n\rassassination\x18\x05 \x01(\x0b\x32\x1e.arena.v1.assassination.ActionH\x00\x12;\n\x0fland_and_castle\x18\x04 \x01(\x0b\x32 .arena.v1.land_and_castle.ActionH\x00\x42\x06\n\x04game\"\xa5\x02\n\x04View\x12\x33\n\x0cgenerals_war\x18\x01 \x01(\x0b\x32\x1b.arena.v1.generals_war.ViewH\x00\x12%\n\x05glory\x18\x02 \x01(\x0b\x32\x14.arena.v1.glory.ViewH\x00\x12G\n\x16generals_and_assassins\x18\x03 \x01(\x0b\x32%.arena.v1.generals_and_assassins.ViewH\x00\x12\x35\n\rassassination\x18\x05 \x01(\x0b\x32\x1c.arena.v1.assassination.ViewH\x00\x12\x39\n\x0fland_and_castle\x18\x04 \x01(\x0b\x32\x1e.arena.v1.land_and_castle.ViewH\x00\x42\x06\n\x04game\"\xbd\x02\n\x08\x44\x65\x63ision\x12\x37\n\x0cgenerals_war\x18\x01 \x01(\x0b\x32\x1f.arena.v1.generals_war.DecisionH\x00\x12)\n\x05glory\x18\x02 \x01(\x0b\x32\x18.arena.v1.glory.DecisionH\x00\x12K\n\x16generals_and_assassins\x18\x03 \x01(\x0b\x32).arena.v1.generals_and_assassins.DecisionH\x00\x12\x39\n\rassassination\x18\x05 \x01(\x0b\x32 .arena.v1.assassination.DecisionH\x00\x12=\n\x0fland_and_castle\x18\x04 \x01(\x0b\x32\".arena.v1.land_and_castle.DecisionH\x00\x42\x06\n\x04game\"\xb8\x02\n\x05\x45vent\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x34\n\x0cgenerals_war\x18\n \x01(\x0b\x32\x1c.arena.v1.generals_war.EventH\x00\x12&\n\x05glory\x18\x0b \x01(\x0b\x32\x15.arena.v1.glory.EventH\x00\x12H\n\x16generals_and_assassins\x18\x0c \x01(\x0b\x32&.arena.v1.generals_and_assassins.EventH\x00\x12\x36\n\rassassination\x18\x0e \x01(\x0b\x32\x1d.arena.v1.assassination.EventH\x00\x12:\n\x0fland_and_castle\x18\r \x01(\x0b\x32\x1f.arena.v1.land_and_castle.EventH\x00\x42\x06\n\x04game\"\x91\x02\n\x0eRefereeMessage\x12$\n\x05start\x18\x01 \x01(\x0b\x32\x13.arena.v1.GameStartH\x00\x12-\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12&\n\x06\x65vents\x18\x03 \x01(\x0b\x32\x14.arena.v1.EventBatchH\x00\x12(\n\trejection\x18\x04 \x01(\x0b\x32\x13.arena.v1.RejectionH\x00\x12\'\n\x06result\x18\x05 \x01(\x0b\x32\x15.arena.v1.MatchResultH\x00\x12(\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x17.arena.v1.ProtocolErrorH\x00\x42\x05\n\x03msg\"Y\n\x0bOptionValue\x12\x13\n\tint_value\x18\x01 \x01(\x03H\x00\x12\x14\n\nbool_value\x18\x02 \x01(\x08H\x00\x12\x16\n\x0cstring_value\x18\x03 \x01(\tH\x00\x42\x07\n\x05value\"O\n\x0bTimeControl\x12\x14\n\x0cmove_time_ms\x18\x01 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\x02 \x01(\r\x12\x14\n\x0cstrike_limit\x18\x03 \x01(\r\"\xcd\x02\n\tGameStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x11\n\tnum_seats\x18\x04 \x01(\r\x12\x31\n\x07options\x18\x05 \x03(\x0b\x32 .arena.v1.GameStart.OptionsEntry\x12+\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x18\n\x10protocol_version\x18\x07 \x01(\r\x12\x0f\n\x07resumed\x18\x08 \x01(\x08\x12\x12\n\nseat_names\x18\t \x03(\t\x12\x19\n\x11time_bank_left_ms\x18\n \x01(\r\x1a\x45\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.arena.v1.OptionValue:\x02\x38\x01\"\x9f\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x14\n\x0ctime_left_ms\x18\x02 \x01(\r\x12\x19\n\x11time_bank_left_ms\x18\x03 \x01(\r\x12\x1c\n\x04view\x18\x04 \x01(\x0b\x32\x0e.arena.v1.View\x12$\n\x08\x64\x65\x63ision\x18\x05 \x01(\x0b\x32\x12.arena.v1.Decision\x12\'\n\rlegal_actions\x18\x06 \x03(\x0b\x32\x10.arena.v1.Action\x12\x1c\n\x14legal_actions_listed\x18\x07 \x01(\x08\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x08 \x01(\x04\x12$\n\x06\x65vents\x18\t \x01(\x0b\x32\x14.arena.v1.EventBatch\"-\n\nEventBatch\x12\x1f\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x0f.arena.v1.Event\"/\n\tRejection\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0e\n\x06reason\x18\x02 \x01(\t\"C\n\rProtocolError\x12!\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x13.arena.v1.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\"V\n\x07Verdict\x12#\n\x04kind\x18\x01 \x01(\x0e\x32\x15.arena.v1.VerdictKind\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x02 \x01(\x04\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"o\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0c\n\x04rank\x18\x02 \x01(\r\x12\r\n\x05score\x18\x03 \x01(\x01\x12\x11\n\tforfeited\x18\x04 \x01(\x08\x12#\n\x08verdicts\x18\x05 \x03(\x0b\x32\x11.arena.v1.Verdict\"D\n\x0bMatchResult\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12#\n\x05seats\x18\x02 \x03(\x0b\x32\x14.arena.v1.SeatResult*\x7f\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x11\n\rSTALE_REQUEST\x10\x01\x12\x14\n\x10MALFORMED_ACTION\x10\x02\x12\x16\n\x12UNEXPECTED_MESSAGE\x10\x03\x12\x15\n\x11MESSAGE_TOO_LARGE\x10\x04*\x90\x01\n\x0bVerdictKind\x12\x1c\n\x18VERDICT_KIND_UNSPECIFIED\x10\x00\x12\x0b\n\x07TIMEOUT\x10\x01\x12\t\n\x05\x43RASH\x10\x02\x12\x0e\n\nDISCONNECT\x10\x03\x12\x12\n\x0eILLEGAL_ACTION\x10\x04\x12\r\n\tMALFORMED\x10\x05\x12\x0b\n\x07\x46ORFEIT\x10\x06\x12\x0b\n\x07NO_SHOW\x10\x07\x32\x45\n\x07Referee\x12:\n\x04Play\x12\x14.arena.v1.BotMessage\x1a\x18.arena.v1.RefereeMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,48 +39,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_GAMESTART_OPTIONSENTRY']._loaded_options = None
   _globals['_GAMESTART_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_ERRORCODE']._serialized_start=3229
-  _globals['_ERRORCODE']._serialized_end=3356
-  _globals['_VERDICTKIND']._serialized_start=3359
-  _globals['_VERDICTKIND']._serialized_end=3503
-  _globals['_BOTMESSAGE']._serialized_start=188
-  _globals['_BOTMESSAGE']._serialized_end=285
-  _globals['_HELLO']._serialized_start=287
-  _globals['_HELLO']._serialized_end=392
-  _globals['_ACTIONRESPONSE']._serialized_start=394
-  _globals['_ACTIONRESPONSE']._serialized_end=478
-  _globals['_ACTION']._serialized_start=481
-  _globals['_ACTION']._serialized_end=786
-  _globals['_VIEW']._serialized_start=789
-  _globals['_VIEW']._serialized_end=1082
-  _globals['_DECISION']._serialized_start=1085
-  _globals['_DECISION']._serialized_end=1402
-  _globals['_EVENT']._serialized_start=1405
-  _globals['_EVENT']._serialized_end=1717
-  _globals['_REFEREEMESSAGE']._serialized_start=1720
-  _globals['_REFEREEMESSAGE']._serialized_end=1993
-  _globals['_OPTIONVALUE']._serialized_start=1995
-  _globals['_OPTIONVALUE']._serialized_end=2084
-  _globals['_TIMECONTROL']._serialized_start=2086
-  _globals['_TIMECONTROL']._serialized_end=2165
-  _globals['_GAMESTART']._serialized_start=2168
-  _globals['_GAMESTART']._serialized_end=2501
-  _globals['_GAMESTART_OPTIONSENTRY']._serialized_start=2432
-  _globals['_GAMESTART_OPTIONSENTRY']._serialized_end=2501
-  _globals['_DECISIONREQUEST']._serialized_start=2504
-  _globals['_DECISIONREQUEST']._serialized_end=2791
-  _globals['_EVENTBATCH']._serialized_start=2793
-  _globals['_EVENTBATCH']._serialized_end=2838
-  _globals['_REJECTION']._serialized_start=2840
-  _globals['_REJECTION']._serialized_end=2887
-  _globals['_PROTOCOLERROR']._serialized_start=2889
-  _globals['_PROTOCOLERROR']._serialized_end=2956
-  _globals['_VERDICT']._serialized_start=2958
-  _globals['_VERDICT']._serialized_end=3044
-  _globals['_SEATRESULT']._serialized_start=3046
-  _globals['_SEATRESULT']._serialized_end=3157
-  _globals['_MATCHRESULT']._serialized_start=3159
-  _globals['_MATCHRESULT']._serialized_end=3227
-  _globals['_REFEREE']._serialized_start=3505
-  _globals['_REFEREE']._serialized_end=3574
+  _globals['_ERRORCODE']._serialized_start=3297
+  _globals['_ERRORCODE']._serialized_end=3424
+  _globals['_VERDICTKIND']._serialized_start=3427
+  _globals['_VERDICTKIND']._serialized_end=3571
+  _globals['_BOTMESSAGE']._serialized_start=189
+  _globals['_BOTMESSAGE']._serialized_end=323
+  _globals['_HELLO']._serialized_start=325
+  _globals['_HELLO']._serialized_end=430
+  _globals['_ACTIONRESPONSE']._serialized_start=432
+  _globals['_ACTIONRESPONSE']._serialized_end=516
+  _globals['_GIVEUP']._serialized_start=518
+  _globals['_GIVEUP']._serialized_end=546
+  _globals['_ACTION']._serialized_start=549
+  _globals['_ACTION']._serialized_end=854
+  _globals['_VIEW']._serialized_start=857
+  _globals['_VIEW']._serialized_end=1150
+  _globals['_DECISION']._serialized_start=1153
+  _globals['_DECISION']._serialized_end=1470
+  _globals['_EVENT']._serialized_start=1473
+  _globals['_EVENT']._serialized_end=1785
+  _globals['_REFEREEMESSAGE']._serialized_start=1788
+  _globals['_REFEREEMESSAGE']._serialized_end=2061
+  _globals['_OPTIONVALUE']._serialized_start=2063
+  _globals['_OPTIONVALUE']._serialized_end=2152
+  _globals['_TIMECONTROL']._serialized_start=2154
+  _globals['_TIMECONTROL']._serialized_end=2233
+  _globals['_GAMESTART']._serialized_start=2236
+  _globals['_GAMESTART']._serialized_end=2569
+  _globals['_GAMESTART_OPTIONSENTRY']._serialized_start=2500
+  _globals['_GAMESTART_OPTIONSENTRY']._serialized_end=2569
+  _globals['_DECISIONREQUEST']._serialized_start=2572
+  _globals['_DECISIONREQUEST']._serialized_end=2859
+  _globals['_EVENTBATCH']._serialized_start=2861
+  _globals['_EVENTBATCH']._serialized_end=2906
+  _globals['_REJECTION']._serialized_start=2908
+  _globals['_REJECTION']._serialized_end=2955
+  _globals['_PROTOCOLERROR']._serialized_start=2957
+  _globals['_PROTOCOLERROR']._serialized_end=3024
+  _globals['_VERDICT']._serialized_start=3026
+  _globals['_VERDICT']._serialized_end=3112
+  _globals['_SEATRESULT']._serialized_start=3114
+  _globals['_SEATRESULT']._serialized_end=3225
+  _globals['_MATCHRESULT']._serialized_start=3227
+  _globals['_MATCHRESULT']._serialized_end=3295
+  _globals['_REFEREE']._serialized_start=3573
+  _globals['_REFEREE']._serialized_end=3642
 # @@protoc_insertion_point(module_scope)

@@ -46,12 +46,14 @@ FORFEIT: VerdictKind
 NO_SHOW: VerdictKind
 
 class BotMessage(_message.Message):
-    __slots__ = ("hello", "action")
+    __slots__ = ("hello", "action", "give_up")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    GIVE_UP_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     action: ActionResponse
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., action: _Optional[_Union[ActionResponse, _Mapping]] = ...) -> None: ...
+    give_up: GiveUp
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., action: _Optional[_Union[ActionResponse, _Mapping]] = ..., give_up: _Optional[_Union[GiveUp, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
     __slots__ = ("match_id", "token", "protocol_version", "bot_name", "bot_version")
@@ -76,6 +78,12 @@ class ActionResponse(_message.Message):
     action: Action
     note: str
     def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
+
+class GiveUp(_message.Message):
+    __slots__ = ("request_id",)
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    request_id: int
+    def __init__(self, request_id: _Optional[int] = ...) -> None: ...
 
 class Action(_message.Message):
     __slots__ = ("generals_war", "glory", "generals_and_assassins", "assassination", "land_and_castle")

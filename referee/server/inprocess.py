@@ -48,21 +48,6 @@ class MemoryLink:
             return
         for reply in replies:
             self.session.post(self.seat, self, pb.BotMessage.FromString(reply.SerializeToString()))
-        if not replies and (asked := self._given_up(msg)) is not None:
-            # The driver answers only what the referee sends: nothing more will come for this decision. A bot
-            # process would sit out its time; RELAXED's is two minutes a decision, which a bot kit's test waited.
-            self.session.gave_up(self.seat, asked)
-
-    def _given_up(self, msg: pb.RefereeMessage) -> int | None:
-        """The request the driver answers no more after ``msg``, a refusal of its answer (None if not so)."""
-        pending, which = self.driver.pending, msg.WhichOneof("msg")
-        if pending is None or self.driver.result is not None:
-            return None
-        if which == "error" and msg.error.code == pb.MALFORMED_ACTION:
-            return pending.request_id
-        if which == "rejection" and msg.rejection.request_id == pending.request_id:
-            return pending.request_id
-        return None
 
     def close(self, reason: str = "") -> None:
         pass
@@ -78,7 +63,7 @@ async def play_async(
 ) -> MatchRecord:
     """The match's record; what a bot raised is raised here, with its traceback, once the match is over (a bot that
     raised sat silent for its whole time, minutes of RELAXED's, for each of its decisions). A bot whose SDK gave up
-    on a decision times out at once, as it would at its deadline (``MatchSession.gave_up``). ``clock``: the session's
+    on a decision (its ``give_up``) times out at once, as it would at its deadline. ``clock``: the session's
     (a test freezes it, so that no decision's time runs out but by giving up)."""
     session = MatchSession(game, [b.name for b in bots], time_control, list_limit=list_limit, clock=clock)
     links = []

@@ -245,13 +245,6 @@ class MatchSession:
         link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
         self._submit(("malformed", seat, detail))
 
-    def gave_up(self, seat: int, request_id: int) -> None:
-        """The bot of ``seat`` will send nothing more for request ``request_id`` (an in-process bot whose SDK gave
-        up after its answers were refused): its time runs out now, as it would at its deadline, and with the same
-        outcome (the whole move time and bank spent, a TIMEOUT strike, the default action). Ignored once that
-        request is no longer pending."""
-        self._submit(("gave_up", seat, request_id))
-
     def process_ended(self, seat: int, detail: str, started: bool = True, code: int | None = None) -> None:
         """The bot process of ``seat`` has exited (reported by the runner, with its exit ``code`` when it has one);
         ``started`` False: it never ran.
@@ -448,11 +441,11 @@ class MatchSession:
             self._time_out(s)
             return
 
-    def _time_out(self, s: Seat, elapsed: float | None = None) -> None:
+    def _time_out(self, s: Seat, elapsed: float | None = None, detail: str = "no legal action before the deadline") -> None:
         """``s`` spent its decision's time: a strike, and the default action played for it."""
         kind = V.TIMEOUT if s.link is not None else V.DISCONNECT
         self._charge(s, elapsed)
-        self._strike(s, kind, "no legal action before the deadline")
+        self._strike(s, kind, detail)
         if s.pending is not None and s.seat in self.game.to_act():
             self._play(s, self.game.default_action(s.seat), auto=True)
 
@@ -479,13 +472,13 @@ class MatchSession:
                 self._on_message(s, msg)
         elif kind == "malformed":
             self._minor_verdict(s, V.MALFORMED, payload)
-        elif kind == "gave_up":
-            if s.pending is not None and s.pending.request_id == payload:
-                self._time_out(s, elapsed=self.tc.move_time_ms + s.bank_ms)
 
     def _on_message(self, s: Seat, msg: pb.BotMessage) -> None:
         which = msg.WhichOneof("msg")
         if which != "action":
+            if which == "give_up":
+                self._give_up(s, msg.give_up.request_id)
+                return
             s.refused += 1
             self._protocol_error(s, pb.UNEXPECTED_MESSAGE, f"expected an action, got {which or 'an empty message'}")
             return
@@ -506,6 +499,16 @@ class MatchSession:
             return
         self._charge(s)
         self._play(s, action, auto=False, note=answer.note[:NOTE_MAX])
+
+    def _give_up(self, s: Seat, request_id: int) -> None:
+        """The bot will not answer ``request_id``: its time runs out now, with the outcome of its deadline (the move
+        time and the whole bank spent, a TIMEOUT strike, the default action), so that giving up gains a bot nothing
+        over waiting, and a bot whose SDK cannot say it fares the same, only later."""
+        if s.pending is None or request_id != s.pending.request_id:
+            s.refused += 1
+            self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending")
+            return
+        self._time_out(s, elapsed=self.tc.move_time_ms + s.bank_ms, detail="the bot gave up on the decision")
 
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None

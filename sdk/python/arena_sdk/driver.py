@@ -16,6 +16,8 @@ from arena.v1 import referee_pb2 as pb
 from arena_sdk.bot import Bot, Request
 
 PROTOCOL_VERSION = 1
+#: Errors that say the referee could not use the bot's answer, which leaves the request open.
+UNUSED_ANSWER = frozenset({pb.MALFORMED_ACTION, pb.MESSAGE_TOO_LARGE})
 log = logging.getLogger("arena_sdk")
 
 
@@ -59,14 +61,23 @@ class BotDriver:
                 self.retries += 1
                 if self.retries <= self.max_retries:
                     return self._answer()
-                if self.retries == self.max_retries + 1:  # said once: the referee may still reject late answers
+                if self.retries == self.max_retries + 1:  # once: the referee may still reject answers sent before
                     log.warning(
-                        "giving up on decision %d after %d rejected actions (max_retries %d): when its time runs out "
-                        "the referee plays the default action and gives a TIMEOUT strike",
+                        "giving up on decision %d after %d rejected actions (max_retries %d): the referee plays the "
+                        "default action and gives a TIMEOUT strike",
                         self.pending.decision_index, self.retries, self.max_retries,
                     )
+                    return self._give_up()
         elif which == "error":
             log.warning("protocol error %s: %s", pb.ErrorCode.Name(msg.error.code), msg.error.message)
+            if msg.error.code in UNUSED_ANSWER and self.pending is not None and self.result is None:
+                # act is not asked again for a decision whose answer was not an action: it would slip the same way
+                log.warning(
+                    "giving up on decision %d: its answer was not a usable action; the referee plays the default "
+                    "action and gives a TIMEOUT strike",
+                    self.pending.decision_index,
+                )
+                return self._give_up()
         elif which == "result":
             self.result = msg.result
             self.bot.on_result(msg.result)
@@ -76,6 +87,11 @@ class BotDriver:
         if self.start is not None:
             field = self.start.game.replace("-", "_")
             self.bot.on_events([getattr(e, field) for e in batch.events])
+
+    def _give_up(self) -> list[pb.BotMessage]:
+        """Tell the referee no answer will come for the pending request: it ends it now, as its deadline would."""
+        assert self.pending is not None
+        return [pb.BotMessage(give_up=pb.GiveUp(request_id=self.pending.request_id))]
 
     def _answer(self) -> list[pb.BotMessage]:
         assert self.pending is not None and self.start is not None

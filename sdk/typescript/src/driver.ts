@@ -12,6 +12,8 @@ import type { BotMessage, DecisionRequest, EnvelopeAction, EventEnvelope, EventO
 import { gameField } from "./types.js";
 
 const ERROR_CODES = ["ERROR_CODE_UNSPECIFIED", "STALE_REQUEST", "MALFORMED_ACTION", "UNEXPECTED_MESSAGE", "MESSAGE_TOO_LARGE"];
+/** Errors that say the referee could not use the bot's answer, which leaves the request open. */
+const UNUSED_ANSWER = new Set(["MALFORMED_ACTION", "MESSAGE_TOO_LARGE"]);
 
 export class BotDriver {
   start: GameStart | null = null;
@@ -57,17 +59,30 @@ export class BotDriver {
           this.retries += 1;
           if (this.retries <= this.maxRetries) return this.answer();
           if (this.retries === this.maxRetries + 1) {
+            // once: the referee may still reject answers sent before
             log.warning(
               `giving up on decision ${this.pending.decisionIndex} after ${this.retries} rejected actions (maxRetries ${this.maxRetries}): ` +
-                "when its time runs out the referee plays the default action and gives a TIMEOUT strike",
+                "the referee plays the default action and gives a TIMEOUT strike",
             );
+            return this.giveUp(this.pending);
           }
         }
         break;
       }
-      case "error":
-        if (msg.error) log.warning(`protocol error ${ERROR_CODES[msg.error.code] ?? msg.error.code}: ${msg.error.message}`);
+      case "error": {
+        const error = msg.error;
+        if (!error) break;
+        log.warning(`protocol error ${ERROR_CODES[error.code] ?? error.code}: ${error.message}`);
+        if (UNUSED_ANSWER.has(ERROR_CODES[error.code] ?? "") && this.pending && !this.result) {
+          // act is not asked again for a decision whose answer was not an action: it would slip the same way
+          log.warning(
+            `giving up on decision ${this.pending.decisionIndex}: its answer was not a usable action; ` +
+              "the referee plays the default action and gives a TIMEOUT strike",
+          );
+          return this.giveUp(this.pending);
+        }
         break;
+      }
       case "result":
         this.result = msg.result ?? null;
         if (this.result) this.bot.onResult(this.result);
@@ -87,6 +102,11 @@ export class BotDriver {
       raw,
     );
   }
+  /** Tell the referee no answer will come for `pending`: it ends the request now, as its deadline would. */
+  private giveUp(pending: DecisionRequest): BotMessage[] {
+    return [{ giveUp: { requestId: pending.requestId } }];
+  }
+
   private async answer(): Promise<BotMessage[]> {
     const pending = this.pending;
     const start = this.start;

@@ -129,7 +129,7 @@ test("listed actions are the game's actions", async () => {
   assert.ok(listed?.includes(chosen as (typeof listed)[number]));
 });
 
-test("a rejection asks again up to maxRetries times, then gives up on that request", async () => {
+test("a rejection asks again up to maxRetries times, then gives up on that request, and says so to the referee", async () => {
   const bot = new Recorder();
   bot.maxRetries = 2;
   const driver = new BotDriver(bot);
@@ -140,9 +140,10 @@ test("a rejection asks again up to maxRetries times, then gives up on that reque
   const write = process.stderr.write;
   process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
   try {
-    assert.equal((await driver.handle(reject(5))).length, 1);
-    assert.equal((await driver.handle(reject(5))).length, 1);
-    assert.equal((await driver.handle(reject(5))).length, 0);
+    assert.equal((await driver.handle(reject(5)))[0]?.action?.requestId, 5);
+    assert.equal((await driver.handle(reject(5)))[0]?.action?.requestId, 5);
+    assert.deepEqual(await driver.handle(reject(5)), [{ giveUp: { requestId: 5 } }], "the referee need not wait out the deadline");
+    assert.equal((await driver.handle(reject(5))).length, 0, "given up once");
     assert.equal((await driver.handle(reject(99))).length, 0, "a rejection of another request is not retried");
   } finally {
     process.stderr.write = write;
@@ -152,11 +153,33 @@ test("a rejection asks again up to maxRetries times, then gives up on that reque
     written.filter((line) => line.includes("giving up")),
     [
       "[arena-sdk] WARNING giving up on decision 7 after 3 rejected actions (maxRetries 2): " +
-        "when its time runs out the referee plays the default action and gives a TIMEOUT strike\n",
+        "the referee plays the default action and gives a TIMEOUT strike\n",
     ],
   );
-  assert.deepEqual(bot.rejections, ["no", "no", "no", "no"]);
+  assert.deepEqual(bot.rejections, ["no", "no", "no", "no", "no"]);
   assert.equal(bot.requests.length, 3);
+});
+
+test("an answer the referee could not use is given up on: act is not asked again", async () => {
+  const bot = new Recorder();
+  const driver = new BotDriver(bot);
+  await driver.handle(START);
+  await driver.handle(squadRequest(5, false));
+  const error = (code: number) => received({ error: { code, message: "not an action" } });
+  const write = process.stderr.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    assert.equal((await driver.handle(error(1))).length, 0, "STALE_REQUEST: an answer to another request, nothing to give up");
+    assert.equal((await driver.handle(error(3))).length, 0, "UNEXPECTED_MESSAGE: not an answer");
+    assert.deepEqual(await driver.handle(error(2)), [{ giveUp: { requestId: 5 } }], "MALFORMED_ACTION");
+    await driver.handle(squadRequest(6, false));
+    assert.deepEqual(await driver.handle(error(4)), [{ giveUp: { requestId: 6 } }], "MESSAGE_TOO_LARGE");
+    await driver.handle(received({ result: { seats: [] } }));
+    assert.equal((await driver.handle(error(2))).length, 0, "nothing is pending once the match is over");
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.equal(bot.requests.length, 2);
 });
 
 test("events are unwrapped to the game's events, and the result is kept", async () => {
@@ -343,13 +366,13 @@ test("each decision gets its own retries, and a rejection of another request is 
   process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
   try {
     const answered = [];
-    for (const msg of [squadRequest(5, false), reject(5), reject(5), reject(4)]) answered.push((await driver.handle(msg)).length);
-    assert.deepEqual(answered, [1, 1, 0, 0]);
+    for (const msg of [squadRequest(5, false), reject(5), reject(5), reject(4)]) answered.push(Object.keys((await driver.handle(msg))[0] ?? {}));
+    assert.deepEqual(answered, [["action"], ["action"], ["giveUp"], []]);
     // A new decision: asked again after its first rejection, though the last one had used its retries up.
     assert.equal((await driver.handle(squadRequest(6, false)))[0]?.action?.requestId, 6);
     const again = [];
-    for (const msg of [reject(5), reject(6), reject(6), reject(6)]) again.push((await driver.handle(msg)).length);
-    assert.deepEqual(again, [0, 1, 0, 0]);
+    for (const msg of [reject(5), reject(6), reject(6), reject(6)]) again.push(Object.keys((await driver.handle(msg))[0] ?? {}));
+    assert.deepEqual(again, [[], ["action"], ["giveUp"], []]);
   } finally {
     process.stderr.write = write;
   }

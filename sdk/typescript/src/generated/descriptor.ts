@@ -4908,7 +4908,8 @@ export const descriptor: Record<string, unknown> = {
         "msg": {
          "oneof": [
           "hello",
-          "action"
+          "action",
+          "giveUp"
          ]
         }
        },
@@ -4920,6 +4921,10 @@ export const descriptor: Record<string, unknown> = {
         "action": {
          "type": "ActionResponse",
          "id": 2
+        },
+        "giveUp": {
+         "type": "GiveUp",
+         "id": 3
         }
        }
       },
@@ -4960,6 +4965,14 @@ export const descriptor: Record<string, unknown> = {
         "note": {
          "type": "string",
          "id": 3
+        }
+       }
+      },
+      "GiveUp": {
+       "fields": {
+        "requestId": {
+         "type": "uint64",
+         "id": 1
         }
        }
       },

@@ -11,6 +11,7 @@ import type { DecisionRequest as _arena_v1_DecisionRequest, DecisionRequest__Out
 import type { Event as _arena_v1_Event, Event__Output as _arena_v1_Event__Output } from './arena/v1/Event.js';
 import type { EventBatch as _arena_v1_EventBatch, EventBatch__Output as _arena_v1_EventBatch__Output } from './arena/v1/EventBatch.js';
 import type { GameStart as _arena_v1_GameStart, GameStart__Output as _arena_v1_GameStart__Output } from './arena/v1/GameStart.js';
+import type { GiveUp as _arena_v1_GiveUp, GiveUp__Output as _arena_v1_GiveUp__Output } from './arena/v1/GiveUp.js';
 import type { Hello as _arena_v1_Hello, Hello__Output as _arena_v1_Hello__Output } from './arena/v1/Hello.js';
 import type { MatchResult as _arena_v1_MatchResult, MatchResult__Output as _arena_v1_MatchResult__Output } from './arena/v1/MatchResult.js';
 import type { OptionValue as _arena_v1_OptionValue, OptionValue__Output as _arena_v1_OptionValue__Output } from './arena/v1/OptionValue.js';
@@ -240,6 +241,7 @@ export interface ProtoGrpcType {
       Event: MessageTypeDefinition<_arena_v1_Event, _arena_v1_Event__Output>
       EventBatch: MessageTypeDefinition<_arena_v1_EventBatch, _arena_v1_EventBatch__Output>
       GameStart: MessageTypeDefinition<_arena_v1_GameStart, _arena_v1_GameStart__Output>
+      GiveUp: MessageTypeDefinition<_arena_v1_GiveUp, _arena_v1_GiveUp__Output>
       Hello: MessageTypeDefinition<_arena_v1_Hello, _arena_v1_Hello__Output>
       MatchResult: MessageTypeDefinition<_arena_v1_MatchResult, _arena_v1_MatchResult__Output>
       OptionValue: MessageTypeDefinition<_arena_v1_OptionValue, _arena_v1_OptionValue__Output>

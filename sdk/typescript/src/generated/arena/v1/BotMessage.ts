@@ -3,6 +3,7 @@
 
 import type { Hello as _arena_v1_Hello, Hello__Output as _arena_v1_Hello__Output } from '../../arena/v1/Hello.js';
 import type { ActionResponse as _arena_v1_ActionResponse, ActionResponse__Output as _arena_v1_ActionResponse__Output } from '../../arena/v1/ActionResponse.js';
+import type { GiveUp as _arena_v1_GiveUp, GiveUp__Output as _arena_v1_GiveUp__Output } from '../../arena/v1/GiveUp.js';
 
 /**
  * Everything a bot sends.
@@ -17,9 +18,13 @@ export interface BotMessage {
    */
   'action'?: (_arena_v1_ActionResponse | null);
   /**
+   * No answer will come for a pending request: the referee plays its default action at once.
+   */
+  'giveUp'?: (_arena_v1_GiveUp | null);
+  /**
    * Exactly one is set.
    */
-  'msg'?: "hello"|"action";
+  'msg'?: "hello"|"action"|"giveUp";
 }
 
 /**
@@ -35,7 +40,11 @@ export interface BotMessage__Output {
    */
   'action'?: (_arena_v1_ActionResponse__Output | null);
   /**
+   * No answer will come for a pending request: the referee plays its default action at once.
+   */
+  'giveUp'?: (_arena_v1_GiveUp__Output | null);
+  /**
    * Exactly one is set.
    */
-  'msg'?: "hello"|"action";
+  'msg'?: "hello"|"action"|"giveUp";
 }

@@ -10,7 +10,7 @@ export const ErrorCode = {
    */
   ERROR_CODE_UNSPECIFIED: 0,
   /**
-   * The answer names a request that is not pending. No verdict.
+   * The answer (or give_up) names a request that is not pending. No verdict.
    */
   STALE_REQUEST: 1,
   /**
@@ -20,7 +20,7 @@ export const ErrorCode = {
    */
   MALFORMED_ACTION: 2,
   /**
-   * The bot sent a second Hello or another message out of place. No verdict.
+   * The bot sent a second Hello, an empty message or another message out of place. No verdict.
    */
   UNEXPECTED_MESSAGE: 3,
   /**
@@ -39,7 +39,7 @@ export type ErrorCode =
   | 'ERROR_CODE_UNSPECIFIED'
   | 0
   /**
-   * The answer names a request that is not pending. No verdict.
+   * The answer (or give_up) names a request that is not pending. No verdict.
    */
   | 'STALE_REQUEST'
   | 1
@@ -51,7 +51,7 @@ export type ErrorCode =
   | 'MALFORMED_ACTION'
   | 2
   /**
-   * The bot sent a second Hello or another message out of place. No verdict.
+   * The bot sent a second Hello, an empty message or another message out of place. No verdict.
    */
   | 'UNEXPECTED_MESSAGE'
   | 3

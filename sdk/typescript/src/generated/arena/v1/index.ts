@@ -9,6 +9,7 @@ export * from './ErrorCode.js';
 export * from './Event.js';
 export * from './EventBatch.js';
 export * from './GameStart.js';
+export * from './GiveUp.js';
 export * from './Hello.js';
 export * from './MatchResult.js';
 export * from './OptionValue.js';
