@@ -120,6 +120,19 @@ def check_kept(what: str, match_id: int, pruned_days: int | None) -> None:
         raise HTTPException(410, pruned_detail(what, match_id, pruned_days))
 
 
+#: Characters of a refused request's input that a 422 quotes back; the rest is counted, not repeated.
+QUOTED_INPUT = 200
+
+
+def quoted_input(value: Any) -> Any:
+    """A refused input as a 422 quotes it: whole if short, else its first QUOTED_INPUT characters (as JSON text, for
+    an object or a list) and how many more there were."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if len(text) <= QUOTED_INPUT:
+        return value
+    return f"{text[:QUOTED_INPUT]}… ({len(text) - QUOTED_INPUT} more characters)"
+
+
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
@@ -156,10 +169,14 @@ def create_app(state: LadderState) -> FastAPI:
         FastAPI reads the body before it checks the token, so a stranger's garbage got a 422 that described the body.
 
         A body sent as other than JSON is judged as bytes, and quoted: bytes that are not UTF-8 failed FastAPI's own
-        answer (a 500), so they are written with their undecodable bytes replaced."""
+        answer (a 500), so they are written with their undecodable bytes replaced. A long input is quoted in part
+        (``quoted_input``): a 60 KiB body came back whole in every refusal of it."""
         if (refused := await token_refused(request)) is not None:
             return refused
         errors = jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda raw: raw.decode("utf-8", "replace")})
+        for error in errors:
+            if isinstance(error, dict) and "input" in error:
+                error["input"] = quoted_input(error["input"])
         return JSONResponse({"detail": errors}, status_code=422)
 
     def known_game(game: str) -> str:

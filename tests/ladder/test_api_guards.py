@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 
@@ -318,3 +319,17 @@ def test_a_json_body_not_utf8_is_refused_401_without_a_token(ladder: LadderFixtu
         assert refused.status_code == 401 and told in refused.json()["detail"], refused.text
     judged = ladder.client.post("/api/challenges", content=body, headers={**json_type, **ladder.user("olga")})
     assert judged.status_code == 400 and judged.json()["detail"], judged.text
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/json"])
+def test_a_long_refused_input_is_quoted_in_part(ladder: LadderFixture, content_type: str) -> None:
+    """A 422 quotes what it refused: a body of 60,000 characters came back whole, in every refusal of it."""
+    owner = ladder.user("olga")
+    body = json.dumps({"bot": ["x" * 60_000], "opponent": "b", "game": "glory"}).encode()
+    refused = ladder.client.post("/api/challenges", content=body, headers={"Content-Type": content_type, **owner})
+    assert refused.status_code == 422, refused.text
+    assert len(refused.content) < 2_000
+    quoted = [e["input"] for e in refused.json()["detail"] if "input" in e]
+    assert quoted and all(isinstance(q, str) and q.endswith("more characters)") for q in quoted), quoted
+    short = ladder.client.post("/api/challenges", content=b'{"bot": 7}', headers={"Content-Type": "application/json", **owner})
+    assert short.status_code == 422 and 7 in [e.get("input") for e in short.json()["detail"]], "a short input is quoted as it was"
