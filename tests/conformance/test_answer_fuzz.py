@@ -4,12 +4,13 @@ A real session of every game is played by seeded random legal answers to a decis
 asked sends hypothesis-made answers: any Action message of the game (ids out of range or repeated, kinds that do
 not fit the decision, enum numbers the game does not define, nothing set), another game's action, a legal action
 altered a little or reordered, a legal action itself, answers to requests not pending (from the seat asked, or
-from a seat not asked or whose answer is held), and messages that are not answers. Each is judged on its own:
+from a seat not asked or whose answer is held), give_ups of the pending request or of another, and messages that
+are not answers. Each is judged on its own:
 a legal one is played; a malformed message is an ``error`` (MALFORMED_ACTION, a MALFORMED verdict) and an
 illegal move a ``rejection`` (an ILLEGAL_ACTION verdict), as the protocol tells them apart; stale and unexpected
 messages are errors without a verdict; a refused answer changes nothing (the state, who acts, every seat's view,
-the pending requests), the last rejection allowed is a strike and the default action, and the seat may still
-answer legally. Raw bytes are only seen by the gRPC service, so they are sent there, over a stream.
+the pending requests), the last rejection allowed is a strike and the default action, as is a give_up of the
+pending request, and the seat may still answer legally. Raw bytes are only seen by the gRPC service, so they are sent there, over a stream.
 """
 
 from __future__ import annotations
@@ -306,7 +307,9 @@ def _judge(table: Table, seat: int, msg: pb.BotMessage, legal_cache: dict[Any, A
     before = table.snapshot()
 
     which = msg.WhichOneof("msg")
-    if which != "action":
+    if which == "give_up":
+        expect = ("gave up", None) if msg.give_up.request_id == rid else ("error", pb.STALE_REQUEST)
+    elif which != "action":
         expect = ("error", pb.UNEXPECTED_MESSAGE)
     elif msg.action.request_id != rid:
         expect = ("error", pb.STALE_REQUEST)
@@ -333,6 +336,15 @@ def _judge(table: Table, seat: int, msg: pb.BotMessage, legal_cache: dict[Any, A
         played = [(a.seat, a.action, a.auto) for a in session.actions[before[5]:]]
         assert (seat, action, False) in played or s.held == (action, False, msg.action.note[:NOTE_MAX]), "a legal answer was not played"
         assert len(s.verdicts) == verdicts and s.refused == refused
+        return
+    if expect[0] == "gave up":  # as at its deadline: a TIMEOUT strike and the default action (a forfeit past the limit)
+        assert not any(m.WhichOneof("msg") in ("error", "rejection") for m in got), got
+        assert s.strikes == strikes + 1 and s.refused == refused
+        added = [(v.kind, v.detail) for v in s.verdicts[verdicts:]]
+        assert added[:1] == [(V.TIMEOUT, "the bot gave up on the decision")]
+        assert [k for k, _ in added[1:]] == ([V.FORFEIT] if s.strikes > TC.strike_limit else [])
+        auto = [a for a in session.actions[before[5]:] if a.seat == seat]
+        assert (auto and auto[0].auto) or (s.held is not None and s.held[1]), "no default action was played for the give_up"
         return
     if expect[0] == "error":
         assert [(m.WhichOneof("msg"), m.error.code) for m in got] == [expect], got
@@ -366,7 +378,7 @@ def _answers(draw: Any, table: Table, seat: int) -> pb.BotMessage:
     listed = game.listing(seat, 64) or [game.random_action(seat, random.Random(draw(st.integers(0, 2**16))))]
     legal = codec.action(draw(st.sampled_from(listed)))
     others = [f for f in pb.Action.DESCRIPTOR.fields_by_name if f != table.field]
-    how = draw(st.sampled_from(["any", "any", "any", "near", "near", "legal", "foreign", "none", "stale", "other"]))
+    how = draw(st.sampled_from(["any", "any", "any", "near", "near", "legal", "foreign", "none", "stale", "other", "give_up"]))
     if how == "any":
         action = _any_action(draw, table.field)
     elif how == "near":
@@ -384,6 +396,9 @@ def _answers(draw: Any, table: Table, seat: int) -> pb.BotMessage:
     elif how == "stale":
         wrong = draw(st.one_of(st.integers(0, rid - 1), st.integers(rid + 1, 2**63 - 1)))
         return pb.BotMessage(action=pb.ActionResponse(request_id=wrong, action=legal))
+    elif how == "give_up":
+        of = draw(st.one_of(st.just(rid), st.integers(0, rid - 1), st.integers(rid + 1, 2**63 - 1)))
+        return pb.BotMessage(give_up=pb.GiveUp(request_id=of))
     else:
         return draw(st.sampled_from([pb.BotMessage(), pb.BotMessage(hello=pb.Hello(protocol_version=1))]))
     note = draw(st.sampled_from(["", "why not", "x" * 600]))
@@ -395,6 +410,8 @@ def _unasked(draw: Any, table: Table, seat: int) -> pb.BotMessage:
     """An answer from a seat with no request pending: to its last request (answered, or lapsed), or to none."""
     asked = [m.decision.request_id for m in table.links[seat].sent if m.WhichOneof("msg") == "decision"]
     rid = draw(st.sampled_from(asked)) if asked and draw(st.booleans()) else draw(st.integers(0, 2**20))
+    if draw(st.integers(0, 3)) == 0:
+        return pb.BotMessage(give_up=pb.GiveUp(request_id=rid))
     return pb.BotMessage(action=pb.ActionResponse(request_id=rid, action=_any_action(draw, table.field)))
 
 
@@ -499,6 +516,11 @@ def test_bytes_on_the_wire_are_an_undecodable_message_or_judged_as_the_message_t
     if parsed is None:
         assert told == [("error", pb.MALFORMED_ACTION)] and got[-1].error.message.startswith("undecodable message")
         assert added == [V.MALFORMED]
+    elif parsed.WhichOneof("msg") == "give_up" and parsed.give_up.request_id == rid:  # as the fuzz above: a strike
+        assert told == [] and added == [V.TIMEOUT]
+        return
+    elif parsed.WhichOneof("msg") == "give_up":
+        assert told == [("error", pb.STALE_REQUEST)] and added == []
     elif parsed.WhichOneof("msg") != "action":
         assert told == [("error", pb.UNEXPECTED_MESSAGE)] and added == []
     elif parsed.action.request_id != rid:
