@@ -340,9 +340,9 @@ def _judge(table: Table, seat: int, msg: pb.BotMessage, legal_cache: dict[Any, A
     if expect[0] == "gave up":  # as at its deadline: a TIMEOUT strike and the default action (a forfeit past the limit)
         assert not any(m.WhichOneof("msg") in ("error", "rejection") for m in got), got
         assert s.strikes == strikes + 1 and s.refused == refused
-        added = [(v.kind, v.detail) for v in s.verdicts[verdicts:]]
-        assert added[:1] == [(V.TIMEOUT, "the bot gave up on the decision")]
-        assert [k for k, _ in added[1:]] == ([V.FORFEIT] if s.strikes > TC.strike_limit else [])
+        told = [(v.kind, v.detail) for v in s.verdicts[verdicts:]]
+        assert told[:1] == [(V.TIMEOUT, "the bot gave up on the decision")]
+        assert [k for k, _ in told[1:]] == ([V.FORFEIT] if s.strikes > TC.strike_limit else [])
         auto = [a for a in session.actions[before[5]:] if a.seat == seat]
         assert (auto and auto[0].auto) or (s.held is not None and s.held[1]), "no default action was played for the give_up"
         return
