@@ -56,7 +56,8 @@ const RatingChart = (() => {
     hi += pad;
     const x = (u) => (last === first ? (m.l + W - m.r) / 2 : m.l + ((u - first) * (W - m.l - m.r)) / (last - first));
     const y = (v) => m.t + ((hi - v) * (H - m.t - m.b)) / (hi - lo);
-    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "img", "aria-label": "rating history" });
+    // a group, not an img: an img's children are presentational, and its dots are links to their matches
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-chart", role: "group", "aria-label": "rating history" });
     root.append(svg("title", {}, "Rating history: μ, μ ± σ and μ − 3σ after each rating update (one per duplicate set)"));
 
     const axis = svg("g", { class: "axis" });
