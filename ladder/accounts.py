@@ -31,11 +31,14 @@ def add_user(db: Session, name: str) -> str:
     """Create ``name`` and return its new API token (shown once)."""
     if not NAME_RE.match(name):
         raise AccountError(f"user name {name!r} {NAME_RULE}")
-    if name == HOUSE:
-        # Taken before the samples were entered, it made its holder their owner: able to withdraw them and read their logs.
+    if name.lower() == HOUSE:
+        # Taken before the samples were entered, it made its holder their owner: able to withdraw them and read their
+        # logs; and "Arena" would pass for the ladder's own on every page.
         raise AccountError(f"user name {name!r} is the ladder's own, owner of the sample bots")
-    if db.scalar(select(User).where(User.name == name)) is not None:
-        raise AccountError(f"user {name!r} exists already")
+    # Names that differ only in case are one: "Alice" beside "alice" would pass for her (names are ASCII: NAME_RE).
+    held = db.scalar(select(User.name).where(func.lower(User.name) == name.lower()))
+    if held is not None:
+        raise AccountError(f"user {name!r} exists already" + ("" if held == name else f" as {held!r} (names that differ only in case are one)"))
     token = "arena_" + secrets.token_urlsafe(24)
     db.add(User(name=name, token_hash=hash_token(token), created_at=time.time()))
     db.commit()

@@ -271,6 +271,18 @@ def unpacked(data: bytes, staging: Path, limits: Limits) -> BotManifest:
     return manifest
 
 
+def check_unlike_others(db: Session, owner: User, name: str) -> None:
+    """A new bot name must not differ from a bot's only in case: "Random" beside "random" would pass for it on the
+    leaderboard (and be one folder of the store on a file system that ignores case). Names are ASCII (NAME_RE), which
+    ``lower`` folds alike in SQLite and PostgreSQL."""
+    alike = db.execute(select(Bot.name, Bot.owner_id).where(func.lower(Bot.name) == name.lower())).first()
+    if alike is None:
+        return
+    if alike.owner_id != owner.id:
+        raise SubmissionRefused(403, f"the bot name {name!r} differs only in case from {alike.name!r}, which belongs to another user")
+    raise SubmissionRefused(409, f"your bot is named {alike.name!r}: submit it under that name (names that differ only in case are one)")
+
+
 def register(
     make: sessionmaker[Session], owner: User, manifest: BotManifest, registered: list[int], store: Path, per_day: int = 0
 ) -> tuple[int, str]:
@@ -286,7 +298,9 @@ def register(
     with make() as db:
         check_daily_limit(db, owner.id, per_day, time.time())
         bot = db.scalar(select(Bot).where(Bot.name == manifest.name))
-        if bot is not None and bot.owner_id != owner.id:
+        if bot is None:
+            check_unlike_others(db, owner, manifest.name)
+        elif bot.owner_id != owner.id:
             raise SubmissionRefused(403, f"the bot name {manifest.name!r} belongs to another user")
         if bot is None:
             bot = Bot(name=manifest.name, owner_id=owner.id, created_at=time.time())

@@ -40,6 +40,10 @@ def test_a_token_names_its_owner_only_and_is_kept_as_a_hash(make: sessionmaker[S
             assert user_for_token(db, wrong) is None, wrong
         with pytest.raises(AccountError, match="exists already"):
             add_user(db, "alice")
+        with pytest.raises(AccountError, match="'Alice' exists already as 'alice' \\(names that differ only in case are one\\)"):
+            add_user(db, "Alice")  # would pass for alice on every page
+        with pytest.raises(AccountError, match="the ladder's own"):
+            add_user(db, "ARENA")
         assert user_for_token(db, alice).name == "alice", "a refused second add leaves the token"  # type: ignore[union-attr]
 
 

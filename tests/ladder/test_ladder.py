@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import random
 import shutil
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ladder.datafiles import located
 from ladder.models import BotVersion, Match, MatchSeat, RatingChange
@@ -52,6 +53,28 @@ def test_submission_validation_and_ownership(ladder: LadderFixture, tmp_path: Pa
     assert not any((ladder.ladder.store / ".staging").iterdir()), "no half-unpacked upload is left"
     # Nothing but the store, the database and the validation area was written.
     assert sorted(p.name for p in ladder.ladder.store.iterdir()) == [".staging", ".validation", "gw-greedy"]
+
+
+def test_a_bot_name_that_differs_from_one_only_in_case_is_refused(ladder: LadderFixture, tmp_path: Path) -> None:
+    """"GW-Greedy" beside "gw-greedy" would pass for it on the leaderboard: another owner is refused as for the name
+    itself (403), the owner told the name its bot has (409); nothing is added."""
+    alice, bob = ladder.user("alice"), ladder.user("bob")
+    assert ladder.submit(alice, GREEDY)[0] == 201
+    held = tomllib.loads((GREEDY / "bot.toml").read_text())["name"]
+    variant = tmp_path / "variant"
+    shutil.copytree(GREEDY, variant)
+    manifest = variant / "bot.toml"
+    manifest.write_text(manifest.read_text().replace(f'name = "{held}"', f'name = "{held.upper()}"'))
+    with ladder.make() as db:
+        before = db.scalar(select(func.count()).select_from(BotVersion))
+    status, body = ladder.submit(bob, variant)
+    assert status == 403 and body["detail"] == f"the bot name {held.upper()!r} differs only in case from {held!r}, which belongs to another user"
+    status, body = ladder.submit(alice, variant)
+    assert status == 409 and f"your bot is named {held!r}" in body["detail"], body
+    with ladder.make() as db:
+        assert db.scalar(select(func.count()).select_from(BotVersion)) == before
+    assert sorted(p.name for p in ladder.ladder.store.iterdir() if not p.name.startswith(".")) == [held]
+
 
 
 def test_matches_are_duplicate_deals_and_new_bots_place_first(ladder: LadderFixture) -> None:
