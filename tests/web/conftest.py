@@ -9,11 +9,15 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import re
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -120,6 +124,32 @@ class ServedLadder:
         thread = threading.Thread(target=self.play, args=(matches,), daemon=True)
         thread.start()
         return thread
+
+
+@contextmanager
+def arena_replay(path: Path) -> Iterator[str]:
+    """``arena replay FILE --no-browser`` run as a user runs it; yields the address it serves the viewer at, once it answers."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "replay", str(path), "--no-browser", "--port", "0"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, line
+        url = found.group(0)
+        for _ in range(100):  # the address is printed just before uvicorn starts
+            try:
+                httpx.get(url, timeout=5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def settled_matches() -> Select[Match]:

@@ -5,10 +5,6 @@ Set ARENA_SCREENSHOTS=1 to write the screenshots of docs/web.md into docs/screen
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,8 +15,7 @@ from ladder.models import Bot, BotVersion, Match, MatchSeat
 from ladder.queries import UNSETTLED_DEALS
 from referee.core.cards import card_str
 from referee.server.replay import load_replay
-from tests.support import ROOT
-from tests.web.conftest import GAME, ServedLadder, settled_matches
+from tests.web.conftest import GAME, ServedLadder, arena_replay, settled_matches
 from tests.web.test_frames import steps
 
 if TYPE_CHECKING:
@@ -214,23 +209,8 @@ def test_arena_replay_serves_a_replay_file_in_the_same_viewer(page: Page, served
         match = db.scalars(settled_matches().order_by(None).order_by(Match.id.desc())).first()
         assert match is not None and match.replay_path
     path = served.file(match.replay_path)
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "arena.cli.main", "replay", str(path), "--no-browser", "--port", "0"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert found, line
-        url = found.group(0)
-        for _ in range(100):  # the address is printed just before uvicorn starts
-            try:
-                page.goto(url)
-                break
-            except Exception:
-                time.sleep(0.1)
+    with arena_replay(path) as url:
+        page.goto(url)
         page.wait_for_selector("body[data-step='0'][data-mode='all']")
         assert path.name in page.inner_text("#match-title")
         frames = served.get(f"/api/matches/{match.id}/frames", seat="1").json()["frames"]
@@ -242,9 +222,6 @@ def test_arena_replay_serves_a_replay_file_in_the_same_viewer(page: Page, served
         game, _ = list(steps(load_replay(path)))[-1]
         assert not ids & game.hidden_cards(1)
         assert page.locator("#nav a").count() == 0  # no ladder behind a local replay
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_a_suspended_bots_page_says_so_and_why(page: Page, served: ServedLadder) -> None:
