@@ -163,3 +163,28 @@ def test_a_note_keeps_500_characters_of_any_plane_and_takes_any_value() -> None:
     assert request.noted == "\U0001f600" * 500
     request.note(42)  # type: ignore[arg-type]
     assert request.noted == "42"
+
+
+def test_an_answer_the_referee_could_not_use_is_given_up_on_and_act_is_not_asked_again(caplog: pytest.LogCaptureFixture) -> None:
+    """MALFORMED_ACTION and MESSAGE_TOO_LARGE leave the request open, and act would slip the same way again: the
+    driver gives it up. Other errors are not about the pending answer, and once the match is over nothing is."""
+    bot = Recorder()
+    driver = BotDriver(bot)
+    driver.handle(START)
+
+    def error(code: pb.ErrorCode) -> list[str]:
+        return [r.WhichOneof("msg") for r in driver.handle(pb.RefereeMessage(error=pb.ProtocolError(code=code, message="not an action")))]
+
+    assert error(pb.MALFORMED_ACTION) == [], "nothing is pending before the first decision"
+    driver.handle(reveal_request(5))
+    with caplog.at_level("WARNING", logger="arena_sdk"):
+        assert error(pb.STALE_REQUEST) == [] and error(pb.UNEXPECTED_MESSAGE) == []
+        (given,) = driver.handle(pb.RefereeMessage(error=pb.ProtocolError(code=pb.MALFORMED_ACTION, message="garbled")))
+    assert given.give_up.request_id == 5
+    assert any("giving up on decision 5" in r.getMessage() for r in caplog.records)
+    driver.handle(reveal_request(6))
+    (given,) = driver.handle(pb.RefereeMessage(error=pb.ProtocolError(code=pb.MESSAGE_TOO_LARGE, message="too large")))
+    assert given.give_up.request_id == 6
+    driver.handle(pb.RefereeMessage(result=pb.MatchResult(match_id="m1")))
+    assert error(pb.MALFORMED_ACTION) == [] and error(pb.MESSAGE_TOO_LARGE) == [], "nothing is pending once the match is over"
+    assert [t for t in bot.told if t[0] == "act"] == [("act", 5), ("act", 6)]
