@@ -164,12 +164,13 @@ test("an answer the referee could not use is given up on: act is not asked again
   const bot = new Recorder();
   const driver = new BotDriver(bot);
   await driver.handle(START);
-  await driver.handle(squadRequest(5, false));
   const error = (code: "STALE_REQUEST" | "MALFORMED_ACTION" | "UNEXPECTED_MESSAGE" | "MESSAGE_TOO_LARGE") =>
     received({ error: { code, message: "not an action" } });
   const write = process.stderr.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   try {
+    assert.equal((await driver.handle(error("MALFORMED_ACTION"))).length, 0, "nothing is pending before the first decision");
+    await driver.handle(squadRequest(5, false));
     assert.equal((await driver.handle(error("STALE_REQUEST"))).length, 0, "STALE_REQUEST: an answer to another request, nothing to give up");
     assert.equal((await driver.handle(error("UNEXPECTED_MESSAGE"))).length, 0, "UNEXPECTED_MESSAGE: not an answer");
     assert.deepEqual(await driver.handle(error("MALFORMED_ACTION")), [{ giveUp: { requestId: 5 } }], "MALFORMED_ACTION");
