@@ -85,6 +85,21 @@ def test_a_replay_whose_result_was_changed_does_not_re_play() -> None:
         replay_game(data)
 
 
+@pytest.mark.parametrize("seat", [0, -1])
+def test_a_compact_replay_whose_scores_were_changed_does_not_re_play(seat: int) -> None:
+    """A compact replay has no events to compare: its ranks and scores are what its re-play is checked against. Any
+    seat's score changed (the ranks left as they were) is refused; a replay that records no scores is judged by its
+    ranks."""
+    data = compact_replay()
+    parse_replay(json.dumps(data).encode(), "r.json")
+    changed = json.loads(json.dumps(data))
+    changed["game_result"]["scores"][seat] += 1
+    with pytest.raises(ReplayError, match="scores differ"):
+        parse_replay(json.dumps(changed).encode(), "r.json")
+    del data["game_result"]["scores"]
+    parse_replay(json.dumps(data).encode(), "r.json")
+
+
 def test_a_folder_given_as_a_replay_is_refused_naming_it(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match=str(tmp_path)):
         load_replay(tmp_path)
