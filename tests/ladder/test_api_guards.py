@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from ladder.api import QUOTED_INPUT, quoted_input
 from ladder.datafiles import located
 from ladder.models import Match, MatchSeat
 from ladder.upload import zip_directory
@@ -333,3 +334,17 @@ def test_a_long_refused_input_is_quoted_in_part(ladder: LadderFixture, content_t
     assert quoted and all(isinstance(q, str) and q.endswith("more characters)") for q in quoted), quoted
     short = ladder.client.post("/api/challenges", content=b'{"bot": 7}', headers={"Content-Type": "application/json", **owner})
     assert short.status_code == 422 and 7 in [e.get("input") for e in short.json()["detail"]], "a short input is quoted as it was"
+
+
+def test_an_input_is_quoted_whole_up_to_the_limit_and_past_it_cut_there_with_the_rest_counted() -> None:
+    """The cut falls at QUOTED_INPUT characters exactly; an object or list is measured, and cut, as the JSON text a
+    reader would see (its characters, not their escapes), and left as it was while short."""
+    at_limit, over = "a" * QUOTED_INPUT, "b" * QUOTED_INPUT + "cde"
+    assert quoted_input(at_limit) == at_limit
+    assert quoted_input(over) == f"{'b' * QUOTED_INPUT}… (3 more characters)"
+    short = {"bot": ["é" * (QUOTED_INPUT - 20)]}  # 193 characters of JSON, 1,093 with é escaped
+    assert len(json.dumps(short, ensure_ascii=False)) <= QUOTED_INPUT < len(json.dumps(short))
+    assert quoted_input(short) is short and quoted_input(7) == 7
+    long = ["x" * QUOTED_INPUT]
+    text = json.dumps(long)
+    assert quoted_input(long) == f"{text[:QUOTED_INPUT]}… ({len(text) - QUOTED_INPUT} more characters)"
