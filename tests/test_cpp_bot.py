@@ -4,7 +4,8 @@ It is built with its own build.sh (protoc, grpc_cpp_plugin, g++ and Debian's grp
 every game against the Python sample bots through the runner of `arena match`: no verdict may fall on it,
 and every action it built from a decision's constraints must be one of the request's legal actions
 whenever the referee listed them (the bot logs those it built off the list). One game also runs in the
-Docker sandbox, where a compiled bot needs its execute bit.
+Docker sandbox, where a compiled bot needs its execute bit. Against a referee that refuses its every answer, it
+gives up on each request after its tries (give_up), as docs/protocol.md shows a bot without an SDK how to.
 
 Without the toolchain these tests are skipped, except under CI, where they fail (.ci/run installs it).
 """
@@ -17,7 +18,9 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +111,34 @@ def test_every_game_is_covered() -> None:
     assert set(load_manifest(BOT).games) == set(GAMES)
     for game, opponents in OPPONENTS.items():
         assert len(opponents) + 1 in GAMES[game].spec.player_counts
+
+
+def test_the_cpp_bot_gives_up_on_a_request_whose_answers_are_all_refused(built: Path) -> None:
+    """Every answer of the C++ seat is rejected: after its tries it sends give_up, and the referee plays the default
+    action then, not at a deadline ten minutes away (the process's timeout would fail first)."""
+    from tests.test_grpc import RandomBot, Referee  # a referee in a thread of this process, and the Python random bot
+    from arena_sdk.client import play as python_play
+
+    ref = Referee(tc=TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
+    original = ref.session._on_message
+
+    def refuse_seat_0(s: Any, msg: pb.BotMessage) -> None:
+        if s.seat == 0 and msg.WhichOneof("msg") == "action" and s.pending is not None and msg.action.request_id == s.pending.request_id:
+            ref.session._reject(s, "every answer of this seat is refused (a test)")
+            return
+        original(s, msg)
+
+    ref.session._on_message = refuse_seat_0  # type: ignore[method-assign]
+    other = threading.Thread(target=python_play, args=(RandomBot(1), ref.address, ref.session.match_id, ref.session.tokens()[1]), daemon=True)
+    other.start()
+    env = {"PATH": os.environ.get("PATH", ""), "ARENA_ADDRESS": ref.address, "ARENA_MATCH_ID": ref.session.match_id, "ARENA_TOKEN": ref.session.tokens()[0], "ARENA_BOT_SEED": "5"}
+    proc = subprocess.run([str(built / "build" / "bot")], env=env, capture_output=True, text=True, timeout=120, check=False)
+    other.join(60)
+    record = ref.join()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    seat = record.result.seats[0]
+    gave_up = [v.detail for v in seat.verdicts if v.kind == pb.TIMEOUT]
+    assert gave_up == ["the bot gave up on the decision"] * 3 and seat.forfeited, seat
+    assert proc.stdout.count("after 5 rejected answers") == 3, proc.stdout[-3000:]
+    rejected = [v.decision_index for v in seat.verdicts if v.kind == pb.ILLEGAL_ACTION]
+    assert len(rejected) == 3 * 5 and len(set(rejected)) == 3, "five answers to each of three decisions, then a give_up"

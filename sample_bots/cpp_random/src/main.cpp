@@ -28,7 +28,8 @@ const char* const kName = "cpp-random";
 const char* const kVersion = "1.0.0";
 // How long to keep trying to reconnect after the stream drops without a result.
 const auto kReconnectFor = std::chrono::seconds(10);
-// Answers tried for one request after rejections before leaving it to time out.
+// Answers tried for one request before giving up on it (docs/protocol.md: give_up, and the referee plays the
+// default action at once, as at the deadline, instead of waiting for it).
 const int kMaxTries = 5;
 
 struct Ticket {
@@ -135,7 +136,16 @@ int play(arena::v1::Referee::Stub& stub, const Ticket& ticket, Rng& rng) {
           ++stats.rejections;
           std::cout << "rejected (request " << message.rejection().request_id() << "): " << message.rejection().reason()
                     << std::endl;
-          if (message.rejection().request_id() != pending.request_id() || tries >= kMaxTries) break;
+          if (message.rejection().request_id() != pending.request_id() || tries > kMaxTries) break;
+          if (tries == kMaxTries) {  // said once: answers sent before may still be rejected after it
+            ++tries;
+            std::cout << "giving up on request " << pending.request_id() << " after " << kMaxTries << " rejected answers"
+                      << std::endl;
+            BotMessage give_up;
+            give_up.mutable_give_up()->set_request_id(pending.request_id());
+            stream->Write(give_up);
+            break;
+          }
           ++tries;
           Action retry = pending.legal_actions_listed() ? rng.pick(pending.legal_actions()) : random_action(pending, rng);
           stream->Write(answer(pending.request_id(), retry));
