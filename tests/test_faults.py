@@ -107,6 +107,18 @@ def test_endless_illegal_actions(tmp_path: Path, sandbox: str) -> None:
 
 
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_illegal_actions_until_the_sdk_gives_up(tmp_path: Path, sandbox: str) -> None:
+    """The SDK's own retries used up, it says give_up: the referee ends the decision then, with its deadline's strike
+    (the detail tells the two apart), 30 s before that deadline would come."""
+    tc = TimeControl(move_time_ms=30_000, time_bank_ms=0, strike_limit=1, max_rejections=20)
+    played, kinds, log = play(tmp_path, "illegal_then_give_up", sandbox, tc)
+    per_decision = ["ILLEGAL_ACTION"] * 4 + ["TIMEOUT"]  # the first answer and its 3 retries, then the give_up
+    assert kinds == per_decision * (tc.strike_limit + 1) + ["FORFEIT"], log[-2000:]
+    gave_up = {v.detail for v in played.record.result.seats[0].verdicts if v.kind == pb.TIMEOUT}
+    assert gave_up == {"the bot gave up on the decision"} and log.count("giving up on decision") == tc.strike_limit + 1
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
 def test_another_seats_socket_refuses(tmp_path: Path, sandbox: str) -> None:
     played, kinds, log = play(tmp_path, "other_seat", sandbox)
     assert kinds == [], log[-2000:]

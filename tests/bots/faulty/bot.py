@@ -197,8 +197,8 @@ class Faulty(Bot):
             time.sleep(3600)
         if FAULT == "too_slow":
             time.sleep(request.time_left_ms / 1000 + 0.3)
-        if FAULT == "illegal_forever":
-            return gw.squad([9999])  # well formed, never legal
+        if FAULT in ("illegal_forever", "illegal_then_give_up"):
+            return gw.squad([9999])  # well formed, never legal (the second gives up after the SDK's 3 retries)
         if FAULT == "memory_hog" and self.decisions == 2:
             hog = []
             while True:
