@@ -484,8 +484,7 @@ class MatchSession:
             return
         answer = msg.action
         if s.pending is None or answer.request_id != s.pending.request_id:
-            s.refused += 1
-            self._protocol_error(s, pb.STALE_REQUEST, f"request {answer.request_id} is not pending")
+            self._stale(s, answer.request_id)
             return
         try:
             action = self.codec.decode_action(answer.action)
@@ -505,10 +504,14 @@ class MatchSession:
         time and the whole bank spent, a TIMEOUT strike, the default action), so that giving up gains a bot nothing
         over waiting, and a bot whose SDK cannot say it fares the same, only later."""
         if s.pending is None or request_id != s.pending.request_id:
-            s.refused += 1
-            self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending")
+            self._stale(s, request_id)
             return
         self._time_out(s, elapsed=self.tc.move_time_ms + s.bank_ms, detail="the bot gave up on the decision")
+
+    def _stale(self, s: Seat, request_id: int) -> None:
+        """An answer or give_up for a request that is not pending: refused, with no verdict."""
+        s.refused += 1
+        self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending")
 
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None

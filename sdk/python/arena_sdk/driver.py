@@ -62,22 +62,12 @@ class BotDriver:
                 if self.retries <= self.max_retries:
                     return self._answer()
                 if self.retries == self.max_retries + 1:  # once: the referee may still reject answers sent before
-                    log.warning(
-                        "giving up on decision %d after %d rejected actions (max_retries %d): the referee plays the "
-                        "default action and gives a TIMEOUT strike",
-                        self.pending.decision_index, self.retries, self.max_retries,
-                    )
-                    return self._give_up()
+                    return self._give_up(f"after {self.retries} rejected actions (max_retries {self.max_retries})")
         elif which == "error":
             log.warning("protocol error %s: %s", pb.ErrorCode.Name(msg.error.code), msg.error.message)
             if msg.error.code in UNUSED_ANSWER and self.pending is not None and self.result is None:
                 # act is not asked again for a decision whose answer was not an action: it would slip the same way
-                log.warning(
-                    "giving up on decision %d: its answer was not a usable action; the referee plays the default "
-                    "action and gives a TIMEOUT strike",
-                    self.pending.decision_index,
-                )
-                return self._give_up()
+                return self._give_up("(its answer was not a usable action)")
         elif which == "result":
             self.result = msg.result
             self.bot.on_result(msg.result)
@@ -88,9 +78,14 @@ class BotDriver:
             field = self.start.game.replace("-", "_")
             self.bot.on_events([getattr(e, field) for e in batch.events])
 
-    def _give_up(self) -> list[pb.BotMessage]:
-        """Tell the referee no answer will come for the pending request: it ends it now, as its deadline would."""
+    def _give_up(self, why: str) -> list[pb.BotMessage]:
+        """Tell the referee (and the log) no answer will come for the pending request: it ends it now, as its deadline
+        would."""
         assert self.pending is not None
+        log.warning(
+            "giving up on decision %d %s: the referee plays the default action and gives a TIMEOUT strike",
+            self.pending.decision_index, why,
+        )
         return [pb.BotMessage(give_up=pb.GiveUp(request_id=self.pending.request_id))]
 
     def _answer(self) -> list[pb.BotMessage]:

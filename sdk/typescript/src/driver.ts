@@ -60,11 +60,7 @@ export class BotDriver {
           if (this.retries <= this.maxRetries) return this.answer();
           if (this.retries === this.maxRetries + 1) {
             // once: the referee may still reject answers sent before
-            log.warning(
-              `giving up on decision ${this.pending.decisionIndex} after ${this.retries} rejected actions (maxRetries ${this.maxRetries}): ` +
-                "the referee plays the default action and gives a TIMEOUT strike",
-            );
-            return this.giveUp(this.pending);
+            return this.giveUp(this.pending, `after ${this.retries} rejected actions (maxRetries ${this.maxRetries})`);
           }
         }
         break;
@@ -75,11 +71,7 @@ export class BotDriver {
         log.warning(`protocol error ${ERROR_CODES[error.code] ?? error.code}: ${error.message}`);
         if (UNUSED_ANSWER.has(ERROR_CODES[error.code] ?? "") && this.pending && !this.result) {
           // act is not asked again for a decision whose answer was not an action: it would slip the same way
-          log.warning(
-            `giving up on decision ${this.pending.decisionIndex}: its answer was not a usable action; ` +
-              "the referee plays the default action and gives a TIMEOUT strike",
-          );
-          return this.giveUp(this.pending);
+          return this.giveUp(this.pending, "(its answer was not a usable action)");
         }
         break;
       }
@@ -102,8 +94,9 @@ export class BotDriver {
       raw,
     );
   }
-  /** Tell the referee no answer will come for `pending`: it ends the request now, as its deadline would. */
-  private giveUp(pending: DecisionRequest): BotMessage[] {
+  /** Tell the referee (and the log) no answer will come for `pending`: it ends the request now, as its deadline would. */
+  private giveUp(pending: DecisionRequest, why: string): BotMessage[] {
+    log.warning(`giving up on decision ${pending.decisionIndex} ${why}: the referee plays the default action and gives a TIMEOUT strike`);
     return [{ giveUp: { requestId: pending.requestId } }];
   }
 
