@@ -116,7 +116,7 @@ def test_every_game_is_covered() -> None:
 def test_the_cpp_bot_gives_up_on_a_request_whose_answers_are_all_refused(built: Path) -> None:
     """Every answer of the C++ seat is rejected: after its tries it sends give_up, and the referee plays the default
     action then, not at a deadline ten minutes away (the process's timeout would fail first)."""
-    from tests.test_grpc import RandomBot, Referee  # a referee in a thread of this process, and the Python random bot
+    from tests.grpc_support import RandomBot, Referee  # a referee in a thread of this process, and the Python random bot
     from arena_sdk.client import play as python_play
 
     ref = Referee(tc=TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))

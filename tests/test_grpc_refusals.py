@@ -8,7 +8,7 @@ import grpc
 import pytest
 
 from arena.v1 import referee_pb2 as pb
-from tests.test_grpc import Referee, raw_stream
+from tests.grpc_support import Referee, raw_stream
 
 
 @pytest.fixture

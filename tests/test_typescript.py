@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -32,12 +31,11 @@ from arena.cli.main import app
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.client import play as python_play
 from benchmarks.matches import pooled_copies
-from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import ChooseTarget, PlaySquad, RevealGenerals
 from referee.games.registry import GAMES
 from referee.server.runner import LocalMatch, MatchSetup, run_local_match
-from referee.server.service import RefereeService, make_server
-from referee.server.session import MatchSession, TimeControl
+from referee.server.session import TimeControl
+from tests.grpc_support import Referee
 from tests.support import ROOT, SAMPLE_BOTS, HalfOpenProxy, docker_ready, load_bot_class
 
 SDK = ROOT / "sdk" / "typescript"
@@ -285,55 +283,9 @@ def test_a_pooled_typescript_bot_plays_several_matches_in_one_process(bots: dict
 # --- reconnection and refusal, against a referee in this process -----------------------------
 
 
-class Referee:
-    """A referee serving one General's War match on a unix socket, from a thread of its own."""
-
-    def __init__(self, tc: TimeControl) -> None:
-        self.tmp = tempfile.TemporaryDirectory(prefix="arena-ts-")
-        self.address = f"unix:{Path(self.tmp.name) / 'r.sock'}"
-        self.loop = asyncio.new_event_loop()
-        self.session = MatchSession(GeneralsWar(2, 5), ["ts", "py"], tc)
-        self.ready = threading.Event()
-        self.record: Any = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(10)
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-
-        async def main() -> None:
-            server = make_server(service := RefereeService())
-            service.add(self.session)
-            server.add_insecure_port(self.address)
-            await server.start()
-            self.ready.set()
-            self.record = await self.session.run()
-            await asyncio.sleep(0.2)
-            await server.stop(grace=0.5)
-
-        self.loop.run_until_complete(main())
-
-    def env(self, seat: int, token: str | None = None) -> dict[str, str]:
-        return {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "ARENA_ADDRESS": self.address,
-            "ARENA_MATCH_ID": self.session.match_id,
-            "ARENA_TOKEN": token if token is not None else self.session.tokens()[seat],
-            "ARENA_BOT_SEED": "9",
-        }
-
-    def stop(self) -> None:
-        if self.thread.is_alive():
-            for seat in (0, 1):
-                self.loop.call_soon_threadsafe(self.session.process_ended, seat, "test over")
-            self.thread.join(30)
-        self.tmp.cleanup()
-
-
 @pytest.fixture
 def referee() -> Iterator[Referee]:
-    ref = Referee(TimeControl(move_time_ms=5000, time_bank_ms=0, connect_timeout_ms=20_000))
+    ref = Referee(tc=TimeControl(move_time_ms=5000, time_bank_ms=0, connect_timeout_ms=20_000))
     yield ref
     ref.stop()
 
@@ -347,16 +299,7 @@ def python_seat(ref: Referee, seat: int) -> threading.Thread:
 
 def test_the_typescript_bot_reconnects_after_its_stream_drops(bots: dict[str, Path], referee: Referee) -> None:
     """The referee drops seat 0's stream after its first answer; the SDK connects again and the match goes on."""
-    dropped = threading.Event()
-    original = referee.session._on_message
-
-    def on_message(s: Any, msg: Any) -> None:
-        original(s, msg)
-        if s.seat == 0 and not dropped.is_set() and s.link is not None:
-            dropped.set()
-            s.link.close()  # ends the stream from the referee's side, as a network failure would
-
-    referee.session._on_message = on_message  # type: ignore[method-assign]
+    dropped = referee.drop_first_stream(0)
     other = python_seat(referee, 1)
     assert NODE is not None
     proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=referee.env(0), capture_output=True, text=True, timeout=120)
@@ -440,7 +383,7 @@ def test_a_typescript_bot_that_gives_up_over_the_wire_ends_its_decision_at_once(
         "void run(new Illegal());\n"
     )
     built = bundled(source, tmp_path / "built")
-    ref = Referee(TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
+    ref = Referee(tc=TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
     try:
         other = python_seat(ref, 1)
         assert NODE is not None

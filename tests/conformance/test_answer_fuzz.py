@@ -37,7 +37,7 @@ from referee.games.registry import GAMES
 from referee.protocol.codec import CARD_MESSAGE, CodecError, snake
 from referee.protocol.messages import game_field
 from referee.server.session import NOTE_MAX, MatchSession, TimeControl
-from tests.test_grpc import Referee, hold_stream, raw_stream
+from tests.grpc_support import Referee, hold_stream, raw_stream
 
 V = pb.VerdictKind
 
