@@ -239,3 +239,15 @@ def test_the_try_it_lines_are_each_a_command_at_80_columns(tmp_path: Path, lang:
     assert all(line.startswith(("  (cd ", "  pytest ", "  arena match ", "  arena bot check ")) for line in lines), lines
     assert shlex.split(lines[-2]) == ["arena", "match", "glory", str(where), str(where)]  # the folder with a space, quoted
     assert shlex.split(lines[-1], comments=True) == ["arena", "bot", "check", str(where)]
+
+
+@pytest.mark.parametrize("lang", ["python", pytest.param("typescript", marks=needs_node)])
+def test_the_readmes_commands_are_the_try_it_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """The TypeScript kit's README said `npm test`, then `arena match ... ts-bot`: one runs in the bot's folder, the
+    other beside it. Its commands are now those `arena bot new` prints, all run from where it ran."""
+    monkeypatch.chdir(tmp_path)
+    printed = new("kit", "--game", "glory", "--lang", lang)
+    try_it = [line.split("#")[0].strip() for line in printed.split("try it:\n")[1].splitlines()]
+    readme = (tmp_path / "kit" / "README.md").read_text()
+    commands = [line.strip() for line in readme.splitlines() if line.startswith("    ")]
+    assert commands and all(command in try_it for command in commands), (commands, try_it)

@@ -275,9 +275,9 @@ legal action: make `act` in `bot.ts` smarter.
   after every change: the referee runs `dist/main.js`. `npm test` builds first, so it
   never tests an old `dist/`.
 
-Test (and build), then play:
+Test (and build), then play, both from where `arena bot new` ran:
 
-    npm test
+    (cd __DIR__ && npm test)
     __MATCH__
 
 Before `arena ladder submit __DIR__`, `arena bot check __DIR__` tells whether the ladder
