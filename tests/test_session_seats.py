@@ -66,6 +66,7 @@ def test_a_seat_that_forfeited_or_whose_process_ended_may_not_connect_again_nor_
         task = asyncio.create_task(session.run())
         while session.seats[0].forfeited_at is None:  # its first timeout is over the limit of no strikes
             await asyncio.sleep(0.01)
+        assert [v.detail for v in session.seats[0].verdicts if v.kind == V.FORFEIT] == ["1 strike, over the limit of 0"]
         with pytest.raises(AttachError) as struck_out:
             session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(5)))
         assert struck_out.value.code == "FAILED_PRECONDITION"

@@ -612,7 +612,7 @@ class MatchSession:
         self._verdict(s, kind, detail)
         s.strikes += 1
         if s.strikes > self.tc.strike_limit:
-            self._forfeit(s, f"{s.strikes} strikes, over the limit of {self.tc.strike_limit}")
+            self._forfeit(s, f"{s.strikes} strike{'' if s.strikes == 1 else 's'}, over the limit of {self.tc.strike_limit}")
 
     def _forfeit(self, s: Seat, detail: str) -> None:
         if s.forfeited_at is not None:
