@@ -246,8 +246,8 @@ def test_the_readmes_commands_are_the_try_it_lines(tmp_path: Path, monkeypatch: 
     """The TypeScript kit's README said `npm test`, then `arena match ... ts-bot`: one runs in the bot's folder, the
     other beside it. Its commands are now those `arena bot new` prints, all run from where it ran."""
     monkeypatch.chdir(tmp_path)
-    printed = new("kit", "--game", "glory", "--lang", lang)
+    printed = new("kit", "--game", "glory", "--lang", lang, "--dir", "my bots/kit")  # a space: quoted alike in both
     try_it = [line.split("#")[0].strip() for line in printed.split("try it:\n")[1].splitlines()]
-    readme = (tmp_path / "kit" / "README.md").read_text()
+    readme = (tmp_path / "my bots" / "kit" / "README.md").read_text()
     commands = [line.strip() for line in readme.splitlines() if line.startswith("    ")]
     assert commands and all(command in try_it for command in commands), (commands, try_it)

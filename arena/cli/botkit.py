@@ -413,8 +413,8 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
         "MODULE": game.replace("-", "_"),
         "MODULE_NAME": f"{name.replace('-', '_').replace('.', '_')}_bot",
         "FIELD": ts_field(game),
-        "DIR": str(directory),
-        "MATCH": match_command(game, str(directory)),
+        "DIR": shlex.quote(str(directory)),  # the README's commands, as a shell takes a folder with a space in its name
+        "MATCH": match_command(game, shlex.quote(str(directory))),
         "SDK": str(TS_SDK),
         "TEST_FILE": test_file(name),
     }
