@@ -256,6 +256,17 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
     assert not (tmp_path / "new1").exists() and not (tmp_path / "new2").exists(), "no folder made for a command that failed"
 
 
+def test_referee_serve_takes_a_name_per_seat_or_none() -> None:
+    """The names go into every seat's GameStart and the replay: one per seat, each a bot name, or the match is not hosted."""
+    for args, message in [
+        (["--players", "3", "--name", "a", "--name", "b"], "3 names for 3 seats, not 2"),
+        (["--name", "a", "--name", "a b"], "--name 'a b' must start with a letter or digit"),
+    ]:
+        result = runner.invoke(app, ["referee", "serve", "glory", "--port", "0", *args])
+        assert result.exit_code == 2 and message in " ".join(result.output.split()), (args, result.output)
+        assert "listening" not in result.output
+
+
 def test_a_replay_that_cannot_be_written_after_the_match_keeps_the_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The disk full when the match ends: a traceback, and with --json no result at all."""
     import referee.server.replay

@@ -4,6 +4,7 @@ connections and streams, slow reads of a flooding seat, and `arena referee serve
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from pathlib import Path
@@ -141,7 +142,7 @@ def test_arena_referee_serve_hosts_remote_bots_over_tcp(tmp_path: Path) -> None:
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "arena.cli.main", "referee", "serve", "generals-war", "--players", "2", "--port", "0",
-         "--seed", "4", "--replay", str(tmp_path / "r.json")],
+         "--seed", "4", "--replay", str(tmp_path / "r.json"), "--name", "north", "--name", "south"],
         stdout=subprocess.PIPE, text=True,
     )
     assert proc.stdout is not None
@@ -169,6 +170,7 @@ def test_arena_referee_serve_hosts_remote_bots_over_tcp(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert "seat 0: rank" in rest and (tmp_path / "r.json").exists()
     assert sorted(s.rank for s in outcomes[0].seats) in ([1, 2], [1, 1])
+    assert [s["name"] for s in json.loads((tmp_path / "r.json").read_text())["seats"]] == ["north", "south"]  # --name
 
 
 def test_a_bot_whose_referee_is_gone_gives_up_after_its_reconnect_window(tmp_path: Path) -> None:

@@ -323,9 +323,13 @@ def referee_serve(
     time_bank_ms: TimeBankMs = 10000,
     connect_timeout_s: Annotated[int, typer.Option(help="How long to wait for every bot to connect.", min=1)] = 300,
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay.")] = None,
+    name: Annotated[
+        list[str], typer.Option("--name", help="The bot of each seat, in seat order (once per seat; default seat0, seat1, ...).")
+    ] = [],  # noqa: B006
 ) -> None:
     """Host one match on TCP for remote bots: prints the match id and each seat's token, plays, prints the result."""
     from referee.games.registry import game_class
+    from referee.server.manifest import NAME_RE, NAME_RULE
     from referee.server.service import HANG_UP_WAIT_S, MAX_CONNECTIONS, RefereeService, make_server
     from referee.server.session import MatchSession, TimeControl
 
@@ -334,11 +338,19 @@ def referee_serve(
         the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
     except OptionError as exc:
         fail(str(exc))
+    # The names are every seat's GameStart (seat_names) and the replay's: fixed before the first bot connects, so
+    # they cannot come from the bots' hellos (bot_name, for logs).
+    if name and len(name) != players:
+        fail(f"--name is given once per seat: {players} names for {players} seats, not {len(name)}")
+    for given in name:
+        if not NAME_RE.match(given):
+            fail(f"--name {given!r} {NAME_RULE}")
+    names = name or [f"seat{i}" for i in range(players)]
     listen_or_exit(host, port).close()  # here, for the reason: gRPC's bind tells only that it failed
 
     async def serve() -> None:
         tc = TimeControl(move_time_ms, time_bank_ms, connect_timeout_ms=connect_timeout_s * 1000)
-        session = MatchSession(the_game, [f"seat{i}" for i in range(players)], tc)
+        session = MatchSession(the_game, names, tc)
         service = RefereeService()
         service.add(session)
         server = make_server(service, MAX_CONNECTIONS * players)
@@ -352,7 +364,7 @@ def referee_serve(
         console.print(f"referee for {game} listening on {host}:{bound}", markup=False)
         console.print(f"ARENA_MATCH_ID={session.match_id}")
         for i, token in enumerate(session.tokens()):
-            console.print(f"seat {i}: ARENA_TOKEN={token}")
+            console.print(f"seat {i}: ARENA_TOKEN={token}" + (f"  ({names[i]})" if name else ""), markup=False)
         try:
             record = await session.run()
         except asyncio.CancelledError:  # Ctrl-C or SIGTERM: the server stopped on this loop, not left to a closed one
