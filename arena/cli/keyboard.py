@@ -179,6 +179,7 @@ class ThreadHandle:
         self.player = player
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[int] = self.loop.create_future()
+        self.why_ended = ""  # the verdict's detail when the seat ends before the match (runner.why_ended): no process exited
         address = f"unix:{Path(spec.seat_dir) / 'referee.sock'}"
         threading.Thread(target=self._play, args=(address, spec.env["ARENA_MATCH_ID"], spec.env["ARENA_TOKEN"]), daemon=True, name="keyboard").start()
 
@@ -192,13 +193,16 @@ class ThreadHandle:
             loop.run_until_complete(play_async(player, address, match_id, token))
             code = 0
         except Resigned as exc:
+            self.why_ended = f"the player at the keyboard resigned ({exc})"
             player.say(f"{exc}: the seat forfeits")
         except Stopped:
             pass
         except MatchRefused as exc:
+            self.why_ended = f"the referee refused the keyboard's seat: {exc}"
             player.say(f"the referee refused the seat: {exc}")
         except Exception as exc:  # the seat ends either way; the referee is told below, as of a bot that crashed
-            player.say(f"the keyboard's seat failed: {type(exc).__name__}: {exc}")
+            self.why_ended = f"the keyboard's seat failed: {type(exc).__name__}: {exc}"
+            player.say(self.why_ended)
         finally:
             with contextlib.suppress(RuntimeError):  # the match's loop is closed: nobody waits any more
                 self.loop.call_soon_threadsafe(self._finish, code)

@@ -30,7 +30,7 @@ from arena.v1 import referee_pb2 as pb
 from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
 from referee.server.cancelling import finish
-from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher
+from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, why_ended
 from referee.server.manifest import BotManifest, load_manifest
 from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
 from referee.server.session import MatchRecord, MatchSession, TimeControl
@@ -207,7 +207,7 @@ class BotPool:
         if r in self.idle:
             self.idle.remove(r)
         if r.session is not None and not r.session.finished:
-            r.session.process_ended(r.seat, f"the bot's process exited with code {code}", code=code)
+            r.session.process_ended(r.seat, why_ended(r.handle, code), code=code)
         if r.session is None:  # between matches: its socket serves nobody any more (during one, the match's end stops it)
             await self._stop_server(r)
             self._forget(r)
@@ -394,4 +394,4 @@ async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchS
     handles[spec.seat] = handle
     code = await handle.wait()
     if not session.finished:
-        session.process_ended(spec.seat, f"the bot's process exited with code {code}", code=code)
+        session.process_ended(spec.seat, why_ended(handle, code), code=code)
