@@ -190,12 +190,13 @@ def interim_line(played: list[Any], labels: list[str], done: int, planned: int) 
     from referee.tournament.standings import compute_standings
 
     ordered = sorted(played, key=lambda g: g.scheduled.index)
-    rows = compute_standings(len(labels), (g.result for g in ordered)).rows
+    rows = [r for r in compute_standings(len(labels), (g.result for g in ordered)).rows if r.games]
     shown = [
         f"{place}. {labels[r.bot]} {r.wins}-{r.draws}-{r.losses} ({r.points / r.games:.0%}, μ−3σ {r.conservative:.1f})"
-        for place, r in enumerate(rows, start=1) if r.games
+        for place, r in enumerate(rows, start=1)
     ]  # fmt: skip
-    return f"after {done} of {planned} games: " + " · ".join(shown)
+    waiting = len(labels) - len(rows)  # places among those that have played: a bot yet to play has no place to skip
+    return f"after {done} of {planned} games: " + " · ".join(shown) + (f" ({waiting} yet to play)" if waiting else "")
 
 
 def _finite(x: float) -> float | None:
