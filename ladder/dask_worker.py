@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import socket
 import threading
 from collections.abc import Coroutine
@@ -50,14 +51,25 @@ def match_loop() -> asyncio.AbstractEventLoop:
 
 
 class ArenaWorkerPlugin(WorkerPlugin):
-    """Registered by the ladder on every worker, present and future: loads the referee before the first match comes."""
+    """Registered by the ladder on every worker, present and future: loads the referee before the first match comes.
+
+    ``own_cluster``: the workers are the LocalCluster's the ladder started itself. Ctrl-C in the ladder's terminal
+    reaches their processes too (one process group), and each died of it with a KeyboardInterrupt traceback while
+    the ladder was closing them; they ignore SIGINT and leave their end to the ladder, as its books process does.
+    A `dask worker` started on its own still stops at its Ctrl-C.
+    """
 
     name = "arena"
+
+    def __init__(self, own_cluster: bool = False) -> None:
+        self.own_cluster = own_cluster
 
     def setup(self, worker: Any) -> None:
         import referee.games.registry  # noqa: F401  (the games)
         import referee.server.runner  # noqa: F401
 
+        if self.own_cluster and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         match_loop()
 
     def teardown(self, worker: Any) -> None:

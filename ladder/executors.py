@@ -238,7 +238,7 @@ class DaskExecutor:
     async def _register_plugin(self) -> None:
         from ladder.dask_worker import ArenaWorkerPlugin
 
-        await self.client.register_plugin(ArenaWorkerPlugin(), name="arena")
+        await self.client.register_plugin(ArenaWorkerPlugin(own_cluster=self.cluster is not None), name="arena")
 
     async def _reconnect(self) -> bool:
         """A new client once the old one gave up on a lost scheduler (Dask's client closes itself when the scheduler

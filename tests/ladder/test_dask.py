@@ -8,6 +8,7 @@ scheduling and recording while workers come and go.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import socket
@@ -367,6 +368,29 @@ def test_the_cli_refuses_inconsistent_executor_options(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--keep database" in result.output
     result = runner.invoke(app, ["ladder", "serve", "--data", data, "--no-db-url-in-jobs"])
     assert result.exit_code == 2 and "--no-db-url-in-jobs needs --executor dask" in result.output
+
+
+def test_ctrl_c_stops_a_ladder_and_its_localcluster_without_a_traceback(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal reaches the whole process group: the LocalCluster's worker processes died of it with a
+    KeyboardInterrupt traceback while the ladder was closing them (docs/deploy.md: a ladder stops cleanly)."""
+    from tests.ladder.test_durability import ARENA
+
+    err = tmp_path / "ladder.err"
+    args = ["ladder", "serve", "--data", str(tmp_path / "data"), "--port", "0", "--no-samples", "--executor", "dask", "--dask-workers", "1"]
+    with err.open("wb") as out:
+        proc = subprocess.Popen([*ARENA, *args], stdout=subprocess.DEVNULL, stderr=out, start_new_session=True)
+    try:
+        wait_for("the LocalCluster", lambda: "matches are played by Dask LocalCluster" in err.read_text(errors="replace"), timeout=120)
+        time.sleep(1)  # the plugin that loads the referee is set up on the workers by now
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    said = err.read_text(errors="replace")
+    assert proc.returncode in (0, 130), f"the ladder ended with {proc.returncode}:\n{said[-3000:]}"
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said[-3000:]
 
 
 def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Path) -> None:
