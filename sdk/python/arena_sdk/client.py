@@ -159,6 +159,8 @@ def run(bot: Bot) -> None:
     """
     level = log_level(os.environ.get("ARENA_LOG_LEVEL"))
     logging.basicConfig(stream=sys.stderr, level=level or logging.INFO, format=f"[{bot.name}] %(levelname)s %(message)s")
+    for library in ("asyncio", "grpc"):  # DEBUG is the bot's and the SDK's: these libraries' own is about their event loops
+        logging.getLogger(library).setLevel(max(level or logging.INFO, logging.INFO))
     if level is None:
         log.warning("ARENA_LOG_LEVEL=%s is not a level (DEBUG, INFO, WARNING, ERROR); logging at INFO", os.environ["ARENA_LOG_LEVEL"])
     if os.environ.get("ARENA_CONTROL") == "stdin":
