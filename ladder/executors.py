@@ -222,6 +222,9 @@ class DaskExecutor:
             self.client = await Client(self.address, asynchronous=True, name="arena-ladder", **given)  # type: ignore[no-untyped-call]
             await self._register_plugin()
             return
+        # The scheduler runs in this process: its INFO lines (state start, workers registered, clients connected)
+        # are Dask's bookkeeping, not the ladder's, in the ladder's log; its warnings still show.
+        logging.getLogger("distributed").setLevel(logging.WARNING)
         self.cluster = await LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=self.n_workers,
             threads_per_worker=self.matches_per_worker + 1,

@@ -391,6 +391,7 @@ def test_ctrl_c_stops_a_ladder_and_its_localcluster_without_a_traceback(tmp_path
     said = err.read_text(errors="replace")
     assert proc.returncode in (0, 130), f"the ladder ended with {proc.returncode}:\n{said[-3000:]}"
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said[-3000:]
+    assert "Scheduler at:" not in said and "Register worker" not in said, "the in-process scheduler's INFO lines are Dask's"
 
 
 def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Path) -> None:
