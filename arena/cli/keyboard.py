@@ -179,7 +179,7 @@ class ThreadHandle:
         self.player = player
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[int] = self.loop.create_future()
-        self.why_ended = ""  # the verdict's detail when the seat ends before the match (runner.why_ended): no process exited
+        self.why_ended = ""  # the verdict's detail when the seat ends before the match (launchers.why_ended): no process exited
         address = f"unix:{Path(spec.seat_dir) / 'referee.sock'}"
         threading.Thread(target=self._play, args=(address, spec.env["ARENA_MATCH_ID"], spec.env["ARENA_TOKEN"]), daemon=True, name="keyboard").start()
 
