@@ -5,10 +5,16 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import TimeControl
+from tests.test_faults import runners
 
-SAYS = "import os; print('seed', os.environ['ARENA_BOT_SEED'], 'match', os.environ['ARENA_MATCH_ID'], flush=True)"
+SAYS = (
+    "import os; print('seed', os.environ['ARENA_BOT_SEED'], 'match', os.environ['ARENA_MATCH_ID'], flush=True);"
+    " print('level', os.environ.get('ARENA_LOG_LEVEL'), 'secret', os.environ.get('ARENA_DB_URL'), flush=True)"
+)
 
 
 def saying_bot(tmp: Path, name: str) -> Path:
@@ -29,3 +35,19 @@ def test_each_seat_gets_its_own_bot_seed_the_match_seed_times_1000_plus_the_seat
         lines = log.read_text().splitlines()
         assert lines[0] == f"seed {7000 + seat} match m7"
         assert lines[-1].startswith("[referee] at decision 0: the bot's process exited with code 0")
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+@pytest.mark.parametrize("level, handed", [("debug", "debug"), ("", "None"), ("x" * 17, "None")])
+def test_the_log_level_is_handed_on_to_the_bots_and_no_other_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str, handed: str, sandbox: str
+) -> None:
+    """docs/protocol.md: ARENA_LOG_LEVEL=DEBUG arena match sets the bots' level as it does for a bot run by hand; the
+    rest of the referee's environment (here a ladder's database address) does not reach them."""
+    monkeypatch.setenv("ARENA_LOG_LEVEL", level)
+    monkeypatch.setenv("ARENA_DB_URL", "postgresql://arena:secret@db/arena")
+    tc = TimeControl(move_time_ms=100, time_bank_ms=0, connect_timeout_ms=30_000)
+    setup = MatchSetup("generals-war", [saying_bot(tmp_path, "a"), saying_bot(tmp_path, "b")], 7, {}, tc, tmp_path / "logs", sandbox)
+    played = asyncio.run(run_local_match(setup))
+    for log in played.logs:
+        assert log.read_text().splitlines()[1] == f"level {handed} secret None"

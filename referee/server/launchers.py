@@ -109,6 +109,16 @@ def reaped(command: list[str]) -> list[str]:
     return [sys.executable, "-I", "-S", str(REAPER), f"--parent={os.getpid()}", *command]
 
 
+#: Variables of the referee's environment its bots are handed: ``ARENA_LOG_LEVEL=DEBUG arena match ...`` sets the
+#: SDKs' level in the bots it starts, as it does for a bot run by hand. Nothing else: the rest may hold secrets.
+HANDED_ON = ("ARENA_LOG_LEVEL",)
+
+
+def handed_on() -> dict[str, str]:
+    """The HANDED_ON variables set here (a level is a word: longer values are not handed on)."""
+    return {name: value for name in HANDED_ON if (value := os.environ.get(name, "")) and len(value) <= 16}
+
+
 def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
     """A bot sees none of the referee's environment (it may hold secrets): only what it needs to run."""
     return {
@@ -118,6 +128,7 @@ def bot_environment(home: Path, extra: dict[str, str]) -> dict[str, str]:
         "TMPDIR": str(home),
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
+        **handed_on(),
         **extra,
     }
 

@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from referee.core.game import OptionError
-from referee.server.launchers import LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, process_start, resolve_command, same_process, this_machine, write_capped
+from referee.server.launchers import (
+    LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, handed_on, process_start, resolve_command, same_process, this_machine, write_capped,
+)
 
 IMAGE = "arena-bot-runtime:1"
 BOT_UID = 10001
@@ -383,6 +385,7 @@ class DockerLauncher:
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
             "ARENA_ADDRESS": "unix:/arena/referee.sock",
+            **handed_on(),
             **spec.env,
         }
         import docker
