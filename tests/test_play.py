@@ -85,6 +85,7 @@ def test_a_refused_action_is_asked_again_not_a_strike(tmp_path: Path) -> None:
     done = arena_play(tmp_path, typed, "glory", RANDOM, "--seed", "5", "--strike-limit", "0")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("refused: card 200 may not be chosen now") == 3, done.stdout  # no forfeit at the first
+    assert "action rejected" not in done.stderr, "told once, not again by the SDK's log"
     assert "you resigned: the seat forfeits" in done.stdout
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import random
 import select
@@ -172,6 +173,12 @@ class KeyboardPlayer(Bot):
         self._say("the match is over")
 
 
+def not_a_rejection(record: logging.LogRecord) -> bool:
+    """A filter for the SDK's log at the keyboard: its "action rejected" warning, which the player has been told
+    already ("refused: ..."), stays out of the terminal."""
+    return not record.getMessage().startswith("action rejected")
+
+
 class ThreadHandle:
     """The keyboard's seat, played on a thread of this process: it ends when the match ends or the player resigns."""
 
@@ -189,6 +196,8 @@ class ThreadHandle:
         # A loop of the thread's own, left open: gRPC's poller is shared by the process's loops, and a call's last
         # events, arriving after a resignation had closed this loop, were handed to it and raised "Event loop is closed".
         loop = asyncio.new_event_loop()
+        sdk_log = logging.getLogger("arena_sdk")
+        sdk_log.addFilter(not_a_rejection)
         try:
             loop.run_until_complete(play_async(player, address, match_id, token))
             code = 0
@@ -204,6 +213,7 @@ class ThreadHandle:
             self.why_ended = f"the keyboard's seat failed: {type(exc).__name__}: {exc}"
             player.say(self.why_ended)
         finally:
+            sdk_log.removeFilter(not_a_rejection)
             with contextlib.suppress(RuntimeError):  # the match's loop is closed: nobody waits any more
                 self.loop.call_soon_threadsafe(self._finish, code)
 
