@@ -311,6 +311,18 @@ def test_as47_default_actions() -> None:
     assert isinstance(e.decision(0), NextRoundChoice) and e.default_action(0) == StartRound()
 
 
+def test_as47_with_no_card_that_stays_left_the_default_movement_is_the_lowest() -> None:
+    """AS-47: "a movement card that does not move (else the lowest)"."""
+    g = make()
+    hand = g.movement_hands[0]
+    stays = [c for c in hand if deck.direction_of(c) == STAY]
+    assert g.default_action(0).card_id in stays  # type: ignore[union-attr]
+    for c in stays:
+        hand.remove(c)
+    g.forget()
+    assert g.default_action(0).card_id == min(hand)  # type: ignore[union-attr]
+
+
 def test_as47_the_default_action_is_always_legal() -> None:
     for seed in range(30):
         g = Assassination(4, seed)
