@@ -456,6 +456,25 @@ def test_as28_everyone_is_asked_and_only_the_law_next_to_the_bomber_may_detain()
     assert g.pieces[3].room == R.HOLDING_CELL and g.pieces[3].detained
 
 
+def test_as28_every_one_who_detains_the_bomber_is_revealed() -> None:
+    """AS-28: "those who do are revealed and the bomber goes to the holding cell" -- the police officer too, not only the first."""
+    g = make()
+    g.rng = Loaded([1])
+    to_event_stage(g)
+    place(g, 3, R.HALL)
+    for c in (0, 1, 3):
+        place(g, c, R.COURTYARD)  # the agent and the police officer share the bomber's room
+    place(g, 2, R.TOWER)
+    put_president(g, R.HALL)
+    act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert 0 in g.revealed_seats and 1 not in g.revealed_seats  # the incident revealed the agent (AS-37)
+    assert g.decision(0) == ReactionChoice(3, True) and g.decision(1) == ReactionChoice(3, True)
+    events = react(g, [0, 1])
+    assert of(events, PlayerRevealed) == [PlayerRevealed(1, PO, 1, RevealReason.DETAINED_BOMBER)]
+    assert 1 in g.revealed_seats
+    assert of(events, PieceDetained) == [PieceDetained(3, 0)] and g.pieces[3].room == R.HOLDING_CELL
+
+
 def test_as28_the_bad_cop_may_detain_the_bomber_too() -> None:
     g = make()
     g.secret.bad_cop = True
