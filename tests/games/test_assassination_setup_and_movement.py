@@ -326,6 +326,14 @@ def test_as14_without_an_agent_he_flees_to_the_nearest_refuge() -> None:
     assert board.toward(R.PUBLIC_EXIT, board.REFUGES) == R.BUNKER
 
 
+def test_as14_no_room_the_president_may_be_in_is_as_far_from_the_bunker_as_from_the_helipad() -> None:
+    """AS-14's "the bunker on a tie" never applies on this board (docs/games/assassination.md, the board): the two
+    refuges are next to each other, so every room is one step nearer to one of them."""
+    to_bunker, to_helipad = board.distances([R.BUNKER]), board.distances([R.HELIPAD])
+    assert set(to_bunker) == set(to_helipad) == board.ESCORT
+    assert all(abs(to_bunker[room] - to_helipad[room]) == 1 for room in board.ESCORT)
+
+
 def test_as14_the_bunker_is_safe_at_once() -> None:
     g = make(start=R.HELIPAD)
     incident_with_dead_agent(g)
