@@ -76,10 +76,7 @@ def test_the_sdk_reconnects_over_a_half_open_connection() -> None:
     for t in threads:
         t.start()
     try:
-        for _ in range(500):
-            if ref.session.decisions >= 4:
-                break
-            time.sleep(0.01)
+        ref.wait_for_decisions(4, seconds=5)
         assert proxy.cut() == 1
         for t in threads:
             t.join(60)

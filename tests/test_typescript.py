@@ -329,10 +329,7 @@ def test_the_typescript_bot_reconnects_over_a_half_open_connection(bots: dict[st
     assert NODE is not None
     proc = subprocess.Popen([NODE, "dist/main.js"], cwd=bots["random"], env={**referee.env(0), "ARENA_ADDRESS": proxy.address}, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(1000):
-            if referee.session.decisions >= 4:
-                break
-            time.sleep(0.01)
+        referee.wait_for_decisions(4, seconds=10)
         assert proxy.cut() == 1
         _, stderr = proc.communicate(timeout=120)
         other.join(60)

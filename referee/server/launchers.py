@@ -57,8 +57,7 @@ class BotHandle(Protocol):
 def why_ended(handle: BotHandle, code: int) -> str:
     """The detail of the CRASH verdict of a bot that ended before its match: its exit code, unless its handle is
     no process and says why it ended (``why_ended``: the keyboard's seat of `arena play`, whose player resigned)."""
-    said = getattr(handle, "why_ended", None)
-    return said if isinstance(said, str) and said else f"the bot's process exited with code {code}"
+    return str(getattr(handle, "why_ended", "")) or f"the bot's process exited with code {code}"
 
 
 class Launcher(Protocol):
