@@ -157,6 +157,9 @@ def test_a_bot_without_a_referee_exits_with_an_error(tmp_path: Path) -> None:
     poller, once per stream) went to the bot's log under its name."""
     code, _, err = run_sample_bot(f"unix:{tmp_path / 'nobody.sock'}", "m", "t", ARENA_LOG_LEVEL="DEBUG")
     assert code == 1 and len(err) == 1 and err[0].startswith("[random] ERROR no referee at unix:"), err
+    # Its lines carry the name the referee hands on (its bot.toml's), not its class's.
+    code, _, err = run_sample_bot(f"unix:{tmp_path / 'nobody.sock'}", "m", "t", ARENA_BOT_NAME="mine")
+    assert code == 1 and len(err) == 1 and err[0].startswith("[mine] ERROR no referee at unix:"), err
 
 
 def test_a_referee_that_keeps_failing_is_logged_once_per_broken_stream(caplog: pytest.LogCaptureFixture) -> None:

@@ -68,10 +68,11 @@ def test_a_pooled_process_plays_several_matches_but_never_the_same_deal_twice(tm
 
 
 def test_a_pooled_process_is_told_only_to_read_its_orders(tmp_path: Path) -> None:
-    """No ARENA_ADDRESS, ARENA_MATCH_ID or ARENA_TOKEN in its environment: every match's come on its control pipe."""
-    bot = pooled_bot(tmp_path)
+    """No ARENA_ADDRESS, ARENA_MATCH_ID or ARENA_TOKEN in its environment: every match's come on its control pipe.
+    Its name is handed on as a fresh process's is (its log lines carry it)."""
+    bot = pooled_bot(tmp_path, "pooled-one")
     seen = tmp_path / "env.json"
-    note = f"import json, os\nopen({str(seen)!r}, 'w').write(json.dumps(sorted(k for k in os.environ if k.startswith('ARENA_'))))\n"
+    note = f"import json, os\nopen({str(seen)!r}, 'w').write(json.dumps({{k: v for k, v in os.environ.items() if k.startswith('ARENA_')}}))\n"
     future = "from __future__ import annotations\n"
     (bot / "bot.py").write_text((bot / "bot.py").read_text().replace(future, future + note, 1))
 
@@ -84,7 +85,7 @@ def test_a_pooled_process_is_told_only_to_read_its_orders(tmp_path: Path) -> Non
             await pool.close()
 
     assert asyncio.run(main()) == 2
-    assert json.loads(seen.read_text()) == ["ARENA_CONTROL"]
+    assert json.loads(seen.read_text()) == {"ARENA_CONTROL": "stdin", "ARENA_BOT_NAME": "pooled-one"}
 
 
 def test_a_process_retires_after_its_matches(tmp_path: Path) -> None:

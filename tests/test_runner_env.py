@@ -12,7 +12,7 @@ from referee.server.session import TimeControl
 from tests.test_faults import runners
 
 SAYS = (
-    "import os; print('seed', os.environ['ARENA_BOT_SEED'], 'match', os.environ['ARENA_MATCH_ID'], flush=True);"
+    "import os; print('seed', os.environ['ARENA_BOT_SEED'], 'match', os.environ['ARENA_MATCH_ID'], 'name', os.environ['ARENA_BOT_NAME'], flush=True);"
     " print('level', os.environ.get('ARENA_LOG_LEVEL'), 'secret', os.environ.get('ARENA_DB_URL'), flush=True)"
 )
 
@@ -27,13 +27,13 @@ def saying_bot(tmp: Path, name: str) -> Path:
     return path
 
 
-def test_each_seat_gets_its_own_bot_seed_the_match_seed_times_1000_plus_the_seat(tmp_path: Path) -> None:
+def test_each_seat_gets_its_own_bot_seed_the_match_seed_times_1000_plus_the_seat_and_its_name(tmp_path: Path) -> None:
     tc = TimeControl(move_time_ms=100, time_bank_ms=0, connect_timeout_ms=30_000)
     setup = MatchSetup("generals-war", [saying_bot(tmp_path, "a"), saying_bot(tmp_path, "b")], 7, {}, tc, tmp_path / "logs", match_id="m7")
     played = asyncio.run(run_local_match(setup))
     for seat, log in enumerate(played.logs):
         lines = log.read_text().splitlines()
-        assert lines[0] == f"seed {7000 + seat} match m7"
+        assert lines[0] == f"seed {7000 + seat} match m7 name {'ab'[seat]}"
         assert lines[-1].startswith("[referee] at decision 0: the bot's process exited with code 0")
 
 

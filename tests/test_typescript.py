@@ -363,6 +363,9 @@ def test_a_typescript_bot_whose_referee_is_gone_gives_up(bots: dict[str, Path], 
     env = {**os.environ, "ARENA_ADDRESS": f"unix:{tmp_path / 'gone.sock'}", "ARENA_MATCH_ID": "m", "ARENA_TOKEN": "t"}
     proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "no referee" in proc.stderr, proc.stderr
+    # Its lines carry the name the referee hands on (its bot.toml's), not its class's.
+    named = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env={**env, "ARENA_BOT_NAME": "mine"}, capture_output=True, text=True, timeout=60)
+    assert named.returncode == 1 and named.stderr.startswith("[mine] ERROR no referee"), named.stderr
 
 
 def test_a_typescript_bot_that_gives_up_over_the_wire_ends_its_decision_at_once(tmp_path: Path) -> None:

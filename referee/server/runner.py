@@ -181,7 +181,7 @@ class BotPool:
             bot_dir=folder,
             seat_dir=self.tmp,
             home=home,
-            env={},
+            env={"ARENA_BOT_NAME": manifest.name},
             log_path=self.log_dir / f"pool-{manifest.name}-{number}.log",
             control=True,
         )
@@ -349,7 +349,7 @@ async def run_local_match(
                     bot_dir=manifest.path,
                     seat_dir=Path(tmp) / f"seat{seat}",
                     home=Path(tmp) / f"home{seat}",
-                    env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": bot_seed},
+                    env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": bot_seed, "ARENA_BOT_NAME": manifest.name},
                     log_path=logs[seat],
                 )
                 watchers.append(asyncio.create_task(_start_and_watch(launcher, spec, session, handles)))

@@ -158,7 +158,9 @@ def run(bot: Bot) -> None:
     With ``ARENA_CONTROL=stdin`` it plays every match the referee hands it on standard input instead.
     """
     level = log_level(os.environ.get("ARENA_LOG_LEVEL"))
-    logging.basicConfig(stream=sys.stderr, level=level or logging.INFO, format=f"[{bot.name}] %(levelname)s %(message)s")
+    # The name its bot.toml gives it, which the referee hands on: the class's own is a sample's once copied and renamed.
+    name = os.environ.get("ARENA_BOT_NAME") or bot.name
+    logging.basicConfig(stream=sys.stderr, level=level or logging.INFO, format=f"[{name}] %(levelname)s %(message)s")
     for library in ("asyncio", "grpc"):  # DEBUG is the bot's and the SDK's: these libraries' own is about their event loops
         logging.getLogger(library).setLevel(max(level or logging.INFO, logging.INFO))
     if level is None:
@@ -167,13 +169,13 @@ def run(bot: Bot) -> None:
         _play_from_control(bot)
         return
     # Empty is unset, as in the TypeScript SDK: `ARENA_ADDRESS= python bot.py` was a gRPC error about an address "".
-    for name in ("ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"):
-        if not os.environ.get(name):
-            sys.exit(f"{bot.name}: {name} is not set; bots are started by the referee (arena match)")
+    for variable in ("ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"):
+        if not os.environ.get(variable):
+            sys.exit(f"{name}: {variable} is not set; bots are started by the referee (arena match)")
     address, match_id, token = os.environ["ARENA_ADDRESS"], os.environ["ARENA_MATCH_ID"], os.environ["ARENA_TOKEN"]
     try:
         result = play(bot, address, match_id, token)
     except MatchRefused as exc:
-        sys.exit(f"{bot.name}: refused by the referee: {exc}")
+        sys.exit(f"{name}: refused by the referee: {exc}")
     if result is None:  # no referee, or it was lost for good: the reason is logged
         sys.exit(1)

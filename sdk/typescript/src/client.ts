@@ -187,8 +187,10 @@ async function playFromControl(bot: Bot<any>, options: PlayOptions): Promise<voi
  * referee hands it on standard input instead, one JSON line each, until stdin closes.
  */
 export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<void> {
-  log.prefix = bot.name;
   const env = process.env;
+  // The name its bot.toml gives it, which the referee hands on: the class's own is a sample's once copied and renamed.
+  const name = env.ARENA_BOT_NAME || bot.name;
+  log.prefix = name;
   if (levelFrom(env.ARENA_LOG_LEVEL) === undefined) {
     log.warning(`ARENA_LOG_LEVEL=${env.ARENA_LOG_LEVEL} is not a level (DEBUG, INFO, WARNING, ERROR); logging at INFO`);
   }
@@ -201,9 +203,9 @@ export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<voi
     }
     process.exit(0);
   }
-  for (const name of ["ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"]) {
-    if (!env[name]) {
-      process.stderr.write(`${bot.name}: ${name} is not set; bots are started by the referee (arena match)\n`);
+  for (const variable of ["ARENA_ADDRESS", "ARENA_MATCH_ID", "ARENA_TOKEN"]) {
+    if (!env[variable]) {
+      process.stderr.write(`${name}: ${variable} is not set; bots are started by the referee (arena match)\n`);
       process.exit(1);
     }
   }
@@ -211,7 +213,7 @@ export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<voi
   try {
     result = await play(bot, env.ARENA_ADDRESS as string, env.ARENA_MATCH_ID as string, env.ARENA_TOKEN as string, options);
   } catch (err) {
-    if (err instanceof MatchRefused) process.stderr.write(`${bot.name}: refused by the referee: ${err.message}\n`);
+    if (err instanceof MatchRefused) process.stderr.write(`${name}: refused by the referee: ${err.message}\n`);
     else log.error(`the bot failed: ${describe(err)}`);
     process.exit(1);
   }
