@@ -231,7 +231,10 @@ class DaskExecutor:
             resources={RESOURCE: self.matches_per_worker},
             processes=True,
             asynchronous=True,
-            dashboard_address=None,
+            # Dask's scheduler serves its health and metrics routes on HTTP even without a dashboard: on a free port
+            # of this host only, not 8787, which a second ladder (or a real scheduler) holds, with a warning each start.
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
             host="127.0.0.1",
             silence_logs=logging.WARNING,
         )

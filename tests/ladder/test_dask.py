@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -499,3 +500,34 @@ def test_a_match_handed_out_again_is_a_new_task_at_dask() -> None:
 
     asyncio.run(submit_both())
     assert len(set(keys)) == 2 and None not in keys
+
+
+def test_the_ladders_own_cluster_serves_http_on_a_free_local_port() -> None:
+    """Dask's scheduler serves health and metrics over HTTP even without a dashboard. The ladder's own LocalCluster
+    took 8787 on every start, and with 8787 held (a second ladder, a real scheduler) warned and took another."""
+    from ladder.executors import DaskExecutor
+
+    held = socket.socket()
+    held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        held.bind(("127.0.0.1", 8787))
+        held.listen()
+    except OSError:
+        pass  # 8787 is someone else's already: the same case
+
+    async def main() -> list[tuple[str, int]]:
+        executor = DaskExecutor(n_workers=1)
+        await executor.start()
+        try:
+            return [s.getsockname()[:2] for s in executor.cluster.scheduler.http_server._sockets.values()]
+        finally:
+            await executor.close()
+
+    try:
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            bound = asyncio.run(main())
+    finally:
+        held.close()
+    assert bound and all(host == "127.0.0.1" and port != 8787 for host, port in bound), bound
+    assert not [w for w in warned if "8787" in str(w.message)], [str(w.message) for w in warned]
