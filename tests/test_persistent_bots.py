@@ -516,3 +516,28 @@ def test_a_deal_is_its_game_seed_and_options_whatever_their_order() -> None:
     assert deal_of(setup(1, {"a": "1", "b": "2"})) == deal_of(setup(1, {"b": "2", "a": "1"}))
     assert deal_of(setup(1, {"a": "1"})) != deal_of(setup(1, {"a": "2"}))
     assert deal_of(setup(1, {})) != deal_of(setup(2, {}))
+
+
+def test_a_pooled_bot_that_cannot_be_started_crashes_its_seat_and_the_match_is_played(tmp_path: Path) -> None:
+    """A pooled bot whose folder cannot be copied for its process (here it holds a named pipe, which a bot may use and
+    no copy can hold) is a CRASH of its seat, saying why, as a bot the process launcher cannot start is: it raised out
+    of run_local_match, and ended a whole tournament with a traceback; its half-made copy stayed in the pool's folder."""
+    from arena.v1 import referee_pb2 as pb
+
+    bot = pooled_bot(tmp_path)
+    os.mkfifo(bot / "pipe")
+
+    async def main() -> tuple[LocalMatch, list[str]]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            match = await run_local_match(MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 1, {}, TC, tmp_path / "logs"), pool=pool)
+            return match, sorted(p.name for p in pool.tmp.iterdir() if p.name != "logs")
+        finally:
+            await pool.close()
+
+    match, left = asyncio.run(main())
+    seats = match.record.result.seats
+    assert [v.kind for v in seats[0].verdicts] == [pb.CRASH, pb.FORFEIT] and "pipe" in seats[0].verdicts[0].detail
+    assert [s.rank for s in seats] == [2, 1] and not seats[1].verdicts
+    assert "pipe" in match.logs[0].read_text()
+    assert left == [], "nothing of the process that never started is left in the pool's folder"

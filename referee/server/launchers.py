@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -70,6 +71,13 @@ class Launcher(Protocol):
 
 class LaunchError(RuntimeError):
     """A bot that could not be started (the message goes to its log and its verdict)."""
+
+
+def copy_failure(exc: OSError) -> str:
+    """Why a copy of a bot's folder failed: shutil.copytree gathers its files' errors into one, as a list."""
+    if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list):
+        return "; ".join(str(reason) for _, _, reason in exc.args[0][:3])
+    return str(exc)
 
 
 def resolve_command(command: tuple[str, ...], python: str = sys.executable) -> list[str]:

@@ -30,7 +30,9 @@ from arena.v1 import referee_pb2 as pb
 from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
 from referee.server.cancelling import finish
-from referee.server.launchers import BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, why_ended
+from referee.server.launchers import (
+    BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, why_ended,
+)
 from referee.server.manifest import BotManifest, load_manifest
 from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
 from referee.server.session import MatchRecord, MatchSession, TimeControl
@@ -174,7 +176,6 @@ class BotPool:
         home = self.tmp / f"home{number}"
         # A folder of its own, made now: the process outlives the folder it came from, and shares it with no other.
         folder = self.tmp / f"bot{number}"
-        shutil.copytree(manifest.path, folder, symlinks=False)
         spec = LaunchSpec(
             seat=-1,
             manifest=manifest,
@@ -186,15 +187,22 @@ class BotPool:
             control=True,
         )
         sockets = self.tmp / f"socket{number}"
-        sockets.mkdir()
         service = RefereeService(only_seat=NO_SEAT)
-        server = make_server(service)
-        server.add_insecure_port(f"unix:{sockets / SOCKET}")
+        server: grpc.aio.Server | None = None
         try:
+            try:
+                shutil.copytree(manifest.path, folder, symlinks=False)
+            except OSError as exc:  # shutil.Error too: a named pipe, a dangling link, a file it may not read
+                raise LaunchError(f"could not copy the bot's folder for its process: {copy_failure(exc)}") from None
+            sockets.mkdir()
+            server = make_server(service)
+            server.add_insecure_port(f"unix:{sockets / SOCKET}")
             await server.start()
             handle = await self.launcher.launch(spec)
         except BaseException:
-            await server.stop(None)
+            if server is not None:
+                await server.stop(None)
+            self._remove_files(number)
             raise
         assert isinstance(handle, ProcessHandle)
         r = _Resident(handle, manifest, key, number, service=service, server=server, address=f"unix:{sockets / SOCKET}")
@@ -249,10 +257,14 @@ class BotPool:
         """
         if r in self.residents:
             self.residents.remove(r)
-        for name in ("bot", "home", "socket"):
-            shutil.rmtree(self.tmp / f"{name}{r.number}", ignore_errors=True)
+        self._remove_files(r.number)
         if not self.keep_logs:
             r.handle.log_path.unlink(missing_ok=True)
+
+    def _remove_files(self, number: int) -> None:
+        """The copy of the bot, the home and the socket's folder of the pool's process ``number``."""
+        for name in ("bot", "home", "socket"):
+            shutil.rmtree(self.tmp / f"{name}{number}", ignore_errors=True)
 
     @staticmethod
     async def _stop_server(r: _Resident) -> None:
@@ -335,7 +347,11 @@ async def run_local_match(
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
                 bot_seed = str(setup.seed * 1000 + seat)
                 if pooled[seat] and pool is not None:
-                    resident = await pool.acquire(manifest, deal_of(setup), session, seat, pool_keys[seat] if pool_keys else None)
+                    try:
+                        resident = await pool.acquire(manifest, deal_of(setup), session, seat, pool_keys[seat] if pool_keys else None)
+                    except Exception as exc:  # noqa: BLE001 - the seat's crash, as a bot the launcher cannot start
+                        _not_started(session, seat, logs[seat], exc)
+                        continue
                     residents.append(resident)
                     order = {"address": resident.address, "match_id": match_id, "token": token, "seed": bot_seed}
                     try:
@@ -381,15 +397,21 @@ def _copy_log(source: Path, start: int, target: Path) -> None:
         target.write_bytes(b"")
 
 
+def _not_started(session: MatchSession, seat: int, log: Path, exc: Exception) -> None:
+    """The bot of ``seat`` could not be started (``exc``): its log and its CRASH verdict say why."""
+    said = str(exc) if isinstance(exc, LaunchError) else f"the bot could not be started ({type(exc).__name__}: {exc})"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(f"{said}\n")
+    session.process_ended(seat, said, started=False)
+
+
 async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchSession, handles: list[BotHandle | None]) -> None:
     """Start one bot, then tell the session if it ends before the match does."""
     spec.log_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         handle = await launcher.launch(spec)
-    except Exception as exc:  # a launcher's own failure too: told now, not as a bot that never connected, seconds later
-        said = str(exc) if isinstance(exc, LaunchError) else f"the bot could not be started ({type(exc).__name__}: {exc})"
-        spec.log_path.write_text(f"{said}\n")
-        session.process_ended(spec.seat, said, started=False)
+    except Exception as exc:  # noqa: BLE001 - a launcher's own failure too: told now, not as a bot that never connected, seconds later
+        _not_started(session, spec.seat, spec.log_path, exc)
         return
     handles[spec.seat] = handle
     code = await handle.wait()

@@ -31,7 +31,7 @@ from typing import Any
 
 from referee.core.game import OptionError
 from referee.server.launchers import (
-    LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, handed_on, process_start, resolve_command, same_process, this_machine, write_capped,
+    LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, copy_failure, handed_on, process_start, resolve_command, same_process, this_machine, write_capped,
 )
 
 IMAGE = "arena-bot-runtime:1"
@@ -175,8 +175,7 @@ def copy_bot(source: Path, target: Path, limit: int = BOT_COPY_LIMIT_BYTES) -> N
     try:
         shutil.copytree(source, target, symlinks=True, copy_function=copy_file)
     except shutil.Error as exc:  # copytree gathers the errors of its files
-        reasons = [str(reason) for _, _, reason in exc.args[0]] if exc.args and isinstance(exc.args[0], list) else [str(exc)]
-        raise LaunchError(f"could not copy the bot folder: {'; '.join(reasons[:3])}") from None
+        raise LaunchError(f"could not copy the bot folder: {copy_failure(exc)}") from None
     for folder, _, files in os.walk(target):  # links are not followed, and chmod on one would change its target
         os.chmod(folder, 0o755)
         for name in files:
