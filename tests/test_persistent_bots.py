@@ -541,3 +541,12 @@ def test_a_pooled_bot_that_cannot_be_started_crashes_its_seat_and_the_match_is_p
     assert [s.rank for s in seats] == [2, 1] and not seats[1].verdicts
     assert "pipe" in match.logs[0].read_text()
     assert left == [], "nothing of the process that never started is left in the pool's folder"
+
+
+def test_a_dangling_link_in_a_pooled_bots_folder_is_left_out_of_its_copy(tmp_path: Path) -> None:
+    """A bot played by a fresh process runs in its folder, a dangling link (a stale build's, a moved venv's) and all;
+    pooled, the copy of its folder failed on the link and the bot never played."""
+    bot = pooled_bot(tmp_path)
+    (bot / "stale").symlink_to(tmp_path / "gone")
+    matches, started = against_random(tmp_path, bot, (1,))
+    assert started == 1 and not matches[0].record.result.seats[0].verdicts

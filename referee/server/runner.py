@@ -191,8 +191,8 @@ class BotPool:
         server: grpc.aio.Server | None = None
         try:
             try:
-                shutil.copytree(manifest.path, folder, symlinks=False)
-            except OSError as exc:  # shutil.Error too: a named pipe, a dangling link, a file it may not read
+                shutil.copytree(manifest.path, folder, symlinks=False, ignore_dangling_symlinks=True)
+            except OSError as exc:  # shutil.Error too: a named pipe, a file it may not read
                 raise LaunchError(f"could not copy the bot's folder for its process: {copy_failure(exc)}") from None
             sockets.mkdir()
             server = make_server(service)
