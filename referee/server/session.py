@@ -3,7 +3,7 @@
 The session owns the game and the clock. Every input (a bot's message, a
 connection or disconnection, a crashed process) is handled in order, one at a
 time, so the rules never see two things at once: before the match starts the
-inputs wait in a queue; once it runs, each is handled the moment it arrives,
+inputs wait in a queue (but a bot's messages, which can only be refused then); once it runs, each is handled the moment it arrives,
 on the task that brought it (a stream's reader), and the match moves on from
 there (requests, default actions, the next deadline's timer). A hand-off to
 the session's own task for every answer cost 0.03-0.1 ms of each decision's
@@ -182,6 +182,7 @@ class MatchSession:
         #: While the match runs: inputs are handled as they arrive (not queued), and this resolves at its end.
         self._done: asyncio.Future[None] | None = None
         self._stepping = False  # inside a step: an input that arrives now (re-entrantly) waits in the inbox
+        self._started = False  # the bots' connect wait is over: the match's inputs are judged from now on
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
 
@@ -266,6 +267,7 @@ class MatchSession:
             await asyncio.wait_for(self._all_connected.wait(), self.tc.connect_timeout_ms / 1000)
         except TimeoutError:
             pass
+        self._started = True
         self._drain_inbox()  # crashes before connecting are judged as crashes, not no-shows
         for s in self.seats:
             if not s.ever_connected and s.forfeited_at is None:
@@ -284,8 +286,13 @@ class MatchSession:
         return self._finish()
 
     def _submit(self, item: tuple[str, int, Any]) -> None:
-        """An input: handled at once while the match runs, else kept for it."""
+        """An input: handled at once while the match runs, else kept for it (but a message before the match, refused at once)."""
         if self._done is None or self._done.done() or self._stepping:
+            if not self._started and item[0] in ("message", "malformed"):
+                # No request is pending before the match: a message can only be refused, so it is, now. Kept, a bot that
+                # connected first could fill the referee's memory while the others had their time to connect.
+                self._handle(item)
+                return
             self.inbox.append(item)
             return
         self._step(item)
