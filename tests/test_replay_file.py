@@ -103,3 +103,27 @@ def test_a_compact_replay_whose_scores_were_changed_does_not_re_play(seat: int) 
 def test_a_folder_given_as_a_replay_is_refused_naming_it(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match=str(tmp_path)):
         load_replay(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["actions"].pop(), "result differs"),  # the match cut short: shown, its last frame not over
+        (lambda d: d["game_result"]["scores"].__setitem__(0, d["game_result"]["scores"][0] + 1), "scores differ"),
+    ],
+    ids=["an-action-cut", "a-score-changed"],
+)
+def test_the_viewer_refuses_a_compact_replay_that_does_not_re_play(tmp_path: Path, change: Any, message: str) -> None:
+    """The web viewer reads a compact replay as it is (no events to compare) and re-plays it for its frames: a replay cut
+    short was shown as a match that never ended, and one whose scores were changed as it was, where `arena replay` and
+    every other reader refuse both."""
+    from referee.server.frames import FrameCache
+
+    data = compact_replay()
+    change(data)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReplayError, match=message):
+        load_replay(path)
+    with pytest.raises(ReplayError, match=message):
+        FrameCache().frames(path, ALL)

@@ -192,7 +192,7 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
         game, produced = _replayed(data, origin)
         data["events"] = produced
         data["final_state"] = game.full_state()
-        _check_result(game, data, origin)
+        check_result(game, data, origin)
     elif not compact and "events" not in data:
         raise ReplayError(f"{origin}: the replay has no events and is not compact")
     return data
@@ -242,14 +242,14 @@ def _replayed(data: dict[str, Any], origin: str = "the replay") -> tuple[Game[An
     return game, [codec.event_to_json(e, seq) for seq, e in enumerate(events)]
 
 
-def _check_result(game: Game[Any], data: dict[str, Any], origin: str) -> None:
-    """The re-played ranks must be the recorded ones, and the scores too where recorded (every replay Arena wrote
-    has them): a compact replay has no events to compare, and an edited seed whose deal ends in the same ranks
+def check_result(game: Game[Any], data: dict[str, Any], origin: str) -> None:
+    """The re-played game must be over, with the recorded ranks, and the scores too where recorded (every replay Arena
+    wrote has them): a compact replay has no events to compare, and an edited seed whose deal ends in the same ranks
     rarely ends in the same scores as well."""
     recorded = data.get("game_result")
-    result = game.result()
-    if not isinstance(recorded, dict) or list(result.ranks) != recorded.get("ranks"):
+    if not game.is_over() or not isinstance(recorded, dict) or list(game.result().ranks) != recorded.get("ranks"):
         raise not_replayed(data, f"{origin}: the replayed result differs from the recorded one")
+    result = game.result()
     if "scores" in recorded and list(result.scores) != recorded["scores"]:
         raise not_replayed(data, f"{origin}: the replayed scores differ from the recorded ones")
 
@@ -263,7 +263,7 @@ def replay_game(data: dict[str, Any]) -> tuple[Game[Any], list[dict[str, Any]]]:
     if produced != data["events"]:
         first = next((i for i, (a, b) in enumerate(zip(produced, data["events"])) if a != b), min(len(produced), len(data["events"])))
         raise not_replayed(data, f"the replayed events differ from the recorded ones from event {first} on")
-    _check_result(game, data, "the replay")
+    check_result(game, data, "the replay")
     return game, produced
 
 
