@@ -51,3 +51,29 @@ def test_the_log_level_is_handed_on_to_the_bots_and_no_other_variable(
     played = asyncio.run(run_local_match(setup))
     for log in played.logs:
         assert log.read_text().splitlines()[1] == f"level {handed} secret None"
+
+
+def test_a_long_tmpdir_still_gives_each_seat_a_socket(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A unix socket's path holds 107 bytes at most: with TMPDIR deep enough (a CI job's, a cluster's scratch folder)
+    every match ended at once in gRPC's "Failed to bind to address", a traceback, pooled or not."""
+    import tempfile
+
+    from referee.server.runner import BotPool
+    from tests.support import SAMPLE_BOTS
+    from tests.test_persistent_bots import pooled_bot
+
+    deep = tmp_path / ("t" * 60) / ("u" * 60)
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    tc = TimeControl(move_time_ms=5000, time_bank_ms=10000)
+
+    async def main() -> list[bool]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            setup = MatchSetup("generals-war", [pooled_bot(tmp_path), SAMPLE_BOTS / "random"], 1, {}, tc, tmp_path / "logs")
+            played = await run_local_match(setup, pool=pool)
+            return [s.forfeited or bool(s.verdicts) for s in played.record.result.seats]
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == [False, False]

@@ -38,6 +38,9 @@ from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make
 from referee.server.session import MatchRecord, MatchSession, TimeControl
 
 SOCKET = "referee.sock"
+#: The longest path a unix socket may have (108 bytes with its NUL), and what the sockets' paths take below their
+#: scratch folder's parent ("/arena-pool-XXXXXXXX/socket123456/referee.sock", with room to spare).
+SOCKET_PATH_MAX, SOCKET_ROOM = 107, 60
 #: Idle processes a pool keeps at most; beyond, the one idle longest is stopped (a ladder meets many bots).
 MAX_IDLE = 32
 
@@ -91,6 +94,13 @@ def launcher_for(sandbox: str) -> Launcher:
     raise OptionError(f"unknown sandbox {sandbox!r} (process or docker)")
 
 
+def scratch_root() -> str | None:
+    """Where the folders holding the seats' sockets go: the temporary folder (None), unless its path leaves a socket's
+    too little room, then /tmp. A deep TMPDIR (a CI job's, a cluster's scratch folder) ended every match at once in
+    gRPC's "Failed to bind to address"."""
+    return None if len(os.fsencode(tempfile.gettempdir())) + SOCKET_ROOM <= SOCKET_PATH_MAX else "/tmp"
+
+
 def deal_of(setup: MatchSetup) -> Hashable:
     """What makes two matches the same deal: game, seed and options (the seats may differ)."""
     return (setup.game, setup.seed, tuple(sorted(setup.options.items())))
@@ -128,7 +138,7 @@ class BotPool:
     """
 
     def __init__(self, log_dir: Path | None = None, max_idle: int = MAX_IDLE) -> None:
-        self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-"))
+        self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-", dir=scratch_root()))
         #: The processes' own logs (each match's part is copied to the match's log). None: in the pool's folder, each
         #: removed with its process (a ladder's pool lives for months, and the logs' every match part is kept already).
         self.log_dir = log_dir or self.tmp / "logs"
@@ -305,7 +315,7 @@ async def run_local_match(
     use_pool = pool is not None and setup.sandbox == "process" and isinstance(launcher, ProcessLauncher)
     pooled = [use_pool and pool is not None and pool.pools(m) for m in manifests]
     # The seats' sockets and homes; pooled seats need none (0.1 ms a match to make and remove, on the loop).
-    scratch = contextlib.nullcontext("") if all(pooled) else tempfile.TemporaryDirectory(prefix="arena-", ignore_cleanup_errors=True)
+    scratch = contextlib.nullcontext("") if all(pooled) else tempfile.TemporaryDirectory(prefix="arena-", dir=scratch_root(), ignore_cleanup_errors=True)
 
     async def clean_up() -> None:
         for w in watchers:
