@@ -550,3 +550,25 @@ def test_a_dangling_link_in_a_pooled_bots_folder_is_left_out_of_its_copy(tmp_pat
     (bot / "stale").symlink_to(tmp_path / "gone")
     matches, started = against_random(tmp_path, bot, (1,))
     assert started == 1 and not matches[0].record.result.seats[0].verdicts
+
+
+def test_a_pool_remembers_only_its_latest_hand_outs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ladder's pool lives for months and kept a record of every match it ever handed a process (a few hundred bytes
+    each, two a match), so the worker's memory grew for as long as the ladder ran; now it keeps the latest ones."""
+    from referee.games.generals_war import GeneralsWar
+    from referee.server import runner
+
+    monkeypatch.setattr(runner, "MAX_ASSIGNMENTS", 3)
+    manifest = load_manifest(pooled_bot(tmp_path, per_process=100))
+
+    async def main() -> list[object]:
+        pool = BotPool(tmp_path / "logs")
+        try:
+            for seed in range(5):
+                r = await pool.acquire(manifest, seed, MatchSession(GeneralsWar(2, seed), ["a", "b"], TC), 0)
+                await pool.release(r, clean=True)
+            return [deal for _, _, deal in pool.assignments]
+        finally:
+            await pool.close()
+
+    assert asyncio.run(main()) == [2, 3, 4]

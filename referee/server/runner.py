@@ -20,6 +20,7 @@ import os
 import secrets
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ SOCKET = "referee.sock"
 SOCKET_PATH_MAX, SOCKET_ROOM = 107, 60
 #: Idle processes a pool keeps at most; beyond, the one idle longest is stopped (a ladder meets many bots).
 MAX_IDLE = 32
+#: Hand-outs a pool remembers (``BotPool.assignments``), the latest: a ladder's pool lives for months.
+MAX_ASSIGNMENTS = 10_000
 
 
 @dataclass
@@ -149,8 +152,9 @@ class BotPool:
         self._retiring: set[asyncio.Task[None]] = set()
         self.launcher = ProcessLauncher()
         self.started = 0  # processes launched, for the benchmarks
-        #: Every hand-out, kept after close(): (process number, bot key, deal).
-        self.assignments: list[tuple[int, Hashable, Hashable]] = []
+        #: The latest hand-outs (MAX_ASSIGNMENTS), kept after close(): (process number, bot key, deal). All of them were
+        #: kept, a few hundred bytes each, for as long as a ladder ran.
+        self.assignments: deque[tuple[int, Hashable, Hashable]] = deque(maxlen=MAX_ASSIGNMENTS)
 
     @staticmethod
     def pools(manifest: BotManifest) -> bool:
