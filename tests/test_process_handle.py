@@ -35,3 +35,19 @@ def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_
 
     assert asyncio.run(scenario()) == 3
     assert calls >= 2  # the grace timed out and the stop went on to the terminate
+
+
+def test_a_log_that_cannot_be_written_is_still_drained() -> None:
+    """On a full disk (/dev/full here) writing a bot's log raised, which ended the task reading its output: the bot,
+    its pipe then full, hung on its next print until its time ran out, and stopping it raised the error out of the
+    match. Its output is now read to its end whatever becomes of the log."""
+    from referee.server.launchers import pump_log
+
+    async def scenario() -> bool:
+        output = asyncio.StreamReader()
+        output.feed_data(b"x" * 300_000)
+        output.feed_eof()
+        await pump_log(output, Path("/dev/full"))
+        return output.at_eof()
+
+    assert asyncio.run(scenario())

@@ -154,11 +154,25 @@ def write_capped(out: BinaryIO, chunk: bytes, written: int) -> int:
 
 
 async def pump_log(stream: asyncio.StreamReader, path: Path) -> None:
-    """Copy a bot's output to its log, up to LOG_CAP_BYTES; the rest is read and dropped."""
+    """Copy a bot's output to its log, up to LOG_CAP_BYTES; the rest is read and dropped.
+
+    A log that cannot be written (a full disk) keeps what it has, and the output is still read to its end: the bot,
+    its pipe full, hung on its next print, and the error came out of the match when the bot was stopped."""
     written = 0
-    with path.open("wb") as out:
+    out: BinaryIO | None = None
+    with contextlib.suppress(OSError):
+        out = path.open("wb")
+    try:
         while chunk := await stream.read(65536):
-            written = write_capped(out, chunk, written)
+            if out is not None and written < LOG_CAP_BYTES:
+                try:
+                    written = write_capped(out, chunk, written)
+                except OSError:
+                    written = LOG_CAP_BYTES  # nothing more is written
+    finally:
+        if out is not None:
+            with contextlib.suppress(OSError):  # the last of it not written either
+                out.close()
 
 
 def this_machine() -> str:
