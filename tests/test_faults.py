@@ -270,6 +270,34 @@ def test_a_launcher_that_fails_unexpectedly_is_a_crash_at_once(tmp_path: Path) -
     assert played.logs[0].read_text().startswith("the bot could not be started (ValueError: embedded null byte)\n")
 
 
+def test_a_bot_that_cannot_be_started_nor_logged_is_still_a_crash_at_once(tmp_path: Path) -> None:
+    """Its log cannot be written (a full disk; here a folder in its place): the seat's CRASH was never told, and the
+    bot was reported as never connecting, after the connection timeout."""
+    from referee.server.launchers import ProcessLauncher
+
+    class Broken(ProcessLauncher):
+        async def launch(self, spec: Any) -> Any:
+            if spec.seat == 0:
+                raise ValueError("embedded null byte")
+            return await super().launch(spec)
+
+    (tmp_path / "logs" / "m1-seat0-random.log").mkdir(parents=True)
+    setup = MatchSetup("generals-war", [SAMPLE_BOTS / "random", SAMPLE_BOTS / "random"], 5, {}, TimeControl(connect_timeout_ms=60_000), tmp_path / "logs", match_id="m1")
+    played = asyncio.run(run_local_match(setup, Broken()))
+    (crash, *_) = played.record.result.seats[0].verdicts
+    assert (pb.VerdictKind.Name(crash.kind), crash.detail) == ("CRASH", "the bot could not be started (ValueError: embedded null byte)")
+
+
+def test_bots_whose_log_folder_cannot_be_made_are_crashes_at_once(tmp_path: Path) -> None:
+    """The log folder's path runs through a file: each seat's watcher died making it, unseen, and both bots were
+    reported as never connecting, after the connection timeout."""
+    (tmp_path / "file").write_text("")
+    setup = MatchSetup("generals-war", [SAMPLE_BOTS / "random"] * 2, 5, {}, TimeControl(connect_timeout_ms=60_000), tmp_path / "file" / "logs")
+    played = asyncio.run(run_local_match(setup))
+    for seat in played.record.result.seats:
+        assert pb.VerdictKind.Name(seat.verdicts[0].kind) == "CRASH" and "NotADirectoryError" in seat.verdicts[0].detail, seat
+
+
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_a_container_that_cannot_start_is_not_left_behind(tmp_path: Path, sandbox: str) -> None:
     bot = faulty_bot(tmp_path, "none")

@@ -239,3 +239,19 @@ def test_the_watcher_sweeps_twice_and_past_a_container_already_gone(monkeypatch:
         os.close(read)
     assert asked == [{"label": "arena.owner=tok"}] * 2
     assert [[c.removed for c in sweep] for sweep in sweeps] == [[False, True], [True]]
+
+
+def test_a_containers_log_that_cannot_be_written_ends_its_copying_quietly(tmp_path: Path) -> None:
+    """A log folder gone (or a full disk): the thread copying the container's output died with a traceback on the
+    referee's terminal. Docker keeps the output, and the bot is not held up by it."""
+
+    class Talking:
+        def logs(self, **_: Any) -> list[bytes]:
+            return [b"hello\n"]
+
+    pump = sandbox._LogPump(Talking(), tmp_path / "gone" / "bot.log")
+    pump.run()  # in this thread: an error would come out here
+    assert not (tmp_path / "gone").exists()
+    kept = sandbox._LogPump(Talking(), tmp_path / "bot.log")
+    kept.run()
+    assert (tmp_path / "bot.log").read_bytes() == b"hello\n"

@@ -414,15 +414,16 @@ def _copy_log(source: Path, start: int, target: Path) -> None:
 def _not_started(session: MatchSession, seat: int, log: Path, exc: Exception) -> None:
     """The bot of ``seat`` could not be started (``exc``): its log and its CRASH verdict say why."""
     said = str(exc) if isinstance(exc, LaunchError) else f"the bot could not be started ({type(exc).__name__}: {exc})"
-    log.parent.mkdir(parents=True, exist_ok=True)
-    log.write_text(f"{said}\n")
-    session.process_ended(seat, said, started=False)
+    session.process_ended(seat, said, started=False)  # first: a log that cannot be written (a full disk) must not stop it
+    with contextlib.suppress(OSError):
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(f"{said}\n")
 
 
 async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchSession, handles: list[BotHandle | None]) -> None:
     """Start one bot, then tell the session if it ends before the match does."""
-    spec.log_path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        spec.log_path.parent.mkdir(parents=True, exist_ok=True)
         handle = await launcher.launch(spec)
     except Exception as exc:  # noqa: BLE001 - a launcher's own failure too: told now, not as a bot that never connected, seconds later
         _not_started(session, spec.seat, spec.log_path, exc)

@@ -273,7 +273,11 @@ class _LogPump(threading.Thread):
 
     def run(self) -> None:
         written = 0
-        with self.log_path.open("wb") as out:
+        try:
+            out = self.log_path.open("wb")
+        except OSError:  # a full disk, a folder gone: Docker keeps the output, and the bot is not held up by it
+            return
+        with out:
             try:
                 stream = self.container.logs(stdout=True, stderr=True, stream=True, follow=True)
                 try:
