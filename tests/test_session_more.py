@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from arena.v1 import referee_pb2 as pb
 from referee.games.generals_war import GeneralsWar
-from referee.server.session import MatchSession
-from tests.test_session import FAST, Scripted, silent
+from referee.server.session import MatchRecord, MatchSession, TimeControl
+from tests.test_session import FAST, FakeClock, Scripted, driver_answers, silent
 
 
 def test_messages_sent_before_the_match_starts_are_refused_at_once_not_kept() -> None:
@@ -27,3 +29,30 @@ def test_messages_sent_before_the_match_starts_are_refused_at_once_not_kept() ->
     queued, refused, errors = asyncio.run(go())
     assert queued == 1, "only the seat's attach waits for the match"
     assert refused == 1000 and errors == [pb.STALE_REQUEST] * 1000
+
+
+def test_an_answer_read_before_the_timer_fires_is_taken_its_bank_spent() -> None:
+    """docs/protocol.md, Timing: the deadline is the referee's timer. An answer it reads a moment past the deadline
+    (its own loop was busy, so the timer had yet to fire) is played, not struck: the referee's delays are not the bot's.
+    The time is still charged, so the bank is gone."""
+    clock = FakeClock()
+    inner = driver_answers(3)
+    asked = {"n": 0}
+
+    def late_once(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision":
+            asked["n"] += 1
+            if asked["n"] == 1:
+                clock.now += 2.0  # 100 ms of move time and the 1,000 ms bank long gone, by the session's clock
+        return inner(msg)
+
+    async def go() -> MatchRecord:
+        tc = TimeControl(move_time_ms=100, time_bank_ms=1000, strike_limit=5)
+        session = MatchSession(GeneralsWar(2, 3), ["a", "b"], tc, clock=clock)
+        for link, token in zip([Scripted(session, 0, late_once), Scripted(session, 1, driver_answers(4))], session.tokens()):
+            session.attach(token, link)
+        return await asyncio.wait_for(session.run(), 20)
+
+    record = asyncio.run(go())
+    assert not record.result.seats[0].verdicts
+    assert record.seats[0].bank_ms == 0 and record.seats[0].think_ms[0] == pytest.approx(2000)
