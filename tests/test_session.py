@@ -554,16 +554,23 @@ class FakeClock:
         return self.now
 
 
-def test_only_time_past_the_move_time_is_taken_from_the_bank_and_each_request_tells_what_is_left() -> None:
-    clock = FakeClock()
-    inner = driver_answers(3)
+def thinking(clock: FakeClock, seed: int, seconds: Callable[[int], float]) -> Callable[[pb.RefereeMessage], list[pb.BotMessage]]:
+    """driver_answers(seed), each after "thinking" ``seconds(n)`` by ``clock`` over its n-th request (from 1)."""
+    inner = driver_answers(seed)
     asked = {"n": 0}
 
     def thinker(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
         if msg.WhichOneof("msg") == "decision":
             asked["n"] += 1
-            clock.now += 0.3 if asked["n"] == 1 else 0.05  # 200 ms past the move time once, then within it
+            clock.now += seconds(asked["n"])
         return inner(msg)
+
+    return thinker
+
+
+def test_only_time_past_the_move_time_is_taken_from_the_bank_and_each_request_tells_what_is_left() -> None:
+    clock = FakeClock()
+    thinker = thinking(clock, 3, lambda n: 0.3 if n == 1 else 0.05)  # 200 ms past the move time once, then within it
 
     async def go() -> tuple[Any, Scripted]:
         tc = TimeControl(move_time_ms=100, time_bank_ms=1000, strike_limit=5)

@@ -9,7 +9,7 @@ import pytest
 from arena.v1 import referee_pb2 as pb
 from referee.games.generals_war import GeneralsWar
 from referee.server.session import MatchRecord, MatchSession, TimeControl
-from tests.test_session import FAST, FakeClock, Scripted, driver_answers, silent
+from tests.test_session import FAST, FakeClock, Scripted, driver_answers, silent, thinking
 
 
 def test_messages_sent_before_the_match_starts_are_refused_at_once_not_kept() -> None:
@@ -36,15 +36,7 @@ def test_an_answer_read_before_the_timer_fires_is_taken_its_bank_spent() -> None
     (its own loop was busy, so the timer had yet to fire) is played, not struck: the referee's delays are not the bot's.
     The time is still charged, so the bank is gone."""
     clock = FakeClock()
-    inner = driver_answers(3)
-    asked = {"n": 0}
-
-    def late_once(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
-        if msg.WhichOneof("msg") == "decision":
-            asked["n"] += 1
-            if asked["n"] == 1:
-                clock.now += 2.0  # 100 ms of move time and the 1,000 ms bank long gone, by the session's clock
-        return inner(msg)
+    late_once = thinking(clock, 3, lambda n: 2.0 if n == 1 else 0)  # 100 ms of move time and the 1,000 ms bank long gone
 
     async def go() -> MatchRecord:
         tc = TimeControl(move_time_ms=100, time_bank_ms=1000, strike_limit=5)
