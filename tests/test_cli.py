@@ -39,6 +39,17 @@ def test_games_lists_every_game_with_player_counts() -> None:
     assert "General's War" in table.stdout and "2 or 4" in table.stdout and "2 to 6" in table.stdout
 
 
+def test_version_names_arenas_and_the_bot_protocols() -> None:
+    """As cutechess-cli's and fastchess's: a bug report says which Arena, and a bot author which protocol."""
+    import tomllib
+
+    from referee.protocol.messages import PROTOCOL_VERSION
+
+    result = runner.invoke(app, ["--version"])
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert result.exit_code == 0 and result.stdout == f"arena {project} (bot protocol {PROTOCOL_VERSION})\n", result.output
+
+
 def test_games_table_shows_every_id_and_option_whole_at_80_columns() -> None:
     """The ids and options are what a user types next; a cut one ('generals-and-assa…') cannot be copied."""
     table = runner.invoke(app, ["games"], env={"COLUMNS": "80"}).stdout

@@ -45,6 +45,26 @@ console = Console()
 err = Console(stderr=True)
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import version
+
+        from referee.protocol.messages import PROTOCOL_VERSION
+
+        console.print(f"arena {version('arena')} (bot protocol {PROTOCOL_VERSION})", markup=False, highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print Arena's version and its bot protocol's, and exit.")
+    ] = False,
+) -> None:
+    # A bug report or a ladder's bot author needs to say which Arena they run; `arena --version` was an error.
+    pass
+
+
 def check_dir(path: Path, flag: str) -> None:
     """Fail before any match is played unless ``path`` is a directory or can be made one."""
     if path.exists() and not path.is_dir():
