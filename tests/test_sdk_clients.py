@@ -27,7 +27,7 @@ from arena.v1 import generals_war_pb2 as gw
 from arena.v1 import referee_pb2 as pb
 from arena.v1 import referee_pb2_grpc
 from arena_sdk import Bot, Request
-from arena_sdk.client import open_channel, play_async
+from arena_sdk.client import MatchRefused, open_channel, play_async
 from tests.support import SAMPLE_BOTS, load_bot_class
 from tests.test_typescript import NODE, READY, SAMPLE, bundled
 
@@ -249,3 +249,53 @@ def test_an_exception_raised_by_act_ends_play_with_it(referees: list[ScriptedRef
     with pytest.raises(ValueError, match="no idea what to do at 3"):
         asyncio.run(asyncio.wait_for(play_async(Broken(), ref.address, "m", "t"), 30))
     assert len(ref.hellos) == 1
+
+
+class StatusBeforeAnswer:
+    """A Play call whose read of a decision returns only once gRPC has the stream's status, as it does when the
+    status comes with the decision: the answer is then written to a call gRPC knows is over."""
+
+    def __init__(self, call: Any) -> None:
+        self.call = call
+
+    async def read(self) -> Any:
+        msg = await self.call.read()
+        if msg is not grpc.aio.EOF and msg.HasField("decision"):
+            await self.call.code()
+        return msg
+
+    async def write(self, msg: pb.BotMessage) -> None:
+        await self.call.write(msg)
+
+    def cancel(self) -> bool:
+        return bool(self.call.cancel())
+
+
+@pytest.mark.parametrize("end", [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.PERMISSION_DENIED], ids=lambda c: c.name)
+def test_an_answer_to_a_stream_grpc_has_seen_end_is_a_broken_stream(end: grpc.StatusCode, referees: list[ScriptedReferee], monkeypatch: pytest.MonkeyPatch) -> None:
+    """grpc.aio raises asyncio.InvalidStateError, not an RpcError, for a write to a call whose status it has: the bot
+    died of that traceback when its referee ended the stream just after a decision. It is the stream's end, told by
+    its status: a broken stream is reconnected, a refusal ends the bot with its reason."""
+    real: Any = referee_pb2_grpc.RefereeStub
+    streams: list[object] = []
+
+    class Stub:
+        def __init__(self, channel: grpc.aio.Channel) -> None:
+            self.stub = real(channel)
+
+        def Play(self, **kwargs: Any) -> Any:  # noqa: N802
+            call = self.stub.Play(**kwargs)
+            streams.append(call)
+            return StatusBeforeAnswer(call) if len(streams) == 1 else call
+
+    monkeypatch.setattr(referee_pb2_grpc, "RefereeStub", Stub)
+    referees.append(ref := ScriptedReferee([START, decision(3), end], [START, decision(4), "read", RESULT, "hold"]))
+    bot = load_bot_class("random", "RandomBot")(0)
+    run = asyncio.wait_for(play_async(bot, ref.address, "m", "t", reconnect_seconds=5), 30)
+    if end == grpc.StatusCode.PERMISSION_DENIED:
+        with pytest.raises(MatchRefused, match="PERMISSION_DENIED: scripted"):
+            asyncio.run(run)
+        assert len(ref.hellos) == 1
+    else:
+        result = asyncio.run(run)
+        assert result is not None and len(ref.hellos) == 2 and [request for request, _ in ref.answers] == [4]

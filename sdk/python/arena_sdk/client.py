@@ -73,7 +73,8 @@ async def play_async(
                         break
                     give_up_at = None
                     for reply in driver.handle(msg):
-                        await call.write(reply)
+                        if not await _send(call, reply):
+                            break  # the next read raises the stream's status, or ends it
                     if driver.result is not None:
                         break
                 if driver.result is not None:
@@ -98,6 +99,19 @@ async def play_async(
                 return None
             await asyncio.sleep(0.05)
     return driver.result
+
+
+async def _send(call: grpc.aio.StreamStreamCall, message: pb.BotMessage) -> bool:
+    """Write ``message``; False when gRPC already has the stream's status (its end came with the message answered).
+
+    grpc.aio raises asyncio.InvalidStateError, not an RpcError, for that write: the bot died of the traceback
+    where the stream's end (a broken stream, a refusal) was to be read and acted on.
+    """
+    try:
+        await call.write(message)
+    except asyncio.InvalidStateError:
+        return False
+    return True
 
 
 def _reconnecting(give_up_at: float | None, why: str) -> None:
