@@ -83,15 +83,23 @@ MAX_BODY = 64 * 1024
 MAX_LISTED = 200
 
 
-def get_owner(db: Db, authorization: Annotated[str | None, Header()] = None) -> User:
-    """The user whose API token is in the Authorization header."""
+def owner_of(make: sessionmaker[Session], authorization: str | None) -> User:
+    """The user whose API token is in the Authorization header (401 if none), read in a session closed at once."""
     scheme, _, token = (authorization or "").strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():  # the scheme's case does not matter (RFC 9110, 11.1)
         raise HTTPException(401, "send your API token as 'Authorization: Bearer TOKEN'")
-    user = user_for_token(db, token.strip())
+    with make() as db:
+        user = user_for_token(db, token.strip())
     if user is None:
         raise HTTPException(401, "unknown API token")
     return user
+
+
+def get_owner(request: Request, authorization: Annotated[str | None, Header()] = None) -> User:
+    """The owner of a request's token. Not in the route's session (``Db``), which stays open until the answer: an
+    upload held a connection of the pool while it arrived and was validated, and a rush of them held them all."""
+    state: LadderState = request.app.state.ladder
+    return owner_of(state.make, authorization)
 
 
 Owner = Annotated[User, Depends(get_owner)]
@@ -154,8 +162,7 @@ def create_app(state: LadderState) -> FastAPI:
             return None
 
         def check_token() -> None:
-            with state.make() as db:
-                get_owner(db, request.headers.get("authorization"))
+            owner_of(state.make, request.headers.get("authorization"))
 
         try:
             await run_in_threadpool(check_token)

@@ -58,3 +58,46 @@ def test_uploads_still_arriving_hold_no_turn_to_validate(ladder: LadderFixture, 
             assert [a.status_code for a in answers] == [201] * VALIDATIONS_AT_ONCE, [a.text for a in answers]
 
     asyncio.run(scenario())
+
+
+def test_an_upload_holds_no_database_connection_while_it_arrives_or_is_validated(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner's token was looked up in a session that stayed open for the whole request: each upload arriving over
+    a slow line, waiting for its turn or being validated held one of the pool's 15 connections, and a deadline's
+    rush of uploads left none for the pages, the scheduler or the leases of the matches in play."""
+    import httpx
+
+    import ladder.submissions as submissions
+    from ladder.api import LadderState, create_app
+
+    app = create_app(LadderState(ladder.make, ladder.ladder.store, ladder.ladder.config.data_dir))
+    pool = ladder.make.kw["bind"].pool
+    owner = ladder.user("patient")
+
+    async def scenario() -> None:
+        held: dict[str, int] = {}
+        arriving, rest = asyncio.Event(), asyncio.Event()
+
+        async def validation(bot_dir: Path, *args: object, **kwargs: object) -> tuple[str, str]:
+            held["validating"] = pool.checkedout()
+            return "", ""
+
+        monkeypatch.setattr(submissions, "validation_matches", validation)
+        data = archive(("bot.toml", manifest("patient-bot")), ("bot.py", BOT_PY))
+
+        async def body() -> AsyncIterator[bytes]:
+            yield data[:10]
+            arriving.set()  # the ladder has read the first bytes and waits for the rest
+            await rest.wait()
+            yield data[10:]
+
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://ladder") as client:
+            upload = asyncio.ensure_future(client.post("/api/bots", content=body(), headers=owner))
+            async with asyncio.timeout(10):
+                await arriving.wait()
+            held["arriving"] = pool.checkedout()
+            rest.set()
+            reply = await upload
+        assert reply.status_code == 201, reply.text
+        assert held == {"arriving": 0, "validating": 0}
+
+    asyncio.run(scenario())
