@@ -29,12 +29,12 @@ from ladder.api import LadderState, create_app
 from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
-from ladder.submissions import INTERRUPTED, JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, submit
+from ladder.submissions import INTERRUPTED, JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, discard, submit
 from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
-from ladder.hold import RENEW_S, Hold, HoldLost, rows
+from ladder.hold import RENEW_S, Hold, HoldLost
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.metrics import LadderMetrics
 from ladder.retention import KEEP_RETIRED, prune_retired
@@ -438,14 +438,24 @@ class Ladder:
         (``self.hold``), so every version still validating was left by one that is gone.
         """
         with self.make() as db:
-            stuck = db.execute(
+            stuck = db.scalars(
                 update(BotVersion)
                 .where(BotVersion.status == "validating")
                 .values(status="rejected", reason=INTERRUPTED)
-            )
+                .returning(BotVersion.path)
+            ).all()
             db.commit()
-        if rows(stuck):
-            log.info("rejected %d versions left validating by a ladder that stopped mid-upload", rows(stuck))
+            # Their folders go too, as a failed submission's do: rejected, nothing would ever remove them. Not a folder
+            # another version names (a store kept while its database was replaced).
+            named = set(db.scalars(select(BotVersion.path).where(BotVersion.status != "rejected")))
+        root = self.store.resolve()
+        for path in stuck:
+            folder = self.store / path
+            bot_folder = folder.resolve().parent  # NAME of NAME/SEQ, which discard removes once empty: never the store
+            if path not in named and bot_folder.is_relative_to(root) and bot_folder != root and not folder.is_symlink():
+                discard(folder)
+        if stuck:
+            log.info("rejected %d versions left validating by a ladder that stopped mid-upload", len(stuck))
 
     async def holding(self) -> None:
         """Renew the hold on the database every few seconds; HoldLost (which ends ``run``) if another ladder took it."""

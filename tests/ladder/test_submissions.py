@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from ladder.models import Bot, BotVersion
+from ladder.models import Bot, BotVersion, User
+from ladder.upload import Limits
 from tests.ladder.conftest import LadderFixture
 from tests.support import SAMPLE_BOTS
 
@@ -157,6 +158,28 @@ def test_leftovers_of_interrupted_submissions_are_removed_at_start(tmp_path: Pat
         os.utime(path, (hour_ago, hour_ago))
     assert clear_stale_uploads(store) == 2
     assert sorted(str(p.relative_to(store)) for p in store.rglob("*")) == [".staging", ".validation", ".validation/fresh", ".validation/fresh/bot.py"]
+
+
+def test_the_folder_of_a_version_left_validating_is_removed_when_it_is_rejected_at_start(ladder: LadderFixture) -> None:
+    """A ladder killed mid-validation left the version's unpacked bot in the store: rejected at the next start, it stayed
+    there for good (only retired versions' folders are ever pruned), up to the archive's 32 MiB unpacked each time."""
+    from ladder.submissions import register, unpacked
+
+    owner = ladder.user("killed")
+    with ladder.make() as db:
+        user = db.scalars(select(User).where(User.name == "killed")).one()
+    store = ladder.ladder.store
+    # What a submission has done when its validation starts: the version registered, its bot in the store.
+    manifest_read = unpacked(archive(("bot.toml", manifest("killed")), ("bot.py", BOT_PY)), store / ".staging" / "up", Limits())
+    _, rel = register(ladder.make, user, manifest_read, [], store)
+    (store / rel).parent.mkdir(parents=True)
+    (store / ".staging" / "up").rename(store / rel)
+    (store / "kept" / "1").mkdir(parents=True)  # another bot's folder, named by no version left validating
+    ladder.ladder._clear_interrupted_validations()  # the next start
+    with ladder.make() as db:
+        assert db.scalars(select(BotVersion.status)).one() == "rejected"
+    assert not (store / "killed").exists() and (store / "kept" / "1").is_dir()
+    assert ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("killed")), ("bot.py", BOT_PY)), headers=owner).status_code == 201
 
 
 def test_a_folder_already_in_the_store_is_neither_overwritten_nor_removed(ladder: LadderFixture) -> None:
