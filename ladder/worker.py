@@ -294,10 +294,16 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = SWEEP_LIMIT, ski
     with make() as db:
         # Only sets with a failed match: the others are rated when their last match is recorded, and the
         # first halves waiting for their second are many, each a few queries to look at, twice a second.
+        # Nor those with a match still to play (at three seats and more, a failure comes before the set's end): each
+        # was looked at and passed over at every sweep, and enough of them filled its limit before a set it could rate.
         failed_deals = select(Match.deal).where(Match.status == "failed")
+        playing_deals = select(Match.deal).where(Match.status.in_(PENDING))
         query = (
             select(Match.id)
-            .where(Match.rated_with.is_(None), Match.status == "done", Match.deal.in_(failed_deals), Match.kind.not_in(sorted(UNRATED)))
+            .where(
+                Match.rated_with.is_(None), Match.status == "done", Match.deal.in_(failed_deals), Match.deal.not_in(playing_deals),
+                Match.kind.not_in(sorted(UNRATED)),
+            )
             .order_by(Match.finished_at, Match.id)
             .limit(limit)
         )

@@ -200,6 +200,28 @@ def test_first_halves_waiting_for_their_second_do_not_crowd_a_failed_set_out_of_
         assert db.get_one(Match, settled[0]).rated_with == settled[0] and check_rated_once(db) == 1
 
 
+def test_sets_with_a_failed_match_and_one_still_to_play_do_not_crowd_a_finished_set_out_of_the_sweep(make: sessionmaker[Session]) -> None:
+    """At three seats and more a set has a failed match long before it is over: its played matches met the sweep's
+    query at every sweep, each only to be rolled back (a match still to play), and enough of them (a failing worker
+    on a busy cluster) filled its limit every time, so that a set the sweep could rate waited until they were over."""
+    a, b, c = add_bots(make, ["glory"], 3)
+    with make() as db:
+        waiting = [queue_duplicate_set(db.connection(), "glory", [a, b, c], seed, "rated") for seed in (1, 2)]
+        finished = queue_duplicate_set(db.connection(), "glory", [a, b, c], 3, "rated")
+        db.commit()
+    for played, failed, _still_queued in waiting:
+        claim_all(make, [played, failed])
+        assert record_outcome(make, played, "w", result([1, 2, 3]))
+        worker.fail_match(make, failed, "w", "lost")
+    claim_all(make, finished)
+    assert record_outcome(make, finished[0], "w", result([1, 2, 3]))
+    assert record_outcome(make, finished[1], "w", result([2, 3, 1]))
+    worker.fail_match(make, finished[2], "w", "lost")  # the set's last match: only the sweep rates it
+    assert rate_settled_sets(make, limit=2) == 1
+    with make() as db:
+        assert db.get_one(Match, finished[0]).rated_with == finished[0] and check_rated_once(db) == 2
+
+
 def test_a_seat_without_a_rank_counts_as_last(make: sessionmaker[Session]) -> None:
     """A result that left a seat's rank unset (0 in the result) ranks it last, not first."""
     a, b = add_bots(make, ["land-and-castle"], 2)
