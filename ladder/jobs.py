@@ -365,8 +365,7 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
             )
         finally:
             if not recorded:
-                replay.unlink(missing_ok=True)
-                discard_logs(make, job.match_id, names, root)
+                discard_unnamed(make, job.match_id, stored_name(replay, root), names, root)
         return recorded
     files = {REPLAY_FILE: replay_json.encode()}
     for seat, path in enumerate(map(Path, logs)):
@@ -386,17 +385,22 @@ def discard_try_logs(log_dir: Path, try_id: str) -> None:
         log_dir.rmdir()
 
 
-def discard_logs(make: sessionmaker[Session], match_id: int, names: list[str], root: Path) -> None:
-    """Remove the log files of a try whose record was refused (its lease lost: another worker played the match), which
-    nothing names, and which piled up under logs/<match id>. Not those the match's record names: a record tried again
-    after the books' process died is refused (done already) with the very logs its first try recorded."""
+def discard_unnamed(make: sessionmaker[Session], match_id: int, replay: str, logs: list[str], root: Path) -> None:
+    """Remove the replay and log files of a try whose record was refused or failed (its lease lost: another worker played
+    the match), which nothing names, and which piled up under replays/ and logs/<match id>. Not those the match's
+    record names: a record tried again after the books' process died is refused (done already) with the very logs its
+    first try recorded, and a record whose connection dropped as it committed raised though it was recorded."""
     try:
         with make() as db:
             named = set(db.scalars(select(MatchSeat.log_path).where(MatchSeat.match_id == match_id)))
+            named.add(db.scalar(select(Match.replay_path).where(Match.id == match_id)))
     except Exception:  # the database out of reach: the files are left, as they were before
-        log.warning("match %s: could not tell whether the logs of a refused record are named; left in place", match_id, exc_info=True)
+        log.warning("match %s: could not tell whether the files of a refused record are named; left in place", match_id, exc_info=True)
         return
-    for name in names:
+    if replay not in named:
+        with contextlib.suppress(OSError):
+            located(replay, root).unlink(missing_ok=True)
+    for name in logs:
         if name not in named:
             path = located(name, root)
             with contextlib.suppress(OSError):

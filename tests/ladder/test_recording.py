@@ -111,3 +111,34 @@ def test_the_reaper_leaves_a_live_lease_on_a_matchs_last_try(make: sessionmaker[
     assert reap(make) == 1
     assert lease(make, live)[:2] == ("running", "live")
     assert lease(make, dead)[0] == "failed"
+
+
+def test_a_record_whose_commit_landed_before_the_connection_dropped_keeps_its_replay(make: sessionmaker[Session], tmp_path: Path) -> None:
+    """A connection dropped as the record committed (a PostgreSQL server restarting) raises, though the match is
+    recorded: the record's replay file was removed as a refused record's, and the match, done and rated, answered
+    "no replay" for good. Its logs were already kept so; the replay now is too."""
+    from sqlalchemy.exc import OperationalError
+
+    import ladder.jobs as jobs
+
+    a, b = add_bots(make, [GAME], 2)
+    match_id = queue(make, [a, b])[0]
+    assert claim(make, "w", 60) == match_id
+    log = tmp_path / "logs" / str(match_id) / "try-seat0.log"
+    log.parent.mkdir(parents=True)
+    log.write_text("thinking\n")
+    job = MatchJob(match_id, "w", GAME, 7, {}, (), TimeControl(), 60, keep=FILES, data_dir=str(tmp_path))
+    head = ReplayHead(str(match_id), GAME, 2, 7, {}, 0.0, 1.0, ["bot0", "bot1"], result([1, 2]), [], [1, 2], [0.0, 0.0])
+
+    def committed_then_dropped(*args: object, **kwargs: object) -> bool:
+        assert record_outcome(*args, **kwargs)  # type: ignore[arg-type]
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jobs, "record_outcome", committed_then_dropped)
+        with pytest.raises(OperationalError):
+            record_head(make, job, head, [str(log)], "box/w1")
+    with make() as db:
+        match = db.get_one(Match, match_id)
+    assert match.status == "done" and match.replay_path is not None
+    assert (tmp_path / match.replay_path).is_file() and log.is_file()
