@@ -164,13 +164,27 @@ async def register_samples(make: sessionmaker[Session], store: Path, games: list
             log.info("sample bot %s %s: %s", manifest.name, manifest.version, "active" if outcome.accepted else outcome.reason)
 
 
+def scheduler_rng(make: sessionmaker[Session], seed: int | None) -> random.Random:
+    """The scheduler's generator: ``seed`` (``--seed``) with the last match's id, so that a new ladder with a seed
+    schedules alike every time, and one started again deals none of its earlier deals.
+
+    Seeded with ``seed`` alone, a ladder started again dealt the very seeds of its earlier sets (past their placements,
+    the bots' tables draw the generator alike), whose replays, every hand in them, are public once played.
+    """
+    if seed is None:
+        return random.Random()
+    with make() as db:
+        last = db.scalar(select(func.max(Match.id)))
+    return random.Random(seed if last is None else f"{seed}/{last}")
+
+
 class Ladder:
     def __init__(self, config: LadderConfig, executor: Executor | None = None) -> None:
         self.config = config
         self.make = open_db(config)
         self.store = config.data_dir / "bots"
         self.store.mkdir(parents=True, exist_ok=True)
-        self.rng = random.Random(config.seed)
+        self.rng = scheduler_rng(self.make, config.seed)
         self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0
         self.outcomes: list[JobOutcome] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
@@ -75,3 +76,34 @@ def test_a_tick_queues_only_the_games_the_ladder_serves(make: sessionmaker[Sessi
     with make() as db:
         assert fill_queue(db, random.Random(1), target=12, games=["generals-war"]) == 12
         assert set(db.scalars(select(Match.game))) == {"generals-war"}
+
+
+
+def test_a_ladder_started_again_with_its_seed_deals_none_of_the_deals_it_dealt_before(tmp_path: Path) -> None:
+    """`--seed` fixed the scheduler's generator at every start: past its placements, a ladder started again dealt the
+    very seeds of its earlier sets, whose replays (every hand) are public once played. A bot that knew its hand
+    from one of them read its opponents' cards there. A new ladder with a seed still schedules alike every time."""
+    from ladder.service import Ladder, LadderConfig
+
+    def start(folder: str) -> Ladder:
+        return Ladder(LadderConfig(tmp_path / folder, samples=False, games=["land-and-castle"], seed=1))
+
+    def tick(ladder: Ladder) -> list[int]:
+        with ladder.make() as db:
+            assert fill_queue(db, ladder.rng, target=8, games=["land-and-castle"]) == 8
+            seeds = list(db.scalars(select(Match.seed).where(Match.status == "queued").order_by(Match.id)))
+            db.execute(update(Match).values(status="done"))  # played and settled: their seeds and replays are public
+            db.commit()
+        return seeds
+
+    dealt = []
+    for folder in ("one", "two"):  # two new ladders with the same seed and bots: the same sets
+        ladder = start(folder)
+        add_bots(ladder.make, ["land-and-castle"], 4)
+        with ladder.make() as db:
+            db.execute(update(Rating).values(games=20))  # every bot past its placement, as on any busy ladder
+            db.commit()
+        dealt.append(tick(ladder))
+    assert dealt[0] == dealt[1]
+    again = tick(start("one"))  # the same data folder and --seed: the next start
+    assert not set(again) & set(dealt[0])
