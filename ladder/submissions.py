@@ -229,10 +229,12 @@ async def submit(
             db.commit()
     except BaseException as exc:  # nothing of a submission that failed is kept, and its version is not left validating
         shutil.rmtree(staging, ignore_errors=True)
-        if final is not None:
+        # Its folder goes once the version is rejected; not if the version joined the ladder (a connection dropped as
+        # the activation committed raises, though the version plays), nor while that cannot be told: the next start
+        # rejects a version still validating, and removes its folder then.
+        rejected = abandon(make, registered[0]) if registered else True
+        if final is not None and rejected:
             discard(final)
-        if registered:
-            abandon(make, registered[0])
         if isinstance(exc, SubmissionRefused) or not isinstance(exc, Exception):
             raise
         if isinstance(exc, OptionError):  # the ladder cannot run its sandbox (no Docker engine, no image): not the bot's fault
@@ -327,16 +329,19 @@ def discard(folder: Path) -> None:
         folder.parent.rmdir()
 
 
-def abandon(make: sessionmaker[Session], version_id: int) -> None:
-    """Reject a version whose submission failed after it was registered (best effort: the database may be what failed)."""
+def abandon(make: sessionmaker[Session], version_id: int) -> bool:
+    """Reject a version whose submission failed after it was registered (best effort: the database may be what failed);
+    whether it is rejected now (False: it joined the ladder, or the database could not be asked)."""
     try:
         with make() as db:
             version = db.get(BotVersion, version_id)
             if version is not None and version.status == "validating":
                 version.status, version.reason = "rejected", LADDER_FAILED
                 db.commit()
+            return version is None or version.status == "rejected"
     except Exception:
         log_.exception("could not reject version %s, whose submission failed", version_id)
+        return False
 
 
 async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, sandbox: str = "process") -> tuple[str, str]:

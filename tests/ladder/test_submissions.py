@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import shutil
@@ -88,6 +89,42 @@ def test_a_submission_that_fails_after_it_is_registered_is_rejected_and_removed(
         (version,) = db.scalars(select(BotVersion)).all()
         assert version.status == "rejected" and "submit again" in version.reason
     assert left_in_store(ladder) == [".staging", ".validation"]
+
+
+def test_a_version_whose_activation_committed_before_the_connection_dropped_keeps_its_folder(ladder: LadderFixture) -> None:
+    """A connection dropped as the version's activation committed (a PostgreSQL server restarting) raised, though the
+    version was on the ladder: its folder was removed as a failed submission's, and every match it was drawn for
+    failed, its opponents' with it."""
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import Session
+
+    from ladder.submissions import SubmissionRefused, submit
+
+    ladder.user("dropped")
+    with ladder.make() as db:
+        user = db.scalars(select(User).where(User.name == "dropped")).one()
+    sessions = 0
+
+    def make() -> Session:  # the second session is the activation's: its commit lands, then the connection drops
+        nonlocal sessions
+        sessions += 1
+        db = ladder.make()
+        if sessions == 2:
+            commit = db.commit
+
+            def committed_then_dropped() -> None:
+                commit()
+                raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+            db.commit = committed_then_dropped  # type: ignore[method-assign]
+        return db
+
+    with pytest.raises(SubmissionRefused):
+        asyncio.run(submit(make, ladder.ladder.store, user, archive(("bot.toml", manifest("dropped")), ("bot.py", BOT_PY)), validate=False))  # type: ignore[arg-type]
+    with ladder.make() as db:
+        (version,) = db.scalars(select(BotVersion)).all()
+    assert version.status == "active"
+    assert (ladder.ladder.store / version.path / "bot.py").read_bytes() == BOT_PY
 
 
 def test_an_archive_that_breaks_the_reader_is_a_json_500_and_leaves_nothing(ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch) -> None:
