@@ -46,11 +46,16 @@ _BOTS = cast(Table, Bot.__table__)
 _SEATED = select(_SEATS.c.seat, _SEATS.c.bot_version_id).where(_SEATS.c.match_id == bindparam("m"))
 #: Locked: two recorders of the version's matches judge it in turn, the second seeing the first's match (PostgreSQL).
 _VERSION = select(_VERSIONS.c.status, _VERSIONS.c.reinstated_at, _VERSIONS.c.seq, _VERSIONS.c.bot_id).where(_VERSIONS.c.id == bindparam("v")).with_for_update()
+#: The kind of match that is never judged: its opponent and its moment are another owner's choice (ladder/scheduler.py).
+CHALLENGE = "challenge"
 #: Every seat of the version's latest finished matches: its own seats read backwards along ix_match_seats_version_match.
 _LATEST = (
     select(_SEATS.c.match_id)
     .join(_MATCHES, _MATCHES.c.id == _SEATS.c.match_id)
-    .where(_SEATS.c.bot_version_id == bindparam("v"), _MATCHES.c.status == "done", _MATCHES.c.finished_at > bindparam("since"))
+    .where(
+        _SEATS.c.bot_version_id == bindparam("v"), _MATCHES.c.status == "done", _MATCHES.c.finished_at > bindparam("since"),
+        _MATCHES.c.kind != CHALLENGE,
+    )
     .order_by(_SEATS.c.match_id.desc())
     .limit(bindparam("window"))
 )
@@ -91,14 +96,19 @@ def held_against(seats: Sequence[tuple[int, Sequence[Mapping[str, Any]]]]) -> se
     return {v for v, mine in lost.items() if all(mine) and any(not f for w, theirs in lost.items() if w != v for f in theirs)}
 
 
-def check(conn: Connection, match_id: int, verdicts: Mapping[int, Sequence[Mapping[str, Any]]], suspend_after: int) -> list[Suspended]:
-    """Suspend the versions of the match just recorded (its verdicts by seat) that are due; in the caller's transaction.
+def check(
+    conn: Connection, match_id: int, verdicts: Mapping[int, Sequence[Mapping[str, Any]]], suspend_after: int, kind: str = "rated"
+) -> list[Suspended]:
+    """Suspend the versions of the match just recorded (its verdicts by seat, ``kind`` its kind) that are due; in the
+    caller's transaction.
 
-    No query unless a seat forfeited and another did not. The versions are judged in id order, each row locked
-    first: on PostgreSQL two recorders of one version's matches take turns, and never lock two rows crosswise.
+    No query unless a seat forfeited and another did not, in a match the ladder scheduled: a challenge neither counts
+    nor ends a run (a rival picks its opponent and its moment, and with a bot that made another's crash, took that
+    bot off the ladder in a few challenges). The versions are judged in id order, each row locked first: on
+    PostgreSQL two recorders of one version's matches take turns, and never lock two rows crosswise.
     """
     lost = {seat for seat, said in verdicts.items() if forfeited(said)}
-    if suspend_after <= 0 or not lost or len(lost) == len(verdicts):
+    if suspend_after <= 0 or kind == CHALLENGE or not lost or len(lost) == len(verdicts):
         return []
     seated = {int(seat): int(version) for seat, version in conn.execute(_SEATED, {"m": match_id})}
     suspects = held_against([(version, verdicts.get(seat, ())) for seat, version in seated.items()])

@@ -217,7 +217,7 @@ def record_outcome(
             )
         if kind not in UNRATED:
             _rate(conn, match_id, game, deal, now)
-        suspended = check_suspensions(conn, match_id, verdicts, suspend_after)  # after _rate: its rating locks come first
+        suspended = check_suspensions(conn, match_id, verdicts, suspend_after, kind)  # after _rate: its rating locks come first
         db.commit()
         announce(suspended)
         return True

@@ -244,7 +244,7 @@ class Bookkeeping(RuleBasedStateMachine):
         its last SUSPEND matches is suspended."""
         with self.make() as db:
             m = db.get_one(Match, match_id)
-            expected = m.status == "running" and m.lease_owner == recorder
+            expected, judged = m.status == "running" and m.lease_owner == recorder, m.kind != "challenge"  # a challenge is never judged
             seats = list(db.scalars(select(MatchSeat.bot_version_id).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)))
             before = self.statuses(db)
         n = len(seats)
@@ -257,7 +257,7 @@ class Bookkeeping(RuleBasedStateMachine):
             return
         self.ranks[match_id] = ranks
         against = held([(v, seat in forfeits) for seat, v in enumerate(seats)])
-        for version in dict.fromkeys(seats):
+        for version in dict.fromkeys(seats) if judged else ():
             self.forfeits[version].append(version in against)
         with self.make() as db:
             after = self.statuses(db)

@@ -37,11 +37,11 @@ CRASH: tuple[pb.VerdictKind, str] = (pb.CRASH, "the bot's process exited with co
 N = SUSPEND_AFTER
 
 
-def start(make: sessionmaker[Session], versions: list[int], owner: str = "w", game: str = GAME) -> int:
+def start(make: sessionmaker[Session], versions: list[int], owner: str = "w", game: str = GAME, kind: str = "rated") -> int:
     """A match of ``versions`` (seat order) claimed by ``owner``, as the dispatcher leaves it; its id."""
     with make() as db:
         match = Match(
-            game=game, seed=1, num_players=len(versions), options={}, kind="rated", status="running", priority=0, deal=uuid.uuid4().hex,
+            game=game, seed=1, num_players=len(versions), options={}, kind=kind, status="running", priority=0, deal=uuid.uuid4().hex,
             lease_owner=owner, lease_expires=time.time() + 60, attempts=0, created_at=time.time(), started_at=time.time(),
         )
         db.add(match)
@@ -71,6 +71,26 @@ def status(make: sessionmaker[Session], version: int) -> tuple[str, str]:
     with make() as db:
         v = db.get_one(BotVersion, version)
         return v.status, v.reason
+
+
+def test_challenges_neither_suspend_a_bot_nor_end_its_run_of_forfeits(make: sessionmaker[Session]) -> None:
+    """A challenger picks the opponent and the moment (ahead of the queue, a few sets at a time): a rival whose bot
+    made another's crash took that bot off the ladder with a few challenges, which its owner never asked for.
+    Challenges go unrated for the same reason; they count for a suspension no more than for a rating."""
+    victim, rival = add_bots(make, [GAME], 2)
+
+    def challenged(forfeit: set[int]) -> None:
+        match_id = start(make, [rival, victim], kind="challenge")
+        assert record_outcome(make, match_id, "w", outcome(2, forfeit))
+
+    for _ in range(N):
+        challenged({1})
+    assert status(make, victim) == ("active", "")
+    for _ in range(N - 1):  # the matches the ladder scheduled still count, and a challenge between them is passed over
+        play(make, [victim, rival], {0})
+    challenged(set())
+    play(make, [victim, rival], {0})
+    assert status(make, victim)[0] == "suspended"
 
 
 def test_a_version_that_forfeits_n_matches_in_a_row_is_suspended_and_gets_no_more_matches(make: sessionmaker[Session], caplog: pytest.LogCaptureFixture) -> None:
@@ -383,10 +403,11 @@ def test_two_recorders_of_one_versions_forfeits_at_once_on_postgresql_suspend_it
 
 
 def make_unrated(make: sessionmaker[Session], matches: list[int]) -> None:
-    """Challenges are not rated: their recorders lock no rating row, so that both reach the judging at once."""
+    """Exhibitions are not rated: their recorders lock no rating row, so that both reach the judging at once (and,
+    scheduled by the ladder, unlike challenges, they are judged)."""
     with make() as db:
         for m in matches:
-            db.get_one(Match, m).kind = "challenge"
+            db.get_one(Match, m).kind = "exhibition"
         db.commit()
 
 
