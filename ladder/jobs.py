@@ -36,6 +36,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from arena.v1 import referee_pb2 as pb
 from ladder.datafiles import located, stored_name
 from ladder.db import shared_sessions, unreachable
 from ladder.models import Match, MatchSeat
@@ -289,6 +290,12 @@ async def play_job(
                 raise
             finally:
                 keeper.cancel()
+            if nobody_played(played.record.result):
+                # Not recorded: a draw of a match nobody played moved both bots' ratings. Most often the worker started
+                # no bot (a sandbox broken since it was checked, an interpreter gone): played again, elsewhere perhaps.
+                detail = "every seat forfeited at once, each ranked alike: no bot could be started?"
+                await asyncio.to_thread(release, make, job.match_id, job.owner, True, f"worker {worker}: {detail}")
+                return outcome("unfit", detail)
             if on_played is not None:
                 on_played()
             if recorder is not None:
@@ -316,6 +323,12 @@ async def play_job(
         fail_match(make, job.match_id, job.owner, public_error(exc))
         return outcome("failed", f"{type(exc).__name__}: {exc}")
     return outcome("recorded" if recorded else "lost")
+
+
+def nobody_played(result: pb.MatchResult) -> bool:
+    """Whether every seat forfeited and all rank alike: the match tells nothing of its bots (ladder/suspension.py holds
+    it against none of them), and its worker, which started none of them, is the likelier fault."""
+    return bool(result.seats) and all(seat.forfeited for seat in result.seats) and len({seat.rank for seat in result.seats}) == 1
 
 
 #: A worker out of room: no disk, no quota. Its matches are given back, not failed.

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 import ladder.jobs
+from arena.v1 import referee_pb2 as pb
 from ladder.jobs import DATABASE, REPLAY_FILE, BotSource, JobOutcome, MatchJob, play_job
 from ladder.models import Match, MatchFile
 from ladder.db import database_time
@@ -73,7 +75,7 @@ def test_a_played_match_whose_record_was_refused_is_reported_lost(tmp_path: Path
     """Counted as recorded, it ended a run of worker failures (the dispatcher's slow pace) and showed in /metrics."""
 
     async def played(*_: object) -> LocalMatch:
-        return LocalMatch(record=None, manifests=[], logs=[])  # type: ignore[arg-type]
+        return LocalMatch(record=SimpleNamespace(result=pb.MatchResult()), manifests=[], logs=[])  # type: ignore[arg-type]
 
     async def refused(job: MatchJob, played: LocalMatch, worker: str) -> bool:
         return False
@@ -159,3 +161,22 @@ def test_each_lease_renewal_comes_before_the_lease_runs_out(tmp_path: Path, monk
 
     asyncio.run(play())
     assert all(left > 0 for left in late[:2]), late
+
+
+def test_a_match_whose_every_seat_forfeited_at_once_goes_back_unrated_at_the_cost_of_an_attempt(tmp_path: Path) -> None:
+    """A worker that could start no bot (its sandbox broken, its interpreter gone) forfeits every seat at once: each
+    bot ranked first, the match was recorded as a draw and its set rated, moving both bots' ratings and shrinking
+    their sigmas on a match nobody played. The suspensions already held such a match against no bot."""
+    from ladder.models import RatingChange
+
+    dead = tmp_path / "dead"
+    dead.mkdir()
+    (dead / "bot.toml").write_text('name = "dead"\nversion = "1"\nlanguage = "other"\ngames = ["generals-war"]\ncommand = ["/bin/false"]\n')
+    lad, job = claimed_job(tmp_path, "w")
+    job = dataclasses.replace(job, bots=tuple(BotSource(bot.version_id, folder=str(dead)) for bot in job.bots))
+    outcome = asyncio.run(play_job(lad.make, job, "box/w1"))
+    assert outcome.status == "unfit" and "every seat" in outcome.detail
+    status, owner, attempts, error = state(lad.make, job.match_id)
+    assert (status, owner, attempts) == ("queued", None, 1) and error.startswith("worker box/w1: ")
+    with lad.make() as db:
+        assert db.scalars(select(RatingChange)).all() == []

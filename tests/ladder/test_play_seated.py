@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from arena.v1 import referee_pb2 as pb
 from ladder import jobs
 from ladder.jobs import MatchJob, play_job
 from referee.server.session import TimeControl
@@ -55,7 +56,7 @@ def test_a_matchs_time_leaves_out_its_wait_for_a_seat(monkeypatch: pytest.Monkey
 
     async def run_local_match(*args: Any) -> Any:
         clock[0] += 2.0  # the match itself
-        return object()
+        return SimpleNamespace(record=SimpleNamespace(result=pb.MatchResult()))  # a result, of no seat
 
     async def recorded(*args: Any) -> bool:
         return True
