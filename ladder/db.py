@@ -86,6 +86,36 @@ def migrate(url: str) -> None:
     command.upgrade(alembic_config(url), "head")
 
 
+class SchemaBehind(Exception):
+    """The database's schema is older than this Arena's, and the command may not upgrade it."""
+
+
+def bring_up(url: str, upgrade: bool) -> None:
+    """Make a new database's schema; an older one's, only with ``upgrade`` (`arena ladder serve`), else SchemaBehind.
+
+    Every command upgraded it: an operator who installed a newer Arena and listed the users changed the schema
+    under the older ladder still running on it. A schema newer than this Arena's is Alembic's CommandError.
+    """
+    if not upgrade:
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+
+        engine = make_engine(url)
+        try:
+            with engine.connect() as conn:
+                current = MigrationContext.configure(conn).get_current_revision()
+        finally:
+            engine.dispose()
+        scripts = ScriptDirectory.from_config(alembic_config(url))
+        if current is not None and current != scripts.get_current_head():
+            scripts.get_revision(current)  # one this Arena does not know (a newer one's) is a CommandError
+            raise SchemaBehind(
+                f"its schema is older than this Arena's (migration {current}, this Arena's {scripts.get_current_head()}):"
+                " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
+            )
+    migrate(url)
+
+
 #: Rows ANALYZE samples per index on SQLite: a few milliseconds at 200,000 matches, where the whole took 0.3 s.
 ANALYSIS_LIMIT = 1000
 

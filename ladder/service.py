@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import house_user
 from ladder.api import LadderState, create_app
-from ladder.db import default_url, make_engine, migrate, refresh_statistics, sessions, unreachable
+from ladder.db import bring_up, default_url, make_engine, refresh_statistics, sessions, unreachable
 from ladder.models import Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import INTERRUPTED, JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, discard, submit
@@ -128,10 +128,11 @@ class LadderConfig:
         return self.keep or ("database" if self.executor == "dask" else "files")
 
 
-def open_db(config: LadderConfig) -> sessionmaker[Session]:
+def open_db(config: LadderConfig, upgrade: bool = True) -> sessionmaker[Session]:
+    """The ladder's database, its schema made or brought up to date (an older one only with ``upgrade``: SchemaBehind)."""
     if config.url is None:  # SQLite in the data folder; a database named by URL needs no folder (`user list --db URL` made one)
         config.data_dir.mkdir(parents=True, exist_ok=True)
-    migrate(config.db_url)
+    bring_up(config.db_url, upgrade)
     return sessions(make_engine(config.db_url))
 
 

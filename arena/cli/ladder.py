@@ -39,14 +39,15 @@ T = TypeVar("T")
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 
 
-def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False) -> Any:
+def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False, upgrade: bool = False) -> Any:
     """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder
-    already; ``write``: the command writes, so a database it cannot write is refused now."""
+    already; ``write``: the command writes, so a database it cannot write is refused now; ``upgrade``: an older
+    schema is brought up to date (`serve` only: another command would change it under an older ladder running)."""
     from alembic.util.exc import CommandError
     from sqlalchemy import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ladder.db import check_writable
+    from ladder.db import SchemaBehind, check_writable
     from ladder.service import LadderConfig, open_db
 
     if db is not None and not db.strip():  # an unset variable in `--db "$URL"`: SQLite in the data folder was used instead
@@ -60,11 +61,11 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
     made = first_missing(data)
     config = LadderConfig(data, db)
     try:
-        make = open_db(config)
+        make = open_db(config, upgrade)
         if write:
             check_writable(make)
         return make
-    except (SQLAlchemyError, OSError, ImportError, CommandError) as exc:  # ImportError: the URL's driver is not installed
+    except (SQLAlchemyError, OSError, ImportError, CommandError, SchemaBehind) as exc:  # ImportError: the URL's driver is not installed
         remove_made(made)  # no data folder left, made for a database that did not open
         reason = first_line(exc)
         if isinstance(exc, ImportError):
@@ -274,7 +275,7 @@ def serve(
     with listen_or_exit(host, port) as probe:
         port = int(probe.getsockname()[1])
     made = first_missing(data)
-    make = open_ladder_db(data, db, write=True)
+    make = open_ladder_db(data, db, write=True, upgrade=True)
     from ladder.hold import HoldLost, LadderBusy, check_free
 
     try:

@@ -162,6 +162,32 @@ def test_a_database_of_a_newer_arena_gets_a_clear_error(tmp_path: Path) -> None:
         assert "newer Arena" in " ".join(result.output.split()) and "Traceback" not in result.output, (args, result.output)
 
 
+def test_only_serve_brings_an_older_schema_up_to_date(tmp_path: Path) -> None:
+    """An operator who installed a newer Arena and listed the users upgraded the schema under the older ladder still
+    running on it: every command migrated. Now the others refuse, saying what will; a new database is still made."""
+    from alembic import command
+
+    from ladder.db import alembic_config, default_url, migrate
+
+    def revision() -> str:
+        import sqlite3
+
+        with sqlite3.connect(tmp_path / "ladder.db") as db:
+            return str(db.execute("SELECT version_num FROM alembic_version").fetchone()[0])
+
+    arena("ladder", "user", "add", "ann", "--data", str(tmp_path))  # a new database: made whole
+    head = revision()
+    command.downgrade(alembic_config(default_url(tmp_path)), "-1")
+    older = revision()
+    for args in (["user", "list"], ["user", "add", "bob"], ["check-ratings"], ["prune", "--logs-older-than", "30", "--dry-run"]):
+        result = runner.invoke(app, ["ladder", *args, "--data", str(tmp_path)])
+        said = " ".join(result.output.split())
+        assert result.exit_code == 2 and "older than this Arena's" in said and "arena ladder serve" in said, (args, result.output)
+        assert revision() == older
+    migrate(default_url(tmp_path))  # as serve does (LadderConfig's open_db)
+    assert revision() == head and "ann" in arena("ladder", "user", "list", "--data", str(tmp_path))
+
+
 def test_a_read_only_or_damaged_database_gets_a_clear_error(tmp_path: Path) -> None:
     """serve and user add found a read-only database at their first write, user list a damaged one at its first
     read: each was a traceback."""
