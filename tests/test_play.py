@@ -233,3 +233,13 @@ def test_a_last_line_without_a_line_break_is_read_before_the_input_ends() -> Non
         assert pytest.raises(EOFError, read_line, "", None, read)
     finally:
         os.close(read)
+
+
+@pytest.mark.parametrize("typed", ["²", "1" * 5000])
+def test_a_number_that_numbers_nothing_is_explained_not_a_forfeit(typed: str) -> None:
+    """"²" (a key of its own on French and German keyboards) counts as a digit but int() refuses it, as it refuses a
+    number past 4,300 digits: the ValueError ended the player's act, and the seat forfeited the match."""
+    request = glory_turn(listed=3)
+    player, said = scripted([typed, "2"])
+    assert player.act(request) == request.legal_actions[1]  # type: ignore[index]
+    assert any(line.startswith("no action numbered ") and line.endswith(": pick 1 to 3") for line in said), said

@@ -84,9 +84,13 @@ def parse_choice(line: str, request: Request, rng: random.Random, examples: rand
     if line.isdigit():
         if not listed:
             return "nothing is listed for this decision: type the action (see the example), or r"
-        if not 1 <= int(line) <= len(listed):
+        try:
+            number = int(line)
+        except ValueError:  # "²" is a digit to isdigit, not to int; nor is a number past 4,300 digits
+            number = 0
+        if not 1 <= number <= len(listed):
             return f"no action numbered {line}: pick 1 to {len(listed)}"
-        return listed[int(line) - 1]
+        return listed[number - 1]
     if line == "r":
         return random_action(request, rng)
     action = action_class(request)()
