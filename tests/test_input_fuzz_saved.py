@@ -136,12 +136,13 @@ def test_a_game_line_whose_seats_are_no_list_is_played_again(tmp_path: Path, sea
 
 def this_tournament(tmp_path: Path, seed: int) -> dict[str, Any]:
     """The header's tournament of ``arena tournament glory RANDOM RANDOM -n 2 --seed SEED``, its bots' files and all."""
+    from referee.games.registry import game_class
     from referee.server.manifest import load_manifest
     from referee.tournament.saved import describe
 
     fields = {
         "game": "glory", "format": "round-robin", "games": 2, "players": 2, "seed": seed, "options": {},
-        "move_time_ms": 1000, "time_bank_ms": 10000, "strike_limit": 3,
+        "move_time_ms": 1000, "time_bank_ms": 10000, "strike_limit": 3, "rules_version": game_class("glory").spec.rules_version,
     }  # fmt: skip
     return describe(fields, [load_manifest(RANDOM)] * 2, [tmp_path])
 

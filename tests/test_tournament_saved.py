@@ -340,3 +340,20 @@ def test_going_on_says_how_many_games_the_file_held(tmp_path: Path, kept: int, s
     again = runner.invoke(app, args)
     assert again.exit_code == 0, again.output
     assert f"going on from {save}: {said} not played again" in " ".join(again.stderr.split())
+
+
+def test_games_saved_under_other_rules_are_another_tournament(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An arena update that changes a game's rules (its rules_version) plays other games from the same seeds: taken from
+    the file, the games saved under the old rules were mixed into the standings with the new ones, and nothing said so."""
+    import dataclasses
+
+    from referee.games.registry import game_class
+
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    before = save.read_bytes()
+    cls = game_class("generals-war")
+    monkeypatch.setattr(cls, "spec", dataclasses.replace(cls.spec, rules_version=cls.spec.rules_version + 1))
+    said = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    assert f"rules_version {cls.spec.rules_version - 1} there, {cls.spec.rules_version} here" in said
+    assert save.read_bytes() == before
