@@ -51,11 +51,11 @@ def tournament(
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (no progress bar).")] = False,
     sprt: Annotated[bool, typer.Option("--sprt", help="Test whether the first bot is stronger than the second.")] = False,
-    elo0: Annotated[float, typer.Option(help="SPRT: Elo difference under H0.")] = 0.0,
-    elo1: Annotated[float, typer.Option(help="SPRT: Elo difference under H1.")] = 50.0,
-    alpha: Annotated[float, typer.Option(help="SPRT: false-positive rate.")] = 0.05,
-    beta: Annotated[float, typer.Option(help="SPRT: false-negative rate.")] = 0.05,
-    sprt_model: Annotated[str, typer.Option(help="SPRT: pentanomial (duplicate pairs) or trinomial (games).")] = "pentanomial",
+    elo0: Annotated[float | None, typer.Option(help="SPRT: Elo difference under H0 (default 0).")] = None,
+    elo1: Annotated[float | None, typer.Option(help="SPRT: Elo difference under H1 (default 50).")] = None,
+    alpha: Annotated[float | None, typer.Option(help="SPRT: false-positive rate (default 0.05).")] = None,
+    beta: Annotated[float | None, typer.Option(help="SPRT: false-negative rate (default 0.05).")] = None,
+    sprt_model: Annotated[str | None, typer.Option(help="SPRT: pentanomial (duplicate pairs; the default) or trinomial (games).")] = None,
     move_time_ms: MoveTimeMs = 1000,
     time_bank_ms: TimeBankMs = 10000,
     strike_limit: StrikeLimit = 3,
@@ -90,8 +90,12 @@ def tournament(
     from referee.tournament.saved import SavedGamesError, read_header
 
     options = parse_options(option)
-    if sprt_model not in MODELS:
+    if sprt_model is not None and sprt_model not in MODELS:
         fail(f"unknown --sprt-model {sprt_model!r} (models: {', '.join(MODELS)})")
+    given = {"--elo0": elo0, "--elo1": elo1, "--alpha": alpha, "--beta": beta, "--sprt-model": sprt_model}
+    for flag, value in given.items():
+        if value is not None and not sprt:  # ignored, `--elo1 10 -n 2000` with --sprt forgotten played a long round-robin
+            fail(f"{flag} applies only with --sprt")
     if fmt not in FORMATS:
         fail(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
     if sprt and fmt != "round-robin":  # an SPRT plays its own pairs of the first two bots: a format asked for was ignored
@@ -125,7 +129,11 @@ def tournament(
         warn_stale(manifests)
         labels = unique_labels(manifests)
         if sprt:
-            test = Sprt(elo0, elo1, alpha, beta, sprt_model)
+            d = Sprt()  # its defaults, for those not given
+            test = Sprt(
+                d.elo0 if elo0 is None else elo0, d.elo1 if elo1 is None else elo1, d.alpha if alpha is None else alpha,
+                d.beta if beta is None else beta, sprt_model or d.model,
+            )  # fmt: skip
         if save is not None:
             if save.is_dir():
                 raise TournamentError(f"--save {save} is a folder; it names a file")
