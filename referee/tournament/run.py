@@ -293,7 +293,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
 
     Up to ``concurrency`` matches run ahead of the test; the test reads pairs
     strictly in schedule order and stops at the first decision, so later
-    matches that already ran are discarded and the verdict does not depend on
+    matches that already ran (or failed) are discarded and the verdict does not depend on
     the concurrency.
     """
     manifests = check(config, sprt=True)
@@ -301,7 +301,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
     schedule = sprt_schedule(config.seed, config.games)
     player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, sprt=True))
     results: dict[int, PlayedGame] = {}
-    errors: list[BaseException] = []
+    errors: dict[int, BaseException] = {}  # by index: a match played ahead of the decision that failed is no part of it
     changed = asyncio.Event()
     indices = itertools.count()
 
@@ -310,7 +310,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
             try:
                 results[i] = await player.play(schedule[i])
             except Exception as exc:  # noqa: BLE001 - handed to the main loop
-                errors.append(exc)
+                errors[i] = exc
             changed.set()
 
     workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
@@ -319,8 +319,9 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
         while len(counted) < len(schedule) and test.decision() is None:
             i = len(counted)
             while i not in results or i + 1 not in results:
-                if errors:
-                    raise errors[0]
+                for j in (i, i + 1):
+                    if j in errors:
+                        raise errors[j]
                 changed.clear()
                 await changed.wait()
             pair = [results[i], results[i + 1]]
