@@ -311,6 +311,8 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
                 results[i] = await player.play(schedule[i])
             except Exception as exc:  # noqa: BLE001 - handed to the main loop
                 errors[i] = exc
+                changed.set()
+                return  # no more: a match that fails often fails the next too (every earlier match has its worker)
             changed.set()
 
     workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
