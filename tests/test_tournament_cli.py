@@ -1,6 +1,10 @@
-"""``arena tournament``'s options: those that do not apply to the event asked for are refused, not ignored."""
+"""``arena tournament`` at the command line: options that do not apply are refused, failures are said in one line."""
 
 from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -23,3 +27,29 @@ def test_an_sprt_setting_without_sprt_is_refused_not_ignored(given: list[str]) -
     result = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, *given, "--games", "2", "--seed", "1"])
     assert result.exit_code == 2, result.output
     assert f"{given[0]} applies only with --sprt" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("sprt", [[], ["--sprt"]], ids=["round-robin", "sprt"])
+def test_a_disk_that_fills_during_a_tournament_stops_it_with_one_line_and_keeps_the_saved_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sprt: list[str]
+) -> None:
+    """A replay (or a saved game) that could not be written raised OSError out of the command: a traceback, and no word
+    that the games finished so far are kept in --save, as Ctrl-C says. `arena match` says such a failure in one line."""
+    from referee.server import replay
+
+    written: list[Path] = []
+
+    def fill_up(record: object, path: Path, compact: bool = False) -> None:
+        if len(written) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        written.append(path)
+
+    monkeypatch.setattr(replay, "write_replay", fill_up)
+    save = tmp_path / "games.jsonl"
+    args = ["tournament", "generals-war", RANDOM, RANDOM, "-n", "6", "--seed", "1", *sprt, "--replay-dir", str(tmp_path / "replays")]
+    result = runner.invoke(app, [*args, "--save", str(save), "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit), result.output
+    said = " ".join(result.output.split())
+    assert f"error: the tournament stopped: {tmp_path / 'replays'}" in said and "No space left on device" in said, said
+    assert f"the games finished so far are kept in {save}; the same command goes on from there" in said
+    assert len(save.read_text().splitlines()) == 1 + 2, "the header and the two games whose replays were written"

@@ -180,10 +180,12 @@ def tournament(
                 result = running.run(run_sprt(config, test, advance))
             else:
                 result = running.run(run_tournament(config, advance))
-        except (KeyboardInterrupt, running.Terminated):
+        except (KeyboardInterrupt, running.Terminated, OSError) as exc:
+            progress.stop()
             if save is not None:
-                progress.stop()
                 err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
+            if isinstance(exc, OSError):  # a full disk, a folder taken away: a replay or a saved game not written
+                fail(f"the tournament stopped: {exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else f"the tournament stopped: {exc}")
             raise
 
     data = result_json(result)
