@@ -243,3 +243,25 @@ def test_a_number_that_numbers_nothing_is_explained_not_a_forfeit(typed: str) ->
     player, said = scripted([typed, "2"])
     assert player.act(request) == request.legal_actions[1]  # type: ignore[index]
     assert any(line.startswith("no action numbered ") and line.endswith(": pick 1 to 3") for line in said), said
+
+
+@pytest.mark.parametrize("took,late", [(1.0, False), (1.6, True)])
+def test_an_answer_after_the_decision_s_time_ran_out_is_said_to_be_too_late(took: float, late: bool) -> None:
+    """The referee plays the default action for a seat whose time runs out (a strike) and drops the answer that comes
+    after. The player was told nothing: they saw the events of the default action as if their answer had been played,
+    and strikes went on towards a forfeit without a word."""
+    now = [0.0]
+    said: list[str] = []
+
+    def ask(prompt: str) -> str:
+        now[0] += took
+        return "2"
+
+    player = KeyboardPlayer(ask=ask, say=said.append, seed=1, clock=lambda: now[0])
+    request = glory_turn(listed=3)
+    request.raw.time_left_ms = 1500
+    assert player.act(request) == request.legal_actions[1]  # type: ignore[index]
+    too_late = [line for line in said if line.startswith("too late")]
+    assert bool(too_late) == late, said
+    if late:
+        assert "1.5 s" in too_late[0] and "default action" in too_late[0] and "strike" in too_late[0]

@@ -14,6 +14,7 @@ import os
 import random
 import select
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -110,7 +111,10 @@ class KeyboardPlayer(Bot):
     version = "1"
     max_retries = 1_000_000  # a person corrects a refused action as often as it takes; strikes still count
 
-    def __init__(self, ask: Callable[[str], str] | None = None, say: Callable[[str], None] = print, seed: int | None = None) -> None:
+    def __init__(
+        self, ask: Callable[[str], str] | None = None, say: Callable[[str], None] = print, seed: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:  # fmt: skip
         #: Set when the seat is stopped: the terminal is no longer read.
         self.stopped = threading.Event()
         self.ask = ask or (lambda prompt: read_line(prompt, self.stopped))
@@ -118,6 +122,7 @@ class KeyboardPlayer(Bot):
         self.rng = random.Random(seed)  # r's choices: a seed and the same typing replay the same match
         self.examples = random.Random(seed)
         self.names: list[str] = []
+        self.clock = clock
 
     def _say(self, line: str) -> None:
         self.say(printable(line))  # a bot's name is its author's text: no escape sequences reach the terminal
@@ -150,6 +155,7 @@ class KeyboardPlayer(Bot):
 
     def act(self, request: Request) -> Any:
         self.show(request)
+        shown_at = self.clock()  # the request was sent no later: past its time here, the referee's deadline has passed
         while True:
             try:
                 line = self.ask("> ")
@@ -168,6 +174,12 @@ class KeyboardPlayer(Bot):
             if isinstance(chosen, str):
                 self._say(chosen)
                 continue
+            allowed = request.time_left_ms / 1000
+            if allowed and self.clock() - shown_at > allowed:  # the events to come show the default action, not this one
+                self._say(
+                    f"too late: decision {request.decision_index} allowed {round(allowed, 1):g} s, which ran out before your answer: "
+                    "the referee has played the game's default action for you (a strike), not yours"
+                )
             return chosen
 
     def on_rejection(self, reason: str) -> None:
