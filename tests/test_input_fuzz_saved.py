@@ -143,6 +143,7 @@ def this_tournament(tmp_path: Path, seed: int) -> dict[str, Any]:
     fields = {
         "game": "glory", "format": "round-robin", "games": 2, "players": 2, "seed": seed, "options": {},
         "move_time_ms": 1000, "time_bank_ms": 10000, "strike_limit": 3, "rules_version": game_class("glory").spec.rules_version,
+        "sandbox": "process",
     }  # fmt: skip
     return describe(fields, [load_manifest(RANDOM)] * 2, [tmp_path])
 

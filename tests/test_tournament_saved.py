@@ -357,3 +357,18 @@ def test_games_saved_under_other_rules_are_another_tournament(tmp_path: Path, mo
     said = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
     assert f"rules_version {cls.spec.rules_version - 1} there, {cls.spec.rules_version} here" in said
     assert save.read_bytes() == before
+
+
+def test_games_saved_in_another_sandbox_are_another_tournament(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Docker a bot runs under the container's limits (memory, no network, its folder alone: docs/faults.md), and one
+    that exceeds them forfeits there where it plays as a process: a file of process games went on under --sandbox docker
+    and mixed the two, as another clock would."""
+    from referee.tournament import run
+
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    before = save.read_bytes()
+    monkeypatch.setattr(run, "launcher_for", lambda sandbox: None)  # Docker need not be here: the file is refused first
+    said = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--sandbox", "docker", "--save", str(save))
+    assert "sandbox 'process' there, 'docker' here" in said
+    assert save.read_bytes() == before
