@@ -139,7 +139,8 @@ def swiss_tables(
     those with the fewest byes so far, lowest in the standings first. The rest
     are seated top down: the best unseated bot with the nearest bots below it
     (Monrad-style), searching for the seating that repeats the fewest earlier
-    meetings — none when that is possible.
+    meetings — none when that is possible. When the top-down search gives up
+    (late rounds of a large field), the most constrained bots are seated first.
     """
     position = {b: i for i, b in enumerate(order)}
     sit_out = len(order) % players
@@ -149,10 +150,22 @@ def swiss_tables(
     def cost(table: tuple[int, ...]) -> int:
         return sum(met.get(frozenset(p), 0) for p in combinations(table, 2))
 
-    def search(rest: list[int], budget: int, nodes: list[int]) -> list[tuple[int, ...]] | None:
+    def unmet(bot: int, among: list[int]) -> int:
+        return sum(1 for o in among if o != bot and not met.get(frozenset((bot, o)), 0))
+
+    def search(rest: list[int], budget: int, nodes: list[int], tight: bool = False) -> list[tuple[int, ...]] | None:
+        """Seatings of ``rest`` repeating at most ``budget`` meetings, the first found; None past ``nodes`` tables tried.
+
+        ``tight``: seat first the bot with the fewest others it has not met (the nearest of them first), and give up on
+        a branch that leaves a bot too few of them when no repeat is left to spend.
+        """
         if not rest:
             return []
-        first, others = rest[0], rest[1:]
+        if tight:
+            first = min(rest, key=lambda b: (unmet(b, rest), position[b]))
+            others = sorted((b for b in rest if b != first), key=lambda b: (abs(position[b] - position[first]), position[b]))
+        else:
+            first, others = rest[0], rest[1:]
         for picked in combinations(range(len(others)), players - 1):
             table = (first, *(others[i] for i in picked))
             c = cost(table)
@@ -162,7 +175,9 @@ def swiss_tables(
             if nodes[0] < 0:
                 return None
             remaining = [b for i, b in enumerate(others) if i not in picked]
-            found = search(remaining, budget - c, nodes)
+            if tight and budget == c and any(unmet(b, remaining) < players - 1 for b in remaining):
+                continue
+            found = search(remaining, budget - c, nodes, tight)
             if found is not None:
                 return [table, *found]
         return None
@@ -172,7 +187,10 @@ def swiss_tables(
     worst = sum(cost(t) for t in greedy)
     tables: list[tuple[int, ...]] = greedy
     for budget in range(worst + 1):
-        found = search(seated, budget, [SEARCH_LIMIT])
+        nodes = [SEARCH_LIMIT]
+        found = search(seated, budget, nodes)
+        if found is None and nodes[0] < 0:  # gave up rather than found none: top-down misses seatings a late round has
+            found = search(seated, budget, [SEARCH_LIMIT], tight=True)
         if found is not None:
             tables = found
             break
