@@ -359,6 +359,24 @@ def test_games_saved_under_other_rules_are_another_tournament(tmp_path: Path, mo
     assert save.read_bytes() == before
 
 
+def test_a_file_of_an_earlier_arena_which_did_not_name_the_rules_version_or_sandbox_goes_on(tmp_path: Path) -> None:
+    """Refused as another tournament's, a tournament under way when Arena was upgraded could not go on: its file is
+    taken to hold this run's rules and sandbox, and says so."""
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    header, *games = save.read_text().splitlines(keepends=True)
+    older = json.loads(header)
+    for key in ("rules_version", "sandbox"):
+        del older["tournament"][key]
+    save.write_text(json.dumps(older) + "\n" + games[0])  # one game saved of the four
+    again = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save), "--json", "--log-dir", str(tmp_path / "logs")])
+    assert again.exit_code == 0, again.output
+    said = " ".join(again.stderr.split())
+    assert "going on from" in said and "written by an earlier Arena, which did not record the rules_version and the sandbox" in said, said
+    assert json.loads(again.stdout.strip().splitlines()[-1])["standings"] == first["standings"]
+    assert "rules_version" not in save.read_text().splitlines()[0]  # the header stays as it was
+
+
 def test_games_saved_in_another_sandbox_are_another_tournament(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In Docker a bot runs under the container's limits (memory, no network, its folder alone: docs/faults.md), and one
     that exceeds them forfeits there where it plays as a process: a file of process games went on under --sandbox docker

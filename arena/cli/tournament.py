@@ -123,7 +123,7 @@ def tournament(
         TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency, save, sandbox,
     )  # fmt: skip
     test: Sprt | None = None
-    saved_before = 0
+    saved_before, assumed = 0, []
     try:
         manifests = check(config, sprt=sprt)
         warn_stale(manifests)
@@ -139,13 +139,16 @@ def tournament(
                 raise TournamentError(f"--save {save} is a folder; it names a file")
             saved = open_saved(config, manifests, sprt)  # refused now, before any match, if it is another tournament's
             assert saved is not None
-            saved_before = len(saved.games)
+            saved_before, assumed = len(saved.games), saved.assumed
             saved.close()
     except (OptionError, ManifestError, TournamentError, ValueError, OSError) as exc:
         fail(str(exc))
     if saved_before:
         said = "1 game saved there is" if saved_before == 1 else f"{saved_before} games saved there are"
         err.print(f"going on from {save}: {said} not played again", soft_wrap=True, markup=False)
+    if assumed:
+        err.print(f"{save} was written by an earlier Arena, which did not record the {' and the '.join(assumed)}: its games are"
+                  " taken to have been played under this run's", soft_wrap=True, markup=False)
     with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else []), *([save.parent] if save is not None else [])):
         check_dir(log_dir, "--log-dir")
         if replay_dir is not None:

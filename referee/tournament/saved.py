@@ -22,6 +22,9 @@ from referee.tournament.schedule import ScheduledGame
 
 FORMAT = "arena-tournament"
 VERSION = 1
+#: Settings a header names since a later Arena: a file without them, an earlier Arena's, is taken to hold this run's
+#: (refused, a tournament under way when Arena was upgraded could not go on, and its games were lost to it).
+RECORDED_LATER = ("rules_version", "sandbox")
 #: Folders of a bot that do not make it another bot: caches, and version control.
 UNHASHED = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
 
@@ -76,7 +79,8 @@ def describe(settings: dict[str, Any], manifests: list[BotManifest], skip: Itera
 
 def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     """What differs between two tournaments' descriptions, in words."""
-    out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in sorted(set(saved) | set(wanted)) if key != "bots" and saved.get(key) != wanted.get(key)]
+    keys = sorted(k for k in set(saved) | set(wanted) if k != "bots" and (k in saved or k not in RECORDED_LATER))
+    out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in keys if saved.get(key) != wanted.get(key)]
     there, here = saved.get("bots", []), wanted.get("bots", [])
     if len(there) != len(here):
         out.append(f"{len(there)} bots there, {len(here)} here")
@@ -120,6 +124,8 @@ class SavedGames:
             if diff:
                 raise SavedGamesError(f"{path} holds another tournament's games ({'; '.join(diff)}): give another file, or delete it to start again")
             self.games = self._read_games()
+        #: Settings this file does not name (an earlier Arena's), taken to be this run's.
+        self.assumed = [k for k in RECORDED_LATER if held is not None and k not in held and k in tournament]
         self._fresh = held is None  # no header yet: the first game added writes it
         self._file: IO[str] | None = None
         self._tournament = tournament
