@@ -53,3 +53,25 @@ def test_a_disk_that_fills_during_a_tournament_stops_it_with_one_line_and_keeps_
     assert f"error: the tournament stopped: {tmp_path / 'replays'}" in said and "No space left on device" in said, said
     assert f"the games finished so far are kept in {save}; the same command goes on from there" in said
     assert len(save.read_text().splitlines()) == 1 + 2, "the header and the two games whose replays were written"
+
+
+@pytest.mark.parametrize("given", [["--games", "100000000"], ["--games", "100000000", "--sprt"]], ids=["round-robin", "sprt"])
+def test_a_tournament_past_a_million_games_is_refused_before_its_schedule_is_made(given: list[str]) -> None:
+    """Its whole schedule is made before the first match: `--games 100000000` filled the memory and never began."""
+    result = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, *given, "--seed", "1"])
+    assert result.exit_code == 2, result.output
+    assert "a tournament plays at most 1,000,000" in " ".join(result.output.split())
+
+
+def test_the_games_planned_are_those_the_schedule_holds() -> None:
+    """Counted rather than made (so that a huge tournament is refused before its schedule is made), the count must
+    stay the schedule's: the progress bar's total and the refusal both read it."""
+    from referee.tournament.run import TournamentConfig, planned_games
+    from referee.tournament.schedule import fixed_schedule
+
+    for fmt in ("round-robin", "gauntlet"):
+        for bots in range(2, 8):
+            for players in range(2, min(bots, 6) + 1):
+                for games in (1, 2, 3, 7):
+                    config = TournamentConfig("glory", [Path(RANDOM)] * bots, fmt, games, players, seed=3)
+                    assert planned_games(config) == len(fixed_schedule(fmt, bots, players, games, 3)), (fmt, bots, players, games)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,9 @@ Progress = Callable[[int, int, "PlayedGame"], None]
 #: The most matches played at once (--concurrency, and the ladder's --workers): each runs a process per seat, and
 #: thousands of processes would exhaust the machine's file descriptors before they played faster.
 MAX_AT_ONCE = 256
+#: The most matches one tournament plays: its schedule is made whole before the first match (300 MB at a million),
+#: and `--games 100000000` filled the memory and never began. A million matches of a second each is eleven days.
+MAX_GAMES = 1_000_000
 
 
 class TournamentError(ValueError):
@@ -109,6 +113,8 @@ def check(config: TournamentConfig, sprt: bool = False) -> list[BotManifest]:
         raise TournamentError(f"{config.players}-player tables need at least {max(2, config.players)} bots, got {n} (a bot may be entered more than once: give its folder again)")
     if config.games < 1:
         raise TournamentError("--games must be at least 1")
+    if (planned := planned_games(config, sprt)) > MAX_GAMES:
+        raise TournamentError(f"{planned:,} games: a tournament plays at most {MAX_GAMES:,} (play it as several, or with fewer --games or bots)")
     if not 1 <= config.concurrency <= MAX_AT_ONCE:
         raise TournamentError(f"--concurrency must be at least 1 and at most {MAX_AT_ONCE} (every match runs its bots' processes at once)")
     manifests = [load_manifest(d) for d in config.bot_dirs]
@@ -136,7 +142,9 @@ def planned_games(config: TournamentConfig, sprt: bool = False) -> int:
         return 2 * deals_for(config.games, 2)
     if config.fmt == "swiss":
         return config.games * (n - n % p)
-    return len(fixed_schedule(config.fmt, n, p, config.games, config.seed))
+    # Counted, not made: a schedule past MAX_GAMES is refused before it is made (fixed_schedule's tables, deals and seats).
+    tables = math.comb(n, p) if config.fmt == "round-robin" else math.comb(n - 1, p - 1)
+    return tables * deals_for(config.games, p) * p
 
 
 def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: bool) -> SavedGames | None:
