@@ -98,6 +98,21 @@ def test_duplicate_deals_share_a_seed_with_the_seats_permuted() -> None:
     assert len({g.seed for g in four}) == 1
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_at_three_seats_or_more_no_bot_always_sits_just_after_the_same_neighbour(players: int) -> None:
+    """Rotations of one order put each bot in each seat, but always just after the same bot; every other deal seats
+    the table in the reverse order, so over two deals each bot follows each other bot as often as it is followed."""
+    games = fixed_schedule("round-robin", players + 1, players, 2 * players, seed=4)
+    after: Counter[tuple[int, int]] = Counter()
+    seats: Counter[tuple[int, int]] = Counter()
+    for g in games:
+        for i, bot in enumerate(g.seats):
+            after[(g.seats[i - 1], bot)] += 1
+            seats[(bot, i)] += 1
+    assert all(after[(a, b)] == after[(b, a)] > 0 for a, b in after), after
+    assert len(set(seats.values())) == 1  # and still every bot as often in every seat
+
+
 def test_the_schedule_depends_only_on_the_seed() -> None:
     """The same in another process with another hash seed: no per-process randomness (such as ``hash``) gets in."""
     import subprocess

@@ -72,11 +72,17 @@ def gauntlet_tables(num_bots: int, players: int) -> list[tuple[int, ...]]:
 def deal_games(
     tables: Sequence[tuple[int, ...]], round_no: int, seed: int, first_index: int, first_deal: int
 ) -> list[ScheduledGame]:
-    """One round: every table plays one duplicate deal of the round's seed."""
+    """One round: every table plays one duplicate deal of the round's seed.
+
+    At three seats or more, every other round seats its tables in the reverse order: the rotations of one order put
+    every bot in every seat, but always just after the same neighbour (who acts, attacks or passes before it), as
+    the ladder's shuffled tables do not.
+    """
     deal_seed = derive_seed(seed, "round", round_no)
     out: list[ScheduledGame] = []
     for t, table in enumerate(tables):
-        for seats in rotations(table):
+        around = table[::-1] if len(table) > 2 and round_no % 2 else table
+        for seats in rotations(around):
             out.append(ScheduledGame(first_index + len(out), round_no, first_deal + t, table, deal_seed, seats))
     return out
 
