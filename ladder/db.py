@@ -107,10 +107,11 @@ def bring_up(url: str, upgrade: bool) -> None:
         finally:
             engine.dispose()
         scripts = ScriptDirectory.from_config(alembic_config(url))
-        if current is not None and current != scripts.get_current_head():
+        head = scripts.get_current_head()
+        if current is not None and current != head:
             scripts.get_revision(current)  # one this Arena does not know (a newer one's) is a CommandError
             raise SchemaBehind(
-                f"its schema is older than this Arena's (migration {current}, this Arena's {scripts.get_current_head()}):"
+                f"its schema is older than this Arena's (migration {current}, this Arena's {head}):"
                 " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
             )
     migrate(url)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from arena.v1 import referee_pb2 as pb
-from referee.server.launchers import LOG_CAP_BYTES, TRUNCATED
+from referee.server.launchers import LOG_CAP_BYTES, TRUNCATED, ProcessLauncher
 from referee.server.runner import LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS, docker_ready
@@ -250,17 +250,18 @@ def test_a_command_that_does_not_exist_is_a_crash_that_names_it(tmp_path: Path, 
     assert "no-such-program" in played.logs[0].read_text()
 
 
+class Broken(ProcessLauncher):
+    """A launcher whose start of seat 0 fails with an error of its own, not a LaunchError (a NUL in an argument)."""
+
+    async def launch(self, spec: Any) -> Any:
+        if spec.seat == 0:
+            raise ValueError("embedded null byte")
+        return await super().launch(spec)
+
+
 def test_a_launcher_that_fails_unexpectedly_is_a_crash_at_once(tmp_path: Path) -> None:
     """A ValueError from the launch (a NUL in an argument) ended the seat's watcher unseen: the bot was reported as
     never connecting, after the connection timeout, with a log path that did not exist."""
-    from referee.server.launchers import ProcessLauncher
-
-    class Broken(ProcessLauncher):
-        async def launch(self, spec: Any) -> Any:
-            if spec.seat == 0:
-                raise ValueError("embedded null byte")
-            return await super().launch(spec)
-
     setup = MatchSetup("generals-war", [SAMPLE_BOTS / "random", SAMPLE_BOTS / "random"], 5, {}, TimeControl(connect_timeout_ms=60_000), tmp_path / "logs")
     played = asyncio.run(run_local_match(setup, Broken()))
     (crash, *_) = played.record.result.seats[0].verdicts
@@ -273,14 +274,6 @@ def test_a_launcher_that_fails_unexpectedly_is_a_crash_at_once(tmp_path: Path) -
 def test_a_bot_that_cannot_be_started_nor_logged_is_still_a_crash_at_once(tmp_path: Path) -> None:
     """Its log cannot be written (a full disk; here a folder in its place): the seat's CRASH was never told, and the
     bot was reported as never connecting, after the connection timeout."""
-    from referee.server.launchers import ProcessLauncher
-
-    class Broken(ProcessLauncher):
-        async def launch(self, spec: Any) -> Any:
-            if spec.seat == 0:
-                raise ValueError("embedded null byte")
-            return await super().launch(spec)
-
     (tmp_path / "logs" / "m1-seat0-random.log").mkdir(parents=True)
     setup = MatchSetup("generals-war", [SAMPLE_BOTS / "random", SAMPLE_BOTS / "random"], 5, {}, TimeControl(connect_timeout_ms=60_000), tmp_path / "logs", match_id="m1")
     played = asyncio.run(run_local_match(setup, Broken()))

@@ -3,8 +3,9 @@
 The session owns the game and the clock. Every input (a bot's message, a
 connection or disconnection, a crashed process) is handled in order, one at a
 time, so the rules never see two things at once: before the match starts the
-inputs wait in a queue (but a bot's messages, which can only be refused then); once it runs, each is handled the moment it arrives,
-on the task that brought it (a stream's reader), and the match moves on from
+inputs wait in a queue (but a bot's messages, which can only be refused then);
+once it runs, each is handled the moment it arrives, on the task that brought
+it (a stream's reader), and the match moves on from
 there (requests, default actions, the next deadline's timer). A hand-off to
 the session's own task for every answer cost 0.03-0.1 ms of each decision's
 round trip (benchmarks/CHANGES.md, third round).
