@@ -167,6 +167,7 @@ ROWS = """(selector) => [...document.querySelectorAll(selector + " tbody tr")].m
   failed: tr.classList.contains("failed"),
   won: [...tr.querySelectorAll(".seat-result.won a.bot")].map((a) => a.textContent),
   markup: tr.querySelector("td b") !== null,
+  linked: tr.cells[0].querySelector("a") !== null,
 }))"""
 
 
@@ -183,6 +184,8 @@ def test_the_front_page_and_a_leaderboard_list_the_ten_latest_finished_matches_n
         assert (failed["result"], failed["seats"], failed["failed"], failed["markup"]) == (f"failed: {ERROR}", [], True, False), path
         # its twin still playing, a match shows who played and nothing of how it went
         assert (shown[rows.unsettled]["seats"], shown[rows.unsettled]["won"]) == ([s["bot"] for s in api[rows.unsettled]], []), path
+        # nor a link to its page, which says "not yet" (a 404) until the deal is over; every other row has one
+        assert [i for i, r in shown.items() if not r["linked"]] == [rows.unsettled], path
         played = {i: (r["seats"], r["won"]) for i, r in shown.items() if i not in (rows.failed, rows.unsettled)}
         assert played == {i: (ranked[i], [ranked[i][0].split()[1]]) for i in played}, path
         assert not any(r["failed"] for i, r in shown.items() if i != rows.failed), path

@@ -132,7 +132,13 @@ const Arena = (() => {
       el(
         "tr",
         { dataset: { match: m.id }, class: m.status === "failed" ? "failed" : "" },
-        el("td", {}, matchLink(m.id), el("span", { class: "folded muted small", title: when(m.finished_at) }, folded(m))),
+        el(
+          "td",
+          {},
+          /* its twin still playing, its page is a "not yet": no link to it until the deal is over */
+          m.settled ? matchLink(m.id) : el("span", { title: "shown once every match of its deal is over" }, `#${m.id}`),
+          el("span", { class: "folded muted small", title: when(m.finished_at) }, folded(m))
+        ),
         opts.showGame ? el("td", { class: "secondary" }, el("a", { href: `/games/${m.game}` }, m.game)) : null,
         el("td", { class: "secondary" }, m.kind),
         el("td", { class: "secondary", title: when(m.finished_at) }, ago(m.finished_at)),
