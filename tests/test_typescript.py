@@ -397,3 +397,26 @@ def test_a_typescript_bot_that_gives_up_over_the_wire_ends_its_decision_at_once(
     gave_up = [v.detail for v in seat.verdicts if v.kind == pb.TIMEOUT]
     assert gave_up == ["the bot gave up on the decision"] * 3 and seat.forfeited, seat
     assert proc.stderr.count("giving up on decision") == 3, proc.stderr
+
+
+def test_a_typescript_bot_that_sets_its_log_level_before_run_is_heard_at_that_level(tmp_path: Path) -> None:
+    """run() reads ARENA_LOG_LEVEL, as the Python SDK's does: a bot that sets it in its main (after the imports, which
+    are hoisted) logs at that level, not at the one the environment had when the SDK was imported."""
+    source = tmp_path / "quiet"
+    shutil.copytree(SAMPLE, source, ignore=shutil.ignore_patterns("dist", "node_modules"))
+    main = source / "main.ts"
+    assert "void run(" in main.read_text()
+    main.write_text(main.read_text().replace("void run(", 'process.env.ARENA_LOG_LEVEL = "ERROR";\nvoid run('))
+    built = bundled(source, tmp_path / "built")
+    ref = Referee()
+    try:
+        other = python_seat(ref, 0)
+        assert NODE is not None
+        proc = subprocess.run([NODE, "dist/main.js"], cwd=built, env=ref.env(1), capture_output=True, text=True, timeout=120)
+        other.join(60)
+        ref.thread.join(60)
+    finally:
+        ref.stop()
+    assert proc.returncode == 0, proc.stderr
+    assert ref.record.game.is_over()
+    assert "match over" not in proc.stderr, proc.stderr

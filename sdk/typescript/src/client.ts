@@ -191,7 +191,10 @@ export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<voi
   // The name its bot.toml gives it, which the referee hands on: the class's own is a sample's once copied and renamed.
   const name = env.ARENA_BOT_NAME || bot.name;
   log.prefix = name;
-  if (levelFrom(env.ARENA_LOG_LEVEL) === undefined) {
+  // Read here, not only at import: a bot's main may set it before calling run (the imports run first).
+  const level = levelFrom(env.ARENA_LOG_LEVEL);
+  log.threshold = level ?? (levelFrom("INFO") as number);
+  if (level === undefined) {
     log.warning(`ARENA_LOG_LEVEL=${env.ARENA_LOG_LEVEL} is not a level (DEBUG, INFO, WARNING, ERROR); logging at INFO`);
   }
   if (env.ARENA_CONTROL === "stdin") {
