@@ -224,3 +224,19 @@ def test_g26_g27_an_elimination_as_the_deck_runs_out_still_costs_the_kings_land(
     events = play(g, (0, AttackKing(1, tuple(cs("Kc Qc")))), (1, Defend(())))  # 23 vs 2: 21 ≥ 20 HP
     ended = payloads(events, RoundEnded)[0]
     assert (ended.reason, ended.eliminated, ended.land_points) == (RoundEndReason.KING_ELIMINATED, 1, (0, 0))
+
+
+def test_g4_an_ace_is_the_lowest_card_of_the_first_player_draw() -> None:
+    # The Ace ranks lowest, below a two as below a court card: a mutant ranking the Ace high (with the King) passed
+    # the other G-4 tests, which pit the Ace against a Joker only.
+    for low, high in (("Ah", "2c"), ("As@1", "Kh"), ("Ac", "Qs@1")):
+        g = Glory(2, 0)
+        g.t = type(g.t)(2)
+        g.round = 0
+        g.setup_first_round(list(reversed(cs(f"{low} {high} 3h 4h"))))
+        assert g.first_player == 1, (low, high)
+        g = Glory(2, 0)
+        g.t = type(g.t)(2)
+        g.round = 0
+        g.setup_first_round(list(reversed(cs(f"{high} {low} 3h 4h"))))
+        assert g.first_player == 0, (high, low)
