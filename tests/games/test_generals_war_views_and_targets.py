@@ -1,10 +1,13 @@
-"""General's War: who may be targeted, who is told of a draw, what the public count of generals and each seat's own view hold, why a player is out (rules only the golden playthroughs, or nothing, caught breaking)."""
+"""General's War: who may be targeted, who is told of a draw, that nothing sent names a hidden card, what the public count of generals and each seat's own view hold, why a player is out (rules only the golden playthroughs, or nothing, caught breaking)."""
 
 from __future__ import annotations
 
+import random
 from collections import deque
 
-from referee.core.game import IllegalAction
+import pytest
+
+from referee.core.game import Event, IllegalAction
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import (
     CardsDrawn,
@@ -17,7 +20,9 @@ from referee.games.generals_war.types import (
     RoundStarted,
     TargetChoice,
 )
+from referee.protocol.messages import GameCodec
 from tests.games.test_generals_war_rules import C, D, H, c, four_player_duel
+from tests.support import card_ids_in
 
 
 def duel_with(hands: list[list[int]], dead: list[list[int]]) -> GeneralsWar:
@@ -115,3 +120,25 @@ def test_gw1_each_round_is_announced_to_all_with_its_attacker() -> None:
     started = [e for e in events if isinstance(e.payload, RoundStarted)]
     assert [(e.payload.round, e.payload.attacker) for e in started] == [(2, 1)]
     assert all(e.visible(seat) for e in started for seat in range(2))
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_what_each_seat_is_sent_names_no_card_hidden_from_it(n: int) -> None:
+    """Views, decisions and the events a seat is told, as sent, name no card of a deck or of another seat's hand or
+    squad that the seat never saw (its own hand and squad, and the cards turned face up, it may know)."""
+    codec = GameCodec(GeneralsWar)
+    for seed in range(3):
+        game = GeneralsWar(n, seed)
+        rng = random.Random(seed)
+        pending: list[Event] = game.opening_events()
+        while not game.is_over():
+            for seat in range(n):
+                hidden = game.hidden_cards(seat)
+                assert not set(card_ids_in(codec.view(game.view(seat)))) & hidden, (seed, seat)
+                for e in pending:
+                    if e.visible(seat):
+                        assert not set(card_ids_in(codec.event(e.payload, 0))) & hidden, (seed, seat, e)
+            for seat in game.to_act():
+                assert not set(card_ids_in(codec.decision(game.decision(seat)))) & game.hidden_cards(seat)
+            seat = game.to_act()[0]
+            pending = game.apply(seat, game.random_action(seat, rng))
