@@ -62,6 +62,24 @@ def test_games_table_shows_every_id_and_option_whole_at_80_columns() -> None:
             assert f"{name}={default if isinstance(default, str) else json.dumps(default)}" in words
 
 
+def test_every_commands_summary_is_printed_on_one_line_when_the_terminal_is_wide_enough() -> None:
+    """Typer's list of a group's commands keeps a line break of a command's first paragraph: `arena --help` broke
+    `play`'s summary after "pick or type", mid-sentence, however wide the terminal."""
+    import typer.main
+
+    def check(group: Any, path: list[str]) -> int:
+        listed = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "400"}).stdout
+        lines = [" ".join(line.split()) for line in listed.splitlines()]
+        checked = 0
+        for name, command in getattr(group, "commands", {}).items():
+            summary = " ".join((command.help or "").split("\n\n")[0].split())
+            assert any(f"{name} {summary}" in line for line in lines), (path, name, summary, listed)
+            checked += 1 + check(command, [*path, name])
+        return checked
+
+    assert check(typer.main.get_command(app), []) > 30
+
+
 def test_match_prints_json_writes_a_replay_and_is_deterministic(tmp_path: Path) -> None:
     replay = tmp_path / "m.json"
     first = match_json(tmp_path, "generals-war", GREEDY, RANDOM, "--seed", "42", "--replay", str(replay))

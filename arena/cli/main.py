@@ -254,8 +254,10 @@ def play(
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     sandbox: Annotated[str, typer.Option(help="Run the bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
 ) -> None:
-    """Play a match yourself against bots, in the terminal: you see only what your seat may know and pick or type
-    your actions; the referee checks them as it checks a bot's."""
+    """Play a match yourself against bots, in the terminal: you see only what your seat may know.
+
+    The referee checks the actions you pick or type as it checks a bot's.
+    """
     import tempfile
 
     from arena.cli.keyboard import KeyboardPlayer
