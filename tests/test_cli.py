@@ -68,10 +68,13 @@ def test_every_commands_summary_is_printed_on_one_line_when_the_terminal_is_wide
     import typer.main
 
     def check(group: Any, path: list[str]) -> int:
+        commands = getattr(group, "commands", {})
+        if not commands:
+            return 0
         listed = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "400"}).stdout
         lines = [" ".join(line.split()) for line in listed.splitlines()]
         checked = 0
-        for name, command in getattr(group, "commands", {}).items():
+        for name, command in commands.items():
             summary = " ".join((command.help or "").split("\n\n")[0].split())
             assert any(f"{name} {summary}" in line for line in lines), (path, name, summary, listed)
             checked += 1 + check(command, [*path, name])
