@@ -329,6 +329,19 @@ def test_a_replay_nested_too_deep_or_with_a_huge_number_is_refused(tmp_path: Pat
         assert message in " ".join(result.output.split()), result.output
 
 
+def test_referee_serve_seats_a_game_without_a_two_seat_table_at_its_smallest_count(tmp_path: Path) -> None:
+    """As `arena tournament --players` does: the default of 2 refused the Assassination Game ("played by 4 players,
+    not 2") though no --players was given."""
+    replay = tmp_path / "r.json"
+    args = ["referee", "serve", "assassination", "--port", "0", "--connect-timeout-s", "1", "--replay", str(replay)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert [line.split(":")[0] for line in result.stdout.splitlines() if "ARENA_TOKEN=" in line] == [f"seat {i}" for i in range(4)]
+    assert load_replay(replay)["num_players"] == 4
+    glory = runner.invoke(app, ["referee", "serve", "glory", "--port", "0", "--connect-timeout-s", "1", "--replay", str(tmp_path / "g.json")])
+    assert glory.exit_code == 0 and glory.stdout.count("ARENA_TOKEN=") == 2, glory.output  # 2 where the game allows it
+
+
 @pytest.mark.skipif(not socket.has_ipv6, reason="no IPv6")
 def test_referee_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
     """gRPC reads "::1:0" as host "::1:0"; an IPv6 address needs brackets."""

@@ -336,7 +336,7 @@ def compile_rules(
 @referee_app.command("serve")
 def referee_serve(
     game: Annotated[str, typer.Argument(help="Game id.")],
-    players: Annotated[int, typer.Option(help="Number of seats.")] = 2,
+    players: Annotated[int | None, typer.Option(help="Number of seats (default 2, or the game's smallest count).")] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).", min=0, max=65535)] = 50051,
     seed: Annotated[int | None, typer.Option(help="Match seed.", min=SEED_MIN, max=SEED_MAX)] = None,
@@ -357,6 +357,8 @@ def referee_serve(
 
     try:
         cls = game_class(game)
+        if players is None:  # as `arena tournament`: a game with no two-seat table is played at its smallest
+            players = 2 if 2 in cls.spec.player_counts else min(cls.spec.player_counts)
         the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
     except OptionError as exc:
         fail(str(exc))
