@@ -265,3 +265,14 @@ def test_an_answer_after_the_decision_s_time_ran_out_is_said_to_be_too_late(took
     assert bool(too_late) == late, said
     if late:
         assert "1.5 s" in too_late[0] and "default action" in too_late[0] and "strike" in too_late[0]
+
+
+def test_the_help_at_a_decision_that_lists_its_actions_shows_an_example_of_one_typed() -> None:
+    """The help's last line said "as the example shows", but a decision that lists its actions shows no example: the
+    help gives one itself, of this decision's actions, in the text format a player would type."""
+    player, said = scripted(["?", "q"])
+    with pytest.raises(Resigned):
+        player.act(glory_turn(listed=3))
+    assert not any("too many actions to list" in line for line in said)
+    typed = [line for line in said if "protobuf text format" in line]
+    assert len(typed) == 1 and "for example: " in typed[0] and "discard" in typed[0], said

@@ -34,8 +34,9 @@ HELP = """\
   NUMBER   play the listed action with that number
   r        play a legal action chosen at random
   v        show your view again
-  q        resign: the seat forfeits and the match goes on without you
-  or type the action in protobuf text format, as the example shows (docs/protocol.md has every message)"""
+  q        resign: the seat forfeits and the match goes on without you"""
+#: The help's last line, with an example of the decision's actions (one that lists them shows none of its own).
+TYPED = "  or type the action in protobuf text format (docs/protocol.md has every message), for example: {example}"
 
 
 class Resigned(Exception):
@@ -164,6 +165,7 @@ class KeyboardPlayer(Bot):
             if line in ("", "?", "h", "help"):
                 for help_line in HELP.splitlines():  # each line its own: printable wrote the line breaks out as "\\n"
                     self._say(help_line)
+                self._say(TYPED.format(example=example(request, self.examples)))
                 continue
             if line == "v":
                 self.show(request)
