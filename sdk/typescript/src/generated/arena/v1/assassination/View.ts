@@ -66,6 +66,9 @@ export interface View {
   'eventHand'?: (_arena_v1_Card)[];
   /**
    * The card this seat has played face down and not yet seen turned over.
+   * Always unset in a decision request: the referee holds the answers to a
+   * simultaneous play until every seat asked has answered, so no seat is asked
+   * while its card lies face down. A replay's views between plays show it.
    */
   'playedCard'?: (_arena_v1_Card | null);
   /**
@@ -188,6 +191,9 @@ export interface View__Output {
   'eventHand': (_arena_v1_Card__Output)[];
   /**
    * The card this seat has played face down and not yet seen turned over.
+   * Always unset in a decision request: the referee holds the answers to a
+   * simultaneous play until every seat asked has answered, so no seat is asked
+   * while its card lies face down. A replay's views between plays show it.
    */
   'playedCard'?: (_arena_v1_Card__Output | null);
   /**

@@ -40,7 +40,9 @@ export interface View {
    */
   'hand'?: (_arena_v1_Card)[];
   /**
-   * This seat's own face-down squad in the current battle, if placed.
+   * This seat's own face-down squad in the current battle, if placed. Always
+   * empty in a decision request: a seat is not asked again until the battle
+   * turns its squad over. A replay's views while a squad lies face down show it.
    */
   'squad'?: (_arena_v1_Card)[];
   /**
@@ -102,7 +104,9 @@ export interface View__Output {
    */
   'hand': (_arena_v1_Card__Output)[];
   /**
-   * This seat's own face-down squad in the current battle, if placed.
+   * This seat's own face-down squad in the current battle, if placed. Always
+   * empty in a decision request: a seat is not asked again until the battle
+   * turns its squad over. A replay's views while a squad lies face down show it.
    */
   'squad': (_arena_v1_Card__Output)[];
   /**
