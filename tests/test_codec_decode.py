@@ -126,3 +126,34 @@ def test_every_event_and_decision_of_a_match_reads_back_as_itself(game_id: str) 
     for decision in decisions:
         assert decode(getattr(codec.decision(decision), codec.field), (type(decision),)) == decision
 
+
+
+def _action_enum_fields() -> list[tuple[str, str, str]]:
+    """(game id, action kind, field) of every enum field of every game's actions."""
+    found = []
+    for game_id, cls in GAMES.items():
+        action = cls.proto_module.Action.DESCRIPTOR
+        for kind in action.oneofs_by_name["kind"].fields:
+            assert kind.message_type is not None
+            found += [(game_id, kind.name, f.name) for f in kind.message_type.fields if f.enum_type is not None]
+    return found
+
+
+@pytest.mark.parametrize("game_id,kind,field", _action_enum_fields())
+def test_an_enum_of_an_action_left_unset_is_malformed_as_docs_protocol_md_says(game_id: str, kind: str, field: str) -> None:
+    """An enum field left at its ``_UNSPECIFIED`` 0 (the bot forgot to set it) holds no value the game knows: a
+    MALFORMED_ACTION, not a rejection, though the .proto defines the number. An ``optional`` one left out is no
+    value (None), so it is set to 0 here."""
+    cls = GAMES[game_id]
+    codec = GameCodec(cls)
+    msg = pb.Action()
+    inner = getattr(getattr(msg, codec.field), kind)
+    inner.SetInParent()
+    for other in inner.DESCRIPTOR.fields:  # every other enum set to a number the game knows, so that only ``field`` is wrong
+        if other.enum_type is not None and other.name != field:
+            setattr(inner, other.name, 1)
+    if inner.DESCRIPTOR.fields_by_name[field].has_presence:
+        setattr(inner, field, 0)
+    assert getattr(inner, field) == 0
+    with pytest.raises(CodecError, match=f"0 is not a valid {field}"):
+        codec.decode_action(msg)

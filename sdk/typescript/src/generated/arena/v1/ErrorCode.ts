@@ -15,7 +15,8 @@ export const ErrorCode = {
   STALE_REQUEST: 1,
   /**
    * The answer carries no action, an action of no game or of another game, one with no kind set, or a
-   * value the action cannot hold; or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
+   * value the action cannot hold (an enum number the game does not define, or an enum field left at its
+   * ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
    * the match's game whose kind does not fit the decision is an illegal move: a Rejection.)
    */
   MALFORMED_ACTION: 2,
@@ -45,7 +46,8 @@ export type ErrorCode =
   | 1
   /**
    * The answer carries no action, an action of no game or of another game, one with no kind set, or a
-   * value the action cannot hold; or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
+   * value the action cannot hold (an enum number the game does not define, or an enum field left at its
+   * ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
    * the match's game whose kind does not fit the decision is an illegal move: a Rejection.)
    */
   | 'MALFORMED_ACTION'
