@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from arena.v1 import generals_war_pb2 as gwpb
 from arena.v1 import referee_pb2 as pb
 from referee.games.generals_war import GeneralsWar
 from referee.server.session import MatchRecord, MatchSession, TimeControl
@@ -48,3 +49,34 @@ def test_an_answer_read_before_the_timer_fires_is_taken_its_bank_spent() -> None
     record = asyncio.run(go())
     assert not record.result.seats[0].verdicts
     assert record.seats[0].bank_ms == 0 and record.seats[0].think_ms[0] == pytest.approx(2000)
+
+
+def test_the_last_rejection_allowed_closes_its_request_as_the_rejection_comment_says() -> None:
+    """referee.proto's Rejection: the request stays open, unless that rejection was the last allowed (TimeControl's
+    max_rejections, 20 in matches): then it is a strike, the default action is played, and a retry is stale."""
+    bad = pb.Action(generals_war=gwpb.Action(choose_target=gwpb.ChooseTarget(target=9)))
+    asked: dict[str, int] = {}
+    inner = driver_answers(7)
+
+    def stubborn(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        """Answers its first request, and each rejection of it, with an illegal move; plays the rest."""
+        which = msg.WhichOneof("msg")
+        if which == "decision" and not asked:
+            asked["rid"] = msg.decision.request_id
+            inner(msg)  # the driver learns of the request; its answer is replaced
+        elif which != "rejection":
+            return inner(msg)
+        return [pb.BotMessage(action=pb.ActionResponse(request_id=asked["rid"], action=bad))]
+
+    async def go() -> list[Scripted]:
+        tc = TimeControl(move_time_ms=60_000, time_bank_ms=0, strike_limit=5, max_rejections=3)
+        session = MatchSession(GeneralsWar(2, 1), ["a", "b"], tc)
+        links = [Scripted(session, 0, stubborn), Scripted(session, 1, driver_answers(8))]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        await asyncio.wait_for(session.run(), 60)
+        return links
+
+    link = asyncio.run(go())[0]
+    assert [r.request_id for r in link.of("rejection")] == [asked["rid"]] * 3
+    assert [e.code for e in link.of("error")][:1] == [pb.STALE_REQUEST], "the retry after the last rejection was not stale"

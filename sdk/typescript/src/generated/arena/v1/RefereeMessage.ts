@@ -25,7 +25,8 @@ export interface RefereeMessage {
    */
   'events'?: (_arena_v1_EventBatch | null);
   /**
-   * The last action was illegal; the bot may try again before its deadline.
+   * The last action was illegal; the bot may try again before its deadline (unless that was the request's
+   * twentieth rejection: see Rejection).
    */
   'rejection'?: (_arena_v1_Rejection | null);
   /**
@@ -60,7 +61,8 @@ export interface RefereeMessage__Output {
    */
   'events'?: (_arena_v1_EventBatch__Output | null);
   /**
-   * The last action was illegal; the bot may try again before its deadline.
+   * The last action was illegal; the bot may try again before its deadline (unless that was the request's
+   * twentieth rejection: see Rejection).
    */
   'rejection'?: (_arena_v1_Rejection__Output | null);
   /**

@@ -5,7 +5,9 @@ import type { Long } from '@grpc/proto-loader';
 
 /**
  * An action was illegal: a well-formed action of the match's game whose kind does not fit the decision
- * or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open.
+ * or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open, unless this
+ * was its twentieth rejection: that closes it with a strike and plays the default action (an answer to it
+ * then gets STALE_REQUEST).
  */
 export interface Rejection {
   /**
@@ -20,7 +22,9 @@ export interface Rejection {
 
 /**
  * An action was illegal: a well-formed action of the match's game whose kind does not fit the decision
- * or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open.
+ * or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open, unless this
+ * was its twentieth rejection: that closes it with a strike and plays the default action (an answer to it
+ * then gets STALE_REQUEST).
  */
 export interface Rejection__Output {
   /**
