@@ -211,6 +211,19 @@ def test_as43_assassins_escape_by_the_public_exit_after_an_incident() -> None:
         assert escaped == ([(1, 2, ScoreReason.ESCAPED)] if bad_cop else [])
 
 
+def test_as43_only_the_public_exit_is_a_way_out() -> None:
+    # scoring.py: "p.room == Room.PUBLIC_EXIT". The refuges the president flees to and the hall next to the exit are
+    # no way out: a bad guy standing there when the round ends after an incident has not escaped.
+    for room in (R.BUNKER, R.HELIPAD, R.HALL, R.PUBLIC_EXIT):
+        g = make()
+        g.incident = True
+        for c in (2, 3):
+            place(g, c, room)
+        ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
+        escaped = [c for c in changes(ended) if c[2] == ScoreReason.ESCAPED]
+        assert escaped == ([(2, 2, ScoreReason.ESCAPED), (3, 2, ScoreReason.ESCAPED)] if room == R.PUBLIC_EXIT else []), room
+
+
 def test_as44_scores_change_only_when_the_round_ends() -> None:
     g = make(start=R.HELIPAD, route_die=3)
     to_event_stage(g)
