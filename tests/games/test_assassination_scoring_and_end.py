@@ -211,7 +211,7 @@ def test_as43_assassins_escape_by_the_public_exit_after_an_incident() -> None:
         assert escaped == ([(1, 2, ScoreReason.ESCAPED)] if bad_cop else [])
 
 
-def test_as43_only_the_public_exit_is_a_way_out() -> None:
+def test_as43_only_the_living_in_the_public_exit_escape() -> None:
     # scoring.py: "p.room == Room.PUBLIC_EXIT". The refuges the president flees to and the hall next to the exit are
     # no way out: a bad guy standing there when the round ends after an incident has not escaped.
     for room in (R.BUNKER, R.HELIPAD, R.HALL, R.PUBLIC_EXIT):
@@ -222,6 +222,14 @@ def test_as43_only_the_public_exit_is_a_way_out() -> None:
         ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
         escaped = [c for c in changes(ended) if c[2] == ScoreReason.ESCAPED]
         assert escaped == ([(2, 2, ScoreReason.ESCAPED), (3, 2, ScoreReason.ESCAPED)] if room == R.PUBLIC_EXIT else []), room
+    # "With him alive": a bad guy killed in the round escapes nowhere, wherever he fell.
+    g = make()
+    g.incident = True
+    place(g, 3, R.PUBLIC_EXIT)
+    g.pieces[2].killed = True
+    g.pieces[2].room = None
+    ended = of(g._end_round(RoundOutcome.TIME_UP), RoundEnded)[0]
+    assert [c for c in changes(ended) if c[2] == ScoreReason.ESCAPED] == [(3, 2, ScoreReason.ESCAPED)]
 
 
 def test_as44_scores_change_only_when_the_round_ends() -> None:
