@@ -68,7 +68,7 @@ class GameCodec:
         """The game's action in ``msg``; CodecError when it is of another game or malformed."""
         which = msg.WhichOneof("game")
         if which != self.field:
-            raise CodecError(f"expected a {self.field} action, got {which or 'nothing'}")
+            raise CodecError(f"expected an action of {self.field}, got {f'one of {which}' if which else 'none'}")
         return decode(getattr(msg, self.field), self.game_cls.action_types)
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
