@@ -104,6 +104,7 @@ class HalfOpenProxy:
         self.connections = 0
         self._open: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter, list[asyncio.Task[None]]]] = []
         self._kept: list[asyncio.StreamWriter] = []
+        self.frozen = False
         self.loop = asyncio.new_event_loop()
         ready = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
@@ -124,6 +125,9 @@ class HalfOpenProxy:
 
     async def _handle(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         self.connections += 1
+        if self.frozen:
+            self._kept.append(client_w)
+            return
         up_r, up_w = await asyncio.open_unix_connection(self.upstream)
         tasks = [asyncio.create_task(self._pipe(client_r, up_w)), asyncio.create_task(self._pipe(up_r, client_w))]
         self._open.append((client_w, up_w, tasks))
@@ -136,6 +140,20 @@ class HalfOpenProxy:
                 await writer.drain()
         with contextlib.suppress(Exception):
             writer.close()
+
+    def freeze(self) -> None:
+        """Relay nothing more, either way, but close nothing: the referee's machine as a client sees it when that
+        machine lost its power or its network. Later connections are accepted and left as silent."""
+
+        def go() -> None:
+            self.frozen = True
+            for client_w, up_w, tasks in self._open:
+                for task in tasks:
+                    task.cancel()
+                self._kept += [client_w, up_w]
+            self._open = []
+
+        self._call(go)
 
     def cut(self) -> int:
         """Cut every connection open now on the client's side; returns how many."""

@@ -33,9 +33,10 @@ from arena_sdk.client import play as python_play
 from benchmarks.matches import pooled_copies
 from referee.games.generals_war.types import ChooseTarget, PlaySquad, RevealGenerals
 from referee.games.registry import GAMES
+from referee.server import service as service_module
 from referee.server.runner import LocalMatch, MatchSetup, run_local_match
 from referee.server.session import TimeControl
-from tests.grpc_support import Referee
+from tests.grpc_support import Referee, hold_stream
 from tests.support import ROOT, SAMPLE_BOTS, HalfOpenProxy, docker_ready, load_bot_class
 
 SDK = ROOT / "sdk" / "typescript"
@@ -420,3 +421,35 @@ def test_a_typescript_bot_that_sets_its_log_level_before_run_is_heard_at_that_le
     assert proc.returncode == 0, proc.stderr
     assert ref.record.game.is_over()
     assert "match over" not in proc.stderr, proc.stderr
+
+
+def test_a_typescript_bot_whose_referee_went_silent_gives_up_rather_than_wait_for_ever(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK pings its referee (KEEPALIVE, scaled down here as in tests/test_grpc_keepalive.py): once the referee's
+    side goes silent without a word, the bot reconnects, finds nobody answering, and exits."""
+    monkeypatch.setattr(service_module, "BOT_PING_INTERVAL_MS", service_module.BOT_PING_INTERVAL_MS // 100)
+    source = tmp_path / "pinging"
+    shutil.copytree(SAMPLE, source, ignore=shutil.ignore_patterns("dist", "node_modules"))
+    main = source / "main.ts"
+    text = main.read_text()
+    assert 'import { run } from "arena-sdk";' in text and "));\n" in text
+    text = text.replace('import { run } from "arena-sdk";', 'import { KEEPALIVE, run } from "arena-sdk";\n\nKEEPALIVE.timeMs = 300;\nKEEPALIVE.timeoutMs = 100;')
+    main.write_text(text.replace("));\n", "), { reconnectSeconds: 1 });\n"))
+    built = bundled(source, tmp_path / "built")
+    ref = Referee(tc=TimeControl(move_time_ms=60_000, time_bank_ms=0, connect_timeout_ms=20_000))
+    proxy = HalfOpenProxy(ref.address, Path(ref.tmp.name) / "p.sock")
+    hello = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=ref.session.tokens()[1], protocol_version=1))
+    hold_stream(ref.address, hello, threading.Event(), {})  # seat 1 never answers: seat 0 waits on a quiet stream
+    assert NODE is not None
+    proc = subprocess.Popen([NODE, "dist/main.js"], cwd=built, env={**ref.env(0), "ARENA_ADDRESS": proxy.address}, stderr=subprocess.PIPE, text=True)
+    try:
+        ref.wait_for_decisions(2, seconds=20)
+        time.sleep(1)  # seat 0 has answered and pinged a few times through a live referee
+        assert proxy.connections == 1 and proc.poll() is None
+        proxy.freeze()
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proxy.close()
+        ref.stop()
+    assert proc.returncode == 1, stderr
+    assert "reconnecting" in stderr, stderr

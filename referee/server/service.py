@@ -26,6 +26,9 @@ MAX_REFEREE_MESSAGE = 4 * 1024 * 1024
 #: word (a half-open TCP connection) is seen as disconnected, not as thinking, and its stream let go.
 KEEPALIVE_TIME_MS = 20_000
 KEEPALIVE_TIMEOUT_MS = 10_000
+#: How often a bot may ping the referee while nothing else is sent (the SDKs ping every 30 s): gRPC's default, five
+#: minutes, answers a bot that pings more often with GOAWAY (too_many_pings), which ends its stream.
+BOT_PING_INTERVAL_MS = 20_000
 #: Connections a server keeps open at once (a seat's socket; ``arena referee serve`` allows this many per seat): more are
 #: closed as they come. A bot that opened 20,000 connections to its socket held as many of the referee's file
 #: descriptors, all it had, for every match the process ran.
@@ -210,6 +213,7 @@ def make_server(service: RefereeService, max_connections: int = MAX_CONNECTIONS,
             ("grpc.http2.max_pings_without_data", 0),
             ("grpc.http2.min_time_between_pings_ms", KEEPALIVE_TIME_MS),
             ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+            ("grpc.http2.min_ping_interval_without_data_ms", BOT_PING_INTERVAL_MS),
         ]
     )
     referee_pb2_grpc.add_RefereeServicer_to_server(service, server)

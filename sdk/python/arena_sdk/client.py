@@ -32,6 +32,11 @@ from arena_sdk.driver import BotDriver
 
 log = logging.getLogger("arena_sdk")
 MAX_MESSAGE = 4 * 1024 * 1024
+#: HTTP/2 keepalive: the bot pings its referee after this long without traffic, and drops the connection if the ping is
+#: not answered in KEEPALIVE_TIMEOUT_MS, so that a referee gone silent (its machine's power or network lost) ends in a
+#: reconnect, then giving up, not in a wait for ever. The referee lets a bot ping this often (its BOT_PING_INTERVAL_MS).
+KEEPALIVE_TIME_MS = 30_000
+KEEPALIVE_TIMEOUT_MS = 10_000
 #: Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket).
 _REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED)
 
@@ -41,7 +46,18 @@ class MatchRefused(Exception):
 
 
 def open_channel(address: str) -> grpc.aio.Channel:
-    return grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", MAX_MESSAGE), ("grpc.max_send_message_length", MAX_MESSAGE)])
+    options = [
+        ("grpc.max_receive_message_length", MAX_MESSAGE),
+        ("grpc.max_send_message_length", MAX_MESSAGE),
+        ("grpc.keepalive_time_ms", KEEPALIVE_TIME_MS),
+        ("grpc.keepalive_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+        # While the bot waits on its opponents nothing else is sent: by default gRPC then pings twice, then every five
+        # minutes, and waits a minute for an answer whatever keepalive_timeout says.
+        ("grpc.http2.max_pings_without_data", 0),
+        ("grpc.http2.min_time_between_pings_ms", KEEPALIVE_TIME_MS),
+        ("grpc.http2.ping_timeout_ms", KEEPALIVE_TIMEOUT_MS),
+    ]
+    return grpc.aio.insecure_channel(address, options=options)
 
 
 async def play_async(

@@ -9,10 +9,21 @@ import { protocol } from "./protocol.js";
 import type { MatchResult, RefereeMessage } from "./types.js";
 
 const MAX_MESSAGE = 4 * 1024 * 1024;
-const CHANNEL_OPTIONS: grpc.ChannelOptions = {
-  "grpc.max_receive_message_length": MAX_MESSAGE,
-  "grpc.max_send_message_length": MAX_MESSAGE,
-};
+/**
+ * HTTP/2 keepalive: the bot pings its referee after 30 s without traffic and drops the connection if the ping is not
+ * answered in 10 s, so that a referee gone silent (its machine's power or network lost) ends in a reconnect, then
+ * giving up, not in a wait for ever. The referee lets a bot ping every 20 s; these are the Python SDK's figures.
+ */
+export const KEEPALIVE = { timeMs: 30_000, timeoutMs: 10_000 };
+
+function channelOptions(): grpc.ChannelOptions {
+  return {
+    "grpc.max_receive_message_length": MAX_MESSAGE,
+    "grpc.max_send_message_length": MAX_MESSAGE,
+    "grpc.keepalive_time_ms": KEEPALIVE.timeMs,
+    "grpc.keepalive_timeout_ms": KEEPALIVE.timeoutMs,
+  };
+}
 
 /** Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket). */
 const REFUSED = new Set<grpc.status>([
@@ -36,7 +47,7 @@ type RefereeClient = InstanceType<ReturnType<typeof protocol>["arena"]["v1"]["Re
 
 function newClient(address: string): RefereeClient {
   const Referee = protocol().arena.v1.Referee;
-  return new Referee(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  return new Referee(address, grpc.credentials.createInsecure(), channelOptions());
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,7 +2,7 @@
 
 export { Bot, Request } from "./bot.js";
 export { BotDriver, wrap } from "./driver.js";
-export { MatchRefused, play, run, type PlayOptions } from "./client.js";
+export { KEEPALIVE, MatchRefused, play, run, type PlayOptions } from "./client.js";
 export { assassination, generalsAndAssassins, generalsWar, glory, landAndCastle, randomAction, SAMPLERS } from "./games/index.js";
 export { type CardLike, type CardRef, ids, subsets } from "./games/common.js";
 export { Logger, log } from "./log.js";
