@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.replay_text import SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
+from arena.cli.replay_text import GAME_SEAT_KEYS, SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
 from referee.games.registry import GAMES
@@ -173,6 +173,21 @@ def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:
     block = re.search(r"const SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
     assert block is not None
     assert set(re.findall(r'"(\w+)"', block.group(1))) == SEAT_KEYS
+
+
+def test_glorys_turn_is_a_seat_in_the_table_and_a_count_elsewhere() -> None:
+    """Glory's "turn" is the seat whose turn it is: "turn 1", a bare number, as another game's count of turns reads."""
+    state = {"round": 2, "turn": 1, "first_player": 0}
+    assert next(table_lines({"game": "glory", "names": ["a", "b"]}, state)) == "round 2 · turn seat 1 (b) · first player seat 0 (a)"
+    assert next(table_lines({"game": "land-and-castle", "names": ["a", "b"]}, state)) == "round 2 · turn 1 · first player seat 0 (a)"
+
+
+def test_the_terminal_and_the_browser_know_the_same_seat_fields_of_one_game() -> None:
+    script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
+    block = re.search(r"const TOUCHES = \{(.*?)\n  \};", script, re.S)
+    assert block is not None
+    browser = {game: frozenset(re.findall(r'"(\w+)"', seats)) for game, seats in re.findall(r'"?([\w-]+)"?: \{[^\n]*seats: \[([^\]]*)\]', block.group(1))}
+    assert browser == GAME_SEAT_KEYS
 
 
 def test_a_board_is_drawn_as_rows_of_places_with_what_the_state_puts_there() -> None:

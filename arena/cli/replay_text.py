@@ -18,13 +18,16 @@ CARD_KEYS = {"id", "rank", "suit"}
 CARD_ID_KEY = re.compile(r"(^|_)card_ids?$")
 #: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's
 #: viewer reads them (ladder/web/static/viewer.js ``SEAT_KEYS``; a test keeps the two lists the same). ``turn`` is
-#: not one: it is a seat in some games and a count in others.
+#: not one: it is a seat in some games (``GAME_SEAT_KEYS``) and a count in others.
 SEAT_KEYS = frozenset({
     "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat",
     "to_seat", "loser", "dealer", "leader", "owner", "dealt_by", "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to",
     "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants", "declined", "targets",
     "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
 })  # fmt: skip
+#: Fields that name a seat in one game alone (the viewer's ``TOUCHES`` ``seats``, kept the same by a test): Glory's
+#: ``turn`` is the seat whose turn it is.
+GAME_SEAT_KEYS = {"glory": frozenset({"turn"})}
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -116,7 +119,12 @@ def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
     names = data.get("names") or []
-    facts = [field_text(k, v, names) for k, v in state.items() if not _nested(v) and k != "num_players"]
+    seats = GAME_SEAT_KEYS.get(str(data.get("game")), frozenset())
+    facts = [
+        f"{label(k)} {seat_name(names, v)}" if k in seats and _named_seat(v, names) else field_text(k, v, names)
+        for k, v in state.items()
+        if not _nested(v) and k != "num_players"
+    ]
     if facts:
         yield " · ".join(facts)
     for key, value in state.items():

@@ -172,3 +172,23 @@ def test_records_that_carry_their_position_are_not_numbered_again(page: Page, re
         assert all(heads[0] != "" for heads in positioned), positioned
         others = [heads for heads in tables if "position" not in heads]
         assert all(heads[0] == "" for heads in others), others
+
+
+def test_the_seat_whose_turn_it_is_in_glory_is_named_and_marked(page: Page, replays: dict[str, Path]) -> None:
+    """Glory's "turn" is the seat whose turn it is (glory.proto), but read "turn 3", a bare number, and no panel said whose
+    turn it was while another seat answered a fight. In the other games "turn" counts turns and stays a number."""
+    with viewing(page, replays["glory"]) as states:
+        step = first_step(states, lambda s: s["fight"] and s["turn"] > 0)
+        go_to_step(page, step)
+        turn = states[step]["turn"]
+        for view in ("all", str((turn + 1) % 6)):
+            if view != "all":
+                page.select_option("#mode", view)
+                page.wait_for_selector(f"body[data-mode='{view}'][data-step='{step}']")
+            assert page.locator("#table .fact[data-field=turn] .seat-ref").inner_text() == f"seat {turn} (bot{turn})", view
+            badges = page.locator(f"#table section.player[data-seat='{turn}'] h3 .badge.role").all_inner_texts()
+            assert "turn" in badges, (view, badges)
+    with viewing(page, replays["land-and-castle"]) as states:
+        go_to_step(page, len(states) // 2)
+        assert page.locator("#table .fact[data-field=turn] .seat-ref").count() == 0
+        assert page.locator("#table .fact[data-field=turn] .n").inner_text() == str(states[len(states) // 2]["turn"])

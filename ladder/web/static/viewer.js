@@ -17,11 +17,12 @@
   ]);
   /* Top-level fields that give a seat a role, shown as a badge on its panel. */
   const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];
-  /* Per-game touches: the order of a player's fields, and an accent. */
+  /* Per-game touches: the order of a player's fields, and the fields that name a seat in this game alone (a seat,
+     named and badged as SEAT_KEYS and ROLE_KEYS are): Glory's "turn" is the seat whose turn it is, elsewhere a count. */
   const TOUCHES = {
     "generals-war": { first: ["hand", "squad", "revealed_generals", "conquest", "dead", "deck"] },
     "generals-and-assassins": { first: ["hand", "lands", "discard", "deck"] },
-    glory: { first: ["hand", "domain", "treasury"] },
+    glory: { first: ["hand", "domain", "treasury"], seats: ["turn"] },
   };
   const LONG_PILE = 18;
 
@@ -52,6 +53,15 @@
     return el("span", { class: `seat-ref s${seat % 8}`, title: bot }, `seat ${seat}`, bot === null ? null : el("span", { class: "seat-name" }, ` (${bot})`));
   }
 
+  /* The seats of this game's own seat fields (TOUCHES), or none before its frames are here. */
+  function gameSeats() {
+    return (frames && TOUCHES[frames.game] && TOUCHES[frames.game].seats) || [];
+  }
+
+  function isSeatKey(key) {
+    return SEAT_KEYS.has(key) || gameSeats().includes(key);
+  }
+
   function isScalar(v) {
     return v === null || ["string", "number", "boolean"].includes(typeof v);
   }
@@ -78,7 +88,7 @@
     if (v === null || v === undefined) return el("span", { class: "muted" }, "–");
     if (typeof v === "boolean") return el("span", { class: v ? "yes" : "no" }, v ? "yes" : "no");
     if (typeof v === "number") {
-      if (SEAT_KEYS.has(key) && Number.isInteger(v) && summary && v >= 0 && v < summary.seats.length) return seatRef(v);
+      if (isSeatKey(key) && Number.isInteger(v) && summary && v >= 0 && v < summary.seats.length) return seatRef(v);
       if (isCardIdKey(key)) return chip(v);
       return el("span", { class: "n" }, String(v));
     }
@@ -162,7 +172,7 @@
     const viewer = mode === "all" ? null : Number(mode);
     const badges = [];
     if (viewer === seat) badges.push(el("span", { class: "badge you" }, "you"));
-    for (const key of ROLE_KEYS) if (state[key] === seat && frame.to_act.length) badges.push(el("span", { class: "badge role" }, label(key)));
+    for (const key of [...ROLE_KEYS, ...gameSeats()]) if (state[key] === seat && frame.to_act.length) badges.push(el("span", { class: "badge role" }, label(key)));
     if (frame.to_act.includes(seat)) badges.push(el("span", { class: "badge to-act" }, "to act"));
     if (frame.result) badges.push(el("span", { class: "badge rank" + (frame.result.ranks[seat] === 1 ? " won" : "") }, `rank ${frame.result.ranks[seat]} · ${frame.result.scores[seat]}`));
     const shown = Object.assign({}, own, player);
