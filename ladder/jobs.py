@@ -39,6 +39,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from arena.v1 import referee_pb2 as pb
 from ladder.datafiles import located, stored_name
 from ladder.db import shared_sessions, unreachable
+from ladder.grounds import store_gone
 from ladder.models import Match, MatchSeat
 from ladder.suspension import SUSPEND_AFTER
 from ladder.upload import Limits, unpack, zip_directory
@@ -46,6 +47,7 @@ from ladder.worker import Claimed, claim_next, fail_match, public_error, record_
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
 from referee.server.replay import ReplayHead, compact_replay_json
+from referee.server.launchers import Launcher
 from referee.server.runner import BotPool, LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
 
@@ -272,12 +274,13 @@ async def play_job(
             copies = materialize(job.bots, Path(tmp) if tmp is not None else None, pooled=pooled)
             if job.keep == FILES:
                 log_dir = Path(job.data_dir) / "logs" / str(job.match_id)
+                log_dir.parent.mkdir(exist_ok=True)  # not the data folder: one gone is told (ladder/grounds.py), not made again
             else:
                 assert tmp is not None
                 log_dir = Path(tmp) / "logs"
             setup = MatchSetup(job.game, copies, job.seed, dict(job.options), job.time_control, log_dir, job.sandbox, try_id)
             keys = [bot.version_id for bot in job.bots]
-            playing = asyncio.create_task(_play_seated(seats, lambda: run_local_match(setup, launcher, pool, keys), seated))
+            playing = asyncio.create_task(_play_seated(seats, lambda: _begin(job, setup, launcher, pool, keys), seated))
             lost = asyncio.Event()
             keeper = asyncio.create_task(_keep_lease(make, job, playing, lost))
             try:
@@ -319,10 +322,24 @@ async def play_job(
             log.error("match %s: worker %s: %s", job.match_id, worker, exc)
             release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc.strerror or exc}")
             return outcome("unfit", str(exc))
+        if (gone := store_gone([bot.folder for bot in job.bots], job.data_dir if job.keep == FILES else "")) is not None:
+            # The ladder's data folder (or its store) went away under the match: not the match's fault, and failing it
+            # threw a played match away. Queued again, no attempt counted: the ladder plays nothing until it is back.
+            log.error("match %s: %s; it goes back to the queue", job.match_id, gone)
+            release(make, job.match_id, job.owner)
+            return outcome("unfit", gone)
         log.exception("match %s failed", job.match_id)  # a broken match must not stop the worker
         fail_match(make, job.match_id, job.owner, public_error(exc))
         return outcome("failed", f"{type(exc).__name__}: {exc}")
     return outcome("recorded" if recorded else "lost")
+
+
+async def _begin(job: MatchJob, setup: MatchSetup, launcher: Launcher, pool: BotPool | None, keys: list[int]) -> LocalMatch:
+    """The match, once its seat is free: not if the ladder's data folder went meanwhile (the match would make its logs'
+    folder, and the data folder with it, again: a folder moved back then went inside it)."""
+    if (gone := store_gone([bot.folder for bot in job.bots], job.data_dir if job.keep == FILES else "")) is not None:
+        raise FileNotFoundError(gone)
+    return await run_local_match(setup, launcher, pool, keys)
 
 
 def nobody_played(result: pb.MatchResult) -> bool:
@@ -366,7 +383,7 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         # first try, and removing its own file then removed the one the record names.
         lease = hashlib.sha256(job.owner.encode()).hexdigest()[:12]
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}-{uuid.uuid4().hex[:8]}.json"
-        replay.parent.mkdir(parents=True, exist_ok=True)
+        replay.parent.mkdir(exist_ok=True)  # not the data folder: one gone is told (ladder/grounds.py), not made again
         replay.write_text(replay_json)
         root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
         names = [stored_name(Path(log), root) for log in logs]

@@ -34,6 +34,7 @@ from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
+from ladder.grounds import DatabaseReplaced, Grounds
 from ladder.hold import RENEW_S, Hold, HoldLost
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.metrics import LadderMetrics
@@ -185,6 +186,10 @@ class Ladder:
         self.make = open_db(config)
         self.store = config.data_dir / "bots"
         self.store.mkdir(parents=True, exist_ok=True)
+        #: The data folder, its store and database file, looked at before each claim and tick (ladder/grounds.py).
+        self.grounds = Grounds.of(config.data_dir, config.db_url)
+        self._away: str | None = None  # what of them is gone, while it is
+        self._away_said = 0.0  # when that was last said
         self.rng = scheduler_rng(self.make, config.seed)
         self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0
@@ -241,6 +246,7 @@ class Ladder:
                     # No more than that: a match queued behind another at one worker could wait while another worker is idle.
                     # Workers that failed the last matches (``_worker_trouble``): one at a time, after a pause.
                     paused = self._failing >= FAILING_RUN and (bool(in_flight) or time.monotonic() < self._pause_until)
+                    paused = paused or self._gone() is not None  # the data folder gone: nothing to play the matches with
                     while len(in_flight) < self.capacity and not paused:
                         paused = self._failing >= FAILING_RUN
                         self._claims += 1
@@ -400,6 +406,8 @@ class Ladder:
 
     def _tick(self) -> bool:
         """Reap lost leases and rate what failed (every few seconds), then fill the queue; False if it is left empty."""
+        if self._gone() is not None:  # said by _gone; reaping too waits, since the matches cannot be played again
+            return False
         # Leases run out and matches fail rarely: looking for them every few seconds is enough.
         if time.monotonic() - self._swept >= min(5.0, self.config.lease_seconds / 4) and time.monotonic() >= self._reap_after:
             self._swept = time.monotonic()
@@ -472,6 +480,31 @@ class Ladder:
         if stuck:
             log.info("rejected %d versions left validating by a ladder that stopped mid-upload", len(stuck))
 
+    def _gone(self) -> str | None:
+        """What of the data folder is gone (ladder/grounds.py), said when it goes, every REMIND_S while it is, and when it
+        is back. A database file replaced is DatabaseReplaced, raised by ``watching``."""
+        try:
+            gone = self.grounds.missing()
+        except DatabaseReplaced:
+            gone = f"the database file {self.grounds.database} (replaced)"
+        if gone is None:
+            if self._away is not None:
+                log.warning("%s is back: matches are claimed and scheduled again", self._away)
+            self._away = None
+            return None
+        if gone != self._away or time.monotonic() - self._away_said >= Trouble.REMIND_S:
+            log.error("%s is gone: this ladder claims and schedules no match until it is back (its pages still answer;"
+                      " a match in play that cannot be recorded is queued again)", gone)
+            self._away, self._away_said = gone, time.monotonic()
+        return gone
+
+    async def watching(self) -> None:
+        """Look at the data folder every second (``_gone``); DatabaseReplaced, which ends ``run``, if its database file was replaced."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.grounds.missing()
+            self._gone()
+
     async def holding(self) -> None:
         """Renew the hold on the database every few seconds; HoldLost (which ends ``run``) if another ladder took it."""
         trouble = Trouble("renewing the ladder's hold on its database")
@@ -508,7 +541,7 @@ class Ladder:
         # Beside the rest, not before it: a first start validates every sample (10 s on an idle machine, over a minute on a busy one),
         # and the pages were out of reach and nothing was played until the last one was in.
         entering = [asyncio.create_task(self.enter_samples())] if self.config.samples else []
-        tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding]
+        tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding, asyncio.create_task(self.watching())]
         try:
             if serve_http:
                 app = create_app(LadderState(
@@ -526,7 +559,7 @@ class Ladder:
                     await outlast(serving)
                 for task in tasks:
                     if task.done():
-                        task.result()  # HoldLost, or the loop's own error
+                        task.result()  # HoldLost, DatabaseReplaced, or the loop's own error
                 serving.result()  # the server's own error, if it stopped by itself
             else:
                 await asyncio.gather(*tasks)

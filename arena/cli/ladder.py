@@ -305,9 +305,11 @@ def serve(
         fail(str(exc))
     console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True, markup=False)
     console.print(f"watch the standings: {watch_command(host, port)}", soft_wrap=True)
+    from ladder.grounds import DatabaseReplaced
+
     try:
         running.run(ladder.run())
-    except HoldLost as exc:
+    except (HoldLost, DatabaseReplaced) as exc:
         fail(f"the ladder stopped: {exc}", code=1)
     except (OSError, TimeoutError) as exc:
         if executor != "dask":

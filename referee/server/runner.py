@@ -312,6 +312,7 @@ async def run_local_match(
     match_id = setup.match_id or secrets.token_hex(8)
     session = MatchSession(game, [m.name for m in manifests], setup.time_control, match_id=match_id)
     logs = [setup.log_dir / f"{match_id}-seat{seat}-{m.name}.log" for seat, m in enumerate(manifests)]
+    setup.log_dir.mkdir(parents=True, exist_ok=True)
     servers: list[grpc.aio.Server] = []
     handles: list[BotHandle | None] = [None] * len(manifests)
     watchers: list[asyncio.Task[None]] = []
@@ -402,7 +403,8 @@ def _note_crashes(session: MatchSession, logs: list[Path]) -> None:
 
 
 def _copy_log(source: Path, start: int, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    # Made at the match's start: its folder gone since (a ladder's data folder removed) is an error, not made again.
+    target.parent.mkdir(exist_ok=True)
     try:
         with source.open("rb") as f:
             f.seek(start)

@@ -1,0 +1,120 @@
+"""The data folder gone while the ladder serves (ladder/grounds.py): it plays nothing, fails nothing, and goes on once it is back."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ladder.grounds import DatabaseReplaced
+from ladder.jobs import FILES, JobSettings, MatchJob, build_job, play_job, record_played
+from ladder.scheduler import add_duplicate_set
+from ladder.service import Ladder, LadderConfig
+from ladder.worker import claim
+from referee.server.runner import LocalMatch
+from referee.server.session import TimeControl
+from tests.ladder.conftest import check_rated_once, enter
+from tests.support import SAMPLE_BOTS
+
+BOTS = [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"]
+
+
+def statuses(db_file: Path) -> dict[str, int]:
+    """The matches by status, read from the file itself (the ladder's connections may hold a file moved away)."""
+    with sqlite3.connect(f"file:{db_file}?mode=ro", uri=True) as conn:
+        return dict(conn.execute("SELECT status, count(*) FROM matches GROUP BY status").fetchall())
+
+
+def serving_ladder(tmp_path: Path) -> Ladder:
+    config = LadderConfig(tmp_path / "data", workers=1, samples=False, games=["generals-war"], recorder=False, seed=3,
+                          time_control=TimeControl(move_time_ms=2000))
+    ladder = Ladder(config)
+    enter(ladder, BOTS, validate=False)
+    return ladder
+
+
+def test_a_data_folder_moved_away_stops_the_play_fails_no_match_and_the_ladder_goes_on_once_it_is_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Moved away mid-play, every match handed out failed at once (its bots' folders gone), some 150 a second, and the
+    scheduler queued more; the ladder now claims and schedules nothing, says so, and plays again once it is back."""
+    ladder = serving_ladder(tmp_path)
+    data, away = tmp_path / "data", tmp_path / "away"
+    caplog.set_level(logging.INFO, "arena.ladder")
+
+    async def go() -> tuple[dict[str, int], dict[str, int]]:
+        runner = asyncio.create_task(ladder.run(serve_http=False))
+        try:
+            async with asyncio.timeout(120):
+                while statuses(data / "ladder.db").get("done", 0) < 2:
+                    await asyncio.sleep(0.1)
+                data.rename(away)
+                await asyncio.sleep(4)  # the match in play ends, and more would have been claimed
+                while_away = statuses(away / "ladder.db")
+                await asyncio.sleep(1)
+                assert statuses(away / "ladder.db") == while_away, "nothing was played nor queued while it was away"
+                assert not data.exists(), ("the data folder was not made again", sorted(str(p) for p in data.rglob("*")))
+                away.rename(data)
+                while statuses(data / "ladder.db").get("done", 0) < while_away.get("done", 0) + 2:
+                    assert not runner.done()
+                    await asyncio.sleep(0.1)
+                return while_away, statuses(data / "ladder.db")
+        finally:
+            runner.cancel()
+            await asyncio.gather(runner, return_exceptions=True)
+
+    while_away, after = asyncio.run(go())
+    assert "failed" not in while_away and "failed" not in after, (while_away, after)
+    said = caplog.text
+    assert f"the data folder {data.absolute()} is gone: this ladder claims and schedules no match" in said, said
+    assert f"the data folder {data.absolute()} is back" in said, said
+    with ladder.make() as db:
+        check_rated_once(db)
+
+
+def test_a_database_file_replaced_under_the_ladder_stops_it(tmp_path: Path) -> None:
+    """A backup restored over the database while the ladder served: its connections wrote on to the old file, every
+    result lost. It stops, saying why, rather than serve two files at once."""
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    db_file = tmp_path / "data" / "ladder.db"
+
+    async def go() -> None:
+        runner = asyncio.create_task(ladder.run(serve_http=False))
+        await asyncio.sleep(0.5)
+        shutil.copy(db_file, tmp_path / "copy.db")
+        os.replace(tmp_path / "copy.db", db_file)
+        await asyncio.wait_for(runner, 10)
+
+    with pytest.raises(DatabaseReplaced, match="was replaced while the ladder served it"):
+        asyncio.run(go())
+
+
+def test_a_match_whose_data_folder_went_during_it_is_queued_again_not_failed(tmp_path: Path) -> None:
+    """Played, then its replay could not be written (the data folder gone): it was failed, the played match thrown
+    away for good, and writing the replay made the data folder again. Now it is queued again, no attempt counted."""
+    config = LadderConfig(tmp_path / "data", url=f"sqlite:///{tmp_path / 'elsewhere.db'}", samples=False, games=["generals-war"])
+    ladder = Ladder(config)
+    versions = enter(ladder, BOTS, validate=False)
+    with ladder.make() as db:
+        add_duplicate_set(db, "generals-war", versions, 5, "rated")
+        db.commit()
+    match_id = claim(ladder.make, "w", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=config.data_dir.resolve())
+    job = build_job(ladder.make, match_id, "w", settings)
+
+    async def gone_then_recorded(job: MatchJob, played: LocalMatch, worker: str) -> bool:
+        shutil.rmtree(config.data_dir)
+        return await asyncio.to_thread(record_played, ladder.make, job, played, worker)
+
+    outcome = asyncio.run(play_job(ladder.make, job, "here", just_claimed=True, recorder=gone_then_recorded))
+    assert outcome.status == "unfit" and "is gone" in outcome.detail, outcome
+    assert statuses(tmp_path / "elsewhere.db") == {"queued": 2}
+    with sqlite3.connect(tmp_path / "elsewhere.db") as conn:
+        assert conn.execute("SELECT attempts, error FROM matches WHERE id = ?", (match_id,)).fetchone() == (0, "")
+    assert not config.data_dir.exists(), "the data folder was not made again"
