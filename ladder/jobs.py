@@ -318,7 +318,7 @@ async def play_job(
             # Not "unfit": the worker is fine, and /metrics told a database that came back in time as a broken worker.
             return outcome("database_unreachable", f"the database is out of reach from {worker}")
         if isinstance(exc, OSError) and exc.errno in _WORKER_FULL:
-            # This worker's disk is full: any match would fail here, so the match goes back and the dispatcher slows down.
+            # This worker's disk is full or read-only: any match would fail here, so it goes back and the dispatcher slows down.
             log.error("match %s: worker %s: %s", job.match_id, worker, exc)
             release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc.strerror or exc}")
             return outcome("unfit", str(exc))
@@ -348,8 +348,9 @@ def nobody_played(result: pb.MatchResult) -> bool:
     return bool(result.seats) and all(seat.forfeited for seat in result.seats) and len({seat.rank for seat in result.seats}) == 1
 
 
-#: A worker out of room: no disk, no quota. Its matches are given back, not failed.
-_WORKER_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
+#: A worker out of room (no disk, no quota) or whose folders cannot be written (a disk remounted read-only, a folder
+#: chmod'ed): its matches are given back, not failed; played, a match failed so was thrown away, every one in turn.
+_WORKER_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES})
 
 
 async def _play_seated(

@@ -235,8 +235,11 @@ def claimed_job(lad: Ladder, owner: str = "w") -> Any:
 
 @pytest.mark.parametrize(
     "error,attempts,status",
-    [(gone(), 0, "database_unreachable"), (OSError(28, "No space left on device"), 1, "unfit")],
-    ids=["database gone", "disk full"],
+    [
+        (gone(), 0, "database_unreachable"), (OSError(28, "No space left on device"), 1, "unfit"),
+        (OSError(30, "Read-only file system"), 1, "unfit"), (PermissionError(13, "Permission denied"), 1, "unfit"),
+    ],
+    ids=["database gone", "disk full", "read-only disk", "folder not writable"],
 )
 def test_a_match_that_could_not_be_recorded_for_the_workers_want_goes_back_to_the_queue(
     tmp_path: Path, error: Exception, attempts: int, status: str
