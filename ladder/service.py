@@ -490,6 +490,7 @@ class Ladder:
         if gone is None:
             if self._away is not None:
                 log.warning("%s is back: matches are claimed and scheduled again", self._away)
+                self._failing, self._pause_until = 0, 0.0  # its matches given back meanwhile were no worker's fault
             self._away = None
             return None
         if gone != self._away or time.monotonic() - self._away_said >= Trouble.REMIND_S:

@@ -118,3 +118,17 @@ def test_a_match_whose_data_folder_went_during_it_is_queued_again_not_failed(tmp
     with sqlite3.connect(tmp_path / "elsewhere.db") as conn:
         assert conn.execute("SELECT attempts, error FROM matches WHERE id = ?", (match_id,)).fetchone() == (0, "")
     assert not config.data_dir.exists(), "the data folder was not made again"
+
+
+def test_a_data_folder_back_ends_the_slow_claiming_its_absence_caused(tmp_path: Path) -> None:
+    """The matches given back while the folder was gone counted as a worker's trouble: once it was back, the dispatcher
+    still claimed one match at a time, up to a minute apart, until one was recorded."""
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    (tmp_path / "data").rename(tmp_path / "away")
+    assert ladder._gone() == f"the data folder {(tmp_path / 'data').absolute()}"
+    for _ in range(5):
+        ladder._worker_trouble()
+    assert ladder._pause_until > 0
+    (tmp_path / "away").rename(tmp_path / "data")
+    assert ladder._gone() is None
+    assert (ladder._failing, ladder._pause_until) == (0, 0.0)
