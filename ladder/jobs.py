@@ -385,7 +385,12 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         lease = hashlib.sha256(job.owner.encode()).hexdigest()[:12]
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}-{uuid.uuid4().hex[:8]}.json"
         replay.parent.mkdir(exist_ok=True)  # not the data folder: one gone is told (ladder/grounds.py), not made again
-        replay.write_text(replay_json)
+        try:
+            replay.write_text(replay_json)
+        except BaseException:  # a full disk: an empty or half file, which no record names, was left at every try
+            with contextlib.suppress(OSError):
+                replay.unlink(missing_ok=True)
+            raise
         root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
         names = [stored_name(Path(log), root) for log in logs]
         recorded = False

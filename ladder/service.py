@@ -485,8 +485,8 @@ class Ladder:
         is back. A database file replaced is DatabaseReplaced, raised by ``watching``."""
         try:
             gone = self.grounds.missing()
-        except DatabaseReplaced:
-            gone = f"the database file {self.grounds.database} (replaced)"
+        except DatabaseReplaced:  # ``watching`` stops the ladder and says why
+            return f"the database file {self.grounds.database} (replaced)"
         if gone is None:
             if self._away is not None:
                 log.warning("%s is back: matches are claimed and scheduled again", self._away)

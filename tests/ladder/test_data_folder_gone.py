@@ -38,6 +38,19 @@ def serving_ladder(tmp_path: Path) -> Ladder:
     return ladder
 
 
+def claimed(config: LadderConfig) -> tuple[Ladder, MatchJob]:
+    """A ladder with a duplicate set queued and its first match claimed by "w", and that match's job (files kept)."""
+    ladder = Ladder(config)
+    versions = enter(ladder, BOTS, validate=False)
+    with ladder.make() as db:
+        add_duplicate_set(db, "generals-war", versions, 5, "rated")
+        db.commit()
+    match_id = claim(ladder.make, "w", 30)
+    assert match_id is not None
+    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=config.data_dir.resolve())
+    return ladder, build_job(ladder.make, match_id, "w", settings)
+
+
 def test_a_data_folder_moved_away_stops_the_play_fails_no_match_and_the_ladder_goes_on_once_it_is_back(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -98,15 +111,8 @@ def test_a_match_whose_data_folder_went_during_it_is_queued_again_not_failed(tmp
     """Played, then its replay could not be written (the data folder gone): it was failed, the played match thrown
     away for good, and writing the replay made the data folder again. Now it is queued again, no attempt counted."""
     config = LadderConfig(tmp_path / "data", url=f"sqlite:///{tmp_path / 'elsewhere.db'}", samples=False, games=["generals-war"])
-    ladder = Ladder(config)
-    versions = enter(ladder, BOTS, validate=False)
-    with ladder.make() as db:
-        add_duplicate_set(db, "generals-war", versions, 5, "rated")
-        db.commit()
-    match_id = claim(ladder.make, "w", 30)
-    assert match_id is not None
-    settings = JobSettings(ladder.store, TimeControl(), 30, keep=FILES, data_dir=config.data_dir.resolve())
-    job = build_job(ladder.make, match_id, "w", settings)
+    ladder, job = claimed(config)
+    match_id = job.match_id
 
     async def gone_then_recorded(job: MatchJob, played: LocalMatch, worker: str) -> bool:
         shutil.rmtree(config.data_dir)
@@ -132,3 +138,22 @@ def test_a_data_folder_back_ends_the_slow_claiming_its_absence_caused(tmp_path: 
     (tmp_path / "away").rename(tmp_path / "data")
     assert ladder._gone() is None
     assert (ladder._failing, ladder._pause_until) == (0, 0.0)
+
+
+def test_a_replay_the_full_disk_cut_short_is_not_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk full as the replay was written: the match went back to the queue, and an empty or half file was left
+    in replays/ at each try, named by nothing and never removed."""
+    import errno
+
+    ladder, job = claimed(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    write_text = Path.write_text
+
+    def full(self: Path, data: str, *args: object, **kwargs: object) -> int:
+        if self.parent.name != "replays":
+            return write_text(self, data, *args, **kwargs)  # type: ignore[arg-type]
+        write_text(self, data[:10])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    assert asyncio.run(play_job(ladder.make, job, "here", just_claimed=True)).status == "unfit"
+    assert list((tmp_path / "data" / "replays").iterdir()) == []
