@@ -328,6 +328,13 @@ async def play_job(
             log.error("match %s: %s; it goes back to the queue", job.match_id, gone)
             release(make, job.match_id, job.owner)
             return outcome("unfit", gone)
+        if missing := [bot.folder for bot in job.bots if bot.folder is not None and not Path(bot.folder).is_dir()]:
+            # A version's folder removed from the store by hand: the ladder's files, not the match. Failed at once, every
+            # match it was drawn for went, a hundred a second; now each goes back at the cost of an attempt, and the
+            # dispatcher slows down (the public error names no path of the ladder's machine; its log does).
+            log.error("match %s: %s is gone from the bot store", job.match_id, missing[0])
+            release(make, job.match_id, job.owner, count_attempt=True, error="a bot version's files are gone from the ladder's bot store")
+            return outcome("unfit", f"{missing[0]} is gone from the bot store")
         log.exception("match %s failed", job.match_id)  # a broken match must not stop the worker
         fail_match(make, job.match_id, job.owner, public_error(exc))
         return outcome("failed", f"{type(exc).__name__}: {exc}")

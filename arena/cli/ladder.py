@@ -349,7 +349,7 @@ def check_store(make: Any, data: Path, made: Path | None) -> None:
              " is --data the folder this ladder used with this database?")
     if missing:
         err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {escape(str(data / 'bots'))}"
-                  f" ({escape(', '.join(missing[:5]))}): each match they are drawn for fails", soft_wrap=True)
+                  f" ({escape(', '.join(missing[:5]))}): each match they are drawn for is queued again, then failed at its third try", soft_wrap=True)
 
 
 def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:

@@ -204,7 +204,7 @@ def test_jobs_that_fail_before_their_match_is_played_leave_the_local_pools_capac
         return before, statuses, after
 
     before, statuses, after = asyncio.run(go())
-    assert statuses == ["failed"] * 4 and after == before == 3
+    assert statuses == ["unfit"] * 4 and after == before == 3
 
 
 def test_a_dask_worker_that_closes_hands_its_matches_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
