@@ -312,7 +312,8 @@ async def run_local_match(
     match_id = setup.match_id or secrets.token_hex(8)
     session = MatchSession(game, [m.name for m in manifests], setup.time_control, match_id=match_id)
     logs = [setup.log_dir / f"{match_id}-seat{seat}-{m.name}.log" for seat, m in enumerate(manifests)]
-    setup.log_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # one that cannot be made is each seat's CRASH, said as its bot starts
+        setup.log_dir.mkdir(parents=True, exist_ok=True)
     servers: list[grpc.aio.Server] = []
     handles: list[BotHandle | None] = [None] * len(manifests)
     watchers: list[asyncio.Task[None]] = []
