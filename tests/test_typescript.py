@@ -298,6 +298,19 @@ def python_seat(ref: Referee, seat: int) -> threading.Thread:
     return thread
 
 
+def against_python(built: Path, ref: Referee, seat: int) -> subprocess.CompletedProcess[str]:
+    """The bundled bot ``built`` plays ``seat`` of ``ref``'s match against a Python random bot, to the match's end."""
+    try:
+        other = python_seat(ref, 1 - seat)
+        assert NODE is not None
+        proc = subprocess.run([NODE, "dist/main.js"], cwd=built, env=ref.env(seat), capture_output=True, text=True, timeout=120)
+        other.join(60)
+        ref.thread.join(60)
+    finally:
+        ref.stop()
+    return proc
+
+
 def test_the_typescript_bot_reconnects_after_its_stream_drops(bots: dict[str, Path], referee: Referee) -> None:
     """The referee drops seat 0's stream after its first answer; the SDK connects again and the match goes on."""
     dropped = referee.drop_first_stream(0)
@@ -385,14 +398,7 @@ def test_a_typescript_bot_that_gives_up_over_the_wire_ends_its_decision_at_once(
     )
     built = bundled(source, tmp_path / "built")
     ref = Referee(tc=TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
-    try:
-        other = python_seat(ref, 1)
-        assert NODE is not None
-        proc = subprocess.run([NODE, "dist/main.js"], cwd=built, env=ref.env(0), capture_output=True, text=True, timeout=120)
-        other.join(60)
-        ref.thread.join(60)
-    finally:
-        ref.stop()
+    proc = against_python(built, ref, 0)
     assert proc.returncode == 0, proc.stderr
     seat = ref.record.result.seats[0]
     gave_up = [v.detail for v in seat.verdicts if v.kind == pb.TIMEOUT]
@@ -410,14 +416,7 @@ def test_a_typescript_bot_that_sets_its_log_level_before_run_is_heard_at_that_le
     main.write_text(main.read_text().replace("void run(", 'process.env.ARENA_LOG_LEVEL = "ERROR";\nvoid run('))
     built = bundled(source, tmp_path / "built")
     ref = Referee()
-    try:
-        other = python_seat(ref, 0)
-        assert NODE is not None
-        proc = subprocess.run([NODE, "dist/main.js"], cwd=built, env=ref.env(1), capture_output=True, text=True, timeout=120)
-        other.join(60)
-        ref.thread.join(60)
-    finally:
-        ref.stop()
+    proc = against_python(built, ref, 1)
     assert proc.returncode == 0, proc.stderr
     assert ref.record.game.is_over()
     assert "match over" not in proc.stderr, proc.stderr
