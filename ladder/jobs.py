@@ -322,7 +322,7 @@ async def play_job(
             log.error("match %s: worker %s: %s", job.match_id, worker, exc)
             release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc.strerror or exc}")
             return outcome("unfit", str(exc))
-        if (gone := store_gone([bot.folder for bot in job.bots], job.data_dir if job.keep == FILES else "")) is not None:
+        if (gone := _files_gone(job)) is not None:
             # The ladder's data folder (or its store) went away under the match: not the match's fault, and failing it
             # threw a played match away. Queued again, no attempt counted: the ladder plays nothing until it is back.
             log.error("match %s: %s; it goes back to the queue", job.match_id, gone)
@@ -341,10 +341,15 @@ async def play_job(
     return outcome("recorded" if recorded else "lost")
 
 
+def _files_gone(job: MatchJob) -> str | None:
+    """Whether the ladder's data folder (when the match keeps its files there) or its bot store is gone, as a sentence."""
+    return store_gone([bot.folder for bot in job.bots], job.data_dir if job.keep == FILES else "")
+
+
 async def _begin(job: MatchJob, setup: MatchSetup, launcher: Launcher, pool: BotPool | None, keys: list[int]) -> LocalMatch:
     """The match, once its seat is free: not if the ladder's data folder went meanwhile (the match would make its logs'
     folder, and the data folder with it, again: a folder moved back then went inside it)."""
-    if (gone := store_gone([bot.folder for bot in job.bots], job.data_dir if job.keep == FILES else "")) is not None:
+    if (gone := _files_gone(job)) is not None:
         raise FileNotFoundError(gone)
     return await run_local_match(setup, launcher, pool, keys)
 
