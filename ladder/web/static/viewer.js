@@ -414,6 +414,7 @@
         ? "Everything: the full state at each step and every event; a private event is marked with the seats that were told."
         : `As ${seatText(Number(next))}: only what the referee sent that seat — its views, the events it was told, its own actions.`;
     $("mode-note").className = "mode-note small " + (next === "all" ? "everything" : "seat-view");
+    seatCards();
     $("table").replaceChildren(el("p", { class: "muted" }, "loading…"));
     // Until this view's frames are here, nothing is drawn: a step or an autoplay tick meanwhile would draw the
     // previous view's frames (everything, seat 1's hand) under this view's title.
@@ -441,6 +442,14 @@
       if (s.finished_at) bits.push(`finished ${Arena.when(s.finished_at)}`);
       $("match-meta").replaceChildren(local ? bits.join(" · ") : el("span", {}, el("a", { href: `/games/${s.game}` }, name), " · " + bits.slice(1).join(" · ")));
     });
+    seatCards();
+    for (const seat of s.seats) $("mode").append(el("option", { value: String(seat.seat) }, `As seat ${seat.seat} — ${seat.bot}`));
+  }
+
+  /* The seats in the header, as the view shows them: a verdict's detail (the card an illegal action named, say) only
+     in the everything view and in the view of its own seat; another seat's view sees that the seat was penalised. */
+  function seatCards() {
+    const s = summary;
     $("match-seats").replaceChildren(
       ...s.seats.map((seat) =>
         el(
@@ -452,11 +461,10 @@
           seat.version ? el("span", { class: "muted" }, ` v${seat.version}`) : null,
           seat.rank ? el("span", { class: "badge rank" + (seat.rank === 1 ? " won" : "") }, `rank ${seat.rank}`) : null,
           seat.score !== null && seat.score !== undefined ? el("span", { class: "muted" }, ` score ${seat.score}`) : null,
-          ...Arena.verdictBadges(seat.verdicts)
+          ...Arena.verdictBadges(seat.verdicts, mode === "all" || mode === String(seat.seat) ? null : `the detail is for ${seatText(seat.seat)} and the everything view`)
         )
       )
     );
-    for (const seat of s.seats) $("mode").append(el("option", { value: String(seat.seat) }, `As seat ${seat.seat} — ${seat.bot}`));
   }
 
   function fromHash() {
@@ -474,13 +482,14 @@
       $("viewer").replaceChildren(el("p", { class: "error" }, err.message));
       return;
     }
+    const wanted = fromHash();
+    mode = wanted.view; // before the header: a seat's view opened by its address never drew the others' verdicts' details
     header();
     if (summary.status !== "done") {
       $("controls").hidden = true;
       $("viewer").replaceChildren(el("section", { class: "panel" }, el("p", {}, summary.status === "failed" ? `This match failed: ${summary.error || "no reason given"}.` : `This match is ${summary.status}: its replay can be watched once it is over.`)));
       return;
     }
-    const wanted = fromHash();
     step = wanted.step;
     $("first").addEventListener("click", () => go(0));
     $("prev").addEventListener("click", () => go(step - 1));

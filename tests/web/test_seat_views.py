@@ -1,0 +1,53 @@
+"""What a seat's view of the viewer tells, in Chromium, beyond its frames: the header's verdicts (a seat's own in full,
+another seat's only by kind)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ladder.web.routes import replay_app
+from tests.web.conftest import BackgroundServer
+from tests.web.test_frames import replay_data
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+DETAIL = "card 37 may not be chosen now"
+
+
+@contextmanager
+def viewing(page: Page, data: dict[str, Any], folder: Path) -> Iterator[str]:
+    """The viewer open on the replay ``data``, in the everything view; yields its address."""
+    path = folder / "replay.json"
+    path.write_text(json.dumps(data))
+    with BackgroundServer(replay_app(path)) as server:
+        page.goto(server.url)
+        page.wait_for_selector("body[data-step='0'][data-mode='all']")
+        yield server.url
+
+
+def choose_view(page: Page, view: str) -> None:
+    page.select_option("#mode", view)
+    page.wait_for_selector(f"body[data-mode='{view}']")
+
+
+def test_a_verdicts_detail_is_shown_to_everyone_and_its_own_seat_and_only_its_kind_to_the_others(page: Page, tmp_path: Path) -> None:
+    """The header drew every seat's verdicts with their detail ("card 37 may not be chosen now") in every seat's view:
+    seat 1 read what seat 0 had tried to play."""
+    data = replay_data("generals-war", 2, 5)
+    data["seats"][0]["verdicts"] = [{"kind": "ILLEGAL_ACTION", "decision_index": 4, "detail": DETAIL}]
+    with viewing(page, data, tmp_path) as url:
+        badge = page.locator("#match-seats .seat-card").nth(0).locator(".badge.verdict")
+        for view, told in (("all", True), ("0", True), ("1", False), ("all", True)):
+            choose_view(page, view)
+            assert badge.inner_text().startswith("ILLEGAL_ACTION"), view
+            assert (DETAIL in page.content()) == told, view
+            assert (badge.get_attribute("title") == DETAIL) == told, view
+        page.goto("about:blank")
+        page.goto(f"{url}#view=1&step=2")  # opened at seat 1's view by its address
+        page.wait_for_selector("body[data-mode='1']")
+        assert DETAIL not in page.content() and badge.inner_text() == "ILLEGAL_ACTION"
