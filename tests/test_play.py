@@ -276,3 +276,15 @@ def test_the_help_at_a_decision_that_lists_its_actions_shows_an_example_of_one_t
     assert not any("too many actions to list" in line for line in said)
     typed = [line for line in said if "protobuf text format" in line]
     assert len(typed) == 1 and "for example: " in typed[0] and "discard" in typed[0], said
+
+
+def test_the_view_at_the_keyboard_names_glorys_turn_as_a_seat() -> None:
+    """``arena play glory`` read "turn 1", where the viewer and ``arena replay --text`` say "turn seat 1 (bot)": Glory's
+    turn is the seat whose turn it is, and the keyboard's table did not say which game it was drawing."""
+    request = glory_turn(listed=1)
+    request.raw.view.glory.turn = 1
+    player, said = scripted(["1"])
+    player.names = ["you", "bot"]
+    player.act(request)
+    facts = [line.strip() for line in said if line.strip().startswith("turn ") or " · turn " in line]
+    assert facts and "turn seat 1 (bot)" in facts[0], said

@@ -144,7 +144,7 @@ class KeyboardPlayer(Bot):
         if board is not None:
             for line in board_lines(board_json(board), view):
                 self._say(f"  {line}")
-        for line in table_lines({"names": self.names}, view):
+        for line in table_lines({"game": request.start.game, "names": self.names}, view):
             self._say(f"  {line}")
         self._say(f"asked: {message_line(message_json(request.decision), self.names)}")
         listed = request.legal_actions
