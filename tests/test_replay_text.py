@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.replay_text import GAME_SEAT_KEYS, SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
+from arena.cli.replay_text import BY_SEAT_KEYS, GAME_SEAT_KEYS, SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
 from referee.games.registry import GAMES
@@ -21,7 +21,7 @@ from referee.server.session import TimeControl
 from tests.test_notes import Noting
 from tests.test_session import driver_answers, run_session
 from tests.support import ROOT, SAMPLE_BOTS
-from tests.web.test_frames import steps
+from tests.web.test_frames import replay_data, steps
 
 runner = CliRunner()
 
@@ -173,6 +173,36 @@ def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:
     block = re.search(r"const SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
     assert block is not None
     assert set(re.findall(r'"(\w+)"', block.group(1))) == SEAT_KEYS
+
+
+def test_a_list_of_one_number_per_seat_names_each_seat_as_the_browser_names_it() -> None:
+    """An Assassination Game's "scores 6 5 2 0" told no reader whose score was which."""
+    names = ["a", "b", "c", "d"]
+    assert args({"round": 2, "scores": [6, 5, 2, 0]}, names) == "round 2, scores: seat 0 (a) 6, seat 1 (b) 5, seat 2 (c) 2, seat 3 (d) 0"
+    assert args({"identities": ["PRESIDENT", "ASSASSIN", "SNIPER", "POLICE"]}, names).startswith("identities: seat 0 (a) PRESIDENT, seat 1 (b) ASSASSIN")
+    # the sniper's detention lists pieces, not seats: one colour or two, never one a seat
+    assert args({"sniper_colour": 2, "colours": [2, 4]}, names) == "sniper colour 2, colours 2 4"
+    assert args({"scores": [6, 5]}) == "scores 6 5"  # no names known: the numbers as they are
+    assert next(table_lines({"game": "assassination", "names": names}, {"round": 1, "scores": [0, 1, 0, 3]})) == (
+        "round 1 · scores: seat 0 (a) 0, seat 1 (b) 1, seat 2 (c) 0, seat 3 (d) 3"
+    )
+
+
+def test_a_round_s_scores_in_a_replay_name_their_seats() -> None:
+    data = replay_data("generals-and-assassins", 3, 1)
+    lines = list(replay_lines(build_frames(data, 1)))
+    ended = [line for line in lines if line.startswith("   · round ended: ")]
+    assert ended, lines[-20:]
+    for line in ended:
+        for key in ("land values", "awarded", "totals"):
+            assert re.search(key + r": seat 0 \(bot0\) \d+, seat 1 \(bot1\) \d+, seat 2 \(bot2\) \d+", line), line
+
+
+def test_the_terminal_and_the_browser_know_the_same_lists_by_seat() -> None:
+    script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
+    block = re.search(r"const BY_SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
+    assert block is not None
+    assert set(re.findall(r'"(\w+)"', block.group(1))) == BY_SEAT_KEYS
 
 
 def test_glorys_turn_is_a_seat_in_the_table_and_a_count_elsewhere() -> None:

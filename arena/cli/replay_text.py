@@ -28,6 +28,13 @@ SEAT_KEYS = frozenset({
 #: Fields that name a seat in one game alone (the viewer's ``TOUCHES`` ``seats``, kept the same by a test): Glory's
 #: ``turn`` is the seat whose turn it is.
 GAME_SEAT_KEYS = {"glory": frozenset({"turn"})}
+#: Fields that are a list of one value per seat, in seat order (the .proto files say "in seat order"), in any game: each
+#: value is named with its seat, "scores: seat 0 (alice) 6, seat 1 (bob) 5", as the browser's viewer names them
+#: (viewer.js ``BY_SEAT_KEYS``, kept the same by a test). Only a list of as many values as seats is: the Assassination
+#: Game's sniper detention lists ``colours`` too, one or two pieces, where its round's end lists each seat's colour.
+BY_SEAT_KEYS = frozenset({
+    "scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned",
+})  # fmt: skip
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -53,6 +60,8 @@ def shown(key: str, value: Any, names: Sequence[str] = ()) -> str:
         return card_str(value)
     if key in SEAT_KEYS and _named_seat(value, names):
         return seat_name(names, value)
+    if _by_seat(key, value, names):
+        return ", ".join(f"{seat_name(names, seat)} {shown(key, v, names)}" for seat, v in enumerate(value))
     if isinstance(value, list):
         return (", " if key in SEAT_KEYS and names else " ").join(shown(key, v, names) for v in value) if value else "none"
     if isinstance(value, dict):
@@ -66,8 +75,16 @@ def args(body: dict[str, Any], names: Sequence[str] = ()) -> str:
 
 
 def field_text(key: str, value: Any, names: Sequence[str] = ()) -> str:
-    """``key value``, or for a ``seat`` named with its bot the seat alone: "seat 1 (alice)", not "seat seat 1 (alice)"."""
-    return shown(key, value, names) if key == "seat" and _named_seat(value, names) else f"{label(key)} {shown(key, value, names)}"
+    """``key value``, or for a ``seat`` named with its bot the seat alone: "seat 1 (alice)", not "seat seat 1 (alice)";
+    a list by seat after a colon, "scores: seat 0 (alice) 6, seat 1 (bob) 5"."""
+    if key == "seat" and _named_seat(value, names):
+        return shown(key, value, names)
+    return f"{label(key)}{':' if _by_seat(key, value, names) else ''} {shown(key, value, names)}"
+
+
+def _by_seat(key: str, value: Any, names: Sequence[str]) -> bool:
+    """A list of one plain value per seat, in seat order (``BY_SEAT_KEYS``), whose seats ``names`` can name."""
+    return key in BY_SEAT_KEYS and isinstance(value, list) and bool(names) and len(value) == len(names) and not any(isinstance(v, dict | list) for v in value)
 
 
 def _named_seat(value: Any, names: Sequence[str]) -> bool:

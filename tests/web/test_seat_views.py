@@ -1,9 +1,10 @@
-"""What a seat's view of the viewer tells, in Chromium, beyond its frames: the header's verdicts (a seat's own in full,
-another seat's only by kind)."""
+"""What the viewer tells, in Chromium, beyond its frames' bare numbers: the header's verdicts (a seat's own in full,
+another seat's only by kind in a seat's view) and the lists of one number per seat, each named with its seat."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,3 +52,18 @@ def test_a_verdicts_detail_is_shown_to_everyone_and_its_own_seat_and_only_its_ki
         page.goto(f"{url}#view=1&step=2")  # opened at seat 1's view by its address
         page.wait_for_selector("body[data-mode='1']")
         assert DETAIL not in page.content() and badge.inner_text() == "ILLEGAL_ACTION"
+
+
+def test_a_list_of_one_number_per_seat_names_each_seat(page: Page, tmp_path: Path) -> None:
+    """A round's end read "land values 3, 0, 5 awarded 3, 0, 5 totals 3, 0, 5": whose were they?"""
+    data = replay_data("generals-and-assassins", 3, 1)
+    with viewing(page, data, tmp_path):
+        choose_view(page, "1")
+        page.keyboard.press("End")
+        ended = page.locator("#events li.event", has_text="round ended").last
+        for key in ("land_values", "awarded", "totals"):
+            arg = ended.locator(".arg", has=page.locator(".arg-key", has_text=key.replace("_", " ")))
+            named = arg.locator(".seat-ref").all_inner_texts()
+            assert named == ["seat 0 (bot0)", "seat 1 (bot1)", "seat 2 (bot2)"], (key, arg.inner_text())
+            words = key.replace("_", " ")
+            assert re.fullmatch(words + r" seat 0 \(bot0\) \d+, seat 1 \(bot1\) \d+, seat 2 \(bot2\) \d+", arg.inner_text()), arg.inner_text()

@@ -15,6 +15,11 @@
     "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to", "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants",
     "declined", "targets", "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
   ]);
+  /* Fields that are a list of one value per seat, in seat order ("in seat order" in the .proto files): each value is
+     named with its seat, "scores seat 0 (alice) 6, seat 1 (bob) 5" (arena/cli/replay_text.py BY_SEAT_KEYS, kept the
+     same by a test). Only a list of as many values as seats: the Assassination Game's sniper detention lists one or two
+     pieces' "colours", where its round's end lists each seat's colour. */
+  const BY_SEAT_KEYS = new Set(["scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned"]);
   /* Top-level fields that give a seat a role, shown as a badge on its panel. */
   const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];
   /* Per-game touches: the order of a player's fields, and the fields that name a seat in this game alone (a seat,
@@ -117,6 +122,9 @@
     if (Array.isArray(v)) {
       if (!v.length) return el("span", { class: "muted" }, "none");
       if (isCardList(key, v)) return chips(key, v);
+      if (v.every(isScalar) && BY_SEAT_KEYS.has(key) && summary && v.length === summary.seats.length) {
+        return el("span", { class: "list by-seat" }, v.map((x, i) => [i ? ", " : "", seatRef(i), " ", scalar(key, x)]));
+      }
       if (v.every(isScalar)) return el("span", { class: "list" }, v.map((x, i) => [i ? ", " : "", scalar(key, x)]));
       if (v.every(Array.isArray)) return grid(key, v);
       if (v.every(isRecord)) return records(key, v);
