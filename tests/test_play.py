@@ -288,3 +288,17 @@ def test_the_view_at_the_keyboard_names_glorys_turn_as_a_seat() -> None:
     player.act(request)
     facts = [line.strip() for line in said if line.strip().startswith("turn ") or " · turn " in line]
     assert facts and "turn seat 1 (bot)" in facts[0], said
+
+
+def test_the_view_at_the_keyboard_tells_an_extra_round_as_one() -> None:
+    """``arena play generals-and-assassins`` read "round 9 · rounds 8" in the first extra round of a tied game of eight."""
+    raw = pb.DecisionRequest(legal_actions_listed=True)
+    raw.view.generals_and_assassins.round = 9
+    raw.view.generals_and_assassins.rounds = 8
+    raw.decision.generals_and_assassins.next_round_choice.round = 10
+    raw.legal_actions.add().generals_and_assassins.start_round.SetInParent()
+    player, said = scripted(["1"])
+    player.names = ["you", "bot"]
+    player.act(Request(raw, pb.GameStart(game="generals-and-assassins", seat=0, num_seats=2, seat_names=player.names)))
+    facts = said[1]
+    assert " · extra round 1 (after 8) · " in facts and "rounds" not in facts, said

@@ -198,6 +198,29 @@ def test_a_round_s_scores_in_a_replay_name_their_seats() -> None:
             assert re.search(key + r": seat 0 \(bot0\) \d+, seat 1 \(bot1\) \d+, seat 2 \(bot2\) \d+", line), line
 
 
+@pytest.mark.parametrize(("state", "fact"), [
+    ({"round": 3, "rounds": 8, "phase": "TURN"}, "round 3 of 8 · phase TURN"),
+    ({"round": 9, "rounds": 8, "phase": "TURN"}, "extra round 1 (after 8) · phase TURN"),  # it read "round 9 · rounds 8"
+    ({"round": 6, "rounds": 4, "extra_round": True}, "extra round 2 (after 4)"),  # Glory's view says so itself too
+    ({"round": 6}, "round 6"),  # a game of no set number of rounds
+])  # fmt: skip
+def test_a_round_is_told_of_the_rounds_and_an_extra_round_as_one(state: dict[str, Any], fact: str) -> None:
+    assert next(table_lines({"game": "generals-and-assassins", "names": ["a", "b"]}, state)) == fact
+
+
+def test_an_extra_round_of_generals_and_assassins_reads_so_in_a_replays_table(tmp_path: Path) -> None:
+    """Generals & Assassins of one round tied after it (seed 8): its second round is the first extra one."""
+    path = tmp_path / "extra.json"
+    data = replay_data("generals-and-assassins", 2, 8, {"rounds": "1"})
+    path.write_text(json.dumps(data))
+    states = [frame["state"] for frame in build_frames(data, 0)["frames"]]
+    step = next(i for i, state in enumerate(states) if state["round"] == 2)
+    out = runner.invoke(app, ["replay", str(path), "--seat", "0", "--step", str(step)]).output.splitlines()
+    facts = out[out.index(f"the table after step {step}:") + 1]
+    assert facts.startswith("  seat 0 (bot0) · extra round 1 (after 1) · "), facts
+    assert "rounds" not in facts
+
+
 def test_the_terminal_and_the_browser_know_the_same_lists_by_seat() -> None:
     script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
     block = re.search(r"const BY_SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)

@@ -137,10 +137,11 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
     names = data.get("names") or []
     seats = GAME_SEAT_KEYS.get(str(data.get("game")), frozenset())
+    of_rounds = round_of_rounds(state)
     facts = [
-        f"{label(k)} {seat_name(names, v)}" if k in seats and _named_seat(v, names) else field_text(k, v, names)
+        of_rounds if k == "round" and of_rounds else f"{label(k)} {seat_name(names, v)}" if k in seats and _named_seat(v, names) else field_text(k, v, names)
         for k, v in state.items()
-        if not _nested(v) and k != "num_players"
+        if not _nested(v) and k != "num_players" and not (of_rounds and k in ROUND_TOLD)
     ]
     if facts:
         yield " · ".join(facts)
@@ -157,6 +158,21 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
                 else:
                     yield f"{label(key)} {i + 1}:"
                 yield from ("  " + line for line in table_lines(data, {k: v for k, v in item.items() if k != "seat" or not isinstance(seat, int)}))
+
+
+def round_of_rounds(state: dict[str, Any]) -> str | None:
+    """The round among the game's ``rounds`` (those before any extra round to break a tie), as the viewer says it:
+    "round 3 of 8", or past them "extra round 1 (after 8)", where "round 9 · rounds 8" read as round 9 of 8. None for a
+    state that gives no number of rounds."""
+    at, rounds = state.get("round"), state.get("rounds")
+    if type(at) is not int or type(rounds) is not int or rounds < 1:  # a flag is no count
+        return None
+    return f"round {at} of {rounds}" if at <= rounds else f"extra round {at - rounds} (after {rounds})"
+
+
+#: The facts that ``round_of_rounds`` tells with the round, left out of the table beside it (Glory's view flags an
+#: extra round itself, ``extra_round``).
+ROUND_TOLD = frozenset({"rounds", "extra_round"})
 
 
 def board_lines(board: dict[str, Any], state: dict[str, Any]) -> list[str]:

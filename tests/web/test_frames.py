@@ -25,13 +25,13 @@ from tests.support import random_playout
 CASES = sorted({(gid, n) for gid, cls in GAMES.items() for n in (min(cls.spec.player_counts), max(cls.spec.player_counts))})
 
 
-def new_game(game_id: str, players: int, seed: int) -> Game[Any]:
-    return GAMES[game_id](players, seed, {})
+def new_game(game_id: str, players: int, seed: int, options: dict[str, Any] | None = None) -> Game[Any]:
+    return GAMES[game_id](players, seed, options or {})
 
 
-def replay_data(game_id: str, players: int, seed: int) -> dict[str, Any]:
+def replay_data(game_id: str, players: int, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A replay file's contents, from a random playout (what write_replay stores, less the referee's own bookkeeping)."""
-    game = new_game(game_id, players, seed)
+    game = new_game(game_id, players, seed, options)
     codec = GameCodec(type(game))
     events = list(game.opening_events())
     actions = []
@@ -57,7 +57,7 @@ def replay_data(game_id: str, players: int, seed: int) -> dict[str, Any]:
 
 def steps(data: dict[str, Any]) -> Iterator[tuple[Game[Any], list[Any]]]:
     """The game after the deal and after each action, with the events of that step."""
-    game = new_game(data["game"], data["num_players"], data["seed"])
+    game = new_game(data["game"], data["num_players"], data["seed"], data["options"])
     codec = GameCodec(type(game))
     yield game, list(game.opening_events())
     for taken in data["actions"]:

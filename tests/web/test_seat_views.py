@@ -1,5 +1,6 @@
 """What the viewer tells, in Chromium, beyond its frames' bare numbers: the header's verdicts (a seat's own in full,
-another seat's only by kind in a seat's view) and the lists of one number per seat, each named with its seat."""
+another seat's only by kind in a seat's view), the lists of one number per seat, each named with its seat, and an
+extra round told as one."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ladder.web.routes import replay_app
 from tests.web.conftest import BackgroundServer
+from referee.server.frames import ALL, build_frames
 from tests.web.test_frames import replay_data
+from tests.web.test_pages import go_to_step
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -67,3 +70,17 @@ def test_a_list_of_one_number_per_seat_names_each_seat(page: Page, tmp_path: Pat
             assert named == ["seat 0 (bot0)", "seat 1 (bot1)", "seat 2 (bot2)"], (key, arg.inner_text())
             words = key.replace("_", " ")
             assert re.fullmatch(words + r" seat 0 \(bot0\) \d+, seat 1 \(bot1\) \d+, seat 2 \(bot2\) \d+", arg.inner_text()), arg.inner_text()
+
+
+def test_an_extra_round_reads_so_not_round_9_of_8(page: Page, tmp_path: Path) -> None:
+    """Generals & Assassins of one round, tied after it (seed 8), plays an extra round: its table read "round 2 rounds 1"."""
+    data = replay_data("generals-and-assassins", 2, 8, {"rounds": "1"})
+    extra = next(i for i, frame in enumerate(build_frames(data, ALL)["frames"]) if frame["state"]["round"] == 2)
+    with viewing(page, data, tmp_path):
+        for view in ("all", "0"):
+            choose_view(page, view)
+            go_to_step(page, 0)
+            assert page.inner_text("#table .fact[data-field=round]") == "round 1 of 1"
+            go_to_step(page, extra)
+            assert page.inner_text("#table .fact[data-field=round]") == "extra round 1 (after 1)"
+            assert page.locator("#table .fact[data-field=rounds]").count() == 0

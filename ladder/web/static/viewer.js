@@ -241,6 +241,18 @@
     );
   }
 
+  /* The round among the game's "rounds" (those before any extra round to break a tie), as [words, number]: "round 3 of
+     8", or past them "extra round 1 (after 8)", where "round 9 · rounds 8" read as round 9 of 8; null for a state that
+     gives no number of rounds (arena/cli/replay_text.py round_of_rounds). */
+  function roundOfRounds(state) {
+    const at = state.round;
+    const rounds = state.rounds;
+    if (!Number.isInteger(at) || !Number.isInteger(rounds) || rounds < 1) return null;
+    return at <= rounds ? ["round", `${at} of ${rounds}`] : ["extra round", `${at - rounds} (after ${rounds})`];
+  }
+  /* The facts told with the round, left out beside it (Glory's view flags an extra round itself). */
+  const ROUND_TOLD = ["rounds", "extra_round"];
+
   function renderTable(frame) {
     const state = frame.state || {};
     const viewer = mode === "all" ? null : Number(mode);
@@ -257,10 +269,13 @@
     const facts = el("div", { class: "facts" });
     const piles = {};
     const sections = [];
+    const ofRounds = roundOfRounds(state);
     for (const [key, v] of Object.entries(state)) {
       if (key === playersKey) continue;
-      if (key in own || key === "num_players" || (key === "seat" && viewer !== null)) continue;
-      if (isScalar(v) || (Array.isArray(v) && v.every(isScalar) && !cardListKey(key, v))) {
+      if (key in own || key === "num_players" || (key === "seat" && viewer !== null) || (ofRounds && ROUND_TOLD.includes(key))) continue;
+      if (key === "round" && ofRounds) {
+        facts.append(el("span", { class: "fact", dataset: { field: key } }, el("span", { class: "fact-key" }, ofRounds[0]), " ", el("span", { class: "n" }, ofRounds[1])));
+      } else if (isScalar(v) || (Array.isArray(v) && v.every(isScalar) && !cardListKey(key, v))) {
         facts.append(el("span", { class: "fact", dataset: { field: key } }, el("span", { class: "fact-key" }, label(key)), " ", value(key, v)));
       } else if (cardListKey(key, v)) {
         piles[key] = v;
