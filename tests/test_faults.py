@@ -292,15 +292,31 @@ def test_bots_whose_log_folder_cannot_be_made_are_crashes_at_once(tmp_path: Path
 
 
 @pytest.mark.parametrize("sandbox", runners("docker"))
-def test_a_container_that_cannot_start_is_not_left_behind(tmp_path: Path, sandbox: str) -> None:
+def test_a_command_that_does_not_exist_in_a_container_is_a_crash_that_names_it(tmp_path: Path, sandbox: str) -> None:
     bot = faulty_bot(tmp_path, "none")
     (bot / "bot.toml").write_text('name = "no-such"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["no-such-program"]\n')
     setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)
     played = asyncio.run(run_local_match(setup))
     kinds = [pb.VerdictKind.Name(v.kind) for v in played.record.result.seats[0].verdicts]
     assert kinds == ["CRASH", "FORFEIT"]
-    assert "could not start the container" in played.logs[0].read_text()
+    assert played.logs[0].read_text().startswith("[referee] cannot start no-such-program: No such file or directory\n")
+    assert "exited with code 127" in played.record.result.seats[0].verdicts[0].detail
     assert left_containers(played.record.match_id) == ""
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_container_that_cannot_start_is_not_left_behind(tmp_path: Path, sandbox: str) -> None:
+    """Created, then refused by the engine at its start (its seat folder a file, mounted on a folder): removed."""
+    from referee.server.launchers import LaunchError, LaunchSpec
+    from referee.server.manifest import load_manifest
+
+    manifest = load_manifest(SAMPLE_BOTS / "random")
+    match_id = f"unstartable-{os.getpid()}"
+    (tmp_path / "seat").write_text("not a folder")
+    spec = LaunchSpec(0, manifest, manifest.path, tmp_path / "seat", tmp_path / "home", {"ARENA_MATCH_ID": match_id}, tmp_path / "bot.log")
+    with pytest.raises(LaunchError, match="could not start the container"):
+        asyncio.run(launcher_for(sandbox).launch(spec))
+    assert left_containers(match_id) == ""
 
 
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
@@ -347,8 +363,12 @@ def test_a_launch_cancelled_midway_leaves_no_container(tmp_path: Path, sandbox: 
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_a_fork_bomb_hits_the_process_limit(tmp_path: Path, sandbox: str) -> None:
     before = len(os.listdir("/proc"))
+    from referee.server.sandbox import Limits
+
     played, kinds, log = play(tmp_path, "fork_bomb", sandbox)
     assert "fork refused after" in log
+    # docs/faults.md: the container's 64 tasks are the bot, the process that caps its output with its thread, and 61 children.
+    assert int(log.split("fork refused after ")[1].split()[0]) <= Limits().pids - 3, log[:2000]
     # With every process slot taken, the bomber cannot start the threads it needs to play: it loses by forfeit.
     assert kinds[-1] == "FORFEIT" and set(kinds[:-1]) <= {"TIMEOUT", "CRASH", "DISCONNECT", "NO_SHOW"}, kinds
     assert len(os.listdir("/proc")) < before + 50, "the bomb's processes outlived the match"
@@ -410,3 +430,59 @@ def test_a_process_bot_is_stopped_at_its_cpu_limit(monkeypatch: pytest.MonkeyPat
     spin = subprocess.run(launchers.with_limits([sys.executable, "-c", "while True: pass"]), timeout=30)
     assert spin.returncode in (-signal.SIGXCPU, -signal.SIGKILL), spin.returncode
     assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_containers_endless_output_stops_at_the_log_cap_inside_it(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "write to stdout without end": Docker's daemons carried all of a container's output to a log of
+    their own, outside the container's CPU limit (dockerd and containerd burnt 0.4 to 1 core for one bot writing
+    without end). Now the output is cut to its first LOG_CAP_BYTES inside the container, on its own CPU, and the bot is
+    not held up: it writes 64 MiB and exits."""
+    from referee.server.launchers import LaunchSpec
+    from referee.server.manifest import load_manifest
+    from referee.server.sandbox import DockerHandle
+
+    bot = tmp_path / "writer"
+    bot.mkdir()
+    (bot / "bot.toml").write_text(
+        'name = "writer"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\n'
+        'command = ["python", "-c", "import os\\nfor _ in range(1024): os.write(1, b\'y\' * 65536)\\nraise SystemExit(5)"]\n'
+    )
+    manifest = load_manifest(bot)
+
+    async def main() -> tuple[int, int]:
+        (tmp_path / "seat").mkdir()
+        spec = LaunchSpec(0, manifest, bot, tmp_path / "seat", tmp_path / "home", {"ARENA_MATCH_ID": f"writer-{os.getpid()}"}, tmp_path / "bot.log")
+        handle = await launcher_for(sandbox).launch(spec)
+        assert isinstance(handle, DockerHandle)
+        try:
+            code = await asyncio.wait_for(handle.wait(), 120)
+            kept_by_docker = len(handle.container.logs(stdout=True, stderr=True))
+        finally:
+            await handle.stop(0)
+        return code, kept_by_docker
+
+    code, kept_by_docker = asyncio.run(main())
+    assert code == 5, "the bot wrote all it meant to, and its exit code came through"
+    assert kept_by_docker == LOG_CAP_BYTES + len(TRUNCATED), kept_by_docker
+    data = (tmp_path / "bot.log").read_bytes()
+    assert data.startswith(b"yyyy") and data.endswith(TRUNCATED) and len(data) == LOG_CAP_BYTES + len(TRUNCATED)
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_output_without_end_is_cut_and_the_bot_plays_on(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "write to stdout and stderr without end": the log keeps its first 1 MiB, the bot is not held up."""
+    played, kinds, log = play(tmp_path, "output_forever", sandbox)
+    assert kinds == [], log[:200]
+    data = played.logs[0].read_bytes()
+    assert data.startswith(b"FIRST LINE OF THE LOG\n") and data.endswith(TRUNCATED) and len(data) == LOG_CAP_BYTES + len(TRUNCATED)
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_orphans_that_end_are_reaped(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "leave orphans that end": in Docker the bot was the container's first process, which orphans
+    come to; a Python bot reaps none, so each stayed a zombie counting against the 64 processes, and after 60 the bot
+    could neither fork nor start a thread. Now the process that caps its output, first in the container, reaps them
+    (in the process runner, the reaper does)."""
+    played, kinds, log = play(tmp_path, "orphans", sandbox)
+    assert kinds == [] and "100 orphans left" in log, log[-2000:]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from referee.server.capped_output import TRUNCATED as TRUNCATED
 from referee.server.manifest import BotManifest
 
 LOG_CAP_BYTES = 1024 * 1024
@@ -27,7 +28,6 @@ LOG_CAP_BYTES = 1024 * 1024
 MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024
 #: CPU seconds a bot process may use in one match.
 CPU_LIMIT_SECONDS = 900
-TRUNCATED = b"\n[log truncated by the referee]\n"
 
 
 @dataclass(frozen=True)

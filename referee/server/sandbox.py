@@ -41,6 +41,8 @@ RUNTIME_MOUNT = "/opt/arena"
 RUNTIME_MODULES = ("grpc", "google.protobuf", "typing_extensions")
 #: The most a bot folder may hold to be copied into a container.
 BOT_COPY_LIMIT_BYTES = 1024 * 1024 * 1024
+#: The container's first process: runs the bot and hands on its output's first LOG_CAP_BYTES only (capped_output.py).
+CAPPED_OUTPUT = Path(__file__).with_name("capped_output.py")
 #: Removes this process's containers once it is gone, even killed outright (sandbox_watch.py).
 WATCHER = Path(__file__).with_name("sandbox_watch.py")
 
@@ -377,7 +379,9 @@ class DockerLauncher:
         sweep_orphans()  # again now and then: a ladder starts containers for weeks
         bot = spec.home / "bot"  # a fresh, readable copy: the container's user is not the owner
         copy_bot(spec.bot_dir, bot)
-        command = resolve_command(spec.manifest.command, python=f"{self.python}/bin/python3")
+        python = f"{self.python}/bin/python3"
+        # Its output cut inside the container, on its CPU: Docker's daemons carried it all, on the host's.
+        command = [python, "-I", "-S", "-c", CAPPED_OUTPUT.read_text(), str(LOG_CAP_BYTES), *resolve_command(spec.manifest.command, python=python)]
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": "/tmp",

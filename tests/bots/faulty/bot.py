@@ -137,6 +137,40 @@ def kill_reaper_and_crash() -> None:
     os._exit(1)
 
 
+def flood_output_forever() -> None:
+    """Write to stdout and stderr without end, from a thread of its own, while the bot plays."""
+    import threading
+
+    line = b"y" * 1023 + b"\n"
+
+    def flood(fd: int) -> None:
+        while True:
+            try:
+                os.write(fd, line * 64)
+            except OSError:
+                return
+
+    for fd in (1, 2):
+        threading.Thread(target=flood, args=(fd,), daemon=True).start()
+
+
+def leave_orphans(count: int = 100) -> None:
+    """Leave ``count`` orphans that end at once, one after the other: zombies, unless something reaps them."""
+    for made in range(count):
+        try:
+            child = os.fork()
+        except OSError as exc:
+            print(f"fork refused after {made} orphans: {exc.strerror}", flush=True)
+            return
+        if child == 0:
+            if os.fork() == 0:
+                time.sleep(0.01)  # ends once its parent has: an orphan
+            os._exit(0)
+        os.waitpid(child, 0)
+    time.sleep(0.5)
+    print(f"{count} orphans left", flush=True)
+
+
 def read_first(*paths: str) -> str | None:
     """The first of ``paths`` that can be read, stripped; None if none can."""
     for path in paths:
@@ -212,6 +246,11 @@ def main() -> None:
         for _ in range(3 * 1024):
             sys.stdout.write("x" * 1023 + "\n")
         sys.stdout.flush()
+    if FAULT == "output_forever":
+        print("FIRST LINE OF THE LOG", flush=True)
+        flood_output_forever()
+    if FAULT == "orphans":
+        leave_orphans()
     if FAULT == "crash_at_start":
         sys.exit("crashing at start")
     if FAULT == "garbage":
