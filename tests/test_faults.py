@@ -479,6 +479,42 @@ def test_output_without_end_is_cut_and_the_bot_plays_on(tmp_path: Path, sandbox:
 
 
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_a_bot_slow_to_start_plays_if_it_connects_in_time(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "a slow start": 5 s before it connects, within the 30 s it has, costs nothing."""
+    played, kinds, log = play(tmp_path, "slow_start", sandbox)
+    assert kinds == [], log[-2000:]
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_a_bot_that_never_connects_is_a_no_show_its_log_says(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "never connects": NO_SHOW, FORFEIT. Its log was empty: a bot that printed nothing and never
+    connected left its author nothing to read; now the log ends saying so, with the time it had."""
+    tc = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, connect_timeout_ms=15_000)
+    played, kinds, log = play(tmp_path, "never_connect", sandbox, tc)
+    assert kinds == ["NO_SHOW", "FORFEIT"], log[-2000:]
+    no_show = played.record.result.seats[0].verdicts[0]
+    assert no_show.detail == "the bot never connected within its 15 s to connect", no_show.detail
+    assert log.endswith(f"[referee] at decision {no_show.decision_index}: {no_show.detail}\n"), log[-2000:]
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
+def test_a_bot_that_ignores_sigterm_is_killed_at_the_end_with_what_it_started(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "ignore SIGTERM": the bot and a child in a session of its own ignore it and sleep on after the
+    game; the match still ends (within the stop's grace and the kill) and neither outlives it."""
+    import time
+
+    started = time.monotonic()
+    played, kinds, log = play(tmp_path, "ignore_sigterm", sandbox)
+    assert kinds == [] and "game over, sleeping on" in log, log[-2000:]
+    assert time.monotonic() - started < 60
+    if sandbox == "process":
+        (pid,) = [int(line.split()[-1]) for line in log.splitlines() if line.startswith("escaped pid ")]
+        assert started_at(pid) is None, "the child that ignores SIGTERM outlived the match"
+    else:
+        assert left_containers(played.record.match_id) == ""
+
+
+@pytest.mark.parametrize("sandbox", runners("process", "docker"))
 def test_orphans_that_end_are_reaped(tmp_path: Path, sandbox: str) -> None:
     """docs/faults.md, "leave orphans that end": in Docker the bot was the container's first process, which orphans
     come to; a Python bot reaps none, so each stayed a zombie counting against the 64 processes, and after 60 the bot

@@ -392,10 +392,11 @@ async def run_local_match(
 
 
 def _note_crashes(session: MatchSession, logs: list[Path]) -> None:
-    """End a crashed seat's log with how its process ended: a bot that dies before it prints leaves nothing else there."""
+    """End a crashed seat's log with how its process ended, and a no-show's with its time to connect: a bot that dies
+    before it prints, or never connects, leaves nothing else there."""
     for seat, log in zip(session.seats, logs):
         for verdict in seat.verdicts:
-            if verdict.kind == pb.CRASH:
+            if verdict.kind in (pb.CRASH, pb.NO_SHOW):
                 try:
                     with log.open("a", encoding="utf-8") as out:
                         out.write(f"[referee] at decision {verdict.decision_index}: {verdict.detail}\n")

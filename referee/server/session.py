@@ -272,7 +272,7 @@ class MatchSession:
         self._drain_inbox()  # crashes before connecting are judged as crashes, not no-shows
         for s in self.seats:
             if not s.ever_connected and s.forfeited_at is None:
-                self._verdict(s, V.NO_SHOW, "the bot never connected")
+                self._verdict(s, V.NO_SHOW, f"the bot never connected within its {self.tc.connect_timeout_ms / 1000:g} s to connect")
                 self._forfeit(s, "no show")
         self._append_events(self.game.opening_events())
         self._done = asyncio.get_running_loop().create_future()

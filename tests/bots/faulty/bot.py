@@ -249,8 +249,19 @@ def main() -> None:
     if FAULT == "output_forever":
         print("FIRST LINE OF THE LOG", flush=True)
         flood_output_forever()
+    if FAULT == "ignore_sigterm":  # the bot and a child in a session of its own ignore SIGTERM, and outlive the game
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        child = subprocess.Popen([sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"], start_new_session=True)
+        print(f"escaped pid {child.pid}", flush=True)
+        run(Faulty())
+        print("game over, sleeping on", flush=True)
+        time.sleep(600)
+    if FAULT == "slow_start":
+        time.sleep(float(os.environ.get("FAULTY_DELAY", "5")))
     if FAULT == "orphans":
         leave_orphans()
+    if FAULT == "never_connect":
+        time.sleep(3600)
     if FAULT == "crash_at_start":
         sys.exit("crashing at start")
     if FAULT == "garbage":
