@@ -279,3 +279,27 @@ def test_a_process_named_with_a_parenthesis_is_killed_too(tmp_path: Path) -> Non
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_output_past_the_log_cap_is_read_slowly(tmp_path: Path) -> None:
+    """docs/faults.md, "write to stdout and stderr without end": past its log's cap a bot's output was read as fast as
+    the bot wrote it, on the referee's event loop: 0.1 core of the referee's for each such bot (0.54 s of CPU in 5 s).
+    Now it is read DRAIN_PAUSE_S apart, and the bot waits on its side of the pipe."""
+    import time
+
+    flood = [sys.executable, "-c", "import os\nwhile True: os.write(1, b'y' * 65536)"]
+
+    async def main() -> float:
+        handle = await launchers.start_process(*launchers.reaped(with_limits(flood)), log_path=tmp_path / "bot.log")
+        try:
+            while not (tmp_path / "bot.log").exists() or (tmp_path / "bot.log").stat().st_size < launchers.LOG_CAP_BYTES:
+                await asyncio.sleep(0.05)
+            before = time.process_time()
+            await asyncio.sleep(3)
+            return time.process_time() - before
+        finally:
+            await handle.stop(0)
+
+    used = asyncio.run(main())
+    assert used < 0.1, f"{used:.2f} s of the referee's CPU in 3 s"
+    assert (tmp_path / "bot.log").stat().st_size == launchers.LOG_CAP_BYTES + len(launchers.TRUNCATED)

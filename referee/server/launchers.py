@@ -24,6 +24,9 @@ from referee.server.capped_output import TRUNCATED as TRUNCATED
 from referee.server.manifest import BotManifest
 
 LOG_CAP_BYTES = 1024 * 1024
+#: Past its log's cap a bot's output is read one chunk (64 KiB) this far apart, at most 6.4 MB/s: read as fast as
+#: the bot wrote it, it took 0.1 core of the referee's event loop for each such bot.
+DRAIN_PAUSE_S = 0.01
 #: Address space a bot process may use (the subprocess runner's memory limit).
 MEMORY_LIMIT_BYTES = 2 * 1024 * 1024 * 1024
 #: CPU seconds a bot process may use in one match.
@@ -154,7 +157,7 @@ def write_capped(out: BinaryIO, chunk: bytes, written: int) -> int:
 
 
 async def pump_log(stream: asyncio.StreamReader, path: Path) -> None:
-    """Copy a bot's output to its log, up to LOG_CAP_BYTES; the rest is read and dropped.
+    """Copy a bot's output to its log, up to LOG_CAP_BYTES; the rest is read and dropped, DRAIN_PAUSE_S a chunk.
 
     A log that cannot be written (a full disk) keeps what it has, and the output is still read to its end: the bot,
     its pipe full, hung on its next print, and the error came out of the match when the bot was stopped."""
@@ -169,6 +172,8 @@ async def pump_log(stream: asyncio.StreamReader, path: Path) -> None:
                     written = write_capped(out, chunk, written)
                 except OSError:
                     written = LOG_CAP_BYTES  # nothing more is written
+            if written >= LOG_CAP_BYTES or out is None:
+                await asyncio.sleep(DRAIN_PAUSE_S)  # what is dropped is read slowly: the bot waits, not the referee
     finally:
         if out is not None:
             with contextlib.suppress(OSError):  # the last of it not written either
