@@ -237,8 +237,9 @@ def test_a_process_bot_starts_with_the_default_signal_dispositions() -> None:
 @pytest.mark.parametrize("sandbox", runners("docker"))
 def test_filling_the_disk_stops_at_the_tmpfs(tmp_path: Path, sandbox: str) -> None:
     played, kinds, log = play(tmp_path, "fill_disk", sandbox)
-    assert kinds == [] and "disk full after" in log, log[-2000:]
+    assert kinds == [] and "disk full after" in log and "shm full after" in log, log[-2000:]
     assert int(log.split("disk full after ")[1].split()[0]) <= 64
+    assert int(log.split("shm full after ")[1].split()[0]) <= 64, "/dev/shm, writable too, is Docker's 64 MiB tmpfs"
 
 
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))

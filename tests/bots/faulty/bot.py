@@ -100,17 +100,18 @@ def probe_other_seats() -> None:
 
 
 def fill_disk() -> None:
-    """Write to TMPDIR until the disk is full (in Docker, the 64 MiB tmpfs), then play on."""
-    written = 0
-    try:
-        with open(os.path.join(os.environ["TMPDIR"], "filler"), "wb") as f:
-            while written < 256 * 1024 * 1024:
-                f.write(b"\0" * 1024 * 1024)
-                f.flush()
-                written += 1024 * 1024
-        breach(f"wrote {written >> 20} MiB to {os.environ['TMPDIR']}")
-    except OSError as exc:
-        print(f"disk full after {written >> 20} MiB: {exc.strerror}", flush=True)
+    """Write to TMPDIR until the disk is full (in Docker, the 64 MiB tmpfs), then to /dev/shm (Docker's, 64 MiB too), then play on."""
+    for folder, what in ((os.environ["TMPDIR"], "disk"), ("/dev/shm", "shm")):
+        written = 0
+        try:
+            with open(os.path.join(folder, "filler"), "wb") as f:
+                while written < 256 * 1024 * 1024:
+                    f.write(b"\0" * 1024 * 1024)
+                    f.flush()
+                    written += 1024 * 1024
+            breach(f"wrote {written >> 20} MiB to {folder}")
+        except OSError as exc:
+            print(f"{what} full after {written >> 20} MiB: {exc.strerror}", flush=True)
 
 
 def escape() -> None:
