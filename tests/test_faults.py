@@ -523,3 +523,12 @@ def test_orphans_that_end_are_reaped(tmp_path: Path, sandbox: str) -> None:
     (in the process runner, the reaper does)."""
     played, kinds, log = play(tmp_path, "orphans", sandbox)
     assert kinds == [] and "100 orphans left" in log, log[-2000:]
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_bot_cannot_end_its_containers_first_process(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "signal its container's first process": a container's first process takes from inside it only
+    the signals it handles. Python handles SIGINT: a bot's SIGINT to it ended its container, with a traceback of the
+    referee's in the bot's log (KeyboardInterrupt)."""
+    played, kinds, log = play(tmp_path, "signal_pid_1", sandbox)
+    assert kinds == [] and "pid 1 signalled" in log and "Traceback" not in log, log[-2000:]

@@ -55,6 +55,9 @@ def wait_for(bot: int) -> int:
 
 
 def main(argv: list[str]) -> None:
+    # A container's first process takes from inside it only the signals it handles: Python's SIGINT handler let the bot
+    # end it (KeyboardInterrupt). With none, the bot can signal it nothing (the container's end is Docker's to kill).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     cap, command = int(argv[0]), argv[1:]
     read, write = os.pipe()
     try:

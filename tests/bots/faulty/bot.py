@@ -172,6 +172,20 @@ def leave_orphans(count: int = 100) -> None:
     print(f"{count} orphans left", flush=True)
 
 
+def signal_first_process() -> None:
+    """Signal the container's first process (the bot's parent, pid 1), each signal a container's user may send it."""
+    if os.getppid() != 1:
+        breach("not the child of a container's first process")  # never signal a host's init
+    for sig in (signal.SIGSTOP, signal.SIGKILL, signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGUSR1):
+        try:
+            os.kill(1, sig)
+            print(f"sent {sig.name} to pid 1", flush=True)
+        except OSError as exc:
+            print(f"{sig.name} to pid 1 refused: {exc.strerror}", flush=True)
+        time.sleep(0.2)
+    print("pid 1 signalled", flush=True)
+
+
 def read_first(*paths: str) -> str | None:
     """The first of ``paths`` that can be read, stripped; None if none can."""
     for path in paths:
@@ -259,6 +273,8 @@ def main() -> None:
         time.sleep(600)
     if FAULT == "slow_start":
         time.sleep(float(os.environ.get("FAULTY_DELAY", "5")))
+    if FAULT == "signal_pid_1":
+        signal_first_process()
     if FAULT == "orphans":
         leave_orphans()
     if FAULT == "never_connect":
