@@ -249,6 +249,7 @@ def test_a_command_that_does_not_exist_is_a_crash_that_names_it(tmp_path: Path, 
     played = asyncio.run(run_local_match(MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], 5, {}, TC, tmp_path / "logs", sandbox)))
     assert [pb.VerdictKind.Name(v.kind) for v in played.record.result.seats[0].verdicts] == ["CRASH", "FORFEIT"]
     assert "no-such-program" in played.logs[0].read_text()
+    assert "exited with code 127" in played.record.result.seats[0].verdicts[0].detail
 
 
 class Broken(ProcessLauncher):
