@@ -160,6 +160,9 @@ def test_the_container_is_confined_as_docs_faults_promises(tmp_path: Path, sandb
     lines = set(log.splitlines())
     assert f"uid {BOT_UID} gid {BOT_UID}" in lines and {"HOME writable", "TMPDIR writable"} <= lines, log[:3000]
     assert {"status CapBnd 0000000000000000", "status CapEff 0000000000000000", "status NoNewPrivs 1"} <= lines, log[:3000]
+    # No core files, as in the process runner, and none to be allowed: a host whose core_pattern is a pipe (apport,
+    # systemd-coredump) runs its helper on the host, as root, for each core a container dumps, and keeps the cores.
+    assert "rlimit core 0 0" in lines, log[:3000]
     cgroup = {line.split()[1]: line.split(" ", 2)[2] for line in lines if line.startswith("cgroup ")}
     limits = Limits()
     memory = 512 * 1024 * 1024

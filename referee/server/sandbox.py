@@ -411,6 +411,9 @@ class DockerLauncher:
             memswap_limit=self.limits.memory,
             nano_cpus=int(self.limits.cpus * 1e9),
             pids_limit=self.limits.pids,
+            # No core files, and no raising the limit: a host whose core_pattern is a pipe runs its helper on the host for
+            # each core a container dumps, and keeps the cores there.
+            ulimits=[docker.types.Ulimit(name="core", soft=0, hard=0)],
             cap_drop=["ALL"],
             security_opt=["no-new-privileges"],
             volumes={

@@ -207,6 +207,9 @@ def report_confinement() -> None:
             print(f"{name} writable", flush=True)
         except OSError as exc:
             print(f"{name} not writable: {exc.strerror}", flush=True)
+    import resource
+
+    print("rlimit core %d %d" % resource.getrlimit(resource.RLIMIT_CORE), flush=True)  # -1: unlimited
     with open("/proc/self/status") as f:
         for line in f:
             if line.startswith(("CapBnd:", "CapEff:", "CapPrm:", "NoNewPrivs:")):
