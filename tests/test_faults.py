@@ -153,12 +153,14 @@ PSEUDO_FS = {"proc", "sysfs", "cgroup", "cgroup2", "devpts", "mqueue", "tmpfs"}
 def test_the_container_is_confined_as_docs_faults_promises(tmp_path: Path, sandbox: str) -> None:
     """Each confinement, read from inside the container: without it the breakout probes still passed (the user alone
     stops writes to /, /usr, /bot and /arena; a bot under its limits never shows them), so one lost went unseen."""
-    from referee.server.sandbox import BOT_UID, Limits
+    from referee.server.sandbox import BOT_UID, BOT_UIDS, Limits
 
     played, kinds, log = play(tmp_path, "confinement", sandbox)
     assert kinds == [], log[-3000:]
     lines = set(log.splitlines())
-    assert f"uid {BOT_UID} gid {BOT_UID}" in lines and {"HOME writable", "TMPDIR writable"} <= lines, log[:3000]
+    (ids,) = [line.split() for line in lines if line.startswith("uid ")]
+    assert int(ids[1]) in BOT_UIDS and ids[3] == str(BOT_UID) and "user bot" in lines, log[:3000]
+    assert {"HOME writable", "TMPDIR writable"} <= lines, log[:3000]
     assert {"status CapBnd 0000000000000000", "status CapEff 0000000000000000", "status NoNewPrivs 1"} <= lines, log[:3000]
     # No core files, as in the process runner, and none to be allowed: a host whose core_pattern is a pipe (apport,
     # systemd-coredump) runs its helper on the host, as root, for each core a container dumps, and keeps the cores.
@@ -536,3 +538,20 @@ def test_a_bot_cannot_end_its_containers_first_process(tmp_path: Path, sandbox: 
     referee's in the bot's log (KeyboardInterrupt)."""
     played, kinds, log = play(tmp_path, "signal_pid_1", sandbox)
     assert kinds == [] and "pid 1 signalled" in log and "Traceback" not in log, log[-2000:]
+
+
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_bot_cannot_use_up_what_the_kernel_counts_per_user_for_other_containers(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "take every inotify instance its user may have": the kernel counts some things per user of the
+    host, not per container (inotify instances, POSIX message queues' bytes). Every container ran as uid 10001: one
+    bot holding its 128 inotify instances left none to any other bot on the machine, the other seat included. Each
+    container now has a user of its own."""
+    bots = [faulty_bot(tmp_path / str(seat), "inotify_hog") for seat in (0, 1)]
+    setup = MatchSetup("generals-war", bots, 5, {}, TC, tmp_path / "logs", sandbox)
+    played = asyncio.run(run_local_match(setup))
+    logs = [log.read_text(errors="replace") for log in played.logs]
+    for log in logs:
+        (said,) = [line for line in log.splitlines() if line.startswith("inotify instances: ")]
+        held, limit = said.removeprefix("inotify instances: ").split(" of ")
+        assert held == limit, logs
+    assert not any(seat.verdicts for seat in played.record.result.seats), logs

@@ -17,6 +17,7 @@ import contextlib
 import importlib
 import io
 import os
+import secrets
 import shutil
 import stat
 import subprocess
@@ -36,6 +37,10 @@ from referee.server.launchers import (
 
 IMAGE = "arena-bot-runtime:1"
 BOT_UID = 10001
+#: Each container's own user, drawn from these (its group is BOT_UID): the kernel counts some things per user of the
+#: host, not per container (inotify instances, POSIX message queues' bytes), and one user for every container let one
+#: bot use them up for all the others on the machine.
+BOT_UIDS = range(100_000, 1_100_000)
 RUNTIME_MOUNT = "/opt/arena"
 #: Third-party packages a bot needs at run time, copied from the referee's own environment.
 RUNTIME_MODULES = ("grpc", "google.protobuf", "typing_extensions")
@@ -382,6 +387,10 @@ class DockerLauncher:
         python = f"{self.python}/bin/python3"
         # Its output cut inside the container, on its CPU: Docker's daemons carried it all, on the host's.
         command = [python, "-I", "-S", "-c", CAPPED_OUTPUT.read_text(), str(LOG_CAP_BYTES), *resolve_command(spec.manifest.command, python=python)]
+        uid = BOT_UIDS[secrets.randbelow(len(BOT_UIDS))]
+        passwd = spec.home / "passwd"  # the container's user by name too (whoami, Node's os.userInfo)
+        passwd.write_text(f"root:x:0:0:root:/root:/bin/sh\nbot:x:{uid}:{BOT_UID}:bot:/tmp:/bin/sh\n")
+        passwd.chmod(0o644)
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": "/tmp",
@@ -402,7 +411,7 @@ class DockerLauncher:
             command=command,
             name=f"arena-{spec.env.get('ARENA_MATCH_ID', 'match')}-seat{spec.seat}-{uuid.uuid4().hex[:8]}",
             environment=env,
-            user=f"{BOT_UID}:{BOT_UID}",
+            user=f"{uid}:{BOT_UID}",
             working_dir="/bot",
             network_mode="none",
             read_only=True,
@@ -423,6 +432,7 @@ class DockerLauncher:
                 **{str(source): {"bind": f"{RUNTIME_MOUNT}/{point}", "mode": "ro"} for point, source in sdk_sources().items()},
                 str(bot): {"bind": "/bot", "mode": "ro"},
                 str(spec.seat_dir): {"bind": "/arena", "mode": "ro"},
+                str(passwd): {"bind": "/etc/passwd", "mode": "ro"},
             },
             log_config=docker.types.LogConfig(type="json-file", config={"max-size": "4m", "max-file": "1"}),
             labels={

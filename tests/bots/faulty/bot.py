@@ -186,6 +186,18 @@ def signal_first_process() -> None:
     print("pid 1 signalled", flush=True)
 
 
+def hold_inotify_instances() -> None:
+    """Take every inotify instance this user may have (a limit per user of the host, not per container), and keep them."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    limit = int(open("/proc/sys/fs/inotify/max_user_instances").read())
+    held = 0
+    while held < limit and libc.inotify_init() >= 0:
+        held += 1
+    print(f"inotify instances: {held} of {limit}", flush=True)
+
+
 def read_first(*paths: str) -> str | None:
     """The first of ``paths`` that can be read, stripped; None if none can."""
     for path in paths:
@@ -200,6 +212,9 @@ def read_first(*paths: str) -> str | None:
 def report_confinement() -> None:
     """Say what confines this process (user, capabilities, cgroup limits, mounts) for the test to check; cgroup v1 or v2."""
     print(f"uid {os.getuid()} gid {os.getgid()}", flush=True)
+    import pwd
+
+    print(f"user {pwd.getpwuid(os.getuid()).pw_name}", flush=True)
     for name in ("HOME", "TMPDIR"):  # where a bot keeps its files: writable (the tmpfs), all else read-only
         try:
             with open(os.path.join(os.environ[name], "probe"), "w") as f:
@@ -278,6 +293,8 @@ def main() -> None:
         time.sleep(float(os.environ.get("FAULTY_DELAY", "5")))
     if FAULT == "signal_pid_1":
         signal_first_process()
+    if FAULT == "inotify_hog":
+        hold_inotify_instances()
     if FAULT == "orphans":
         leave_orphans()
     if FAULT == "never_connect":
