@@ -210,7 +210,9 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
     lines = result.stdout.splitlines()
     note = next(i for i, line in enumerate(lines) if line.startswith("seat 0 (crash-at-start) forfeited: CRASH at decision 0: "))
     assert "exited with code" in lines[note] and "(and 1 more verdict)" in lines[note]
-    log = Path(lines[note + 1].removeprefix("  log: "))
+    # The code alone does not name the cause: the last line the bot wrote (an exception's message) does.
+    assert lines[note + 1] == "  its last words: crashing on purpose", result.stdout
+    log = Path(lines[note + 2].removeprefix("  log: "))
     assert log.name.endswith("-seat0-crash-at-start.log") and "crashing on purpose" in log.read_text()
     assert not any(line.startswith("seat 1 ") for line in lines), "a seat without verdicts gets no note"
     out = match_json(tmp_path, "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1", "--replay", str(tmp_path / "b.json"))

@@ -129,6 +129,22 @@ def test_a_seat_that_drew_verdicts_and_played_on_is_not_said_to_have_forfeited()
     assert verdict_note({**seat, "forfeited": True}).startswith("seat 1 (slow) forfeited: TIMEOUT at decision 4")
 
 
+def test_a_crashed_seat_is_told_the_last_line_its_bot_wrote(tmp_path: Path) -> None:
+    """A CRASH verdict gives only the exit code; the traceback's last line, above the referee's, names the cause."""
+    log = tmp_path / "x.log"
+    log.write_text("Traceback (most recent call last):\n  ...\nKeyError: 'hand'\n\n[referee] at decision 3: the bot's process exited with code 1\n")
+    seat = {"seat": 0, "bot": "b", "forfeited": True, "verdicts": [{"kind": "CRASH", "decision": 3, "detail": "exited with code 1"}], "log": str(log)}
+    assert verdict_note(seat).splitlines()[1:] == ["  its last words: KeyError: 'hand'", f"  log: {log}"]
+    log.write_text("[b] ERROR the bot failed: TypeError: x is undefined\n    at B.act (bot.ts:20:74)\n    at run (client.ts:1:1)\n")
+    assert verdict_note(seat).splitlines()[1] == "  its last words: [b] ERROR the bot failed: TypeError: x is undefined"
+    log.write_text("[referee] at decision 0: the bot's process exited with code 1\n")
+    assert verdict_note(seat).splitlines()[1:] == [f"  log: {log}"], "a bot that wrote nothing has no last words"
+    assert verdict_note({**seat, "log": str(tmp_path / "gone.log")}).splitlines()[1:] == [f"  log: {tmp_path / 'gone.log'}"]
+    timeout = {**seat, "verdicts": [{"kind": "TIMEOUT", "decision": 3, "detail": "no answer"}]}
+    log.write_text("[b] WARNING slow\n")
+    assert verdict_note(timeout).splitlines()[1:] == [f"  log: {log}"], "only a crash quotes the log"
+
+
 def test_an_option_is_read_without_the_spaces_around_its_name_and_value() -> None:
     """`-o "bad_cop = false"` as a shell quotes it: a value kept as " false" is refused as not true or false."""
     assert parse_options(["bad_cop = false ", " rounds=3"]) == {"bad_cop": "false", "rounds": "3"}

@@ -287,7 +287,23 @@ def verdict_note(seat: dict[str, Any]) -> str:
     first, more = seat["verdicts"][0], len(seat["verdicts"]) - 1
     status = "forfeited" if seat["forfeited"] else "drew verdicts"
     others = f" (and {more} more verdict{'s' * (more > 1)})" if more else ""
-    return f"seat {seat['seat']} ({seat['bot']}) {status}: {first['kind']} at decision {first['decision']}: {first['detail']}{others}\n  log: {seat['log']}"
+    words = last_words(Path(seat["log"])) if first["kind"] == "CRASH" else None
+    said = f"\n  its last words: {words}" if words else ""
+    return f"seat {seat['seat']} ({seat['bot']}) {status}: {first['kind']} at decision {first['decision']}: {first['detail']}{others}{said}\n  log: {seat['log']}"
+
+
+def last_words(log: Path) -> str | None:
+    """The last line a crashed bot wrote (a Python traceback's ends with the exception; a Node stack's frames,
+    "at ...", follow the error, so they are passed over): its exit code alone names no cause."""
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
+            tail = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = [line.strip() for line in tail.splitlines()]
+    said = [line for line in lines if line and not line.startswith(("[referee]", "[log truncated", "at "))]
+    return said[-1][:300] if said else None
 
 
 def verdict_json(v: Any) -> dict[str, Any]:
