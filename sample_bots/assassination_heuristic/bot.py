@@ -53,7 +53,7 @@ def president_distance(start: int, goal: int) -> int:
 
 class HeuristicBot(Bot):
     name = "as-heuristic"
-    version = "1.0.0"
+    version = "1.1.0"
 
     def act(self, request: Request) -> Any:
         view = request.view
