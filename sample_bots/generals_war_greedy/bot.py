@@ -1,9 +1,10 @@
 """A greedy General's War bot.
 
 It always reveals its generals (more cards to fight with and to count at the
-end of the round), keeps its aces out of battle, attacks with the smallest
-squad that is still strong, and defends with the cheapest squad that beats the
-attack's likely power, throwing a single weak card when it cannot win.
+end of the round), attacks the opponent closest to elimination (four players),
+keeps its aces out of battle while it has other cards, attacks with its single
+strongest card, and defends with the cheapest squad that beats the attack's
+likely power, throwing its single weakest card when it cannot win.
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from typing import Any
 
 from arena_sdk import Bot, Request, run
 from arena_sdk.games import generals_war as gw
-
-ACE = 1
 
 
 class GreedyBot(Bot):
@@ -30,16 +29,16 @@ class GreedyBot(Bot):
             # Fight the opponent closest to elimination.
             best = max(choice.targets, key=lambda s: (players[s].defeat_points, -players[s].deck_size))
             return gw.target(best)
-        cards = [c for c in choice.playable]
-        soldiers = [c for c in cards if c.rank != ACE] or cards
+        cards = list(choice.playable)
+        soldiers = [c for c in cards if c.rank != gw.ACE] or cards
         soldiers.sort(key=lambda c: c.rank)
         if choice.attacking:
             # Attack with the single strongest card, saving the rest: each battle costs the loser its squad.
             return gw.squad([soldiers[-1].id])
         expected = self._expected_attack(request, choice.opposing_squad_size)
         cheapest: tuple[Any, ...] | None = None
-        for size in range(1, choice.max_cards + 1):
-            for combo in combinations(soldiers, min(size, len(soldiers))):
+        for size in range(1, min(choice.max_cards, len(soldiers)) + 1):
+            for combo in combinations(soldiers, size):
                 total = sum(c.rank for c in combo)
                 if total > expected and (cheapest is None or (len(combo), total) < (len(cheapest), sum(c.rank for c in cheapest))):
                     cheapest = combo
