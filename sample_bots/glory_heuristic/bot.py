@@ -24,19 +24,6 @@ EXPECTED_DEFENCE = 16
 LOW_HP = 26
 
 
-def cheapest_payment(money: list[Any], need: int) -> list[Any] | None:
-    """The Money cards worth at least ``need`` with the least overpayment (fewest cards on ties)."""
-    best: tuple[int, int] | None = None
-    chosen: list[Any] | None = None
-    cards = sorted(money, key=gl.value, reverse=True)[:12]
-    for size in range(1, len(cards) + 1):
-        for combo in combinations(cards, size):
-            worth = gl.total(combo)
-            if worth >= need and (best is None or (worth, size) < best):
-                best, chosen = (worth, size), list(combo)
-    return chosen
-
-
 def best_lands(lands: list[Any], budget: int) -> list[Any]:
     """The most valuable set of Land worth at most ``budget``."""
     best: list[Any] = []
@@ -50,7 +37,8 @@ def best_lands(lands: list[Any], budget: int) -> list[Any]:
 
 
 def smallest_reaching(cards: list[Any], need: int) -> list[Any] | None:
-    """The cards of least total value whose sum reaches ``need`` (None if all of them fall short)."""
+    """The cards of least total value whose sum reaches ``need``, fewest on ties (None if all of them fall short):
+    a payment with the least overpayment, or the least that makes a defence hold."""
     if need <= 0:
         return []
     if gl.total(cards) < need:
@@ -99,7 +87,7 @@ class HeuristicBot(Bot):
         treasury = list(choice.treasury)
         lands = best_lands(list(choice.lands), gl.total(treasury))
         if lands:
-            payment = cheapest_payment(treasury, gl.total(lands))
+            payment = smallest_reaching(treasury, gl.total(lands))
             if payment is not None:
                 return gl.buy_land(lands, payment)
         players = view.players
