@@ -93,9 +93,8 @@ class HeuristicBot(Bot):
         def worth(g: C) -> float:
             if lc.is_face(g):
                 return -1.0
-            bonus = g.rank + (castle.rank if lc.stacks(castle, g) else 0)
-            # A general is worth its bonus times how often it stacks: its suit (a quarter) or its rank.
-            return bonus * (0.25 + 3 / 52)
+            # What it adds when it stacks (its suit or rank matches the army's), with the castle's rank when that stacks on it.
+            return g.rank + (castle.rank if lc.stacks(castle, g) else 0)
 
         return max(hand, key=worth)
 
