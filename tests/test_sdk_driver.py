@@ -188,3 +188,24 @@ def test_an_answer_the_referee_could_not_use_is_given_up_on_and_act_is_not_asked
     driver.handle(pb.RefereeMessage(result=pb.MatchResult(match_id="m1")))
     assert error(pb.MALFORMED_ACTION) == [] and error(pb.MESSAGE_TOO_LARGE) == [], "nothing is pending once the match is over"
     assert [t for t in bot.told if t[0] == "act"] == [("act", 5), ("act", 6)]
+
+
+def test_a_rejection_is_logged_with_the_decision_and_the_kind_of_action_that_was_refused(caplog: pytest.LogCaptureFixture) -> None:
+    """A referee's reason such as 'reveal generals (possibly none) now' says what it wanted, not what the bot sent:
+    the log names the decision and the kind of the action act returned, so a bot answering the wrong decision shows."""
+
+    class Squad(Recorder):
+        def act(self, request: Request) -> Any:
+            super().act(request)
+            return gw.Action(play_squad=gw.PlaySquad(card_ids=[3]))
+
+    driver = BotDriver(Squad())
+    driver.handle(START)
+    with caplog.at_level("WARNING", logger="arena_sdk"):
+        driver.handle(reveal_request(5))
+        driver.handle(rejection(5))
+        driver.handle(rejection(4))  # not the pending request: nothing to say of it
+    assert [r.getMessage() for r in caplog.records] == [
+        "action rejected: not 5 (decision 5: a reveal_choice answered with play_squad)",
+        "action rejected: not 4",
+    ]

@@ -28,6 +28,8 @@ class BotDriver:
         self.result: pb.MatchResult | None = None
         self.pending: pb.DecisionRequest | None = None
         self.retries = 0
+        #: What the last answer was: the decision's kind and the kind of action sent (None for no action), for the log.
+        self.answered: tuple[str, str | None] | None = None
         self.max_retries = bot.max_retries if max_retries is None else max_retries
 
     def hello(self, match_id: str, token: str) -> pb.BotMessage:
@@ -55,9 +57,15 @@ class BotDriver:
             self.retries = 0
             return self._answer()
         elif which == "rejection":
-            log.warning("action rejected: %s", msg.rejection.reason)
+            pending = self.pending if self.pending is not None and msg.rejection.request_id == self.pending.request_id else None
+            if pending is not None and self.answered is not None:
+                # The reason says what the referee wanted; the kind sent shows a bot answering another decision.
+                asked, sent = self.answered
+                log.warning("action rejected: %s (decision %d: a %s answered with %s)", msg.rejection.reason, pending.decision_index, asked, sent)
+            else:
+                log.warning("action rejected: %s", msg.rejection.reason)
             self.bot.on_rejection(msg.rejection.reason)
-            if self.pending is not None and msg.rejection.request_id == self.pending.request_id:
+            if pending is not None:
                 self.retries += 1
                 if self.retries <= self.max_retries:
                     return self._answer()
@@ -91,8 +99,10 @@ class BotDriver:
     def _answer(self) -> list[pb.BotMessage]:
         assert self.pending is not None and self.start is not None
         request = Request(self.pending, self.start)
-        action = self.bot.act(request)
-        answer = pb.ActionResponse(request_id=self.pending.request_id, action=wrap(action, self.start.game), note=request.noted)
+        action = wrap(self.bot.act(request), self.start.game)
+        game = action.WhichOneof("game")
+        self.answered = (request.kind, getattr(action, game).WhichOneof("kind") if game else None)
+        answer = pb.ActionResponse(request_id=self.pending.request_id, action=action, note=request.noted)
         return [pb.BotMessage(action=answer)]
 
 

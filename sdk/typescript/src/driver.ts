@@ -20,6 +20,8 @@ export class BotDriver {
   result: MatchResult | null = null;
   pending: DecisionRequest | null = null;
   retries = 0;
+  /** What the last answer was: the decision's kind and the kind of action sent (null for no action), for the log. */
+  answered: { asked: string; sent: string | null } | null = null;
   readonly maxRetries: number;
 
   constructor(
@@ -53,14 +55,18 @@ export class BotDriver {
       case "rejection": {
         const rejection = msg.rejection;
         if (!rejection) break;
-        log.warning(`action rejected: ${rejection.reason}`);
+        const pending = this.pending && rejection.requestId === this.pending.requestId ? this.pending : null;
+        // The reason says what the referee wanted; the kind sent shows a bot answering another decision.
+        const answered = pending && this.answered;
+        const which = answered ? ` (decision ${pending.decisionIndex}: a ${answered.asked} answered with ${answered.sent})` : "";
+        log.warning(`action rejected: ${rejection.reason}${which}`);
         this.bot.onRejection(rejection.reason);
-        if (this.pending && rejection.requestId === this.pending.requestId) {
+        if (pending) {
           this.retries += 1;
           if (this.retries <= this.maxRetries) return this.answer();
           if (this.retries === this.maxRetries + 1) {
             // once: the referee may still reject answers sent before
-            return this.giveUp(this.pending, `after ${this.retries} rejected actions (maxRetries ${this.maxRetries})`);
+            return this.giveUp(pending, `after ${this.retries} rejected actions (maxRetries ${this.maxRetries})`);
           }
         }
         break;
@@ -105,8 +111,9 @@ export class BotDriver {
     const start = this.start;
     if (!pending || !start) return [];
     const request = new Request(pending, start);
-    const action = await this.bot.act(request);
-    return [{ action: { requestId: pending.requestId, action: wrap(action, start.game), note: request.noted } }];
+    const action = wrap(await this.bot.act(request), start.game);
+    this.answered = { asked: request.kind, sent: kindOf(action, start.game) };
+    return [{ action: { requestId: pending.requestId, action, note: request.noted } }];
   }
 }
 
@@ -144,6 +151,14 @@ export function wrap(action: unknown, game: string): EnvelopeAction {
     return {};
   }
   return envelope;
+}
+
+/** The kind of a wrapped action (its `kind`, or the member set, as a bot builds it); null for no action. */
+function kindOf(envelope: EnvelopeAction, game: string): string | null {
+  const inner = (envelope as Record<string, Record<string, unknown> | null | undefined>)[gameField(game)];
+  if (!inner) return null;
+  if (typeof inner.kind === "string") return inner.kind;
+  return Object.keys(inner).find((k) => inner[k] !== undefined && inner[k] !== null) ?? null;
 }
 
 function described(value: object): string {

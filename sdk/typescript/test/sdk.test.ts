@@ -129,6 +129,29 @@ test("listed actions are the game's actions", async () => {
   assert.ok(listed?.includes(chosen as (typeof listed)[number]));
 });
 
+test("a rejection is logged with the decision and the kind of action that was refused, as the Python SDK does", async () => {
+  // The referee's reason ("reveal generals (possibly none) now") says what it wanted, not what the bot sent.
+  const driver = new BotDriver(new Recorder());
+  await driver.handle(START);
+  await driver.handle(squadRequest(5, false));
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    await driver.handle(received({ rejection: { requestId: 5, reason: "not 5" } }));
+    await driver.handle(received({ rejection: { requestId: 4, reason: "not 4" } })); // not the pending request
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(
+    written.filter((line) => line.includes("action rejected")),
+    [
+      "[arena-sdk] WARNING action rejected: not 5 (decision 7: a squadChoice answered with playSquad)\n",
+      "[arena-sdk] WARNING action rejected: not 4\n",
+    ],
+  );
+});
+
 test("a rejection asks again up to maxRetries times, then gives up on that request, and says so to the referee", async () => {
   const bot = new Recorder();
   bot.maxRetries = 2;
