@@ -2,7 +2,7 @@
  * ts-random: plays every game with the TypeScript SDK.
  *
  * Random legal play: a listed action when the referee lists them, otherwise one sampled from the
- * decision's constraints. ts-greedy (sample_bots/typescript_greedy) plays General's War to win.
+ * decision's constraints. The other sample_bots/typescript_* bots play one game each to win.
  *
  * With `--sample-only` (for the SDK's tests) it ignores listed actions and samples every action
  * from the decision's constraints.
