@@ -28,8 +28,9 @@ class BotDriver:
         self.result: pb.MatchResult | None = None
         self.pending: pb.DecisionRequest | None = None
         self.retries = 0
-        #: What the last answer was: the decision's kind and the kind of action sent (None for no action), for the log.
-        self.answered: tuple[str, str | None] | None = None
+        #: The last answer, its request and the action sent: a rejection's log line names their kinds (found only then,
+        #: not at every decision).
+        self.answered: tuple[Request, pb.Action] | None = None
         self.max_retries = bot.max_retries if max_retries is None else max_retries
 
     def hello(self, match_id: str, token: str) -> pb.BotMessage:
@@ -60,8 +61,10 @@ class BotDriver:
             pending = self.pending if self.pending is not None and msg.rejection.request_id == self.pending.request_id else None
             if pending is not None and self.answered is not None:
                 # The reason says what the referee wanted; the kind sent shows a bot answering another decision.
-                asked, sent = self.answered
-                log.warning("action rejected: %s (decision %d: a %s answered with %s)", msg.rejection.reason, pending.decision_index, asked, sent)
+                request, action = self.answered
+                game = action.WhichOneof("game")
+                sent = getattr(action, game).WhichOneof("kind") if game else None
+                log.warning("action rejected: %s (decision %d: a %s answered with %s)", msg.rejection.reason, pending.decision_index, request.kind, sent)
             else:
                 log.warning("action rejected: %s", msg.rejection.reason)
             self.bot.on_rejection(msg.rejection.reason)
@@ -100,8 +103,7 @@ class BotDriver:
         assert self.pending is not None and self.start is not None
         request = Request(self.pending, self.start)
         action = wrap(self.bot.act(request), self.start.game)
-        game = action.WhichOneof("game")
-        self.answered = (request.kind, getattr(action, game).WhichOneof("kind") if game else None)
+        self.answered = (request, action)
         answer = pb.ActionResponse(request_id=self.pending.request_id, action=action, note=request.noted)
         return [pb.BotMessage(action=answer)]
 

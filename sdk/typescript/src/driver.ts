@@ -20,8 +20,8 @@ export class BotDriver {
   result: MatchResult | null = null;
   pending: DecisionRequest | null = null;
   retries = 0;
-  /** What the last answer was: the decision's kind and the kind of action sent (null for no action), for the log. */
-  answered: { asked: string; sent: string | null } | null = null;
+  /** The last answer, its request and the action sent: a rejection's log line names their kinds (found only then). */
+  answered: { request: Request; action: EnvelopeAction } | null = null;
   readonly maxRetries: number;
 
   constructor(
@@ -58,7 +58,7 @@ export class BotDriver {
         const pending = this.pending && rejection.requestId === this.pending.requestId ? this.pending : null;
         // The reason says what the referee wanted; the kind sent shows a bot answering another decision.
         const answered = pending && this.answered;
-        const which = answered ? ` (decision ${pending.decisionIndex}: a ${answered.asked} answered with ${answered.sent})` : "";
+        const which = answered ? ` (decision ${pending.decisionIndex}: a ${answered.request.kind} answered with ${kindOf(answered.action, this.start?.game ?? "")})` : "";
         log.warning(`action rejected: ${rejection.reason}${which}`);
         this.bot.onRejection(rejection.reason);
         if (pending) {
@@ -112,7 +112,7 @@ export class BotDriver {
     if (!pending || !start) return [];
     const request = new Request(pending, start);
     const action = wrap(await this.bot.act(request), start.game);
-    this.answered = { asked: request.kind, sent: kindOf(action, start.game) };
+    this.answered = { request, action }; // its kinds are looked up only for a rejection's log line
     return [{ action: { requestId: pending.requestId, action, note: request.noted } }];
   }
 }
