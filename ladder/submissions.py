@@ -53,6 +53,19 @@ class SubmissionRefused(Exception):
         self.headers = headers
 
 
+class StoreUnavailable(SubmissionRefused):
+    """The ladder's bot store (or its whole data folder) is gone while it serves (ladder/grounds.py): the upload is refused
+    and nothing of it made, since making the store again took the operator's place for it (a folder moved back went
+    inside the new one) and registered versions whose files went nowhere."""
+
+    def __init__(self, store: Path) -> None:
+        log_.error("a submission was refused: the bot store %s is gone (the ladder plays nothing until it is back)", store)
+        super().__init__(
+            503, "the ladder's bot store is unavailable (its operator has been told); nothing of this version was kept: try again later",
+            {"Retry-After": "60"},
+        )
+
+
 class DailyLimit(SubmissionRefused):
     """An owner who submitted ``per_day`` versions in the last 24 hours; ``wait`` seconds until the next is taken."""
 
@@ -126,9 +139,14 @@ IN_PROGRESS = (".staging", ".validation")
 
 
 def store_dirs(store: Path) -> tuple[Path, Path]:
+    """The store's staging and validation folders, made if need be; StoreUnavailable if the store itself is gone, which
+    is never made again here (the ladder makes it as it starts)."""
     staging, validation = (store / name for name in IN_PROGRESS)
-    staging.mkdir(parents=True, exist_ok=True)
-    validation.mkdir(parents=True, exist_ok=True)
+    try:
+        staging.mkdir(exist_ok=True)
+        validation.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise StoreUnavailable(store) from None
     return staging, validation
 
 
@@ -194,12 +212,14 @@ async def submit(
     final: Path | None = None  # the version's folder once staging is moved there
     try:
         seq, rel = register(make, owner, manifest, registered, store, per_day)
-        (store / rel).parent.mkdir(parents=True, exist_ok=True)
+        (store / rel).parent.mkdir(exist_ok=True)  # NAME; not the store: one gone is refused below, not made again
         staging.rename(store / rel)
         final = store / rel  # only now: a folder that was in the way is not this submission's to remove
         reason, log, note = "", "", ""
         if validate:
             reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
+            if reason and not store.is_dir():  # the bot's folder went with the store during its matches: not the bot's fault
+                raise StoreUnavailable(store)
         with make() as db:
             version = db.get_one(BotVersion, registered[0])
             version.reason, version.log = reason, log
@@ -237,6 +257,8 @@ async def submit(
             discard(final)
         if isinstance(exc, SubmissionRefused) or not isinstance(exc, Exception):
             raise
+        if not store.is_dir():  # gone since the submission began (its folders could not be made or moved)
+            raise StoreUnavailable(store) from None
         if isinstance(exc, OptionError):  # the ladder cannot run its sandbox (no Docker engine, no image): not the bot's fault
             log_.error("the validation of %s could not be played: %s", manifest.name, exc)
             raise SubmissionRefused(503, "the ladder cannot play validation matches now; nothing of this version was kept: submit again later") from None
