@@ -15,12 +15,22 @@ write to the old file, and what they wrote would be lost.
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
+import time
 from pathlib import Path
 
-from sqlalchemy import make_url
+from sqlalchemy import make_url, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat
+from referee.server.manifest import MANIFEST
 
 STORE = "bots"
+#: How often the serving ladder looks for bot versions whose folder is gone from the store (``MissingVersions``).
+LOOK_EVERY_S = 5.0
+log = logging.getLogger("arena.ladder")
 
 
 class DatabaseReplaced(Exception):
@@ -83,3 +93,58 @@ def store_gone(folders: list[str | None], data_dir: str) -> str | None:
             return f"the bot store {Path(folder).parent.parent} is gone"
     return None
 
+
+
+def files_gone(store: Path, rel: str) -> bool:
+    """Whether a version's folder ``rel`` of the bot store is gone (or holds no manifest any more): one stat."""
+    return not (store / rel / MANIFEST).is_file()
+
+
+#: The versions the ladder would play: those on it, and any seated in a match queued or playing (a retired or suspended
+#: version's set in progress is played to its end).
+_WOULD_PLAY = (
+    select(BotVersion.id, Bot.name, BotVersion.seq, BotVersion.path)
+    .join(Bot, Bot.id == BotVersion.bot_id)
+    .where(
+        (BotVersion.status == "active")
+        | BotVersion.id.in_(select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.status.in_(PENDING)))
+    )
+)
+
+
+class MissingVersions:
+    """The bot versions whose folder was removed from the store by hand (the rest of it there), looked for every few seconds.
+
+    Each match such a version was drawn for went back to the queue at the cost of an attempt, and failed at its third,
+    its innocent opponents' with it, while the scheduler drew it again and again. Now the scheduler draws it no more and
+    the dispatcher claims none of its queued matches (``held``), which wait, no attempt counted; its rating and history
+    are left alone, and once its folder is back it is drawn and its matches played again. Said once each way in the log.
+    """
+
+    def __init__(self, store: Path, every: float = LOOK_EVERY_S) -> None:
+        self.store = store
+        self.every = every
+        self.held: frozenset[int] = frozenset()  # the versions found gone at the last look
+        self._named: dict[int, str] = {}  # how the log named them
+        self._looked = -1e9
+        self._lock = threading.Lock()  # looked at from the scheduler's thread and the dispatcher's
+
+    def look(self, make: sessionmaker[Session], now: bool = False) -> frozenset[int]:
+        """``held``, looked at again if the last look is ``every`` seconds old (or ``now``): a query and a stat per version."""
+        with self._lock:
+            if not now and time.monotonic() - self._looked < self.every:
+                return self.held
+            self._looked = time.monotonic()
+            if not self.store.is_dir():  # the whole store is gone: Grounds says so, and nothing is played meanwhile
+                return self.held
+            with make() as db:
+                rows = db.execute(_WOULD_PLAY).all()
+            gone = {vid: f"{name} #{seq} (its folder {self.store / path})" for vid, name, seq, path in rows if files_gone(self.store, path)}
+            for vid in sorted(gone.keys() - self.held):
+                log.error("bot version %s is gone from the bot store: it is drawn for no match, and its queued matches wait, until"
+                          " the folder is back (its rating and history are kept)", gone[vid])
+            for vid in sorted(self.held - gone.keys()):
+                if any(row[0] == vid for row in rows):
+                    log.warning("bot version %s is back in the bot store: it is drawn and its matches played again", self._named[vid])
+            self.held, self._named = frozenset(gone), gone
+            return self.held

@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from arena.v1 import referee_pb2 as pb
 from ladder.datafiles import located, stored_name
 from ladder.db import shared_sessions, unreachable
-from ladder.grounds import store_gone
+from ladder.grounds import files_gone, store_gone
 from ladder.models import Match, MatchSeat
 from ladder.suspension import SUSPEND_AFTER
 from ladder.upload import Limits, unpack, zip_directory
@@ -94,7 +94,7 @@ class MatchJob:
 class JobOutcome:
     match_id: int
     owner: str
-    status: str  # recorded, lost (the lease was gone: someone else plays or played it), failed, unfit, database_unreachable
+    status: str  # recorded, lost (the lease was gone: someone else plays or played it), failed, unfit, database_unreachable, bot_files_gone
     worker: str
     seconds: float
     detail: str = ""
@@ -161,22 +161,31 @@ def job_for(claimed: Claimed, owner: str, settings: JobSettings, archives: Archi
     )
 
 
-def hand_out(make: sessionmaker[Session], owner: str, settings: JobSettings, archives: ArchiveCache | None = None) -> tuple[int, MatchJob | None] | None:
-    """Claim the next match and build its job: None when nothing is queued, no job when it cannot be handed out."""
-    claimed = claim_next(make, owner, settings.lease_seconds)
+def hand_out(
+    make: sessionmaker[Session], owner: str, settings: JobSettings, archives: ArchiveCache | None = None, held: frozenset[int] = frozenset()
+) -> tuple[int, MatchJob | None] | None:
+    """Claim the next match (none seating a version ``held``: its folder is gone from the store) and build its job: None
+    when nothing is queued, no job when it cannot be handed out."""
+    claimed = claim_next(make, owner, settings.lease_seconds, held)
     if claimed is None:
         return None
     try:
         return claimed.match_id, job_for(claimed, owner, settings, archives)
-    except Exception as exc:  # a version whose files are gone from the store
-        log.exception("match %s cannot be handed out", claimed.match_id)
-        fail_match(make, claimed.match_id, owner, public_error(exc))
+    except Exception as exc:
+        if any(files_gone(settings.store, rel) for _, rel in claimed.seats):
+            # A version's folder removed from the store since the ladder last looked (ladder/grounds.py, MissingVersions):
+            # not the match's fault, and failing it failed its opponents' matches too. Back, no attempt counted, to wait.
+            log.warning("match %s: a bot version's folder is gone from the bot store; it goes back to the queue", claimed.match_id)
+            release(make, claimed.match_id, owner)
+        else:
+            log.exception("match %s cannot be handed out", claimed.match_id)
+            fail_match(make, claimed.match_id, owner, public_error(exc))
         return claimed.match_id, None
 
 
-def hand_out_elsewhere(settings: JobSettings, owner: str) -> tuple[int, MatchJob | None] | None:
+def hand_out_elsewhere(settings: JobSettings, owner: str, held: frozenset[int] = frozenset()) -> tuple[int, MatchJob | None] | None:
     """``hand_out`` in the books process, through the settings' database URL (local jobs: no archives)."""
-    return hand_out(shared_sessions(settings.db_url), owner, settings)
+    return hand_out(shared_sessions(settings.db_url), owner, settings, held=held)
 
 
 def materialize(bots: tuple[BotSource, ...], into: Path | None, pooled: bool = False) -> list[Path]:
@@ -330,11 +339,12 @@ async def play_job(
             return outcome("unfit", gone)
         if missing := [bot.folder for bot in job.bots if bot.folder is not None and not Path(bot.folder).is_dir()]:
             # A version's folder removed from the store by hand: the ladder's files, not the match. Failed at once, every
-            # match it was drawn for went, a hundred a second; now each goes back at the cost of an attempt, and the
-            # dispatcher slows down (the public error names no path of the ladder's machine; its log does).
-            log.error("match %s: %s is gone from the bot store", job.match_id, missing[0])
-            release(make, job.match_id, job.owner, count_attempt=True, error="a bot version's files are gone from the ladder's bot store")
-            return outcome("unfit", f"{missing[0]} is gone from the bot store")
+            # match it was drawn for went, a hundred a second; then each went back at the cost of an attempt, and failed
+            # at its third. Now it goes back with none counted, and the dispatcher, told so, looks at the store at once
+            # and claims none of that version's matches until its folder is back (ladder/grounds.py, MissingVersions).
+            log.warning("match %s: %s is gone from the bot store; it goes back to the queue", job.match_id, missing[0])
+            release(make, job.match_id, job.owner)
+            return outcome("bot_files_gone", f"{missing[0]} is gone from the bot store")
         log.exception("match %s failed", job.match_id)  # a broken match must not stop the worker
         fail_match(make, job.match_id, job.owner, public_error(exc))
         return outcome("failed", f"{type(exc).__name__}: {exc}")

@@ -33,6 +33,7 @@ OUTCOMES = (
     "no_result",  # the job never reported (its workers kept dying, the task was lost): queued again
     "cancelled",  # Dask cancelled it (its scheduler was lost): queued again
     "database_unreachable",  # the worker could not reach the database: queued again
+    "bot_files_gone",  # a bot version's folder is gone from the store: queued again, held until it is back
 )
 #: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
 VERSION_STATUSES = ("validating", "active", "suspended", "rejected", "retired")

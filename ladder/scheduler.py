@@ -50,6 +50,10 @@ _NEW_MATCH = (
 )
 _VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
 _WAITING_BY_GAME = select(_MATCHES.c.game, func.count()).where(_MATCHES.c.status == "queued").group_by(_MATCHES.c.game)
+#: A match seating one of the versions in ``held`` (their folders gone from the store: ladder/grounds.py, MissingVersions).
+SEATS_HELD = select(_SEATS.c.match_id).where(_SEATS.c.match_id == _MATCHES.c.id, _SEATS.c.bot_version_id.in_(bindparam("held", expanding=True))).exists()
+#: The matches waiting that can be played now: held ones wait for their version's folder, and filled no place of the queue.
+_PLAYABLE_BY_GAME = _WAITING_BY_GAME.where(~SEATS_HELD)
 _ENTRANTS = (
     select(_VERSIONS.c.id, _BOTS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
     .join(_BOTS, _BOTS.c.id == _VERSIONS.c.bot_id)
@@ -95,8 +99,9 @@ class Entrant:
     games: int
 
 
-def entrants(db: Session, game: str) -> list[Entrant]:
-    """The active versions that play ``game``, with their ratings and games played or coming (``_ENTERED``; challenges are no games).
+def entrants(db: Session, game: str, held: frozenset[int] = frozenset()) -> list[Entrant]:
+    """The active versions that play ``game``, but those ``held`` (their folders gone from the store), with their ratings
+    and games played or coming (``_ENTERED``; challenges are no games).
 
     In Core statements built once, on the session's connection: the scheduler's tick reads them for every
     two matches played, in the process that referees the ladder's matches.
@@ -104,7 +109,7 @@ def entrants(db: Session, game: str) -> list[Entrant]:
     conn = db.connection()
     rows = conn.execute(_ENTRANTS, {"game": game}).all()
     coming = Counter(conn.execute(_ENTERED, {"game": game}).scalars())
-    return [Entrant(vid, name, Skill(mu, sigma), games + coming[vid]) for vid, name, mu, sigma, games in rows]
+    return [Entrant(vid, name, Skill(mu, sigma), games + coming[vid]) for vid, name, mu, sigma, games in rows if vid not in held]
 
 
 def set_orders(version_ids: list[int]) -> list[list[int]]:
@@ -199,16 +204,18 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: 
     return table
 
 
-def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None) -> int:
+def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None, held: frozenset[int] = frozenset()) -> int:
     """Queue duplicate sets until ``target`` matches wait, each to the game with the fewest matches waiting; returns how
-    many matches were added.
+    many matches were added. Versions ``held`` (their folders gone from the store) are drawn for none, and the matches
+    waiting for them do not count: they are not played until the folder is back.
 
     Games share the matches, not the sets: taken in turn by sets, a game for four (a set of four matches, as every
     exhibition of the Assassination Game's two sample bots) had twice the matches of a game for two. Ties go in a
     random order, fixed for the tick. A game with too few entrants for a table leaves for this tick (its pool does not
     change meanwhile).
     """
-    per_game: Counter[str] = Counter({row[0]: row[1] for row in db.connection().execute(_WAITING_BY_GAME)})
+    waiting_now = db.connection().execute(_PLAYABLE_BY_GAME, {"held": sorted(held)}) if held else db.connection().execute(_WAITING_BY_GAME)
+    per_game: Counter[str] = Counter({row[0]: row[1] for row in waiting_now})
     waiting = per_game.total()
     added = 0
     playable = list(games or GAMES)
@@ -217,7 +224,7 @@ def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | 
     while waiting + added < target and playable:
         game = min(playable, key=lambda g: per_game[g])  # the first of the fewest, in the tick's shuffled order
         if game not in pools:
-            pools[game] = entrants(db, game)
+            pools[game] = entrants(db, game, held)
         made = plan_one(db, game, rng, pools[game])
         if not made:
             playable.remove(game)

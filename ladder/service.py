@@ -34,7 +34,7 @@ from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
-from ladder.grounds import DatabaseReplaced, Grounds
+from ladder.grounds import DatabaseReplaced, Grounds, MissingVersions
 from ladder.hold import RENEW_S, Hold, HoldLost
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.metrics import LadderMetrics
@@ -190,6 +190,8 @@ class Ladder:
         self.grounds = Grounds.of(config.data_dir, config.db_url)
         self._away: str | None = None  # what of them is gone, while it is
         self._away_said = 0.0  # when that was last said
+        #: Bot versions whose folder is gone from the store: drawn for nothing, their matches not claimed (ladder/grounds.py).
+        self.missing = MissingVersions(self.store)
         self.rng = scheduler_rng(self.make, config.seed)
         self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0
@@ -261,7 +263,9 @@ class Ladder:
                             self._hungry.set()
                             break
                         claimed, job = handed
-                        if job is not None:
+                        if job is None:  # failed, or given back for a version's folder gone: not claimed again meanwhile
+                            await asyncio.to_thread(self.missing.look, self.make, True)
+                        else:
                             try:
                                 submitted = asyncio.ensure_future(self.executor.submit(job))
                             except Exception:  # Dask's client closed, say: claimed and in no one's hands, it waited for its lease
@@ -299,7 +303,7 @@ class Ladder:
 
     def _hand_out(self, owner: str) -> tuple[int, MatchJob | None] | None:
         """Claim the next match and build its job, in this process (see ``hand_out``)."""
-        return hand_out(self.make, owner, self.settings, self.archives)
+        return hand_out(self.make, owner, self.settings, self.archives, self.missing.held)
 
     async def _claim(self, owner: str) -> tuple[int, MatchJob | None] | None:
         """``_hand_out`` in the local executor's books process when it has one (off this loop's lock), else on a thread.
@@ -310,7 +314,7 @@ class Ladder:
         books = await self.executor.live_books() if isinstance(self.executor, LocalExecutor) else None
         if books is not None:
             try:
-                return await books.call(hand_out_elsewhere, self.settings, owner)
+                return await books.call(hand_out_elsewhere, self.settings, owner, self.missing.held)
             except BooksGone:
                 if await asyncio.to_thread(release_lease, self.make, owner):
                     log.warning("the books process died while claiming a match; it is queued again")
@@ -359,6 +363,8 @@ class Ladder:
         elif outcome.status == "database_unreachable":  # handed back by the worker itself, as the error above
             log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, outcome.worker)
             self._worker_trouble()
+        elif outcome.status == "bot_files_gone":  # given back by the job: its version's matches wait from now on
+            self.missing.look(self.make, now=True)
         elif outcome.status == "lost":
             log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
 
@@ -422,10 +428,11 @@ class Ladder:
             self._pruned = time.monotonic()
             if removed := prune_retired(self.make, self.store, self.config.keep_retired):
                 log.info("removed the folders of %d retired versions from the bot store: %s", len(removed), ", ".join(removed))
+        held = self.missing.look(self.make)  # every few seconds: one stat per version
         with self.make() as db:
-            if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games):
+            if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games, held=held):
                 return True
-            return anything_queued(db.connection())
+            return anything_queued(db.connection(), held)
 
     def _tell_suspensions(self) -> None:
         """Log the versions suspended since the last look (ladder/suspension.py). A suspension is logged where its

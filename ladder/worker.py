@@ -24,7 +24,7 @@ from ladder.db import database_time, unreachable
 from ladder.models import PENDING, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
-from ladder.scheduler import UNRATED
+from ladder.scheduler import SEATS_HELD, UNRATED
 from ladder.suspension import SUSPEND_AFTER, announce
 from ladder.suspension import check as check_suspensions
 
@@ -49,8 +49,9 @@ def claim(make: sessionmaker[Session], owner: str, lease_seconds: float) -> int 
     return None if claimed is None else claimed.match_id
 
 
-def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) -> Claimed | None:
-    """Take the most urgent queued match and read its seats; None if there is nothing to play.
+def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float, held: frozenset[int] = frozenset()) -> Claimed | None:
+    """Take the most urgent queued match and read its seats; None if there is nothing to play. A match seating a version
+    ``held`` (its folder gone from the store: ladder/grounds.py, MissingVersions) is not taken: it waits for the folder.
 
     One conditional update picks the match and takes it (queued -> running, with this lease). Two claimers
     that picked the same match both try; the update re-checks the status, so one gets it and the other
@@ -61,12 +62,13 @@ def claim_next(make: sessionmaker[Session], owner: str, lease_seconds: float) ->
         for _ in range(5):
             now = database_time(db)  # leases are timed by the database's clock, which every machine shares
             conn = db.connection()  # the transaction's: a new one after each commit
-            taken = conn.execute(_CLAIM, {"owner": owner, "expires": now + lease_seconds, "now": now}).first()
+            values = {"owner": owner, "expires": now + lease_seconds, "now": now}
+            taken = (conn.execute(_CLAIM_UNHELD, {**values, "held": sorted(held)}) if held else conn.execute(_CLAIM, values)).first()
             if taken is not None:
                 seats = seats_of(conn, int(taken.id))
                 db.commit()
                 return Claimed(int(taken.id), taken.game, int(taken.seed), dict(taken.options or {}), seats)
-            nothing = not anything_queued(conn)
+            nothing = not anything_queued(conn, held)
             db.commit()
             if nothing:
                 return None
@@ -78,7 +80,10 @@ def seats_of(conn: Connection, match_id: int) -> tuple[tuple[int, str], ...]:
     return tuple((int(v), str(p)) for v, p in conn.execute(_CLAIMED_SEATS, {"m": match_id}))
 
 
-def anything_queued(conn: Connection) -> bool:
+def anything_queued(conn: Connection, held: frozenset[int] = frozenset()) -> bool:
+    """Whether a match is queued (one that seats none of the versions ``held``)."""
+    if held:
+        return conn.execute(_ANY_QUEUED.where(~SEATS_HELD), {"held": sorted(held)}).first() is not None
     return conn.execute(_ANY_QUEUED).first() is not None
 
 
@@ -126,16 +131,20 @@ _SEAT_RESULT = (
 _RATING = update(_RATINGS).where(_RATINGS.c.id == bindparam("rid")).values(
     mu=bindparam("mu"), sigma=bindparam("sigma"), games=bindparam("played"), updated_at=bindparam("at")
 )
-_CLAIM = (
-    update(_MATCHES)
-    .where(
-        _MATCHES.c.id
-        == select(_MATCHES.c.id).where(_MATCHES.c.status == "queued").order_by(_MATCHES.c.priority.desc(), _MATCHES.c.id).limit(1).scalar_subquery(),
-        _MATCHES.c.status == "queued",
+def _claim_statement(held: bool) -> Any:
+    """The conditional update that takes the most urgent queued match (with ``held``: one seating none of ``:held``)."""
+    first = select(_MATCHES.c.id).where(_MATCHES.c.status == "queued")
+    if held:
+        first = first.where(~SEATS_HELD)
+    return (
+        update(_MATCHES)
+        .where(_MATCHES.c.id == first.order_by(_MATCHES.c.priority.desc(), _MATCHES.c.id).limit(1).scalar_subquery(), _MATCHES.c.status == "queued")
+        .values(status="running", lease_owner=bindparam("owner"), lease_expires=bindparam("expires"), started_at=bindparam("now"))
+        .returning(_MATCHES.c.id, _MATCHES.c.game, _MATCHES.c.seed, _MATCHES.c.options)
     )
-    .values(status="running", lease_owner=bindparam("owner"), lease_expires=bindparam("expires"), started_at=bindparam("now"))
-    .returning(_MATCHES.c.id, _MATCHES.c.game, _MATCHES.c.seed, _MATCHES.c.options)
-)
+
+
+_CLAIM, _CLAIM_UNHELD = _claim_statement(False), _claim_statement(True)
 _CLAIMED_SEATS = (
     select(_SEATS.c.bot_version_id, _VERSIONS.c.path)
     .join(_VERSIONS, _VERSIONS.c.id == _SEATS.c.bot_version_id)

@@ -144,6 +144,15 @@ class HeldExecutor:
         return self.name
 
 
+def named_copy(into: Path, name: str, bot: Path = SAMPLE_BOTS / "generals_war_greedy") -> Path:
+    """A copy of a sample bot under a name of its own (a sample's name belongs to the house user), in ``into``/``name``."""
+    folder = into / name
+    shutil.copytree(bot, folder)
+    manifest = folder / "bot.toml"
+    manifest.write_text("\n".join(f'name = "{name}"' if line.startswith("name") else line for line in manifest.read_text().splitlines()) + "\n")
+    return folder
+
+
 def enter(ladder: Ladder, bots: list[Path], validate: bool = True) -> list[int]:
     """Submit ``bots`` through the API as a new owner (validated in this process unless told not to); returns the active version ids."""
     from ladder.upload import zip_directory

@@ -84,9 +84,10 @@ def test_each_seats_log_is_that_seats(tmp_path: Path, keep: str) -> None:
         assert [seat_log(db, s, data) for s in seats] == written and len(written) == 2
 
 
-def test_a_match_whose_bot_is_gone_from_the_store_is_failed_not_left_claimed(tmp_path: Path) -> None:
+def test_a_match_whose_bot_is_gone_from_the_store_goes_back_to_wait_not_failed_nor_left_claimed(tmp_path: Path) -> None:
     """A version's folder removed from the store (by hand, or a store restored without it): its match cannot be
-    shipped to a remote worker. It is failed with the reason, not held under a lease nobody plays and claimed again."""
+    shipped to a remote worker. It was failed, its opponent's match with it; now it goes back to the queue, no attempt
+    counted, not held under a lease nobody plays (the dispatcher then claims none of that version's matches)."""
     from ladder.jobs import hand_out
 
     ladder = queued_ladder(tmp_path)
@@ -97,7 +98,7 @@ def test_a_match_whose_bot_is_gone_from_the_store_is_failed_not_left_claimed(tmp
     assert handed is not None and handed[1] is None
     with ladder.make() as db:
         match = db.get_one(Match, handed[0])
-        assert (match.status, match.lease_owner) == ("failed", None) and "FileNotFoundError" in (match.error or "")
+        assert (match.status, match.lease_owner, match.attempts, match.error) == ("queued", None, 0, "")
 
 
 def hanging_match(monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
@@ -204,7 +205,7 @@ def test_jobs_that_fail_before_their_match_is_played_leave_the_local_pools_capac
         return before, statuses, after
 
     before, statuses, after = asyncio.run(go())
-    assert statuses == ["unfit"] * 4 and after == before == 3
+    assert statuses == ["bot_files_gone"] * 4 and after == before == 3
 
 
 def test_a_dask_worker_that_closes_hands_its_matches_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

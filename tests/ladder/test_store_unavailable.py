@@ -15,22 +15,7 @@ from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.service import Ladder, LadderConfig
 from ladder.upload import zip_directory
-from tests.ladder.conftest import LadderFixture
-from tests.support import SAMPLE_BOTS
-
-BOT = SAMPLE_BOTS / "generals_war_greedy"
-
-
-def copy_named(tmp_path: Path, name: str) -> Path:
-    """A copy of the greedy sample under a name of its own (a sample's name belongs to the house user)."""
-    import shutil
-
-    folder = tmp_path / "src" / name
-    shutil.copytree(BOT, folder)
-    manifest = folder / "bot.toml"
-    manifest.write_text("\n".join(f'name = "{name}"' if line.startswith("name") else line for line in manifest.read_text().splitlines()) + "\n")
-    return folder
-
+from tests.ladder.conftest import LadderFixture, named_copy
 
 def rows(db_file: Path) -> tuple[int, int]:
     with sqlite3.connect(db_file) as conn:
@@ -47,7 +32,7 @@ def test_an_upload_while_the_store_is_gone_is_refused_with_503_and_makes_nothing
     db_file = tmp_path / "elsewhere.db"
     data = tmp_path / "data"
     ladder = Ladder(LadderConfig(data, url=f"sqlite:///{db_file}", samples=False, games=["generals-war"]))
-    bot = copy_named(tmp_path, "mine")
+    bot = named_copy(tmp_path / "src", "mine")
     gone, away = (data, tmp_path / "away") if what == "data folder" else (data / "bots", tmp_path / "bots-away")
     with TestClient(create_app(LadderState(ladder.make, ladder.store, data, validate=False))) as client:
         with ladder.make() as db:
@@ -74,7 +59,7 @@ def test_arena_ladder_submit_says_the_store_is_unavailable_and_exits_non_zero(la
     token = headers["Authorization"].removeprefix("Bearer ")
     store = ladder.ladder.store
     store.rename(tmp_path / "bots-away")
-    result = CliRunner().invoke(cli, ["ladder", "submit", str(copy_named(tmp_path, "bobs")), "--server", server, "--token", token])
+    result = CliRunner().invoke(cli, ["ladder", "submit", str(named_copy(tmp_path / "src", "bobs")), "--server", server, "--token", token])
     assert result.exit_code == 2, result.output
     said = " ".join(result.output.split())
     assert "503" in said and "bot store is unavailable" in said and "try again later" in said and "Traceback" not in said, said
