@@ -173,7 +173,7 @@ class LocalExecutor:
         future = asyncio.ensure_future(
             play_job(
                 self.make, job, self.worker_name, self.pool, self.seats, just_claimed=True, on_played=played,
-                recorder=self._record if self.use_recorder else None,
+                recorder=self._record if self.use_recorder else None, own_disk=True,
             )
         )
         future.add_done_callback(finished)

@@ -11,14 +11,20 @@ a match in play that cannot be recorded is queued again with no attempt counted,
 every few minutes while it lasts); a folder moved back (or remounted) lets it go on by itself. A database file replaced by
 another (a backup restored over it while the ladder served) stops the ladder (DatabaseReplaced): its connections still
 write to the old file, and what they wrote would be lost.
+
+The same pause serves the ladder's own disk full or read-only (``Grounds.unwritable``), once a match of the local pool
+found so and a probe confirmed it: each match failed at its third try while it lasted, one a minute, played and thrown
+away. And one version's folder removed by hand (``MissingVersions``) holds that version's matches, not the ladder's.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from sqlalchemy import make_url, select
@@ -30,6 +36,8 @@ from referee.server.manifest import MANIFEST
 STORE = "bots"
 #: How often the serving ladder looks for bot versions whose folder is gone from the store (``MissingVersions``).
 LOOK_EVERY_S = 5.0
+#: How often a ladder whose own disk could not be written tries writing again (``Grounds.unwritable``).
+PROBE_EVERY_S = 5.0
 log = logging.getLogger("arena.ladder")
 
 
@@ -60,6 +68,8 @@ class Grounds:
         self.root = root.absolute()
         self.database = database
         self.opened = identity(database) if database is not None else None
+        self._unwritable: str | None = None  # what could not be written, while it cannot (``cannot_write``)
+        self._probed = 0.0
 
     @classmethod
     def of(cls, root: Path, url: str) -> Grounds:
@@ -82,6 +92,47 @@ class Grounds:
                 " the ladder's connections write to the file it replaced, so it stopped; start it again to serve the new one"
             )
         return None
+
+    def cannot_write(self, what: str) -> None:
+        """A match of the local pool found the ladder's own disk full or read-only (``what``, from ``unwritable``): until
+        a probe writes again, ``unwritable`` says so, and the ladder claims and schedules nothing, as for a folder gone."""
+        self._unwritable, self._probed = what, time.monotonic()
+
+    def unwritable(self) -> str | None:
+        """What of the ladder's folders cannot be written, since ``cannot_write``; probed again every PROBE_EVERY_S."""
+        if self._unwritable is not None and time.monotonic() - self._probed >= PROBE_EVERY_S:
+            self._unwritable, self._probed = unwritable(ladder_folders(self.root)), time.monotonic()
+        return self._unwritable
+
+
+def ladder_folders(data_dir: Path) -> list[Path]:
+    """The folders a match of the local pool writes in: the replays', the logs', the data folder's (SQLite's) and the
+    temporary one its bots are copied into."""
+    return [data_dir / "replays", data_dir / "logs", data_dir, Path(tempfile.gettempdir())]
+
+
+def unwritable(folders: Iterable[Path]) -> str | None:
+    """Whether a small file can be made, written and removed in each of ``folders`` that exists: what refused, or None.
+
+    A few system calls: a file of no bytes needs no room, so a byte is written (a full disk refuses it at once)."""
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        probe = folder / f".arena-probe-{os.getpid()}-{threading.get_ident()}"
+        try:
+            fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.write(fd, b"\n")
+            finally:
+                os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            try:
+                os.unlink(probe)
+            except OSError:
+                pass
+            return f"{folder} cannot be written ({exc.strerror or exc})"
+    return None
 
 
 def store_gone(folders: list[str | None], data_dir: str) -> str | None:

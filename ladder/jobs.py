@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from arena.v1 import referee_pb2 as pb
 from ladder.datafiles import located, stored_name
 from ladder.db import shared_sessions, unreachable
-from ladder.grounds import files_gone, store_gone
+from ladder.grounds import files_gone, ladder_folders, store_gone, unwritable
 from ladder.models import Match, MatchSeat
 from ladder.suspension import SUSPEND_AFTER
 from ladder.upload import Limits, unpack, zip_directory
@@ -94,7 +94,9 @@ class MatchJob:
 class JobOutcome:
     match_id: int
     owner: str
-    status: str  # recorded, lost (the lease was gone: someone else plays or played it), failed, unfit, database_unreachable, bot_files_gone
+    #: recorded, lost (the lease was gone: someone else plays or played it), failed, unfit, database_unreachable,
+    #: bot_files_gone, disk_unwritable (ladder/metrics.py, OUTCOMES)
+    status: str
     worker: str
     seconds: float
     detail: str = ""
@@ -239,6 +241,7 @@ async def play_job(
     just_claimed: bool = False,
     on_played: Callable[[], None] | None = None,
     recorder: Callable[[MatchJob, LocalMatch, str], Awaitable[bool]] | None = None,
+    own_disk: bool = False,
 ) -> JobOutcome:
     """Play a claimed match and record it once; a lease lost on the way stops the match and records nothing.
 
@@ -251,6 +254,10 @@ async def play_job(
     again, may have lost it), unless ``just_claimed``: the local pool plays a job the moment its dispatcher
     claimed it, and the check was a database write per match. ``on_played`` is called when the match is
     over and its result is about to be recorded.
+
+    ``own_disk``: the worker is the ladder's own process (the local pool), whose full or read-only disk is the ladder's
+    trouble, not the match's: such a match goes back with no attempt counted, as "disk_unwritable", and the dispatcher
+    claims nothing until the disk can be written again (ladder/grounds.py). A remote worker's counts an attempt.
     """
     worker = worker or default_worker_name()
     began = time.monotonic()
@@ -327,7 +334,17 @@ async def play_job(
             # Not "unfit": the worker is fine, and /metrics told a database that came back in time as a broken worker.
             return outcome("database_unreachable", f"the database is out of reach from {worker}")
         if isinstance(exc, OSError) and exc.errno in _WORKER_FULL:
-            # This worker's disk is full or read-only: any match would fail here, so it goes back and the dispatcher slows down.
+            if own_disk and (full := unwritable(ladder_folders(Path(job.data_dir)))) is not None:
+                # The ladder's own disk, as a probe confirms (not a file of this match's): each match failed at its third
+                # try while it lasted, one a minute, played and thrown away. Back with no attempt counted; the dispatcher
+                # claims and the scheduler queues nothing until the probe writes again (ladder/grounds.py).
+                log.error("match %s: %s (%s); it goes back to the queue", job.match_id, full, exc)
+                with contextlib.suppress(Exception):  # an SQLite database on that disk may refuse it too: its lease runs out
+                    release(make, job.match_id, job.owner)
+                return outcome("disk_unwritable", full)
+            # A worker's disk is full or read-only: any match would fail there, so it goes back, an attempt counted (a
+            # remote worker with a bad disk must not hold a match for ever while others could play it), and the
+            # dispatcher slows down.
             log.error("match %s: worker %s: %s", job.match_id, worker, exc)
             release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc.strerror or exc}")
             return outcome("unfit", str(exc))
@@ -372,6 +389,7 @@ def nobody_played(result: pb.MatchResult) -> bool:
 
 #: A worker out of room (no disk, no quota) or whose folders cannot be written (a disk remounted read-only, a folder
 #: chmod'ed): its matches are given back, not failed; played, a match failed so was thrown away, every one in turn.
+#: The ladder's own (the local pool's, ``own_disk``) costs no attempt: it pauses until it can write (ladder/grounds.py).
 _WORKER_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES})
 
 

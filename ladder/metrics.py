@@ -34,6 +34,7 @@ OUTCOMES = (
     "cancelled",  # Dask cancelled it (its scheduler was lost): queued again
     "database_unreachable",  # the worker could not reach the database: queued again
     "bot_files_gone",  # a bot version's folder is gone from the store: queued again, held until it is back
+    "disk_unwritable",  # the ladder's own disk (local pool) is full or read-only: queued again, nothing claimed until it is not
 )
 #: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
 VERSION_STATUSES = ("validating", "active", "suspended", "rejected", "retired")

@@ -188,7 +188,8 @@ class Ladder:
         self.store.mkdir(parents=True, exist_ok=True)
         #: The data folder, its store and database file, looked at before each claim and tick (ladder/grounds.py).
         self.grounds = Grounds.of(config.data_dir, config.db_url)
-        self._away: str | None = None  # what of them is gone, while it is
+        self._away: str | None = None  # what of them is gone (or cannot be written), while it is
+        self._back = ""  # what to say when it is over
         self._away_said = 0.0  # when that was last said
         #: Bot versions whose folder is gone from the store: drawn for nothing, their matches not claimed (ladder/grounds.py).
         self.missing = MissingVersions(self.store)
@@ -365,6 +366,8 @@ class Ladder:
             self._worker_trouble()
         elif outcome.status == "bot_files_gone":  # given back by the job: its version's matches wait from now on
             self.missing.look(self.make, now=True)
+        elif outcome.status == "disk_unwritable":  # the ladder's own disk: nothing is claimed until it can be written
+            self.grounds.cannot_write(outcome.detail)
         elif outcome.status == "lost":
             log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
 
@@ -488,22 +491,27 @@ class Ladder:
             log.info("rejected %d versions left validating by a ladder that stopped mid-upload", len(stuck))
 
     def _gone(self) -> str | None:
-        """What of the data folder is gone (ladder/grounds.py), said when it goes, every REMIND_S while it is, and when it
-        is back. A database file replaced is DatabaseReplaced, raised by ``watching``."""
+        """What of the data folder is gone, or cannot be written since a match of the local pool found its disk full or
+        read-only (ladder/grounds.py), said when it goes, every REMIND_S while it is, and when it is back. A database
+        file replaced is DatabaseReplaced, raised by ``watching``."""
         try:
             gone = self.grounds.missing()
         except DatabaseReplaced:  # ``watching`` stops the ladder and says why
             return f"the database file {self.grounds.database} (replaced)"
-        if gone is None:
+        if gone is not None:
+            said, until, back = f"{gone} is gone", "it is back", f"{gone} is back"
+        elif (full := self.grounds.unwritable()) is not None:  # "FOLDER cannot be written (why)"
+            gone, said, until, back = full, full, "it can be written again", full.split(" cannot be written")[0] + " can be written again"
+        else:
             if self._away is not None:
-                log.warning("%s is back: matches are claimed and scheduled again", self._away)
+                log.warning("%s: matches are claimed and scheduled again", self._back)
                 self._failing, self._pause_until = 0, 0.0  # its matches given back meanwhile were no worker's fault
             self._away = None
             return None
-        if gone != self._away or time.monotonic() - self._away_said >= Trouble.REMIND_S:
-            log.error("%s is gone: this ladder claims and schedules no match until it is back (its pages still answer;"
-                      " a match in play that cannot be recorded is queued again)", gone)
-            self._away, self._away_said = gone, time.monotonic()
+        if said != self._away or time.monotonic() - self._away_said >= Trouble.REMIND_S:
+            log.error("%s: this ladder claims and schedules no match until %s (its pages still answer; a match in play that"
+                      " cannot be recorded is queued again, no attempt counted)", said, until)
+            self._away, self._back, self._away_said = said, back, time.monotonic()
         return gone
 
     async def watching(self) -> None:
