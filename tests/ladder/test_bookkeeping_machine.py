@@ -77,6 +77,7 @@ class Bookkeeping(RuleBasedStateMachine):
         self.engine = make_engine(f"sqlite:///{self.folder / 'ladder.db'}")
         self.make = sessions(self.engine)
         self.store = self.folder / "store"
+        self.store.mkdir()  # as the ladder makes it when it starts: a submission never does (ladder/submissions.py)
         with self.make() as db:
             for name in ("alice", "bob"):
                 add_user(db, name)

@@ -254,6 +254,7 @@ def test_a_new_version_replaces_a_suspended_one(make: sessionmaker[Session], tmp
         db.commit()
         owner = db.scalars(select(User)).one()
     store = tmp_path / "bots"
+    store.mkdir()  # as the ladder makes it when it starts: a submission never does
     first = asyncio.run(submit(make, store, owner, zip_directory(SAMPLE_BOTS / "random"), validate=False))
     [other] = add_bots_of(make, owner)
     with make() as db:
