@@ -145,7 +145,6 @@ def store_gone(folders: list[str | None], data_dir: str) -> str | None:
     return None
 
 
-
 def files_gone(store: Path, rel: str) -> bool:
     """Whether a version's folder ``rel`` of the bot store is gone (or holds no manifest any more): one stat."""
     return not (store / rel / MANIFEST).is_file()

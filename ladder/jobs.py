@@ -309,6 +309,12 @@ async def play_job(
                 raise
             finally:
                 keeper.cancel()
+            if nobody_played(played.record.result) and (gone := _files_gone(job)) is not None:
+                # No bot could start because the ladder's folders went as the match began (their logs' folder with
+                # them): as for one gone under a match in play, queued again with no attempt counted.
+                log.error("match %s: %s; it goes back to the queue", job.match_id, gone)
+                await asyncio.to_thread(release, make, job.match_id, job.owner)
+                return outcome("unfit", gone)
             if nobody_played(played.record.result):
                 # Not recorded: a draw of a match nobody played moved both bots' ratings. Most often the worker started
                 # no bot (a sandbox broken since it was checked, an interpreter gone): played again, elsewhere perhaps.

@@ -359,7 +359,9 @@ class ProcessLauncher:
     name = "process"
 
     async def launch(self, spec: LaunchSpec) -> BotHandle:
-        spec.log_path.parent.mkdir(parents=True, exist_ok=True)
+        # Its folder made again if it went, not its parents: its caller made them (a ladder's data folder moved away as the
+        # match started was made again around a seat's log).
+        spec.log_path.parent.mkdir(exist_ok=True)
         spec.home.mkdir(parents=True, exist_ok=True)
         # A pooled process learns each match's address from its control pipe: an address here would name no socket.
         extra = {"ARENA_CONTROL": "stdin", **spec.env} if spec.control else {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}

@@ -209,6 +209,7 @@ class BotPool:
             except OSError as exc:  # shutil.Error too: a named pipe, a file it may not read
                 raise LaunchError(f"could not copy the bot's folder for its process: {copy_failure(exc)}") from None
             sockets.mkdir()
+            self.log_dir.mkdir(parents=True, exist_ok=True)  # the launcher makes no parents of a log
             server = make_server(service)
             server.add_insecure_port(f"unix:{sockets / SOCKET}")
             await server.start()
@@ -420,14 +421,16 @@ def _not_started(session: MatchSession, seat: int, log: Path, exc: Exception) ->
     said = str(exc) if isinstance(exc, LaunchError) else f"the bot could not be started ({type(exc).__name__}: {exc})"
     session.process_ended(seat, said, started=False)  # first: a log that cannot be written (a full disk) must not stop it
     with contextlib.suppress(OSError):
-        log.parent.mkdir(parents=True, exist_ok=True)
+        log.parent.mkdir(exist_ok=True)  # not its parents: see _start_and_watch
         log.write_text(f"{said}\n")
 
 
 async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchSession, handles: list[BotHandle | None]) -> None:
     """Start one bot, then tell the session if it ends before the match does."""
     try:
-        spec.log_path.parent.mkdir(parents=True, exist_ok=True)
+        # The log folder run_local_match made, again if it went meanwhile, but not its parents: a ladder's data folder
+        # moved away while the match started up was made again around it (ladder/grounds.py).
+        spec.log_path.parent.mkdir(exist_ok=True)
         handle = await launcher.launch(spec)
     except Exception as exc:  # noqa: BLE001 - a launcher's own failure too: told now, not as a bot that never connected, seconds later
         _not_started(session, spec.seat, spec.log_path, exc)

@@ -171,3 +171,26 @@ def test_a_match_whose_bots_folder_is_gone_from_the_store_goes_back_with_no_atte
     with sqlite3.connect(tmp_path / "data" / "ladder.db") as conn:
         status, attempts, error = conn.execute("SELECT status, attempts, error FROM matches WHERE id = ?", (job.match_id,)).fetchone()
     assert (status, attempts, error) == ("queued", 0, "")
+
+
+def test_a_data_folder_moved_as_the_bots_start_is_not_made_again_and_costs_no_attempt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moved between the job's look at it and its bots' start: each seat's start made its log folder with its parents,
+    the data folder with them (the folder moved back then went inside that one), and the match, which no bot could
+    play, went back at the cost of an attempt. Now no folder is made, and it goes back with none counted."""
+    from referee.server.launchers import ProcessLauncher
+
+    config = LadderConfig(tmp_path / "data", url=f"sqlite:///{tmp_path / 'elsewhere.db'}", samples=False, games=["generals-war"])
+    ladder, job = claimed(config)
+    launch = ProcessLauncher.launch
+
+    async def moved_first(self: ProcessLauncher, spec: object) -> object:
+        if config.data_dir.exists():
+            config.data_dir.rename(tmp_path / "away")
+        return await launch(self, spec)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ProcessLauncher, "launch", moved_first)
+    outcome = asyncio.run(play_job(ladder.make, job, "here", just_claimed=True))
+    assert not config.data_dir.exists(), ("the data folder was made again", sorted(str(p) for p in config.data_dir.rglob("*")))
+    assert outcome.status == "unfit" and "is gone" in outcome.detail, outcome
+    with sqlite3.connect(tmp_path / "elsewhere.db") as conn:
+        assert conn.execute("SELECT status, attempts FROM matches WHERE id = ?", (job.match_id,)).fetchone() == ("queued", 0)
