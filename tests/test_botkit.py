@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -251,3 +252,19 @@ def test_the_readmes_commands_are_the_try_it_lines(tmp_path: Path, monkeypatch: 
     readme = (tmp_path / "my bots" / "kit" / "README.md").read_text()
     commands = [line.strip() for line in readme.splitlines() if line.startswith("    ")]
     assert commands and all(command in try_it for command in commands), (commands, try_it)
+
+
+@pytest.mark.parametrize("lang", ["python", pytest.param("typescript", marks=needs_node)])
+def test_the_readmes_match_against_the_random_sample_bot_names_it_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The Python kit's README said `arena match GAME DIR sample_bots/random`, a folder only the repository's own
+    folder has: a bot made anywhere else found no such bot. It now names the random sample bot's folder in full."""
+    monkeypatch.chdir(tmp_path)
+    new("kit", "--game", "glory", "--lang", lang, "--dir", "kit")
+    readme = (tmp_path / "kit" / "README.md").read_text()
+    against = [shlex.split(quoted) for quoted in re.findall(r"`(arena match [^`]*random[^`]*)`", readme)]
+    assert against, readme
+    command = [word for word in against[0] if word != "..."]
+    assert command[:4] == ["arena", "match", "glory", "kit"], command
+    assert (Path(command[4]) / "bot.toml").is_file() and Path(command[4]).is_absolute(), command

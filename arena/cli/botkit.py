@@ -171,8 +171,8 @@ Play it and test it (with the arena environment, such as `.venv/bin/`):
     __MATCH__
     pytest __DIR__
 
-`arena match __GAME__ __DIR__ sample_bots/random ...` plays it against other bots
-(one directory per seat). Before `arena ladder submit __DIR__`, `arena bot check __DIR__`
+`arena match __GAME__ __DIR__ __RANDOM__ ...` plays it against other bots
+(one directory per seat; that one is the random sample bot, in Arena's sample_bots/). Before `arena ladder submit __DIR__`, `arena bot check __DIR__`
 tells whether the ladder would take it (its validation matches, played here).
 """
 
@@ -280,6 +280,8 @@ Test (and build), then play, both from where `arena bot new` ran:
     (cd __DIR__ && npm test)
     __MATCH__
 
+`arena match __GAME__ __DIR__ __RANDOM__ ...` plays it against other bots
+(one directory per seat; that one is the random sample bot, in Arena's sample_bots/).
 Before `arena ladder submit __DIR__`, `arena bot check __DIR__` tells whether the ladder
 would take it (its validation matches, played here).
 """
@@ -416,6 +418,7 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
         "DIR": shlex.quote(str(directory)),  # the README's commands, as a shell takes a folder with a space in its name
         "MATCH": match_command(game, shlex.quote(str(directory))),
         "SDK": str(TS_SDK),
+        "RANDOM": shlex.quote(str(ROOT / "sample_bots" / "random")),  # in full: a kit is made anywhere
         "TEST_FILE": test_file(name),
     }
     if lang == "python":
