@@ -168,11 +168,18 @@ def test_a_seat_in_a_field_is_named_with_its_bot_as_the_browser_names_it(replay:
     assert any(re.search(r"round started: round \d+, attacker seat \d \(b\d\)", line) for line in lines), lines[:20]
 
 
+VIEWER = ROOT / "ladder" / "web" / "static" / "viewer.js"
+
+
+def viewer_set(name: str) -> set[str]:
+    """The names in viewer.js's ``const NAME = new Set([...]);``."""
+    block = re.search(rf"const {name} = new Set\(\[(.*?)\]\);", VIEWER.read_text(), re.S)
+    assert block is not None, name
+    return set(re.findall(r'"(\w+)"', block.group(1)))
+
+
 def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:
-    script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
-    block = re.search(r"const SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
-    assert block is not None
-    assert set(re.findall(r'"(\w+)"', block.group(1))) == SEAT_KEYS
+    assert viewer_set("SEAT_KEYS") == SEAT_KEYS
 
 
 def test_a_list_of_one_number_per_seat_names_each_seat_as_the_browser_names_it() -> None:
@@ -222,10 +229,7 @@ def test_an_extra_round_of_generals_and_assassins_reads_so_in_a_replays_table(tm
 
 
 def test_the_terminal_and_the_browser_know_the_same_lists_by_seat() -> None:
-    script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
-    block = re.search(r"const BY_SEAT_KEYS = new Set\(\[(.*?)\]\);", script, re.S)
-    assert block is not None
-    assert set(re.findall(r'"(\w+)"', block.group(1))) == BY_SEAT_KEYS
+    assert viewer_set("BY_SEAT_KEYS") == BY_SEAT_KEYS
 
 
 def test_glorys_turn_is_a_seat_in_the_table_and_a_count_elsewhere() -> None:
@@ -236,7 +240,7 @@ def test_glorys_turn_is_a_seat_in_the_table_and_a_count_elsewhere() -> None:
 
 
 def test_the_terminal_and_the_browser_know_the_same_seat_fields_of_one_game() -> None:
-    script = (ROOT / "ladder" / "web" / "static" / "viewer.js").read_text()
+    script = VIEWER.read_text()
     block = re.search(r"const TOUCHES = \{(.*?)\n  \};", script, re.S)
     assert block is not None
     browser = {game: frozenset(re.findall(r'"(\w+)"', seats)) for game, seats in re.findall(r'"?([\w-]+)"?: \{[^\n]*seats: \[([^\]]*)\]', block.group(1))}

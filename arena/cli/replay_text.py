@@ -138,11 +138,15 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     names = data.get("names") or []
     seats = GAME_SEAT_KEYS.get(str(data.get("game")), frozenset())
     of_rounds = round_of_rounds(state)
-    facts = [
-        of_rounds if k == "round" and of_rounds else f"{label(k)} {seat_name(names, v)}" if k in seats and _named_seat(v, names) else field_text(k, v, names)
-        for k, v in state.items()
-        if not _nested(v) and k != "num_players" and not (of_rounds and k in ROUND_TOLD)
-    ]
+
+    def fact(key: str, value: Any) -> str:
+        if key == "round" and of_rounds:
+            return of_rounds
+        if key in seats and _named_seat(value, names):  # a field that is a seat in this game alone
+            return f"{label(key)} {seat_name(names, value)}"
+        return field_text(key, value, names)
+
+    facts = [fact(k, v) for k, v in state.items() if not _nested(v) and k != "num_players" and not (of_rounds and k in ROUND_TOLD)]
     if facts:
         yield " · ".join(facts)
     for key, value in state.items():

@@ -74,11 +74,10 @@ const Arena = (() => {
   /* A seat's verdicts as badges, "TIMEOUT@3" with the detail as its title; with ``withheld`` (a title saying why) the
      kind alone: another seat's view of the replay is not told the detail (it may name the cards the seat tried). */
   function verdictBadges(verdicts, withheld) {
-    return (verdicts || []).map((v) =>
-      withheld
-        ? el("span", { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: withheld }, String(v.kind))
-        : el("span", { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: v.detail || "" }, `${v.kind}${v.decision !== undefined && v.decision !== null ? "@" + v.decision : ""}`)
-    );
+    return (verdicts || []).map((v) => {
+      const at = !withheld && v.decision !== undefined && v.decision !== null ? "@" + v.decision : "";
+      return el("span", { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: withheld || v.detail || "" }, `${v.kind}${at}`);
+    });
   }
 
   let gamesPromise = null;

@@ -273,6 +273,19 @@ class Faulty(Bot):
         return random_action(request, self.rng)
 
 
+#: Faults that do one thing, each its own function, then play the game.
+THEN_PLAY = {
+    "signal_pid_1": signal_first_process,
+    "inotify_hog": hold_inotify_instances,
+    "orphans": leave_orphans,
+    "fill_disk": fill_disk,
+    "escape": escape,
+    "breakout": probe_breakouts,
+    "other_seat": probe_other_seats,
+    "confinement": report_confinement,
+}
+
+
 def main() -> None:
     if FAULT == "log_flood":  # a line to find, then three times the log's cap
         print("FIRST LINE OF THE LOG", flush=True)
@@ -291,12 +304,6 @@ def main() -> None:
         time.sleep(600)
     if FAULT == "slow_start":
         time.sleep(float(os.environ.get("FAULTY_DELAY", "5")))
-    if FAULT == "signal_pid_1":
-        signal_first_process()
-    if FAULT == "inotify_hog":
-        hold_inotify_instances()
-    if FAULT == "orphans":
-        leave_orphans()
     if FAULT == "never_connect":
         time.sleep(3600)
     if FAULT == "crash_at_start":
@@ -312,8 +319,6 @@ def main() -> None:
         big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 20_000_000)).SerializeToString()
         raw_stream([hello(), big])
         time.sleep(3600)
-    if FAULT == "fill_disk":
-        fill_disk()
     if FAULT == "wrong_token":
         raw_stream([hello("not-my-token")])
         sys.exit("refused")
@@ -330,14 +335,8 @@ def main() -> None:
                 break
         if children >= 100_000:
             breach("forked without limit")
-    if FAULT == "escape":
-        escape()
-    if FAULT == "breakout":
-        probe_breakouts()
-    if FAULT == "other_seat":
-        probe_other_seats()
-    if FAULT == "confinement":
-        report_confinement()
+    if FAULT in THEN_PLAY:
+        THEN_PLAY[FAULT]()
     run(Faulty())
 
 
