@@ -15,6 +15,8 @@ which matches finish. All tables of one round play the same seed.
 from __future__ import annotations
 
 import hashlib
+import math
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,8 +28,13 @@ FORMATS = ("round-robin", "gauntlet", "swiss")
 
 #: Points a swiss bye is worth, per game of the deal the bot sits out (the chess convention: a bye scores as a win).
 BYE_POINTS_PER_GAME = 1.0
-#: Nodes the swiss pairing search may visit per repeat budget before it allows one more repeat.
+#: Tables the swiss pairing search may try per repeat budget before it gives up (each is a few dictionary look-ups).
 SEARCH_LIMIT = 20_000
+#: Swaps tried by the swiss pairing's local search (simulated annealing), for the rounds where its searches give up.
+ANNEALING_STEPS = 30_000
+#: The local search's first temperature, in repeated meetings (it cools to 0): a swap that repeats one more meeting is
+#: taken at first with probability e⁻⁴.
+ANNEALING_HEAT = 0.25
 
 
 @dataclass(frozen=True)
@@ -146,21 +153,23 @@ def swiss_tables(
     are seated top down: the best unseated bot with the nearest bots below it
     (Monrad-style), searching for the seating that repeats the fewest earlier
     meetings — none when that is possible. When the top-down search gives up
-    (late rounds of a large field), the most constrained bots are seated first.
+    (late rounds of a large field), the most constrained bots are seated first;
+    when that gives up too, the seating is the one found by swapping bots
+    between the nearest-neighbour tables while a swap repeats fewer meetings.
     """
     position = {b: i for i, b in enumerate(order)}
     sit_out = len(order) % players
     bye = sorted(order, key=lambda b: (byes.get(b, 0), -position[b]))[:sit_out]
     seated = [b for b in order if b not in bye]
 
-    def cost(table: tuple[int, ...]) -> int:
+    def cost(table: Sequence[int]) -> int:
         return sum(met.get(frozenset(p), 0) for p in combinations(table, 2))
 
     def unmet(bot: int, among: list[int]) -> int:
         return sum(1 for o in among if o != bot and not met.get(frozenset((bot, o)), 0))
 
-    def search(rest: list[int], budget: int, nodes: list[int], tight: bool = False) -> list[tuple[int, ...]] | None:
-        """Seatings of ``rest`` repeating at most ``budget`` meetings, the first found; None past ``nodes`` tables tried.
+    def search(rest: list[int], budget: int, tries: list[int], tight: bool = False) -> list[tuple[int, ...]] | None:
+        """Seatings of ``rest`` repeating at most ``budget`` meetings, the first found; None past ``tries`` tables tried.
 
         ``tight``: seat first the bot with the fewest others it has not met (the nearest of them first), and give up on
         a branch that leaves a bot too few of them when no repeat is left to spend.
@@ -173,31 +182,64 @@ def swiss_tables(
         else:
             first, others = rest[0], rest[1:]
         for picked in combinations(range(len(others)), players - 1):
+            tries[0] -= 1  # every table tried counts, also one over the budget: their number grows fast with the table
+            if tries[0] < 0:
+                return None
             table = (first, *(others[i] for i in picked))
             c = cost(table)
             if c > budget:
                 continue
-            nodes[0] -= 1
-            if nodes[0] < 0:
-                return None
             remaining = [b for i, b in enumerate(others) if i not in picked]
             if tight and budget == c and any(unmet(b, remaining) < players - 1 for b in remaining):
                 continue
-            found = search(remaining, budget - c, nodes, tight)
+            found = search(remaining, budget - c, tries, tight)
             if found is not None:
                 return [table, *found]
         return None
 
-    # The greedy seating (always the nearest bots) costs at most this much, so the loop ends.
-    greedy = [tuple(seated[i : i + players]) for i in range(0, len(seated), players)]
-    worst = sum(cost(t) for t in greedy)
-    tables: list[tuple[int, ...]] = greedy
-    for budget in range(worst + 1):
-        nodes = [SEARCH_LIMIT]
-        found = search(seated, budget, nodes)
-        if found is None and nodes[0] < 0:  # gave up rather than found none: top-down misses seatings a late round has
+    def spread(table: Sequence[int]) -> int:
+        return max(position[b] for b in table) - min(position[b] for b in table)
+
+    def swapped(tables: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """``tables`` after swapping bots between them while that repeats fewer meetings (or as many, the tables'
+        standings nearer): swaps for worse seatings are taken too, less and less often (simulated annealing from a
+        fixed seed, so the seating depends on the standings only), and the best seating met is kept."""
+        rng = random.Random(0)
+        seating = [list(t) for t in tables]
+        keys = [(cost(t), spread(t)) for t in seating]
+        repeats, spreads = sum(k[0] for k in keys), sum(k[1] for k in keys)
+        best, best_key = [t[:] for t in seating], (repeats, spreads)
+        for step in range(ANNEALING_STEPS if len(seating) > 1 else 0):
+            i, j = rng.sample(range(len(seating)), 2)
+            a, b = rng.randrange(players), rng.randrange(players)
+            ti, tj = seating[i][:], seating[j][:]
+            ti[a], tj[b] = tj[b], ti[a]
+            ki, kj = (cost(ti), spread(ti)), (cost(tj), spread(tj))
+            # a repeat weighs as much as the widest spread of standings a table can have
+            delta = (ki[0] + kj[0] - keys[i][0] - keys[j][0]) * len(order) + ki[1] + kj[1] - keys[i][1] - keys[j][1]
+            heat = ANNEALING_HEAT * len(order) * (1 - step / ANNEALING_STEPS)
+            if delta <= 0 or (heat > 0 and rng.random() < math.exp(-delta / heat)):
+                repeats += ki[0] + kj[0] - keys[i][0] - keys[j][0]
+                spreads += ki[1] + kj[1] - keys[i][1] - keys[j][1]
+                seating[i], seating[j], keys[i], keys[j] = ti, tj, ki, kj
+                if (repeats, spreads) < best_key:
+                    best, best_key = [t[:] for t in seating], (repeats, spreads)
+        return [tuple(t) for t in best]
+
+    fallback: list[tuple[int, ...]] | None = None
+    budget = 0
+    while True:
+        tries = [SEARCH_LIMIT]
+        found = search(seated, budget, tries)
+        if found is None and tries[0] < 0:  # gave up rather than found none: top-down misses seatings a late round has
             found = search(seated, budget, [SEARCH_LIMIT], tight=True)
+            if found is None and fallback is None:
+                fallback = swapped([tuple(seated[i : i + players]) for i in range(0, len(seated), players)])
         if found is not None:
             tables = found
             break
+        if fallback is not None and budget >= sum(cost(t) for t in fallback):
+            tables = fallback  # the searches found nothing with fewer repeats
+            break
+        budget += 1  # no seating with this few repeats: not given up, every one was tried
     return [tuple(sorted(t)) for t in tables], sorted(bye)
