@@ -80,6 +80,7 @@ def test_a_serving_ladder_whose_versions_folder_goes_fails_nothing_and_plays_it_
     done = "SELECT count(*) FROM matches WHERE status = 'done'"
     done_with_it = "SELECT count(*) FROM matches m JOIN match_seats s ON s.match_id = m.id WHERE m.status = 'done' AND s.bot_version_id = :v"
     rating = "SELECT games FROM ratings WHERE bot_version_id = :v"
+    running_with_it = done_with_it.replace("'done'", "'running'")
 
     async def go() -> None:
         runner = asyncio.create_task(ladder.run(serve_http=False))
@@ -88,7 +89,11 @@ def test_a_serving_ladder_whose_versions_folder_goes_fails_nothing_and_plays_it_
                 while read(done_with_it) < 2:
                     await asyncio.sleep(0.1)
                 folder.rename(away)
-                await asyncio.sleep(3)  # the matches it was playing finish (their copies were made), its set is rated
+                # Until the ladder has found it gone and the matches it was playing are over (their copies were made before
+                # the folder went: recorded, rated in the same transaction; a claim after it comes back, not played).
+                while third not in ladder.missing.held or read(running_with_it):
+                    assert not runner.done()
+                    await asyncio.sleep(0.1)
                 played, games = read(done_with_it), read(rating)
                 target = read(done) + 8
                 while read(done) < target:
