@@ -50,8 +50,13 @@ _NEW_MATCH = (
 )
 _VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
 _WAITING_BY_GAME = select(_MATCHES.c.game, func.count()).where(_MATCHES.c.status == "queued").group_by(_MATCHES.c.game)
+_HELD_SEATS = _SEATS.alias("held_seats")  # its own name: correlated to the matches alone, in a query of seats too (``_ENTERED``)
 #: A match seating one of the versions in ``held`` (their folders gone from the store: ladder/grounds.py, MissingVersions).
-SEATS_HELD = select(_SEATS.c.match_id).where(_SEATS.c.match_id == _MATCHES.c.id, _SEATS.c.bot_version_id.in_(bindparam("held", expanding=True))).exists()
+SEATS_HELD = (
+    select(_HELD_SEATS.c.match_id)
+    .where(_HELD_SEATS.c.match_id == _MATCHES.c.id, _HELD_SEATS.c.bot_version_id.in_(bindparam("held", expanding=True)))
+    .exists()
+)
 #: The matches waiting that can be played now: held ones wait for their version's folder, and filled no place of the queue.
 _PLAYABLE_BY_GAME = _WAITING_BY_GAME.where(~SEATS_HELD)
 _ENTRANTS = (
@@ -81,6 +86,9 @@ _ENTERED = (
         ),
     )
 )
+#: ``_ENTERED`` but the matches waiting for a version ``held``: counted, its opponents looked as if they had played more
+#: than they had, and were passed over for the games they needed. Their played halves still count (rated all the same).
+_ENTERED_UNHELD = _ENTERED.where(~(_MATCHES.c.status.in_(PENDING) & SEATS_HELD))
 
 
 class ScheduleError(ValueError):
@@ -101,14 +109,15 @@ class Entrant:
 
 def entrants(db: Session, game: str, held: frozenset[int] = frozenset()) -> list[Entrant]:
     """The active versions that play ``game``, but those ``held`` (their folders gone from the store), with their ratings
-    and games played or coming (``_ENTERED``; challenges are no games).
+    and games played or coming (``_ENTERED``; challenges are no games, nor matches waiting for a version ``held``).
 
     In Core statements built once, on the session's connection: the scheduler's tick reads them for every
     two matches played, in the process that referees the ladder's matches.
     """
     conn = db.connection()
     rows = conn.execute(_ENTRANTS, {"game": game}).all()
-    coming = Counter(conn.execute(_ENTERED, {"game": game}).scalars())
+    entered = conn.execute(_ENTERED_UNHELD, {"game": game, "held": sorted(held)}) if held else conn.execute(_ENTERED, {"game": game})
+    coming = Counter(entered.scalars())
     return [Entrant(vid, name, Skill(mu, sigma), games + coming[vid]) for vid, name, mu, sigma, games in rows if vid not in held]
 
 

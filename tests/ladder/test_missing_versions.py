@@ -8,10 +8,11 @@ import logging
 import random
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ladder.scheduler import add_duplicate_set, fill_queue
+from ladder.scheduler import add_duplicate_set, entrants, fill_queue
 from ladder.service import Ladder, LadderConfig
 from ladder.worker import claim_next
 from referee.server.session import TimeControl
@@ -111,3 +112,30 @@ def test_a_serving_ladder_whose_versions_folder_goes_fails_nothing_and_plays_it_
     asyncio.run(go())
     assert read("SELECT count(*) FROM matches WHERE status = 'failed' OR attempts > 0 OR error != ''") == 0
     assert said(caplog, "bot version third #1") == 2, caplog.text  # gone, once; back, once
+
+
+def held_ladder(tmp_path: Path, **settings: Any) -> tuple[Ladder, int, int, int, Path]:
+    """A ladder of three versions, entered unvalidated: their ids, and the third's folder (for the test to move away)."""
+    ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], seed=1, **settings))
+    greedy, rand, third = enter(ladder, [*BOTS, named_copy(tmp_path / "src", "third")], validate=False)
+    return ladder, greedy, rand, third, ladder.store / "third" / "1"
+
+
+def queue(ladder: Ladder, *versions: int) -> list[int]:
+    with ladder.make() as db:
+        made = [m.id for m in add_duplicate_set(db, "generals-war", list(versions), 5, "placement")]
+        db.commit()
+    return made
+
+
+def test_held_matches_are_no_coming_games_for_anyone(tmp_path: Path) -> None:
+    """The scheduler counted a held match as a game coming for its opponents (_ENTERED): they looked as if they had
+    played more than they had, so that their placement was passed over and others were drawn in their place."""
+    ladder, greedy, rand, third, folder = held_ladder(tmp_path)
+    queue(ladder, greedy, third)
+    queue(ladder, greedy, rand)
+    folder.rename(tmp_path / "away")
+    held = ladder.missing.look(ladder.make)
+    with ladder.make() as db:
+        assert {e.version_id: e.games for e in entrants(db, "generals-war")} == {greedy: 4, rand: 2, third: 2}
+        assert {e.version_id: e.games for e in entrants(db, "generals-war", held)} == {greedy: 2, rand: 2}
