@@ -14,7 +14,7 @@ write to the old file, and what they wrote would be lost.
 
 The same pause serves the ladder's own disk full or read-only (``Grounds.unwritable``), once a match of the local pool
 found so and a probe confirmed it: each match failed at its third try while it lasted, one a minute, played and thrown
-away. And one version's folder removed by hand (``MissingVersions``) holds that version's matches, not the ladder's.
+away. And one version's folder removed by hand (``MissingVersions``) holds that version's matches (an hour at most), not the ladder's.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from sqlalchemy import make_url, select
+from sqlalchemy import make_url, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat
@@ -36,6 +36,8 @@ from referee.server.manifest import MANIFEST
 STORE = "bots"
 #: How often the serving ladder looks for bot versions whose folder is gone from the store (``MissingVersions``).
 LOOK_EVERY_S = 5.0
+#: How long a match waits for a bot version whose folder is gone before it is cancelled (``MissingVersions``; 0: for ever).
+HOLD_MISSING_S = 3600.0
 #: How often a ladder whose own disk could not be written tries writing again (``Grounds.unwritable``).
 PROBE_EVERY_S = 5.0
 log = logging.getLogger("arena.ladder")
@@ -153,13 +155,32 @@ def files_gone(store: Path, rel: str) -> bool:
 #: The versions the ladder would play: those on it, and any seated in a match queued or playing (a retired or suspended
 #: version's set in progress is played to its end).
 _WOULD_PLAY = (
-    select(BotVersion.id, Bot.name, BotVersion.seq, BotVersion.path)
+    select(BotVersion.id, Bot.name, BotVersion.seq, BotVersion.path, BotVersion.status, BotVersion.reason)
     .join(Bot, Bot.id == BotVersion.bot_id)
     .where(
         (BotVersion.status == "active")
         | BotVersion.id.in_(select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.status.in_(PENDING)))
     )
 )
+
+
+def cancel_held(db: Session, version_id: int, error: str, at: float, queued_by: float | None = None) -> int:
+    """Cancel the matches queued with a version whose folder is gone (those queued by ``queued_by``, when given): failed,
+    no attempt counted, ``error`` saying why. Not one claimed meanwhile: it comes back (bot_files_gone) or is played."""
+    seated = select(MatchSeat.match_id).where(MatchSeat.bot_version_id == version_id)
+    which = update(Match).where(Match.status == "queued", Match.id.in_(seated))
+    if queued_by is not None:
+        which = which.where(Match.created_at <= queued_by)
+    done = db.execute(which.values(status="failed", error=error, finished_at=at).execution_options(synchronize_session=False))
+    return int(done.rowcount)  # type: ignore[attr-defined]
+
+
+def span(seconds: float) -> str:
+    """A hold time as an operator wrote it: "1 h", "10 min", "90 s"."""
+    for unit, size in (("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g} {unit}"
+    return f"{seconds:g} s"
 
 
 class MissingVersions:
@@ -169,18 +190,30 @@ class MissingVersions:
     its innocent opponents' with it, while the scheduler drew it again and again. Now the scheduler draws it no more and
     the dispatcher claims none of its queued matches (``held``), which wait, no attempt counted; its rating and history
     are left alone, and once its folder is back it is drawn and its matches played again. Said once each way in the log.
+
+    They waited for ever, though, and their opponents with them. A held match is cancelled (failed, no attempt counted,
+    its error saying why; ``cancelled`` is told how many, for /metrics) once it has waited ``hold_for`` seconds since the
+    folder was found gone (0: for ever), and at once when the version is off the ladder (withdrawn, or replaced by a
+    newer version): nothing would bring it back to play them. The version itself stays held until its folder is back.
     """
 
-    def __init__(self, store: Path, every: float = LOOK_EVERY_S) -> None:
+    def __init__(
+        self, store: Path, every: float = LOOK_EVERY_S, hold_for: float = HOLD_MISSING_S, cancelled: Callable[[int], None] | None = None
+    ) -> None:
         self.store = store
         self.every = every
+        self.hold_for = hold_for
+        self.cancelled = cancelled
+        self.clock: Callable[[], float] = time.time  # the matches' created_at's clock
         self.held: frozenset[int] = frozenset()  # the versions found gone at the last look
         self._named: dict[int, str] = {}  # how the log named them
+        self._since: dict[int, float] = {}  # when each was found gone (``clock``)
         self._looked = -1e9
         self._lock = threading.Lock()  # looked at from the scheduler's thread and the dispatcher's
 
     def look(self, make: sessionmaker[Session], now: bool = False) -> frozenset[int]:
-        """``held``, looked at again if the last look is ``every`` seconds old (or ``now``): a query and a stat per version."""
+        """``held``, looked at again if the last look is ``every`` seconds old (or ``now``): a query and a stat per version,
+        and the held matches cancelled that are due (``cancel_due``)."""
         with self._lock:
             if not now and time.monotonic() - self._looked < self.every:
                 return self.held
@@ -189,12 +222,48 @@ class MissingVersions:
                 return self.held
             with make() as db:
                 rows = db.execute(_WOULD_PLAY).all()
-            gone = {vid: f"{name} #{seq} (its folder {self.store / path})" for vid, name, seq, path in rows if files_gone(self.store, path)}
+            off = {vid: reason for vid, _, _, _, status, reason in rows if status == "retired"}
+            gone = {vid: f"{name} #{seq} (its folder {self.store / path})" for vid, name, seq, path, _, _ in rows if files_gone(self.store, path)}
+            at = self.clock()
             for vid in sorted(gone.keys() - self.held):
-                log.error("bot version %s is gone from the bot store: it is drawn for no match, and its queued matches wait, until"
-                          " the folder is back (its rating and history are kept)", gone[vid])
+                self._since[vid] = at
+                if vid not in off:  # one off the ladder is said with its matches cancelled, below
+                    log.error("bot version %s is gone from the bot store: it is drawn for no match until the folder is back, and its"
+                              " queued matches wait for it, %s (its rating and history are kept)", gone[vid],
+                              f"{span(self.hold_for)} at most, then cancelled" if self.hold_for > 0 else "for as long as it takes")
             for vid in sorted(self.held - gone.keys()):
+                self._since.pop(vid, None)
                 if any(row[0] == vid for row in rows):
                     log.warning("bot version %s is back in the bot store: it is drawn and its matches played again", self._named[vid])
             self.held, self._named = frozenset(gone), gone
+            names = {vid: f"{name} #{seq}" for vid, name, seq, _, _, _ in rows}
+            self.cancel_due(make, at, {vid: names[vid] for vid in gone}, off)
             return self.held
+
+    def cancel_due(self, make: sessionmaker[Session], at: float, public: dict[int, str], off: dict[int, str]) -> None:
+        """Cancel the held matches of the versions off the ladder (``off``: their reasons), and those that have waited
+        ``hold_for`` for theirs; each version's said once in the log. ``public`` names the versions held, no path."""
+        if not public:
+            return
+        ended = 0
+        with make() as db:
+            for vid in sorted(public):
+                if vid in off:
+                    why = f" ({off[vid]})" if off[vid] else ""
+                    n = cancel_held(db, vid, f"cancelled, as {public[vid]} is off the ladder{why} and its files are gone from the ladder's"
+                                             " bot store", at)
+                    said, after = f"is off the ladder{why} and gone from the bot store", ""
+                elif self.hold_for > 0 and at - self._since[vid] >= self.hold_for:
+                    n = cancel_held(db, vid, f"cancelled, as the files of {public[vid]} were gone from the ladder's bot store for"
+                                             f" {span(self.hold_for)}, the longest a match waits for them", at, at - self.hold_for)
+                    said = f"has been gone from the bot store for {span(self.hold_for)}"
+                    after = "; it is drawn for no match until the folder is back (its rating and history are kept)"
+                else:
+                    continue
+                db.commit()
+                if n:
+                    ended += n
+                    log.error("bot version %s %s: its %d queued matches are cancelled (failed, no attempt counted; what their sets"
+                              " played is rated)%s", self._named[vid], said, n, after)
+        if ended and self.cancelled is not None:
+            self.cancelled(ended)

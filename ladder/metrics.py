@@ -24,7 +24,7 @@ from ladder.models import BotVersion, Match
 
 log = logging.getLogger(__name__)
 
-#: What became of a match handed to the workers (``Ladder._settle``).
+#: What became of a match handed to the workers (``Ladder._settle``), or held for them (``bot_files_cancelled``).
 OUTCOMES = (
     "recorded",  # played and recorded
     "lost",  # its lease was gone: another worker plays or played it
@@ -34,6 +34,7 @@ OUTCOMES = (
     "cancelled",  # Dask cancelled it (its scheduler was lost): queued again
     "database_unreachable",  # the worker could not reach the database: queued again
     "bot_files_gone",  # a bot version's folder is gone from the store: queued again, held until it is back
+    "bot_files_cancelled",  # held so past --hold-missing-seconds, or its version withdrawn: failed, no attempt counted (never handed out)
     "disk_unwritable",  # the ladder's own disk (local pool) is full or read-only: queued again, nothing claimed until it is not
 )
 #: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
@@ -95,8 +96,8 @@ class LadderMetrics:
         )  # fmt: skip
         self.registry.register(DatabaseCollector(make))
 
-    def count(self, outcome: str, seconds: float | None = None) -> None:
-        self.outcomes.labels(outcome).inc()
+    def count(self, outcome: str, seconds: float | None = None, times: int = 1) -> None:
+        self.outcomes.labels(outcome).inc(times)
         if outcome == "recorded" and seconds is not None:
             self.match_seconds.observe(seconds)
 

@@ -34,7 +34,7 @@ from ladder.suspension import SUSPEND_AFTER, Suspended, announce
 from ladder.upload import zip_directory
 from ladder.books import BooksGone
 from ladder.executors import Executor, LocalExecutor, make_executor
-from ladder.grounds import DatabaseReplaced, Grounds, MissingVersions
+from ladder.grounds import HOLD_MISSING_S, DatabaseReplaced, Grounds, MissingVersions
 from ladder.hold import RENEW_S, Hold, HoldLost
 from ladder.jobs import ArchiveCache, JobOutcome, JobSettings, MatchJob, hand_out, hand_out_elsewhere
 from ladder.metrics import LadderMetrics
@@ -119,6 +119,7 @@ class LadderConfig:
     suspend_after: int = SUSPEND_AFTER  # forfeits in a row that suspend a bot version (ladder/suspension.py; 0: never)
     submissions_per_day: int = SUBMISSIONS_PER_DAY  # versions an owner may submit in 24 hours (ladder/submissions.py; 0: no limit)
     keep_retired: int = KEEP_RETIRED  # retired versions of each bot whose folders the store keeps (ladder/retention.py)
+    hold_missing_seconds: float = HOLD_MISSING_S  # how long a match waits for a version whose folder is gone (ladder/grounds.py; 0: for ever)
 
     @property
     def db_url(self) -> str:
@@ -192,7 +193,10 @@ class Ladder:
         self._back = ""  # what to say when it is over
         self._away_said = 0.0  # when that was last said
         #: Bot versions whose folder is gone from the store: drawn for nothing, their matches not claimed (ladder/grounds.py).
-        self.missing = MissingVersions(self.store)
+        #: Their held matches are cancelled after --hold-missing-seconds, or once they are withdrawn (counted on /metrics).
+        self.missing = MissingVersions(
+            self.store, hold_for=config.hold_missing_seconds, cancelled=lambda n: self.metrics.count("bot_files_cancelled", times=n)
+        )
         self.rng = scheduler_rng(self.make, config.seed)
         self.owner_prefix = f"{socket.gethostname()[:32]}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.matches_played = 0

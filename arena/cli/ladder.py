@@ -224,6 +224,7 @@ def serve(
     suspend_after: Annotated[int, typer.Option(help="Suspend a bot version that forfeits this many finished matches in a row (crashed, never connected, over the strike limit); 0: never.", min=0)] = 5,  # ladder.suspension.SUSPEND_AFTER, not imported: it costs every command a second
     submissions_per_day: Annotated[int, typer.Option(help="Versions an owner may submit in any 24 hours (more are answered 429 saying when the next is taken); 0: no limit.", min=0)] = 20,  # ladder.submissions.SUBMISSIONS_PER_DAY, not imported, as above
     keep_retired: Annotated[int, typer.Option(help="Retired versions of each bot whose files the bot store keeps; older ones' folders are removed once no queued or playing match seats them (their replays, ratings and logs stay).", min=0)] = 10,  # ladder.retention.KEEP_RETIRED
+    hold_missing_seconds: Annotated[float, typer.Option(help="How long a match waits for a bot version whose folder is gone from the bot store before it is cancelled (the version stays out of the draw until its folder is back); 0: for ever.", min=0.0)] = 3600.0,  # ladder.grounds.HOLD_MISSING_S
 ) -> None:
     """Run the ladder: HTTP API, scheduler and the dispatcher of matches to local workers or a Dask cluster."""
     import logging
@@ -296,6 +297,7 @@ def serve(
         suspend_after=suspend_after,
         submissions_per_day=submissions_per_day,
         keep_retired=keep_retired,
+        hold_missing_seconds=hold_missing_seconds,
     )
     ladder = Ladder(config)
     try:

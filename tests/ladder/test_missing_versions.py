@@ -1,9 +1,11 @@
 """A bot version's folder removed from the store by hand (ladder/grounds.py, MissingVersions): drawn no more, its matches
-held with no attempt counted, its rating left alone, and all of it played again once the folder is back."""
+held with no attempt counted (and counted as no game coming for anyone), its rating left alone, and all of it played
+again once the folder is back; held matches cancelled after --hold-missing-seconds, or at once for a version withdrawn."""
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import random
 import sqlite3
@@ -11,9 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select, update
 
-from ladder.scheduler import add_duplicate_set, entrants, fill_queue
+from arena.cli.ladder import serve
+from ladder.grounds import HOLD_MISSING_S
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating
+from ladder.scheduler import add_duplicate_set, challenge, entrants, fill_queue
 from ladder.service import Ladder, LadderConfig
+from ladder.submissions import withdraw
 from ladder.worker import claim_next
 from referee.server.session import TimeControl
 from tests.ladder.conftest import enter, named_copy
@@ -126,6 +133,109 @@ def queue(ladder: Ladder, *versions: int) -> list[int]:
         made = [m.id for m in add_duplicate_set(db, "generals-war", list(versions), 5, "placement")]
         db.commit()
     return made
+
+
+def statuses(ladder: Ladder, ids: list[int]) -> list[tuple[str, str, int]]:
+    with ladder.make() as db:
+        return [(s, e, a) for s, e, a in db.execute(select(Match.status, Match.error, Match.attempts).where(Match.id.in_(ids)).order_by(Match.id))]
+
+
+def cancelled_count(ladder: Ladder) -> float:
+    return ladder.metrics.registry.get_sample_value("arena_match_outcomes_total", {"outcome": "bot_files_cancelled"}) or 0.0
+
+
+def test_held_matches_of_a_version_withdrawn_are_cancelled_and_its_opponents_freed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Withdrawn, a version whose folder is gone will never be drawn again, and its held matches waited for ever, their
+    opponents' placements counted as coming. Now they are cancelled (failed, no attempt counted, saying why) at the next
+    look, counted on /metrics and said once; a withdrawn version whose folder is there still plays its queued matches."""
+    ladder, greedy, rand, third, folder = held_ladder(tmp_path)
+    held_set, other_set = queue(ladder, greedy, third), queue(ladder, greedy, rand)
+    folder.rename(tmp_path / "away")
+    caplog.set_level(logging.INFO, "arena.ladder")
+    assert ladder.missing.look(ladder.make) == {third}
+    with ladder.make() as db:
+        withdraw(db, None, "third")
+        withdraw(db, None, "gw-greedy")  # its folder is there: its matches are played, as a withdrawn bot's are
+
+    ladder.missing.look(ladder.make, now=True)
+    ended = statuses(ladder, held_set)
+    assert [(status, attempts) for status, _, attempts in ended] == [("failed", 0)] * 2, ended
+    assert all(error.startswith("cancelled, as third #1 is off the ladder (withdrawn by the operator)") for _, error, _ in ended), ended
+    assert all(str(folder) not in error for _, error, _ in ended), "a public error names no path of the ladder's machine"
+    assert [status for status, _, _ in statuses(ladder, other_set)] == ["queued"] * 2
+    assert cancelled_count(ladder) == 2
+    ladder.missing.look(ladder.make, now=True)
+    assert said(caplog, "bot version third #1") == 2, caplog.text  # gone, then its matches cancelled: once each
+    assert f"bot version third #1 (its folder {folder}) is off the ladder (withdrawn by the operator) and gone from the bot store:" \
+           " its 2 queued matches are cancelled" in caplog.text
+    assert claim_next(ladder.make, "w", 30, ladder.missing.held) is not None, "the other set is played"
+
+
+def test_held_matches_are_cancelled_once_they_waited_the_hold_time_and_the_version_stays_out_of_the_draw(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A version's folder that never came back held its matches for ever. Now a match is cancelled once it has waited
+    --hold-missing-seconds for it (timed from when the ladder found the folder gone, or from its queueing if later),
+    said once; the version stays out of the draw, its rating and status untouched, until its folder is back."""
+    ladder, greedy, rand, third, folder = held_ladder(tmp_path, hold_missing_seconds=600)
+    clock = [1000.0]
+    ladder.missing.clock = lambda: clock[0]
+    waiting = queue(ladder, greedy, third)
+    folder.rename(tmp_path / "away")
+    caplog.set_level(logging.INFO, "arena.ladder")
+    with ladder.make() as db:
+        db.execute(update(Match).where(Match.id.in_(waiting)).values(created_at=500.0))
+        db.commit()
+        rating = db.execute(select(Rating.mu, Rating.sigma, Rating.games).where(Rating.bot_version_id == third)).one()
+    assert ladder.missing.look(ladder.make) == {third}
+
+    clock[0] = 1599.0
+    ladder.missing.look(ladder.make, now=True)
+    assert [status for status, _, _ in statuses(ladder, waiting)] == ["queued"] * 2, "not before the hold time"
+    with ladder.make() as db:  # queued now: it waits its own hold time
+        owner = db.scalars(select(Bot.owner_id).where(Bot.name == "gw-greedy")).one()
+        late = [m.id for m in challenge(db, owner, "gw-greedy", "third", "generals-war", 9)]
+        db.execute(update(Match).where(Match.id.in_(late)).values(created_at=1599.0))
+        db.commit()
+
+    clock[0] = 1600.0
+    assert ladder.missing.look(ladder.make, now=True) == {third}, "still held: drawn for nothing"
+    ended = statuses(ladder, waiting)
+    assert [(status, attempts) for status, _, attempts in ended] == [("failed", 0)] * 2, ended
+    assert all(error == "cancelled, as the files of third #1 were gone from the ladder's bot store for 10 min, the longest a match"
+               " waits for them" for _, error, _ in ended), ended
+    assert [status for status, _, _ in statuses(ladder, late)] == ["queued"] * 2
+    assert cancelled_count(ladder) == 2
+    ladder.missing.look(ladder.make, now=True)
+    assert said(caplog, "bot version third #1") == 2, caplog.text  # gone, then its matches cancelled: once each
+    assert f"its folder {folder}) has been gone from the bot store for 10 min: its 2 queued matches are cancelled" in caplog.text
+    with ladder.make() as db:
+        assert db.execute(select(Rating.mu, Rating.sigma, Rating.games).where(Rating.bot_version_id == third)).one() == rating
+        assert db.scalar(select(BotVersion.status).where(BotVersion.id == third)) == "active"
+        assert fill_queue(db, random.Random(1), target=8, games=["generals-war"], held=ladder.missing.held) == 8
+        seated = set(db.scalars(select(MatchSeat.bot_version_id).join(Match).where(Match.status == "queued", Match.kind != "challenge")))
+    assert seated == {greedy, rand}, "it is drawn for nothing"
+
+    clock[0] = 2199.0
+    ladder.missing.look(ladder.make, now=True)
+    assert [status for status, _, _ in statuses(ladder, late)] == ["failed"] * 2, "the later challenge, once it waited as long"
+    assert cancelled_count(ladder) == 4
+    (tmp_path / "away").rename(folder)
+    assert ladder.missing.look(ladder.make, now=True) == frozenset(), "back: drawn again"
+
+
+def test_a_hold_time_of_zero_holds_matches_for_ever(tmp_path: Path) -> None:
+    ladder, greedy, _, third, folder = held_ladder(tmp_path, hold_missing_seconds=0)
+    ladder.missing.clock = lambda: 1e12
+    waiting = queue(ladder, greedy, third)
+    folder.rename(tmp_path / "away")
+    assert ladder.missing.look(ladder.make) == {third}
+    assert [status for status, _, _ in statuses(ladder, waiting)] == ["queued"] * 2
+
+
+def test_the_serve_commands_hold_default_is_the_ladders() -> None:
+    assert inspect.signature(serve).parameters["hold_missing_seconds"].default == HOLD_MISSING_S == 3600
+    assert LadderConfig(Path(".")).hold_missing_seconds == HOLD_MISSING_S
 
 
 def test_held_matches_are_no_coming_games_for_anyone(tmp_path: Path) -> None:
