@@ -171,6 +171,23 @@ def test_held_matches_of_a_version_withdrawn_are_cancelled_and_its_opponents_fre
     assert claim_next(ladder.make, "w", 30, ladder.missing.held) is not None, "the other set is played"
 
 
+def test_a_suspended_versions_held_matches_wait_and_a_replaced_ones_are_cancelled(tmp_path: Path) -> None:
+    """Suspended, a version may be reinstated: its held matches wait the hold time. Retired by a newer version (no reason
+    recorded), it is off the ladder as a withdrawn one: they are cancelled at once."""
+    ladder, greedy, _, third, folder = held_ladder(tmp_path)
+    waiting = queue(ladder, greedy, third)
+    folder.rename(tmp_path / "away")
+    for status, reason in (("suspended", "suspended: forfeited its last 5 matches"), ("retired", "")):
+        with ladder.make() as db:
+            db.execute(update(BotVersion).where(BotVersion.id == third).values(status=status, reason=reason))
+            db.commit()
+        ladder.missing.look(ladder.make, now=True)
+        if status == "suspended":
+            assert [s for s, _, _ in statuses(ladder, waiting)] == ["queued"] * 2
+    assert {error for _, error, _ in statuses(ladder, waiting)} == {
+        "cancelled, as third #1 is off the ladder and its files are gone from the ladder's bot store"
+    }
+
 def test_held_matches_are_cancelled_once_they_waited_the_hold_time_and_the_version_stays_out_of_the_draw(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
