@@ -27,7 +27,8 @@ if _version_not_supported:
 
 
 class RefereeStub:
-    """The referee hosts matches; each seat of a match plays over its own stream.
+    """The referee hosts matches; each seat of a match plays over its own stream. It serves plain gRPC, without
+    TLS: a bot opens its channel with insecure credentials.
     """
 
     def __init__(self, channel):
@@ -44,7 +45,8 @@ class RefereeStub:
 
 
 class RefereeServicer:
-    """The referee hosts matches; each seat of a match plays over its own stream.
+    """The referee hosts matches; each seat of a match plays over its own stream. It serves plain gRPC, without
+    TLS: a bot opens its channel with insecure credentials.
     """
 
     def Play(self, request_iterator, context):
@@ -76,7 +78,8 @@ def add_RefereeServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Referee:
-    """The referee hosts matches; each seat of a match plays over its own stream.
+    """The referee hosts matches; each seat of a match plays over its own stream. It serves plain gRPC, without
+    TLS: a bot opens its channel with insecure credentials.
     """
 
     @staticmethod

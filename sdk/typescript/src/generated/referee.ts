@@ -249,7 +249,8 @@ export interface ProtoGrpcType {
       ProtocolError: MessageTypeDefinition<_arena_v1_ProtocolError, _arena_v1_ProtocolError__Output>
       Rank: EnumTypeDefinition
       /**
-       * The referee hosts matches; each seat of a match plays over its own stream.
+       * The referee hosts matches; each seat of a match plays over its own stream. It serves plain gRPC, without
+       * TLS: a bot opens its channel with insecure credentials.
        */
       Referee: SubtypeConstructor<typeof grpc.Client, _arena_v1_RefereeClient> & { service: _arena_v1_RefereeDefinition }
       RefereeMessage: MessageTypeDefinition<_arena_v1_RefereeMessage, _arena_v1_RefereeMessage__Output>

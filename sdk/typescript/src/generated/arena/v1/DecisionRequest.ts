@@ -32,7 +32,8 @@ export interface DecisionRequest {
    */
   'decision'?: (_arena_v1_Decision | null);
   /**
-   * Every legal action, when there are few enough to list (see legal_actions_listed).
+   * Every legal action, when there are few enough to list (at most 64; see legal_actions_listed), each to be sent
+   * back as it is; empty when they are not listed.
    */
   'legalActions'?: (_arena_v1_Action)[];
   /**
@@ -76,7 +77,8 @@ export interface DecisionRequest__Output {
    */
   'decision': (_arena_v1_Decision__Output | null);
   /**
-   * Every legal action, when there are few enough to list (see legal_actions_listed).
+   * Every legal action, when there are few enough to list (at most 64; see legal_actions_listed), each to be sent
+   * back as it is; empty when they are not listed.
    */
   'legalActions': (_arena_v1_Action__Output)[];
   /**

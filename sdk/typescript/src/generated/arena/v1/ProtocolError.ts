@@ -4,7 +4,8 @@
 import type { ErrorCode as _arena_v1_ErrorCode, ErrorCode__Output as _arena_v1_ErrorCode__Output } from '../../arena/v1/ErrorCode.js';
 
 /**
- * A message the referee could not accept as a well-formed answer.
+ * A message the referee could not accept as a well-formed answer. It names no request: it is about the bot's
+ * message the referee has just read. A request that was open stays open. (An accepted answer gets no reply at all.)
  */
 export interface ProtocolError {
   /**
@@ -18,7 +19,8 @@ export interface ProtocolError {
 }
 
 /**
- * A message the referee could not accept as a well-formed answer.
+ * A message the referee could not accept as a well-formed answer. It names no request: it is about the bot's
+ * message the referee has just read. A request that was open stays open. (An accepted answer gets no reply at all.)
  */
 export interface ProtocolError__Output {
   /**

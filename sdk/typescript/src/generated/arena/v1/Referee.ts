@@ -7,7 +7,8 @@ import type { BotMessage as _arena_v1_BotMessage, BotMessage__Output as _arena_v
 import type { RefereeMessage as _arena_v1_RefereeMessage, RefereeMessage__Output as _arena_v1_RefereeMessage__Output } from '../../arena/v1/RefereeMessage.js';
 
 /**
- * The referee hosts matches; each seat of a match plays over its own stream.
+ * The referee hosts matches; each seat of a match plays over its own stream. It serves plain gRPC, without
+ * TLS: a bot opens its channel with insecure credentials.
  */
 export interface RefereeClient extends grpc.Client {
   /**
@@ -34,7 +35,8 @@ export interface RefereeClient extends grpc.Client {
 }
 
 /**
- * The referee hosts matches; each seat of a match plays over its own stream.
+ * The referee hosts matches; each seat of a match plays over its own stream. It serves plain gRPC, without
+ * TLS: a bot opens its channel with insecure credentials.
  */
 export interface RefereeHandlers extends grpc.UntypedServiceImplementation {
   /**

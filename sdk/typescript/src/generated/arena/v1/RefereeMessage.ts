@@ -21,7 +21,9 @@ export interface RefereeMessage {
    */
   'decision'?: (_arena_v1_DecisionRequest | null);
   /**
-   * Events the seat may see, in order.
+   * Events the seat may see, in order. Most come inside the next DecisionRequest instead; batches come alone
+   * only just before a Rejection, a ProtocolError or the MatchResult, one batch per action played since the
+   * seat's last message (so several may follow each other).
    */
   'events'?: (_arena_v1_EventBatch | null);
   /**
@@ -57,7 +59,9 @@ export interface RefereeMessage__Output {
    */
   'decision'?: (_arena_v1_DecisionRequest__Output | null);
   /**
-   * Events the seat may see, in order.
+   * Events the seat may see, in order. Most come inside the next DecisionRequest instead; batches come alone
+   * only just before a Rejection, a ProtocolError or the MatchResult, one batch per action played since the
+   * seat's last message (so several may follow each other).
    */
   'events'?: (_arena_v1_EventBatch__Output | null);
   /**
