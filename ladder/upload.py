@@ -34,6 +34,11 @@ UNREADABLE_METHODS = {1: "shrink", 6: "implode", 9: "deflate64", 10: "implode", 
 #: A member's flags zipfile refuses to read: encrypted (bits 0 and 6), compressed patched data (bit 5).
 UNREADABLE_FLAGS = 0x1 | 0x20 | 0x40
 
+#: Folders `zip_directory` leaves out: caches, version control and installed packages (the ladder installs nothing).
+SKIPPED = frozenset({"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"})
+#: Of those, the ones a bot may run from where it was made: what it needs from them must be bundled into its own files.
+INSTALLED = ("node_modules", ".venv")
+
 #: The longest file or folder name most file systems take, and a bound on a whole path inside the bot.
 NAME_BYTES, PATH_BYTES = 255, 1024
 
@@ -56,13 +61,12 @@ def bot_archive(path: Path) -> bytes:
 def zip_directory(path: Path, limits: Limits | None = None) -> bytes:
     """A bot directory as a zip (what `arena ladder submit DIR` sends); skips caches and VCS folders. With ``limits``,
     a folder of more files or bytes than they allow is refused (UploadError) before it is all read."""
-    skip = {"__pycache__", ".git", "node_modules", ".venv", ".mypy_cache", ".pytest_cache"}
     buffer = io.BytesIO()
     entries = size = 0
     # strict_timestamps=False: a file dated before 1980 (from a Nix store, a tar of mtime 0) is stored as of 1980, not a ValueError.
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, strict_timestamps=False) as zf:
         for root, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if d not in skip)
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED)
             for name in dirs + sorted(files):  # a link to a folder is in dirs, where os.walk would skip it unsaid
                 full = Path(root) / name
                 if full.is_symlink():
@@ -75,6 +79,16 @@ def zip_directory(path: Path, limits: Limits | None = None) -> bytes:
                         raise UploadError(f"{path} holds more than {limits.unpacked_bytes} bytes; the ladder takes at most {limits.unpacked_bytes}")
                     _add_file(zf, full, full.relative_to(path).as_posix())
     return buffer.getvalue()
+
+
+def left_out(path: Path) -> list[str]:
+    """The folders of installed packages (INSTALLED) in bot folder ``path`` that its archive goes without, relative to
+    it and sorted: a bot that ran from them plays with `arena match` but crashes on the ladder."""
+    found = []
+    for root, dirs, _ in os.walk(path):
+        found += [(Path(root) / d).relative_to(path).as_posix() for d in dirs if d in INSTALLED]
+        dirs[:] = [d for d in dirs if d not in SKIPPED]
+    return sorted(found)
 
 
 def _add_file(zf: zipfile.ZipFile, full: Path, name: str) -> None:

@@ -28,12 +28,12 @@ SHOWN_LOG = 4000
 def check(
     bot: Annotated[Path, typer.Argument(help="A bot directory, or a .zip of one, as `arena ladder submit` takes it.")],
     sandbox: Annotated[str, typer.Option(help="Run the validation matches as local processes, or in Docker containers as a ladder with --sandbox docker does.")] = "process",
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: passed, bot, version, games, reason, log.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: passed, bot, version, games, reason, log, left_out.")] = False,
 ) -> None:
     """Check a bot as the ladder checks a submission (archive, manifest, one validation match per game); exit 1 if it would be rejected."""
     from arena.cli.stale import warn_stale_folder
     from ladder.submissions import VALIDATION_TC, unknown_games, unpacked, validation_matches
-    from ladder.upload import Limits, UploadError, bot_archive
+    from ladder.upload import Limits, UploadError, bot_archive, left_out
     from referee.core.game import OptionError
     from referee.server.manifest import ManifestError
     from referee.server.runner import launcher_for
@@ -47,6 +47,7 @@ def check(
         # A folder the ladder's limits refuse (more files or bytes than it takes, a link): rejected, as its zip would be.
         data, refused = b"", str(exc)
     warn_stale_folder(bot)
+    installed = left_out(bot) if bot.is_dir() else []
     try:
         launcher_for(sandbox)  # no engine or no image is this machine's trouble, not the bot's: said before anything runs
     except OptionError as exc:
@@ -72,7 +73,7 @@ def check(
             except OptionError as exc:  # the sandbox broke since it was looked at: this machine's trouble, as above
                 fail(str(exc))
     if as_json:
-        print(json.dumps({"passed": not reason, "bot": name, "version": version, "games": games, "reason": reason, "log": log}))
+        print(json.dumps({"passed": not reason, "bot": name, "version": version, "games": games, "reason": reason, "log": log, "left_out": installed}))
     elif reason:
         console.print(f"[red]would be rejected[/]: {escape(reason)}", soft_wrap=True)
         if log:
@@ -80,6 +81,12 @@ def check(
 
             # lines whole, as the bot wrote them, but not its escape sequences: they would drive the reader's terminal
             console.print(printable_log(log[-SHOWN_LOG:]), markup=False, highlight=False, soft_wrap=True)
+        for folder in installed:  # what the bot ran from here may be why it failed there
+            console.print(
+                f"[yellow]note[/]: {escape(folder)} was left out of the archive (the ladder installs nothing): bundle what the bot needs"
+                " from it into its own files (docs/protocol.md)",
+                soft_wrap=True,
+            )
     else:
         tc = VALIDATION_TC
         console.print(

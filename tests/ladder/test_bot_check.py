@@ -82,6 +82,29 @@ def test_a_bot_that_needs_a_file_outside_its_folder_plays_locally_but_would_be_r
     assert code == 1 and "CRASH at decision 0" in said["reason"] and "weights.txt" in said["log"]
 
 
+def test_a_bot_that_needs_its_installed_packages_is_told_they_were_left_out(tmp_path: Path) -> None:
+    """A Node bot without the SDK, its @grpc/grpc-js in node_modules, played `arena match` cleanly and crashed here with
+    MODULE_NOT_FOUND: the archive goes without node_modules and .venv, and nothing said so. A bot that passes is told
+    nothing (its bundle needed none of them)."""
+    bot = tmp_path / "bot"
+    shutil.copytree(SAMPLE_BOTS / "random", bot)
+    (bot / ".venv" / "site").mkdir(parents=True)
+    (bot / ".venv" / "site" / "vendored.py").write_text("LEVEL = 1\n")
+    future = "from __future__ import annotations\n"
+    needs = 'import sys\nfrom pathlib import Path\nsys.path.insert(0, str(Path(__file__).resolve().parent / ".venv" / "site"))\nimport vendored\n'
+    (bot / "bot.py").write_text((bot / "bot.py").read_text().replace(future, future + needs, 1))
+    code, said = check(str(bot))
+    assert code == 1 and "CRASH at decision 0" in said["reason"] and said["left_out"] == [".venv"], said
+    result = runner.invoke(app, ["bot", "check", str(bot)])
+    text = result.stdout.replace("\n", " ")
+    assert result.exit_code == 1 and ".venv was left out of the archive" in text and "bundle" in text, result.stdout
+    (bot / "bot.py").write_text((SAMPLE_BOTS / "random" / "bot.py").read_text())
+    (bot / "node_modules").mkdir()
+    code, said = check(str(bot))
+    assert code == 0 and said["left_out"] == [".venv", "node_modules"], said
+    assert "left out" not in runner.invoke(app, ["bot", "check", str(bot)]).stdout
+
+
 @pytest.mark.skipif(not docker_ready() and not os.environ.get("CI"), reason="no Docker engine or sandbox image here")
 def test_a_bot_checked_in_the_docker_sandbox_would_pass() -> None:
     code, said = check(str(SAMPLE_BOTS / "generals_war_greedy"), "--sandbox", "docker")
