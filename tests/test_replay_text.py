@@ -228,6 +228,16 @@ def test_an_extra_round_of_generals_and_assassins_reads_so_in_a_replays_table(tm
     assert "rounds" not in facts
 
 
+def test_glorys_everything_view_tells_the_round_of_the_rounds() -> None:
+    """Glory's full state gave its round alone, "round 1", where a seat's view and Generals & Assassins' everything
+    view read "round 1 of 4"."""
+    data = replay_data("glory", 2, 3)
+    for view in (ALL, 0):
+        lines = list(replay_lines(build_frames(data, view), 0))
+        facts = lines[lines.index("the table after the deal:") + 1]
+        assert re.match(r"  (seat 0 \(bot0\) · )?round 1 of 4 · phase TURN · ", facts), facts
+
+
 def test_the_terminal_and_the_browser_know_the_same_lists_by_seat() -> None:
     assert viewer_set("BY_SEAT_KEYS") == BY_SEAT_KEYS
 

@@ -11,6 +11,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from ladder.web.routes import replay_app
 from tests.web.conftest import BackgroundServer
 from referee.server.frames import ALL, build_frames
@@ -72,9 +74,15 @@ def test_a_list_of_one_number_per_seat_names_each_seat(page: Page, tmp_path: Pat
             assert re.fullmatch(words + r" seat 0 \(bot0\) \d+, seat 1 \(bot1\) \d+, seat 2 \(bot2\) \d+", arg.inner_text()), arg.inner_text()
 
 
-def test_an_extra_round_reads_so_not_round_9_of_8(page: Page, tmp_path: Path) -> None:
-    """Generals & Assassins of one round, tied after it (seed 8), plays an extra round: its table read "round 2 rounds 1"."""
-    data = replay_data("generals-and-assassins", 2, 8, {"rounds": "1"})
+#: Games of one round that tie after it (these seeds), so that they play an extra round.
+TIED_AFTER_ONE_ROUND = [("generals-and-assassins", 2, 8), ("glory", 3, 40)]
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), TIED_AFTER_ONE_ROUND)
+def test_an_extra_round_reads_so_not_round_9_of_8(page: Page, tmp_path: Path, game: str, players: int, seed: int) -> None:
+    """A game of one round, tied after it, plays an extra round: Generals & Assassins' table read "round 2 rounds 1", and
+    Glory's everything view, whose state gave no rounds, "round 2" in a game of one."""
+    data = replay_data(game, players, seed, {"rounds": "1"})
     extra = next(i for i, frame in enumerate(build_frames(data, ALL)["frames"]) if frame["state"]["round"] == 2)
     with viewing(page, data, tmp_path):
         for view in ("all", "0"):
@@ -83,4 +91,4 @@ def test_an_extra_round_reads_so_not_round_9_of_8(page: Page, tmp_path: Path) ->
             assert page.inner_text("#table .fact[data-field=round]") == "round 1 of 1"
             go_to_step(page, extra)
             assert page.inner_text("#table .fact[data-field=round]") == "extra round 1 (after 1)"
-            assert page.locator("#table .fact[data-field=rounds]").count() == 0
+            assert page.locator("#table .fact[data-field=rounds], #table .fact[data-field=extra_round]").count() == 0

@@ -391,6 +391,8 @@ class Glory(Game[Action]):
         fight = t.fight
         return {
             "round": self.round,
+            "rounds": self.rounds,  # as in a seat's view: the viewer tells "round 3 of 4", "extra round 1 (after 4)"
+            "extra_round": self.round > self.rounds,
             "phase": t.phase.name,
             "turn": t.turn,
             "first_player": self.first_player,
