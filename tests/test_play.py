@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli.keyboard import HELP, KeyboardPlayer, Resigned, Stopped, parse_choice, read_line
-from arena.v1 import glory_pb2, referee_pb2 as pb
+from arena.v1 import generals_and_assassins_pb2, glory_pb2, referee_pb2 as pb
 from arena_sdk import Request, random_action
 from tests.support import SAMPLE_BOTS
 
@@ -302,3 +302,25 @@ def test_the_view_at_the_keyboard_tells_an_extra_round_as_one() -> None:
     player.act(Request(raw, pb.GameStart(game="generals-and-assassins", seat=0, num_seats=2, seat_names=player.names)))
     facts = said[1]
     assert " · extra round 1 (after 8) · " in facts and "rounds" not in facts, said
+
+
+def test_the_events_and_decision_at_the_keyboard_tell_an_extra_round_as_one() -> None:
+    """``arena play generals-and-assassins`` told "round started: round 9" and asked "next round choice: round 10" in a
+    game of eight, where its table said "extra round 1 (after 8)": the events come before any view, so the game's
+    rounds are the option the start gives."""
+    start = pb.GameStart(game="generals-and-assassins", seat=0, num_seats=2, seat_names=["you", "bot"])
+    start.options["rounds"].int_value = 8
+    player, said = scripted(["1"])
+    player.on_start(start)
+    event = generals_and_assassins_pb2.Event()
+    event.round_started.round = 9
+    event.round_started.first_player = 1
+    player.on_events([event])
+    assert said[-1] == "  · round started: extra round 1 (after 8), first player seat 1 (bot)", said
+    raw = pb.DecisionRequest(legal_actions_listed=True)
+    raw.view.generals_and_assassins.round = 9
+    raw.view.generals_and_assassins.rounds = 8
+    raw.decision.generals_and_assassins.next_round_choice.round = 10
+    raw.legal_actions.add().generals_and_assassins.start_round.SetInParent()
+    player.act(Request(raw, start))
+    assert [line for line in said if line.startswith("asked: next round choice: extra round 2 (after 8), ")], said

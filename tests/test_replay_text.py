@@ -238,6 +238,26 @@ def test_glorys_everything_view_tells_the_round_of_the_rounds() -> None:
         assert re.match(r"  (seat 0 \(bot0\) · )?round 1 of 4 · phase TURN · ", facts), facts
 
 
+@pytest.mark.parametrize(("game", "players", "seed", "seat"), [
+    ("generals-and-assassins", 2, 8, 1),  # seat 1 starts the second round: it is asked to
+    ("glory", 3, 40, 0),  # Glory's event flags the extra round itself: "round 2, extra round yes"
+])  # fmt: skip
+def test_the_events_and_the_decision_of_an_extra_round_read_so(game: str, players: int, seed: int, seat: int) -> None:
+    """A tied game of one round (these seeds) plays an extra one: its start, its end and the choice to start it read
+    "round 2", as if of a game of two rounds, where the table said "extra round 1 (after 1)"."""
+    data = replay_data(game, players, seed, {"rounds": "1"})
+    for view in (ALL, seat):
+        lines = list(replay_lines(build_frames(data, view)))
+        told = [line for line in lines if re.search(r"round started|round ended|round choice", line)]
+        assert [line for line in told if "round 1 of 1" in line], told
+        extra = [line for line in told if "extra round 1 (after 1)" in line]
+        assert [line for line in extra if line.startswith("   · round started: extra round 1 (after 1), ")], told
+        assert [line for line in extra if line.startswith("   · round ended: extra round 1 (after 1), ")], told
+        if view == seat and game == "generals-and-assassins":
+            assert [line for line in lines if line.startswith("   asked to decide: next round choice: extra round 1 (after 1), ")], lines
+        assert not [line for line in told if re.search(r"round \d+,|round \d+$|extra round (yes|no)", line)], told
+
+
 def test_the_terminal_and_the_browser_know_the_same_lists_by_seat() -> None:
     assert viewer_set("BY_SEAT_KEYS") == BY_SEAT_KEYS
 

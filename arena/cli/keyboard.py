@@ -123,6 +123,9 @@ class KeyboardPlayer(Bot):
         self.rng = random.Random(seed)  # r's choices: a seed and the same typing replay the same match
         self.examples = random.Random(seed)
         self.names: list[str] = []
+        #: The game's rounds (before any extra round), for the round an event or a decision names: from the start's
+        #: options, since the events of a round's start come before any view (which gives its ``rounds`` too).
+        self.rounds: int | None = None
         self.clock = clock
 
     def _say(self, line: str) -> None:
@@ -130,12 +133,13 @@ class KeyboardPlayer(Bot):
 
     def on_start(self, start: pb.GameStart) -> None:
         self.names = list(start.seat_names)
+        self.rounds = start.options["rounds"].int_value if "rounds" in start.options else None
         seats = ", ".join(seat_name(self.names, s) for s in range(len(self.names)))
         self._say(f"{start.game}: you are seat {start.seat} of {start.num_seats}: {seats}; ? for help at any prompt")
 
     def on_events(self, events: list[Any]) -> None:
         for event in events:
-            self._say(f"  · {message_line(message_json(event), self.names)}")
+            self._say(f"  · {message_line(message_json(event), self.names, self.rounds)}")
 
     def show(self, request: Request) -> None:
         self._say(f"--- decision {request.decision_index} · your view:")
@@ -146,11 +150,12 @@ class KeyboardPlayer(Bot):
                 self._say(f"  {line}")
         for line in table_lines({"game": request.start.game, "names": self.names}, view):
             self._say(f"  {line}")
-        self._say(f"asked: {message_line(message_json(request.decision), self.names)}")
+        rounds = view.get("rounds", self.rounds)
+        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds)}")
         listed = request.legal_actions
         if listed:
             for i, action in enumerate(listed, 1):
-                self._say(f"  {i}. {message_line(message_json(action), self.names)}")
+                self._say(f"  {i}. {message_line(message_json(action), self.names, rounds)}")
         else:
             self._say(f"  (too many actions to list) for example: {example(request, self.examples)}")
 

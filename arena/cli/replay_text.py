@@ -69,9 +69,15 @@ def shown(key: str, value: Any, names: Sequence[str] = ()) -> str:
     return str(value)
 
 
-def args(body: dict[str, Any], names: Sequence[str] = ()) -> str:
-    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out."""
-    return ", ".join(field_text(k, v, names) for k, v in body.items() if not (isinstance(v, list) and not v))
+def args(body: dict[str, Any], names: Sequence[str] = (), rounds: object = None) -> str:
+    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out. With the
+    game's ``rounds`` (its state's), a ``round`` reads as the table's does: "round started: extra round 1 (after 8)"."""
+    of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
+    return ", ".join(
+        of_rounds if k == "round" and of_rounds else field_text(k, v, names)
+        for k, v in body.items()
+        if not (isinstance(v, list) and not v) and not (of_rounds and k in ROUND_TOLD)
+    )
 
 
 def field_text(key: str, value: Any, names: Sequence[str] = ()) -> str:
@@ -99,9 +105,10 @@ def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
     return "nothing", {}
 
 
-def message_line(wrapper: Any, names: Sequence[str] = ()) -> str:
+def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None) -> str:
+    """An action, an event or a decision on one line; ``rounds`` as ``args`` takes it."""
     kind, body = kind_of(wrapper)
-    text = args(body, names)
+    text = args(body, names, rounds)
     return f"{label(kind)}: {text}" if text else label(kind)
 
 
@@ -117,20 +124,21 @@ def seat_ref(data: dict[str, Any], seat: int) -> str:
 def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
     """What happened in one frame: the action (or the deal), the bot's note, and the events this view was told."""
     names = data.get("names") or []
+    rounds = (frame.get("state") or {}).get("rounds")  # the round an event or a decision names, of these
     if frame.get("actor") is None:
         yield "deal"
     else:
         who = seat_ref(data, frame["actor"])
-        action = message_line(frame["action"], names) if "action" in frame else "acted (what it chose is not for this seat to know)"
+        action = message_line(frame["action"], names, rounds) if "action" in frame else "acted (what it chose is not for this seat to know)"
         yield f"{frame['step']}. {who}: {action}" + (" [played by the referee]" if frame.get("auto") else "")
         if frame.get("note"):
             yield f"     note: {frame['note']}"
     for event in frame.get("events", []):
         seen = event.get("visible_to")
         private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
-        yield f"   · {message_line(event.get('event'), names)}{private}"
+        yield f"   · {message_line(event.get('event'), names, rounds)}{private}"
     if "decision" in frame:
-        yield f"   asked to decide: {message_line(frame['decision'], names)}"
+        yield f"   asked to decide: {message_line(frame['decision'], names, rounds)}"
 
 
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
@@ -174,8 +182,8 @@ def round_of_rounds(state: dict[str, Any]) -> str | None:
     return f"round {at} of {rounds}" if at <= rounds else f"extra round {at - rounds} (after {rounds})"
 
 
-#: The facts that ``round_of_rounds`` tells with the round, left out of the table beside it (Glory's view flags an
-#: extra round itself, ``extra_round``).
+#: The facts that ``round_of_rounds`` tells with the round, left out of the table (or the message) beside it: Glory's
+#: view and its round's start flag an extra round themselves, ``extra_round``.
 ROUND_TOLD = frozenset({"rounds", "extra_round"})
 
 

@@ -92,3 +92,27 @@ def test_an_extra_round_reads_so_not_round_9_of_8(page: Page, tmp_path: Path, ga
             go_to_step(page, extra)
             assert page.inner_text("#table .fact[data-field=round]") == "extra round 1 (after 1)"
             assert page.locator("#table .fact[data-field=rounds], #table .fact[data-field=extra_round]").count() == 0
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), TIED_AFTER_ONE_ROUND)
+def test_the_events_and_the_decision_of_an_extra_round_read_so(page: Page, tmp_path: Path, game: str, players: int, seed: int) -> None:
+    """The table read "extra round 1 (after 1)" while the events beside it said "round started round 2" (Glory's
+    "round 2 extra round yes") and the seat to start it was asked "next round choice round 2"."""
+    data = replay_data(game, players, seed, {"rounds": "1"})
+    extra = next(i for i, frame in enumerate(build_frames(data, ALL)["frames"]) if frame["state"]["round"] == 2)
+    starter = data["actions"][extra - 1]["seat"]
+    with viewing(page, data, tmp_path):
+        for view in ["all", *map(str, range(players))]:
+            choose_view(page, view)
+            go_to_step(page, extra)
+            started = page.locator("#events li.event.now", has_text="round started")
+            assert started.locator(".arg[data-field=round]").inner_text() == "extra round 1 (after 1)", view
+            assert started.locator(".arg[data-field=extra_round]").count() == 0, view
+            if view == str(starter):  # asked, the step before, to start it
+                go_to_step(page, extra - 1)
+                assert page.inner_text("#step-info .decision .arg[data-field=round]") == "extra round 1 (after 1)"
+            page.keyboard.press("End")
+            page.wait_for_selector(f"body[data-step='{len(data['actions'])}']")
+            ended = page.locator("#events li.event", has_text="round ended")
+            assert ended.first.locator(".arg[data-field=round]").inner_text() == "round 1 of 1", view
+            assert ended.last.locator(".arg[data-field=round]").inner_text() == "extra round 1 (after 1)", view

@@ -298,16 +298,20 @@
     return entries.length ? entries[0] : ["nothing", {}];
   }
 
-  function inline(obj) {
+  /* A message's fields (an action's, an event's, a decision's). With the game's "rounds" (its state's), a "round" reads
+     as the table's does: "round started extra round 1 (after 8)", not "round 9" (arena/cli/replay_text.py args). */
+  function inline(obj, rounds) {
     const parts = [];
+    const ofRounds = roundOfRounds({ round: (obj || {}).round, rounds });
     for (const [key, v] of Object.entries(obj || {})) {
-      if (Array.isArray(v) && !v.length) continue;
-      parts.push(el("span", { class: "arg" }, el("span", { class: "arg-key" }, label(key)), " ", value(key, v)));
+      if ((Array.isArray(v) && !v.length) || (ofRounds && ROUND_TOLD.includes(key))) continue;
+      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [label(key), value(key, v)];
+      parts.push(el("span", { class: "arg", dataset: { field: key } }, el("span", { class: "arg-key" }, words), " ", shown));
     }
     return parts;
   }
 
-  function renderEvent(ev, current) {
+  function renderEvent(ev, current, rounds) {
     const [kind, body] = kindOf(ev.event);
     const seen = ev.visible_to;
     return el(
@@ -316,20 +320,21 @@
       el("span", { class: "seq" }, `${ev.seq}`),
       el("span", { class: "kind" }, label(kind)),
       " ",
-      inline(body),
+      inline(body, rounds),
       Array.isArray(seen) ? el("span", { class: "badge private", title: "a private event: only these seats were told" }, "seen by ", seen.map((s, i) => [i ? ", " : "", seatRef(s)])) : null
     );
   }
 
   function renderStepInfo(frame) {
     const box = el("div", {});
+    const rounds = (frame.state || {}).rounds;
     if (frame.actor === null || frame.actor === undefined) {
       box.append(el("p", {}, "The deal: the match starts."));
     } else {
       const who = el("p", { class: "action-line" }, seatRef(frame.actor), " ");
       if (frame.action) {
         const [kind, body] = kindOf(frame.action);
-        who.append(el("span", { class: "kind" }, label(kind)), " ", ...inline(body));
+        who.append(el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds));
       } else {
         who.append(el("span", { class: "muted" }, "acted (what it chose is not for this seat to know)"));
       }
@@ -339,7 +344,7 @@
     }
     if (frame.decision) {
       const [kind, body] = kindOf(frame.decision);
-      box.append(el("div", { class: "decision" }, el("span", { class: "fact-key" }, "asked to decide: "), el("span", { class: "kind" }, label(kind)), " ", ...inline(body)));
+      box.append(el("div", { class: "decision" }, el("span", { class: "fact-key" }, "asked to decide: "), el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds)));
     }
     if (frame.to_act.length) {
       box.append(el("p", { class: "small" }, "to act next: ", frame.to_act.map((s, i) => [i ? ", " : "", seatRef(s)])));
@@ -371,7 +376,7 @@
     const list = $("events");
     list.replaceChildren();
     for (let i = 0; i <= step; i++) {
-      for (const ev of frames.frames[i].events) list.append(renderEvent(ev, i === step));
+      for (const ev of frames.frames[i].events) list.append(renderEvent(ev, i === step, (frames.frames[i].state || {}).rounds));
     }
     // This step's events are the last ones listed (none later is drawn): the list ends with them, the earlier ones
     // above. Centred on the first of them, a step of many events (the last battle, the round's and the game's end)
