@@ -271,7 +271,42 @@ test("an action that cannot be encoded is sent as no action, not left to fail th
   const { sent, logged } = await answerTo({ playSquad: 7 }); // encoding threw: "playSquad: object expected"
   assert.equal(sent.action?.requestId, 9);
   assert.equal(sent.action?.action?.game, undefined, "the empty action, which the referee refuses as malformed");
-  assert.match(logged, /ERROR act returned an action that cannot be encoded \(.*playSquad: object expected\)/);
+  assert.match(logged, /ERROR act returned an action that cannot be sent as it is: generalsWar\.playSquad is 7, where an object \(arena\.v1\.generals_war\.PlaySquad\) belongs/);
+});
+
+test("a field of the wrong type is refused before sending, naming the field and what belongs there", async () => {
+  // Encoded as they were, a card id "x" went as 0, "3" as 3 and a seat `true` as 1: another action than the bot's.
+  const uint32 = "a whole number from 0 to 4294967295 \\(uint32\\)";
+  const wrong: [unknown, string][] = [
+    [gw.squad(["3", "x"] as any), `generalsWar.playSquad.cardIds\\[0\\] is the string "3", where ${uint32} belongs`],
+    [gw.squad([4, "x"] as any), `generalsWar.playSquad.cardIds\\[1\\] is the string "x", where ${uint32} belongs`],
+    [gw.target("1" as any), `generalsWar.chooseTarget.target is the string "1", where ${uint32} belongs`],
+    [gw.target(true as any), `generalsWar.chooseTarget.target is true, where ${uint32} belongs`],
+    [gw.target(1.5), `generalsWar.chooseTarget.target is 1.5, where ${uint32} belongs`],
+    [gw.target(-1), `generalsWar.chooseTarget.target is -1, where ${uint32} belongs`],
+    [{ playSquad: { cardIds: 3 } }, "generalsWar.playSquad.cardIds is 3, where an array belongs"],
+  ];
+  for (const [action, said] of wrong) {
+    const { sent, logged } = await answerTo(action);
+    assert.equal(sent.action?.requestId, 9);
+    assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(action)}: the empty action`);
+    assert.match(logged, new RegExp(`ERROR act returned an action that cannot be sent as it is: ${said}; sending no action`));
+  }
+  // What the encoding takes as it is still goes: a card id, an unset field, an enum by its name or number.
+  assert.equal(wrap(gw.squad([card(3, 1)]), "generals-war").generalsWar?.playSquad?.cardIds?.[0], 3);
+  assert.deepEqual(wrap({ chooseTarget: { target: undefined } }, "generals-war"), { generalsWar: { chooseTarget: { target: undefined } } });
+  for (const room of ["HALL", asn.HALL]) assert.deepEqual(wrap({ movePresident: { room } }, "assassination"), { assassination: { movePresident: { room } } });
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    assert.deepEqual(wrap({ movePresident: { room: "ATTIC" } }, "assassination"), {});
+    assert.deepEqual(wrap(asn.allegiance("false" as any), "assassination"), {}); // the encoding sends "false" as true
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.match(written[0]!, /assassination\.movePresident\.room is the string "ATTIC", where one of ROOM_UNSPECIFIED, COURTYARD, .* or its number \(arena\.v1\.assassination\.Room\) belongs/);
+  assert.match(written[1]!, /assassination\.chooseAllegiance\.badCop is the string "false", where true or false \(bool\) belongs/);
 });
 
 test("an action of another game, or of no kind, is sent as no action and said so, as the Python SDK does", async () => {

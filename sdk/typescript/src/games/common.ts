@@ -25,7 +25,10 @@ export const KING = 13;
 export const JOKER = 14;
 
 export function id(card: CardRef): number {
-  return typeof card === "number" ? card : (card.id ?? 0);
+  if (typeof card === "object" && card !== null) return card.id ?? 0;
+  // A number, or what is neither a card nor an id (a string slipped past the types), left for `wrap` to refuse by its
+  // field's name (fields.ts): read as a card, "3" had no id and went as card 0.
+  return card;
 }
 
 export function ids(cards: Iterable<CardRef>): number[] {
