@@ -20,6 +20,7 @@ import pytest
 from arena.v1 import cards_pb2
 from arena_sdk.games import assassination as asn
 from arena_sdk.games import generals_and_assassins as ga
+from arena_sdk.games import generals_war as gw
 from arena_sdk.games import glory as gl
 from arena_sdk.games import land_and_castle as lc
 from referee.core.cards import full_deck, rank_of, suit_of
@@ -244,3 +245,27 @@ def test_the_sdks_value_cards_and_find_ways_as_the_referee_does(lang: str, tmp_p
         else:
             assert dist[int(board.step(Room(a), Direction(first)))].get(b) == dist[a][b] - 1, (a, b, first)
     assert_agree(ids, other_expected(ids), {**got, "ways": [d for d, _ in ways]})
+
+
+def slip(value: object) -> Any:
+    """A value of the wrong type, as a bot's slip past the types passes it."""
+    return value
+
+
+@pytest.mark.parametrize(("build", "said"), [
+    (lambda: gw.target(slip("1")), "target: an int expected (a seat), got the str '1'"),
+    (lambda: gw.squad([slip("3"), 4]), "a card or a card id (an int) expected, got the str '3'"),
+    (lambda: ga.attack(slip("1"), [3]), "target: an int expected (a seat), got the str '1'"),
+    (lambda: gl.assist(slip("1"), [3]), "seat: an int expected (a seat), got the str '1'"),
+    (lambda: gl.conquer_land(slip(1.0), [3]), "target: an int expected (a seat), got the float 1.0"),
+    (lambda: lc.control(slip("2")), "land: an int expected (a land's position), got the str '2'"),
+    (lambda: lc.defend(slip(2.0)), "a card or a card id (an int) expected, got the float 2.0"),
+    (lambda: asn.allegiance(slip("false")), "bad_cop: a bool expected, got the str 'false'"),
+    (lambda: asn.react(slip("yes")), "detain: a bool expected, got the str 'yes'"),
+])  # fmt: skip
+def test_a_builder_refuses_a_value_of_the_wrong_type_by_its_fields_name(build: Any, said: str) -> None:
+    """The str a TypeScript bot slipped past its types was sent as 0; in Python protobuf refuses it, but in words that
+    name no field ("'str' object cannot be interpreted as an integer"), and a str card "has no attribute 'id'"."""
+    with pytest.raises(TypeError) as refused:
+        build()
+    assert str(refused.value) == said

@@ -23,7 +23,7 @@ from typing import Any
 from arena.v1 import assassination_pb2 as asn
 from arena_sdk.bot import Request
 from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
-from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, flag
 
 pb = asn
 GAME = "assassination"
@@ -143,7 +143,7 @@ def direction_of(card: Any) -> int:
 
 
 def allegiance(bad_cop: bool) -> asn.Action:
-    return asn.Action(choose_allegiance=asn.ChooseAllegiance(bad_cop=bad_cop))
+    return asn.Action(choose_allegiance=asn.ChooseAllegiance(bad_cop=flag(bad_cop, "bad_cop")))
 
 
 def movement(card: Any) -> asn.Action:
@@ -171,17 +171,17 @@ def take(option: Any) -> asn.Action:
 
 
 def react(detain: bool) -> asn.Action:
-    return asn.Action(react=asn.React(detain=detain))
+    return asn.Action(react=asn.React(detain=flag(detain, "detain")))
 
 
 def detain_sniper(detain: bool) -> asn.Action:
     """The answer to a SniperDetentionChoice: only the bad cop (``can_ignore``) may answer False."""
-    return asn.Action(detain_sniper=asn.DetainSniper(detain=detain))
+    return asn.Action(detain_sniper=asn.DetainSniper(detain=flag(detain, "detain")))
 
 
 def leave_cell(leave: bool) -> asn.Action:
     """The answer to a CellChoice: only the police officer the agent detained (``can_leave``) may answer True."""
-    return asn.Action(leave_cell=asn.LeaveCell(leave=leave))
+    return asn.Action(leave_cell=asn.LeaveCell(leave=flag(leave, "leave")))
 
 
 def start_round() -> asn.Action:

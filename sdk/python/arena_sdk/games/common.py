@@ -17,8 +17,28 @@ ACE, JACK, QUEEN, KING, JOKER = 1, 11, 12, 13, 14
 
 
 def card_id(card: Any) -> int:
-    """The id of a card, or the id itself (an int)."""
-    return card if isinstance(card, int) else int(card.id)
+    """The id of a card, or the id itself (an int); anything else is refused (a str "has no attribute 'id'" said no more)."""
+    if isinstance(card, int):
+        return card
+    if not hasattr(card, "id"):
+        raise TypeError(f"a card or a card id (an int) expected, got the {type(card).__name__} {card!r}")
+    return int(card.id)
+
+
+def whole(value: Any, field: str, what: str) -> int:
+    """``value`` for the int ``field`` of an action (``what`` it holds), refused by the field's name when it is no int:
+    protobuf refuses a str too, but as "'str' object cannot be interpreted as an integer", naming no field."""
+    if isinstance(value, int):  # a bool too: protobuf refuses it, naming the field
+        return value
+    raise TypeError(f"{field}: an int expected ({what}), got the {type(value).__name__} {value!r}")
+
+
+def flag(value: Any, field: str) -> bool:
+    """``value`` for the bool ``field`` of an action, refused by the field's name when it is no bool (or 0 or 1, which
+    protobuf takes): protobuf's own refusal of "false" names no field."""
+    if isinstance(value, int):
+        return bool(value)
+    raise TypeError(f"{field}: a bool expected, got the {type(value).__name__} {value!r}")
 
 
 def ids(cards: Iterable[Any]) -> list[int]:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from arena.v1 import generals_and_assassins_pb2 as ga
 from arena_sdk.bot import Request
 from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
-from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, ids, subsets
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, ids, subsets, whole
 
 C = TypeVar("C")
 
@@ -84,11 +84,11 @@ def total(cards: Iterable[Any]) -> int:
 
 def attack(target: int, cards: Iterable[Any]) -> ga.Action:
     """Attack ``target`` with these generals and soldiers (cards or ids)."""
-    return ga.Action(attack=ga.Attack(target=target, card_ids=ids(cards)))
+    return ga.Action(attack=ga.Attack(target=whole(target, "target", "a seat"), card_ids=ids(cards)))
 
 
 def assassinate(target: int, card: Any) -> ga.Action:
-    return ga.Action(assassinate=ga.Assassinate(target=target, card_id=card_id(card)))
+    return ga.Action(assassinate=ga.Assassinate(target=whole(target, "target", "a seat"), card_id=card_id(card)))
 
 
 def buy_land(money: Iterable[Any], lands: Iterable[Any]) -> ga.Action:

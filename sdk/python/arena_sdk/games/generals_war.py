@@ -9,7 +9,7 @@ from typing import Any
 from arena.v1 import generals_war_pb2 as gw
 from arena_sdk.bot import Request
 from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
-from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, ids
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, ids, whole
 
 pb = gw
 GAME = "generals-war"
@@ -27,7 +27,7 @@ def reveal(cards: Iterable[Any] = ()) -> gw.Action:
 
 
 def target(seat: int) -> gw.Action:
-    return gw.Action(choose_target=gw.ChooseTarget(target=seat))
+    return gw.Action(choose_target=gw.ChooseTarget(target=whole(seat, "target", "a seat")))
 
 
 def squad(cards: Iterable[Any]) -> gw.Action:

@@ -11,7 +11,7 @@ from arena.v1 import glory_pb2 as gl
 from arena_sdk.bot import Request
 from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
 from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id
-from arena_sdk.games.common import ids as ids
+from arena_sdk.games.common import ids as ids, whole
 
 pb = gl
 GAME = "glory"
@@ -71,15 +71,15 @@ def buy_land(lands: Iterable[Any], money: Iterable[Any]) -> gl.Action:
 
 
 def conquer_land(target: int, cards: Iterable[Any], money: Iterable[Any] = ()) -> gl.Action:
-    return gl.Action(conquer_land=gl.ConquerLand(target=target, card_ids=ids(cards), money_ids=ids(money)))
+    return gl.Action(conquer_land=gl.ConquerLand(target=whole(target, "target", "a seat"), card_ids=ids(cards), money_ids=ids(money)))
 
 
 def attack_king(target: int, cards: Iterable[Any], money: Iterable[Any] = ()) -> gl.Action:
-    return gl.Action(attack_king=gl.AttackKing(target=target, card_ids=ids(cards), money_ids=ids(money)))
+    return gl.Action(attack_king=gl.AttackKing(target=whole(target, "target", "a seat"), card_ids=ids(cards), money_ids=ids(money)))
 
 
 def assassinate(target: int, cards: Iterable[Any]) -> gl.Action:
-    return gl.Action(assassinate=gl.Assassinate(target=target, card_ids=ids(cards)))
+    return gl.Action(assassinate=gl.Assassinate(target=whole(target, "target", "a seat"), card_ids=ids(cards)))
 
 
 def heal(card: Any) -> gl.Action:
@@ -102,7 +102,7 @@ def offers(offers_by_seat: Mapping[int, Iterable[Any]] | None = None) -> gl.Acti
 
 def assist(seat: int, cards: Iterable[Any]) -> gl.Action:
     """Assist ``seat`` (the attacker or the defender) with Generals and Soldiers."""
-    return gl.Action(assist=gl.Assist(seat=seat, card_ids=ids(cards)))
+    return gl.Action(assist=gl.Assist(seat=whole(seat, "seat", "a seat"), card_ids=ids(cards)))
 
 
 def decline_assist() -> gl.Action:

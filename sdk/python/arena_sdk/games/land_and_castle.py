@@ -15,7 +15,7 @@ from typing import Any
 from arena.v1 import land_and_castle_pb2 as lc
 from arena_sdk.bot import Request
 from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
-from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, whole
 
 pb = lc
 GAME = "land-and-castle"
@@ -105,7 +105,7 @@ def swap(card: Any) -> lc.Action:
 
 
 def attack(card: Any, land: int) -> lc.Action:
-    return lc.Action(attack=lc.Attack(card_id=card_id(card), land=land))
+    return lc.Action(attack=lc.Attack(card_id=card_id(card), land=whole(land, "land", "a land's position")))
 
 
 def defend(card: Any) -> lc.Action:
@@ -113,11 +113,11 @@ def defend(card: Any) -> lc.Action:
 
 
 def control(land: int) -> lc.Action:
-    return lc.Action(control=lc.Control(land=land))
+    return lc.Action(control=lc.Control(land=whole(land, "land", "a land's position")))
 
 
 def capture(land: int, card: Any) -> lc.Action:
-    return lc.Action(capture=lc.Capture(land=land, card_id=card_id(card)))
+    return lc.Action(capture=lc.Capture(land=whole(land, "land", "a land's position"), card_id=card_id(card)))
 
 
 def sample(request: Request, rng: random.Random) -> lc.Action:
