@@ -275,3 +275,41 @@ def test_message_json_writes_what_json_format_writes() -> None:
     rare_with_time.when.seconds = 5
     for msg in [*samples, rare_with_time]:
         assert message_json(msg) == json_format.MessageToDict(msg, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
+
+
+#: The facts of the game a seat's view gives that are no secret of the seat's: its limits and whose turn it is.
+PUBLIC_FACTS = {
+    "generals-war": ["round", "attacker", "defender", "conquest_target", "defeat_limit"],
+    "generals-and-assassins": ["round", "rounds", "turn_player", "first_player"],
+    "glory": ["round", "rounds", "extra_round", "turn", "first_player"],
+    "land-and-castle": ["turn", "attacker", "defender", "hand_limit", "max_turns"],
+    "assassination": ["round", "turn", "turn_limit", "target_score", "scores"],
+}
+
+
+#: The same of each player: what it scores, its counts that decide the game.
+PUBLIC_PLAYER_FACTS = {
+    "generals-war": ["conquest_points", "defeat_points", "eliminated", "generals_alive"],
+    "generals-and-assassins": ["hp", "vp", "land_value"],
+    "glory": ["hp", "glory", "land_value", "treasury_value"],
+    "land-and-castle": ["lands_owned", "swap_used"],
+    "assassination": [],
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_everything_view_gives_the_public_facts_a_seats_view_gives(game_id: str) -> None:
+    """A spectator read less than a player: General's War's everything view gave no conquest target or defeat limit,
+    Land & Castle's no defender, hand limit, most turns or lands owned (the score), the Assassination Game's no turn
+    limit or target score, Glory's no number of rounds, and Generals & Assassins' and Glory's no land value (the
+    round's score to come)."""
+    data = replay_data(game_id, min(GAMES[game_id].spec.player_counts), 3)
+    everything, seat = (build_frames(data, view)["frames"] for view in (ALL, 0))
+    for step in (0, len(everything) // 2, len(everything) - 1):
+        told = {key: seat[step]["state"][key] for key in PUBLIC_FACTS[game_id]}
+        assert {key: everything[step]["state"].get(key) for key in told} == told, step
+        if not PUBLIC_PLAYER_FACTS[game_id]:
+            continue
+        for mine, full in zip(seat[step]["state"]["players"], everything[step]["state"]["players"], strict=True):
+            told = {key: mine[key] for key in PUBLIC_PLAYER_FACTS[game_id]}
+            assert {key: full.get(key) for key in told} == told, (step, mine["seat"])

@@ -601,8 +601,10 @@ class Assassination(Game[Action]):
         return {
             "round": self.round,
             "turn": self.turn,
+            "turn_limit": TURN_LIMIT,  # as a seat's view gives them: when a round and the game end
             "phase": self.phase.name,
             "scores": list(self.scores),
+            "target_score": int(self.options["target_score"]),
             "secret_service_token": self.ss_token,
             "bad_cop_token": self.bad_cop_token,
             "bad_cop": a.bad_cop,

@@ -569,6 +569,7 @@ class GeneralsAndAssassins(Game[Action]):
                     "seat": s,
                     "hp": self.hp[s],
                     "vp": self.vp[s],
+                    "land_value": total(self.lands[s]),  # as a seat's view gives it: the round's VP to come
                     "deck": names(self.decks[s]),
                     "hand": names(self.hands[s]),
                     "lands": names(self.lands[s]),

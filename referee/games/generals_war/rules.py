@@ -524,6 +524,9 @@ class GeneralsWar(Game[Action]):
             "phase": self.phase.name,
             "attacker": self.attacker,
             "defender": self.defender,
+            # the options a seat's view gives too: a spectator reads what wins and what eliminates
+            "conquest_target": int(self.options["conquest_points"]),
+            "defeat_limit": int(self.options["defeat_points"]),
             "players": [
                 {
                     "seat": s,
@@ -536,6 +539,7 @@ class GeneralsWar(Game[Action]):
                     "conquest_points": self.conquest_points[s],
                     "defeat_points": self.defeat_points[s],
                     "eliminated": self.eliminated[s],
+                    "generals_alive": self.generals_alive(s),
                 }
                 for s in range(self.num_players)
             ],

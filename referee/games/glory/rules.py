@@ -57,7 +57,7 @@ from referee.games.glory.types import (
     TurnStarted,
     View,
 )
-from referee.games.glory.values import Kind, by_kind, half_up, high_card_rank, is_assassin, is_fighter, value
+from referee.games.glory.values import Kind, by_kind, half_up, high_card_rank, is_assassin, is_fighter, total, value
 
 SPEC = GameSpec(
     id="glory",
@@ -421,6 +421,8 @@ class Glory(Game[Action]):
                     "treasury": names(t.treasuries[s]),
                     "hp": t.hp[s],
                     "glory": t.glory[s],
+                    "land_value": t.land_value(s),  # as a seat's view gives them
+                    "treasury_value": total(t.treasuries[s]),
                     "waiting": t.waiting[s],
                 }
                 for s in range(self.num_players)

@@ -528,10 +528,14 @@ class LandAndCastle(Game[Action]):
         def name(card: int | None) -> str | None:
             return None if card is None else card_str(card)
 
+        owned = self.lands_owned()
         return {
             "turn": self.turn,
             "phase": self.phase.name,
             "attacker": self.attacker,
+            "defender": self.defender,  # as a seat's view gives it, and the game's limits
+            "hand_limit": self.hand_limit,
+            "max_turns": self.max_turns,
             "lands": [
                 {"card": card_str(c), "face_up": up, "owner": o, "dealt_by": d}
                 for c, up, o, d in zip(self.lands, self.face_up, self.owner, self.dealt_by)
@@ -551,6 +555,7 @@ class LandAndCastle(Game[Action]):
                     "general": name(self.generals[s]),
                     "discard": names(self.discards[s]),
                     "swap_used": self.swap_used[s],
+                    "lands_owned": owned[s],  # as a seat's view gives it: the score
                 }
                 for s in (0, 1)
             ],
