@@ -14,6 +14,7 @@ import pytest
 from google.protobuf import json_format
 
 from arena.v1 import referee_pb2 as pb
+from referee.core.cards import card_str
 from referee.core.game import Game
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
@@ -313,3 +314,26 @@ def test_the_everything_view_gives_the_public_facts_a_seats_view_gives(game_id: 
         for mine, full in zip(seat[step]["state"]["players"], everything[step]["state"]["players"], strict=True):
             told = {key: mine[key] for key in PUBLIC_PLAYER_FACTS[game_id]}
             assert {key: full.get(key) for key in told} == told, (step, mine["seat"])
+
+
+@pytest.mark.parametrize("game_id", ["generals-war", "generals-and-assassins", "glory"])
+def test_the_everything_view_gives_the_last_battle_a_seats_view_gives(game_id: str) -> None:
+    """A seat's view tells the battle resolved last (its sides, points and winner), which every seat was told; the
+    everything view told it only in the events: its table showed no battle once one was resolved."""
+
+    def plain(value: Any) -> Any:  # a card of the protobuf JSON as the full state names it
+        if isinstance(value, dict) and set(value) == {"id", "rank", "suit"}:
+            return card_str(value["id"])
+        return [plain(v) for v in value] if isinstance(value, list) else value
+
+    data = replay_data(game_id, min(GAMES[game_id].spec.player_counts), 3)
+    everything, seat = (build_frames(data, view)["frames"] for view in (ALL, 0))
+    shown = 0
+    for step, (full, mine) in enumerate(zip(everything, seat, strict=True)):
+        told, battle = mine["state"].get("last_battle"), full["state"].get("last_battle", "missing")
+        assert (battle is None) == (told is None), step
+        if told is not None:
+            shared = set(battle) & set(told)
+            assert len(shared) >= 4 and {k: battle[k] for k in shared} == {k: plain(told[k]) for k in shared}, step
+            shown += 1
+    assert shown

@@ -542,7 +542,7 @@ class GeneralsAndAssassins(Game[Action]):
         def names(cards: Any) -> list[str]:
             return [card_str(c) for c in cards]
 
-        fight = self.fight
+        fight, last = self.fight, self.last_battle
         return {
             "round": self.round,
             "rounds": self.rounds,
@@ -562,6 +562,18 @@ class GeneralsAndAssassins(Game[Action]):
                 "offers": [{"from_seat": o.from_seat, "to_seat": o.to_seat, "lands": names(o.lands)} for o in fight.offers],
                 "assists": [{"seat": a.seat, "side": a.side.name, "card": card_str(a.card)} for a in fight.assists],
                 "declined": list(fight.declined),
+            },
+            # the battle resolved last this round, as a seat's view tells it
+            "last_battle": None if last is None else {
+                "kind": last.kind.name,
+                "attacker": last.attacker,
+                "defender": last.defender,
+                "attacker_cards": names(last.attacker_cards),
+                "defender_cards": names(last.defender_cards),
+                "declined": list(last.declined),
+                "attack_points": last.attack_points,
+                "defence_points": last.defence_points,
+                "damage": last.damage,
             },
             "rounds_played": list(self.round_log),
             "players": [

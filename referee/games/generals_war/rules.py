@@ -519,6 +519,7 @@ class GeneralsWar(Game[Action]):
         def names(cards: Any) -> list[str]:
             return [card_str(c) for c in cards]
 
+        last = self.last_battle
         return {
             "round": self.round,
             "phase": self.phase.name,
@@ -527,6 +528,16 @@ class GeneralsWar(Game[Action]):
             # the options a seat's view gives too: a spectator reads what wins and what eliminates
             "conquest_target": int(self.options["conquest_points"]),
             "defeat_limit": int(self.options["defeat_points"]),
+            # the battle resolved last, as a seat's view tells it: its cards have gone to the piles since
+            "last_battle": None if last is None else {
+                "attacker": last.attacker,
+                "defender": last.defender,
+                "attacker_squad": names(last.attacker_squad),
+                "defender_squad": names(last.defender_squad),
+                "attacker_power": last.attacker_power,
+                "defender_power": last.defender_power,
+                "winner": last.winner,
+            },
             "players": [
                 {
                     "seat": s,

@@ -388,7 +388,7 @@ class Glory(Game[Action]):
         def names(cards: Any) -> list[str]:
             return [card_str(c) for c in cards]
 
-        fight = t.fight
+        fight, last = t.fight, t.last_battle
         return {
             "round": self.round,
             "rounds": self.rounds,  # as in a seat's view: the viewer tells "round 3 of 4", "extra round 1 (after 4)"
@@ -412,6 +412,20 @@ class Glory(Game[Action]):
                 "assists": [{"seat": a.seat, "assisted": a.assisted, "cards": names(a.cards)} for a in fight.assists],
                 "defence_cards": names(fight.defence_cards),
                 "presented": names(fight.presented),
+            },
+            # the attack resolved last this round, as a seat's view tells it
+            "last_battle": None if last is None else {
+                "kind": last.kind.name,
+                "attacker": last.attacker,
+                "defender": last.defender,
+                "attack_points": last.attack_points,
+                "defence_points": last.defence_points,
+                "success": last.success,
+                "damage": last.damage,
+                "land_taken": None if last.land_taken is None else card_str(last.land_taken),
+                "eliminated": last.eliminated,
+                "attacker_assistants": list(last.attacker_assistants),
+                "defender_assistants": list(last.defender_assistants),
             },
             "players": [
                 {
