@@ -337,3 +337,22 @@ def test_the_everything_view_gives_the_last_battle_a_seats_view_gives(game_id: s
             assert len(shared) >= 4 and {k: battle[k] for k in shared} == {k: plain(told[k]) for k in shared}, step
             shown += 1
     assert shown
+
+
+@pytest.mark.parametrize(("game_id", "facts"), [
+    ("generals-and-assassins", ["attacker", "defender", "attack_points", "defence_points"]),
+    ("glory", ["attacker", "defender", "attack_points", "defence_points", "mini_round"]),
+])  # fmt: skip
+def test_the_everything_view_gives_the_running_points_of_the_battle_under_way(game_id: str, facts: list[str]) -> None:
+    """A seat's view gives the battle under way with its attack and defence points so far; the everything view's
+    ``fight`` gave its cards alone, the points left to the reader's sums."""
+    data = replay_data(game_id, min(GAMES[game_id].spec.player_counts), 3)
+    everything, seat = (build_frames(data, view)["frames"] for view in (ALL, 0))
+    shown = 0
+    for step, (full, mine) in enumerate(zip(everything, seat, strict=True)):
+        told, fight = mine["state"].get("battle"), full["state"]["fight"]
+        assert (fight is None) == (told is None), step
+        if told is not None:
+            assert {k: fight.get(k) for k in facts} == {k: told[k] for k in facts}, step
+            shown += 1
+    assert shown

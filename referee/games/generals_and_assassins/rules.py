@@ -562,6 +562,9 @@ class GeneralsAndAssassins(Game[Action]):
                 "offers": [{"from_seat": o.from_seat, "to_seat": o.to_seat, "lands": names(o.lands)} for o in fight.offers],
                 "assists": [{"seat": a.seat, "side": a.side.name, "card": card_str(a.card)} for a in fight.assists],
                 "declined": list(fight.declined),
+                # the points so far, as a seat's view gives them
+                "attack_points": self._attack_points(fight),
+                "defence_points": self._defence_points(fight),
             },
             # the battle resolved last this round, as a seat's view tells it
             "last_battle": None if last is None else {

@@ -412,6 +412,10 @@ class Glory(Game[Action]):
                 "assists": [{"seat": a.seat, "assisted": a.assisted, "cards": names(a.cards)} for a in fight.assists],
                 "defence_cards": names(fight.defence_cards),
                 "presented": names(fight.presented),
+                # the points so far and the assassination's mini-round, as a seat's view gives them
+                "attack_points": t.attack_points(fight),
+                "defence_points": t.defence_points(fight),
+                "mini_round": fight.mini_round,
             },
             # the attack resolved last this round, as a seat's view tells it
             "last_battle": None if last is None else {
