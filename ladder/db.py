@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from pathlib import Path
@@ -10,11 +11,12 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import URL, Engine, create_engine, event, func, make_url, select, text, update
+from sqlalchemy import URL, Engine, create_engine, event, func, inspect, make_url, select, text, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+log = logging.getLogger("arena.ladder")
 
 
 def database_time(db: Session) -> float:
@@ -94,26 +96,34 @@ def bring_up(url: str, upgrade: bool) -> None:
     """Make a new database's schema; an older one's, only with ``upgrade`` (`arena ladder serve`), else SchemaBehind.
 
     Every command upgraded it: an operator who installed a newer Arena and listed the users changed the schema
-    under the older ladder still running on it. A schema newer than this Arena's is Alembic's CommandError.
+    under the older ladder still running on it. `serve` did too, before it was refused as the second ladder on the
+    database: an older schema is brought up only once no live ladder holds it (ladder/hold.py; else LadderBusy).
+    A schema newer than this Arena's is Alembic's CommandError.
     """
-    if not upgrade:
-        from alembic.runtime.migration import MigrationContext
-        from alembic.script import ScriptDirectory
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
 
-        engine = make_engine(url)
-        try:
-            with engine.connect() as conn:
-                current = MigrationContext.configure(conn).get_current_revision()
-        finally:
-            engine.dispose()
+    from ladder.hold import check_free
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_revision()
+            held = inspect(conn).has_table("ladder_hold")  # from migration 0005 on
         scripts = ScriptDirectory.from_config(alembic_config(url))
         head = scripts.get_current_head()
         if current is not None and current != head:
             scripts.get_revision(current)  # one this Arena does not know (a newer one's) is a CommandError
-            raise SchemaBehind(
-                f"its schema is older than this Arena's (migration {current}, this Arena's {head}):"
-                " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
-            )
+            if not upgrade:
+                raise SchemaBehind(
+                    f"its schema is older than this Arena's (migration {current}, this Arena's {head}):"
+                    " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
+                )
+            if held:
+                check_free(sessions(engine))
+            log.info("the database's schema is brought up to date: migration %s -> %s", current, head)
+    finally:
+        engine.dispose()
     migrate(url)
 
 

@@ -48,6 +48,7 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
     from sqlalchemy.exc import SQLAlchemyError
 
     from ladder.db import SchemaBehind, check_writable
+    from ladder.hold import LadderBusy
     from ladder.service import LadderConfig, open_db
 
     if db is not None and not db.strip():  # an unset variable in `--db "$URL"`: SQLite in the data folder was used instead
@@ -65,9 +66,11 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
         if write:
             check_writable(make)
         return make
-    except (SQLAlchemyError, OSError, ImportError, CommandError, SchemaBehind) as exc:  # ImportError: the URL's driver is not installed
+    except (SQLAlchemyError, OSError, ImportError, CommandError, SchemaBehind, LadderBusy) as exc:  # ImportError: the URL's driver is not installed
         remove_made(made)  # no data folder left, made for a database that did not open
         reason = first_line(exc)
+        if isinstance(exc, LadderBusy):  # `serve` of a newer Arena: the schema is changed once the older ladder is gone
+            reason = f"its schema is older than this Arena's, to be brought up to date once it is free: {reason}"
         if isinstance(exc, ImportError):
             reason = f"its driver is not installed ({reason})"
         if isinstance(exc, CommandError):  # Alembic: a schema revision not among ladder/migrations
@@ -276,6 +279,10 @@ def serve(
     with listen_or_exit(host, port) as probe:
         port = int(probe.getsockname()[1])
     made = first_missing(data)
+    # Before the database is opened: an older schema brought up to date is said (ladder/db.py, bring_up), in one line,
+    # not Alembic's, which name each migration, of a new database too, and at every start the dialect they drive.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
     make = open_ladder_db(data, db, write=True, upgrade=True)
     from ladder.hold import HoldLost, LadderBusy, check_free
 
@@ -286,9 +293,6 @@ def serve(
         remove_made(made)
         fail(str(exc))
     check_store(make, data, made)  # a wrong --db or --data is told here, not in a traceback from the service
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    # Alembic says which migrations it runs, worth a line, and at every start which dialect it drives, which is not.
-    logging.getLogger("alembic.runtime.migration").addFilter(lambda record: not record.getMessage().startswith(("Context impl", "Will assume")))
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
         executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,

@@ -91,3 +91,39 @@ def test_refreshing_statistics_keeps_a_database_held_in_memory(tmp_path: Path) -
     refresh_statistics(make)
     with make() as db:
         assert db.scalars(select(User.name)).all() == ["ivan"]
+
+
+def test_serve_says_which_migrations_it_runs_on_an_older_schema(tmp_path: Path) -> None:
+    """An upgrade of Arena brought the schema up without a word: serve migrated before its log was set up."""
+    import signal
+    import subprocess
+    import sys
+
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    from ladder.db import alembic_config
+    from tests.support import stop_if_running
+
+    data = tmp_path / "data"
+    data.mkdir()
+    migrate(default_url(data))
+    scripts = ScriptDirectory.from_config(alembic_config(default_url(data)))
+    head = scripts.get_current_head()
+    assert head is not None
+    command.downgrade(alembic_config(default_url(data)), "-1")
+    older = scripts.get_revision(head).down_revision
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "ladder", "serve", "--data", str(data), "--port", "0", "--no-samples"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "400"},
+    )  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        said: list[str] = []
+        while not said or not said[-1].startswith("ladder: ") and serve.poll() is None:
+            said.append(serve.stdout.readline().decode(errors="replace"))
+        serve.send_signal(signal.SIGTERM)
+        serve.communicate(timeout=60)
+    finally:
+        stop_if_running(serve)
+    assert [line.split(" arena.ladder ")[-1] for line in said[:-1]] == [f"the database's schema is brought up to date: migration {older} -> {head}\n"]

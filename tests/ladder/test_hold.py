@@ -117,6 +117,34 @@ def test_the_command_refuses_a_database_another_ladder_serves(tmp_path: Path, an
     assert "Traceback" not in result.output
 
 
+def test_serve_of_a_newer_arena_leaves_the_schema_of_a_database_an_older_ladder_serves_alone(
+    tmp_path: Path, any_url: str, make: sessionmaker[Session]
+) -> None:
+    """An upgrade of Arena started while the older ladder still served: serve migrated the schema under that ladder
+    first, and only then was refused as the second ladder on the database."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    from ladder.db import alembic_config
+
+    def revision() -> str | None:
+        engine = make_engine(any_url)
+        try:
+            with engine.connect() as conn:
+                return MigrationContext.configure(conn).get_current_revision()
+        finally:
+            engine.dispose()
+
+    Hold(make, "http://127.0.0.1:9999").take()  # the older ladder, serving
+    command.downgrade(alembic_config(any_url), "-1")
+    older = revision()
+    result = CliRunner().invoke(app, ["ladder", "serve", "--data", str(tmp_path), "--db", any_url, "--port", "0", "--no-samples"])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2 and "another ladder serves this database at http://127.0.0.1:9999" in said, said
+    assert "Traceback" not in result.output
+    assert revision() == older, "the schema was changed under the ladder serving it"
+
+
 def test_a_ladder_whose_hold_is_taken_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its renewals lapsed (a machine suspended) and another ladder took the database: two would schedule the same queue."""
     monkeypatch.setattr(ladder.service, "RENEW_S", 0.05)
