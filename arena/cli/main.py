@@ -24,7 +24,7 @@ from arena.cli.clock import MAX_STRIKE_LIMIT, SEED_MAX, SEED_MIN, MoveTimeMs, St
 from arena.cli.failing import fail
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
-from arena.cli import ladder_bot  # noqa: F401  (its commands join ladder_app)
+from arena.cli import ladder_admin, ladder_bot  # noqa: F401  (their commands join ladder_app)
 from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
 from arena.cli.stale import warn_stale
