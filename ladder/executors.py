@@ -212,6 +212,7 @@ class DaskExecutor:
         self._lost = False  # the scheduler is out of reach (told once)
         self._reconnect_tried = -RECONNECT_S
         self._idle: list[str] = []  # workers without the matches resource, as last told
+        self._none = False  # no worker could play (told once, until one can again)
 
     async def start(self, timeout: float | None = None) -> None:
         """Connect (``timeout``: Dask's connect timeout unless given), or start a LocalCluster."""
@@ -292,6 +293,12 @@ class DaskExecutor:
             log.warning("Dask workers without the %r resource play nothing: %s; start them with --resources \"%s=2\"",
                         RESOURCE, ", ".join(idle), RESOURCE)
         self._idle = idle
+        if not total and not self._none:  # every worker gone: the queue stands still, and /api/health still answers ok
+            log.warning("no Dask worker can play matches (none with the %r resource at %s): the queue waits until one joins",
+                        RESOURCE, self.address or "the LocalCluster")
+        elif total and self._none:
+            log.info("Dask workers can play %d match%s at once again", total, "" if total == 1 else "es")
+        self._none = not total
         self._capacity = (time.monotonic(), total)
         return total
 

@@ -20,6 +20,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def on_a_free_port() -> tuple[int, str, DaskExecutor]:
+    """A port for a scheduler, its address, and the ladder's executor for it (asking its capacity at every call)."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    return port, address, DaskExecutor(address, capacity_ttl=0.0)
+
+
+def scheduler_on(port: int) -> Scheduler:
+    return Scheduler(host="127.0.0.1", port=port, dashboard_address=None)
+
+
 async def capacity_becomes(executor: DaskExecutor, wanted: int, timeout: float) -> int:
     """Ask as the dispatcher does, until the capacity is ``wanted`` or ``timeout`` is over; the last answer."""
     deadline = asyncio.get_running_loop().time() + timeout
@@ -33,12 +44,10 @@ def test_the_ladder_connects_again_to_a_scheduler_that_was_away(monkeypatch: pyt
     ladder then logged 'the Dask scheduler did not answer' with an AttributeError traceback five times a second,
     and never played again once the scheduler was back."""
     monkeypatch.setattr(executors, "RECONNECT_S", 0.5)
-    port = free_port()
-    address = f"tcp://127.0.0.1:{port}"
+    port, address, executor = on_a_free_port()
 
     async def go() -> None:
-        executor = DaskExecutor(address, capacity_ttl=0.0)
-        async with Scheduler(host="127.0.0.1", port=port, dashboard_address=None):
+        async with scheduler_on(port):
             await executor.start()
             async with Worker(address, nthreads=1, name="no-resources"):
                 assert await capacity_becomes(executor, -1, 2.0) == 0  # -1: ask for the whole two seconds
@@ -49,7 +58,7 @@ def test_the_ladder_connects_again_to_a_scheduler_that_was_away(monkeypatch: pyt
             await asyncio.sleep(0.2)
         assert executor.client.status == "closed"
         assert await capacity_becomes(executor, -1, 2.0) == 0
-        async with Scheduler(host="127.0.0.1", port=port, dashboard_address=None):
+        async with scheduler_on(port):
             async with Worker(address, nthreads=2, resources={RESOURCE: 1}):
                 assert await capacity_becomes(executor, 1, 20.0) == 1
             await executor.close()
@@ -61,3 +70,25 @@ def test_the_ladder_connects_again_to_a_scheduler_that_was_away(monkeypatch: pyt
     assert sum("without the 'matches' resource" in m and "no-resources" in m for m in said) == 1, said
     assert sum("out of reach" in m for m in said) == 1, said
     assert any("again" in m for m in said), said
+
+
+def test_the_ladder_says_when_no_worker_can_play_and_when_one_can_again(caplog: pytest.LogCaptureFixture) -> None:
+    """Every worker gone (stopped, or ended after its scheduler was away a while), the ladder said nothing: its
+    queue stood still, its health answered ok, and its log had no line."""
+    port, address, executor = on_a_free_port()
+
+    async def go() -> None:
+        async with scheduler_on(port):
+            await executor.start()
+            async with Worker(address, nthreads=2, resources={RESOURCE: 2}):
+                assert await capacity_becomes(executor, 2, 20.0) == 2
+            assert await capacity_becomes(executor, -1, 1.0) == 0  # -1: ask again and again, for a whole second
+            async with Worker(address, nthreads=2, resources={RESOURCE: 1}):
+                assert await capacity_becomes(executor, 1, 20.0) == 1
+            await executor.close()
+
+    with caplog.at_level(logging.INFO, "arena.ladder.executors"):
+        asyncio.run(go())
+    said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors"]
+    assert sum("no Dask worker can play" in m and address in m for m in said) == 1, said
+    assert sum("can play 1 match at once again" in m for m in said) == 1, said
