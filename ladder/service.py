@@ -341,17 +341,18 @@ class Ladder:
             return
         if error is not None and unreachable(error):
             # The worker could not reach the database: not the match's fault, so no attempt is counted (three short
-            # outages during one match failed it); the dispatcher still slows down, in case that worker never can.
-            log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, type(error).__name__)
+            # outages during one match failed it); the dispatcher still slows down, in case that worker never can. Told
+            # once it is given back: a giving back the database refused is tried again at each turn of the dispatcher.
             release(self.make, match_id, owner)
+            log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, type(error).__name__)
             self.metrics.count("database_unreachable")
             self._worker_trouble()
             return
         if error is not None:
             # The job never reported: its worker died more often than Dask retries, or the task was lost; or the worker
             # cannot play any match (WorkerUnfit: no database URL), which /metrics counts as such, not as a lost task.
-            log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
             release(self.make, match_id, owner, count_attempt=True, error=public_error(error))
+            log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
             self.metrics.count("unfit" if isinstance(error, WorkerUnfit) else "no_result")
             self._worker_trouble()
             return

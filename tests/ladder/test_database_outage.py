@@ -283,6 +283,32 @@ def test_a_match_its_worker_gave_back_for_want_of_the_database_counts_as_such_in
     assert lad._failing == 1, "the dispatcher counts it towards slowing down, in case that worker never reaches the database"
 
 
+@pytest.mark.parametrize("error,said", [(gone(), "could not reach the database"), (RuntimeError("its worker died"), "came back without a result")])
+def test_a_match_settled_across_an_outage_is_told_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, error: Exception, said: str
+) -> None:
+    """The dispatcher settles a job again at each turn until the database takes it back: a PostgreSQL restarted for
+    twelve seconds put "match 1058: its worker could not reach the database" in the ladder's log twelve times."""
+    lad = ladder_of_two(tmp_path, NoRoom())
+    job = claimed_job(lad)
+    monkeypatch.setattr(ladder.service, "release", failing_first(release, 2, []))
+
+    async def settle() -> None:
+        future: asyncio.Future[JobOutcome] = asyncio.get_running_loop().create_future()
+        future.set_exception(error)
+        for _ in range(3):  # as the dispatcher's turns: the first two refused
+            try:
+                lad._settle(future, job.match_id, job.owner)
+            except OperationalError:
+                pass
+
+    with caplog.at_level(logging.INFO, "arena.ladder"):
+        asyncio.run(settle())
+    assert sum(said in r.getMessage() for r in caplog.records) == 1, [r.getMessage() for r in caplog.records]
+    with lad.make() as db:
+        assert db.get_one(Match, job.match_id).status == "queued"
+
+
 def test_failed_matches_keep_their_place_among_the_recent_ones(tmp_path: Path) -> None:
     """A failed match had no end time: PostgreSQL sorts NULLs first, and its recent matches showed only failures.
     Failures now get one, and migration 0006 gives one to those an older ladder left without."""
