@@ -113,7 +113,8 @@ def run_dask_job(job: MatchJob) -> JobOutcome:
     global _pool
     url = os.environ.get(DB_URL_ENV) or job.db_url
     if not url:  # the ladder runs with --no-db-url-in-jobs
-        raise WorkerUnfit(f"this worker has no {DB_URL_ENV} and the ladder sends no database URL: set {DB_URL_ENV} in the worker's environment")
+        # Named: of many workers, the ladder's log said only "this worker".
+        raise WorkerUnfit(f"worker {worker_name()} has no {DB_URL_ENV} and the ladder sends no database URL: set {DB_URL_ENV} in its environment")
     make = shared_sessions(url)
     loop = match_loop()
     with _loop_lock:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -448,7 +449,8 @@ def test_with_no_db_url_in_jobs_no_password_crosses_the_scheduler(monkeypatch: p
     asyncio.run(submit_with(False))
     assert [j.db_url for j in sent] == [job.db_url, ""]
     monkeypatch.delenv(DB_URL_ENV, raising=False)
-    with pytest.raises(RuntimeError, match=f"no {DB_URL_ENV}"):  # a worker without its own URL says so, and plays nothing
+    # A worker without its own URL says so, and which worker it is (of many, the ladder's log named none), and plays nothing.
+    with pytest.raises(RuntimeError, match=f"^worker {re.escape(socket.gethostname())}/dask has no {DB_URL_ENV}"):
         run_dask_job(replace(job, db_url=""))
 
 
