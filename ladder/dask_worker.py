@@ -21,6 +21,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 from ladder.db import shared_sessions
 from ladder.jobs import JobOutcome, MatchJob, play_job
+from ladder.release import code_release
 from ladder.worker import WorkerUnfit
 from referee.server.runner import BotPool
 
@@ -108,9 +109,13 @@ def run_dask_job(job: MatchJob) -> JobOutcome:
     """The Dask task: play the job on this worker's match loop; the worker writes the result to the database itself.
 
     The database is the one named in the job, unless the worker's environment
-    names its own way to it in ARENA_DB_URL (another host name, its own role).
+    names its own way to it in ARENA_DB_URL (another host name, its own role). A job
+    of a ladder that runs another Arena than this worker's is refused (ladder/release.py).
     """
     global _pool
+    if job.release and job.release != code_release():
+        raise WorkerUnfit(f"worker {worker_name()} runs another Arena than the ladder (its code {code_release()}, the ladder's"
+                          f" {job.release}): install the ladder's version there and start the worker again")
     url = os.environ.get(DB_URL_ENV) or job.db_url
     if not url:  # the ladder runs with --no-db-url-in-jobs
         # Named: of many workers, the ladder's log said only "this worker".

@@ -308,6 +308,9 @@ class DaskExecutor:
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
         from ladder.dask_worker import run_dask_job
 
+        from ladder.release import code_release
+
+        job = replace(job, release=code_release())  # a worker on another Arena than the ladder's plays none of it
         if not self.db_url_in_jobs:
             job = replace(job, db_url="")
         future = self.client.submit(

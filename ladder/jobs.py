@@ -88,6 +88,7 @@ class MatchJob:
     data_dir: str = ""  # with FILES: where replays/ and logs/ are
     db_url: str = field(default="", repr=False)  # for workers in other processes (it may hold a password)
     suspend_after: int = SUSPEND_AFTER  # forfeits in a row that suspend a version (ladder/suspension.py; 0: never)
+    release: str = ""  # the ladder's code (ladder/release.py), for Dask workers to compare with theirs; "": not compared
 
 
 @dataclass(frozen=True)

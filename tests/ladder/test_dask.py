@@ -31,6 +31,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
+from ladder.executors import DaskExecutor
+from ladder.jobs import MatchJob
 from ladder.models import BotVersion, Match, MatchFile, MatchSeat, RatingChange
 from ladder.rebuild import mismatches
 from ladder.scheduler import add_duplicate_set
@@ -421,37 +423,56 @@ def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Pat
     assert asyncio.run(play_job(ladder.make, job, "box/w9")).status == "lost"
 
 
-def test_with_no_db_url_in_jobs_no_password_crosses_the_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/deploy.md: the ladder's URL, password included, went in every job even with ARENA_DB_URL on the workers."""
-    from dataclasses import replace
-
-    from ladder.dask_worker import DB_URL_ENV, run_dask_job
-    from ladder.executors import DaskExecutor
-    from ladder.jobs import MatchJob
-    from referee.server.session import TimeControl
-
-    job = MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30, db_url="postgresql+psycopg://arena:SECRET@db/arena")
+def sent_to_dask(job: MatchJob, executor: DaskExecutor) -> MatchJob:
+    """The job as the ladder's Dask executor hands it to Dask's client."""
     sent: list[MatchJob] = []
 
-    class Client:  # what the executor hands to Dask
+    class Client:
         def submit(self, fn: object, job: MatchJob, **kwargs: object) -> asyncio.Future[None]:
             sent.append(job)
             done = asyncio.get_running_loop().create_future()
             done.set_result(None)
             return done
 
-    async def submit_with(in_jobs: bool) -> None:
-        executor = DaskExecutor(db_url_in_jobs=in_jobs)
+    async def submit() -> None:
         executor.client = Client()
         await executor.submit(job)
 
-    asyncio.run(submit_with(True))
-    asyncio.run(submit_with(False))
-    assert [j.db_url for j in sent] == [job.db_url, ""]
+    asyncio.run(submit())
+    return sent[0]
+
+
+def test_with_no_db_url_in_jobs_no_password_crosses_the_scheduler(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/deploy.md: the ladder's URL, password included, went in every job even with ARENA_DB_URL on the workers."""
+    from dataclasses import replace
+
+    from ladder.dask_worker import DB_URL_ENV, run_dask_job
+    from referee.server.session import TimeControl
+
+    job = MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30, db_url="postgresql+psycopg://arena:SECRET@db/arena")
+    assert [sent_to_dask(job, DaskExecutor(db_url_in_jobs=in_jobs)).db_url for in_jobs in (True, False)] == [job.db_url, ""]
     monkeypatch.delenv(DB_URL_ENV, raising=False)
     # A worker without its own URL says so, and which worker it is (of many, the ladder's log named none), and plays nothing.
     with pytest.raises(RuntimeError, match=f"^worker {re.escape(socket.gethostname())}/dask has no {DB_URL_ENV}"):
         run_dask_job(replace(job, db_url=""))
+
+
+def test_a_worker_on_another_arena_than_the_ladders_plays_none_of_its_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker left on an older Arena after an upgrade (docs/deploy.md asks for the ladder's version) played and
+    recorded the ladder's matches all the same, by its own rules and code, and nothing said so."""
+    from dataclasses import replace
+
+    import ladder.dask_worker
+    from ladder.dask_worker import run_dask_job
+    from ladder.release import code_release
+    from ladder.worker import WorkerUnfit
+    from referee.server.session import TimeControl
+
+    job = MatchJob(1, "o", "generals-war", 1, {}, (), TimeControl(), 30, db_url="sqlite://")
+    assert sent_to_dask(job, DaskExecutor()).release == code_release(), "each job says which Arena the ladder runs"
+    monkeypatch.setattr(ladder.dask_worker, "shared_sessions", lambda url: pytest.fail("a worker of another Arena opened the database"))
+    with pytest.raises(WorkerUnfit, match=f"^worker {re.escape(socket.gethostname())}/dask runs another Arena than the ladder"):
+        run_dask_job(replace(job, release="0123456789ab"))
 
 
 def test_a_workers_own_database_url_is_used_rather_than_the_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
