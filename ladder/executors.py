@@ -293,12 +293,14 @@ class DaskExecutor:
             log.warning("Dask workers without the %r resource play nothing: %s; start them with --resources \"%s=2\"",
                         RESOURCE, ", ".join(idle), RESOURCE)
         self._idle = idle
-        if not total and not self._none:  # every worker gone: the queue stands still, and /api/health still answers ok
+        # Every worker of the operator's scheduler gone: the queue stands still, and /api/health still answers ok. Not of
+        # the ladder's own LocalCluster, whose nannies restart its workers (signalled with the ladder by a service manager).
+        if self.address and not total and not self._none:
             log.warning("no Dask worker can play matches (none with the %r resource at %s): the queue waits until one joins",
-                        RESOURCE, self.address or "the LocalCluster")
+                        RESOURCE, self.address)
         elif total and self._none:
             log.info("Dask workers can play %d match%s at once again", total, "" if total == 1 else "es")
-        self._none = not total
+        self._none = bool(self.address) and not total
         self._capacity = (time.monotonic(), total)
         return total
 

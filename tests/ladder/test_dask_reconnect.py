@@ -92,3 +92,25 @@ def test_the_ladder_says_when_no_worker_can_play_and_when_one_can_again(caplog: 
     said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors"]
     assert sum("no Dask worker can play" in m and address in m for m in said) == 1, said
     assert sum("can play 1 match at once again" in m for m in said) == 1, said
+
+
+def test_the_ladders_own_cluster_between_workers_is_not_told_as_having_none(caplog: pytest.LogCaptureFixture) -> None:
+    """A ladder stopped with SIGTERM by a service manager (or `timeout`) has its LocalCluster's workers signalled too, and
+    their nannies restart them: "no Dask worker can play matches ... until one joins" came last in its log, wrongly."""
+
+    class Scheduler:
+        async def identity(self, n_workers: int) -> dict[str, object]:
+            return {"workers": {}}
+
+    class Client:
+        status = "running"
+        scheduler = Scheduler()
+
+    async def ask() -> int:
+        executor = DaskExecutor(None, capacity_ttl=0.0)
+        executor.client = Client()
+        return await executor.capacity()
+
+    with caplog.at_level(logging.INFO, "arena.ladder.executors"):
+        assert asyncio.run(ask()) == 0
+    assert not [r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors"]
