@@ -316,15 +316,17 @@ def test_the_everything_view_gives_the_public_facts_a_seats_view_gives(game_id: 
             assert {key: full.get(key) for key in told} == told, (step, mine["seat"])
 
 
+def plain(value: Any) -> Any:
+    """A seat frame's JSON with each card (a Card message) named as the full state names it."""
+    if isinstance(value, dict):
+        return card_str(value["id"]) if set(value) == {"id", "rank", "suit"} else {k: plain(v) for k, v in value.items()}
+    return [plain(v) for v in value] if isinstance(value, list) else value
+
+
 @pytest.mark.parametrize("game_id", ["generals-war", "generals-and-assassins", "glory"])
 def test_the_everything_view_gives_the_last_battle_a_seats_view_gives(game_id: str) -> None:
     """A seat's view tells the battle resolved last (its sides, points and winner), which every seat was told; the
     everything view told it only in the events: its table showed no battle once one was resolved."""
-
-    def plain(value: Any) -> Any:  # a card of the protobuf JSON as the full state names it
-        if isinstance(value, dict) and set(value) == {"id", "rank", "suit"}:
-            return card_str(value["id"])
-        return [plain(v) for v in value] if isinstance(value, list) else value
 
     data = replay_data(game_id, min(GAMES[game_id].spec.player_counts), 3)
     everything, seat = (build_frames(data, view)["frames"] for view in (ALL, 0))
@@ -354,5 +356,23 @@ def test_the_everything_view_gives_the_running_points_of_the_battle_under_way(ga
         assert (fight is None) == (told is None), step
         if told is not None:
             assert {k: fight.get(k) for k in facts} == {k: told[k] for k in facts}, step
+            shown += 1
+    assert shown
+
+
+@pytest.mark.parametrize("key", ["battle", "last_battle"])
+def test_the_land_and_castle_everything_view_gives_a_battles_values_as_a_seats_view_does(key: str) -> None:
+    """A seat's view gives each side of a battle with its army's value, land, general and castle bonuses and total,
+    and whether it was an undercut; the everything view's ``battle`` gave the cards alone, and no battle resolved."""
+    data = replay_data("land-and-castle", 2, 3)
+    everything, seat = (build_frames(data, view)["frames"] for view in (ALL, 0))
+    shown = 0
+    for step, (full, mine) in enumerate(zip(everything, seat, strict=True)):
+        told, battle = mine["state"].get(key), full["state"].get(key, "missing")
+        assert (battle is None) == (told is None), step
+        if told is not None:
+            # what a seat's view leaves out (no defender yet, no winner) the full state gives as None
+            assert battle == {k: plain(told.get(k)) for k in battle}, step
+            assert set(told) <= set(battle) and {"army_value", "land_bonus", "total"} <= set(battle["attacker"]), step
             shown += 1
     assert shown

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping
+from dataclasses import asdict
 from functools import cache
 from types import ModuleType
 from typing import Any, ClassVar, Final
@@ -540,12 +541,9 @@ class LandAndCastle(Game[Action]):
                 {"card": card_str(c), "face_up": up, "owner": o, "dealt_by": d}
                 for c, up, o, d in zip(self.lands, self.face_up, self.owner, self.dealt_by)
             ],
-            "battle": None if self.battle is None else {
-                "land": self.battle.land,
-                "attacker": name(self.battle.attacker.army),
-                "defender": name(self.battle.defender.army if self.battle.defender else None),
-                "winner": self.battle.winner,
-            },
+            # the battle under way, and the one resolved last, with each side's values as a seat's view gives them
+            "battle": _battle_state(self.battle),
+            "last_battle": _battle_state(self.last_battle),
             "players": [
                 {
                     "seat": s,
@@ -568,6 +566,27 @@ class LandAndCastle(Game[Action]):
 _PlayerKey = tuple[int, int, int | None, int | None, tuple[int, ...], int, bool]
 #: What the row of Lands is built from: the cards, which are face up, their owners and who dealt each.
 _LandsKey = tuple[tuple[int, ...], tuple[bool, ...], tuple[int | None, ...], tuple[int, ...]]
+
+
+def _side_state(side: BattleSide | None) -> dict[str, Any] | None:
+    """One side of a battle as the full state gives it: its army by name, the army's value, bonuses and total."""
+    if side is None:
+        return None
+    return {**asdict(side), "army": card_str(side.army)}  # seat, army, army_value, the three bonuses, total
+
+
+def _battle_state(battle: Battle | None) -> dict[str, Any] | None:
+    """A battle as the full state gives it, with what a seat's view gives of it (LC-6, LC-9)."""
+    if battle is None:
+        return None
+    return {
+        "land": battle.land,
+        "land_card": card_str(battle.land_card),
+        "attacker": _side_state(battle.attacker),
+        "defender": _side_state(battle.defender),
+        "undercut": battle.undercut,
+        "winner": battle.winner,
+    }
 
 
 def _build_player(seat: int, key: _PlayerKey) -> Player:
