@@ -122,7 +122,8 @@ export class BotDriver {
  * The envelope Action for a game's action (an envelope passes through). What is not an action of the game (an
  * action of another game, or none: its fields are not the game's, so it would go as an action of no kind), or
  * cannot be encoded as it is (a field of the wrong type, such as `{ playSquad: 7 }` or a card id `"3"`, which the
- * encoding would send as 3, and `"x"` as 0: fields.ts), is logged as an error, naming the field, and becomes
+ * encoding would send as 3, and `"x"` as 0, or a name that is no field, such as `cardIdz`, which it would drop:
+ * fields.ts), is logged as an error, naming the field, and becomes
  * the empty action, which the referee refuses as malformed, as the Python SDK does. Sent as it was, an action
  * that cannot be encoded would fail the stream (gRPC cancels a call whose message does not serialize), and the
  * bot would reconnect only to send it again.
@@ -139,7 +140,8 @@ export function wrap(action: unknown, game: string): EnvelopeAction {
     if (keys.length > 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ")}); exactly one is needed`);
     envelope = { [field]: action } as EnvelopeAction;
   }
-  // The encoding converts a field of the wrong type without a word: a string where a number belongs went as 0.
+  // The encoding converts a field of the wrong type without a word (a string where a number belongs went as 0) and
+  // drops a name that is no field.
   const fault = fieldFault(envelope);
   if (fault) {
     log.error(`act returned an action that cannot be sent as it is: ${fault}; sending no action`);

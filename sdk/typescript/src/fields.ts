@@ -2,7 +2,8 @@
  * An action's fields checked against the protocol before it is encoded. The encoding converts what it is given
  * without a word (a string or `true` where a number belongs is sent as 0 or 1, `"false"` where a bool belongs as
  * true, an unknown enum name as 0), so that a slip past the types (`as any`, a value read from JSON) reached the
- * referee as another action. Only the fields the action sets are walked: a few per decision.
+ * referee as another action, and drops a name that is no field (`cardIdz` for `cardIds`) as silently, so that the
+ * referee refused an action the bot never meant. Only the fields the action sets are walked: a few per decision.
  */
 
 import { descriptor } from "./generated/descriptor.js";
@@ -17,6 +18,7 @@ interface NodeJson {
   nested?: Record<string, NodeJson>;
   fields?: Record<string, FieldJson>;
   values?: Record<string, number>;
+  oneofs?: Record<string, unknown>;
 }
 
 /** What a field holds: a scalar type's name, an enum's values, or a message's fields (by their full name). */
@@ -28,10 +30,21 @@ interface Field {
   map: boolean;
 }
 
-let messages: Map<string, Map<string, Field>> | undefined;
+interface Message {
+  fields: Map<string, Field>;
+  /** Names that are no field but may be set: its oneofs' (the `kind` protobufjs adds, the `_x` of an optional x). */
+  oneofs: Set<string>;
+  /** An envelope Action or a game's Action, whose names that are no field (another game's, a kind of another game)
+   * are left to `wrap`, which says the action is not one of the game's. */
+  kinds: boolean;
+  /** Its fields as an error lists them. */
+  listed: string;
+}
+
+let messages: Map<string, Message> | undefined;
 
 /** Every message of the descriptor by its full name, its fields' types resolved as protobufjs resolves them. */
-function index(): Map<string, Map<string, Field>> {
+function index(): Map<string, Message> {
   if (messages) return messages;
   const nodes = new Map<string, NodeJson>();
   const walk = (node: NodeJson, name: string): void => {
@@ -62,11 +75,18 @@ function index(): Map<string, Map<string, Field>> {
       }
       fields.set(key, { shape, repeated: f.rule === "repeated", map: f.keyType !== undefined });
     }
-    messages.set(name, fields);
+    const listed = fields.size ? `whose fields are ${[...fields.keys()].join(", ")}` : "which has no fields";
+    messages.set(name, { fields, oneofs: new Set(Object.keys(node.oneofs ?? {})), kinds: false, listed });
+  }
+  const envelope = messages.get(ACTION);
+  if (envelope) {
+    envelope.kinds = true;
+    for (const field of envelope.fields.values()) if ("message" in field.shape) messages.get(field.shape.message)!.kinds = true;
   }
   return messages;
 }
 
+const ACTION = "arena.v1.Action";
 const INT32: [number, number, string] = [-(2 ** 31), 2 ** 31 - 1, "int32"];
 const UINT32: [number, number, string] = [0, 2 ** 32 - 1, "uint32"];
 const RANGES: Record<string, [number, number, string]> = {
@@ -118,17 +138,23 @@ function scalarFault(shape: Shape, value: unknown): string | null {
 /**
  * The first field of `value` (a message of type `type`, "arena.v1.Action" by default) whose value its type cannot
  * hold, as `generalsWar.playSquad.cardIds[1] is the string "x", where a whole number from 0 to 4294967295 (uint32)
- * belongs`; null when every field it sets can be encoded as it is. Keys that are no field (a oneof's `kind`) are left
- * to the encoding, which ignores them.
+ * belongs`, or whose name is no field of its message, as `generalsWar.playSquad.cardIdz is no field of
+ * arena.v1.generals_war.PlaySquad, whose fields are cardIds`; null when every field it sets can be encoded as it is.
+ * A oneof's name (the `kind` of a decoded message) is no field but is let through, as the encoding ignores it, and so
+ * is any name in an Action, the envelope's or a game's: `wrap` refuses what is not one of the game's kinds.
  */
-export function fieldFault(value: unknown, type = "arena.v1.Action", path = ""): string | null {
-  const fields = index().get(type);
-  if (!fields) throw new Error(`no message ${type} in the protocol`);
+export function fieldFault(value: unknown, type = ACTION, path = ""): string | null {
+  const message = index().get(type);
+  if (!message) throw new Error(`no message ${type} in the protocol`);
   if (typeof value !== "object" || value === null) return null;
   for (const [key, v] of Object.entries(value)) {
-    const field = fields.get(key);
-    if (!field || v === undefined || v === null) continue; // unset
+    if (v === undefined || v === null) continue; // unset
+    const field = message.fields.get(key);
     const at = path ? `${path}.${key}` : key;
+    if (!field) {
+      if (message.kinds || message.oneofs.has(key)) continue;
+      return `${at} is no field of ${type}, ${message.listed}`; // the encoding would drop it without a word
+    }
     if (field.map) {
       if (typeof v !== "object" || Array.isArray(v)) return `${at} is ${got(v)}, where an object of values belongs`;
       for (const [k, item] of Object.entries(v)) {

@@ -309,6 +309,34 @@ test("a field of the wrong type is refused before sending, naming the field and 
   assert.match(written[1]!, /assassination\.chooseAllegiance\.badCop is the string "false", where true or false \(bool\) belongs/);
 });
 
+test("a name that is no field is refused before sending, naming it and the fields that belong there", async () => {
+  // Encoded as it was, `cardIdz` was dropped without a word: the referee refused a squad of no cards as illegal.
+  const wrong: [unknown, string][] = [
+    [{ playSquad: { cardIdz: [3] } } as any, "generalsWar.playSquad.cardIdz is no field of arena.v1.generals_war.PlaySquad, whose fields are cardIds"],
+    [{ generalsWar: { chooseTarget: { target: 1, seat: 1 } } }, "generalsWar.chooseTarget.seat is no field of arena.v1.generals_war.ChooseTarget, whose fields are target"],
+  ];
+  for (const [action, said] of wrong) {
+    const { sent, logged } = await answerTo(action);
+    assert.equal(sent.action?.requestId, 9);
+    assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(action)}: the empty action`);
+    assert.match(logged, new RegExp(`ERROR act returned an action that cannot be sent as it is: ${said}; sending no action`));
+  }
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    assert.deepEqual(wrap({ passTurn: { turn: 1 } }, "glory"), {});
+    // What is no field but the encoding takes: a oneof's name (a decoded action's `game` and `kind`), a name left
+    // unset, and the names of an Action (another game's kind is said to be so by wrap, as before).
+    const decoded = { game: "generalsWar", generalsWar: { kind: "playSquad", playSquad: { cardIds: [3], cardIdz: undefined } } };
+    assert.equal(wrap(decoded, "generals-war"), decoded);
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.equal(written.length, 1, written.join(""));
+  assert.match(written[0]!, /glory\.passTurn\.turn is no field of arena\.v1\.glory\.PassTurn, which has no fields; sending no action/);
+});
+
 test("an action of another game, or of no kind, is sent as no action and said so, as the Python SDK does", async () => {
   // Encoded as they were, their fields (not the game's) were dropped without a word: an action of no kind went.
   for (const foreign of [{ buyLand: { landIds: [1] } }, { glory: { passTurn: {} } }, {}, { generalsWar: {} }]) {
