@@ -39,7 +39,7 @@ from ladder.scheduler import add_duplicate_set
 from ladder.service import Ladder, LadderConfig
 from ladder.upload import zip_directory
 from referee.server.session import TimeControl
-from tests.ladder.conftest import check_rated_once, enter
+from tests.ladder.conftest import check_rated_once, enter, wait_for
 from tests.support import SAMPLE_BOTS
 
 DASK = str(Path(sys.executable).parent / "dask")
@@ -85,13 +85,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def wait_for(what: str, check: Callable[[], bool], timeout: float = 120, every: float = 0.2) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(every)
 
 
 class Cluster:

@@ -18,7 +18,7 @@ from ladder.service import Ladder, LadderConfig
 from ladder.worker import claim
 from referee.server.runner import LocalMatch
 from referee.server.session import TimeControl
-from tests.ladder.conftest import check_rated_once, enter
+from tests.ladder.conftest import check_rated_once, enter, until
 from tests.support import SAMPLE_BOTS
 
 BOTS = [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"]
@@ -63,13 +63,14 @@ def test_a_data_folder_moved_away_stops_the_play_fails_no_match_and_the_ladder_g
     async def go() -> tuple[dict[str, int], dict[str, int]]:
         runner = asyncio.create_task(ladder.run(serve_http=False))
         try:
-            async with asyncio.timeout(120):
+            async with asyncio.timeout(300):  # past until's own deadlines, which say what was awaited
                 while statuses(data / "ladder.db").get("done", 0) < 2:
                     await asyncio.sleep(0.1)
                 data.rename(away)
-                await asyncio.sleep(4)  # the match in play ends, and more would have been claimed
+                await until("the ladder to see its data folder gone and the match in play to end",
+                            lambda: ladder._away is not None and "running" not in statuses(away / "ladder.db"))
                 while_away = statuses(away / "ladder.db")
-                await asyncio.sleep(1)
+                await asyncio.sleep(1)  # on purpose: a ladder that claimed on would fail or queue matches meanwhile
                 assert statuses(away / "ladder.db") == while_away, "nothing was played nor queued while it was away"
                 assert not data.exists(), ("the data folder was not made again", sorted(str(p) for p in data.rglob("*")))
                 away.rename(data)

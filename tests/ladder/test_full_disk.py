@@ -18,7 +18,7 @@ from ladder.jobs import MatchJob, play_job
 from ladder.service import Ladder, LadderConfig
 from referee.server.runner import LocalMatch
 from referee.server.session import TimeControl
-from tests.ladder.conftest import enter
+from tests.ladder.conftest import enter, until
 from tests.ladder.test_data_folder_gone import BOTS, claimed
 
 
@@ -131,7 +131,7 @@ def test_a_serving_ladder_on_a_full_disk_plays_nothing_counts_no_attempt_and_goe
     async def go() -> tuple[tuple[int, ...], tuple[int, ...]]:
         runner = asyncio.create_task(lad.run(serve_http=False))
         try:
-            async with asyncio.timeout(240):
+            async with asyncio.timeout(400):  # past until's own deadlines, which say what was awaited
                 while count("status = 'done'") < 2:
                     await asyncio.sleep(0.1)
                 disk = FullDisk(monkeypatch, tmp_path / "data")
@@ -142,7 +142,8 @@ def test_a_serving_ladder_on_a_full_disk_plays_nothing_counts_no_attempt_and_goe
                 while count("status = 'running'"):  # the others in play come back too
                     await asyncio.sleep(0.1)
                 before = (claims, matches, count("status = 'done'"))
-                await asyncio.sleep(3)
+                probed = disk.probes
+                await until("the ladder to probe its full disk three more times", lambda: disk.probes >= probed + 3)
                 after = (lad._claims, count("1 = 1"), count("status = 'done'"), count("status = 'running'"))
                 disk.full = False
                 while count("status = 'done'") < before[2] + 2:

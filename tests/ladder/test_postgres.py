@@ -153,7 +153,8 @@ def test_two_recorders_of_one_match_at_once_count_it_once(pg_url: str, tmp_path:
 
 def test_dask_workers_record_into_postgresql(pg_url: str, tmp_path: Path) -> None:
     """A LocalCluster of two workers writing results, replays and logs into PostgreSQL; ratings rebuild equal."""
-    from tests.ladder.test_dask import check_recorded_once, done_count, make_ladder, running, wait_for
+    from tests.ladder.conftest import wait_for
+    from tests.ladder.test_dask import check_recorded_once, done_count, make_ladder, running
 
     ladder = make_ladder(tmp_path, url=pg_url, dask_workers=2)
     enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"])
