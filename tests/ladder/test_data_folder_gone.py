@@ -69,9 +69,10 @@ def test_a_data_folder_moved_away_stops_the_play_fails_no_match_and_the_ladder_g
                 data.rename(away)
                 await until("the ladder to see its data folder gone and the match in play to end",
                             lambda: ladder._away is not None and "running" not in statuses(away / "ladder.db"))
-                while_away = statuses(away / "ladder.db")
-                await asyncio.sleep(1)  # on purpose: a ladder that claimed on would fail or queue matches meanwhile
+                while_away, claims = statuses(away / "ladder.db"), ladder._claims
+                await asyncio.sleep(1)  # on purpose: a ladder that claimed on would claim, fail or queue matches meanwhile
                 assert statuses(away / "ladder.db") == while_away, "nothing was played nor queued while it was away"
+                assert ladder._claims == claims, "nothing was claimed while it was away (its job would give it back unplayed)"
                 assert not data.exists(), ("the data folder was not made again", sorted(str(p) for p in data.rglob("*")))
                 away.rename(data)
                 while statuses(data / "ladder.db").get("done", 0) < while_away.get("done", 0) + 2:
