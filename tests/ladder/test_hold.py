@@ -23,6 +23,7 @@ from ladder.hold import STALE_S, Hold, HoldLost, LadderBusy
 from ladder.models import Bot, BotVersion, LadderHold, User
 from ladder.service import Ladder, LadderConfig
 from referee.server.launchers import process_start, this_machine
+from tests.ladder.conftest import until
 
 
 @pytest.fixture
@@ -180,8 +181,13 @@ def test_versions_left_validating_are_rejected_at_start_and_a_clean_stop_lets_go
 
     async def go() -> None:
         runner = asyncio.create_task(lad.run(serve_http=False))
-        await asyncio.sleep(1.0)
-        assert not runner.done()
+
+        def rejected() -> bool:
+            assert not runner.done(), runner
+            with lad.make() as db:
+                return db.scalars(select(BotVersion.status)).one() == "rejected"
+
+        await until("the ladder to reject the version left validating", rejected)
         runner.cancel()
         await asyncio.gather(runner, return_exceptions=True)
 
