@@ -100,10 +100,10 @@ def test_a_database_file_replaced_under_the_ladder_stops_it(tmp_path: Path) -> N
 
     async def go() -> None:
         runner = asyncio.create_task(ladder.run(serve_http=False))
-        await asyncio.sleep(0.5)
+        await until("the ladder to hold its database, serving it", lambda: ladder.hold.held or runner.done())
         shutil.copy(db_file, tmp_path / "copy.db")
         os.replace(tmp_path / "copy.db", db_file)
-        await asyncio.wait_for(runner, 10)
+        await asyncio.wait_for(runner, 120)  # it looks every second; a busy machine may take far longer
 
     with pytest.raises(DatabaseReplaced, match="was replaced while the ladder served it"):
         asyncio.run(go())
