@@ -86,7 +86,7 @@ def test_a_job_waiting_in_its_executors_hands_keeps_its_lease(tmp_path: Path) ->
         dispatcher = asyncio.ensure_future(ladder.dispatcher())
         while not executor.jobs and not dispatcher.done():
             await asyncio.sleep(0.05)
-        await asyncio.sleep(3.0)  # two leases
+        await asyncio.sleep(2 * ladder.config.lease_seconds)  # on purpose: two leases, one not renewed would have run out
         assert reap(ladder.make) == 0
         assert len(executor.jobs) == 1  # no more at once than it can play: the other match waits for a free worker
         dispatcher.cancel()
