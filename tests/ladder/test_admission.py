@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ladder.admission import VALIDATIONS_AT_ONCE
-from tests.ladder.conftest import LadderFixture
+from tests.ladder.conftest import LadderFixture, until
 from tests.ladder.test_submissions import BOT_PY, archive, manifest
 
 
@@ -28,6 +28,7 @@ def test_uploads_still_arriving_hold_no_turn_to_validate(ladder: LadderFixture, 
 
     async def scenario() -> None:
         validated: list[str] = []
+        reading: list[str] = []  # the uploads whose first bytes were read and whose rest is asked for
         rest = asyncio.Event()
 
         async def validation(bot_dir: Path, *args: object, **kwargs: object) -> tuple[str, str]:
@@ -41,6 +42,7 @@ def test_uploads_still_arriving_hold_no_turn_to_validate(ladder: LadderFixture, 
 
             async def body() -> AsyncIterator[bytes]:
                 yield data[:10]
+                reading.append(name)
                 await rest.wait()  # the rest of the archive comes later
                 yield data[10:]
 
@@ -48,8 +50,8 @@ def test_uploads_still_arriving_hold_no_turn_to_validate(ladder: LadderFixture, 
 
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://ladder") as client:
             slow = [asyncio.ensure_future(client.post("/api/bots", content=trickle(f"slow-{i}")(), headers=owner)) for i, owner in enumerate(slow_owners)]
-            await asyncio.sleep(0.3)  # both started and reading
-            async with asyncio.timeout(10):  # waiting for a turn the slow uploads hold, it would time out
+            await until("the slow uploads to be read", lambda: len(reading) == VALIDATIONS_AT_ONCE)
+            async with asyncio.timeout(60):  # waiting for a turn the slow uploads hold, it would time out
                 reply = await client.post("/api/bots", content=archive(("bot.toml", manifest("quick-one")), ("bot.py", BOT_PY)), headers=quick)
             assert reply.status_code == 201, reply.text
             assert validated == ["quick-one"] and not any(s.done() for s in slow)
