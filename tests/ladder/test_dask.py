@@ -321,10 +321,12 @@ def test_the_ladder_keeps_going_while_workers_come_and_go(cluster: Cluster, tmp_
     enter(ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"])
     began = time.monotonic()
     with running(ladder) as run:
-        time.sleep(2)
-        assert done_count(ladder.make) == 0 and run.ladder.capacity == 0  # no worker yet: nothing is played ...
-        with ladder.make() as db:  # ... but the queue is kept full
-            assert (db.scalar(select(func.count()).select_from(Match).where(Match.status == "queued")) or 0) >= 4
+        def queued() -> int:
+            with ladder.make() as db:
+                return db.scalar(select(func.count()).select_from(Match).where(Match.status == "queued")) or 0
+
+        wait_for("the queue to be filled with no worker", lambda: queued() >= 4)  # no worker yet: the queue is kept full ...
+        assert done_count(ladder.make) == 0 and run.ladder.capacity == 0  # ... but nothing is played
 
         def more(n: int, what: str) -> None:
             target = done_count(ladder.make) + n
