@@ -67,7 +67,8 @@ def test_following_the_matches_prints_each_once_when_its_result_is_out(ladder: L
         return [m for m in ladder.client.get("/api/matches", params={"limit": 200}).json() if m["settled"]]
 
     before = settled()
-    args = [sys.executable, "-m", "arena.cli.main", "ladder", "matches", "--follow", "--json", "--limit", "2", "--interval", "0.2", "--server", server]
+    every = 0.2  # the follower's look, in seconds
+    args = [sys.executable, "-m", "arena.cli.main", "ladder", "matches", "--follow", "--json", "--limit", "2", "--interval", str(every), "--server", server]
     follower = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()  # a thread reads: select() on the pipe misses lines already buffered
 
@@ -93,7 +94,7 @@ def test_following_the_matches_prints_each_once_when_its_result_is_out(ladder: L
         fresh = [m for m in settled() if m["id"] not in {b["id"] for b in before}]
         assert len(fresh) >= 2
         read_until(2 + len(fresh))
-        time.sleep(1)  # five more looks: nothing printed twice
+        time.sleep(5 * every)  # on purpose: five more looks, nothing printed twice
         while not lines.empty():
             printed.append(json.loads(lines.get_nowait()))
     finally:
