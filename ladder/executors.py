@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.books import Books, BooksGone
 from ladder.jobs import JobOutcome, MatchJob, play_job, record_elsewhere, record_head
+from ladder.release import code_release
 from referee.server.replay import ReplayHead
 from referee.server.runner import BotPool, LocalMatch
 
@@ -309,8 +310,6 @@ class DaskExecutor:
 
     def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
         from ladder.dask_worker import run_dask_job
-
-        from ladder.release import code_release
 
         job = replace(job, release=code_release())  # a worker on another Arena than the ladder's plays none of it
         if not self.db_url_in_jobs:

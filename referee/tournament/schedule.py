@@ -154,8 +154,9 @@ def swiss_tables(
     (Monrad-style), searching for the seating that repeats the fewest earlier
     meetings — none when that is possible. When the top-down search gives up
     (late rounds of a large field), the most constrained bots are seated first;
-    when that gives up too, the seating is the one found by swapping bots
-    between the nearest-neighbour tables while a swap repeats fewer meetings.
+    when that gives up too, the nearest-neighbour seating is improved by swaps
+    of bots between tables (a seeded simulated annealing), unless a search
+    finds a seating with as few repeats.
     """
     position = {b: i for i, b in enumerate(order)}
     sit_out = len(order) % players
@@ -227,6 +228,7 @@ def swiss_tables(
         return [tuple(t) for t in best]
 
     fallback: list[tuple[int, ...]] | None = None
+    fallback_repeats = 0
     budget = 0
     while True:
         tries = [SEARCH_LIMIT]
@@ -235,11 +237,12 @@ def swiss_tables(
             found = search(seated, budget, [SEARCH_LIMIT], tight=True)
             if found is None and fallback is None:
                 fallback = swapped([tuple(seated[i : i + players]) for i in range(0, len(seated), players)])
+                fallback_repeats = sum(cost(t) for t in fallback)
         if found is not None:
             tables = found
             break
-        if fallback is not None and budget >= sum(cost(t) for t in fallback):
+        if fallback is not None and budget >= fallback_repeats:
             tables = fallback  # the searches found nothing with fewer repeats
             break
-        budget += 1  # no seating with this few repeats: not given up, every one was tried
+        budget += 1  # none with this few repeats exists, or the searches gave up below the local search's repeats
     return [tuple(sorted(t)) for t in tables], sorted(bye)
