@@ -369,6 +369,22 @@ def test_the_cli_refuses_inconsistent_executor_options(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--no-db-url-in-jobs needs --executor dask" in result.output
 
 
+def workers_ignoring_ctrl_c(pid: int) -> list[bool]:
+    """For each LocalCluster worker process under process ``pid`` (started by multiprocessing's spawn), whether it ignores
+    SIGINT, as read from its signal mask in /proc (Linux)."""
+    found = []
+    for child in psutil.Process(pid).children(recursive=True):
+        try:
+            if "spawn_main" not in " ".join(child.cmdline()):
+                continue
+            status = Path(f"/proc/{child.pid}/status").read_text()
+        except (psutil.NoSuchProcess, OSError):  # gone meanwhile
+            continue
+        ignored = next((int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigIgn:")), 0)
+        found.append(bool(ignored >> (signal.SIGINT - 1) & 1))
+    return found
+
+
 def test_ctrl_c_stops_a_ladder_and_its_localcluster_without_a_traceback(tmp_path: Path) -> None:
     """Ctrl-C in a terminal reaches the whole process group: the LocalCluster's worker processes died of it with a
     KeyboardInterrupt traceback while the ladder was closing them (docs/deploy.md: a ladder stops cleanly)."""
@@ -380,7 +396,8 @@ def test_ctrl_c_stops_a_ladder_and_its_localcluster_without_a_traceback(tmp_path
         proc = subprocess.Popen([*ARENA, *args], stdout=subprocess.DEVNULL, stderr=out, start_new_session=True)
     try:
         wait_for("the LocalCluster", lambda: "matches are played by Dask LocalCluster" in err.read_text(errors="replace"), timeout=120)
-        time.sleep(1)  # the plugin that loads the referee is set up on the workers by now
+        # The plugin's setup on the worker (ladder/dask_worker.py) makes it ignore Ctrl-C: the signal comes after that.
+        wait_for("the worker to ignore Ctrl-C", lambda: workers_ignoring_ctrl_c(proc.pid) == [True], timeout=120)
         os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=60)
     finally:
