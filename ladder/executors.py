@@ -42,7 +42,8 @@ log = logging.getLogger("arena.ladder.executors")
 
 RESOURCE = "matches"
 BOOKS_RETRY_S = 30.0  # after a books process failed to start, the next try waits this long
-RECONNECT_S = 5.0  # how often a ladder whose Dask client gave up on its scheduler tries a new one
+RECONNECT_S = 5.0  # how often a ladder without a Dask client (its scheduler lost, or not up yet) tries a new one
+REMIND_S = 300.0  # a Dask scheduler still out of reach is said again this often, not at every try
 
 
 class Executor(Protocol):
@@ -210,19 +211,26 @@ class DaskExecutor:
         self.client: Any = None
         self._capacity = (0.0, 0)
         self._futures: set[Any] = set()
-        self._lost = False  # the scheduler is out of reach (told once)
+        self._lost_since: float | None = None  # since when the scheduler is out of reach (told once, then every REMIND_S)
+        self._lost_told = 0.0
+        self._connected = False  # reached once: what is said when it is reached again
         self._reconnect_tried = -RECONNECT_S
         self._idle: list[str] = []  # workers without the matches resource, as last told
         self._none = False  # no worker could play (told once, until one can again)
 
-    async def start(self, timeout: float | None = None) -> None:
-        """Connect (``timeout``: Dask's connect timeout unless given), or start a LocalCluster."""
+    async def start(self) -> None:
+        """Connect to the scheduler at ``address``, or start a LocalCluster.
+
+        A scheduler not up yet (started with the ladder, in any order) is no error: it is told, and tried again as one
+        that was lost (``_reconnect``) while the ladder serves and queues. A malformed address is a ValueError at once.
+        """
         from distributed import Client, LocalCluster
 
-        if self.address:
-            given = {} if timeout is None else {"timeout": timeout}
-            self.client = await Client(self.address, asynchronous=True, name="arena-ladder", **given)  # type: ignore[no-untyped-call]
-            await self._register_plugin()
+        if self.address is not None:
+            if (problem := address_problem(self.address)) is not None:
+                raise ValueError(f"{self.address!r} is not a Dask scheduler's address: {problem} (e.g. tcp://HOST:8786)")
+            self._reconnect_tried = -RECONNECT_S  # a ladder run again tries at once
+            await self._reconnect()
             return
         # The scheduler runs in this process: its INFO lines (state start, workers registered, clients connected)
         # are Dask's bookkeeping, not the ladder's, in the ladder's log; its warnings still show.
@@ -241,35 +249,67 @@ class DaskExecutor:
             silence_logs=logging.WARNING,
         )
         self.client = await Client(self.cluster, asynchronous=True, name="arena-ladder")  # type: ignore[no-untyped-call]
-        await self._register_plugin()
+        await self._register_plugin(self.client)
 
-    async def _register_plugin(self) -> None:
+    async def _register_plugin(self, client: Any) -> None:
         from ladder.dask_worker import ArenaWorkerPlugin
 
-        await self.client.register_plugin(ArenaWorkerPlugin(own_cluster=self.cluster is not None), name="arena")
+        await client.register_plugin(ArenaWorkerPlugin(own_cluster=self.cluster is not None), name="arena")
+
+    async def _connect(self, timeout: float) -> None:
+        """A client of the scheduler at ``address``, its workers' plugin registered; one that fails half-way is closed."""
+        from distributed import Client
+
+        client = await Client(self.address, asynchronous=True, name="arena-ladder", timeout=timeout)  # type: ignore[no-untyped-call]
+        try:
+            await self._register_plugin(client)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await client.close()
+            raise
+        self.client = client
 
     async def _reconnect(self) -> bool:
-        """A new client once the old one gave up on a lost scheduler (Dask's client closes itself when the scheduler
-        stays away longer than its connect timeout, and never comes back): at most every ``RECONNECT_S`` seconds."""
+        """A new client, at most every ``RECONNECT_S`` seconds: at the start, and once the old one gave up on a lost
+        scheduler (Dask's client closes itself when the scheduler stays away longer than its connect timeout, and
+        never comes back)."""
         if time.monotonic() - self._reconnect_tried < RECONNECT_S:
             return False
         self._reconnect_tried = time.monotonic()
         old, self.client = self.client, None
+        if old is not None:
+            with contextlib.suppress(Exception):  # it is closed already, or half so: a new one is what matters
+                await old.close()
         try:
-            await old.close()
-        except Exception:  # noqa: BLE001 - it is closed already, or half so: a new one is what matters
-            pass
-        try:
-            await self.start(timeout=RECONNECT_S)  # not Dask's 30 s: the dispatcher waits on it
+            await self._connect(RECONNECT_S)  # not Dask's 30 s: the dispatcher (or the ladder's start) waits on it
         except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, CommClosedError...: the scheduler is still away
-            self.client = old  # closed: tried again later
-            if not self._lost:
-                log.warning("the Dask scheduler at %s is out of reach (%s); trying again every %.0f s", self.address, exc, RECONNECT_S)
-            self._lost = True
+            self._out_of_reach(exc)
             return False
-        log.info("connected to the Dask scheduler at %s again", self.address)
-        self._lost = False
+        self._reached()
         return True
+
+    def _scheduler(self) -> str:
+        return f"the Dask scheduler at {self.address}" if self.address else "the Dask scheduler of the ladder's LocalCluster"
+
+    def _out_of_reach(self, exc: BaseException) -> None:
+        """Said at the first failed try, then every ``REMIND_S`` while it lasts: not at every try."""
+        now = time.monotonic()
+        line = (str(exc).strip().splitlines() or [""])[0]
+        if self._lost_since is None:
+            self._lost_since = self._lost_told = now
+            log.warning("%s cannot be reached (%s: %s); the ladder keeps trying every %g s, and its matches wait in the queue",
+                        self._scheduler(), type(exc).__name__, line, RECONNECT_S)
+        elif now - self._lost_told >= REMIND_S:
+            self._lost_told = now
+            log.warning("%s is still out of reach after %.0f s (%s: %s); still trying every %g s",
+                        self._scheduler(), now - self._lost_since, type(exc).__name__, line, RECONNECT_S)
+
+    def _reached(self) -> None:
+        """The scheduler answered: said when that ends a time it was out of reach."""
+        if self._lost_since is not None:
+            log.info("connected to %s%s, after %.0f s out of reach", self._scheduler(),
+                     " again" if self._connected else "", time.monotonic() - self._lost_since)
+        self._connected, self._lost_since = True, None
 
     async def capacity(self) -> int:
         """The sum of the workers' ``matches`` resources (refreshed at most every ``capacity_ttl`` seconds)."""
@@ -277,16 +317,15 @@ class DaskExecutor:
         if time.monotonic() - at < self.capacity_ttl:
             return known
         self._capacity = (time.monotonic(), 0)
-        if self.address and self.client.status not in ("running", "connecting") and not await self._reconnect():
+        lost = self.client is None or self.client.status not in ("running", "connecting")
+        if self.address and lost and not await self._reconnect():
             return 0
         try:
             identity = await self.client.scheduler.identity(n_workers=-1)
         except Exception as exc:  # the scheduler is out of reach for a moment: said once, not at every look
-            if not self._lost:
-                log.warning("the Dask scheduler did not answer (%s: %s)", type(exc).__name__, exc)
-            self._lost = True
+            self._out_of_reach(exc)
             return 0
-        self._lost = False
+        self._reached()
         workers = identity.get("workers", {}).values()
         total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in workers)
         idle = sorted(str(w.get("name") or w.get("id")) for w in workers if not w.get("resources", {}).get(RESOURCE))

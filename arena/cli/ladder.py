@@ -318,9 +318,9 @@ def serve(
     except (HoldLost, DatabaseReplaced) as exc:
         fail(f"the ladder stopped: {exc}", code=1)
     except (OSError, TimeoutError) as exc:
-        if executor != "dask":
+        if executor != "dask" or dask_address is not None:  # a scheduler out of reach is waited for (docs/deploy.md)
             raise
-        fail(f"the Dask cluster cannot be reached or started: {exc}")
+        fail(f"the ladder's Dask LocalCluster could not be started: {exc}")
 
 
 def loopback(host: str) -> bool:

@@ -90,12 +90,18 @@ def free_port() -> int:
 class Cluster:
     """A `dask scheduler` and `dask worker` processes (no nanny: a killed worker stays dead), all on 127.0.0.1."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, start: bool = True) -> None:
+        """``start``: the scheduler now, else at ``start_scheduler`` (its address is known from the first)."""
         self.tmp = tmp
         self.address = f"tcp://127.0.0.1:{free_port()}"
         self.procs: list[subprocess.Popen[bytes]] = []
         self.workers: dict[str, subprocess.Popen[bytes]] = {}
-        self.scheduler = self._spawn("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1], "--no-dashboard"])
+        self.client: Any = None
+        if start:
+            self.start_scheduler()
+
+    def start_scheduler(self) -> None:
+        self._spawn("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1], "--no-dashboard"])
         from distributed import Client
 
         self.client = Client(self.address, timeout=60)  # type: ignore[no-untyped-call]
@@ -139,7 +145,8 @@ class Cluster:
             return []
 
     def close(self) -> None:
-        self.client.close()  # type: ignore[no-untyped-call]
+        if self.client is not None:
+            self.client.close()
         for proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
@@ -350,6 +357,66 @@ def test_the_ladder_keeps_going_while_workers_come_and_go(cluster: Cluster, tmp_
     assert {"w1", "w2", "w3"} <= players, players
     with ladder.make() as db:
         assert not db.scalars(select(Match.id).where(Match.status == "failed")).all()
+
+
+def test_a_ladder_started_before_its_dask_scheduler_serves_and_plays_once_it_answers(tmp_path: Path) -> None:
+    """`arena ladder serve --dask-address` started before its scheduler (docker compose, systemd: in any order) failed
+    after Dask's connect timeout (30 s). It comes up: its pages answer, a submission is accepted and its matches wait
+    in the queue, its log says once that the scheduler cannot be reached; once a scheduler answers there, it plays."""
+    import httpx
+
+    from ladder.db import default_url, make_engine, sessions
+    from tests.ladder.test_durability import ARENA
+
+    cluster = Cluster(tmp_path, start=False)  # its address only: nothing listens there yet
+    data, port, err = tmp_path / "data", free_port(), tmp_path / "ladder.err"
+    url = f"http://127.0.0.1:{port}"
+    args = ["ladder", "serve", "--data", str(data), "--port", str(port), "--no-samples", "--game", GAME, "--executor", "dask",
+            "--dask-address", cluster.address, "--seed", "5"]
+    with err.open("wb") as out:
+        proc = subprocess.Popen([*ARENA, *args], stdout=subprocess.DEVNULL, stderr=out)
+
+    def answers() -> bool:
+        try:
+            return httpx.get(f"{url}/api/health", timeout=5).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def said() -> str:
+        return err.read_text(errors="replace")
+
+    def counted(status: str) -> int:
+        with make() as db:
+            return db.scalar(select(func.count()).select_from(Match).where(Match.status == status)) or 0
+
+    try:
+        wait_for("the ladder's pages", lambda: answers() or proc.poll() is not None)
+        assert proc.poll() is None, f"the ladder ended with {proc.returncode}:\n{said()[-3000:]}"
+        make = sessions(make_engine(default_url(data)))
+        with make() as db:
+            token = add_user(db, "owner")
+        for bot in (SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"):
+            reply = httpx.post(f"{url}/api/bots", content=zip_directory(bot), headers={"Authorization": f"Bearer {token}"}, timeout=120)
+            assert reply.status_code == 201 and reply.json()["accepted"], reply.text
+        wait_for("matches in the queue", lambda: counted("queued") >= 2)
+        wait_for("the log to say the scheduler cannot be reached", lambda: "cannot be reached" in said())
+        assert counted("running") == counted("done") == 0
+        cluster.start_scheduler()
+        cluster.start_worker("w1")
+        wait_for("a match played", lambda: counted("done") >= 1, timeout=180)
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        cluster.close()
+    log = said()
+    assert log.count(f"the Dask scheduler at {cluster.address} cannot be reached") == 1, log[-3000:]
+    assert f"connected to the Dask scheduler at {cluster.address}" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
 
 
 def test_the_cli_refuses_inconsistent_executor_options(tmp_path: Path) -> None:

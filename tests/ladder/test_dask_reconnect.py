@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import dask
 import pytest
@@ -39,6 +41,20 @@ async def capacity_becomes(executor: DaskExecutor, wanted: int, timeout: float) 
     return found
 
 
+async def plays_once_a_scheduler_answers(executor: DaskExecutor, port: int) -> None:
+    """A scheduler on ``port`` and a worker with one seat: the executor finds that seat (capacity 1); then it is closed."""
+    async with scheduler_on(port):
+        async with Worker(f"tcp://127.0.0.1:{port}", nthreads=2, resources={RESOURCE: 1}):
+            assert await capacity_becomes(executor, 1, 30.0) == 1
+        await executor.close()
+
+
+def with_short_connects(go: Callable[[], Coroutine[Any, Any, None]], caplog: pytest.LogCaptureFixture) -> None:
+    """Run ``go`` with Dask's connect timeout at 1 s (not 30), capturing the executor's log."""
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), caplog.at_level(logging.INFO, "arena.ladder.executors"):
+        asyncio.run(go())
+
+
 def test_the_ladder_connects_again_to_a_scheduler_that_was_away(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     """Dask's client closes itself for good when its scheduler stays away longer than its connect timeout: the
     ladder then logged 'the Dask scheduler did not answer' with an AttributeError traceback five times a second,
@@ -58,18 +74,72 @@ def test_the_ladder_connects_again_to_a_scheduler_that_was_away(monkeypatch: pyt
             await asyncio.sleep(0.2)
         assert executor.client.status == "closed"
         assert await capacity_becomes(executor, -1, 2.0) == 0
-        async with scheduler_on(port):
-            async with Worker(address, nthreads=2, resources={RESOURCE: 1}):
-                assert await capacity_becomes(executor, 1, 20.0) == 1
-            await executor.close()
+        await plays_once_a_scheduler_answers(executor, port)
 
-    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), caplog.at_level(logging.INFO, "arena.ladder.executors"):
-        asyncio.run(go())
+    with_short_connects(go, caplog)
     said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors"]
     assert not any(r.exc_info for r in caplog.records if r.name == "arena.ladder.executors"), "no traceback in the ladder's log"
     assert sum("without the 'matches' resource" in m and "no-resources" in m for m in said) == 1, said
-    assert sum("out of reach" in m for m in said) == 1, said
+    assert sum("cannot be reached" in m for m in said) == 1, said
     assert any("again" in m for m in said), said
+
+
+def told(caplog: pytest.LogCaptureFixture, words: str) -> int:
+    """How many of the executor's log lines say ``words``."""
+    return sum(words in r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors")
+
+
+def test_a_ladder_started_before_its_scheduler_waits_for_it(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A ladder and its scheduler started together (docker compose, systemd) in the wrong order: the ladder failed
+    after Dask's connect timeout. It waits, says so once and then every REMIND_S rather than at every try, and plays
+    once the scheduler answers."""
+    monkeypatch.setattr(executors, "RECONNECT_S", 0.3)
+    monkeypatch.setattr(executors, "REMIND_S", 3600.0)
+    port, address, executor = on_a_free_port()
+    tries = 0
+    connect = executor._connect
+
+    async def counted(timeout: float) -> None:
+        nonlocal tries
+        tries += 1
+        await connect(timeout)
+
+    monkeypatch.setattr(executor, "_connect", counted)
+
+    async def capacity_while(going: Callable[[], bool], timeout: float = 60.0) -> None:
+        """Ask as the dispatcher does while ``going()``, each answer 0: no scheduler, nothing to play on."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while going():
+            assert asyncio.get_running_loop().time() < deadline, f"still {going.__doc__} after {timeout} s ({tries} tries)"
+            assert await executor.capacity() == 0
+            await asyncio.sleep(0.05)
+
+    def fewer_than_three_tries() -> bool:
+        """fewer than three tries"""
+        return tries < 3
+
+    def not_reminded() -> bool:
+        """no reminder"""
+        return told(caplog, "still out of reach") == 0
+
+    async def go() -> None:
+        await executor.start()  # no scheduler: not an error
+        await capacity_while(fewer_than_three_tries)
+        assert told(caplog, f"the Dask scheduler at {address} cannot be reached") == 1
+        monkeypatch.setattr(executors, "REMIND_S", 0.0)
+        await capacity_while(not_reminded)
+        await plays_once_a_scheduler_answers(executor, port)
+
+    with_short_connects(go, caplog)
+    assert told(caplog, f"the Dask scheduler at {address} cannot be reached") == 1
+    assert told(caplog, f"connected to the Dask scheduler at {address}") == 1
+    assert not any(r.exc_info for r in caplog.records if r.name == "arena.ladder.executors"), "no traceback in the ladder's log"
+
+
+@pytest.mark.parametrize("address", ["udp://127.0.0.1:8786", "tcp://127.0.0.1:99999", "tcp://127.0.0.1"])
+def test_a_malformed_address_is_an_error_at_once_not_retried(address: str) -> None:
+    with pytest.raises(ValueError, match="not a Dask scheduler's address"):
+        asyncio.run(DaskExecutor(address).start())
 
 
 def test_the_ladder_says_when_no_worker_can_play_and_when_one_can_again(caplog: pytest.LogCaptureFixture) -> None:
