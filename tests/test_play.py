@@ -32,7 +32,7 @@ def test_a_person_plays_a_match_to_the_end_seeing_only_their_seat(tmp_path: Path
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "generals-war: you are seat 0 of 2: seat 0 (you), seat 1 (random)" in out and "the match is over" in out
-    assert "asked: squad choice" in out and "1. play squad: card ids" in out  # the decision and its listed actions
+    assert "asked: squad choice" in out and "1. play squad: cards " in out  # the decision and its listed actions
     mine = [line for line in out.splitlines() if "cards drawn: seat 0 (you)" in line]
     theirs = [line for line in out.splitlines() if "cards drawn: seat 1 (random)" in line]
     assert mine and all(", cards " in line for line in mine)
@@ -190,7 +190,26 @@ def test_the_number_typed_plays_the_action_shown_with_that_number() -> None:
     chosen = player.act(request)
     assert chosen == request.legal_actions[1]  # type: ignore[index]
     numbered = [line.strip() for line in said if re.match(r"\s+\d+\. ", line)]
-    assert numbered == ["1. discard: card ids Ac", "2. discard: card ids 2c", "3. discard: card ids 3c"], said
+    assert numbered == ["1. discard: cards Ac", "2. discard: cards 2c", "3. discard: cards 3c"], said
+
+
+def test_the_player_reads_enums_and_card_ids_in_words() -> None:
+    """The view read "phase TURN", an event "kind ATTACK_KING" and an action "buy land: land ids 40, money ids 16"."""
+    request = glory_turn(listed=0)
+    request.raw.view.glory.phase = glory_pb2.TURN
+    request.raw.legal_actions.add().glory.buy_land.land_ids.append(40)
+    request.raw.legal_actions[0].glory.buy_land.money_ids.append(16)
+    request.raw.legal_actions_listed = True
+    player, said = scripted(["1"])
+    player.on_start(request.start)
+    declared = pb.Event(seq=3)
+    declared.glory.attack_declared.kind = glory_pb2.ATTACK_KING
+    declared.glory.attack_declared.attacker = 1
+    player.on_events([declared.glory])
+    player.act(request)
+    assert "  · attack declared: attack on the king, attacker seat 1 (bot), defender seat 0 (you), attack points 0" in said, said
+    assert any(" · turn phase · " in line for line in said), said
+    assert "  1. buy land: lands 2s, money 4d" in said, said
 
 
 def test_showing_the_view_and_its_example_again_changes_no_later_random_action() -> None:

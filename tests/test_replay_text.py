@@ -206,8 +206,8 @@ def test_a_round_s_scores_in_a_replay_name_their_seats() -> None:
 
 
 @pytest.mark.parametrize(("state", "fact"), [
-    ({"round": 3, "rounds": 8, "phase": "TURN"}, "round 3 of 8 · phase TURN"),
-    ({"round": 9, "rounds": 8, "phase": "TURN"}, "extra round 1 (after 8) · phase TURN"),  # it read "round 9 · rounds 8"
+    ({"round": 3, "rounds": 8, "phase": "TURN"}, "round 3 of 8 · turn phase"),
+    ({"round": 9, "rounds": 8, "phase": "TURN"}, "extra round 1 (after 8) · turn phase"),  # it read "round 9 · rounds 8"
     ({"round": 6, "rounds": 4, "extra_round": True}, "extra round 2 (after 4)"),  # Glory's view says so itself too
     ({"round": 6}, "round 6"),  # a game of no set number of rounds
 ])  # fmt: skip
@@ -235,7 +235,7 @@ def test_glorys_everything_view_tells_the_round_of_the_rounds() -> None:
     for view in (ALL, 0):
         lines = list(replay_lines(build_frames(data, view), 0))
         facts = lines[lines.index("the table after the deal:") + 1]
-        assert re.match(r"  (seat 0 \(bot0\) · )?round 1 of 4 · phase TURN · ", facts), facts
+        assert re.match(r"  (seat 0 \(bot0\) · )?round 1 of 4 · turn phase · ", facts), facts
 
 
 @pytest.mark.parametrize(("game", "players", "seed", "seat"), [

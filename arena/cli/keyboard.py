@@ -15,7 +15,7 @@ import random
 import select
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from google.protobuf import text_format
 from google.protobuf.message import Message
 
 from arena.cli.replay_text import board_lines, message_line, printable, seat_name, table_lines
+from arena.cli.words import NO_WORDS, enum_words
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request, random_action
 from arena_sdk.client import MatchRefused, play_async
@@ -126,6 +127,8 @@ class KeyboardPlayer(Bot):
         #: The game's rounds (before any extra round), for the round an event or a decision names: from the start's
         #: options, since the events of a round's start come before any view (which gives its ``rounds`` too).
         self.rounds: int | None = None
+        #: The game's enum values in words (``enum_words``), once the start names the game.
+        self.words: Mapping[str, str] = NO_WORDS
         self.clock = clock
 
     def _say(self, line: str) -> None:
@@ -134,12 +137,13 @@ class KeyboardPlayer(Bot):
     def on_start(self, start: pb.GameStart) -> None:
         self.names = list(start.seat_names)
         self.rounds = start.options["rounds"].int_value if "rounds" in start.options else None
+        self.words = enum_words(start.game)
         seats = ", ".join(seat_name(self.names, s) for s in range(len(self.names)))
         self._say(f"{start.game}: you are seat {start.seat} of {start.num_seats}: {seats}; ? for help at any prompt")
 
     def on_events(self, events: list[Any]) -> None:
         for event in events:
-            self._say(f"  · {message_line(message_json(event), self.names, self.rounds)}")
+            self._say(f"  · {message_line(message_json(event), self.names, self.rounds, self.words)}")
 
     def show(self, request: Request) -> None:
         self._say(f"--- decision {request.decision_index} · your view:")
@@ -151,11 +155,12 @@ class KeyboardPlayer(Bot):
         for line in table_lines({"game": request.start.game, "names": self.names}, view):
             self._say(f"  {line}")
         rounds = view.get("rounds", self.rounds)
-        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds)}")
+        words = enum_words(request.start.game)
+        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds, words)}")
         listed = request.legal_actions
         if listed:
             for i, action in enumerate(listed, 1):
-                self._say(f"  {i}. {message_line(message_json(action), self.names, rounds)}")
+                self._say(f"  {i}. {message_line(message_json(action), self.names, rounds, words)}")
         else:
             self._say(f"  (too many actions to list) for example: {example(request, self.examples)}")
 

@@ -2,20 +2,21 @@
 
 The frames are those the browser's viewer draws (``referee.server.frames.build_frames``), so the terminal shows
 what the viewer shows, no more: as one seat, only what that seat was told. The drawing is generic, as the viewer's
-is: actions and events are their JSON, keys as words, card messages and card ids as short names ("Qh", "Tc").
+is: actions and events are their JSON, keys as words, card messages and card ids as short names ("Qh", "Tc"), enum
+values in words (arena/cli/words.py: "reason: king defence", "turn phase").
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from arena.cli.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, id_label
 from referee.core.cards import card_str
 
 CARD_KEYS = {"id", "rank", "suit"}
-CARD_ID_KEY = re.compile(r"(^|_)card_ids?$")
 #: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's
 #: viewer reads them (ladder/web/static/viewer.js ``SEAT_KEYS``; a test keeps the two lists the same). ``turn`` is
 #: not one: it is a seat in some games (``GAME_SEAT_KEYS``) and a count in others.
@@ -48,8 +49,9 @@ def is_card(value: Any) -> bool:
     return isinstance(value, dict) and set(value) == CARD_KEYS and isinstance(value["id"], int)
 
 
-def shown(key: str, value: Any, names: Sequence[str] = ()) -> str:
-    """One value of an action, an event or a state, on one line; a seat with its bot's name when ``names`` has it."""
+def shown(key: str, value: Any, names: Sequence[str] = (), words: Mapping[str, str] = NO_WORDS) -> str:
+    """One value of an action, an event or a state, on one line; a seat with its bot's name when ``names`` has it, an
+    enum value in ``words`` (the game's ``enum_words``)."""
     if is_card(value):
         return card_str(value["id"])
     if value is None:
@@ -58,34 +60,49 @@ def shown(key: str, value: Any, names: Sequence[str] = ()) -> str:
         return "yes" if value else "no"
     if isinstance(value, int) and CARD_ID_KEY.search(key):
         return card_str(value)
+    if isinstance(value, str) and value in words:
+        return words[value]
     if key in SEAT_KEYS and _named_seat(value, names):
         return seat_name(names, value)
     if _by_seat(key, value, names):
-        return ", ".join(f"{seat_name(names, seat)} {shown(key, v, names)}" for seat, v in enumerate(value))
+        return ", ".join(f"{seat_name(names, seat)} {shown(key, v, names, words)}" for seat, v in enumerate(value))
     if isinstance(value, list):
-        return (", " if key in SEAT_KEYS and names else " ").join(shown(key, v, names) for v in value) if value else "none"
+        apart = (key in SEAT_KEYS and names) or _enum(value, words)  # "hall, health services", not "hall health services"
+        return (", " if apart else " ").join(shown(key, v, names, words) for v in value) if value else "none"
     if isinstance(value, dict):
-        return "(" + args(value, names) + ")"
+        return "(" + args(value, names, words=words) + ")"
     return str(value)
 
 
-def args(body: dict[str, Any], names: Sequence[str] = (), rounds: object = None) -> str:
+def _enum(value: Any, words: Mapping[str, str]) -> bool:
+    """An enum value, or a list of them, that ``words`` says in words."""
+    values = value if isinstance(value, list) and value else [value]
+    return all(isinstance(v, str) and v in words for v in values)
+
+
+def args(body: dict[str, Any], names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS) -> str:
     """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out. With the
     game's ``rounds`` (its state's), a ``round`` reads as the table's does: "round started: extra round 1 (after 8)"."""
     of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
     return ", ".join(
-        of_rounds if k == "round" and of_rounds else field_text(k, v, names)
+        of_rounds if k == "round" and of_rounds else field_text(k, v, names, words)
         for k, v in body.items()
         if not (isinstance(v, list) and not v) and not (of_rounds and k in ROUND_TOLD)
     )
 
 
-def field_text(key: str, value: Any, names: Sequence[str] = ()) -> str:
+def field_text(key: str, value: Any, names: Sequence[str] = (), words: Mapping[str, str] = NO_WORDS) -> str:
     """``key value``, or for a ``seat`` named with its bot the seat alone: "seat 1 (alice)", not "seat seat 1 (alice)";
-    a list by seat after a colon, "scores: seat 0 (alice) 6, seat 1 (bob) 5"."""
+    a list by seat after a colon, "scores: seat 0 (alice) 6, seat 1 (bob) 5"; card ids as the cards, "lands 2s"; an
+    enum value phrased for its field (``enum_text``)."""
     if key == "seat" and _named_seat(value, names):
         return shown(key, value, names)
-    return f"{label(key)}{':' if _by_seat(key, value, names) else ''} {shown(key, value, names)}"
+    said = shown(key, value, names, words)
+    if _enum(value, words) and not _by_seat(key, value, names):
+        return enum_text(key, said, label(key))
+    if CARD_ID_KEY.search(key) and all(isinstance(v, int) for v in (value if isinstance(value, list) else [value])):
+        return f"{id_label(key)} {said}"
+    return f"{label(key)}{':' if _by_seat(key, value, names) else ''} {said}"
 
 
 def _by_seat(key: str, value: Any, names: Sequence[str]) -> bool:
@@ -105,10 +122,10 @@ def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
     return "nothing", {}
 
 
-def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None) -> str:
-    """An action, an event or a decision on one line; ``rounds`` as ``args`` takes it."""
+def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS) -> str:
+    """An action, an event or a decision on one line; ``rounds`` and ``words`` as ``args`` takes them."""
     kind, body = kind_of(wrapper)
-    text = args(body, names, rounds)
+    text = args(body, names, rounds, words)
     return f"{label(kind)}: {text}" if text else label(kind)
 
 
@@ -125,26 +142,28 @@ def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
     """What happened in one frame: the action (or the deal), the bot's note, and the events this view was told."""
     names = data.get("names") or []
     rounds = (frame.get("state") or {}).get("rounds")  # the round an event or a decision names, of these
+    words = enum_words(str(data.get("game")))
     if frame.get("actor") is None:
         yield "deal"
     else:
         who = seat_ref(data, frame["actor"])
-        action = message_line(frame["action"], names, rounds) if "action" in frame else "acted (what it chose is not for this seat to know)"
+        action = message_line(frame["action"], names, rounds, words) if "action" in frame else "acted (what it chose is not for this seat to know)"
         yield f"{frame['step']}. {who}: {action}" + (" [played by the referee]" if frame.get("auto") else "")
         if frame.get("note"):
             yield f"     note: {frame['note']}"
     for event in frame.get("events", []):
         seen = event.get("visible_to")
         private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
-        yield f"   · {message_line(event.get('event'), names, rounds)}{private}"
+        yield f"   · {message_line(event.get('event'), names, rounds, words)}{private}"
     if "decision" in frame:
-        yield f"   asked to decide: {message_line(frame['decision'], names, rounds)}"
+        yield f"   asked to decide: {message_line(frame['decision'], names, rounds, words)}"
 
 
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
     names = data.get("names") or []
     seats = GAME_SEAT_KEYS.get(str(data.get("game")), frozenset())
+    words = enum_words(str(data.get("game")))
     of_rounds = round_of_rounds(state)
 
     def fact(key: str, value: Any) -> str:
@@ -152,7 +171,7 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
             return of_rounds
         if key in seats and _named_seat(value, names):  # a field that is a seat in this game alone
             return f"{label(key)} {seat_name(names, value)}"
-        return field_text(key, value, names)
+        return field_text(key, value, names, words)
 
     facts = [fact(k, v) for k, v in state.items() if not _nested(v) and k != "num_players" and not (of_rounds and k in ROUND_TOLD)]
     if facts:

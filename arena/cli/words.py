@@ -1,0 +1,103 @@
+"""A game's enum values and card-id fields in words, for the text a person reads (``arena replay --text``, ``arena play``).
+
+An enum value reads as its name less the prefix its enum's values share, lower case, underscores as spaces: Glory's
+``GloryReason`` ``GLORY_KING_DEFENCE_ASSIST`` is "king defence assist", Land & Castle's ``PHASE_CLAIM`` "claim",
+``TURN`` "turn". The words come from the game's protobuf descriptors, so that a new enum reads in words with no table
+to keep; ``OVERRIDES`` holds the few the rule reads badly. A field named ``*_id``/``*_ids`` (``card_ids``,
+``land_ids``, ``money_ids``) holds card ids, which the protocol defines to be the cards' identities, so it reads as the
+cards: "lands 2s, money 4d", as an event's Card messages read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FileDescriptor
+
+from referee.games.registry import GAMES
+
+#: The words the rule gives that read badly, and what they read as instead.
+OVERRIDES: Mapping[str, str] = MappingProxyType({
+    "attack king": "attack on the king",  # Glory's AttackKind: a kind of attack, not an order
+    "conquer land": "conquest of a land",
+    "over": "game over",  # a phase: "over" alone says not what is over
+})  # fmt: skip
+#: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
+CARD_ID_KEY = re.compile(r"^\w+_ids?$")
+#: What a field of ids is called once its ids are cards, where adding an "s" is wrong.
+UNCOUNTED = frozenset({"money"})
+NO_WORDS: Mapping[str, str] = MappingProxyType({})
+
+
+def id_label(key: str) -> str:
+    """A field of card ids named for its cards: ``card_ids`` "cards", ``card_id`` "card", ``money_ids`` "money"."""
+    if key.endswith("_id"):
+        return key.removesuffix("_id").replace("_", " ")
+    thing = key.removesuffix("_ids").replace("_", " ")
+    return thing if thing in UNCOUNTED else thing + "s"
+
+
+def shared_prefix(names: list[str]) -> str:
+    """The whole words (``GLORY_``) every name starts with and none is made of alone; "" for none."""
+    split = [name.split("_") for name in names]
+    n = 0
+    while all(len(words) > n + 1 and words[n] == split[0][n] for words in split):
+        n += 1
+    return "".join(word + "_" for word in split[0][:n])
+
+
+def value_words(enum: EnumDescriptor) -> dict[str, str]:
+    """Each value of ``enum`` in words; the zero value that only says none was set (``*_UNSPECIFIED``) "unspecified"."""
+    prefix = shared_prefix([v.name for v in enum.values])
+    out = {}
+    for value in enum.values:
+        if value.number == 0 and value.name.endswith("_UNSPECIFIED"):
+            said = "unspecified"
+        else:
+            said = value.name.removeprefix(prefix).lower().replace("_", " ")
+        out[value.name] = OVERRIDES.get(said, said)
+    return out
+
+
+def _enums(file: FileDescriptor) -> Iterator[EnumDescriptor]:
+    """The enums of ``file``, nested ones too, then those of the files it imports (the cards' ``Suit``, ``Rank``)."""
+
+    def nested(message: Descriptor) -> Iterator[EnumDescriptor]:
+        yield from message.enum_types
+        for inner in message.nested_types:
+            yield from nested(inner)
+
+    yield from file.enum_types_by_name.values()
+    for message in file.message_types_by_name.values():
+        yield from nested(message)
+    for imported in file.dependencies:
+        if not imported.package.startswith("google."):
+            yield from _enums(imported)
+
+
+@cache
+def enum_words(game: str) -> Mapping[str, str]:
+    """Every enum value of ``game``'s messages in words, by its name (a name the game spells one way alone: the
+    protocol's enums are scoped by package, and the game's own come first); none for a game not known here."""
+    if game not in GAMES:
+        return NO_WORDS
+    module: Any = GAMES[game].proto_module
+    out: dict[str, str] = {}
+    for enum in _enums(module.DESCRIPTOR):
+        for name, said in value_words(enum).items():
+            out.setdefault(name, said)
+    return MappingProxyType(out)
+
+
+def enum_text(key: str, said: str, label: str) -> str:
+    """An enum field and its value in words, phrased for the field: a ``kind`` is said alone ("attack on the king"), a
+    ``phase`` as one ("turn phase", but "game over"), any other after its name ("reason: king defence")."""
+    if key == "kind":
+        return said
+    if key == "phase":
+        return said if said.endswith(" over") else f"{said} phase"
+    return f"{label}: {said}"
