@@ -7,10 +7,11 @@ import re
 import pytest
 
 from arena.cli.replay_text import args, message_line, replay_lines, step_lines, table_lines
-from arena.cli.words import CARD_ID_KEY, enum_words, id_label
 from referee.core.cards import Suit, card_id
 from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
+from referee.server.words import CARD_ID_KEY, enum_words, id_label
+from tests.test_replay_text import VIEWER
 from tests.web.test_frames import replay_data, steps
 
 #: A run of capitals with an underscore or of four letters or more: an enum's name as the protocol spells it ("TURN",
@@ -105,3 +106,8 @@ def test_everyones_text_names_cards_by_the_same_renaming(monkeypatch: pytest.Mon
     text = " ".join([*step_lines(everyone, everyone["frames"][0]), *table_lines(everyone, everyone["frames"][0]["state"])])
     assert set(re.findall(r"card#\d+", text)) & {unique_card(c) for c in state.hidden_cards(1)}
 
+
+
+def test_the_terminal_and_the_browser_know_the_same_fields_of_card_ids() -> None:
+    found = re.search(r"function isCardIdKey\(key\) \{\s*return /(.*?)/\.test\(key\);", VIEWER.read_text())
+    assert found is not None and found.group(1) == CARD_ID_KEY.pattern

@@ -23,13 +23,13 @@ from google.protobuf import text_format
 from google.protobuf.message import Message
 
 from arena.cli.replay_text import board_lines, message_line, printable, seat_name, table_lines
-from arena.cli.words import NO_WORDS, enum_words
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request, random_action
 from arena_sdk.client import MatchRefused, play_async
 from referee.games.registry import GAMES
 from referee.server.frames import board_json, message_json
 from referee.server.launchers import BotHandle, Launcher, LaunchSpec
+from referee.server.words import NO_WORDS, enum_words
 
 HELP = """\
   NUMBER   play the listed action with that number

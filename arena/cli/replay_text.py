@@ -3,7 +3,7 @@
 The frames are those the browser's viewer draws (``referee.server.frames.build_frames``), so the terminal shows
 what the viewer shows, no more: as one seat, only what that seat was told. The drawing is generic, as the viewer's
 is: actions and events are their JSON, keys as words, card messages and card ids as short names ("Qh", "Tc"), enum
-values in words (arena/cli/words.py: "reason: king defence", "turn phase").
+values in words (referee/server/words.py: "reason: king defence", "turn phase").
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.cli.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, id_label
 from referee.core.cards import card_str
+from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, id_label
 
 CARD_KEYS = {"id", "rank", "suit"}
 #: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's

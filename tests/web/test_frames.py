@@ -20,6 +20,7 @@ from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
 from referee.server.frames import ALL, FrameCache, build_frames, message_json, parse_seat, replay_summary
 from referee.server.replay import FORMAT, VERSION, ReplayError
+from referee.server.words import CARD_ID_KEY, enum_words
 from tests.support import random_playout
 
 #: Every game, with its smallest and largest player counts.
@@ -66,7 +67,8 @@ def steps(data: dict[str, Any]) -> Iterator[tuple[Game[Any], list[Any]]]:
 
 
 def named_cards(value: Any, key: str = "") -> Iterator[int]:
-    """Every card id in a frame's JSON: Card messages, and numbers in fields called card_id(s)."""
+    """Every card id in a frame's JSON: Card messages, and numbers in fields of card ids (``card_ids``, ``land_ids``:
+    ``CARD_ID_KEY``)."""
     if isinstance(value, dict):
         if set(value) == {"id", "rank", "suit"}:
             yield int(value["id"])
@@ -76,7 +78,7 @@ def named_cards(value: Any, key: str = "") -> Iterator[int]:
     elif isinstance(value, list):
         for v in value:
             yield from named_cards(v, key)
-    elif isinstance(value, int) and not isinstance(value, bool) and (key == "card_id" or key == "card_ids"):
+    elif isinstance(value, int) and not isinstance(value, bool) and CARD_ID_KEY.search(key):
         yield value
 
 
@@ -114,6 +116,12 @@ def test_a_seat_frame_is_what_the_referee_sent_that_seat_and_names_no_card_hidde
             assert ("decision" in frame) == (seat in game.to_act())
             leaked = set(named_cards(frame)) & game.hidden_cards(seat)
             assert not leaked, f"step {frame['step']}: seat {seat} is shown cards it may not know: {sorted(leaked)}"
+
+
+def test_the_frames_carry_the_games_enum_words_for_the_viewer(case: dict[str, Any]) -> None:
+    """The browser has no protobuf descriptors: the words of the game's enums come with its frames, as the terminal's."""
+    for seat in (ALL, 0):
+        assert build_frames(case, seat)["words"] == dict(enum_words(case["game"]))
 
 
 def test_the_all_frames_hold_the_full_state_and_every_event(case: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ import pytest
 from ladder.web.routes import replay_app
 from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
+from referee.server.words import OVERRIDES, enum_words
 from tests.web.conftest import BackgroundServer
 from tests.web.test_frames import replay_data
 from tests.web.test_pages import go_to_step
@@ -90,15 +91,36 @@ def test_the_offers_and_assists_of_a_fight_name_their_seats(page: Page, replays:
 
 
 def test_an_enum_does_not_repeat_the_name_of_its_field(page: Page, replays: dict[str, Path]) -> None:
-    """Land & Castle's phase read "phase PHASE CLAIM"; now "phase claim", its name kept in the title."""
+    """Land & Castle's phase read "phase PHASE CLAIM"; now "phase claim" ("phase game over" at the end: the game's words,
+    words.py's OVERRIDES), its name kept in the title."""
     with viewing(page, replays["land-and-castle"]) as states:
         for step in (0, len(states) // 2, len(states) - 1):
             go_to_step(page, step)
             phase = states[step]["phase"]
             assert phase.startswith("PHASE_")
             shown = page.locator("#table .fact[data-field=phase] .enum")
-            assert shown.inner_text() == phase.removeprefix("PHASE_").lower().replace("_", " ")
+            assert shown.inner_text() == enum_words("land-and-castle")[phase] == OVERRIDES.get(said := phase.removeprefix("PHASE_").lower(), said)
             assert shown.get_attribute("title") == phase
+
+
+def test_an_enum_reads_in_the_games_words_and_an_actions_card_ids_as_cards(page: Page, replays: dict[str, Path]) -> None:
+    """Glory's glory read "reason glory king defence" (the prefix its values share, GLORY_, kept), an attack "kind attack
+    king", and a purchase "land ids 40 money ids 16" beside the event's cards."""
+    data = json.loads(replays["glory"].read_text())
+    with viewing(page, replays["glory"]):
+        bought = 1 + next(i for i, taken in enumerate(data["actions"]) if "buy_land" in taken["action"])
+        go_to_step(page, bought)
+        action = data["actions"][bought - 1]["action"]["buy_land"]
+        for field, called in (("land_ids", "lands"), ("money_ids", "money")):
+            arg = page.locator(f"#step-info .action-line .arg[data-field={field}]")
+            assert arg.locator(".arg-key").inner_text() == called
+            assert arg.locator(".card").evaluate_all("cards => cards.map(c => Number(c.dataset.cardId))") == action[field]
+        awarded = 1 + next(i for i, frame in enumerate(build_frames(data, ALL)["frames"][1:]) if any("glory_awarded" in e["event"] for e in frame["events"]))
+        go_to_step(page, awarded)
+        reasons = page.locator("#events li.event.now .arg[data-field=reason] .enum").all_inner_texts()
+        assert reasons and not [r for r in reasons if r.startswith("glory ") or "_" in r], reasons
+        kinds = page.locator("#events li.event .arg[data-field=kind] .enum").all_inner_texts()
+        assert "attack on the king" in kinds or "conquest of a land" in kinds, kinds
 
 
 def test_an_events_number_stays_apart_from_its_name_past_a_thousand_events(page: Page, replays: dict[str, Path]) -> None:

@@ -71,8 +71,16 @@
     return v === null || ["string", "number", "boolean"].includes(typeof v);
   }
 
+  /* A field of card ids (card_ids, land_ids, money_ids): referee/server/words.py CARD_ID_KEY, kept the same by a test. */
   function isCardIdKey(key) {
-    return /(^|_)card_ids?$/.test(key);
+    return /^\w+_ids?$/.test(key);
+  }
+
+  /* Such a field named for its cards, as the terminal names it (words.py id_label): "lands", "money", "card". */
+  function idLabel(key) {
+    if (key.endsWith("_id")) return label(key.slice(0, -3));
+    const thing = label(key.slice(0, -4));
+    return thing === "money" ? thing : `${thing}s`; // words.py UNCOUNTED
   }
 
   function isCardList(key, v) {
@@ -107,9 +115,11 @@
     return el("span", {}, String(v));
   }
 
-  /* An enum's name in words, without a prefix that repeats its field's name: Land & Castle's phase PHASE_CLAIM is
-     "claim", not "phase claim" after "phase". */
+  /* An enum's name in words: the game's own, sent with its frames (referee/server/words.py, from the protobuf
+     descriptors: Glory's GLORY_KING_DEFENCE "king defence", ATTACK_KING "attack on the king"); else without a prefix
+     that repeats its field's name: Land & Castle's phase PHASE_CLAIM is "claim", not "phase claim" after "phase". */
   function enumWords(key, v) {
+    if (frames && frames.words && Object.hasOwn(frames.words, v)) return frames.words[v];
     const prefix = `${key.toUpperCase()}_`;
     const name = v.startsWith(prefix) && v.length > prefix.length ? v.slice(prefix.length) : v;
     return name.toLowerCase().replace(/_/g, " ");
@@ -305,7 +315,7 @@
     const ofRounds = roundOfRounds({ round: (obj || {}).round, rounds });
     for (const [key, v] of Object.entries(obj || {})) {
       if ((Array.isArray(v) && !v.length) || (ofRounds && ROUND_TOLD.includes(key))) continue;
-      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [label(key), value(key, v)];
+      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [isCardIdKey(key) && (Number.isInteger(v) || isCardList(key, v)) ? idLabel(key) : label(key), value(key, v)];
       parts.push(el("span", { class: "arg", dataset: { field: key } }, el("span", { class: "arg-key" }, words), " ", shown));
     }
     return parts;

@@ -1,4 +1,5 @@
-"""A game's enum values and card-id fields in words, for the text a person reads (``arena replay --text``, ``arena play``).
+"""A game's enum values and card-id fields in words, for what a person reads: ``arena replay --text``, ``arena play``, and
+the browser's viewer (the frames carry the words: ``build_frames``).
 
 An enum value reads as its name less the prefix its enum's values share, lower case, underscores as spaces: Glory's
 ``GloryReason`` ``GLORY_KING_DEFENCE_ASSIST`` is "king defence assist", Land & Castle's ``PHASE_CLAIM`` "claim",
