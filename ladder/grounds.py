@@ -165,13 +165,14 @@ _WOULD_PLAY = (
 
 
 def cancel_held(db: Session, version_id: int, error: str, at: float, queued_by: float | None = None) -> int:
-    """Cancel the matches queued with a version whose folder is gone (those queued by ``queued_by``, when given): failed,
-    no attempt counted, ``error`` saying why. Not one claimed meanwhile: it comes back (bot_files_gone) or is played."""
+    """Cancel the matches queued with a version whose folder is gone (those queued by ``queued_by``, when given): status
+    "cancelled" (never played: "failed" told of a failure where there was none), no attempt counted, ``error`` saying why.
+    Not one claimed meanwhile: it comes back (bot_files_gone) or is played."""
     seated = select(MatchSeat.match_id).where(MatchSeat.bot_version_id == version_id)
     which = update(Match).where(Match.status == "queued", Match.id.in_(seated))
     if queued_by is not None:
         which = which.where(Match.created_at <= queued_by)
-    done = db.execute(which.values(status="failed", error=error, finished_at=at).execution_options(synchronize_session=False))
+    done = db.execute(which.values(status="cancelled", error=error, finished_at=at).execution_options(synchronize_session=False))
     return int(done.rowcount)  # type: ignore[attr-defined]
 
 
@@ -191,8 +192,8 @@ class MissingVersions:
     the dispatcher claims none of its queued matches (``held``), which wait, no attempt counted; its rating and history
     are left alone, and once its folder is back it is drawn and its matches played again. Said once each way in the log.
 
-    They waited for ever, though, and their opponents with them. A held match is cancelled (failed, no attempt counted,
-    its error saying why; ``cancelled`` is told how many, for /metrics) once it has waited ``hold_for`` seconds since the
+    They waited for ever, though, and their opponents with them. A held match is cancelled (status "cancelled", no attempt
+    counted, its error saying why; ``cancelled`` is told how many, for /metrics) once it has waited ``hold_for`` seconds since the
     folder was found gone (0: for ever), and at once when the version is off the ladder (withdrawn, or replaced by a
     newer version): nothing would bring it back to play them. The version itself stays held until its folder is back.
     """
@@ -250,12 +251,11 @@ class MissingVersions:
             for vid in sorted(public):
                 if vid in off:
                     why = f" ({off[vid]})" if off[vid] else ""
-                    n = cancel_held(db, vid, f"cancelled, as {public[vid]} is off the ladder{why} and its files are gone from the ladder's"
-                                             " bot store", at)
+                    n = cancel_held(db, vid, f"{public[vid]} is off the ladder{why} and its files are gone from the ladder's bot store", at)
                     said, after = f"is off the ladder{why} and gone from the bot store", ""
                 elif self.hold_for > 0 and at - self._since[vid] >= self.hold_for:
-                    n = cancel_held(db, vid, f"cancelled, as the files of {public[vid]} were gone from the ladder's bot store for"
-                                             f" {span(self.hold_for)}, the longest a match waits for them", at, at - self.hold_for)
+                    n = cancel_held(db, vid, f"the files of {public[vid]} were gone from the ladder's bot store for {span(self.hold_for)}, the"
+                                             " longest a match waits for them", at, at - self.hold_for)
                     said = f"has been gone from the bot store for {span(self.hold_for)}"
                     after = "; it is drawn for no match until the folder is back (its rating and history are kept)"
                 else:
@@ -263,7 +263,7 @@ class MissingVersions:
                 db.commit()
                 if n:
                     ended += n
-                    log.error("bot version %s %s: its %d queued matches are cancelled (failed, no attempt counted; what their sets"
-                              " played is rated)%s", self._named[vid], said, n, after)
+                    log.error("bot version %s %s: its %d queued matches are cancelled (no attempt counted; what their sets played"
+                              " is rated)%s", self._named[vid], said, n, after)
         if ended and self.cancelled is not None:
             self.cancelled(ended)

@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.db import database_time
-from ladder.models import BotVersion, Match
+from ladder.models import FINISHED, PENDING, BotVersion, Match
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +34,11 @@ OUTCOMES = (
     "cancelled",  # Dask cancelled it (its scheduler was lost): queued again
     "database_unreachable",  # the worker could not reach the database: queued again
     "bot_files_gone",  # a bot version's folder is gone from the store: queued again, held until it is back
-    "bot_files_cancelled",  # held so past --hold-missing-seconds, or its version withdrawn: failed, no attempt counted (never handed out)
+    "bot_files_cancelled",  # held so past --hold-missing-seconds, or its version withdrawn: status cancelled (never handed out)
     "disk_unwritable",  # the ladder's own disk (local pool) is full or read-only: queued again, nothing claimed until it is not
 )
+#: What a match may be (ladder/models.py): each series is there from the start, at 0.
+MATCH_STATUSES = (*PENDING, *FINISHED)
 #: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
 VERSION_STATUSES = ("validating", "active", "suspended", "rejected", "retired")
 #: Seconds a match took, from its worker's start to its result: most take a few seconds, a slow bot's minutes.
@@ -62,9 +64,9 @@ class DatabaseCollector(Collector):
 
     def _figures(self) -> Iterable[Metric]:
         with self.make() as db:
-            matches = GaugeMetricFamily("arena_matches", "Matches by status (queued, running, done, failed).", labels=["status"])
+            matches = GaugeMetricFamily("arena_matches", f"Matches by status ({', '.join(MATCH_STATUSES)}).", labels=["status"])
             counts: dict[str, int] = {status: n for status, n in db.execute(select(Match.status, func.count()).group_by(Match.status))}
-            for status in sorted({"queued", "running", "done", "failed", *counts}):
+            for status in sorted({*MATCH_STATUSES, *counts}):
                 matches.add_metric([status], counts.get(status, 0))
             expired = GaugeMetricFamily(
                 "arena_matches_expired_leases",

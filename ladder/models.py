@@ -99,6 +99,11 @@ class RatingChange(Base):
 
 #: The statuses of a match still to play: waiting in the queue, or being played (then "done" or "failed").
 PENDING = ("queued", "running")
+#: The statuses of a match over, with no result: it broke ("failed"), or was never played ("cancelled": held for a bot
+#: version whose files are gone, ladder/grounds.py). Neither changes a rating; what its duplicate set played is rated.
+UNPLAYED = ("failed", "cancelled")
+#: The statuses of a match over: played ("done"), or ``UNPLAYED``.
+FINISHED = ("done", *UNPLAYED)
 
 
 class Match(Base):
@@ -117,7 +122,7 @@ class Match(Base):
     num_players: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     kind: Mapped[str] = mapped_column(String(16))  # rated, placement, challenge
-    status: Mapped[str] = mapped_column(String(16))  # queued, running, done, failed
+    status: Mapped[str] = mapped_column(String(16))  # PENDING (queued, running), then done, failed or cancelled
     priority: Mapped[int] = mapped_column(Integer, default=0)  # higher first
     deal: Mapped[str] = mapped_column(String(64))  # matches sharing a deal are one duplicate set
     lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -22,8 +22,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.datafiles import KEPT, in_layout
 from ladder.jobs import REPLAY_FILE
-from ladder.models import Match, MatchFile, MatchSeat
-from ladder.queries import FINISHED, UNSETTLED_DEALS
+from ladder.models import FINISHED, Match, MatchFile, MatchSeat
+from ladder.queries import UNSETTLED_DEALS
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,8 @@ def pruned_detail(what: str, match_id: int, days: int) -> str:
 
 def prunable(db: Session, logs: bool, days: int, now: float) -> list[int]:
     """The matches whose logs (else replay) are to go: finished more than ``days`` days before ``now``, their deal
-    settled, not pruned yet. A failed match has no replay, but may have logs (what the operator read to see why)."""
+    settled, not pruned yet. A failed match has no replay, but may have logs (what the operator read to see why), as may a
+    cancelled one from a try before it was held."""
     marked = Match.logs_pruned_days if logs else Match.replay_pruned_days
     statuses = FINISHED if logs else ("done",)
     return list(db.scalars(

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ladder.jobs import REPLAY_FILE, seat_log_name
 from ladder.datafiles import located
-from ladder.models import MAX_INT, PENDING, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User, name_is
+from ladder.models import FINISHED, MAX_INT, PENDING, Bot, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange, User, name_is
 from ladder.ratings import Skill
 
 
@@ -40,7 +40,6 @@ def standings(db: Session, game: str) -> list[dict[str, Any]]:
     return table
 
 
-FINISHED = ("done", "failed")
 #: Deals with a match still to play. Named, not "not finished": NOT IN scanned every match, IN uses the status index.
 UNSETTLED_DEALS = select(Match.deal).where(Match.status.in_(PENDING))
 
@@ -59,7 +58,7 @@ def unsettled_deals(db: Session, deals: Iterable[str]) -> set[str]:
 
 
 def settled(db: Session, match: Match) -> bool:
-    """Whether ``match`` and every match of its deal are finished (done or failed).
+    """Whether ``match`` and every match of its deal are finished (done, failed or cancelled).
 
     Until then its seed, its replay and its logs are held back: the twin of a duplicate set plays the same
     deal, and a bot that could read them (through this API, from its own process) would know every hidden card.
@@ -127,8 +126,8 @@ FEW_SEATS = 1000
 
 
 def recent_matches(db: Session, game: str | None = None, bot: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
-    # The finished matches are those with an end time (done or failed; migration 0006 gave one to the failures older
-    # ladders left without): asked so, the end-time index both finds them and orders them, where SQLite took the
+    # The finished matches are those with an end time (done, failed or cancelled; migration 0006 gave one to the
+    # failures older ladders left without): asked so, the end-time index both finds them and orders them, where SQLite took the
     # status index and sorted every finished match.
     query = select(Match).where(Match.finished_at.is_not(None))
     if game:

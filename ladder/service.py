@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ladder.accounts import house_user
 from ladder.api import LadderState, create_app
 from ladder.db import bring_up, default_url, make_engine, refresh_statistics, sessions, unreachable
-from ladder.models import Bot, BotVersion, Match
+from ladder.models import UNPLAYED, Bot, BotVersion, Match
 from ladder.scheduler import fill_queue
 from ladder.submissions import INTERRUPTED, JOINED, ON_LADDER, SAMPLE_BOTS, SUBMISSIONS_PER_DAY, SubmissionRefused, clear_stale_uploads, discard, submit
 from ladder.suspension import SUSPEND_AFTER, Suspended, announce
@@ -51,7 +51,7 @@ FAILING_RUN, MAX_PAUSE_S = 3, 60.0
 STATISTICS_EVERY_S = 600.0
 #: How often the scheduler removes the folders of retired versions past --keep-retired (ladder/retention.py; the first tick too).
 PRUNE_EVERY_S = 600.0
-#: With no new failure, how often the sets of failed matches are swept for one left unrated (``_sweep_failed_sets``).
+#: With no new failure (or cancellation), how often the sets of failed matches are swept for one left unrated (``_sweep_failed_sets``).
 FAILED_SWEEP_S = 60.0
 
 
@@ -454,10 +454,10 @@ class Ladder:
         self._suspended = {v for v, _, _, _ in rows}
 
     def _sweep_failed_sets(self) -> None:
-        """Rate the sets a failure completed (rate_settled_sets) when there are new failures, and once a minute for
-        what a sweep left: its query walks every unrated finished match (25,000 never-rated exhibitions and challenges
-        at 200,000 matches: 56 ms), and it ran every five seconds."""
-        failures = count_failed(self.make)
+        """Rate the sets a failure or a cancellation completed (rate_settled_sets) when there are new ones, and once a
+        minute for what a sweep left: its query walks every unrated finished match (25,000 never-rated exhibitions and
+        challenges at 200,000 matches: 56 ms), and it ran every five seconds."""
+        failures = count_unplayed(self.make)
         if failures == self._failures_swept and time.monotonic() - self._failed_swept_at < FAILED_SWEEP_S:
             return
         try:
@@ -615,10 +615,11 @@ def count_done(make: sessionmaker[Session]) -> int:
     return _count_status(make, "done")
 
 
-def count_failed(make: sessionmaker[Session]) -> int:
-    return _count_status(make, "failed")
+def count_unplayed(make: sessionmaker[Session]) -> int:
+    """The matches over with no result, failed or cancelled: a new one may have completed a set to rate."""
+    return _count_status(make, *UNPLAYED)
 
 
-def _count_status(make: sessionmaker[Session], status: str) -> int:
+def _count_status(make: sessionmaker[Session], *statuses: str) -> int:
     with make() as db:
-        return db.scalar(select(func.count()).select_from(Match).where(Match.status == status)) or 0
+        return db.scalar(select(func.count()).select_from(Match).where(Match.status.in_(statuses))) or 0

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from arena.v1 import referee_pb2 as pb
 from ladder.db import database_time, unreachable
-from ladder.models import PENDING, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
+from ladder.models import PENDING, UNPLAYED, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
 from ladder.scheduler import SEATS_HELD, UNRATED
@@ -292,7 +292,7 @@ SWEEP_LIMIT = 50
 
 
 def rate_settled_sets(make: sessionmaker[Session], limit: int = SWEEP_LIMIT, skip: set[int] | None = None) -> int:
-    """Rate the sets whose last match ended without a result (failed): what was played still counts.
+    """Rate the sets whose last match ended without a result (failed or cancelled): what was played still counts.
 
     A set that cannot be rated (its rating raises) is logged once, its match put in ``skip`` (kept by the caller
     between sweeps) and passed over: it held up every set after it, and filled the log every sweep. A database
@@ -301,11 +301,11 @@ def rate_settled_sets(make: sessionmaker[Session], limit: int = SWEEP_LIMIT, ski
     skip = set() if skip is None else skip
     rated = 0
     with make() as db:
-        # Only sets with a failed match: the others are rated when their last match is recorded, and the
+        # Only sets with a match failed or cancelled: the others are rated when their last match is recorded, and the
         # first halves waiting for their second are many, each a few queries to look at, twice a second.
         # Nor those with a match still to play (at three seats and more, a failure comes before the set's end): each
         # was looked at and passed over at every sweep, and enough of them filled its limit before a set it could rate.
-        failed_deals = select(Match.deal).where(Match.status == "failed")
+        failed_deals = select(Match.deal).where(Match.status.in_(UNPLAYED))
         playing_deals = select(Match.deal).where(Match.status.in_(PENDING))
         query = (
             select(Match.id)

@@ -146,7 +146,7 @@ def cancelled_count(ladder: Ladder) -> float:
 
 def test_held_matches_of_a_version_withdrawn_are_cancelled_and_its_opponents_freed(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Withdrawn, a version whose folder is gone will never be drawn again, and its held matches waited for ever, their
-    opponents' placements counted as coming. Now they are cancelled (failed, no attempt counted, saying why) at the next
+    opponents' placements counted as coming. Now they are cancelled (no attempt counted, saying why) at the next
     look, counted on /metrics and said once; a withdrawn version whose folder is there still plays its queued matches."""
     ladder, greedy, rand, third, folder = held_ladder(tmp_path)
     held_set, other_set = queue(ladder, greedy, third), queue(ladder, greedy, rand)
@@ -159,8 +159,8 @@ def test_held_matches_of_a_version_withdrawn_are_cancelled_and_its_opponents_fre
 
     ladder.missing.look(ladder.make, now=True)
     ended = statuses(ladder, held_set)
-    assert [(status, attempts) for status, _, attempts in ended] == [("failed", 0)] * 2, ended
-    assert all(error.startswith("cancelled, as third #1 is off the ladder (withdrawn by the operator)") for _, error, _ in ended), ended
+    assert [(status, attempts) for status, _, attempts in ended] == [("cancelled", 0)] * 2, ended
+    assert all(error.startswith("third #1 is off the ladder (withdrawn by the operator)") for _, error, _ in ended), ended
     assert all(str(folder) not in error for _, error, _ in ended), "a public error names no path of the ladder's machine"
     assert [status for status, _, _ in statuses(ladder, other_set)] == ["queued"] * 2
     assert cancelled_count(ladder) == 2
@@ -185,7 +185,7 @@ def test_a_suspended_versions_held_matches_wait_and_a_replaced_ones_are_cancelle
         if status == "suspended":
             assert [s for s, _, _ in statuses(ladder, waiting)] == ["queued"] * 2
     assert {error for _, error, _ in statuses(ladder, waiting)} == {
-        "cancelled, as third #1 is off the ladder and its files are gone from the ladder's bot store"
+        "third #1 is off the ladder and its files are gone from the ladder's bot store"
     }
 
 def test_held_matches_are_cancelled_once_they_waited_the_hold_time_and_the_version_stays_out_of_the_draw(
@@ -218,9 +218,9 @@ def test_held_matches_are_cancelled_once_they_waited_the_hold_time_and_the_versi
     clock[0] = 1600.0
     assert ladder.missing.look(ladder.make, now=True) == {third}, "still held: drawn for nothing"
     ended = statuses(ladder, waiting)
-    assert [(status, attempts) for status, _, attempts in ended] == [("failed", 0)] * 2, ended
-    assert all(error == "cancelled, as the files of third #1 were gone from the ladder's bot store for 10 min, the longest a match"
-               " waits for them" for _, error, _ in ended), ended
+    assert [(status, attempts) for status, _, attempts in ended] == [("cancelled", 0)] * 2, ended
+    assert all(error == "the files of third #1 were gone from the ladder's bot store for 10 min, the longest a match waits for"
+               " them" for _, error, _ in ended), ended
     assert [status for status, _, _ in statuses(ladder, late)] == ["queued"] * 2
     assert cancelled_count(ladder) == 2
     ladder.missing.look(ladder.make, now=True)
@@ -235,7 +235,7 @@ def test_held_matches_are_cancelled_once_they_waited_the_hold_time_and_the_versi
 
     clock[0] = 2199.0
     ladder.missing.look(ladder.make, now=True)
-    assert [status for status, _, _ in statuses(ladder, late)] == ["failed"] * 2, "the later challenge, once it waited as long"
+    assert [status for status, _, _ in statuses(ladder, late)] == ["cancelled"] * 2, "the later challenge, once it waited as long"
     assert cancelled_count(ladder) == 4
     (tmp_path / "away").rename(folder)
     assert ladder.missing.look(ladder.make, now=True) == frozenset(), "back: drawn again"

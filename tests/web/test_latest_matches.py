@@ -1,6 +1,6 @@
 """The latest matches of the front page, a leaderboard and a bot's page, and the front page refreshing itself, against
 a ladder whose rows are written by hand (no match is played): which matches are listed (the finished ones, newest
-first, so many), what a failed match or one whose twin is still playing shows, and what the front page redraws on its
+first, so many), what a failed or cancelled match or one whose twin is still playing shows, and what the front page redraws on its
 own, when, and what it keeps when a poll fails. The page's timers run on Playwright's clock, never on the wall's."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
+from ladder.models import FINISHED, Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.service import Ladder, LadderConfig
 from referee.games.registry import GAMES
 from tests.web.conftest import GAME, BackgroundServer
@@ -32,6 +32,7 @@ FRONT, LEADERBOARD, BOT_PAGE = 10, 10, 25
 #: Finished matches of GAME between ace and bee: more than a bot's page lists.
 PLAYED = 28
 ERROR = "the worker was lost <b>twice</b>"  # written as text, never as markup
+CANCELLED = "the files of <b>bee</b> #1 were gone from the ladder's bot store for 1 h, the longest a match waits for them"
 #: bot -> (owner, {game: (mu, sigma, games)}): the top three of GAME are ace, bee, cat; dog is fourth.
 BOTS = {
     "ace": ("alice", {GAME: (30.0, 2.0, 30), OTHER: (27.0, 2.0, 2)}),
@@ -47,6 +48,7 @@ class Rows:
     url: str
     finished: list[tuple[float, int, str]]  # (finished_at, id, game) of every finished match
     failed: int
+    cancelled: int  # held for a version whose files were gone, never played
     unsettled: int  # done, its twin still running
     running: int
     queued: int
@@ -64,14 +66,14 @@ class Rows:
         with self.ladder.make() as db:
             ids = dict(db.execute(select(Bot.name, BotVersion.id).join(BotVersion, BotVersion.bot_id == Bot.id)).all())
             found = Match(game=game, seed=7, num_players=2, kind="rated", status=status, deal=f"d{len(self.finished)}-{winner}-{loser}-{finished_at}",
-                          created_at=self.now, finished_at=finished_at if status in ("done", "failed") else None)  # fmt: skip
+                          created_at=self.now, finished_at=finished_at if status in FINISHED else None)  # fmt: skip
             db.add(found)
             db.flush()
             done = status == "done"
             for seat, (bot, rank) in enumerate(((winner, 1), (loser, 2))):
                 db.add(MatchSeat(match_id=found.id, seat=seat, bot_version_id=ids[bot], rank=rank if done else None, score=3 - rank if done else None, verdicts=[]))
             db.commit()
-            if status in ("done", "failed"):
+            if status in FINISHED:
                 self.finished.append((finished_at, found.id, game))
             return found.id
 
@@ -79,7 +81,7 @@ class Rows:
 @contextmanager
 def hand_made(tmp: Path) -> Iterator[Rows]:
     """PLAYED matches of GAME finished in an order that is not their ids' (two of them at the same time), two of OTHER
-    the last to finish, a failed one, one whose twin is running, and one queued: served on localhost."""
+    the last to finish, a failed one, a cancelled one, one whose twin is running, and one queued: served on localhost."""
     config = LadderConfig(tmp / "data", workers=1, samples=False, games=[GAME, OTHER])
     ladder = Ladder(config)
     now = time.time()
@@ -97,16 +99,18 @@ def hand_made(tmp: Path) -> Iterator[Rows]:
             for game, (mu, sigma, games) in ratings.items():
                 db.add(Rating(bot_version_id=version.id, game=game, mu=mu, sigma=sigma, games=games, updated_at=now))
         db.commit()
-    rows = Rows(ladder, "", [], 0, 0, 0, 0, now)
+    rows = Rows(ladder, "", [], 0, 0, 0, 0, 0, now)
     # the k-th match made ended (11 k mod PLAYED) minutes before the tenth minute ago: the newest ids are not the newest matches
     for k in range(PLAYED):
         rows.add_match(GAME, now - 60 * (11 * k % PLAYED) - 600, *(("ace", "bee") if k % 2 else ("bee", "ace")))
     tie = max(rows.finished)[0]
     rows.failed = rows.add_match(GAME, tie, "bee", "ace", status="failed")  # ends with the newest of them: the later id first
+    rows.cancelled = rows.add_match(GAME, tie - 1, "ace", "bee", status="cancelled")
     rows.unsettled = rows.latest(GAME)[3]
     rows.running = rows.add_match(GAME, now, "bee", "ace", status="running")
     with ladder.make() as db:
         db.execute(update(Match).where(Match.id == rows.failed).values(error=ERROR))
+        db.execute(update(Match).where(Match.id == rows.cancelled).values(error=CANCELLED))
         twin = db.get_one(Match, rows.unsettled)
         db.execute(update(Match).where(Match.id == rows.running).values(deal=twin.deal))
         db.commit()
@@ -136,7 +140,7 @@ def test_the_fixture_orders_the_matches_otherwise_by_end_time_than_by_id(rows: R
     """What the other tests lean on: listing by id, or by end time without the id between equals, is told apart."""
     front = rows.latest()[:FRONT]
     assert front != sorted(front, reverse=True)
-    assert rows.failed in front and rows.unsettled in front
+    assert rows.failed in front and rows.cancelled in front and rows.unsettled in front
     times = [t for t, i, _ in rows.finished if i in front]
     assert len(set(times)) < len(times)
 
@@ -153,18 +157,22 @@ def test_the_api_lists_the_finished_matches_newest_first_then_by_id_so_many_of_a
     shown = {m["id"]: m for m in listed}
     failed = shown[rows.failed]
     assert (failed["status"], failed["error"], [s["rank"] for s in failed["seats"]]) == ("failed", ERROR, [None, None])
+    cancelled = shown[rows.cancelled]
+    assert (cancelled["status"], cancelled["error"], cancelled["settled"]) == ("cancelled", CANCELLED, True)
     unsettled = shown[rows.unsettled]
     assert unsettled["status"] == "done" and unsettled["settled"] is False
     assert sorted(s["bot"] for s in unsettled["seats"]) == ["ace", "bee"]
     assert [(s["rank"], s["score"], s["verdicts"]) for s in unsettled["seats"]] == [(None, None, [])] * 2
 
 
-# Each listed row: its match, the text of its result cell and of each seat in it, whether it is marked failed, and who is marked the winner.
+# Each listed row: its match, the text of its result cell and of each seat in it, whether it is marked failed (or
+# cancelled), and who is marked the winner.
 ROWS = """(selector) => [...document.querySelectorAll(selector + " tbody tr")].map((tr) => ({
   id: Number(tr.dataset.match),
   result: tr.cells[tr.cells.length - 1].textContent,
   seats: [...tr.querySelectorAll(".seat-result")].map((s) => s.textContent),
   failed: tr.classList.contains("failed"),
+  cancelled: tr.classList.contains("cancelled"),
   won: [...tr.querySelectorAll(".seat-result.won a.bot")].map((a) => a.textContent),
   markup: tr.querySelector("td b") !== null,
   linked: tr.cells[0].querySelector("a") !== null,
@@ -182,13 +190,17 @@ def test_the_front_page_and_a_leaderboard_list_the_ten_latest_finished_matches_n
         assert list(shown) == expected, path
         failed = shown[rows.failed]
         assert (failed["result"], failed["seats"], failed["failed"], failed["markup"]) == (f"failed: {ERROR}", [], True, False), path
+        # never played, a cancelled match is no failure: it says so, and why
+        cancelled = shown[rows.cancelled]
+        assert (cancelled["result"], cancelled["seats"], cancelled["failed"], cancelled["cancelled"], cancelled["markup"]) == (
+            f"cancelled: {CANCELLED}", [], False, True, False), path
         # its twin still playing, a match shows who played and nothing of how it went
         assert (shown[rows.unsettled]["seats"], shown[rows.unsettled]["won"]) == ([s["bot"] for s in api[rows.unsettled]], []), path
         # nor a link to its page, which says "not yet" (a 404) until the deal is over; every other row has one
         assert [i for i, r in shown.items() if not r["linked"]] == [rows.unsettled], path
-        played = {i: (r["seats"], r["won"]) for i, r in shown.items() if i not in (rows.failed, rows.unsettled)}
+        played = {i: (r["seats"], r["won"]) for i, r in shown.items() if i not in (rows.failed, rows.cancelled, rows.unsettled)}
         assert played == {i: (ranked[i], [ranked[i][0].split()[1]]) for i in played}, path
-        assert not any(r["failed"] for i, r in shown.items() if i != rows.failed), path
+        assert not any(r["failed"] or r["cancelled"] for i, r in shown.items() if i not in (rows.failed, rows.cancelled)), path
 
 
 def test_a_bots_page_lists_its_twenty_five_latest_finished_matches_of_every_game(rows: Rows, page: Page) -> None:

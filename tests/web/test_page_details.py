@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
+from ladder.models import FINISHED, Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
 from ladder.service import Ladder, LadderConfig
 from ladder.web.routes import replay_app
 from referee.core.cards import card_str
@@ -49,6 +49,7 @@ class Shown:
     played: int  # a settled match between one and two (two won), with a replay
     twin: int  # the other match of its deal
     failed: int
+    cancelled: int  # never played: held for a version whose files were gone
     unsettled: int  # done, its twin still running
     gone: int  # settled, its replay file removed
     history: list[int]  # the matches of one's rating changes in GAME, oldest first (μ rising)
@@ -81,7 +82,7 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shown]:
 
         def match(status: str, deal: str, ranks: tuple[int | None, int | None], replay_path: str | None = None, error: str = "") -> int:
             found = Match(game=GAME, seed=7, num_players=2, kind="rated", status=status, deal=deal, created_at=now, error=error,
-                          finished_at=now if status in ("done", "failed") else None, replay_path=replay_path)  # fmt: skip
+                          finished_at=now if status in FINISHED else None, replay_path=replay_path)  # fmt: skip
             db.add(found)
             db.flush()
             for seat, (bot, rank) in enumerate(zip((("one", 2), ("two", 1)), ranks, strict=True)):
@@ -91,6 +92,7 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shown]:
         played = match("done", "d1", (2, 1), str(replay))
         twin = match("done", "d1", (1, 2), str(replay))
         failed = match("failed", "d2", (None, None), error="the worker was lost")
+        cancelled = match("cancelled", "d5", (None, None), error="one #1 is off the ladder and its files are gone from the ladder's bot store")
         unsettled = match("done", "d3", (1, 2), str(replay))
         match("running", "d3", (None, None))
         gone = match("done", "d4", (1, 2), str(tmp / "removed.json"))
@@ -100,7 +102,7 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Shown]:
         db.commit()
     app = create_app(LadderState(ladder.make, ladder.store, config.data_dir))
     with BackgroundServer(app) as server:
-        yield Shown(ladder, server.url, tokens, played, twin, failed, unsettled, gone, history)
+        yield Shown(ladder, server.url, tokens, played, twin, failed, cancelled, unsettled, gone, history)
 
 
 def sign_in(page: Page, token: str) -> None:
@@ -131,6 +133,9 @@ def test_the_standings_rank_the_rated_bots_link_them_and_leave_a_newcomer_unrank
     assert result.all_inner_texts() == ["1. two 2", "2. one 1"]
     assert page.get_attribute(f"#recent tr[data-match='{shown.played}'] .seat-result:first-child", "class") == "seat-result won"
     assert page.inner_text(f"#recent tr[data-match='{shown.failed}'] td:last-child") == "failed: the worker was lost"
+    assert page.inner_text(f"#recent tr[data-match='{shown.cancelled}'] td:last-child") == (
+        "cancelled: one #1 is off the ladder and its files are gone from the ladder's bot store"
+    )
     page.goto(f"{shown.url}/games/assassination")
     page.wait_for_selector("body[data-refreshes]")
     assert page.locator("#standings tbody tr").count() == 0 and page.is_visible("#empty")
@@ -285,6 +290,16 @@ def test_a_seats_frames_that_come_after_another_view_was_chosen_are_not_drawn_in
     names = set(page.eval_on_selector_all("#table [data-card]", "els => els.map(e => e.dataset.card)"))
     assert page.evaluate("document.body.dataset.mode") == "1" and not names & hidden_from_1, sorted(names & hidden_from_1)
     assert names, "seat 1's own hand is drawn"
+
+
+def test_the_viewer_of_a_match_failed_or_cancelled_says_so_and_why(page: Page, shown: Shown) -> None:
+    """A cancelled match was told "This match is cancelled: its replay can be watched once it is over": it never will."""
+    for match_id, said in ((shown.failed, "This match failed: the worker was lost."),
+                           (shown.cancelled, "This match was cancelled, never played: one #1 is off the ladder and its files are gone from"
+                                             " the ladder's bot store.")):
+        page.goto(f"{shown.url}/matches/{match_id}")
+        page.wait_for_selector("#viewer section.panel p")
+        assert page.inner_text("#viewer section.panel p") == said
 
 
 def test_the_viewer_says_why_a_replay_cannot_be_shown(page: Page, shown: Shown) -> None:

@@ -2,6 +2,9 @@
 "use strict";
 
 const Arena = (() => {
+  /* a match over with no result: it broke ("failed"), or was never played ("cancelled": held for a bot whose files are gone) */
+  const UNPLAYED = ["failed", "cancelled"];
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -134,7 +137,7 @@ const Arena = (() => {
     const rows = matches.map((m) =>
       el(
         "tr",
-        { dataset: { match: m.id }, class: m.status === "failed" ? "failed" : "" },
+        { dataset: { match: m.id }, class: UNPLAYED.includes(m.status) ? m.status : "" },
         el(
           "td",
           {},
@@ -145,7 +148,7 @@ const Arena = (() => {
         opts.showGame ? el("td", { class: "secondary" }, el("a", { href: `/games/${m.game}` }, m.game)) : null,
         el("td", { class: "secondary" }, m.kind),
         el("td", { class: "secondary", title: when(m.finished_at) }, ago(m.finished_at)),
-        el("td", {}, m.status === "failed" ? el("span", { class: "badge verdict" }, `failed: ${m.error || "?"}`) : seatResults(m, opts.highlight)),
+        el("td", {}, UNPLAYED.includes(m.status) ? el("span", { class: "badge verdict" }, `${m.status}: ${m.error || "?"}`) : seatResults(m, opts.highlight)),
         opts.extra ? el("td", {}, opts.extra.cell(m)) : null
       )
     );
@@ -169,5 +172,5 @@ const Arena = (() => {
 
   document.addEventListener("DOMContentLoaded", fillNav);
 
-  return { el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, seatResults, matchTable };
+  return { UNPLAYED, el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, seatResults, matchTable };
 })();

@@ -525,7 +525,7 @@
     header();
     if (summary.status !== "done") {
       $("controls").hidden = true;
-      $("viewer").replaceChildren(el("section", { class: "panel" }, el("p", {}, summary.status === "failed" ? `This match failed: ${summary.error || "no reason given"}.` : `This match is ${summary.status}: its replay can be watched once it is over.`)));
+      $("viewer").replaceChildren(el("section", { class: "panel" }, el("p", {}, Arena.UNPLAYED.includes(summary.status) ? `This match ${summary.status === "failed" ? "failed" : "was cancelled, never played"}: ${summary.error || "no reason given"}.` : `This match is ${summary.status}: its replay can be watched once it is over.`)));
       return;
     }
     step = wanted.step;
