@@ -162,6 +162,8 @@ _WOULD_PLAY = (
         | BotVersion.id.in_(select(MatchSeat.bot_version_id).join(Match, Match.id == MatchSeat.match_id).where(Match.status.in_(PENDING)))
     )
 )
+#: The versions a ladder found gone, and when it first did (``MissingVersions.remember``).
+_FOUND_GONE = select(BotVersion.id, BotVersion.files_gone_at).where(BotVersion.files_gone_at.is_not(None))
 
 
 def cancel_held(db: Session, version_id: int, error: str, at: float, queued_by: float | None = None) -> int:
@@ -193,9 +195,11 @@ class MissingVersions:
     are left alone, and once its folder is back it is drawn and its matches played again. Said once each way in the log.
 
     They waited for ever, though, and their opponents with them. A held match is cancelled (status "cancelled", no attempt
-    counted, its error saying why; ``cancelled`` is told how many, for /metrics) once it has waited ``hold_for`` seconds since the
-    folder was found gone (0: for ever), and at once when the version is off the ladder (withdrawn, or replaced by a
-    newer version): nothing would bring it back to play them. The version itself stays held until its folder is back.
+    counted, its error saying why; ``cancelled`` is told how many, for /metrics) once it has waited ``hold_for`` seconds
+    since the folder was first found gone (0: for ever), and at once when the version is off the ladder (withdrawn, or
+    replaced by a newer version): nothing would bring it back to play them. The version itself stays held until its
+    folder is back. That moment is kept with the version (``files_gone_at``): kept in memory, it was timed again at each
+    start, and a ladder restarted more often than ``hold_for`` never cancelled.
     """
 
     def __init__(
@@ -208,13 +212,13 @@ class MissingVersions:
         self.clock: Callable[[], float] = time.time  # the matches' created_at's clock
         self.held: frozenset[int] = frozenset()  # the versions found gone at the last look
         self._named: dict[int, str] = {}  # how the log named them
-        self._since: dict[int, float] = {}  # when each was found gone (``clock``)
+        self._since: dict[int, float] = {}  # when each held was first found gone (``clock``; ``remember``)
         self._looked = -1e9
         self._lock = threading.Lock()  # looked at from the scheduler's thread and the dispatcher's
 
     def look(self, make: sessionmaker[Session], now: bool = False) -> frozenset[int]:
-        """``held``, looked at again if the last look is ``every`` seconds old (or ``now``): a query and a stat per version,
-        and the held matches cancelled that are due (``cancel_due``)."""
+        """``held``, looked at again if the last look is ``every`` seconds old (or ``now``): two queries and a stat per
+        version (a write when a folder went or came back), and the held matches cancelled that are due (``cancel_due``)."""
         with self._lock:
             if not now and time.monotonic() - self._looked < self.every:
                 return self.held
@@ -223,23 +227,45 @@ class MissingVersions:
                 return self.held
             with make() as db:
                 rows = db.execute(_WOULD_PLAY).all()
+                known = {vid: since for vid, since in db.execute(_FOUND_GONE) if since is not None}
             off = {vid: reason for vid, _, _, _, status, reason in rows if status == "retired"}
             gone = {vid: f"{name} #{seq} (its folder {self.store / path})" for vid, name, seq, path, _, _ in rows if files_gone(self.store, path)}
             at = self.clock()
+            self._since = self.remember(make, set(gone), known, at)
             for vid in sorted(gone.keys() - self.held):
-                self._since[vid] = at
                 if vid not in off:  # one off the ladder is said with its matches cancelled, below
                     log.error("bot version %s is gone from the bot store: it is drawn for no match until the folder is back, and its"
-                              " queued matches wait for it, %s (its rating and history are kept)", gone[vid],
-                              f"{span(self.hold_for)} at most, then cancelled" if self.hold_for > 0 else "for as long as it takes")
+                              " queued matches wait for it, %s (its rating and history are kept)", gone[vid], self.waiting(self._since[vid], at))
             for vid in sorted(self.held - gone.keys()):
-                self._since.pop(vid, None)
                 if any(row[0] == vid for row in rows):
                     log.warning("bot version %s is back in the bot store: it is drawn and its matches played again", self._named[vid])
             self.held, self._named = frozenset(gone), gone
             names = {vid: f"{name} #{seq}" for vid, name, seq, _, _, _ in rows}
             self.cancel_due(make, at, {vid: names[vid] for vid in gone}, off)
             return self.held
+
+    @staticmethod
+    def remember(make: sessionmaker[Session], gone: set[int], known: dict[int, float], at: float) -> dict[int, float]:
+        """When each version ``gone`` was first found so: as the database keeps it (``known``), across the ladder's
+        restarts, else ``at``, written down. Forgotten for any other (back, or no longer looked at): gone again, a
+        version's matches wait from then. A write only when something changed."""
+        found, back = sorted(gone - known.keys()), sorted(known.keys() - gone)
+        if found or back:
+            with make() as db:
+                if found:
+                    db.execute(update(BotVersion).where(BotVersion.id.in_(found), BotVersion.files_gone_at.is_(None)).values(files_gone_at=at))
+                if back:
+                    db.execute(update(BotVersion).where(BotVersion.id.in_(back)).values(files_gone_at=None))
+                db.commit()
+        return {vid: known.get(vid, at) for vid in gone}
+
+    def waiting(self, since: float, at: float) -> str:
+        """How long a version's held matches wait, said in the log at ``at`` of one first found gone at ``since``."""
+        if self.hold_for <= 0:
+            return "for as long as it takes"
+        if since < at:  # found by a ladder before this one
+            return f"{span(self.hold_for)} at most from when it was found gone ({span(round(at - since))} ago), then cancelled"
+        return f"{span(self.hold_for)} at most, then cancelled"
 
     def cancel_due(self, make: sessionmaker[Session], at: float, public: dict[int, str], off: dict[int, str]) -> None:
         """Cancel the held matches of the versions off the ladder (``off``: their reasons), and those that have waited

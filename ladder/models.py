@@ -67,6 +67,9 @@ class BotVersion(Base):
     #: When the operator last reinstated it (``arena ladder reinstate``): the matches finished before do not count
     #: towards another suspension. None if never.
     reinstated_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: When the serving ladder first found its folder gone from the bot store (ladder/grounds.py, MissingVersions), while
+    #: it is: its held matches are cancelled that long after, whatever restarts the ladder went through. None otherwise.
+    files_gone_at: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class Rating(Base):

@@ -266,3 +266,69 @@ def test_held_matches_are_no_coming_games_for_anyone(tmp_path: Path) -> None:
     with ladder.make() as db:
         assert {e.version_id: e.games for e in entrants(db, "generals-war")} == {greedy: 4, rand: 2, third: 2}
         assert {e.version_id: e.games for e in entrants(db, "generals-war", held)} == {greedy: 2, rand: 2}
+
+
+def gone_at(ladder: Ladder, version: int) -> float | None:
+    with ladder.make() as db:
+        return db.scalar(select(BotVersion.files_gone_at).where(BotVersion.id == version))
+
+
+def restarted(ladder: Ladder, at: float) -> Ladder:
+    """Another ladder on the same data folder and settings, its clock at ``at``: the one before it stopped."""
+    again = Ladder(ladder.config)
+    again.missing.clock = lambda: at
+    return again
+
+
+def test_a_ladder_restarted_part_way_through_the_hold_cancels_at_the_original_deadline(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """When a version's files went was kept in the ladder's memory: each start timed the hold again from its first look,
+    and a ladder restarted more often than --hold-missing-seconds (every half hour, an hour's hold) cancelled nothing. Now
+    the moment the ladder first found them gone is kept with the version, and a restarted ladder holds to it."""
+    ladder, greedy, _, third, folder = held_ladder(tmp_path, hold_missing_seconds=600)
+    waiting = queue(ladder, greedy, third)
+    with ladder.make() as db:
+        db.execute(update(Match).where(Match.id.in_(waiting)).values(created_at=500.0))
+        db.commit()
+    folder.rename(tmp_path / "away")
+    ladder.missing.clock = lambda: 1000.0
+    assert ladder.missing.look(ladder.make) == {third}
+    assert gone_at(ladder, third) == 1000.0
+
+    caplog.set_level(logging.INFO, "arena.ladder")
+    again = restarted(ladder, 1300.0)
+    assert again.missing.look(again.make) == {third}
+    assert [s for s, _, _ in statuses(again, waiting)] == ["queued"] * 2, "not before the hold time"
+    assert gone_at(again, third) == 1000.0, "the first look's moment is kept"
+    assert "10 min at most from when it was found gone (5 min ago), then cancelled" in caplog.text, caplog.text
+    last = restarted(again, 1600.0)
+    last.missing.look(last.make)
+    assert [(s, a) for s, _, a in statuses(last, waiting)] == [("cancelled", 0)] * 2, "at the first ladder's deadline, 1600"
+    assert cancelled_count(last) == 2
+
+
+def test_the_moment_a_versions_files_went_is_forgotten_once_they_are_back(tmp_path: Path) -> None:
+    """Back, whether the ladder saw it or was stopped meanwhile: gone again later, the hold starts again from then."""
+    ladder, greedy, _, third, folder = held_ladder(tmp_path, hold_missing_seconds=600)
+    away = tmp_path / "away"
+    folder.rename(away)
+    ladder.missing.clock = lambda: 1000.0
+    ladder.missing.look(ladder.make)
+    away.rename(folder)
+    assert ladder.missing.look(ladder.make, now=True) == frozenset() and gone_at(ladder, third) is None
+
+    folder.rename(away)
+    ladder.missing.clock = lambda: 2000.0
+    ladder.missing.look(ladder.make, now=True)
+    assert gone_at(ladder, third) == 2000.0
+    away.rename(folder)  # put back while no ladder serves
+    again = restarted(ladder, 3000.0)
+    assert again.missing.look(again.make) == frozenset() and gone_at(again, third) is None
+    folder.rename(away)
+    waiting = queue(again, greedy, third)
+    with again.make() as db:
+        db.execute(update(Match).where(Match.id.in_(waiting)).values(created_at=500.0))
+        db.commit()
+    again.missing.clock = lambda: 3599.0
+    again.missing.look(again.make, now=True)
+    assert [s for s, _, _ in statuses(again, waiting)] == ["queued"] * 2, "timed from 3599, not from 2000"
+    assert gone_at(again, third) == 3599.0
