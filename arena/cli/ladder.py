@@ -292,7 +292,7 @@ def serve(
     except LadderBusy as exc:
         remove_made(made)
         fail(str(exc))
-    check_store(make, data, made)  # a wrong --db or --data is told here, not in a traceback from the service
+    check_store(make, data, made, hold_missing_seconds)  # a wrong --db or --data is told here, not in a traceback from the service
     config = LadderConfig(
         data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
         executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
@@ -343,8 +343,10 @@ def watch_command(host: str, port: int) -> str:
     return command if server == DEFAULT_SERVER else f"{command} --server {server}"
 
 
-def check_store(make: Any, data: Path, made: Path | None) -> None:
-    """Refuse a --data whose bot store holds none of the database's active versions (every match would fail); warn of a few."""
+def check_store(make: Any, data: Path, made: Path | None, hold_for: float) -> None:
+    """Refuse a --data whose bot store holds none of the database's active versions (every match would fail); warn of a
+    few, whose matches wait ``hold_for`` seconds at most (--hold-missing-seconds; ladder/grounds.py, MissingVersions)."""
+    from ladder.grounds import span
     from ladder.submissions import missing_from_store
 
     with database_errors():
@@ -355,7 +357,8 @@ def check_store(make: Any, data: Path, made: Path | None) -> None:
              " is --data the folder this ladder used with this database?")
     if missing:
         err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {escape(str(data / 'bots'))}"
-                  f" ({escape(', '.join(missing[:5]))}): each match they are drawn for is queued again, then failed at its third try", soft_wrap=True)
+                  f" ({escape(', '.join(missing[:5]))}): they are drawn for no match, and their queued matches wait for them,"
+                  f" {f'{span(hold_for)} at most, then cancelled' if hold_for > 0 else 'for as long as it takes'}", soft_wrap=True)
 
 
 def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:

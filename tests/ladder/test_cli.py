@@ -712,3 +712,21 @@ def test_commands_on_a_database_named_by_url_leave_no_data_folder(tmp_path: Path
     assert "ratings match the match log" in arena("ladder", "check-ratings", "--db", url)
     assert runner.invoke(app, ["ladder", "retire", "nobot", "--db", url]).exit_code == 2
     assert not (tmp_path / "arena-data").exists()
+
+
+def test_serve_warns_that_the_matches_of_versions_whose_files_are_gone_wait_then_are_cancelled(
+    ladder: LadderFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The warning said each of their matches was queued again, then failed at its third try: what happened before such
+    a version was held (ladder/grounds.py, MissingVersions)."""
+    import shutil
+
+    from arena.cli.ladder import check_store
+    from tests.ladder.conftest import enter
+
+    enter(ladder.ladder, [SAMPLE_BOTS / "generals_war_greedy", SAMPLE_BOTS / "random"], validate=False)
+    shutil.rmtree(ladder.ladder.store / "random")
+    check_store(ladder.make, ladder.ladder.config.data_dir, None, 1800)
+    said = " ".join(capsys.readouterr().err.split())
+    assert "the files of 1 active bot versions are gone" in said and "third try" not in said, said
+    assert "they are drawn for no match, and their queued matches wait for them, 30 min at most, then cancelled" in said, said
