@@ -121,6 +121,7 @@ export class BotDriver {
 /**
  * The envelope Action for a game's action (an envelope passes through). What is not an action of the game (an
  * action of another game, or none: its fields are not the game's, so it would go as an action of no kind), or
+ * has several kinds set (one of them misspelled, say: the encoding would send one it picks), or
  * cannot be encoded as it is (a field of the wrong type, such as `{ playSquad: 7 }` or a card id `"3"`, which the
  * encoding would send as 3, and `"x"` as 0, or a name that is no field, such as `cardIdz`, which it would drop:
  * fields.ts), is logged as an error, naming the field, and becomes
@@ -134,11 +135,12 @@ export function wrap(action: unknown, game: string): EnvelopeAction {
     log.error(`act returned ${String(action)}, not an action`);
     return {};
   }
-  let envelope = action as EnvelopeAction;
-  if (!(field in action)) {
-    const keys = Object.keys(action).filter((k) => k !== "kind");
-    if (keys.length > 1) log.warning(`act returned an action with ${keys.length} kinds set (${keys.join(", ")}); exactly one is needed`);
-    envelope = { [field]: action } as EnvelopeAction;
+  const envelope = (field in action ? action : { [field]: action }) as EnvelopeAction;
+  // Several kinds (a second one misspelled, say) went as the one the encoding picked, not as one the bot chose.
+  const kinds = kindsSet(envelope, field);
+  if (kinds.length > 1) {
+    log.error(`act returned an action with ${kinds.length} kinds set (${kinds.join(", ")}); exactly one is needed; sending no action`);
+    return {};
   }
   // The encoding converts a field of the wrong type without a word (a string where a number belongs went as 0) and
   // drops a name that is no field.
@@ -161,6 +163,13 @@ export function wrap(action: unknown, game: string): EnvelopeAction {
     return {};
   }
   return envelope;
+}
+
+/** The members set (neither undefined nor null) of a wrapped action of the game `field` names, but its `kind`. */
+function kindsSet(envelope: EnvelopeAction, field: string): string[] {
+  const inner = (envelope as Record<string, unknown>)[field];
+  if (inner === null || typeof inner !== "object") return [];
+  return Object.entries(inner).filter(([k, v]) => k !== "kind" && v !== undefined && v !== null).map(([k]) => k);
 }
 
 /** The kind of a wrapped action (its `kind`, or the member set, as a bot builds it); null for no action. */

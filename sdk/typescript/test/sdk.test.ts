@@ -347,8 +347,27 @@ test("an action of another game, or of no kind, is sent as no action and said so
   const { sent, logged } = await answerTo(gw.reveal());
   assert.equal(sent.action?.action?.generalsWar?.kind, "revealGenerals", "an action with no cards is an action");
   assert.equal(logged, "");
-  const both = await answerTo({ ...gw.squad([3]), ...gw.target(1) });
-  assert.match(both.logged, /WARNING act returned an action with 2 kinds set \(playSquad, chooseTarget\); exactly one is needed/);
+});
+
+test("an action with several kinds set is sent as no action, the error naming them", async () => {
+  // Only warned about, it went as one of them (the encoding's pick, not the bot's): refused as an action of no single
+  // kind is, as the Python SDK refuses what is not one action of the game. A second kind misspelled is a kind too.
+  const several: [unknown, string][] = [
+    [{ ...gw.squad([3]), ...gw.target(1) }, "2 kinds set \\(playSquad, chooseTarget\\)"],
+    [{ generalsWar: { ...gw.squad([3]), ...gw.reveal([4]) } }, "2 kinds set \\(playSquad, revealGenerals\\)"],
+    [{ ...gw.squad([3]), chooseTargett: { target: 1 } }, "2 kinds set \\(playSquad, chooseTargett\\)"],
+    [{ kind: "playSquad", ...gw.squad([3]), ...gw.target(1), ...gw.reveal() }, "3 kinds set \\(playSquad, chooseTarget, revealGenerals\\)"],
+  ];
+  for (const [action, said] of several) {
+    const { sent, logged } = await answerTo(action);
+    assert.equal(sent.action?.requestId, 9);
+    assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(action)}: the empty action`);
+    assert.match(logged, new RegExp(`ERROR act returned an action with ${said}; exactly one is needed; sending no action`));
+  }
+  // A kind left unset is no kind: a decoded action names its kind, and the others may be there, undefined.
+  const { sent, logged } = await answerTo({ kind: "chooseTarget", chooseTarget: { target: 1 }, playSquad: undefined });
+  assert.equal(sent.action?.action?.generalsWar?.kind, "chooseTarget");
+  assert.equal(logged, "");
 });
 
 test("what act returns that is no object is sent as no action, and the bot plays on", async () => {
