@@ -31,6 +31,8 @@ from ladder.models import BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.service import Ladder, LadderConfig
 from referee.server.session import TimeControl
 from tests.support import ROOT, SAMPLE_BOTS
+from tests.waiting import until as until
+from tests.waiting import wait_for as wait_for
 
 NOISY = ROOT / "tests" / "bots" / "gw_noisy"
 
@@ -38,23 +40,6 @@ NOISY = ROOT / "tests" / "bots" / "gw_noisy"
 #: The PostgreSQL server's URL (.ci/run starts a throwaway cluster and sets it); without it, the tests that need
 #: one skip, except under CI (the CI variable set), where they fail.
 PG_ENV = "ARENA_TEST_PG_URL"
-
-
-def wait_for(what: str, check: Callable[[], bool], timeout: float = 120, every: float = 0.2) -> None:
-    """Until ``check()`` holds, looking every ``every`` seconds; fails saying ``what`` was awaited after ``timeout``.
-    The deadline is generous: CI's machine has two cores and is often busy."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(every)
-
-
-async def until(what: str, check: Callable[[], bool], timeout: float = 120, every: float = 0.1) -> None:
-    """``wait_for`` within an event loop, which goes on meanwhile (the ladder's, say)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(every)
 
 
 def unavailable(reason: str) -> None:
