@@ -16,12 +16,30 @@ import grpc
 from arena.v1 import referee_pb2 as pb
 from arena_sdk.client import play
 from referee.games.generals_war import GeneralsWar
-from referee.server.service import RefereeService, make_server
+from referee.server.service import HANG_UP_WAIT_S, RefereeService, make_server
 from referee.server.session import MatchSession, TimeControl
 from tests.support import load_bot_class
 
 
 RandomBot = load_bot_class("random", "RandomBot")
+
+
+class HeldBot(RandomBot):  # type: ignore[misc, valid-type]
+    """The random bot, that holds its second decision until ``release`` is set (``holding`` says it is there). In a
+    match of two, the first decision is both seats' at once: while it holds, the other seat has answered once, and
+    the match is still on."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.decided = 0
+        self.holding, self.release = threading.Event(), threading.Event()
+
+    def act(self, request: Any) -> Any:
+        self.decided += 1
+        if self.decided == 2:
+            self.holding.set()
+            assert self.release.wait(60), "never released"
+        return super().act(request)
 
 
 class Referee:
@@ -50,7 +68,7 @@ class Referee:
             await server.start()
             self.ready.set()
             self.record = await self.session.run()
-            await asyncio.sleep(0.2)
+            await service.streams_ended(self.session.match_id, HANG_UP_WAIT_S)  # the bots have read their result, as the runner waits
             await server.stop(grace=0.5)
 
         self.loop.run_until_complete(main())

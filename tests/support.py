@@ -89,12 +89,38 @@ def card_ids_in(msg: Message) -> Iterator[int]:
             yield from (int(v) for v in (value if fd.is_repeated else [value]))
 
 
+class PingCounter:
+    """Counts the HTTP/2 PING frames (not their acknowledgements) in a client's bytes to its server, fed as they come:
+    the keepalive pings, which nothing above HTTP/2 sees."""
+
+    PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+    PING, ACK = 0x6, 0x1
+
+    def __init__(self) -> None:
+        self.pings = 0
+        self._buffer = b""
+        self._preface_left = len(self.PREFACE)
+
+    def feed(self, data: bytes) -> None:
+        skipped = min(self._preface_left, len(data))
+        self._preface_left -= skipped
+        self._buffer += data[skipped:]
+        while len(self._buffer) >= 9:  # a frame's header: length (3 bytes), type, flags, stream (4)
+            end = 9 + int.from_bytes(self._buffer[:3], "big")
+            if len(self._buffer) < end:
+                return
+            if self._buffer[3] == self.PING and not self._buffer[4] & self.ACK:
+                self.pings += 1
+            self._buffer = self._buffer[end:]
+
+
 class HalfOpenProxy:
     """A unix-socket proxy to ``upstream`` (a ``unix:`` address) that can cut its connections on the client's side only.
 
     ``cut()`` resets every connection open now towards its client and stops relaying, but keeps the upstream
     side open and silent: the server sees a half-open connection, as a dropped network leaves one. Later
-    connections are relayed as usual. Serves from a thread of its own at ``address``.
+    connections are relayed as usual. Serves from a thread of its own at ``address``. ``pings()`` says how many
+    keepalive pings its clients have sent through it.
     """
 
     def __init__(self, upstream: str, path: Path) -> None:
@@ -102,6 +128,7 @@ class HalfOpenProxy:
         self.address = f"unix:{path}"
         self.path = path
         self.connections = 0
+        self._counters: list[PingCounter] = []
         self._open: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter, list[asyncio.Task[None]]]] = []
         self._kept: list[asyncio.StreamWriter] = []
         self.frozen = False
@@ -129,13 +156,19 @@ class HalfOpenProxy:
             self._kept.append(client_w)
             return
         up_r, up_w = await asyncio.open_unix_connection(self.upstream)
-        tasks = [asyncio.create_task(self._pipe(client_r, up_w)), asyncio.create_task(self._pipe(up_r, client_w))]
+        self._counters.append(counter := PingCounter())
+        tasks = [asyncio.create_task(self._pipe(client_r, up_w, counter)), asyncio.create_task(self._pipe(up_r, client_w))]
         self._open.append((client_w, up_w, tasks))
 
+    def pings(self) -> int:
+        return sum(counter.pings for counter in self._counters)
+
     @staticmethod
-    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, counter: PingCounter | None = None) -> None:
         with contextlib.suppress(Exception):
             while data := await reader.read(65536):
+                if counter is not None:
+                    counter.feed(data)
                 writer.write(data)
                 await writer.drain()
         with contextlib.suppress(Exception):

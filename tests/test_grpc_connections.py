@@ -19,8 +19,9 @@ from referee.games.generals_war import GeneralsWar
 from referee.server import service as service_module
 from referee.server.service import RefereeService, StreamLink, make_server
 from referee.server.session import MatchSession, TimeControl
-from tests.grpc_support import RandomBot, Referee, bot_thread, hold_stream
+from tests.grpc_support import HeldBot, RandomBot, Referee, bot_thread, hold_stream
 from tests.support import HalfOpenProxy
+from tests.waiting import wait_for
 
 
 
@@ -32,11 +33,7 @@ def test_a_new_stream_of_a_seat_replaces_a_live_one() -> None:
     hang_up = threading.Event()
     old: dict[str, Any] = {}
     holder = hold_stream(ref.address, hello, hang_up, old)
-    for _ in range(200):
-        if ref.session.seats[0].link is not None:
-            break
-        time.sleep(0.02)
-    assert ref.session.seats[0].link is not None
+    wait_for("the held stream to take seat 0", lambda: ref.session.seats[0].link is not None, every=0.02)
     results: dict[int, Any] = {}
     threads = [bot_thread(ref, s, results) for s in (0, 1)]
     holder.join(30)
@@ -54,12 +51,7 @@ def test_the_sdk_reconnects_over_a_half_open_connection() -> None:
     the SDK connects again and its new stream takes the seat over, though the old one still looks alive."""
     ref = Referee(tc=TimeControl(move_time_ms=5000, time_bank_ms=0, connect_timeout_ms=20_000))
     proxy = HalfOpenProxy(ref.address, Path(ref.tmp.name) / "p.sock")
-
-    class SlowBot(RandomBot):  # type: ignore[misc]
-        def act(self, request: Any) -> Any:
-            time.sleep(0.05)  # so that the match is still on when seat 0's connection is cut
-            return super().act(request)
-
+    held = HeldBot(1)  # the match is still on when seat 0's connection is cut
     results: dict[int, Any] = {}
     errors: list[BaseException] = []
 
@@ -70,18 +62,20 @@ def test_the_sdk_reconnects_over_a_half_open_connection() -> None:
             errors.append(exc)
 
     def seat1() -> None:
-        results[1] = play(SlowBot(1), ref.address, ref.session.match_id, ref.session.tokens()[1])
+        results[1] = play(held, ref.address, ref.session.match_id, ref.session.tokens()[1])
 
     threads = [threading.Thread(target=f, daemon=True) for f in (seat0, seat1)]
     for t in threads:
         t.start()
     try:
-        ref.wait_for_decisions(4, seconds=5)
+        assert held.holding.wait(60), "seat 1 never came to its second decision"
         assert proxy.cut() == 1
+        held.release.set()
         for t in threads:
             t.join(60)
         record = ref.join()
     finally:
+        held.release.set()
         proxy.close()
     assert not errors, errors
     assert proxy.connections == 2
@@ -99,17 +93,9 @@ def test_the_referee_lets_go_of_a_half_open_connection(monkeypatch: pytest.Monke
     hang_up = threading.Event()
     try:
         hold_stream(proxy.address, hello, hang_up, {})
-        for _ in range(200):
-            if ref.session.seats[0].link is not None:
-                break
-            time.sleep(0.02)
-        assert ref.session.seats[0].link is not None
+        wait_for("the held stream to take seat 0", lambda: ref.session.seats[0].link is not None, every=0.02)
         assert proxy.cut() == 1
-        for _ in range(300):
-            if ref.session.seats[0].link is None:
-                break
-            time.sleep(0.02)
-        assert ref.session.seats[0].link is None, "the half-open stream still holds the seat"
+        wait_for("the referee to let go of the half-open stream", lambda: ref.session.seats[0].link is None, every=0.02)
     finally:
         hang_up.set()
         proxy.close()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from referee.server import service as service_module
 from referee.server.session import TimeControl
 from tests.grpc_support import RandomBot, Referee, hold_stream
 from tests.support import HalfOpenProxy
+from tests.waiting import wait_for
 
 
 def quick_pings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,7 +50,7 @@ def seat_waiting_through_a_proxy() -> Iterator[tuple[HalfOpenProxy, threading.Th
     thread = threading.Thread(target=seat0, daemon=True)
     thread.start()
     try:
-        ref.wait_for_decisions(2, seconds=10)
+        wait_for("seat 0's first answer", lambda: ref.session.seats[0].think_ms, every=0.02)
         yield proxy, thread, out
     finally:
         proxy.close()
@@ -60,7 +60,6 @@ def seat_waiting_through_a_proxy() -> Iterator[tuple[HalfOpenProxy, threading.Th
 def test_a_bot_whose_referee_went_silent_gives_up_rather_than_wait_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
     quick_pings(monkeypatch)
     with seat_waiting_through_a_proxy() as (proxy, thread, out):
-        time.sleep(0.5)  # seat 0 has answered and waits for seat 1, which says nothing
         proxy.freeze()
         thread.join(30)
         assert not thread.is_alive(), "the bot still waits on a referee that went silent"
@@ -71,6 +70,8 @@ def test_a_bot_that_waits_long_on_a_live_referee_keeps_its_stream(monkeypatch: p
     """Its pings, many while nothing else is sent, are let through: the seat's one connection lasts."""
     quick_pings(monkeypatch)
     with seat_waiting_through_a_proxy() as (proxy, thread, _):
-        time.sleep(8)  # gRPC pings once a second at the most here: eight pings, where the third past the limit ends it
+        before = proxy.pings()
+        # gRPC pings once a second at the most here: eight pings, where the third past the limit would end it.
+        wait_for("eight pings while seat 0 waits", lambda: proxy.pings() >= before + 8 or not thread.is_alive(), every=0.1)
         assert thread.is_alive()
         assert proxy.connections == 1, "the bot's stream was dropped and it reconnected"

@@ -19,7 +19,6 @@ import os
 import shutil
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,8 +35,9 @@ from referee.games.registry import GAMES
 from referee.server import service as service_module
 from referee.server.runner import LocalMatch, MatchSetup, run_local_match
 from referee.server.session import TimeControl
-from tests.grpc_support import Referee, hold_stream
+from tests.grpc_support import HeldBot, Referee, hold_stream
 from tests.support import ROOT, SAMPLE_BOTS, HalfOpenProxy, docker_ready, load_bot_class
+from tests.waiting import wait_for
 
 SDK = ROOT / "sdk" / "typescript"
 SAMPLE = SAMPLE_BOTS / "typescript_random"
@@ -331,24 +331,20 @@ def test_the_typescript_bot_reconnects_over_a_half_open_connection(bots: dict[st
     """Seat 0's connection is cut on the bot's side only, the referee's side left open and silent: the bot
     connects again and its new stream takes the seat over, though the old one still looks alive to the referee."""
     proxy = HalfOpenProxy(referee.address, Path(referee.tmp.name) / "p.sock")
-    random_bot = load_bot_class("random", "RandomBot")
-
-    class SlowBot(random_bot):  # type: ignore[misc, valid-type]
-        def act(self, request: Any) -> Any:
-            time.sleep(0.05)  # so that the match is still on when seat 0's connection is cut
-            return super().act(request)
-
-    other = threading.Thread(target=python_play, args=(SlowBot(1), referee.address, referee.session.match_id, referee.session.tokens()[1]), daemon=True)
+    held = HeldBot(1)  # the match is still on when seat 0's connection is cut
+    other = threading.Thread(target=python_play, args=(held, referee.address, referee.session.match_id, referee.session.tokens()[1]), daemon=True)
     other.start()
     assert NODE is not None
     proc = subprocess.Popen([NODE, "dist/main.js"], cwd=bots["random"], env={**referee.env(0), "ARENA_ADDRESS": proxy.address}, stderr=subprocess.PIPE, text=True)
     try:
-        referee.wait_for_decisions(4, seconds=10)
+        assert held.holding.wait(60), "seat 1 never came to its second decision"
         assert proxy.cut() == 1
+        held.release.set()
         _, stderr = proc.communicate(timeout=120)
         other.join(60)
         referee.thread.join(60)
     finally:
+        held.release.set()
         proc.kill()
         proxy.close()
     assert proc.returncode == 0, stderr
@@ -441,8 +437,9 @@ def test_a_typescript_bot_whose_referee_went_silent_gives_up_rather_than_wait_fo
     assert NODE is not None
     proc = subprocess.Popen([NODE, "dist/main.js"], cwd=built, env={**ref.env(0), "ARENA_ADDRESS": proxy.address}, stderr=subprocess.PIPE, text=True)
     try:
-        ref.wait_for_decisions(2, seconds=20)
-        time.sleep(1)  # seat 0 has answered and pinged a few times through a live referee
+        wait_for("seat 0's first answer", lambda: ref.session.seats[0].think_ms, every=0.02)
+        before = proxy.pings()
+        wait_for("seat 0 to ping a live referee a few times", lambda: proxy.pings() >= before + 3 or proc.poll() is not None, every=0.05)
         assert proxy.connections == 1 and proc.poll() is None
         proxy.freeze()
         _, stderr = proc.communicate(timeout=30)
