@@ -16,6 +16,7 @@ from referee.games.generals_war import GeneralsWar
 from referee.server.inprocess import MemoryLink
 from referee.server.session import NOTE_MAX, REPLACED, AttachError, MatchSession, TimeControl
 from tests.support import load_bot_class
+from tests.waiting import until
 
 RandomBot = load_bot_class("random", "RandomBot")
 V = pb.VerdictKind
@@ -103,7 +104,7 @@ def test_the_time_bank_covers_a_slow_decision() -> None:
         if msg.WhichOneof("msg") == "decision":
             import time
 
-            time.sleep(next(delays))
+            time.sleep(next(delays))  # on purpose: the first decision is late, past its move time, within the bank
         return replies
 
     record, links = run_session([slow, driver_answers(6)], tc)
@@ -261,8 +262,8 @@ def test_a_second_connection_of_a_seat_replaces_the_first_whose_late_messages_ar
         session.attach(session.tokens()[0], old)
         session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
         task = asyncio.create_task(session.run())
-        while session.seats[0].pending is None:
-            await asyncio.sleep(0.01)
+        await until("seat 0's first request", lambda: session.seats[0].pending is not None, every=0.01)
+        assert session.seats[0].pending is not None
         pending = session.seats[0].pending.request_id
         new = Scripted(session, 0, driver_answers(1))
         assert session.attach(session.tokens()[0], new) == 0
@@ -288,9 +289,9 @@ def test_a_reconnecting_seat_resumes_with_its_pending_request() -> None:
         session.attach(session.tokens()[0], dropped)
         session.attach(session.tokens()[1], Scripted(session, 1, driver_answers(2)))
         task = asyncio.create_task(session.run())
-        await asyncio.sleep(0.05)
+        await until("seat 0's first request", lambda: dropped.of("decision"), every=0.01)
         session.detach(0, dropped)
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # away a while, the match going on: nothing to wait for
         again = Scripted(session, 0, driver_answers(3))
         session.attach(session.tokens()[0], again)
         return await task, dropped, again

@@ -11,6 +11,7 @@ from arena.v1 import referee_pb2 as pb
 from referee.games.generals_war import GeneralsWar
 from referee.server.session import AttachError, MatchSession, TimeControl
 from tests.test_session import FAST, Scripted, driver_answers, kinds, run_session, silent
+from tests.waiting import until
 
 V = pb.VerdictKind
 
@@ -64,8 +65,8 @@ def test_a_seat_that_forfeited_or_whose_process_ended_may_not_connect_again_nor_
         for i, token in enumerate(session.tokens()):
             session.attach(token, Scripted(session, i, silent if i == 0 else driver_answers(i)))
         task = asyncio.create_task(session.run())
-        while session.seats[0].forfeited_at is None:  # its first timeout is over the limit of no strikes
-            await asyncio.sleep(0.01)
+        # its first timeout is over the limit of no strikes
+        await until("seat 0's forfeit", lambda: session.seats[0].forfeited_at is not None, every=0.01)
         assert [v.detail for v in session.seats[0].verdicts if v.kind == V.FORFEIT] == ["1 strike, over the limit of 0"]
         with pytest.raises(AttachError) as struck_out:
             session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(5)))
@@ -91,8 +92,8 @@ def test_a_crashed_seat_is_closed_and_sent_nothing_more_and_a_later_exit_is_no_s
             session.attach(token, link)
         session.process_ended(2, "the bot's process exited with code 1")
         task = asyncio.create_task(session.run())
-        while session.seats[3].forfeited_at is None:
-            await asyncio.sleep(0)  # every turn of the loop: the match must still be on once seat 3 is out
+        # every turn of the loop: the match must still be on once seat 3 is out
+        await until("seat 3's forfeit", lambda: session.seats[3].forfeited_at is not None, every=0)
         assert not session.finished
         sent_before = [len(link.sent) for link in links]
         session.process_ended(3, "the bot's process exited with code 0")  # after it struck out
