@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from referee.server.launchers import start_process
+from referee.server.launchers import ProcessHandle, start_process
+from tests.waiting import until
 
 
 def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -17,6 +18,15 @@ def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_
     `arena tournament` failed with it. Here the timeout is made to fire just after the process has ended."""
     real_wait_for = asyncio.wait_for
     calls = 0
+    handles: list[ProcessHandle] = []
+
+    def let_go() -> bool:
+        """Whether asyncio has let go of the process: a signal to it then raises ProcessLookupError (0 tests only)."""
+        try:
+            handles[0].proc.send_signal(0)
+        except ProcessLookupError:
+            return True
+        return False
 
     async def late_wait_for(aw: Any, timeout: float | None) -> Any:
         nonlocal calls
@@ -24,11 +34,12 @@ def test_a_bot_that_exits_as_its_grace_runs_out_is_stopped_without_an_error(tmp_
         if calls > 1:
             return await real_wait_for(aw, timeout)
         await aw  # the process ends (its pipes close and asyncio lets go of it) ...
-        await asyncio.sleep(0.2)
+        await until("asyncio to let go of the ended process", let_go, timeout=30, every=0.01)
         raise TimeoutError  # ... and only then does the grace's timeout fire
 
     async def scenario() -> int | None:
         handle = await start_process("sh", "-c", "read line; exit 3", log_path=tmp_path / "bot.log", control=True)
+        handles.append(handle)
         monkeypatch.setattr(asyncio, "wait_for", late_wait_for)
         await handle.stop(grace=1.0)
         return handle.proc.returncode

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from referee.server import launchers
-from referee.server.launchers import REAPER, BotHandle, LaunchSpec, ProcessLauncher, process_alive, process_start, resolve_command, with_limits
+from referee.server.launchers import REAPER, LaunchSpec, ProcessHandle, ProcessLauncher, process_alive, process_start, resolve_command, with_limits
 from referee.server.manifest import load_manifest
 from tests.support import ROOT
 from tests.test_referee_killed import STUBBORN_BOT, all_gone, started_at, wait_until
+from tests.waiting import until
 
 
 def script_bot(tmp_path: Path, script: str) -> Path:
@@ -85,17 +86,19 @@ def running(started: dict[int, int | None]) -> list[int]:
     return [pid for pid, start in started.items() if started_at(pid) == start]
 
 
-def stop_and_check_gone(tmp_path: Path, script: str, before_stop: float = 0.0) -> int | None:
-    """Start ``script``, which says its pid and its escaped child's, stop it, and check both are gone; how the bot's
-    handle says it ended."""
+def stop_and_check_gone(tmp_path: Path, script: str, kills_its_reaper: bool = False) -> int | None:
+    """Start ``script``, which says its pid and its escaped child's (then, with ``kills_its_reaper``, kills its reaper,
+    which the stop waits for), stop it, and check both are gone; how the bot's handle says it ended."""
     bot = script_bot(tmp_path, script)
     started: dict[int, int | None] = {}
 
     async def run() -> int | None:
-        handle: BotHandle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
+        handle = await ProcessLauncher().launch(spec_for(tmp_path, bot))
+        assert isinstance(handle, ProcessHandle)
         try:
             started.update({pid: started_at(pid) for pid in await said_pids(tmp_path / "bot.log")})
-            await asyncio.sleep(before_stop)
+            if kills_its_reaper:
+                await until("the bot to kill its reaper", lambda: started_at(handle.proc.pid) is None, every=0.02)
         finally:
             await asyncio.wait_for(handle.stop(grace=0.1), 60)  # a hang detector, not a measure
         return await asyncio.wait_for(handle.wait(), 10)
@@ -122,7 +125,7 @@ def test_a_bot_that_killed_its_reaper_is_still_killed_at_the_stop(tmp_path: Path
     script = STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGKILL)\nwhile True:").replace(
         'child = subprocess.Popen(["sleep", "600"], start_new_session=True)', 'child = subprocess.Popen(["sleep", "600"])'
     )
-    stop_and_check_gone(tmp_path, script, before_stop=0.5)
+    stop_and_check_gone(tmp_path, script, kills_its_reaper=True)
 
 
 def test_a_bot_killed_by_a_signal_is_reported_so(tmp_path: Path) -> None:
@@ -183,7 +186,7 @@ def test_a_bot_that_stopped_its_reaper_cannot_hang_the_stop(tmp_path: Path) -> N
 def test_a_bot_that_killed_its_reaper_goes_with_what_left_its_group(tmp_path: Path) -> None:
     """A bot that killed its reaper left its child in a session of its own running after the match: no reaper was
     there to kill it. It holds the bot's output, and is found and killed by it."""
-    stop_and_check_gone(tmp_path, STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGKILL)\nwhile True:"), before_stop=0.5)
+    stop_and_check_gone(tmp_path, STUBBORN_BOT.replace("while True:", "os.kill(os.getppid(), signal.SIGKILL)\nwhile True:"), kills_its_reaper=True)
 
 
 #: Leaves a process in a session of its own holding the bot's output (saying both pids), then, once a file named go is
@@ -295,7 +298,7 @@ def test_output_past_the_log_cap_is_read_slowly(tmp_path: Path) -> None:
             while not (tmp_path / "bot.log").exists() or (tmp_path / "bot.log").stat().st_size < launchers.LOG_CAP_BYTES:
                 await asyncio.sleep(0.05)
             before = time.process_time()
-            await asyncio.sleep(3)
+            await asyncio.sleep(3)  # on purpose: the span the referee's CPU is measured over
             return time.process_time() - before
         finally:
             await handle.stop(0)

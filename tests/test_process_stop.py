@@ -29,7 +29,7 @@ def test_the_stops_sigterm_has_the_reaper_kill_what_left_the_group_and_its_outpu
 def test_a_bot_that_killed_its_reaper_and_let_go_of_its_output_dies_with_its_group(tmp_path: Path) -> None:
     """With its reaper killed, the bot and a child still in its process group are killed with the group at the stop."""
     script = STUBBORN_BOT.replace("start_new_session=True)", "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)")
-    stop_and_check_gone(tmp_path, script.replace("while True:", f"os.kill(os.getppid(), signal.SIGKILL)\n{LETS_GO_OF_ITS_OUTPUT}"), before_stop=0.5)
+    stop_and_check_gone(tmp_path, script.replace("while True:", f"os.kill(os.getppid(), signal.SIGKILL)\n{LETS_GO_OF_ITS_OUTPUT}"), kills_its_reaper=True)
 
 
 def test_pipe_holders_are_found_past_processes_and_files_that_cannot_be_read(monkeypatch: pytest.MonkeyPatch) -> None:
