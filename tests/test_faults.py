@@ -355,7 +355,7 @@ def test_a_launch_cancelled_midway_leaves_no_container(tmp_path: Path, sandbox: 
         seat_dir.mkdir(parents=True)
         spec = LaunchSpec(0, manifest, manifest.path, seat_dir, tmp_path / match_id / "home", {"ARENA_MATCH_ID": match_id}, tmp_path / f"{match_id}.log")
         task = asyncio.create_task(launcher.launch(spec))
-        await asyncio.sleep(delay)
+        await asyncio.sleep(delay)  # on purpose: the cancel comes at each of several moments of the launch
         task.cancel()
         done = await asyncio.gather(task, return_exceptions=True)
         if not isinstance(done[0], BaseException):
@@ -397,12 +397,12 @@ def test_a_match_cancelled_while_it_cleans_up_still_stops_its_bots_and_servers(t
         return server
 
     stopped: list[ProcessHandle] = []
-    cleaning = asyncio.Event()
+    cleaning, cancelled = asyncio.Event(), asyncio.Event()
 
     async def slow_stop(self: ProcessHandle, grace: float = 1.0) -> None:
         stopped.append(self)
         cleaning.set()
-        await asyncio.sleep(0.3)  # the moment the cancellation arrives
+        await asyncio.wait_for(cancelled.wait(), 60)  # the stop goes on once the cancellation has come
         await real_stop(self, grace)
 
     monkeypatch.setattr(runner, "make_server", make)
@@ -413,6 +413,7 @@ def test_a_match_cancelled_while_it_cleans_up_still_stops_its_bots_and_servers(t
         task = asyncio.create_task(run_local_match(setup))
         await cleaning.wait()
         task.cancel()
+        cancelled.set()
         try:
             await task
         except asyncio.CancelledError:
