@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from referee.server.replay import load_replay, replay_game
 from tests.support import ROOT, SAMPLE_BOTS, TEST_BOTS
+from tests.waiting import wait_for
 
 runner = CliRunner()
 GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
@@ -457,7 +458,14 @@ def test_sigterm_stops_a_match_with_its_bots_and_scratch_folder(tmp_path: Path) 
     if not bot_processes():
         arena.kill()
         pytest.fail(f"the bot never started: {arena.communicate()[0].decode(errors='replace')}")
-    time.sleep(1.0)  # connected and asked to decide: it sleeps in act
+    logs = tmp_path / "logs"
+
+    def sleeping() -> bool:
+        return any("asked to decide: sleeping" in log.read_text(errors="replace") for log in logs.glob("*sleepy.log"))
+
+    wait_for("the bot to be asked to decide (it then sleeps in act)", lambda: sleeping() or arena.poll() is not None, timeout=60, every=0.05)
+    if not sleeping():
+        pytest.fail(f"the bot was never asked to decide: {arena.communicate()[0].decode(errors='replace')}")
     arena.send_signal(signal.SIGTERM)
     out, _ = arena.communicate(timeout=30)
     assert arena.returncode == 128 + signal.SIGTERM, out.decode(errors="replace")

@@ -1,3 +1,4 @@
+import sys
 import time
 from typing import Any
 
@@ -8,6 +9,7 @@ class Sleepy(Bot):
     name = "sleepy"
 
     def act(self, request: Request) -> Any:
+        print("asked to decide: sleeping", file=sys.stderr, flush=True)  # a test waits for this line in the log
         time.sleep(3600)
 
 
