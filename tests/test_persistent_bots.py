@@ -312,6 +312,21 @@ def bot_with(tmp_path: Path, name: str, method: str) -> Path:
     return bot
 
 
+def mayfly(tmp_path: Path) -> tuple[Path, Path]:
+    """A pooled bot whose process dies between matches, and the file it waits for after its match: the test makes it
+    once the pool has the process waiting for the next match (a time after the match may come before that)."""
+    go = tmp_path / "go"
+    exits = (
+        "        import threading, time\n\n"
+        "        def die() -> None:\n"
+        f"            while not os.path.exists({str(go)!r}):\n"
+        "                time.sleep(0.01)\n"
+        "            os._exit(0)\n\n"
+        "        threading.Thread(target=die, daemon=True).start()\n\n"
+    )
+    return bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits), go
+
+
 def test_a_pooled_processs_socket_refuses_any_seat_but_the_one_it_plays_now(tmp_path: Path) -> None:
     """During a match its socket answers only its own seat's token: another seat's gets PERMISSION_DENIED, as on a seat's socket."""
     import grpc
@@ -346,10 +361,11 @@ def test_a_pooled_processs_socket_refuses_any_seat_but_the_one_it_plays_now(tmp_
     assert asyncio.run(main()) == ["PERMISSION_DENIED", "start"]
 
 
-def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], dies: bool = False) -> tuple[list[LocalMatch], int]:
+def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], go: Path | None = None) -> tuple[list[LocalMatch], int]:
     """``bot`` plays the random sample bot once per seed with one pool: the matches, and how many processes it started.
 
-    ``dies``: after each match, wait until the pool's processes have ended (and their watchers have seen it)."""
+    ``go``: a mayfly's file; after each match, make it and wait until the pool's processes have ended (and their
+    watchers have seen it), then take it away."""
 
     async def main() -> tuple[list[LocalMatch], int]:
         pool = BotPool(tmp_path / "logs")
@@ -358,10 +374,14 @@ def against_random(tmp_path: Path, bot: Path, seeds: tuple[int, ...], dies: bool
             for seed in seeds:
                 setup = MatchSetup("generals-war", [bot, SAMPLE_BOTS / "random"], seed, {}, TC, tmp_path / "logs")
                 records.append(await run_local_match(setup, pool=pool))
-                for r in list(pool.residents) if dies else []:  # a copy: its watcher takes it off the list
+                if go is None:
+                    continue
+                go.touch()
+                for r in list(pool.residents):  # a copy: its watcher takes it off the list
                     await r.handle.wait()
                     assert r.watcher is not None
                     await r.watcher  # the pool has seen it end
+                go.unlink()
             return records, pool.started
         finally:
             await pool.close()
@@ -392,9 +412,8 @@ def test_a_process_that_draws_a_verdict_is_replaced(tmp_path: Path) -> None:
 
 def test_a_process_that_dies_between_matches_is_replaced(tmp_path: Path) -> None:
     """The next match gets a new process, not the dead one (which would leave its seat to forfeit as a crash)."""
-    # It dies a moment after its match, once the pool has it waiting for the next.
-    exits = "        import threading, time\n\n        threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0))).start()\n\n"
-    matches, started = against_random(tmp_path, bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits), (1, 2), dies=True)
+    bot, go = mayfly(tmp_path)
+    matches, started = against_random(tmp_path, bot, (1, 2), go)
     assert [sum(1 for s in m.record.result.seats if not s.forfeited and not s.verdicts) for m in matches] == [2, 2]
     assert started == 2
 
@@ -403,9 +422,7 @@ def test_a_stopped_process_leaves_nothing_in_the_pools_folder(tmp_path: Path) ->
     """Its copy of the bot, its home and its socket's folder stayed until the pool closed: a ladder's pool lives as long
     as the ladder, and kept a copy of the bot (and all it wrote) for every process it had ever started."""
     bot = pooled_bot(tmp_path, per_process=2)
-    # It dies a moment after its match, once the pool has it waiting for the next.
-    exits = "        import threading, time\n\n        threading.Thread(target=lambda: (time.sleep(0.5), os._exit(0))).start()\n\n"
-    mayfly = bot_with(tmp_path, "mayfly", "    def on_result(self, result: Any) -> None:\n" + exits)
+    dies, go = mayfly(tmp_path)
 
     async def main() -> tuple[list[str], list[int], list[str]]:
         pool = BotPool(tmp_path / "logs")
@@ -414,7 +431,8 @@ def test_a_stopped_process_leaves_nothing_in_the_pools_folder(tmp_path: Path) ->
                 await run_local_match(MatchSetup("generals-war", [bot, bot], seed, {}, TC, tmp_path / "logs"), pool=pool)
             left = sorted(p.name for p in pool.tmp.iterdir())
             numbers = sorted(r.number for r in pool.residents)
-            await run_local_match(MatchSetup("generals-war", [mayfly, SAMPLE_BOTS / "random"], 4, {}, TC, tmp_path / "logs"), pool=pool)
+            await run_local_match(MatchSetup("generals-war", [dies, SAMPLE_BOTS / "random"], 4, {}, TC, tmp_path / "logs"), pool=pool)
+            go.touch()
             [dead] = [r for r in pool.residents if r.manifest.name == "mayfly"]
             await dead.handle.wait()
             assert dead.watcher is not None
