@@ -156,19 +156,26 @@ def flood_output_forever() -> None:
 
 
 def leave_orphans(count: int = 100) -> None:
-    """Leave ``count`` orphans that end at once, one after the other: zombies, unless something reaps them."""
+    """Leave ``count`` orphans that end at once, one after the other: zombies, unless something reaps them. Plays on
+    once they have all ended: each holds the writing end of a pipe, which reads as ended once the last has."""
+    read_end, write_end = os.pipe()
     for made in range(count):
         try:
             child = os.fork()
         except OSError as exc:
             print(f"fork refused after {made} orphans: {exc.strerror}", flush=True)
+            os.close(write_end)
             return
         if child == 0:
+            parent = os.getpid()
             if os.fork() == 0:
-                time.sleep(0.01)  # ends once its parent has: an orphan
+                while os.getppid() == parent:  # ends once its parent has: an orphan
+                    time.sleep(0.001)
             os._exit(0)
         os.waitpid(child, 0)
-    time.sleep(0.5)
+    os.close(write_end)
+    os.read(read_end, 1)  # b"" once every orphan has ended
+    os.close(read_end)
     print(f"{count} orphans left", flush=True)
 
 
@@ -182,7 +189,7 @@ def signal_first_process() -> None:
             print(f"sent {sig.name} to pid 1", flush=True)
         except OSError as exc:
             print(f"{sig.name} to pid 1 refused: {exc.strerror}", flush=True)
-        time.sleep(0.2)
+        time.sleep(0.2)  # on purpose: time for pid 1 to end, if the signal could end it (it must not)
     print("pid 1 signalled", flush=True)
 
 
