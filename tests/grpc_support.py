@@ -6,7 +6,6 @@ import asyncio
 import os
 import tempfile
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,13 +95,6 @@ class Referee:
             "ARENA_TOKEN": token if token is not None else self.session.tokens()[seat],
             "ARENA_BOT_SEED": "9",
         }
-
-    def wait_for_decisions(self, n: int, seconds: float) -> None:
-        """Until the match has asked for ``n`` decisions, or ``seconds`` have gone by."""
-        for _ in range(int(seconds * 100)):
-            if self.session.decisions >= n:
-                return
-            time.sleep(0.01)
 
     def drop_first_stream(self, seat: int) -> threading.Event:
         """After ``seat``'s first message, end its stream from the referee's side, as a network failure would;

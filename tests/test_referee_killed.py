@@ -136,7 +136,8 @@ def test_a_process_bot_and_what_it_started_die_with_a_killed_referee(tmp_path: P
         started = {pid: started_at(pid) for pid in bot_pids(work / "bot.log")}
         assert None not in started.values(), f"the bot or its child is not running: {started}"
         if started_by == "thread":
-            # The thread that started the reaper has ended: the bot must outlive it (no parent-death signal).
+            # The thread that started the reaper has ended: the bot must outlive it (no parent-death signal). On purpose
+            # a fixed time: what is checked is that nothing happens in it, and there is no event to wait for.
             time.sleep(1.5)
             assert all(started_at(pid) == start for pid, start in started.items()), "the bot died when the thread that started it ended"
         stand_in.send_signal(signal.SIGKILL)
@@ -203,7 +204,7 @@ def test_containers_of_a_referee_killed_with_its_watcher_are_removed_by_the_next
         os.kill(watcher, signal.SIGKILL)
         stand_in.send_signal(signal.SIGKILL)
         stand_in.wait()
-        time.sleep(3)
+        time.sleep(3)  # on purpose: nothing is to remove it meanwhile, so there is no event to wait for
         assert containers_of(match_id) == [container], "nothing removed it: the case this test is about"
         assert remove_orphans(docker_client()) >= 1
         assert wait_until(lambda: not containers_of(match_id), 10)

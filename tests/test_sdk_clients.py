@@ -211,7 +211,7 @@ def test_the_reconnect_window_starts_again_with_each_message(referees: list[Scri
     """A stream that breaks after a message it sent is a new failure: a referee that keeps breaking, but sends
     something each time, is not given up on when the failures add up to more than the window.
     (sdk/typescript/test/client.test.ts checks the same of the TypeScript SDK.)"""
-    breaking = [0.4, START, grpc.StatusCode.UNAVAILABLE]
+    breaking = [0.4, START, grpc.StatusCode.UNAVAILABLE]  # on purpose: four such failures take more than the 1 s window
     referees.append(ref := ScriptedReferee(breaking, breaking, breaking, breaking, [START, RESULT, "hold"]))
     bot = load_bot_class("random", "RandomBot")(0)
     result = asyncio.run(play_async(bot, ref.address, "m", "t", reconnect_seconds=1))
