@@ -317,7 +317,7 @@ def main() -> None:
         sys.exit("crashing at start")
     if FAULT == "garbage":
         raw_stream([hello(), b"\xff\x00garbage\x07" * 10])
-        time.sleep(3600)
+        time.sleep(3600)  # here and below: says nothing more, for the referee to end the match without it
     if FAULT == "oversized":
         big = pb.BotMessage(hello=pb.Hello(bot_name="x" * 200_000)).SerializeToString()
         raw_stream([hello(), big])
@@ -334,7 +334,7 @@ def main() -> None:
         for _ in range(100_000):
             try:
                 if os.fork() == 0:
-                    time.sleep(30)
+                    time.sleep(30)  # holds its process slot a while
                     os._exit(0)
                 children += 1
             except OSError as exc:
