@@ -201,7 +201,8 @@ def test_a_command_the_shell_cannot_find_is_named_as_such(tmp_path: Path) -> Non
 
 
 def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -> None:
-    """The table gives only 'CRASH@0'; the log that says why is one of many in the log folder."""
+    """The table gives only 'crash@0'; the log that says why is one of many in the log folder. The verdicts' kinds
+    read in words, as the viewer's ("illegal action"), where the JSON keeps their names."""
     result = runner.invoke(
         app,
         ["match", "generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--seed", "1",
@@ -209,7 +210,8 @@ def test_a_seat_with_verdicts_is_told_why_and_where_its_log_is(tmp_path: Path) -
     )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    note = next(i for i, line in enumerate(lines) if line.startswith("seat 0 (crash-at-start) forfeited: CRASH at decision 0: "))
+    assert re.search(r"crash@0, forfeit@\d+", " ".join(result.stdout.split())) and "CRASH" not in result.stdout, result.stdout
+    note = next(i for i, line in enumerate(lines) if line.startswith("seat 0 (crash-at-start) forfeited: crash at decision 0: "))
     assert "exited with code" in lines[note] and "(and 1 more verdict)" in lines[note]
     # The code alone does not name the cause: the last line the bot wrote (an exception's message) does.
     assert lines[note + 1] == "  its last words: crashing on purpose", result.stdout

@@ -111,3 +111,16 @@ def test_everyones_text_names_cards_by_the_same_renaming(monkeypatch: pytest.Mon
 def test_the_terminal_and_the_browser_know_the_same_fields_of_card_ids() -> None:
     found = re.search(r"function isCardIdKey\(key\) \{\s*return /(.*?)/\.test\(key\);", VIEWER.read_text())
     assert found is not None and found.group(1) == CARD_ID_KEY.pattern
+
+
+def test_a_verdict_kind_reads_in_words_by_the_same_rule() -> None:
+    """The verdicts' kinds read raw ("ILLEGAL_ACTION@4") where a person reads them; every kind has words of its own."""
+    from arena.v1 import referee_pb2 as pb
+    from referee.server.words import verdict_text, verdict_words
+
+    words = verdict_words()
+    assert words["ILLEGAL_ACTION"] == "illegal action" and words["TIMEOUT"] == "timeout" and words["FORFEIT"] == "forfeit"
+    assert words["MALFORMED"] == "malformed message" and words["NO_SHOW"] == "no-show"  # overrides: an adjective, a noun
+    assert set(words) == set(pb.VerdictKind.keys())
+    assert len(set(words.values())) == len(words) and all("_" not in said for said in words.values())
+    assert verdict_text("CRASH") == "crash" and verdict_text("SOMETHING_NEW") == "SOMETHING_NEW"  # a kind of a newer referee: as sent

@@ -23,6 +23,7 @@ from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs
 from arena.cli.failing import fail
 from arena.cli.folders import first_missing, remove_made
 from arena.cli.replay import listen_or_exit
+from referee.server.words import verdict_text
 
 ladder_app = typer.Typer(help="The ladder: submit bots, schedule and rate matches, watch the standings.", no_args_is_help=True)
 user_app = typer.Typer(help="Bot owners and their API tokens.", no_args_is_help=True)
@@ -581,7 +582,7 @@ def follow_matches(rows: list[dict[str, Any]], limit: int, look: Watcher, interv
 def match_line(m: dict[str, Any]) -> str:
     """One match on one line: ``#id game kind status  seat: bot (rank) ...  verdicts``."""
     seats = "  ".join(f"{s['seat']}: {s['bot']} ({'–' if s['rank'] is None else s['rank']})" for s in m["seats"])
-    verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"])
+    verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"])
     return f"#{m['id']} {m['game']} {m['kind']} {m['status']}  {seats}" + (f"  verdicts: {verdicts}" if verdicts else "")
 
 
@@ -593,7 +594,7 @@ def matches_table(rows: list[dict[str, Any]]) -> Table:
         # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
         # each with its seat (`arena ladder log MATCH SEAT` asks for it), on a line of its own: wrapped, "1:" ended a line
         seats = "\n".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
-        verdicts = ", ".join(f"{s['bot']}: {v['kind']}" for s in m["seats"] for v in s["verdicts"]) or "-"
+        verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"]) or "-"
         table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], Text(seats), Text(verdicts))
     return table
 

@@ -31,6 +31,7 @@ from arena.cli.stale import warn_stale
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError, check_built
+from referee.server.words import verdict_text
 
 if TYPE_CHECKING:
     from arena.cli.keyboard import KeyboardPlayer
@@ -228,7 +229,7 @@ def run_match(
     for column in ("seat", "bot", "rank", "score", "verdicts"):
         table.add_column(column)
     for s in seats:
-        verdicts = ", ".join(f"{v['kind']}@{v['decision']}" for v in s["verdicts"]) or "-"
+        verdicts = ", ".join(f"{verdict_text(v['kind'])}@{v['decision']}" for v in s["verdicts"]) or "-"
         table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
     console.print(table)
     console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/", soft_wrap=True, markup=False)  # paths whole, to copy
@@ -289,7 +290,7 @@ def verdict_note(seat: dict[str, Any]) -> str:
     others = f" (and {more} more verdict{'s' * (more > 1)})" if more else ""
     words = last_words(Path(seat["log"])) if first["kind"] == "CRASH" else None
     said = f"\n  its last words: {words}" if words else ""
-    return f"seat {seat['seat']} ({seat['bot']}) {status}: {first['kind']} at decision {first['decision']}: {first['detail']}{others}{said}\n  log: {seat['log']}"
+    return f"seat {seat['seat']} ({seat['bot']}) {status}: {verdict_text(first['kind'])} at decision {first['decision']}: {first['detail']}{others}{said}\n  log: {seat['log']}"
 
 
 def last_words(log: Path) -> str | None:

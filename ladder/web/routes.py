@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -21,6 +22,7 @@ from ladder.models import ID_DIGITS, Bot, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
+from referee.server.words import verdict_words
 
 WEB = Path(__file__).resolve().parent
 STATIC = WEB / "static"
@@ -38,9 +40,11 @@ def _asset_version() -> str:
 
 
 def render(page: str, title: str, data: dict[str, str] | None = None, scripts: tuple[str, ...] = (), status: int = 200) -> HTMLResponse:
-    """``templates/page`` inside ``templates/base.html``; ``data`` becomes data-* attributes of <body> for the scripts."""
+    """``templates/page`` inside ``templates/base.html``; ``data`` becomes data-* attributes of <body> for the scripts,
+    with the verdicts' kinds in words (common.js ``verdictWords``): the pages show them, the API names them."""
     version = _asset_version()
-    attrs = "".join(f' data-{html.escape(k)}="{html.escape(v)}"' for k, v in (data or {}).items())
+    data = {**(data or {}), "verdict-words": json.dumps(dict(verdict_words()))}
+    attrs = "".join(f' data-{html.escape(k)}="{html.escape(v)}"' for k, v in data.items())
     tags = "\n".join(f'<script src="/static/{html.escape(s)}?v={version}" defer></script>' for s in ("common.js", *scripts))
     fill = {"title": html.escape(title), "body_attrs": attrs, "version": version, "scripts": tags, "content": (TEMPLATES / page).read_text()}
     # in one pass: a placeholder inside a filled-in value (a name from the address, say) stays as it is

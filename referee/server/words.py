@@ -1,5 +1,8 @@
 """A game's enum values and card-id fields in words, for what a person reads: ``arena replay --text``, ``arena play``, and
-the browser's viewer (the frames carry the words: ``build_frames``).
+the browser's viewer (the frames carry the words: ``build_frames``); and the verdicts' kinds by the same rule
+(``verdict_words``: "illegal action"), where a person reads them: ``arena match``'s table, ``arena ladder matches``
+and the web pages' badges (each page carries the words: ladder/web/routes.py ``render``). What a program reads (the
+``--json`` outputs, the API, replay files) keeps the protocol's names.
 
 An enum value reads as its name less the prefix its enum's values share, lower case, underscores as spaces: Glory's
 ``GloryReason`` ``GLORY_KING_DEFENCE_ASSIST`` is "king defence assist", Land & Castle's ``PHASE_CLAIM`` "claim",
@@ -26,6 +29,8 @@ OVERRIDES: Mapping[str, str] = MappingProxyType({
     "attack king": "attack on the king",  # Glory's AttackKind: a kind of attack, not an order
     "conquer land": "conquest of a land",
     "over": "game over",  # a phase: "over" alone says not what is over
+    "malformed": "malformed message",  # the verdict MALFORMED: an adjective alone says not what was malformed
+    "no show": "no-show",  # the verdict NO_SHOW: the noun
 })  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
@@ -102,3 +107,16 @@ def enum_text(key: str, said: str, label: str) -> str:
     if key == "phase":
         return said if said.endswith(" over") else f"{said} phase"
     return f"{label}: {said}"
+
+
+@cache
+def verdict_words() -> Mapping[str, str]:
+    """Each verdict kind (referee.proto's ``VerdictKind``) in words, by its name: ``ILLEGAL_ACTION`` "illegal action"."""
+    from arena.v1 import referee_pb2 as pb
+
+    return MappingProxyType(value_words(pb.VerdictKind.DESCRIPTOR))
+
+
+def verdict_text(kind: str) -> str:
+    """A verdict's kind, as its JSON names it, in words; a kind not known here (a newer referee's) as it is named."""
+    return verdict_words().get(kind, kind)

@@ -112,7 +112,7 @@ def test_a_followed_match_is_one_line_with_its_verdicts() -> None:
         {"seat": 1, "bot": "crashy", "rank": None, "verdicts": [{"kind": "CRASH"}, {"kind": "FORFEIT"}]},
     ]
     line = match_line({"id": 7, "game": "generals-war", "kind": "rated", "status": "failed", "seats": seats})
-    assert line == "#7 generals-war rated failed  0: gw-greedy (1)  1: crashy (–)  verdicts: crashy: CRASH, crashy: FORFEIT"
+    assert line == "#7 generals-war rated failed  0: gw-greedy (1)  1: crashy (–)  verdicts: crashy: crash, crashy: forfeit"
 
 
 def test_a_watch_rides_out_a_ladder_that_cannot_be_reached_for_a_while(capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,3 +135,15 @@ def test_a_watch_rides_out_a_ladder_that_cannot_be_reached_for_a_while(capsys: p
     out, err = capsys.readouterr()
     assert [line.split()[0] for line in out.splitlines()] == ["#1", "#2"]
     assert " ".join(err.split()) == "warning: cannot reach the ladder at http://[::1]:9: refused; trying again the ladder answers again"
+
+
+def test_the_matches_table_says_the_verdicts_in_words() -> None:
+    from rich.console import Console
+
+    from arena.cli.ladder import matches_table
+
+    seats = [{"seat": 0, "bot": "a", "rank": 1, "verdicts": []}, {"seat": 1, "bot": "b", "rank": 2, "verdicts": [{"kind": "ILLEGAL_ACTION"}]}]
+    console = Console(width=200, record=True)
+    console.print(matches_table([{"id": 3, "game": "glory", "kind": "rated", "status": "done", "seats": seats}]))
+    text = console.export_text()
+    assert "b: illegal action" in text and "ILLEGAL_ACTION" not in text, text

@@ -114,7 +114,7 @@ def test_the_bot_page_draws_the_chart_the_crosstable_and_gives_logs_to_the_owner
     assert shown == [[r["opponent"], r["games"], r["wins"], r["draws"], r["losses"]] for r in crosstable]
 
     verdict = page.locator(f"#matches tr[data-match='{seat.match_id}'] .badge.verdict")
-    assert verdict.inner_text() == "TIMEOUT@3"
+    assert verdict.inner_text() == "timeout@3" and verdict.get_attribute("data-kind") == "TIMEOUT"  # in words, as the API's name
     assert page.locator(".log-button").count() == 0
 
     page.fill("#token", served.tokens["bob"])

@@ -1,5 +1,5 @@
-"""What the viewer tells, in Chromium, beyond its frames' bare numbers: the header's verdicts (a seat's own in full,
-another seat's only by kind in a seat's view), the lists of one number per seat, each named with its seat, and an
+"""What the viewer tells, in Chromium, beyond its frames' bare numbers: the header's verdicts in words (a seat's own
+in full, another seat's only by kind in a seat's view), the lists of one number per seat, each named with its seat, and an
 extra round told as one."""
 
 from __future__ import annotations
@@ -43,20 +43,21 @@ def choose_view(page: Page, view: str) -> None:
 
 def test_a_verdicts_detail_is_shown_to_everyone_and_its_own_seat_and_only_its_kind_to_the_others(page: Page, tmp_path: Path) -> None:
     """The header drew every seat's verdicts with their detail ("card 37 may not be chosen now") in every seat's view:
-    seat 1 read what seat 0 had tried to play."""
+    seat 1 read what seat 0 had tried to play. The kind reads in words ("illegal action"), not as the protocol's name."""
     data = replay_data("generals-war", 2, 5)
     data["seats"][0]["verdicts"] = [{"kind": "ILLEGAL_ACTION", "decision_index": 4, "detail": DETAIL}]
     with viewing(page, data, tmp_path) as url:
         badge = page.locator("#match-seats .seat-card").nth(0).locator(".badge.verdict")
         for view, told in (("all", True), ("0", True), ("1", False), ("all", True)):
             choose_view(page, view)
-            assert badge.inner_text().startswith("ILLEGAL_ACTION"), view
+            assert badge.inner_text().startswith("illegal action"), view
             assert (DETAIL in page.content()) == told, view
             assert (badge.get_attribute("title") == DETAIL) == told, view
         page.goto("about:blank")
         page.goto(f"{url}#view=1&step=2")  # opened at seat 1's view by its address
         page.wait_for_selector("body[data-mode='1']")
-        assert DETAIL not in page.content() and badge.inner_text() == "ILLEGAL_ACTION"
+        assert DETAIL not in page.content() and badge.inner_text() == "illegal action"
+        assert "ILLEGAL_ACTION" not in page.inner_text("#match-seats")
 
 
 def test_a_list_of_one_number_per_seat_names_each_seat(page: Page, tmp_path: Path) -> None:

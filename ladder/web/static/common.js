@@ -74,12 +74,22 @@ const Arena = (() => {
     return el("a", { href: `/matches/${id}` }, `#${id}`);
   }
 
-  /* A seat's verdicts as badges, "TIMEOUT@3" with the detail as its title; with ``withheld`` (a title saying why) the
-     kind alone: another seat's view of the replay is not told the detail (it may name the cards the seat tried). */
+  /* A verdict's kind in words, as every page carries them (referee/server/words.py verdict_words, put on <body> by
+     ladder/web/routes.py render): ILLEGAL_ACTION "illegal action"; a kind not known there as the API names it. */
+  let knownVerdicts = null;
+  function verdictWords(kind) {
+    if (knownVerdicts === null) knownVerdicts = JSON.parse(document.body.dataset.verdictWords || "{}");
+    return Object.hasOwn(knownVerdicts, kind) ? knownVerdicts[kind] : String(kind);
+  }
+
+  /* A seat's verdicts as badges, "timeout@3" with the detail as its title and the kind's name as data-kind; with
+     ``withheld`` (a title saying why) the kind alone: another seat's view of the replay is not told the detail (it
+     may name the cards the seat tried). */
   function verdictBadges(verdicts, withheld) {
     return (verdicts || []).map((v) => {
       const at = !withheld && v.decision !== undefined && v.decision !== null ? "@" + v.decision : "";
-      return el("span", { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: withheld || v.detail || "" }, `${v.kind}${at}`);
+      const attrs = { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: withheld || v.detail || "", dataset: { kind: v.kind } };
+      return el("span", attrs, `${verdictWords(v.kind)}${at}`);
     });
   }
 
