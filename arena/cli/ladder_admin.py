@@ -1,7 +1,9 @@
-"""`arena ladder copy-database`: the operator moves a ladder's database (SQLite, started with the demo) to another (PostgreSQL).
+"""The operator's commands on a stopped ladder's database.
 
+`arena ladder copy-database` moves a ladder's database (SQLite, started with the demo) to another (PostgreSQL):
 docs/deploy.md sends a ladder that outgrew one machine to PostgreSQL and Dask workers; nothing moved its owners,
-bots, matches and ratings there, so the move began an empty ladder.
+bots, matches and ratings there, so the move began an empty ladder. `arena ladder vacuum` hands the space of pruned
+rows back to the disk (ladder/vacuum.py): an SQLite file keeps it after `arena ladder prune`.
 """
 
 from __future__ import annotations
@@ -41,3 +43,26 @@ def copy_database(
     counts = ", ".join(f"{table.replace('_', ' ')}: {done.rows[table]}" for table in ("users", "bots", "bot_versions", "matches"))
     console.print(f"copied the ladder's database ({counts}); serve it with `arena ladder serve --data {data} --db URL`, the URL of"
                   " the copy: the bot store, replays and logs stay in that data folder", soft_wrap=True, markup=False)
+
+
+@ladder_app.command()
+def vacuum(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Operator: shrink the SQLite file to the rows it keeps (after `arena ladder prune`), with the ladder stopped."""
+    from ladder.hold import LadderBusy
+    from ladder.vacuum import VacuumError, postgresql_size, vacuum as vacuumed
+
+    make = open_ladder_db(data, db, existing=True, write=True)
+    try:
+        with database_errors():
+            done = vacuumed(make)
+            size = postgresql_size(make) if done.path is None else None
+    except (LadderBusy, VacuumError, OSError) as exc:
+        fail(str(exc))
+    if done.path is not None:
+        console.print(f"vacuumed {done.path}: {done.before} bytes before, {done.after} after ({done.before - done.after} given back to the disk)",
+                      soft_wrap=True, markup=False)
+        return
+    held = f" (it holds {size} bytes)" if size is not None else ""
+    console.print(f"nothing done: the database is not SQLite{held}. PostgreSQL's autovacuum keeps the space of pruned rows for new"
+                  " ones; VACUUM FULL hands it back to the disk, but locks each table while it rewrites it: run it yourself"
+                  " (psql), with the ladder stopped", soft_wrap=True, markup=False)
