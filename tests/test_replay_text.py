@@ -319,3 +319,25 @@ def test_an_event_only_some_seats_were_told_says_which() -> None:
     data = {"names": ["a", "b"]}
     frame = {"step": 3, "actor": 1, "action": {"pass_turn": {}}, "events": [{"event": {"cards_drawn": {"seat": 1}}, "visible_to": [1]}, {"event": {"round_started": {}}}]}
     assert list(step_lines(data, frame)) == ["3. seat 1 (b): pass turn", "   · cards drawn: seat 1 (b)  [seen by seat 1 (b)]", "   · round started"]
+
+
+def test_the_text_ends_with_the_verdicts_in_words_their_detail_only_where_the_viewer_gives_it(tmp_path: Path) -> None:
+    """The text told no verdict at all, where the viewer's header gives them: a seat's own (and everyone's view) with
+    its decision and detail, another seat's view the kind alone (the detail may name the cards the seat tried)."""
+    detail = "card 37 may not be chosen now"
+    data = replay_data("generals-war", 2, 5)
+    data["seats"][0]["verdicts"] = [{"kind": "ILLEGAL_ACTION", "decision_index": 4, "detail": detail}]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    for view, told in (("all", True), ("0", True), ("1", False)):
+        result = runner.invoke(app, ["replay", str(path), "--text", "--seat", view])
+        assert result.exit_code == 0, result.output
+        lines = result.stdout.splitlines()
+        at = lines.index("verdicts:")
+        assert lines[at - 2].startswith("result: ") or lines[at - 1].startswith("result: "), lines[at - 3:]
+        shown = "  seat 0 (bot0): illegal action@4: " + detail if told else "  seat 0 (bot0): illegal action"
+        assert lines[at + 1:] == [shown], (view, lines[at:])
+        assert "ILLEGAL_ACTION" not in result.stdout and (detail in result.stdout) == told
+    data["seats"][0]["verdicts"] = []
+    path.write_text(json.dumps(data))
+    assert "verdicts:" not in runner.invoke(app, ["replay", str(path), "--text"]).stdout.splitlines()

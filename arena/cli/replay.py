@@ -78,7 +78,7 @@ def print_text(file: Path, seat: str, step: int | None) -> None:
     from rich.console import Console
 
     from arena.cli.replay_text import replay_lines
-    from referee.server.frames import build_frames, parse_seat
+    from referee.server.frames import build_frames, parse_seat, replay_summary
     from referee.server.replay import ReplayError, load_replay
 
     try:
@@ -91,5 +91,5 @@ def print_text(file: Path, seat: str, step: int | None) -> None:
         err.print(f"[bold red]error:[/] --step {step}: the match has steps 0 to {len(frames['frames']) - 1}", soft_wrap=True)
         raise typer.Exit(2)
     out = Console(highlight=False, soft_wrap=True)
-    for line in replay_lines(frames, step):
+    for line in replay_lines(frames, step, replay_summary(data)["seats"]):
         out.print(line, markup=False)

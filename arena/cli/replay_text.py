@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.core.cards import card_str
-from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, id_label
+from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, id_label, verdict_text
 
 CARD_KEYS = {"id", "rank", "suit"}
 #: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's
@@ -256,13 +256,34 @@ def printable_log(text: str) -> str:
     return "\n".join("\t".join(map(printable, line.split("\t"))) for line in text.split("\n"))
 
 
-def replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[str]:
+def replay_lines(data: dict[str, Any], up_to: int | None = None, seats: Sequence[Mapping[str, Any]] = ()) -> Iterator[str]:
     """The whole replay (``build_frames``'s answer), or its steps up to ``up_to`` followed by the table there, each
-    line ready for a terminal (``printable``)."""
-    return (printable(line) for line in _replay_lines(data, up_to))
+    line ready for a terminal (``printable``); after the result, the verdicts of ``seats`` (``replay_summary``'s)."""
+    return (printable(line) for line in _replay_lines(data, up_to, seats))
 
 
-def _replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[str]:
+def verdict_lines(data: dict[str, Any], seats: Sequence[Mapping[str, Any]]) -> Iterator[str]:
+    """The seats' verdicts, their kinds in words, as the viewer's header gives them: with the decision and the detail
+    in everyone's view and in the seat's own, the kind alone in another seat's (the detail may name the cards the
+    seat tried)."""
+    view = data.get("seat")
+    said = []
+    for s in seats:
+        seat = s.get("seat")
+        who = seat_ref(data, seat) if isinstance(seat, int) else f"seat {seat}"
+        for v in s.get("verdicts") or []:
+            kind = verdict_text(str(v.get("kind")))
+            if isinstance(view, int) and view != seat:
+                said.append(f"  {who}: {kind}")
+                continue
+            at = f"@{v['decision']}" if isinstance(v.get("decision"), int) else ""
+            said.append(f"  {who}: {kind}{at}" + (f": {v['detail']}" if v.get("detail") else ""))
+    if said:
+        yield "verdicts:"
+        yield from said
+
+
+def _replay_lines(data: dict[str, Any], up_to: int | None, seats: Sequence[Mapping[str, Any]]) -> Iterator[str]:
     seat = data.get("seat")
     whose = f"as {seat_ref(data, seat)} saw it" if isinstance(seat, int) else "as everyone saw it (after the match)"
     names = ", ".join(seat_ref(data, s) for s in range(int(data.get("num_players", 0))))
@@ -284,3 +305,4 @@ def _replay_lines(data: dict[str, Any], up_to: int | None = None) -> Iterator[st
         yield "result: " + ", ".join(f"{result['ranks'][s]}. {seat_ref(data, s)}: {result['scores'][s]:g}" for s in order)
         if data.get("score"):
             yield f"  (score: {data['score']})"
+        yield from verdict_lines(data, seats)

@@ -1,8 +1,8 @@
 """A game's enum values and card-id fields in words, for what a person reads: ``arena replay --text``, ``arena play``, and
 the browser's viewer (the frames carry the words: ``build_frames``); and the verdicts' kinds by the same rule
-(``verdict_words``: "illegal action"), where a person reads them: ``arena match``'s table, ``arena ladder matches``
-and the web pages' badges (each page carries the words: ladder/web/routes.py ``render``). What a program reads (the
-``--json`` outputs, the API, replay files) keeps the protocol's names.
+(``verdict_words``: "illegal action"), where a person reads them: ``arena match``'s table, ``arena replay --text``,
+``arena ladder matches`` and the web pages' badges (each page carries the words: ladder/web/routes.py ``render``).
+What a program reads (the ``--json`` outputs, the API, replay files) keeps the protocol's names.
 
 An enum value reads as its name less the prefix its enum's values share, lower case, underscores as spaces: Glory's
 ``GloryReason`` ``GLORY_KING_DEFENCE_ASSIST`` is "king defence assist", Land & Castle's ``PHASE_CLAIM`` "claim",
