@@ -23,6 +23,7 @@ from referee.games.registry import GAMES
 from referee.server.manifest import MANIFEST, BotManifest, ManifestError, check_built, load_manifest
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import MatchRecord, TimeControl
+from referee.server.words import verdict_text
 
 log_ = logging.getLogger("arena.ladder.submissions")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
@@ -383,7 +384,7 @@ async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, san
         verdicts = played.record.result.seats[0].verdicts
         if verdicts:
             await not_the_bots_fault(played.record, game, sandbox)
-            described = "; ".join(f"{pb.VerdictKind.Name(v.kind)} at decision {v.decision_index}: {v.detail}" for v in verdicts)
+            described = "; ".join(f"{verdict_text(pb.VerdictKind.Name(v.kind))} at decision {v.decision_index}: {v.detail}" for v in verdicts)
             shutil.rmtree(log_dir, ignore_errors=True)
             return f"the validation match of {game} failed: {described}", "\n".join(logs)[-LOG_CAP:]
     shutil.rmtree(log_dir, ignore_errors=True)
@@ -405,5 +406,5 @@ async def not_the_bots_fault(record: MatchRecord, game: str, sandbox: str) -> No
         first = house[0]
         raise OptionError(
             f"the ladder's random bot failed too in the validation match of {game} "
-            f"({pb.VerdictKind.Name(first.kind)} at decision {first.decision_index}: {first.detail})"
+            f"({verdict_text(pb.VerdictKind.Name(first.kind))} at decision {first.decision_index}: {first.detail})"
         )

@@ -28,6 +28,7 @@ from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from ladder.models import Bot, BotVersion, Match, MatchSeat
+from referee.server.words import verdict_text
 
 #: Forfeits in a row, in a version's latest finished matches, that suspend it (0: never suspend). A crash is a
 #: forfeit; a healthy bot that crashes now and then does not crash five times running.
@@ -150,7 +151,8 @@ def cause(verdicts: Sequence[Mapping[str, Any]]) -> str:
     detail = str(said.get("detail", ""))
     if len(detail) > DETAIL_CAP:
         detail = detail[:DETAIL_CAP] + "…"
-    return f"{said.get('kind')}: {detail}" if detail else str(said.get("kind"))
+    kind = verdict_text(str(said.get("kind")))  # a sentence for the bot's author: the kind in words
+    return f"{kind}: {detail}" if detail else kind
 
 
 def announce(suspended: Sequence[Suspended]) -> None:

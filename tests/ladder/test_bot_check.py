@@ -41,7 +41,7 @@ def test_a_bot_that_plays_its_games_would_pass(tmp_path: Path) -> None:
 def test_a_bot_that_crashes_would_be_rejected_with_the_reason_and_its_output() -> None:
     code, said = check(str(CRASHING))
     assert code == 1 and said["passed"] is False
-    assert said["reason"].startswith("the validation match of generals-war failed: CRASH at decision 0")
+    assert said["reason"].startswith("the validation match of generals-war failed: crash at decision 0")
     assert "crashing on purpose" in said["log"]  # what the bot printed before it died
 
 
@@ -79,7 +79,7 @@ def test_a_bot_that_needs_a_file_outside_its_folder_plays_locally_but_would_be_r
     )
     assert played.exit_code == 0 and json.loads(played.stdout.strip().splitlines()[-1])["seats"][0]["verdicts"] == []
     code, said = check(str(bot))
-    assert code == 1 and "CRASH at decision 0" in said["reason"] and "weights.txt" in said["log"]
+    assert code == 1 and "crash at decision 0" in said["reason"] and "weights.txt" in said["log"]
 
 
 def test_a_bot_that_needs_its_installed_packages_is_told_they_were_left_out(tmp_path: Path) -> None:
@@ -94,7 +94,7 @@ def test_a_bot_that_needs_its_installed_packages_is_told_they_were_left_out(tmp_
     needs = 'import sys\nfrom pathlib import Path\nsys.path.insert(0, str(Path(__file__).resolve().parent / ".venv" / "site"))\nimport vendored\n'
     (bot / "bot.py").write_text((bot / "bot.py").read_text().replace(future, future + needs, 1))
     code, said = check(str(bot))
-    assert code == 1 and "CRASH at decision 0" in said["reason"] and said["left_out"] == [".venv"], said
+    assert code == 1 and "crash at decision 0" in said["reason"] and said["left_out"] == [".venv"], said
     result = runner.invoke(app, ["bot", "check", str(bot)])
     text = result.stdout.replace("\n", " ")
     assert result.exit_code == 1 and ".venv was left out of the archive" in text and "bundle" in text, result.stdout

@@ -69,7 +69,7 @@ def test_the_validation_matches_are_played_in_the_sandbox_asked_for(tmp_path: Pa
     code, said = check(str(bot))
     assert code == 0, said
     code, said = check(str(bot), "--sandbox", "docker")
-    assert code == 1 and "CRASH at decision 0" in said["reason"] and "weights.txt" in said["log"], said
+    assert code == 1 and "crash at decision 0" in said["reason"] and "weights.txt" in said["log"], said
 
 
 def test_a_long_log_is_shown_by_its_end_where_the_bot_failed(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def test_submission_validation_and_ownership(ladder: LadderFixture, tmp_path: Pa
     crash = ROOT / "tests" / "bots" / "crash_at_start"
     status, body = ladder.submit(bob, crash)
     assert status == 422 and not body["accepted"]
-    assert "CRASH" in body["reason"] and "crashing on purpose" in body["log"]
+    assert "failed: crash at decision 0" in body["reason"] and "crashing on purpose" in body["log"]
     assert not (ladder.ladder.store / "crash-at-start" / "1").exists()
     assert ladder.client.post("/api/bots", content=b"zip?", headers={"Authorization": "Bearer nope"}).status_code == 401
     assert ladder.client.post("/api/bots", content=b"not a zip", headers=alice).status_code == 422

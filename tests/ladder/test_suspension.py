@@ -101,7 +101,7 @@ def test_a_version_that_forfeits_n_matches_in_a_row_is_suspended_and_gets_no_mor
         played.append(play(make, [crasher, third], {0}))
     state, reason = status(make, crasher)
     assert state == "suspended", reason
-    assert reason.startswith(f"suspended: forfeited its last {N} matches ({', '.join(f'#{m}' for m in played)}); last: CRASH: {CRASH[1]}.")
+    assert reason.startswith(f"suspended: forfeited its last {N} matches ({', '.join(f'#{m}' for m in played)}); last: crash: {CRASH[1]}.")
     assert "decision" not in reason and "3" not in reason.split("last:")[1]  # no decision index: it tells of the deal
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and said[0].startswith("bot0 #1 is suspended") and reason in said[0], said
@@ -204,8 +204,8 @@ def test_what_a_forfeit_came_of_is_said_for_a_no_show_and_a_strike_over_the_limi
     for _ in range(N):
         record_outcome(make, start(make, [no_show, other]), "w", outcome(2, {0}, (pb.NO_SHOW, "the bot never connected")))
         record_outcome(make, start(make, [other, striker]), "w", outcome(2, {1}, (pb.TIMEOUT, "no legal action before the deadline")))
-    assert status(make, no_show)[1].split("; last: ")[1].startswith("NO_SHOW: the bot never connected.")
-    assert status(make, striker)[1].split("; last: ")[1].startswith("TIMEOUT: no legal action before the deadline.")
+    assert status(make, no_show)[1].split("; last: ")[1].startswith("no-show: the bot never connected.")
+    assert status(make, striker)[1].split("; last: ")[1].startswith("timeout: no legal action before the deadline.")
 
 
 def suspend(make: sessionmaker[Session], version: int, other: int) -> None:
@@ -330,7 +330,7 @@ def test_a_bot_that_crashes_at_start_on_a_real_ladder_is_suspended(ladder: Ladde
 
     ladder.play(2, until=suspended, timeout=120)
     state, reason = status(ladder.make, crasher)
-    assert state == "suspended" and "last: CRASH: " in reason and "exited with code 1" in reason, reason
+    assert state == "suspended" and "last: crash: " in reason and "exited with code 1" in reason, reason
     assert "forfeited its last 2 matches" in reason, "the ladder's --suspend-after, not the default"
     assert status(ladder.make, steady)[0] == "active"
     with ladder.make() as db:
@@ -509,7 +509,7 @@ def test_the_reason_names_the_cause_of_the_latest_forfeit_cut_to_its_length(make
     long = "x" * (DETAIL_CAP + 50)
     record_outcome(make, start(make, [bot, other]), "w", outcome(2, {0}, (pb.NO_SHOW, long)))
     state, reason = status(make, bot)
-    assert state == "suspended" and f"; last: NO_SHOW: {'x' * DETAIL_CAP}…. A new version" in reason, reason
+    assert state == "suspended" and f"; last: no-show: {'x' * DETAIL_CAP}…. A new version" in reason, reason
     assert CRASH[1] not in reason
 
 

@@ -228,7 +228,7 @@ def test_a_suspended_bots_page_says_so_and_why(page: Page, served: ServedLadder)
     """A version the ladder suspended (ladder/suspension.py) plays no match: its author reads why at the top of its page."""
     from ladder.models import User
 
-    reason = "suspended: forfeited its last 5 matches (#1, #2, #3, #4, #5); last: CRASH: the bot's process exited with code 1."
+    reason = "suspended: forfeited its last 5 matches (#1, #2, #3, #4, #5); last: crash: the bot's process exited with code 1."
     with served.ladder.make() as db:  # a bot of its own, with no match: the other tests' bots and standings stay as they are
         owner = db.scalars(select(User.id).where(User.name == "alice")).one()
         bot = Bot(name="gw-crashy", owner_id=owner, created_at=time.time())
