@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
@@ -583,19 +583,35 @@ def match_line(m: dict[str, Any]) -> str:
     """One match on one line: ``#id game kind status  seat: bot (rank) ...  verdicts``."""
     seats = "  ".join(f"{s['seat']}: {s['bot']} ({'–' if s['rank'] is None else s['rank']})" for s in m["seats"])
     verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"])
-    return f"#{m['id']} {m['game']} {m['kind']} {m['status']}  {seats}" + (f"  verdicts: {verdicts}" if verdicts else "")
+    line = f"#{m['id']} {m['game']} {m['kind']} {m['status']}  {seats}" + (f"  verdicts: {verdicts}" if verdicts else "")
+    if why := unplayed_reason(m):
+        line += f"  why: {why if len(why) <= FOLLOWED_REASON else why[:FOLLOWED_REASON - 1] + '…'}"
+    return line
+
+
+#: Characters of an unplayed match's reason that a line of --follow gives (all of it with --json).
+FOLLOWED_REASON = 100
+
+
+def unplayed_reason(m: dict[str, Any]) -> str:
+    """Why a match listed (a finished one) was not played: its error as the API gives it (the text its page shows),
+    on one line; "" for a match played, whose error, if any, was an earlier attempt's."""
+    return " ".join((m.get("error") or "").split()) if m["status"] != "done" else ""
 
 
 def matches_table(rows: list[dict[str, Any]]) -> Table:
     table = Table(title="Recent matches", caption=None if rows else "No match finished yet.")
-    for column in ("id", "game", "kind", "status", "seat: bot (rank)", "verdicts"):
+    for column in ("id", "game", "kind", "status", "seat: bot (rank)", "verdicts / reason"):
         table.add_column(column, overflow="fold")  # a long game or bot name folds onto more lines, never cut short with "…"
     for m in rows:
         # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
         # each with its seat (`arena ladder log MATCH SEAT` asks for it), on a line of its own: wrapped, "1:" ended a line
         seats = "\n".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
-        verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"]) or "-"
-        table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], Text(seats), Text(verdicts))
+        verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"])
+        # Why a failed or cancelled match was not played, on one line cut to the column ("…"): the whole text is in --json.
+        why = Text(reason, no_wrap=True, overflow="ellipsis") if (reason := unplayed_reason(m)) else None
+        said = Group(*([Text(verdicts)] if verdicts else []), why) if why is not None else Text(verdicts or "-")
+        table.add_row(str(m["id"]), m["game"], m["kind"], m["status"], Text(seats), said)
     return table
 
 
