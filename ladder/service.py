@@ -557,12 +557,9 @@ class Ladder:
         self._clear_interrupted_validations()
         if removed := clear_stale_uploads(self.store):
             log.info("removed %d folders left by interrupted submissions", removed)
-        await self.executor.start()
-        log.info("matches are played by %s", self.executor.describe())
-        # Beside the rest, not before it: a first start validates every sample (10 s on an idle machine, over a minute on a busy one),
-        # and the pages were out of reach and nothing was played until the last one was in.
-        entering = [asyncio.create_task(self.enter_samples())] if self.config.samples else []
-        tasks = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher()), holding, asyncio.create_task(self.watching())]
+        # The pages and the API first: they read the database alone, nothing of the executor, whose start may take a while
+        # (a Dask LocalCluster's, or a first try to reach a remote scheduler), and /api/health did not answer meanwhile.
+        tasks = [holding, asyncio.create_task(self.watching()), asyncio.create_task(self.playing())]
         try:
             if serve_http:
                 app = create_app(LadderState(
@@ -580,15 +577,32 @@ class Ladder:
                     await outlast(serving)
                 for task in tasks:
                     if task.done():
-                        task.result()  # HoldLost, DatabaseReplaced, or the loop's own error
+                        task.result()  # HoldLost, DatabaseReplaced, the executor's failed start, or a loop's own error
                 serving.result()  # the server's own error, if it stopped by itself
             else:
                 await asyncio.gather(*tasks)
         finally:
-            for task in [*tasks, *entering]:
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, *entering, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
             await self.executor.close()
+
+    async def playing(self) -> None:
+        """Start the executor, then schedule and dispatch matches (and enter the samples) until one of those loops ends."""
+        await self.executor.start()
+        log.info("matches are played by %s", self.executor.describe())
+        # Beside the rest, not before it: a first start validates every sample (10 s on an idle machine, over a minute on a busy one),
+        # and the pages were out of reach and nothing was played until the last one was in.
+        entering = [asyncio.create_task(self.enter_samples())] if self.config.samples else []
+        loops = [asyncio.create_task(self.scheduler()), asyncio.create_task(self.dispatcher())]
+        try:
+            done, _ = await asyncio.wait(loops, return_when=asyncio.FIRST_COMPLETED)
+            for loop in done:
+                loop.result()
+        finally:
+            for task in [*loops, *entering]:
+                task.cancel()
+            await asyncio.gather(*loops, *entering, return_exceptions=True)
 
     async def enter_samples(self) -> None:
         """Enter the sample bots (register_samples); an error leaves the rest out until the next start, logged."""

@@ -167,18 +167,20 @@ def test_a_settling_the_database_refused_is_done_at_the_next_turn(tmp_path: Path
     assert count(lad.make, Match.status == "running") == 0, "every match given back, none left to its lease"
 
 
-def test_a_ladder_whose_scheduler_ends_stops_rather_than_serve_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def broken(self: Ladder) -> None:
-        raise RuntimeError("the scheduler's own bug")
+@pytest.mark.parametrize("broken", [(Ladder, "scheduler"), (NoRoom, "start")], ids=["scheduler", "executor_start"])
+def test_a_ladder_whose_scheduler_ends_stops_rather_than_serve_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, broken: tuple[type, str]) -> None:
+    """So does one whose executor fails to start: started beside the pages (not before them), its failure still ends the ladder."""
+    async def failing(self: object) -> None:
+        raise RuntimeError("its own bug")
 
-    monkeypatch.setattr(Ladder, "scheduler", broken)
+    monkeypatch.setattr(*broken, failing)
     lad = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"], port=0), executor=NoRoom())
 
     async def go() -> None:
         async with asyncio.timeout(20):
             await lad.run(serve_http=True)
 
-    with pytest.raises(RuntimeError, match="the scheduler's own bug"):
+    with pytest.raises(RuntimeError, match="its own bug"):
         asyncio.run(go())
 
 
