@@ -32,6 +32,7 @@ from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
+from ladder.schemas import BotDetail, MatchSummary
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
 from ladder.upload import Limits
@@ -220,7 +221,7 @@ def create_app(state: LadderState) -> FastAPI:
     def standings(game: str, db: Db) -> list[dict[str, Any]]:
         return queries.standings(db, known_game(game))
 
-    @app.get("/api/matches", summary="Recent finished matches, optionally of one game or one bot", tags=["matches"])
+    @app.get("/api/matches", summary="Recent finished matches, optionally of one game or one bot", tags=["matches"], response_model=list[MatchSummary])
     def matches(
         db: Db, game: str | None = None, bot: str | None = None, limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many, newest first.")] = 20
     ) -> list[dict[str, Any]]:
@@ -230,7 +231,7 @@ def create_app(state: LadderState) -> FastAPI:
             known_bot(db, bot)
         return queries.recent_matches(db, game, bot, limit)
 
-    @app.get("/api/matches/{match_id:arena_id}", summary="A match: its seats, results and verdicts", tags=["matches"])
+    @app.get("/api/matches/{match_id:arena_id}", summary="A match: its seats, results and verdicts", tags=["matches"], response_model=MatchSummary)
     def match(match_id: int, db: Db) -> dict[str, Any]:
         return queries.match_summary(db, find_match(db, match_id))
 
@@ -254,7 +255,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(500, f"the replay of match {match_id} cannot be read: {exc}") from None
         return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
 
-    @app.get("/api/bots/{name}", summary="A bot: owner, versions and their ratings", tags=["bots"])
+    @app.get("/api/bots/{name}", summary="A bot: owner, versions and their ratings", tags=["bots"], response_model=BotDetail)
     def bot(name: str, db: Db) -> dict[str, Any]:
         detail = queries.bot_detail(db, name)
         if detail is None:

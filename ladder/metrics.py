@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.db import database_time
-from ladder.models import FINISHED, PENDING, BotVersion, Match
+from ladder.models import MATCH_STATUSES, VERSION_STATUSES, BotVersion, Match
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +37,6 @@ OUTCOMES = (
     "bot_files_cancelled",  # held so past --hold-missing-seconds, or its version withdrawn: status cancelled (never handed out)
     "disk_unwritable",  # the ladder's own disk (local pool) is full or read-only: queued again, nothing claimed until it is not
 )
-#: What a match may be (ladder/models.py): each series is there from the start, at 0.
-MATCH_STATUSES = (*PENDING, *FINISHED)
-#: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
-VERSION_STATUSES = ("validating", "active", "suspended", "rejected", "retired")
 #: Seconds a match took, from its worker's start to its result: most take a few seconds, a slow bot's minutes.
 DURATION_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600)
 

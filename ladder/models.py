@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sqlalchemy import JSON, ColumnElement, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -100,13 +100,26 @@ class RatingChange(Base):
     created_at: Mapped[float] = mapped_column(Float)
 
 
+# A match's statuses, defined here alone: as types (the API's response models list them, ladder/schemas.py) and as
+# the tuples the queries use.
 #: The statuses of a match still to play: waiting in the queue, or being played (then "done" or "failed").
-PENDING = ("queued", "running")
+Pending = Literal["queued", "running"]
 #: The statuses of a match over, with no result: it broke ("failed"), or was never played ("cancelled": held for a bot
 #: version whose files are gone, ladder/grounds.py). Neither changes a rating; what its duplicate set played is rated.
-UNPLAYED = ("failed", "cancelled")
-#: The statuses of a match over: played ("done"), or ``UNPLAYED``.
-FINISHED = ("done", *UNPLAYED)
+Unplayed = Literal["failed", "cancelled"]
+#: The statuses of a match over: played ("done"), or ``Unplayed``.
+Finished = Literal["done", Unplayed]
+MatchStatus = Literal[Pending, Finished]
+PENDING: tuple[str, ...] = get_args(Pending)
+UNPLAYED: tuple[str, ...] = get_args(Unplayed)
+FINISHED: tuple[str, ...] = get_args(Finished)
+MATCH_STATUSES: tuple[str, ...] = get_args(MatchStatus)
+#: What a match is played for: a rated one, a placement (a newcomer's first rated ones), a challenge an owner asked
+#: for, or an exhibition (more seats than two bots; unrated). Each has its place in the queue (scheduler.PRIORITY).
+MatchKind = Literal["rated", "placement", "challenge", "exhibition"]
+#: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
+VersionStatus = Literal["validating", "active", "suspended", "rejected", "retired"]
+VERSION_STATUSES: tuple[str, ...] = get_args(VersionStatus)
 
 
 class Match(Base):
@@ -124,7 +137,7 @@ class Match(Base):
     seed: Mapped[int] = mapped_column(Integer)
     num_players: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    kind: Mapped[str] = mapped_column(String(16))  # rated, placement, challenge
+    kind: Mapped[str] = mapped_column(String(16))  # MatchKind
     status: Mapped[str] = mapped_column(String(16))  # PENDING (queued, running), then done, failed or cancelled
     priority: Mapped[int] = mapped_column(Integer, default=0)  # higher first
     deal: Mapped[str] = mapped_column(String(64))  # matches sharing a deal are one duplicate set

@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.api import LadderState, create_app
 from ladder.db import make_engine
-from ladder.metrics import OUTCOMES, VERSION_STATUSES, LadderMetrics
-from ladder.models import BotVersion, Match
+from ladder.metrics import OUTCOMES, LadderMetrics
+from ladder.models import VERSION_STATUSES, BotVersion, Match
 from tests.ladder.conftest import LadderFixture, enter
 from tests.support import SAMPLE_BOTS
 

@@ -1,0 +1,77 @@
+"""The API's response models, for its OpenAPI document (/openapi.json, /docs): what a match, a seat and a bot
+version answer holds, and which values its closed sets take, from where the ladder defines them (ladder/models.py,
+the referee's VerdictKind). They check an answer and change nothing in it: every field the queries make is here, and
+any other would be kept (``extra="allow"``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.v1 import referee_pb2 as pb
+from ladder.models import MatchKind, MatchStatus, VersionStatus
+
+#: The kinds of verdict a seat may get (a Verdict message's kind; never its UNSPECIFIED).
+VERDICT_KINDS = [name for name in pb.VerdictKind.keys() if name != "VERDICT_KIND_UNSPECIFIED"]
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Verdict(Answer):
+    # Listed, not checked: a referee newer than this ladder's may add a kind, and its matches are still listed.
+    kind: Annotated[str, Field(description="What the seat did wrong.", json_schema_extra={"enum": VERDICT_KINDS})]
+    decision: int | None = Field(None, description="The decision it came at.")
+    detail: str = ""
+
+
+class Seat(Answer):
+    seat: int
+    bot: str
+    version: str
+    version_id: int
+    rank: int | None = Field(description="1 is best; None until every match of its deal is over.")
+    score: float | None
+    verdicts: list[Verdict] = Field(description="None until every match of its deal is over.")
+
+
+class MatchSummary(Answer):
+    id: int
+    game: str
+    kind: MatchKind
+    status: MatchStatus = Field(description="queued and running: still to play; done: played; failed: it broke; cancelled: never played.")
+    settled: bool = Field(description="Whether it and every match of its deal are over: its seed, deal, ranks and verdicts are shown then.")
+    seed: int | None
+    deal: str | None
+    attempts: int
+    created_at: float
+    finished_at: float | None
+    error: str = Field(description="Why a failed or cancelled match was not played.")
+    logs_pruned_days: int | None
+    replay_pruned_days: int | None
+    seats: list[Seat]
+
+
+class Rating(Answer):
+    mu: float
+    sigma: float
+    conservative: float
+    games: int
+
+
+class BotVersion(Answer):
+    seq: int
+    version: str
+    status: VersionStatus
+    games: list[str]
+    reason: str
+    created_at: float
+    ratings: dict[str, Rating] = Field(description="By game.")
+
+
+class BotDetail(Answer):
+    name: str
+    owner: str
+    versions: list[BotVersion]
