@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -142,6 +143,18 @@ def quoted_input(value: Any) -> Any:
     return f"{text[:QUOTED_INPUT]}… ({len(text) - QUOTED_INPUT} more characters)"
 
 
+def finite(value: Any) -> Any:
+    """``value`` with each float JSON cannot hold (Python's json reads a body's ``Infinity``, ``-Infinity`` and ``NaN``)
+    as the text it was sent as: a 422 that quoted one failed to be written, a 500."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, list):
+        return [finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    return value
+
+
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
@@ -181,7 +194,7 @@ def create_app(state: LadderState) -> FastAPI:
         (``quoted_input``): a 60 KiB body came back whole in every refusal of it."""
         if (refused := await token_refused(request)) is not None:
             return refused
-        errors = jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda raw: raw.decode("utf-8", "replace")})
+        errors = finite(jsonable_encoder(exc.errors(), custom_encoder={bytes: lambda raw: raw.decode("utf-8", "replace")}))
         for error in errors:
             if isinstance(error, dict) and "input" in error:
                 error["input"] = quoted_input(error["input"])

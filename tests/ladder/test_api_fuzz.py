@@ -376,6 +376,8 @@ def plays(f: Fuzzed, name: str) -> list[str]:
 @settings(FUZZ, max_examples=200)
 @example(body=json.dumps({"bot": "\ud800", "opponent": "b", "game": GAME}).encode(), who="alice", content_type="application/json")
 @example(body=json.dumps({"bot": "a", "opponent": "b\x00", "game": GAME}).encode(), who="alice", content_type="application/json")
+@example(body=b"Infinity", who="alice", content_type="application/json")  # a 422 quoting it failed: JSON has no infinity
+@example(body=b'{"bot": NaN, "opponent": [-Infinity], "game": 1e999}', who="alice", content_type="application/json")
 @given(
     body=challenge_body(),
     who=st.sampled_from(["alice", "alice", "alice", "bob", "none", "garbage", "basic"]),
