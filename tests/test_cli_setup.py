@@ -125,8 +125,8 @@ def test_referee_serve_hands_its_session_the_clock_typed(tmp_path: Path, monkeyp
 def test_a_seat_that_drew_verdicts_and_played_on_is_not_said_to_have_forfeited() -> None:
     """A timeout under the strike limit is a verdict, not a forfeit: the seat played the match to its end."""
     seat = {"seat": 1, "bot": "slow", "forfeited": False, "verdicts": [{"kind": "TIMEOUT", "decision": 4, "detail": "no answer"}], "log": "logs/x.log"}
-    assert verdict_note(seat) == "seat 1 (slow) drew verdicts: TIMEOUT at decision 4: no answer\n  log: logs/x.log"
-    assert verdict_note({**seat, "forfeited": True}).startswith("seat 1 (slow) forfeited: TIMEOUT at decision 4")
+    assert verdict_note(seat) == "seat 1 (slow) drew verdicts: timeout at decision 4: no answer\n  log: logs/x.log"
+    assert verdict_note({**seat, "forfeited": True}).startswith("seat 1 (slow) forfeited: timeout at decision 4")
 
 
 def test_a_crashed_seat_is_told_the_last_line_its_bot_wrote(tmp_path: Path) -> None:

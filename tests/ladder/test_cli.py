@@ -385,7 +385,7 @@ def test_names_in_the_terminal_tables_are_folded_at_80_columns_never_cut_short()
     assert "…" not in matches
     assert all(len(line) <= 80 for line in matches.splitlines())
     assert folded(matches, 1) == "generals-and-assassins"
-    assert long_name in folded(matches, 4).replace(" ", "") and f"{long_name}:TIMEOUT" in folded(matches, 5).replace(" ", "")
+    assert long_name in folded(matches, 4).replace(" ", "") and f"{long_name}:timeout" in folded(matches, 5).replace(" ", "")
 
 
 def test_an_empty_ladder_says_so_in_the_terminal_as_the_pages_do() -> None:

@@ -65,7 +65,7 @@ def test_a_validation_match_the_ladders_random_bot_failed_too_is_the_ladders_fai
     # The ladder's bot sound again, the same crashing bot is the one to blame.
     monkeypatch.setattr(submissions, "SAMPLE_BOTS", SAMPLE_BOTS)
     reply = ladder.client.post("/api/bots", content=archive(("bot.toml", manifest("unlucky")), ("bot.py", CRASHING_PY)), headers=owner)
-    assert reply.status_code == 422 and "the validation match of generals-war failed: CRASH" in reply.json()["reason"], reply.text
+    assert reply.status_code == 422 and "the validation match of generals-war failed: crash" in reply.json()["reason"], reply.text
 
 
 @pytest.mark.parametrize("engine_up", [True, False])
@@ -97,7 +97,7 @@ def test_a_validation_match_lost_with_the_docker_engine_is_the_ladders_failure(m
     (bot / "bot.py").write_bytes(CRASHING_PY)
     if engine_up:
         reason, _ = asyncio.run(submissions.validation_matches(bot, ["generals-war"], tmp_path / "logs", "docker"))
-        assert reason.startswith("the validation match of generals-war failed: CRASH"), reason
+        assert reason.startswith("the validation match of generals-war failed: crash"), reason
     else:
         with pytest.raises(SandboxError, match="no Docker engine"):
             asyncio.run(submissions.validation_matches(bot, ["generals-war"], tmp_path / "logs", "docker"))
@@ -116,7 +116,7 @@ def test_a_new_version_that_fails_validation_is_rejected_and_leaves_the_active_o
     assert send("1.0", BOT_PY)["accepted"]
     assert left_in_store(ladder) == [".staging", ".validation", "steady", "steady/1", "steady/1/bot.py", "steady/1/bot.toml"]
     failed = send("2.0", CRASHING_PY)
-    assert not failed["accepted"] and str(failed["reason"]).startswith("the validation match of generals-war failed: CRASH")
+    assert not failed["accepted"] and str(failed["reason"]).startswith("the validation match of generals-war failed: crash")
     assert versions(ladder) == [(1, "1.0", "active"), (2, "2.0", "rejected")]
     assert left_in_store(ladder) == [".staging", ".validation", "steady", "steady/1", "steady/1/bot.py", "steady/1/bot.toml"]
     # The rejected version never joined the ladder: its version string is free, and no earlier "#2" is named.
