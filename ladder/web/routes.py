@@ -18,7 +18,7 @@ from sqlalchemy import select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
-from ladder.models import ID_DIGITS, Bot, name_is
+from ladder.models import ID_DIGITS, UNPLAYED, Bot, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -41,9 +41,10 @@ def _asset_version() -> str:
 
 def render(page: str, title: str, data: dict[str, str] | None = None, scripts: tuple[str, ...] = (), status: int = 200) -> HTMLResponse:
     """``templates/page`` inside ``templates/base.html``; ``data`` becomes data-* attributes of <body> for the scripts,
-    with the verdicts' kinds in words (common.js ``verdictWords``): the pages show them, the API names them."""
+    with the verdicts' kinds in words (common.js ``verdictWords``): the pages show them, the API names them; and the
+    statuses of a match over unplayed (common.js ``UNPLAYED``), from the one place they are defined."""
     version = _asset_version()
-    data = {**(data or {}), "verdict-words": json.dumps(dict(verdict_words()))}
+    data = {**(data or {}), "verdict-words": json.dumps(dict(verdict_words())), "unplayed": json.dumps(list(UNPLAYED))}
     attrs = "".join(f' data-{html.escape(k)}="{html.escape(v)}"' for k, v in data.items())
     tags = "\n".join(f'<script src="/static/{html.escape(s)}?v={version}" defer></script>' for s in ("common.js", *scripts))
     fill = {"title": html.escape(title), "body_attrs": attrs, "version": version, "scripts": tags, "content": (TEMPLATES / page).read_text()}

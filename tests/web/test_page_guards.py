@@ -239,3 +239,15 @@ def test_the_owners_controls_stay_inside_a_phones_screen(rows: Rows, page: Page)
         assert shown[0] <= shown[1], f"the page is {shown[0]} pixels wide in a {shown[1]} pixel window: {past(page, 'body')}"
         panels = page.evaluate("[...document.querySelectorAll('.panel')].map(p => p.scrollWidth - p.clientWidth)")
         assert max(panels) <= 0, f"something runs past its panel ({panels}): {past(page, '.panel')}"
+
+
+def test_the_pages_take_the_unplayed_statuses_from_the_ladders_models(rows: Rows) -> None:
+    """common.js greys and explains a match failed or cancelled: it kept a list of those statuses of its own, which a
+    new status would have had to be added to by hand. Each page now carries the models' list on <body>."""
+    from ladder.models import UNPLAYED
+
+    text = rows.client.get("/").text
+    carried = text.split('data-unplayed="')[1].split('"')[0]
+    assert json.loads(carried.replace("&quot;", '"')) == list(UNPLAYED)
+    script = rows.client.get("/static/common.js").text
+    assert not any(f'"{status}"' in script for status in UNPLAYED), "common.js names the statuses itself"

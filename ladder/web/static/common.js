@@ -2,8 +2,9 @@
 "use strict";
 
 const Arena = (() => {
-  /* a match over with no result: it broke ("failed"), or was never played ("cancelled": held for a bot whose files are gone) */
-  const UNPLAYED = ["failed", "cancelled"];
+  /* the statuses of a match over with no result (it broke, or was never played), as the ladder defines them (ladder/models.py
+     UNPLAYED, on <body> as data-unplayed) */
+  const UNPLAYED = JSON.parse(document.body.dataset.unplayed || "[]");
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
