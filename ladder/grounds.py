@@ -166,6 +166,11 @@ _WOULD_PLAY = (
 _FOUND_GONE = select(BotVersion.id, BotVersion.files_gone_at).where(BotVersion.files_gone_at.is_not(None))
 
 
+def held_for(hold_for: float) -> str:
+    """How long a missing version's matches wait, as the log and `arena ladder serve`'s warning say it (0: for ever)."""
+    return f"{span(hold_for)} at most, then cancelled" if hold_for > 0 else "for as long as it takes"
+
+
 def cancel_held(db: Session, version_id: int, error: str, at: float, queued_by: float | None = None) -> int:
     """Cancel the matches queued with a version whose folder is gone (those queued by ``queued_by``, when given): status
     "cancelled" (never played: "failed" told of a failure where there was none), no attempt counted, ``error`` saying why.
@@ -261,11 +266,9 @@ class MissingVersions:
 
     def waiting(self, since: float, at: float) -> str:
         """How long a version's held matches wait, said in the log at ``at`` of one first found gone at ``since``."""
-        if self.hold_for <= 0:
-            return "for as long as it takes"
-        if since < at:  # found by a ladder before this one
+        if self.hold_for > 0 and since < at:  # found by a ladder before this one
             return f"{span(self.hold_for)} at most from when it was found gone ({span(round(at - since))} ago), then cancelled"
-        return f"{span(self.hold_for)} at most, then cancelled"
+        return held_for(self.hold_for)
 
     def cancel_due(self, make: sessionmaker[Session], at: float, public: dict[int, str], off: dict[int, str]) -> None:
         """Cancel the held matches of the versions off the ladder (``off``: their reasons), and those that have waited

@@ -102,7 +102,7 @@ class RatingChange(Base):
 
 # A match's statuses, defined here alone: as types (the API's response models list them, ladder/schemas.py) and as
 # the tuples the queries use.
-#: The statuses of a match still to play: waiting in the queue, or being played (then "done" or "failed").
+#: The statuses of a match still to play: waiting in the queue, or being played (then one of ``Finished``).
 Pending = Literal["queued", "running"]
 #: The statuses of a match over, with no result: it broke ("failed"), or was never played ("cancelled": held for a bot
 #: version whose files are gone, ladder/grounds.py). Neither changes a rating; what its duplicate set played is rated.

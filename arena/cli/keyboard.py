@@ -155,12 +155,11 @@ class KeyboardPlayer(Bot):
         for line in table_lines({"game": request.start.game, "names": self.names}, view):
             self._say(f"  {line}")
         rounds = view.get("rounds", self.rounds)
-        words = enum_words(request.start.game)
-        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds, words)}")
+        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds, self.words)}")
         listed = request.legal_actions
         if listed:
             for i, action in enumerate(listed, 1):
-                self._say(f"  {i}. {message_line(message_json(action), self.names, rounds, words)}")
+                self._say(f"  {i}. {message_line(message_json(action), self.names, rounds, self.words)}")
         else:
             self._say(f"  (too many actions to list) for example: {example(request, self.examples)}")
 

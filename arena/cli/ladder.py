@@ -347,7 +347,7 @@ def watch_command(host: str, port: int) -> str:
 def check_store(make: Any, data: Path, made: Path | None, hold_for: float) -> None:
     """Refuse a --data whose bot store holds none of the database's active versions (every match would fail); warn of a
     few, whose matches wait ``hold_for`` seconds at most (--hold-missing-seconds; ladder/grounds.py, MissingVersions)."""
-    from ladder.grounds import span
+    from ladder.grounds import held_for
     from ladder.submissions import missing_from_store
 
     with database_errors():
@@ -359,7 +359,7 @@ def check_store(make: Any, data: Path, made: Path | None, hold_for: float) -> No
     if missing:
         err.print(f"[yellow]warning:[/] the files of {len(missing)} active bot versions are gone from {escape(str(data / 'bots'))}"
                   f" ({escape(', '.join(missing[:5]))}): they are drawn for no match, and their queued matches wait for them,"
-                  f" {f'{span(hold_for)} at most, then cancelled' if hold_for > 0 else 'for as long as it takes'}", soft_wrap=True)
+                  f" {held_for(hold_for)}", soft_wrap=True)
 
 
 def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None, existing: bool = True) -> T:
