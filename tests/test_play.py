@@ -343,3 +343,23 @@ def test_the_events_and_decision_at_the_keyboard_tell_an_extra_round_as_one() ->
     raw.legal_actions.add().generals_and_assassins.start_round.SetInParent()
     player.act(Request(raw, start))
     assert [line for line in said if line.startswith("asked: next round choice: extra round 2 (after 8), ")], said
+
+
+def test_a_decision_whose_actions_are_not_listed_tells_the_ids_of_its_cards() -> None:
+    """A Glory turn lists no actions (too many): the player must type them with card ids, but was shown the cards by
+    name alone ("hand 4h 3s Ac ..."), and with a deck per player two "Ac" in one hand are two ids. The decision's cards
+    are told with the id to type, each once."""
+    request = glory_turn(listed=0)
+    choice = request.raw.decision.glory.turn_choice
+    del choice.hand[:]
+    for card in (137, 0, 54):  # 4h of deck 2, Ac of deck 0, Ac of deck 1
+        choice.hand.add(id=card)
+    choice.aces.add(id=0)
+    choice.aces.add(id=54)
+    player, said = scripted(["q"])
+    with pytest.raises(Resigned):
+        player.act(request)
+    assert "  card ids: 4h 137 · Ac 0 · Ac 54" in said, said
+    listed, said = scripted(["1"])
+    listed.act(glory_turn(listed=3))
+    assert not any("card ids" in line for line in said), said  # a listed action is typed by its number

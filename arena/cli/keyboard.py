@@ -15,17 +15,18 @@ import random
 import select
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
 
-from arena.cli.replay_text import board_lines, message_line, printable, seat_name, table_lines
+from arena.cli.replay_text import board_lines, is_card, message_line, printable, seat_name, table_lines
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request, random_action
 from arena_sdk.client import MatchRefused, play_async
+from referee.core.cards import card_str
 from referee.games.registry import GAMES
 from referee.server.frames import board_json, message_json
 from referee.server.launchers import BotHandle, Launcher, LaunchSpec
@@ -76,6 +77,26 @@ def action_class(request: Request) -> type[Message]:
 
 def example(request: Request, rng: random.Random) -> str:
     return text_format.MessageToString(random_action(request, rng), as_one_line=True)
+
+
+def cards_in(value: Any) -> Iterator[int]:
+    """The ids of the cards a message's JSON holds, at any depth, in the order they come."""
+    if is_card(value):
+        yield value["id"]
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from cards_in(item)
+
+
+def card_ids_line(decision: Any) -> str | None:
+    """The decision's cards with the id an action names them by, each once: "card ids: 4h 137 · Ac 0 · Ac 54". Shown
+    when the actions are not listed, so typed: the view names a card by rank and suit alone, and with a deck per
+    player one hand may hold two "Ac"."""
+    ids = list(dict.fromkeys(cards_in(decision)))
+    return "card ids: " + " · ".join(f"{card_str(card)} {card}" for card in ids) if ids else None
 
 
 def parse_choice(line: str, request: Request, rng: random.Random, examples: random.Random | None = None) -> Any:
@@ -161,6 +182,9 @@ class KeyboardPlayer(Bot):
             for i, action in enumerate(listed, 1):
                 self._say(f"  {i}. {message_line(message_json(action), self.names, rounds, self.words)}")
         else:
+            ids = card_ids_line(message_json(request.decision))
+            if ids:
+                self._say(f"  {ids}")
             self._say(f"  (too many actions to list) for example: {example(request, self.examples)}")
 
     def act(self, request: Request) -> Any:
