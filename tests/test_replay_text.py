@@ -168,6 +168,15 @@ def test_a_seat_in_a_field_is_named_with_its_bot_as_the_browser_names_it(replay:
     assert any(re.search(r"round started: round \d+, attacker seat \d \(b\d\)", line) for line in lines), lines[:20]
 
 
+def test_a_field_named_for_a_seat_says_seat_once() -> None:
+    """Generals & Assassins' land offers and transfers read "from seat seat 0 (you), to seat seat 1 (bob)": a field
+    whose name ends in "seat" said its name, then the seat named as a seat."""
+    names = ["you", "bob"]
+    assert args({"from_seat": 0, "to_seat": 1, "lands": []}, names) == "from seat 0 (you), to seat 1 (bob)"
+    assert args({"by_seat": 1}, names) == "by seat 1 (bob)"
+    assert args({"from_seat": 0}) == "from seat 0"  # no names known: the number after the field's name, as before
+
+
 VIEWER = ROOT / "ladder" / "web" / "static" / "viewer.js"
 
 
