@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.replay_text import BY_SEAT_KEYS, GAME_SEAT_KEYS, SEAT_KEYS, args, board_lines, replay_lines, step_lines, table_lines
+from arena.cli.replay_text import BY_SEAT_KEYS, EMPTY_TOLD, GAME_SEAT_KEYS, SEAT_KEYS, args, message_line, board_lines, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
 from referee.games.registry import GAMES
@@ -185,6 +185,27 @@ def viewer_set(name: str) -> set[str]:
     block = re.search(rf"const {name} = new Set\(\[(.*?)\]\);", VIEWER.read_text(), re.S)
     assert block is not None, name
     return set(re.findall(r'"(\w+)"', block.group(1)))
+
+
+def test_a_choice_of_nothing_says_none_where_the_choice_is_what_happened() -> None:
+    """An empty list is left out of a line, but where the list is the choice, leaving it out told the opposite: Glory's
+    defender with no joker was offered "1. thwart" and read "thwart chosen: seat 2" when he let the assassin through;
+    a declined assist read "assist chosen: seat 0", a side that offered nothing "offers made: seat 1"."""
+    names = ["you", "bob", "cy"]
+    assert message_line({"thwart": {"card_ids": []}}) == "thwart: cards none"
+    assert message_line({"thwart_chosen": {"seat": 2, "cards": []}}, names) == "thwart chosen: seat 2 (cy), cards none"
+    assert message_line({"assist_chosen": {"seat": 0, "cards": []}}, names) == "assist chosen: seat 0 (you), cards none"
+    assert message_line({"offers_made": {"seat": 1, "offers": []}}, names) == "offers made: seat 1 (bob), offers none"
+    assert message_line({"offer_lands": {"offers": []}}) == "offer lands: offers none"  # Generals & Assassins
+    # a list that is empty because it is hidden, or beside the point, is still left out
+    assert message_line({"cards_drawn": {"seat": 1, "count": 2, "cards": [], "money": []}}, names) == "cards drawn: seat 1 (bob), count 2"
+    assert message_line({"thwart_choice": {"attacker": 1, "assassins": [], "required": 1}}, names) == "thwart choice: attacker seat 1 (bob), required 1"
+
+
+def test_the_terminal_and_the_browser_say_none_for_the_same_empty_choices() -> None:
+    block = re.search(r"const EMPTY_TOLD = new Set\(\[(.*?)\]\);", VIEWER.read_text(), re.S)
+    assert block is not None
+    assert set(re.findall(r'"([\w.]+)"', block.group(1))) == EMPTY_TOLD
 
 
 def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:

@@ -36,6 +36,13 @@ GAME_SEAT_KEYS = {"glory": frozenset({"turn"})}
 BY_SEAT_KEYS = frozenset({
     "scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned",
 })  # fmt: skip
+#: Fields of an action or an event, as ``kind.field``, whose list is the choice made, so that an empty one says "none"
+#: ("thwart: cards none", "assist chosen: seat 0 (alice), cards none") where other empty lists are left out: left out,
+#: Glory's "thwart" with no joker read as a thwart (kept the same as the viewer's ``EMPTY_TOLD`` by a test).
+EMPTY_TOLD = frozenset({
+    "thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "offer_lands.offers",
+    "thwart_chosen.cards", "defence_committed.cards", "offers_made.offers", "assist_chosen.cards", "lands_offered.offers",
+})  # fmt: skip
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -80,14 +87,17 @@ def _enum(value: Any, words: Mapping[str, str]) -> bool:
     return all(isinstance(v, str) and v in words for v in values)
 
 
-def args(body: dict[str, Any], names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS) -> str:
-    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out. With the
-    game's ``rounds`` (its state's), a ``round`` reads as the table's does: "round started: extra round 1 (after 8)"."""
+def args(
+    body: dict[str, Any], names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, kind: str = "",
+) -> str:  # fmt: skip
+    """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out, but for
+    the fields of ``kind`` in ``EMPTY_TOLD``. With the game's ``rounds`` (its state's), a ``round`` reads as the table's
+    does: "round started: extra round 1 (after 8)"."""
     of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
     return ", ".join(
         of_rounds if k == "round" and of_rounds else field_text(k, v, names, words)
         for k, v in body.items()
-        if not (isinstance(v, list) and not v) and not (of_rounds and k in ROUND_TOLD)
+        if not (isinstance(v, list) and not v and f"{kind}.{k}" not in EMPTY_TOLD) and not (of_rounds and k in ROUND_TOLD)
     )
 
 
@@ -128,7 +138,7 @@ def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
 def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS) -> str:
     """An action, an event or a decision on one line; ``rounds`` and ``words`` as ``args`` takes them."""
     kind, body = kind_of(wrapper)
-    text = args(body, names, rounds, words)
+    text = args(body, names, rounds, words, kind)
     return f"{label(kind)}: {text}" if text else label(kind)
 
 

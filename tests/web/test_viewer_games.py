@@ -214,3 +214,17 @@ def test_the_seat_whose_turn_it_is_in_glory_is_named_and_marked(page: Page, repl
         go_to_step(page, len(states) // 2)
         assert page.locator("#table .fact[data-field=turn] .seat-ref").count() == 0
         assert page.locator("#table .fact[data-field=turn] .n").inner_text() == str(states[len(states) // 2]["turn"])
+
+
+def test_a_choice_of_nothing_says_none_in_the_events(page: Page, replays: dict[str, Path]) -> None:
+    """Glory's "thwart chosen" or "assist chosen" with no cards (the assassin let through, the assist declined) showed the
+    seat alone, as if he had thwarted or assisted: the empty list is the choice, and reads "cards none"."""
+    data = json.loads(replays["glory"].read_text())
+    frames = build_frames(data, ALL)["frames"]
+    kinds = ("thwart_chosen", "assist_chosen", "defence_committed")
+    step = next(i for i, f in enumerate(frames) if any(k in e["event"] and not e["event"][k]["cards"] for e in f["events"] for k in kinds))
+    with viewing(page, replays["glory"]):
+        go_to_step(page, step)
+        empty = page.locator("#events li.event.now .arg[data-field=cards]").filter(has_text="none")
+        assert empty.count() >= 1
+        assert empty.first.locator(".arg-key").inner_text() == "cards"

@@ -20,6 +20,13 @@
      same by a test). Only a list of as many values as seats: the Assassination Game's sniper detention lists one or two
      pieces' "colours", where its round's end lists each seat's colour. */
   const BY_SEAT_KEYS = new Set(["scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned"]);
+  /* Fields of an action or an event, as "kind.field", whose list is the choice made, so that an empty one says "none"
+     ("thwart cards none") where other empty lists are left out: left out, Glory's "thwart" with no joker read as a
+     thwart (arena/cli/replay_text.py EMPTY_TOLD, kept the same by a test). */
+  const EMPTY_TOLD = new Set([
+    "thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "offer_lands.offers",
+    "thwart_chosen.cards", "defence_committed.cards", "offers_made.offers", "assist_chosen.cards", "lands_offered.offers",
+  ]);
   /* Top-level fields that give a seat a role, shown as a badge on its panel. */
   const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];
   /* Per-game touches: the order of a player's fields, and the fields that name a seat in this game alone (a seat,
@@ -308,14 +315,16 @@
     return entries.length ? entries[0] : ["nothing", {}];
   }
 
-  /* A message's fields (an action's, an event's, a decision's). With the game's "rounds" (its state's), a "round" reads
-     as the table's does: "round started extra round 1 (after 8)", not "round 9" (arena/cli/replay_text.py args). */
-  function inline(obj, rounds) {
+  /* A message's fields (an action's, an event's, a decision's, of that kind). With the game's "rounds" (its state's), a
+     "round" reads as the table's does: "round started extra round 1 (after 8)", not "round 9" (arena/cli/replay_text.py
+     args). An empty list is left out, but for the fields EMPTY_TOLD names. */
+  function inline(obj, rounds, kind) {
     const parts = [];
     const ofRounds = roundOfRounds({ round: (obj || {}).round, rounds });
     for (const [key, v] of Object.entries(obj || {})) {
-      if ((Array.isArray(v) && !v.length) || (ofRounds && ROUND_TOLD.includes(key))) continue;
-      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [isCardIdKey(key) && (Number.isInteger(v) || isCardList(key, v)) ? idLabel(key) : label(key), value(key, v)];
+      const none = Array.isArray(v) && !v.length;
+      if ((none && !EMPTY_TOLD.has(`${kind}.${key}`)) || (ofRounds && ROUND_TOLD.includes(key))) continue;
+      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [isCardIdKey(key) && (Number.isInteger(v) || none || isCardList(key, v)) ? idLabel(key) : label(key), value(key, v)];
       parts.push(el("span", { class: "arg", dataset: { field: key } }, el("span", { class: "arg-key" }, words), " ", shown));
     }
     return parts;
@@ -330,7 +339,7 @@
       el("span", { class: "seq" }, `${ev.seq}`),
       el("span", { class: "kind" }, label(kind)),
       " ",
-      inline(body, rounds),
+      inline(body, rounds, kind),
       Array.isArray(seen) ? el("span", { class: "badge private", title: "a private event: only these seats were told" }, "seen by ", seen.map((s, i) => [i ? ", " : "", seatRef(s)])) : null
     );
   }
@@ -344,7 +353,7 @@
       const who = el("p", { class: "action-line" }, seatRef(frame.actor), " ");
       if (frame.action) {
         const [kind, body] = kindOf(frame.action);
-        who.append(el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds));
+        who.append(el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds, kind));
       } else {
         who.append(el("span", { class: "muted" }, "acted (what it chose is not for this seat to know)"));
       }
@@ -354,7 +363,7 @@
     }
     if (frame.decision) {
       const [kind, body] = kindOf(frame.decision);
-      box.append(el("div", { class: "decision" }, el("span", { class: "fact-key" }, "asked to decide: "), el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds)));
+      box.append(el("div", { class: "decision" }, el("span", { class: "fact-key" }, "asked to decide: "), el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds, kind)));
     }
     if (frame.to_act.length) {
       box.append(el("p", { class: "small" }, "to act next: ", frame.to_act.map((s, i) => [i ? ", " : "", seatRef(s)])));
