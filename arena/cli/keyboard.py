@@ -79,6 +79,18 @@ def example(request: Request, rng: random.Random) -> str:
     return text_format.MessageToString(random_action(request, rng), as_one_line=True)
 
 
+def examples(request: Request, rng: random.Random, draws: int = 100) -> list[str]:
+    """One legal action of each kind the decision allows, typed as the player would type it, in the order the game's
+    Action message lists its kinds: random actions are drawn until each kind has come up (``draws`` at most; a Glory
+    turn's kinds are drawn equally often, so its rarest comes up within a few dozen draws)."""
+    found: dict[str, str] = {}
+    for _ in range(draws):
+        action = random_action(request, rng)
+        found.setdefault(str(action.WhichOneof("kind")), text_format.MessageToString(action, as_one_line=True))
+    order = [f.name for f in action_class(request).DESCRIPTOR.oneofs_by_name["kind"].fields]
+    return [found[kind] for kind in order if kind in found]
+
+
 def cards_in(value: Any) -> Iterator[int]:
     """The ids of the cards a message's JSON holds, at any depth, in the order they come."""
     if is_card(value):
@@ -185,7 +197,9 @@ class KeyboardPlayer(Bot):
             ids = card_ids_line(message_json(request.decision))
             if ids:
                 self._say(f"  {ids}")
-            self._say(f"  (too many actions to list) for example: {example(request, self.examples)}")
+            self._say("  (too many actions to list) for example, one of each kind:")
+            for typed in examples(request, self.examples):
+                self._say(f"    {typed}")
 
     def act(self, request: Request) -> Any:
         self.show(request)
