@@ -197,6 +197,8 @@ def test_a_choice_of_nothing_says_none_where_the_choice_is_what_happened() -> No
     assert message_line({"assist_chosen": {"seat": 0, "cards": []}}, names) == "assist chosen: seat 0 (you), cards none"
     assert message_line({"offers_made": {"seat": 1, "offers": []}}, names) == "offers made: seat 1 (bob), offers none"
     assert message_line({"offer_lands": {"offers": []}}) == "offer lands: offers none"  # Generals & Assassins
+    # a replay's action leaves its empty fields out ({"thwart": {}}): the field is still the choice
+    assert message_line({"thwart": {}}) == message_line({"defend": {"card_ids": []}}).replace("defend", "thwart") == "thwart: cards none"
     # a list that is empty because it is hidden, or beside the point, is still left out
     assert message_line({"cards_drawn": {"seat": 1, "count": 2, "cards": [], "money": []}}, names) == "cards drawn: seat 1 (bob), count 2"
     assert message_line({"thwart_choice": {"attacker": 1, "assassins": [], "required": 1}}, names) == "thwart choice: attacker seat 1 (bob), required 1"

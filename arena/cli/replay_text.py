@@ -94,11 +94,17 @@ def args(
     the fields of ``kind`` in ``EMPTY_TOLD``. With the game's ``rounds`` (its state's), a ``round`` reads as the table's
     does: "round started: extra round 1 (after 8)"."""
     of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
+    body = {**body, **{told: [] for told in _empty_told(kind) if told not in body}}  # a replay's action leaves them out
     return ", ".join(
         of_rounds if k == "round" and of_rounds else field_text(k, v, names, words)
         for k, v in body.items()
         if not (isinstance(v, list) and not v and f"{kind}.{k}" not in EMPTY_TOLD) and not (of_rounds and k in ROUND_TOLD)
     )
+
+
+def _empty_told(kind: str) -> list[str]:
+    """The fields of ``kind`` in ``EMPTY_TOLD``."""
+    return [told.split(".", 1)[1] for told in sorted(EMPTY_TOLD) if told.startswith(f"{kind}.")]
 
 
 def field_text(key: str, value: Any, names: Sequence[str] = (), words: Mapping[str, str] = NO_WORDS) -> str:

@@ -228,3 +228,14 @@ def test_a_choice_of_nothing_says_none_in_the_events(page: Page, replays: dict[s
         empty = page.locator("#events li.event.now .arg[data-field=cards]").filter(has_text="none")
         assert empty.count() >= 1
         assert empty.first.locator(".arg-key").inner_text() == "cards"
+
+
+def test_an_action_that_chose_nothing_says_none(page: Page, replays: dict[str, Path]) -> None:
+    """A replay writes an action without its empty fields ({"defend": {}}): the step read "defend" alone, where the
+    terminal at the keyboard read "defend: cards none"."""
+    data = json.loads(replays["glory"].read_text())
+    step = 1 + next(i for i, taken in enumerate(data["actions"]) if taken["action"] in ({"defend": {}}, {"thwart": {}}))
+    with viewing(page, replays["glory"]):
+        go_to_step(page, step)
+        arg = page.locator("#step-info .action-line .arg[data-field=card_ids]")
+        assert arg.locator(".arg-key").inner_text() == "cards" and "none" in arg.inner_text()

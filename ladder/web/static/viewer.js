@@ -321,7 +321,9 @@
   function inline(obj, rounds, kind) {
     const parts = [];
     const ofRounds = roundOfRounds({ round: (obj || {}).round, rounds });
-    for (const [key, v] of Object.entries(obj || {})) {
+    const told = [...EMPTY_TOLD].filter((k) => k.startsWith(`${kind}.`)).map((k) => k.slice(kind.length + 1));
+    const fields = { ...(obj || {}), ...Object.fromEntries(told.filter((k) => !(k in (obj || {}))).map((k) => [k, []])) }; // a replay's action leaves them out
+    for (const [key, v] of Object.entries(fields)) {
       const none = Array.isArray(v) && !v.length;
       if ((none && !EMPTY_TOLD.has(`${kind}.${key}`)) || (ofRounds && ROUND_TOLD.includes(key))) continue;
       const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [isCardIdKey(key) && (Number.isInteger(v) || none || isCardList(key, v)) ? idLabel(key) : label(key), value(key, v)];
