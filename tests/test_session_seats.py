@@ -202,3 +202,26 @@ def test_a_give_up_ends_the_pending_request_at_once_as_its_deadline_would() -> N
     assert record.seats[0].think_ms[0] == 500 + 700 and record.seats[0].bank_ms == 0
     assert record.actions[0].auto and record.actions[0].seat == 0
     assert not link.of("error") and record.game.is_over() and not record.result.seats[0].forfeited
+
+
+def test_a_timeout_says_how_long_the_seat_had_and_a_late_answer_that_it_came_too_late() -> None:
+    """A slow bot read "timeout: no legal action before the deadline" in its verdicts and, in its log, "protocol
+    error STALE_REQUEST: request 40 is not pending" for each answer it sent after: neither said how long it had, nor
+    that the answer had come too late. The verdict names the time it had, the late answer's error its lateness."""
+    tc = TimeControl(move_time_ms=40, time_bank_ms=30, strike_limit=2, connect_timeout_ms=2000)
+    asked: list[int] = []
+
+    def late(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        """Answers each decision only when the next one comes: after its deadline, always."""
+        if msg.WhichOneof("msg") != "decision":
+            return []
+        replies = [pb.BotMessage(action=pb.ActionResponse(request_id=asked[-1]))] if asked else []
+        asked.append(msg.decision.request_id)
+        return replies
+
+    record, links = run_session([late, driver_answers(8)], tc)
+    details = [v.detail for v in record.result.seats[0].verdicts if v.kind == V.TIMEOUT]
+    assert details[0] == "no legal action within the 70 ms it had (40 ms a decision and 30 ms left of its time bank)", details
+    assert details[1] == "no legal action within the 40 ms it had (40 ms a decision, its time bank spent)", details
+    stale = [e.message for e in links[0].of("error") if e.code == pb.STALE_REQUEST]
+    assert stale and "is not pending: its time ran out before this answer came" in stale[0], stale

@@ -113,6 +113,8 @@ class Seat:
     #: rejection, an error or the result. So framing depends on the game alone (when the seat is asked),
     #: never on timing, and a seat is not woken while another one thinks.
     outbox: list[list[pb.Event]] = field(default_factory=list)
+    #: The requests of this seat that timed out, so that an answer to one, come too late, is told so.
+    timed_out: set[int] = field(default_factory=set)
     held: tuple[Any, bool, str] | None = None  # a simultaneous choice waiting for the other seats' (action, auto, note)
     minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
     refused: int = 0  # messages refused: minor verdicts, stale or unexpected messages (service.FLOOD_AFTER)
@@ -446,10 +448,17 @@ class MatchSession:
         for s in self.seats:
             if s.pending is None or s.pending.sent_at + (self.tc.move_time_ms + s.bank_ms) / 1000 > now:
                 continue
-            self._time_out(s)
+            s.timed_out.add(s.pending.request_id)
+            self._time_out(s, detail=self._time_had(s))
             return
 
-    def _time_out(self, s: Seat, elapsed: float | None = None, detail: str = "no legal action before the deadline") -> None:
+    def _time_had(self, s: Seat) -> str:
+        """Why a pending decision timed out, with the time it had: a slow bot learns it was slow, and by how much."""
+        move, bank = self.tc.move_time_ms, round(s.bank_ms)
+        spent = f"and {bank} ms left of its time bank" if bank else "its time bank spent"
+        return f"no legal action within the {move + bank} ms it had ({move} ms a decision{',' if not bank else ''} {spent})"
+
+    def _time_out(self, s: Seat, detail: str, elapsed: float | None = None) -> None:
         """``s`` spent its decision's time: a strike, and the default action played for it."""
         kind = V.TIMEOUT if s.link is not None else V.DISCONNECT
         self._charge(s, elapsed)
@@ -519,7 +528,11 @@ class MatchSession:
     def _stale(self, s: Seat, request_id: int) -> None:
         """An answer or give_up for a request that is not pending: refused, with no verdict."""
         s.refused += 1
-        self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending")
+        why = (
+            ": its time ran out before this answer came, and the game's default action was played for it (a strike)"
+            if request_id in s.timed_out else ""
+        )  # fmt: skip
+        self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending{why}")
 
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None
