@@ -517,6 +517,26 @@ def test_the_forfeits_line_names_the_folder_of_the_logs(tmp_path: Path) -> None:
     assert any("crashing on purpose" in log.read_text() for log in logs.glob("*crash-at-start.log"))
 
 
+def test_the_forfeits_line_says_why_a_bot_forfeited_and_which_log_is_its_own(tmp_path: Path) -> None:
+    """A tournament of a crashing bot said only 'forfeited games: crash-at-start (2) — see the bot logs in
+    replays/logs/', a folder of a log per seat of every match, named by match id: nothing said why, nor which log.
+    As `arena match` does, the first forfeit's verdict, the bot's last words and the log's path are said."""
+    logs = tmp_path / "my-logs"
+    result = runner.invoke(app, ["tournament", "generals-war", RANDOM, CRASH, "--games", "2", "--seed", "1", "--log-dir", str(logs)])
+    assert result.exit_code == 0, result.output
+    said = result.stdout.splitlines()
+    first = next(i for i, line in enumerate(said) if line.startswith("  crash-at-start, first at game "))
+    assert "crash at decision 0: the bot's process exited with code" in said[first], said[first:]
+    assert said[first + 1] == "    its last words: crashing on purpose", said[first:]
+    log = Path(said[first + 2].removeprefix("    log: "))
+    assert log.parent == logs and log.name.endswith("-crash-at-start.log")
+    assert "crashing on purpose" in log.read_text()
+    data = tournament_json(tmp_path, "generals-war", RANDOM, CRASH, "--games", "2", "--seed", "1")
+    lost = [r for r in data["results"] if any(r["forfeited"])]
+    assert lost and all(r["why"][r["forfeited"].index(True)].startswith("crash at decision 0") for r in lost)
+    assert all(Path(r["logs"][s]).is_file() for r in data["results"] for s in range(2))
+
+
 @pytest.mark.parametrize(
     "args,message",
     [

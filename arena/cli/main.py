@@ -28,10 +28,11 @@ from arena.cli import ladder_admin, ladder_bot  # noqa: F401  (their commands jo
 from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
 from arena.cli.stale import warn_stale
+from arena.cli.verdicts import last_words, verdict_line
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError, check_built
-from referee.server.words import verdict_text
+from referee.server.words import verdict_json, verdict_text
 
 if TYPE_CHECKING:
     from arena.cli.keyboard import KeyboardPlayer
@@ -290,27 +291,7 @@ def verdict_note(seat: dict[str, Any]) -> str:
     others = f" (and {more} more verdict{'s' * (more > 1)})" if more else ""
     words = last_words(Path(seat["log"])) if first["kind"] == "CRASH" else None
     said = f"\n  its last words: {words}" if words else ""
-    return f"seat {seat['seat']} ({seat['bot']}) {status}: {verdict_text(first['kind'])} at decision {first['decision']}: {first['detail']}{others}{said}\n  log: {seat['log']}"
-
-
-def last_words(log: Path) -> str | None:
-    """The last line a crashed bot wrote (a Python traceback's ends with the exception; a Node stack's frames,
-    "at ...", follow the error, so they are passed over): its exit code alone names no cause."""
-    try:
-        with log.open("rb") as f:
-            f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
-            tail = f.read().decode("utf-8", "replace")
-    except OSError:
-        return None
-    lines = [line.strip() for line in tail.splitlines()]
-    said = [line for line in lines if line and not line.startswith(("[referee]", "[log truncated", "at "))]
-    return said[-1][:300] if said else None
-
-
-def verdict_json(v: Any) -> dict[str, Any]:
-    from arena.v1 import referee_pb2 as pb
-
-    return {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail}
+    return f"seat {seat['seat']} ({seat['bot']}) {status}: {verdict_line(first)}{others}{said}\n  log: {seat['log']}"
 
 
 sandbox_app = typer.Typer(help="The Docker sandbox for untrusted bots.", no_args_is_help=True)

@@ -17,8 +17,10 @@ from rich.table import Table
 from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
+from arena.cli.verdicts import last_words, verdict_line
 from referee.core.game import OptionError, shown
 from referee.server.manifest import ManifestError
+from referee.server.words import verdict_text
 from referee.tournament.schedule import FORMATS, deals_for
 from referee.tournament.elo import EloEstimate, estimate, first_over_second
 from referee.tournament.sprt import MODELS, PENTANOMIAL, Sprt, score_to_elo
@@ -266,6 +268,8 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
                 "forfeited": list(g.forfeited),
                 "match_id": g.match_id,
                 "replay": str(g.replay) if g.replay else None,
+                "logs": list(g.logs),
+                "why": [verdict_line(w) if w else None for w in g.why],
             }
             for g in result.games
         ],
@@ -325,6 +329,26 @@ def elo_text(elo: float | None, margin: float | None, los: float | None) -> str:
     return said if los is None else f"{said}, LOS {los:.1%}"
 
 
+def first_forfeits(data: dict[str, Any]) -> list[str]:
+    """For each bot that forfeited, its first forfeit: why (the verdict), its last words when it crashed, and which of
+    the log folder's many logs is its own, as `arena match` says it. Games read from a file an older Arena saved have
+    neither, and are passed over."""
+    lines: list[str] = []
+    told: set[str] = set()
+    for game, r in enumerate(data.get("results", ()), 1):
+        for seat, (bot, lost) in enumerate(zip(r["seats"], r["forfeited"])):
+            why, logs = r.get("why") or (), r.get("logs") or ()
+            if not lost or bot in told or seat >= len(why) or seat >= len(logs) or not why[seat]:
+                continue
+            told.add(bot)
+            lines.append(f"  {bot}, first at game {game} (match {r['match_id']}): {why[seat]}")
+            words = last_words(Path(logs[seat])) if why[seat].startswith(verdict_text("CRASH")) else None
+            if words:
+                lines.append(f"    its last words: {words}")
+            lines.append(f"    log: {logs[seat]}")
+    return lines
+
+
 def print_result(data: dict[str, Any], log_dir: Path) -> None:
     title = f"{data['game']} · {data['format']} · {data['players']} players · seed {data['seed']} · {data['matches']} matches"
     table = Table(title=title)
@@ -354,6 +378,8 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
     forfeits = [f"{r['bot']} ({r['forfeits']})" for r in data["standings"] if r["forfeits"]]
     if forfeits:
         console.print(f"[yellow]forfeited games:[/] {escape(', '.join(forfeits))} — see the bot logs in {escape(str(log_dir))}/", soft_wrap=True)
+        for line in first_forfeits(data):
+            console.print(line, highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
     for bye in data.get("byes", []):
         console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
     h = data.get("head_to_head")

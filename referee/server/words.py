@@ -117,6 +117,13 @@ def verdict_words() -> Mapping[str, str]:
     return MappingProxyType(value_words(pb.VerdictKind.DESCRIPTOR))
 
 
+def verdict_json(v: Any) -> dict[str, Any]:
+    """A ``Verdict`` message as the ``--json`` outputs give it: ``kind`` (its name), ``decision`` and ``detail``."""
+    from arena.v1 import referee_pb2 as pb
+
+    return {"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail}
+
+
 def verdict_text(kind: str) -> str:
     """A verdict's kind, as its JSON names it, in words; a kind not known here (a newer referee's) as it is named."""
     return verdict_words().get(kind, kind)

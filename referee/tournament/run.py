@@ -16,11 +16,13 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee.games.registry import game_class
 from referee.server.manifest import BotManifest, check_built, load_manifest
 from referee.server.runner import BotPool, LocalMatch, MatchSetup, check_plays, launcher_for, run_local_match
 from referee.server.session import TimeControl
+from referee.server.words import verdict_json
 from referee.tournament.schedule import (
     FORMATS,
     ScheduledGame,
@@ -78,6 +80,11 @@ class PlayedGame:
     forfeited: tuple[bool, ...]
     match_id: str
     replay: Path | None = None
+    #: Each seat's log, and for a seat that forfeited its first verdict (``kind``, ``decision``, ``detail``; else
+    #: None): what says why a bot forfeited, which a tournament's standings count but do not explain. Empty for a
+    #: game read from a file saved by an Arena that kept neither.
+    logs: tuple[str, ...] = ()
+    why: tuple[dict[str, Any] | None, ...] = ()
 
     @property
     def result(self) -> GameResult:
@@ -185,7 +192,7 @@ class _Player:
             replay = Path(kept["replay"]) if kept.get("replay") else None
             return PlayedGame(
                 game, tuple(kept["ranks"]), tuple(kept["scores"]), tuple(kept["forfeited"]), kept["match_id"],
-                replay if replay is not None and replay.is_file() else None,
+                replay if replay is not None and replay.is_file() else None, tuple(kept.get("logs", ())), tuple(kept.get("why", ())),
             )  # fmt: skip
         played = await self._play(game)
         if self.saved is not None:
@@ -194,6 +201,7 @@ class _Player:
                     "index": game.index, "seed": game.seed, "seats": list(game.seats), "ranks": list(played.ranks),
                     "scores": list(played.scores), "forfeited": list(played.forfeited), "match_id": played.match_id,
                     "replay": str(played.replay.resolve()) if played.replay is not None else None,  # found from any folder
+                    "logs": list(played.logs), "why": list(played.why),
                 }
             )  # fmt: skip
         return played
@@ -220,6 +228,8 @@ class _Player:
             tuple(float(s.score) for s in seats),
             tuple(bool(s.forfeited) for s in seats),
             match.record.match_id,
+            logs=tuple(str(log) for log in match.logs),
+            why=tuple(verdict_json(s.verdicts[0]) if s.forfeited and s.verdicts else None for s in seats),
         )
         if self.config.replay_dir is not None:
             from referee.server.replay import write_replay

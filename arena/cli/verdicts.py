@@ -1,0 +1,29 @@
+"""Why a seat drew verdicts, said as ``arena match`` and ``arena tournament`` say it: the first verdict in words, the
+last line a crashed bot wrote and the path of its log."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from referee.server.words import verdict_text
+
+
+def verdict_line(verdict: dict[str, Any]) -> str:
+    """``crash at decision 11: the bot's process exited with code 1``, of a verdict's JSON (``kind``, ``decision``, ``detail``)."""
+    return f"{verdict_text(verdict['kind'])} at decision {verdict['decision']}: {verdict['detail']}"
+
+
+def last_words(log: Path) -> str | None:
+    """The last line a crashed bot wrote (a Python traceback's ends with the exception; a Node stack's frames,
+    "at ...", follow the error, so they are passed over): its exit code alone names no cause."""
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
+            tail = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = [line.strip() for line in tail.splitlines()]
+    said = [line for line in lines if line and not line.startswith(("[referee]", "[log truncated", "at "))]
+    return said[-1][:300] if said else None
