@@ -35,7 +35,7 @@ from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat,
 from ladder.prune import pruned_detail
 from ladder.schemas import BotDetail, MatchSummary
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
-from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, withdraw
+from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
 from ladder.web.routes import page_not_found
@@ -64,6 +64,7 @@ class LadderState:
     admission: Admission = field(default_factory=Admission)
     per_day: int = SUBMISSIONS_PER_DAY  # versions an owner may submit in 24 hours (0: no limit)
     metrics: LadderMetrics | None = None  # the serving ladder's (its counters); None: the database's figures alone
+    games: list[str] | None = None  # the games the ladder schedules (`serve --game`); None: every game
 
 
 class ChallengeRequest(BaseModel):
@@ -297,7 +298,8 @@ def create_app(state: LadderState) -> FastAPI:
                     outcome = await submit(state.make, state.store, user, body, state.limits, state.validate, state.sandbox, state.per_day)
         except SubmissionRefused as exc:
             raise HTTPException(exc.status, str(exc), exc.headers) from None
-        payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": outcome.reason, "log": outcome.log}
+        reason = with_unscheduled(outcome, state.games)
+        payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": reason, "log": outcome.log}
         return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
 
     @app.post("/api/bots/{name}/withdraw", summary="Take your bot off the ladder (owner token); a new submission brings it back", tags=["bots"])

@@ -564,7 +564,7 @@ class Ladder:
             if serve_http:
                 app = create_app(LadderState(
                     self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox, metrics=self.metrics,
-                    per_day=self.config.submissions_per_day,
+                    per_day=self.config.submissions_per_day, games=self.config.games,
                 ))
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 serving = asyncio.create_task(server.serve())

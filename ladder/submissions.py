@@ -133,6 +133,18 @@ class Outcome:
     accepted: bool
     reason: str
     log: str
+    games: tuple[str, ...] = ()  # the games its bot.toml names
+
+
+def with_unscheduled(outcome: Outcome, scheduled: list[str] | None) -> str:
+    """The outcome's reason, told also, when the ladder schedules only some games (``serve --game``) and not all of
+    the accepted version's, that it joined but those games' matches are never played here."""
+    missing = [g for g in outcome.games if scheduled is not None and g not in scheduled]
+    if not outcome.accepted or not missing:
+        return outcome.reason
+    said = f"is on the ladder, but this ladder schedules only {', '.join(scheduled or ())}: its {', '.join(missing)} matches are not played here"
+    more = outcome.reason.removeprefix("is on the ladder; ")  # the same-version note, which says it joined too
+    return f"{said}; {more}" if more else said
 
 
 #: The bot store's folders of submissions in progress: archives being unpacked, and validation matches' files.
@@ -265,7 +277,7 @@ async def submit(
             raise SubmissionRefused(503, "the ladder cannot play validation matches now; nothing of this version was kept: submit again later") from None
         log_.exception("the submission of %s failed", manifest.name)
         raise SubmissionRefused(500, "the ladder failed to register this version (an internal error); nothing of it was kept") from None
-    return Outcome(manifest.name, seq, manifest.version, not reason, reason or note, log)
+    return Outcome(manifest.name, seq, manifest.version, not reason, reason or note, log, manifest.games)
 
 
 def same_version_note(db: Session, version: BotVersion) -> str:
