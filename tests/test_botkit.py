@@ -268,3 +268,14 @@ def test_the_readmes_match_against_the_random_sample_bot_names_it_from_anywhere(
     command = [word for word in against[0] if word != "..."]
     assert command[:4] == ["arena", "match", "glory", "kit"], command
     assert (Path(command[4]) / "bot.toml").is_file() and Path(command[4]).is_absolute(), command
+
+
+def test_a_kits_version_is_set_in_bot_toml_alone() -> None:
+    """The kits set version = "0.1.0" in bot.toml and in the bot's class too. The class's is sent in the hello and
+    shown nowhere, so an author who raised it there went on seeing the old version on arena's tables and the ladder."""
+    from arena.cli.botkit import PY_BOT, TS_BOT, manifest
+
+    assert not re.search(r"^\s*(override\s+)?version\s*=", PY_BOT, re.M), PY_BOT
+    assert not re.search(r"^\s*(override\s+)?version\s*=", TS_BOT, re.M), TS_BOT
+    assert "its version is bot.toml's" in PY_BOT and "its version is bot.toml's" in TS_BOT
+    assert 'version = "0.1.0"' in manifest("m", "glory", "python", ["python", "bot.py"])

@@ -82,8 +82,7 @@ from arena_sdk import Bot, Request, random_action, run
 
 
 class __CLASS__(Bot):
-    name = "__NAME__"
-    version = "0.1.0"
+    name = "__NAME__"  # for its log when run by hand; its version is bot.toml's (raise it there)
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.seed = seed
@@ -190,8 +189,7 @@ TS_BOT = """/**
 import { type ActionOf, Bot, type GameStart, randomAction, Request, Rng } from "arena-sdk";
 
 export class __CLASS__ extends Bot<"__GAME__"> {
-  override name = "__NAME__";
-  override version = "0.1.0";
+  override name = "__NAME__"; // for its log when run by hand; its version is bot.toml's (raise it there)
   rng: Rng;
 
   constructor(readonly seed?: number | string) {
