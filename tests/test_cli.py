@@ -334,6 +334,20 @@ def test_a_replay_nested_too_deep_or_with_a_huge_number_is_refused(tmp_path: Pat
         assert message in " ".join(result.output.split()), result.output
 
 
+def test_a_tournaments_save_file_given_as_a_replay_is_named_as_what_it_is(tmp_path: Path) -> None:
+    """`arena replay t.jsonl` said "not a JSON replay (Extra data: line 2 column 1)": an author who took the
+    tournament's file for its replays was not told what it was, nor where a tournament's replays go."""
+    saved = tmp_path / "t.jsonl"
+    result = runner.invoke(app, ["tournament", "glory", RANDOM, RANDOM, "--games", "2", "--seed", "1", "--save", str(saved), "--json", "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 0, result.output
+    for path in (saved, tmp_path / "header-only.jsonl"):
+        if path != saved:
+            path.write_text(saved.read_text().splitlines()[0] + "\n")
+        shown = runner.invoke(app, ["replay", str(path), "--text"])
+        said = " ".join(shown.output.split())
+        assert shown.exit_code == 2 and "a tournament's --save file" in said and "--replay-dir" in said, said
+
+
 def test_referee_serve_seats_a_game_without_a_two_seat_table_at_its_smallest_count(tmp_path: Path) -> None:
     """As `arena tournament --players` does: the default of 2 refused the Assassination Game ("played by 4 players,
     not 2") though no --players was given."""

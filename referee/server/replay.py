@@ -156,6 +156,19 @@ def load_replay(path: Path, complete: bool = True) -> dict[str, Any]:
     return parse_replay(raw, str(path), complete)
 
 
+def tournament_file(raw: bytes, origin: str) -> str | None:
+    """What to say of a tournament's ``--save`` file given as a replay (its first line names its format), else None."""
+    from referee.tournament.saved import FORMAT as SAVED
+
+    try:
+        head = json.loads(raw.split(b"\n", 1)[0])
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(head, dict) or head.get("format") != SAVED:
+        return None
+    return f"{origin}: a tournament's --save file (its games' results), not a replay: `arena tournament --replay-dir DIR` keeps every match's replay"
+
+
 def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, Any]:
     """A replay's JSON checked for its format and version; ``origin`` names it in errors (ReplayError).
 
@@ -165,11 +178,11 @@ def parse_replay(raw: bytes, origin: str, complete: bool = True) -> dict[str, An
     try:
         data = json.loads(raw)
     except ValueError as exc:  # not JSON, not UTF-8, or a number of more digits than Python converts
-        raise ReplayError(f"{origin}: not a JSON replay ({exc})") from None
+        raise ReplayError(tournament_file(raw, origin) or f"{origin}: not a JSON replay ({exc})") from None
     except RecursionError:
         raise ReplayError(f"{origin}: not a replay: its JSON nests too deep") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ReplayError(f"{origin}: not an arena replay")
+        raise ReplayError(tournament_file(raw, origin) or f"{origin}: not an arena replay")
     if data.get("version") not in READABLE:
         raise ReplayError(f"{origin}: replay version {data.get('version')} is not one of {', '.join(map(str, READABLE))}")
     missing = [key for key in ("game", "num_players", "seed", "options", "actions") if key not in data]
