@@ -126,6 +126,18 @@ def test_a_bad_name_is_told_the_whole_rule(tmp_path: Path, name: str) -> None:
         add_user(None, name)  # type: ignore[arg-type]  # refused before the database is used
 
 
+def test_an_unbuilt_bot_with_a_build_script_is_told_the_command_that_builds_it(tmp_path: Path) -> None:
+    """"build the bot first" named no command, though the kit's package.json has one: `npm run build`."""
+    folder = bot(tmp_path, 'command = ["node", "--enable-source-maps", "dist/main.js"]\n')
+    (folder / "package.json").write_text('{"name": "m", "scripts": {"build": "node bundle.mjs main.ts"}}')
+    with pytest.raises(ManifestError, match=r"build the bot first \(npm run build\)"):
+        check_built(load_manifest(folder))
+    for other in ('{"scripts": {"test": "node --test"}}', "not JSON", "[]"):  # no build script: no command to name
+        (folder / "package.json").write_text(other)
+        with pytest.raises(ManifestError, match=r"build the bot first: a bot cannot"):
+            check_built(load_manifest(folder))
+
+
 def test_a_bot_whose_command_names_a_missing_program_or_script_is_told_to_build_it(tmp_path: Path) -> None:
     """An unbuilt bot (a TypeScript bot before its bundle is made) started, died at once, and only its log said why."""
     folder = bot(tmp_path, 'command = ["node", "--enable-source-maps", "dist/main.js"]\n')

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import json
 import os
 import re
 import tomllib
@@ -103,6 +104,15 @@ def load_manifest(bot_dir: str | Path) -> BotManifest:
     return BotManifest(path.resolve(), name, version, tuple(games), tuple(command), str(language), per_process)
 
 
+def has_build_script(folder: Path) -> bool:
+    """Whether the bot's package.json has a ``build`` script, as the TypeScript kits' has: then `npm run build` builds it."""
+    try:
+        scripts = json.loads((folder / "package.json").read_text(encoding="utf-8")).get("scripts")
+    except (OSError, ValueError, AttributeError):  # none, not JSON, not an object
+        return False
+    return isinstance(scripts, dict) and "build" in scripts
+
+
 def check_built(manifest: BotManifest) -> None:
     """Refuse a bot whose command names a relative program or script its folder lacks, or a program it may not run (ManifestError).
 
@@ -117,9 +127,10 @@ def check_built(manifest: BotManifest) -> None:
             continue
         target = manifest.path / word
         if not os.path.lexists(target):
+            how = " (npm run build)" if has_build_script(manifest.path) else ""
             raise ManifestError(
                 f"{manifest.path / MANIFEST}: its command names {word}, which is not in the bot's folder"
-                " (build the bot first: a bot cannot build itself at run time)"
+                f" (build the bot first{how}: a bot cannot build itself at run time)"
             )
         if i == 0 and target.is_file() and not os.access(target, os.X_OK):  # else the shell's "Permission denied", code 126
             raise ManifestError(
