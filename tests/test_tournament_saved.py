@@ -16,11 +16,13 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from tests.support import ROOT, SAMPLE_BOTS
+from tests.support import ROOT, SAMPLE_BOTS, TEST_BOTS
+from tests.waiting import wait_for
 
 runner = CliRunner()
 GREEDY = str(SAMPLE_BOTS / "generals_war_greedy")
 RANDOM = str(SAMPLE_BOTS / "random")
+SLEEPY = str(TEST_BOTS / "sleepy")
 CRASH = str(ROOT / "tests" / "bots" / "crash_at_start")
 
 
@@ -391,3 +393,32 @@ def test_games_saved_in_another_sandbox_are_another_tournament(tmp_path: Path, m
     said = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--sandbox", "docker", "--save", str(save))
     assert "sandbox 'process' there, 'docker' here" in said
     assert save.read_bytes() == before
+
+
+def stopped_midway(tmp_path: Path, command: list[str]) -> str:
+    """``command``, stopped by SIGTERM once the sleepy bot is asked to decide (its match under way): its stderr."""
+    logs = tmp_path / "logs"
+    proc = subprocess.Popen([*command, "--log-dir", str(logs)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    try:
+        wait_for("the sleepy bot asked", lambda: any("asked to decide" in log.read_text() for log in logs.glob("*sleepy.log")))
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    return " ".join(stderr.split())
+
+
+def test_a_tournament_stopped_without_save_says_its_games_are_not_kept_and_how_to_keep_them(tmp_path: Path) -> None:
+    """With --save, a stopped tournament says where its games are kept; without, it said nothing at all, and an author
+    who stopped an hour's tournament learnt only by running it again that every game was gone."""
+    said = stopped_midway(tmp_path, [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", SLEEPY, RANDOM, "-n", "4", "--seed", "3"])
+    assert "stopped: the games played so far are not kept; --save FILE keeps each finished game" in said, said
+
+
+def test_a_match_stopped_midway_says_no_replay_was_written_and_where_the_logs_are(tmp_path: Path) -> None:
+    """`arena match` stopped by Ctrl-C or SIGTERM ended in silence: no replay, and no word of where the logs were."""
+    replay = tmp_path / "r.json"
+    said = stopped_midway(tmp_path, [sys.executable, "-m", "arena.cli.main", "match", "generals-war", SLEEPY, RANDOM, "--seed", "3", "--replay", str(replay)])
+    assert f"stopped: the match was not finished, so no replay was written; the bots' logs so far are in {tmp_path / 'logs'}/" in said, said
+    assert not replay.exists()

@@ -206,7 +206,11 @@ def run_match(
         check_dir(log_dir, "--log-dir")
         check_file(path, "--replay")
     setup = MatchSetup(game, bots, seed, options, clock, log_dir, sandbox)
-    played = running.run(run_local_match(setup, launcher))
+    try:
+        played = running.run(run_local_match(setup, launcher))
+    except (KeyboardInterrupt, running.Terminated):
+        err.print(f"stopped: the match was not finished, so no replay was written; the bots' logs so far are in {log_dir}/", soft_wrap=True, markup=False)
+        raise
     record = played.record
     saved = saved_replay(record, path)
     seats: list[dict[str, Any]] = [

@@ -189,6 +189,11 @@ def tournament(
             progress.stop()
             if save is not None:
                 err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
+            elif not isinstance(exc, OSError):
+                err.print(
+                    "stopped: the games played so far are not kept; --save FILE keeps each finished game, and the same command"
+                    " then goes on where it stopped", soft_wrap=True, markup=False,
+                )  # fmt: skip
             if isinstance(exc, OSError):  # a full disk, a folder taken away: a replay or a saved game not written
                 fail(f"the tournament stopped: {exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else f"the tournament stopped: {exc}")
             raise
