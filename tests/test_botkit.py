@@ -279,3 +279,19 @@ def test_a_kits_version_is_set_in_bot_toml_alone() -> None:
     assert not re.search(r"^\s*(override\s+)?version\s*=", TS_BOT, re.M), TS_BOT
     assert "its version is bot.toml's" in PY_BOT and "its version is bot.toml's" in TS_BOT
     assert 'version = "0.1.0"' in manifest("m", "glory", "python", ["python", "bot.py"])
+
+
+@pytest.mark.parametrize("lang", ["python", pytest.param("typescript", marks=needs_node)])
+def test_the_docs_a_kit_points_to_are_named_in_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """A kit's README and bot.toml pointed to docs/bots.md and docs/games/GAME.md, paths of the repository's folder: a
+    kit made anywhere else, as kits are, found no such files. They are named in full, as the random sample bot is,
+    and so is the game's .proto, whose View's fields are what request.view holds (the README named no place for them)."""
+    monkeypatch.chdir(tmp_path)
+    new("kit", "--game", "glory", "--lang", lang, "--dir", "kit")
+    readme = (tmp_path / "kit" / "README.md").read_text()
+    assert "proto/arena/v1/glory.proto" in readme, readme
+    for file in ("README.md", "bot.toml"):
+        text = (tmp_path / "kit" / file).read_text()
+        docs = re.findall(r"[^\s(`]*(?:docs/[\w/.-]*\.md|proto/[\w/.-]*\.proto)", text)
+        assert docs, (file, text)
+        assert all(Path(doc).is_absolute() and Path(doc).is_file() for doc in docs), (file, docs)

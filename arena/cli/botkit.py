@@ -158,11 +158,12 @@ A bot for __GAME_NAME__ (`__GAME__`), made by `arena bot new`. It plays a random
 legal action: make `act` in `bot.py` smarter.
 
 - `bot.toml` names the bot, its games and the command that starts it.
-- `bot.py` is the bot: a subclass of `arena_sdk.Bot` (docs/bots.md). `request.view`
-  is what the seat knows, `request.kind` and `request.choice` the decision and its
+- `bot.py` is the bot: a subclass of `arena_sdk.Bot` (__DOCS__/bots.md). `request.view`
+  is what the seat knows (the `View` of __PROTO__, whose comments say what each
+  field holds), `request.kind` and `request.choice` the decision and its
   constraints, `request.legal_actions` every legal action when there are at most 64.
   `arena_sdk.games.__MODULE__` has the game's action builders and helpers, and
-  docs/games/__GAME__.md the rules as the referee reads them.
+  __DOCS__/games/__GAME__.md the rules as the referee reads them.
 - `__TEST_FILE__` plays whole games with the bot in every seat.
 
 Play it and test it (with the arena environment, such as `.venv/bin/`):
@@ -265,7 +266,8 @@ legal action: make `act` in `bot.ts` smarter.
 
 - `bot.toml` names the bot, its games and the command that starts it (`node --enable-source-maps dist/main.js`).
 - `bot.ts` is the bot: a subclass of `Bot<"__GAME__">` from the Arena TypeScript SDK
-  (docs/typescript.md). `main.ts` runs it.
+  (__DOCS__/typescript.md). `main.ts` runs it. `request.view` is what the seat knows: the `View` of
+  __PROTO__, whose comments say what each field holds (its names in camelCase).
 - `bot.test.ts` checks the bot's answers to decisions recorded from a real game
   (`fixtures.json`); `arena match` plays whole games.
 - `npm run build` type-checks and bundles `main.ts` and `bot.test.ts` with the SDK
@@ -377,7 +379,7 @@ def fill(template: str, values: dict[str, str]) -> str:
 def manifest(name: str, game: str, language: str, command: list[str]) -> str:
     return (
         "# Made by `arena bot new`: the bot's name, version, language, games and the command that\n"
-        "# starts it, run in this directory (docs/bots.md).\n"
+        f"# starts it, run in this directory ({ROOT / 'docs' / 'bots.md'}).\n"
         f'name = "{name}"\nversion = "0.1.0"\nlanguage = "{language}"\ngames = ["{game}"]\n'
         f"command = {json.dumps(command)}\n"
     )
@@ -416,6 +418,8 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
         "DIR": shlex.quote(str(directory)),  # the README's commands, as a shell takes a folder with a space in its name
         "MATCH": match_command(game, shlex.quote(str(directory))),
         "SDK": str(TS_SDK),
+        "DOCS": str(ROOT / "docs"),  # in full, as RANDOM: a kit is made anywhere
+        "PROTO": str(ROOT / "proto" / "arena" / "v1" / f"{game.replace('-', '_')}.proto"),
         "RANDOM": shlex.quote(str(ROOT / "sample_bots" / "random")),  # in full: a kit is made anywhere
         "TEST_FILE": test_file(name),
     }
