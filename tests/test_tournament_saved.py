@@ -422,3 +422,21 @@ def test_a_match_stopped_midway_says_no_replay_was_written_and_where_the_logs_ar
     said = stopped_midway(tmp_path, [sys.executable, "-m", "arena.cli.main", "match", "generals-war", SLEEPY, RANDOM, "--seed", "3", "--replay", str(replay)])
     assert f"stopped: the match was not finished, so no replay was written; the bots' logs so far are in {tmp_path / 'logs'}/" in said, said
     assert not replay.exists()
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [{"logs": 5}, {"why": [{"kind": 5}, None]}, {"why": "x"}, {"logs": [1, 2]}, {"why": [{"kind": "CRASH"}, None]}],
+)
+def test_a_saved_games_forfeit_notes_edited_into_junk_lose_only_the_note(tmp_path: Path, junk: dict[str, Any]) -> None:
+    """A saved game's `logs` and `why` (the explanation of a forfeit) are read only when whole: junk there was a
+    TypeError traceback, or a KeyError when the forfeit was printed. The game's result still counts."""
+    save = tmp_path / "games.jsonl"
+    args = ["generals-war", str(TEST_BOTS / "crash_at_start"), RANDOM, "--games", "2", "--seed", "1", "--save", str(save)]
+    first = tournament(tmp_path, *args)
+    header, *games = save.read_text().splitlines()
+    save.write_text("\n".join([header, *(json.dumps({**json.loads(g), **junk}) for g in games)]) + "\n")
+    again = runner.invoke(app, ["tournament", *args, "--log-dir", str(tmp_path / "logs")])
+    assert again.exit_code == 0 and "Traceback" not in again.output, again.output
+    assert "forfeited games: crash-at-start (2)" in " ".join(again.output.split())
+    assert tournament(tmp_path, *args)["standings"] == first["standings"]

@@ -72,6 +72,23 @@ class TournamentConfig:
     digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
 
+def kept_notes(kept: dict[str, Any], seats: int) -> tuple[tuple[str, ...], tuple[dict[str, Any] | None, ...]]:
+    """A saved game's ``logs`` and ``why``, when whole; else none (a file of an older Arena, or edited since: the
+    result, checked apart, still counts, and only the explanation of a forfeit is lost)."""
+    logs, why = kept.get("logs"), kept.get("why")
+
+    def verdict(v: object) -> bool:
+        return v is None or (
+            isinstance(v, dict) and isinstance(v.get("kind"), str) and type(v.get("decision")) is int and isinstance(v.get("detail"), str)
+        )  # fmt: skip
+
+    if not (isinstance(logs, list) and isinstance(why, list) and len(logs) == len(why) == seats):
+        return (), ()
+    if not all(isinstance(log, str) for log in logs) or not all(verdict(v) for v in why):
+        return (), ()
+    return tuple(logs), tuple(why)
+
+
 @dataclass
 class PlayedGame:
     scheduled: ScheduledGame
@@ -192,7 +209,7 @@ class _Player:
             replay = Path(kept["replay"]) if kept.get("replay") else None
             return PlayedGame(
                 game, tuple(kept["ranks"]), tuple(kept["scores"]), tuple(kept["forfeited"]), kept["match_id"],
-                replay if replay is not None and replay.is_file() else None, tuple(kept.get("logs", ())), tuple(kept.get("why", ())),
+                replay if replay is not None and replay.is_file() else None, *kept_notes(kept, len(game.seats)),
             )  # fmt: skip
         played = await self._play(game)
         if self.saved is not None:
