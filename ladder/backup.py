@@ -21,6 +21,7 @@ from sqlalchemy import make_url
 
 from ladder.db import DB_FILE
 from ladder.submissions import IN_PROGRESS
+from ladder.vacuum import LOCK_SUFFIX
 
 
 class BackupError(Exception):
@@ -80,9 +81,9 @@ def copy_database(source: Path, target: Path) -> None:
 
 
 def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
-    """Everything of the data folder but the database (and its journal files) and submissions in progress."""
+    """Everything of the data folder but the database (and its journal files and vacuum's lock) and submissions in progress."""
     in_progress = {(data_dir / "bots" / name).resolve() for name in IN_PROGRESS}
-    journals = {Path(f"{p}{suffix}") for p in skip for suffix in ("", "-wal", "-shm", "-journal")}
+    journals = {Path(f"{p}{suffix}") for p in skip for suffix in ("", "-wal", "-shm", "-journal", LOCK_SUFFIX)}
 
     def ignored(folder: str, names: list[str]) -> set[str]:
         here = Path(folder).resolve()

@@ -40,6 +40,18 @@ T = TypeVar("T")
 DEFAULT_SERVER = "http://127.0.0.1:8765"
 
 
+@ladder_app.callback()
+def ladder_command(ctx: typer.Context) -> None:
+    """The ladder: submit bots, schedule and rate matches, watch the standings."""
+    ctx.call_on_close(let_go_of_vacuums)
+
+
+def let_go_of_vacuums() -> None:
+    """The command is over: its share of a vacuum's lock (wait_for_vacuum) ends, in a test's process too."""
+    if (vacuums := sys.modules.get("ladder.vacuum")) is not None:  # not imported here: most commands never open a database
+        vacuums.let_go()
+
+
 def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False, upgrade: bool = False) -> Any:
     """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder
     already; ``write``: the command writes, so a database it cannot write is refused now; ``upgrade``: an older
@@ -62,8 +74,13 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
         fail(f"no ladder at {db} (no such database file)")
     made = first_missing(data)
     config = LadderConfig(data, db)
+    database = sqlite_database(data, db) if write or upgrade else None
+    if database is not None and database.is_file():
+        wait_for_vacuum(database)
     try:
         make = open_db(config, upgrade)
+        if database is not None:
+            wait_for_vacuum(database)  # a new file: shared from now on, so that no vacuum starts under the command
         if write:
             check_writable(make)
         return make
@@ -101,17 +118,46 @@ def database_errors() -> Iterator[None]:
 
 def missing_sqlite_file(url: str) -> bool:
     """Whether ``url`` names an SQLite file that is not there (opening it would make an empty one)."""
+    path = sqlite_file_of(url)
+    return path is not None and not path.is_file()
+
+
+def sqlite_file_of(url: str) -> Path | None:
+    """The SQLite file ``url`` names, or None for another database, one in memory or a URL that is not one."""
     from sqlalchemy import make_url
     from sqlalchemy.exc import ArgumentError
 
     try:
         parsed = make_url(url)
     except ArgumentError:
-        return False  # told when it is opened
+        return None  # told when it is opened
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return False
+        return None
     path = sqlite_uri_path(parsed.database) if str(parsed.query.get("uri", "")).lower() in ("true", "1") else parsed.database
-    return path is not None and not Path(path).is_file()
+    return None if path is None else Path(path)
+
+
+def sqlite_database(data: Path, db: str | None) -> Path | None:
+    """The ladder's SQLite file (in the data folder unless --db names another), or None for another database."""
+    from ladder.db import DB_FILE
+
+    return data / DB_FILE if db is None else sqlite_file_of(db)
+
+
+def wait_for_vacuum(database: Path) -> None:
+    """Share the vacuum's lock of ``database`` (ladder/vacuum.py) until the command ends: while `arena ladder
+    vacuum` rewrites the file, say so once and wait for it, rather than fail on SQLite's lock after 30 s."""
+    from ladder.vacuum import share
+
+    said: list[str] = []
+
+    def waiting(why: str) -> None:
+        err.print(f"[yellow]note:[/] {escape(why)}", soft_wrap=True, highlight=False)
+        said.append(why)
+
+    share(database, waiting)
+    if said:
+        err.print("the vacuum has ended: going on", soft_wrap=True)
 
 
 def require_ladder(data: Path) -> None:

@@ -8,12 +8,13 @@ rows back to the disk (ladder/vacuum.py): an SQLite file keeps it after `arena l
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated
 
 import typer
 
 from arena.cli.failing import fail
-from arena.cli.ladder import DEFAULT_DATA, DataDir, DbUrl, console, database_errors, ladder_app, open_ladder_db
+from arena.cli.ladder import DEFAULT_DATA, DataDir, DbUrl, console, database_errors, ladder_app, open_ladder_db, sqlite_database
 
 
 @ladder_app.command("copy-database")
@@ -48,14 +49,23 @@ def copy_database(
 @ladder_app.command()
 def vacuum(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Operator: shrink the SQLite file to the rows it keeps (after `arena ladder prune`), with the ladder stopped."""
-    from ladder.hold import LadderBusy
-    from ladder.vacuum import VacuumError, postgresql_size, vacuum as vacuumed
+    from ladder.hold import LadderBusy, check_free
+    from ladder.vacuum import InUse, VacuumError, alone, postgresql_size, vacuum as vacuumed
 
-    make = open_ladder_db(data, db, existing=True, write=True)
+    database = sqlite_database(data, db)
     try:
-        with database_errors():
+        # Alone on the file first: the ladders and commands started meanwhile wait for the vacuum (ladder/vacuum.py).
+        with database_errors(), alone(database) if database is not None and database.is_file() else contextlib.nullcontext():
+            make = open_ladder_db(data, db, existing=True, write=True)
             done = vacuumed(make)
             size = postgresql_size(make) if done.path is None else None
+    except InUse:
+        try:
+            with database_errors():
+                check_free(open_ladder_db(data, db, existing=True))  # a ladder serving it is named
+        except LadderBusy as exc:
+            fail(str(exc))
+        fail("a ladder is starting on this database, or another `arena ladder` command writes to it: try again once it has ended")
     except (LadderBusy, VacuumError, OSError) as exc:
         fail(str(exc))
     if done.path is not None:
