@@ -33,7 +33,7 @@ from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
-from ladder.schemas import BotDetail, MatchSummary
+from ladder.schemas import BotDetail, Health, MatchSummary, Withdrawal
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
@@ -223,7 +223,7 @@ def create_app(state: LadderState) -> FastAPI:
 
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/api/health", summary="Whether the ladder answers", tags=["ladder"])
+    @app.get("/api/health", summary="Whether the ladder answers", tags=["ladder"], response_model=Health)
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
@@ -302,7 +302,7 @@ def create_app(state: LadderState) -> FastAPI:
         payload = {"bot": outcome.bot, "seq": outcome.seq, "version": outcome.version, "accepted": outcome.accepted, "reason": reason, "log": outcome.log}
         return JSONResponse(payload, status_code=201 if outcome.accepted else 422)
 
-    @app.post("/api/bots/{name}/withdraw", summary="Take your bot off the ladder (owner token); a new submission brings it back", tags=["bots"])
+    @app.post("/api/bots/{name}/withdraw", summary="Take your bot off the ladder (owner token); a new submission brings it back", tags=["bots"], response_model=Withdrawal)
     def withdraw_bot(name: str, user: Owner, db: Db) -> dict[str, Any]:
         try:
             seq = withdraw(db, user.id, name)

@@ -117,8 +117,10 @@ MATCH_STATUSES: tuple[str, ...] = get_args(MatchStatus)
 #: What a match is played for: a rated one, a placement (a newcomer's first rated ones), a challenge an owner asked
 #: for, or an exhibition (more seats than two bots; unrated). Each has its place in the queue (scheduler.PRIORITY).
 MatchKind = Literal["rated", "placement", "challenge", "exhibition"]
+#: What a bot version is once off the ladder for good (withdrawn, or replaced by a newer one): a withdrawal's answer.
+Retired = Literal["retired"]
 #: What a bot version may be (ladder/submissions.py, ladder/suspension.py).
-VersionStatus = Literal["validating", "active", "suspended", "rejected", "retired"]
+VersionStatus = Literal["validating", "active", "suspended", "rejected", Retired]
 VERSION_STATUSES: tuple[str, ...] = get_args(VersionStatus)
 
 

@@ -5,12 +5,12 @@ any other would be kept (``extra="allow"``)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.v1 import referee_pb2 as pb
-from ladder.models import MatchKind, MatchStatus, VersionStatus
+from ladder.models import MatchKind, MatchStatus, Retired, VersionStatus
 
 #: The kinds of verdict a seat may get (a Verdict message's kind; never its UNSPECIFIED).
 VERDICT_KINDS = [name for name in pb.VerdictKind.keys() if name != "VERDICT_KIND_UNSPECIFIED"]
@@ -75,3 +75,13 @@ class BotDetail(Answer):
     name: str
     owner: str
     versions: list[BotVersion]
+
+
+class Health(Answer):
+    status: Literal["ok"] = Field(description="The one value: the ladder answers (/metrics' arena_database_up tells whether its database does).")
+
+
+class Withdrawal(Answer):
+    bot: str
+    seq: int = Field(description="The version withdrawn.")
+    status: Retired = Field(description="What that version is now.")

@@ -61,3 +61,18 @@ def test_the_answers_are_the_listings_as_before_whatever_their_status(ladder: La
     assert ladder.client.get("/api/matches", params={"limit": 200}).json() == listed
     assert ladder.client.get(f"/api/matches/{made[0]}").json() == one
     assert ladder.client.get("/api/bots/random").json() == bot
+
+
+def values(prop: dict[str, Any]) -> list[Any]:
+    """The values a property's schema allows (an enum, or a const: pydantic's one-value Literal)."""
+    return list(prop["enum"]) if "enum" in prop else [prop["const"]] if "const" in prop else []
+
+
+def test_the_health_and_a_withdrawals_status_are_the_one_value_each_answer_holds(ladder: LadderFixture) -> None:
+    """They were any string: a client checking `status == "ok"` (a probe) could not tell it was the one value."""
+    doc = ladder.client.get("/openapi.json").json()
+    health = answered(doc, "/api/health")["properties"]
+    assert values(health["status"]) == ["ok"] and ladder.client.get("/api/health").json() == {"status": "ok"}
+    withdrawn = schema_of(doc, doc["paths"]["/api/bots/{name}/withdraw"]["post"]["responses"]["200"]["content"]["application/json"]["schema"])
+    assert values(withdrawn["properties"]["status"]) == ["retired"] and "retired" in get_args(VersionStatus)
+    assert withdrawn["properties"]["seq"]["type"] == "integer" and withdrawn["properties"]["bot"]["type"] == "string"
