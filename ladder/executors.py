@@ -257,13 +257,15 @@ class DaskExecutor:
         await client.register_plugin(ArenaWorkerPlugin(own_cluster=self.cluster is not None), name="arena")
 
     async def _connect(self, timeout: float) -> None:
-        """A client of the scheduler at ``address``, its workers' plugin registered; one that fails half-way is closed."""
+        """A client of the scheduler at ``address``, its workers' plugin registered; one that fails (or is cancelled)
+        half-way is closed."""
         from distributed import Client
 
-        client = await Client(self.address, asynchronous=True, name="arena-ladder", timeout=timeout)  # type: ignore[no-untyped-call]
+        client: Any = Client(self.address, asynchronous=True, name="arena-ladder", timeout=timeout)  # type: ignore[no-untyped-call]
         try:
+            await client
             await self._register_plugin(client)
-        except BaseException:
+        except BaseException:  # a try cut short by the ladder's stop too: dropped unclosed, Dask warned of it at exit
             with contextlib.suppress(Exception):
                 await client.close()
             raise

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import socket
+import warnings
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -184,3 +186,32 @@ def test_the_ladders_own_cluster_between_workers_is_not_told_as_having_none(capl
     with caplog.at_level(logging.INFO, "arena.ladder.executors"):
         assert asyncio.run(ask()) == 0
     assert not [r.getMessage() for r in caplog.records if r.name == "arena.ladder.executors"]
+
+
+def test_a_try_cut_short_by_the_ladders_stop_leaves_no_client_open() -> None:
+    """A try to reach a lost scheduler lasts up to RECONNECT_S and one starts every RECONNECT_S, so a ladder stopped
+    meanwhile nearly always cut one short: its Client was dropped unclosed, and the ladder's last words after a clean
+    stop were Dask's RuntimeWarnings ("coroutine 'Client._close' was never awaited"), its timer left behind too."""
+    from distributed import Client
+
+    port, address, executor = on_a_free_port()  # nothing listens there
+
+    async def go() -> None:
+        trying = asyncio.ensure_future(executor.start())
+        while not trial():
+            await asyncio.sleep(0.01)  # until the try's Client is made
+        trying.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await trying
+        assert not [c.status for c in trial() if c.status != "closed"], "the try's client was left open"
+
+    def trial() -> list[Client]:
+        """The clients this process made for ``address`` (Dask's own list of them)."""
+        return [c for c in list(Client._instances) if c._start_arg == address]
+
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        asyncio.run(go())
+        gc.collect()
+    assert not [str(w.message) for w in said if "never awaited" in str(w.message)]
+
