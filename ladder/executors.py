@@ -262,12 +262,20 @@ class DaskExecutor:
         from distributed import Client
 
         client: Any = Client(self.address, asynchronous=True, name="arena-ladder", timeout=timeout)  # type: ignore[no-untyped-call]
+        # Dask's timeout bounds the connection, not its handshake: at an address where something else listens (or a
+        # scheduler frozen), the try never ended. Twice Dask's, so that a refused connection is told in Dask's words.
+        limit = asyncio.timeout(2 * timeout)
         try:
-            await client
-            await self._register_plugin(client)
-        except BaseException:  # a try cut short by the ladder's stop too: dropped unclosed, Dask warned of it at exit
+            async with limit:
+                await client
+                await self._register_plugin(client)
+        except BaseException as exc:  # a try cut short by the ladder's stop too: dropped unclosed, Dask warned of it at exit
             with contextlib.suppress(Exception):
                 await client.close()
+            if limit.expired():
+                raise OSError(f"{self.address} takes connections but does not answer as a Dask scheduler (no handshake in {2 * timeout:g} s)") from None
+            if isinstance(exc, MemoryError):  # the first bytes of another protocol read as a message's length
+                raise OSError(f"{self.address} does not answer as a Dask scheduler (what it sent is no Dask message)") from None
             raise
         self.client = client
 

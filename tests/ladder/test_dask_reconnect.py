@@ -215,3 +215,30 @@ def test_a_try_cut_short_by_the_ladders_stop_leaves_no_client_open() -> None:
         gc.collect()
     assert not [str(w.message) for w in said if "never awaited" in str(w.message)]
 
+
+@pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"], ids=["silent", "http"])
+def test_an_address_where_something_else_listens_is_told_and_tried_again(
+    answer: bytes | None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """--dask-address at a port that takes the connection but is no Dask scheduler (another service, a scheduler
+    frozen by SIGSTOP or swapping): Dask bounds the connection by its timeout, not the handshake after it. Silent, the
+    try never ended: the ladder logged nothing and never tried again, its queue still for good. Answering in another
+    protocol, the log said "MemoryError: " (Dask read the first bytes as a message's length)."""
+    monkeypatch.setattr(executors, "RECONNECT_S", 0.5)
+    port, address, executor = on_a_free_port()
+
+    async def other_service(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if answer is not None:
+            writer.write(answer)
+            await writer.drain()
+        await reader.read()  # until the ladder hangs up
+
+    async def go() -> None:
+        async with await asyncio.start_server(other_service, "127.0.0.1", port):
+            await asyncio.wait_for(executor.start(), 120)  # a try that never ends fails here, not the ladder's queue
+            assert await executor.capacity() == 0
+            await executor.close()
+
+    with_short_connects(go, caplog)
+    assert told(caplog, f"the Dask scheduler at {address} cannot be reached") == 1
+    assert told(caplog, "does not answer as a Dask scheduler") == 1, [r.getMessage() for r in caplog.records]
