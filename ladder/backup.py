@@ -74,6 +74,14 @@ def copy_database(source: Path, target: Path) -> None:
     try:  # as_uri: a '#', '?' or '%' in a folder's name is part of the path, not of the URI's syntax
         with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src, closing(sqlite3.connect(target)) as dst:
             src.backup(dst)  # one step: a snapshot, however the ladder writes meanwhile
+            # The pages are copied as they are: a damaged database made a damaged copy, told "backed up", for which
+            # an operator might let the last good backup go.
+            found = [" ".join(str(row[0]).split()) for row in dst.execute("PRAGMA quick_check(3)")]
+            if found != ["ok"]:
+                raise BackupError(
+                    f"the database {source} is damaged (SQLite's quick_check: {'; '.join(found)}), and so would"
+                    " be its copy: keep the backups you have; `sqlite3 ladder.db .recover` may save what it holds"
+                )
             dst.execute("UPDATE ladder_hold SET holder = NULL")
             dst.commit()
     except sqlite3.Error as exc:

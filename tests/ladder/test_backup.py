@@ -240,3 +240,22 @@ def test_the_lock_of_vacuums_beside_the_database_is_not_copied(tmp_path: Path) -
     (data / "ladder.db.vacuum-lock").write_text("4665 host 0")
     made = back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["ladder.db", "replays"] and made.files == 2
+
+
+def test_a_database_damaged_inside_is_refused_not_copied_as_a_good_backup(tmp_path: Path) -> None:
+    """A file whose header is sound but whose pages are damaged: SQLite's backup copies pages as they are, and the
+    command said "backed up", so an operator could rotate the last good backup away for a damaged one."""
+    from ladder.backup import BackupError
+
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    with sqlite3.connect(data / "ladder.db") as db:
+        db.execute("CREATE TABLE rows (n INTEGER PRIMARY KEY, text TEXT)")
+        db.execute("CREATE INDEX rows_text ON rows (text)")
+        db.executemany("INSERT INTO rows VALUES (?, ?)", [(n, f"row {n} " * 20) for n in range(2000)])
+    with (data / "ladder.db").open("r+b") as file:  # past the first pages (the schema): rows and their index
+        file.seek(16 * 4096)
+        file.write(b"\xff" * 40_000)
+    with pytest.raises(BackupError, match="is damaged"):
+        back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    assert not (tmp_path / "copy").exists()
