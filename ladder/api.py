@@ -38,7 +38,7 @@ from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
-from ladder.web.routes import page_not_found
+from ladder.web.routes import compress, page_not_found
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
 from referee.server.replay import OtherRules, ReplayError, parse_replay
@@ -160,6 +160,7 @@ def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
     app.add_middleware(BodyLimit)
+    compress(app)
     frame_cache = FrameCache()
 
     @app.exception_handler(Exception)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import httpx
+from fastapi.testclient import TestClient
 from sqlalchemy import update
 from typer.testing import CliRunner
 
 from arena.cli.main import app as cli
 from ladder.models import Match
+from ladder.web.routes import replay_app
 from referee.server.frames import build_frames
 from referee.server.replay import load_replay
 from tests.web.conftest import GAME, ServedLadder, settled_matches
@@ -174,3 +177,19 @@ def test_only_the_api_documentation_pages_fetch_from_a_cdn_as_docs_web_md_says(s
     for path in ("/docs", "/redoc"):
         assert "cdn.jsdelivr.net" in served.get(path).text and f"`{path}`" in said
     assert "cdn.jsdelivr.net" in said
+
+
+def test_frames_and_pages_are_sent_compressed_to_a_browser_that_takes_it(served: ServedLadder, tmp_path: Path) -> None:
+    """A match's frames are the state at every step written out: an Assassination Game's seat view was 1.4 MB, sent as
+    it was to a phone; gzipped it is some 27 KB. The same for ``arena replay``'s own app."""
+    match = done_matches(served)[0]
+    for path in (f"/api/matches/{match.id}/frames", "/static/viewer.js", "/"):
+        got = httpx.get(served.url + path, headers={"Accept-Encoding": "gzip"}, timeout=60)
+        assert got.status_code == 200 and got.headers.get("content-encoding") == "gzip", path
+    plain = httpx.get(served.url + f"/api/matches/{match.id}/frames", headers={"Accept-Encoding": "identity"}, timeout=60)
+    assert "content-encoding" not in plain.headers and plain.json()["frames"]  # a client that asks for none gets none
+    replay = tmp_path / "r.json"
+    replay.write_text(json.dumps(load_replay(served.file(str(match.replay_path)))))
+    local = TestClient(replay_app(replay))
+    framed = local.get("/api/replay/frames", headers={"Accept-Encoding": "gzip"})
+    assert framed.status_code == 200 and framed.headers.get("content-encoding") == "gzip" and framed.json()["frames"]
