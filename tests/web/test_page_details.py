@@ -21,6 +21,7 @@ from ladder.models import FINISHED, Bot, BotVersion, Match, MatchSeat, Rating, R
 from ladder.service import Ladder, LadderConfig
 from ladder.web.routes import replay_app
 from referee.core.cards import card_str
+from referee.games.registry import GAMES
 from tests.web.conftest import GAME, BackgroundServer
 from tests.web.test_frames import replay_data, steps
 from tests.web.test_spectator import HOLD_SEAT_FRAMES
@@ -174,6 +175,8 @@ def test_a_bots_page_lists_its_versions_newest_first_and_draws_its_history_where
     page.wait_for_selector("body[data-ready]")
     versions = page.eval_on_selector_all("#versions tbody tr", "trs => trs.map(tr => [...tr.cells].slice(0, 4).map(td => td.innerText.trim()))")
     assert versions == [["#2", "2", "active", "12"], ["#1", "1", "retired", "4"]]
+    ratings = page.inner_text("#versions tbody tr:first-child td:nth-child(5)")
+    assert f"{GAMES[GAME].spec.name}: " in ratings and GAME not in ratings, f"each game by its name, not its id: {ratings}"
     # Rated in two games: the picker is shown, the most played first (10 matches of Glory against 6 of General's War).
     assert page.is_visible("#game-pick-label")
     assert page.eval_on_selector_all("#game-pick option", "os => os.map(o => o.value)") == [OTHER, GAME]

@@ -15,6 +15,7 @@ import pytest
 
 from ladder.web.routes import replay_app
 from referee.core.cards import card_str
+from referee.games.registry import GAMES
 from referee.server.replay import load_replay
 from tests.support import ROOT, SAMPLE_BOTS
 from tests.web.conftest import GAME, BackgroundServer, ServedLadder, settled_matches
@@ -227,6 +228,9 @@ def test_the_latest_matches_keep_each_result_in_sight_on_a_phone(page: Page, ser
     desktop = page.evaluate(TABLE_LAYOUT, "#recent table")
     assert desktop["headers"] == ["Match", "Game", "Kind", "Finished", "Result (rank. bot score)"]
     assert page.eval_on_selector_all("#recent .folded", "spans => spans.filter(s => s.getClientRects().length).length") == 0
+    # the game by its name, as the navigation bar and the cards above name it: "generals-and-assassins" was its id
+    name = GAMES[GAME].spec.name
+    assert set(page.eval_on_selector_all("#recent tbody td.secondary a", "links => links.map(a => a.textContent)")) == {name}
     page.set_viewport_size({"width": 390, "height": 844})
     phone = page.evaluate(TABLE_LAYOUT, "#recent table")
     assert phone["tableWidth"] <= phone["panelInside"], f"the matches are {phone['tableWidth']} pixels wide in a {phone['panelInside']}-pixel panel"
@@ -234,7 +238,7 @@ def test_the_latest_matches_keep_each_result_in_sight_on_a_phone(page: Page, ser
     assert set(phone["cells"]) == {2}, "every row shows its match and its result"
     shown = {int(row["id"]): row for row in served.get("/api/matches", limit=100).json()}
     for match_id, folded in page.eval_on_selector_all("#recent tbody tr", "rows => rows.map(r => [r.dataset.match, r.querySelector('.folded').textContent])"):
-        assert folded.startswith(f"{GAME} · {shown[int(match_id)]['kind']} · "), folded
+        assert folded.startswith(f"{name} · {shown[int(match_id)]['kind']} · "), folded
 
 
 def board_seen(page: Page) -> dict[str, list[tuple[str, str]]]:

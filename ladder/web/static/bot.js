@@ -106,7 +106,7 @@
   }
 
   async function drawMatches() {
-    const matches = await api(`/api/matches?bot=${encodeURIComponent(name)}&limit=25`);
+    const [matches] = await Promise.all([api(`/api/matches?bot=${encodeURIComponent(name)}&limit=25`), Arena.games()]); // the games' names
     $("matches").replaceChildren(Arena.matchTable(matches, { showGame: gamesOf(detail).length > 1, highlight: name, extra: owner ? { title: "Log", cell: logCell } : null }));
   }
 
@@ -119,7 +119,7 @@
         el("td", {}, v.version),
         el("td", {}, el("span", { class: `badge status-${v.status}` }, v.status)),
         el("td", { class: "num" }, String(Object.values(v.ratings).reduce((a, r) => a + r.games, 0))),
-        el("td", {}, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, `${g}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})`))),
+        el("td", {}, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, `${Arena.nameOf(g)}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})`))),
         el("td", { title: Arena.when(v.created_at) }, Arena.ago(v.created_at)),
         el("td", { class: "small muted" }, v.reason || "")
       )
@@ -216,7 +216,8 @@
     $("withdraw").addEventListener("click", withdraw);
     const games = gamesOf(detail);
     const pick = $("game-pick");
-    for (const g of games) pick.append(el("option", { value: g }, await Arena.gameName(g)));
+    await Arena.games(); // their names, for the picker and the versions' ratings
+    for (const g of games) pick.append(el("option", { value: g }, Arena.nameOf(g)));
     $("game-pick-label").hidden = games.length < 2;
     pick.addEventListener("change", () => drawChart(pick.value));
     $("token-form").addEventListener("submit", async (e) => {

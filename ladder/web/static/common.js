@@ -95,19 +95,31 @@ const Arena = (() => {
   }
 
   let gamesPromise = null;
+  const names = new Map(); // game id -> its name, once games() has read them
   function games() {
     /* a failure is not kept: the front page's next poll asks again, where it stayed without a game until reloaded */
     if (!gamesPromise)
-      gamesPromise = api("/api/games").catch(() => {
-        gamesPromise = null;
-        return [];
-      });
+      gamesPromise = api("/api/games")
+        .then((list) => {
+          for (const g of list) names.set(g.id, g.name);
+          return list;
+        })
+        .catch(() => {
+          gamesPromise = null;
+          return [];
+        });
     return gamesPromise;
   }
 
+  /* A game by its name ("Generals & Assassins"), as the navigation bar and the cards name it, once games() has read
+     the names; its id until then (or for a game the ladder no longer lists). */
+  function nameOf(id) {
+    return names.has(id) ? names.get(id) : id;
+  }
+
   async function gameName(id) {
-    const found = (await games()).find((g) => g.id === id);
-    return found ? found.name : id;
+    await games();
+    return nameOf(id);
   }
 
   /* A match's seats as "rank. bot (score)" lines: the winner first. */
@@ -129,7 +141,7 @@ const Arena = (() => {
     );
   }
 
-  /* The latest matches as a table; rows link to the viewer. */
+  /* The latest matches as a table; rows link to the viewer. Games are named by name: await games() first. */
   function matchTable(matches, options) {
     const opts = options || {};
     if (!matches.length) return el("p", { class: "muted" }, "No match finished yet.");
@@ -144,7 +156,7 @@ const Arena = (() => {
       opts.extra ? el("th", {}, opts.extra.title) : null
     );
     /* on a phone the game, kind and time leave their columns for a line under the match's number (style.css) */
-    const folded = (m) => [opts.showGame ? m.game : null, m.kind, ago(m.finished_at)].filter((part) => part).join(" \u00b7 ");
+    const folded = (m) => [opts.showGame ? nameOf(m.game) : null, m.kind, ago(m.finished_at)].filter((part) => part).join(" \u00b7 ");
     const rows = matches.map((m) =>
       el(
         "tr",
@@ -156,7 +168,7 @@ const Arena = (() => {
           m.settled ? matchLink(m.id) : el("span", { title: "shown once every match of its deal is over" }, `#${m.id}`),
           el("span", { class: "folded muted small", title: when(m.finished_at) }, folded(m))
         ),
-        opts.showGame ? el("td", { class: "secondary" }, el("a", { href: `/games/${m.game}` }, m.game)) : null,
+        opts.showGame ? el("td", { class: "secondary" }, el("a", { href: `/games/${m.game}` }, nameOf(m.game))) : null,
         el("td", { class: "secondary" }, m.kind),
         el("td", { class: "secondary", title: when(m.finished_at) }, ago(m.finished_at)),
         el("td", {}, UNPLAYED.includes(m.status) ? el("span", { class: "badge verdict" }, `${m.status}: ${m.error || "?"}`) : seatResults(m, opts.highlight)),
@@ -183,5 +195,5 @@ const Arena = (() => {
 
   document.addEventListener("DOMContentLoaded", fillNav);
 
-  return { UNPLAYED, el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, seatResults, matchTable };
+  return { UNPLAYED, el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, nameOf, seatResults, matchTable };
 })();

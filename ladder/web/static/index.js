@@ -43,7 +43,8 @@
 
   async function drawRecent() {
     try {
-      document.getElementById("recent").replaceChildren(Arena.matchTable(await api("/api/matches?limit=10"), { showGame: true }));
+      const [matches] = await Promise.all([api("/api/matches?limit=10"), Arena.games()]); // the games' names
+      document.getElementById("recent").replaceChildren(Arena.matchTable(matches, { showGame: true }));
     } catch (e) {
       /* keep what is shown; the next poll tries again */
     }
