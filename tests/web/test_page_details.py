@@ -350,3 +350,29 @@ def test_only_a_missing_page_is_the_not_found_page(shown: Shown) -> None:
     refused = httpx.post(f"{shown.url}/games/{GAME}", timeout=30)
     assert refused.status_code == 405 and refused.headers["content-type"] == "application/json", refused.text
     assert httpx.get(f"{shown.url}/games/{GAME}", timeout=30).status_code == 200
+
+
+#: The cells of each table under ``selectors`` drawn past its container's right edge (out of sight, or scrolled to).
+CUT_CELLS = """(selectors) => selectors.flatMap((selector) => {
+  const box = document.querySelector(selector);
+  const right = box.getBoundingClientRect().left + box.clientWidth + 0.5;
+  return [...box.querySelectorAll("th, td")]
+    .filter((cell) => cell.getClientRects().length && cell.getBoundingClientRect().right > right)
+    .map((cell) => `${selector}: ${cell.textContent}`);
+})"""
+
+
+def test_a_bots_head_to_head_and_versions_fit_a_phone(page: Page, shown: Shown) -> None:
+    """At 390 pixels a head to head of several games ran past its panel (the losses and the score out of sight), and so
+    did the versions' seven columns (the ratings cut, the note out of sight): both scrolled sideways in their panel."""
+    rows: list[dict[str, object]] = [{"game": g, "opponent": f"opponent-{i}", "games": 200, "wins": 38, "draws": 3, "losses": 159, "score": 0.2025, "last_match": 1.0} for i, g in enumerate(GAMES)]
+    page.route("**/api/bots/one/crosstable*", lambda route: route.fulfill(json=rows))  # a bot of every game
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{shown.url}/bots/one")
+    page.wait_for_selector("body[data-ready] #crosstable tbody tr")
+    assert page.evaluate(CUT_CELLS, ["#crosstable", "#versions"]) == []
+    # every figure is still there: the game under the opponent, the score as a percentage
+    first = page.locator("#crosstable tbody tr").first
+    assert first.inner_text().split() == ["opponent-0", *GAMES[next(iter(GAMES))].spec.name.split(), "200", "38", "3", "159", "20%"]
+    said = page.eval_on_selector_all("#versions tbody tr:first-child td", "tds => tds.map(td => getComputedStyle(td, '::before').content)")
+    assert said[4] == '"Ratings: "', said  # with no header above it, each line says what it is

@@ -51,7 +51,21 @@
       el(
         "table",
         { class: "data crosstable" },
-        el("thead", {}, el("tr", {}, several ? el("th", {}, "Game") : null, el("th", {}, "Opponent"), el("th", { class: "num" }, "Games"), el("th", { class: "num" }, "W"), el("th", { class: "num" }, "D"), el("th", { class: "num" }, "L"), el("th", {}, "Score"))),
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            several ? el("th", { class: "secondary" }, "Game") : null,
+            el("th", {}, "Opponent"),
+            el("th", { class: "num" }, "Games"),
+            el("th", { class: "num", title: "wins" }, "W"),
+            el("th", { class: "num", title: "draws" }, "D"),
+            el("th", { class: "num", title: "losses" }, "L"),
+            el("th", { title: "(wins + draws / 2) / games" }, "Score")
+          )
+        ),
         el(
           "tbody",
           {},
@@ -59,13 +73,14 @@
             el(
               "tr",
               { dataset: { opponent: r.opponent } },
-              several ? el("td", { class: "game-name" }, el("a", { href: `/games/${r.game}` }, names.get(r.game) || r.game)) : null,
-              el("td", {}, Arena.botLink(r.opponent)),
+              several ? el("td", { class: "game-name secondary" }, el("a", { href: `/games/${r.game}` }, names.get(r.game) || r.game)) : null,
+              /* on a phone the game leaves its column for a line under the opponent (style.css), as in the match lists */
+              el("td", {}, Arena.botLink(r.opponent), several ? el("span", { class: "folded muted small" }, names.get(r.game) || r.game) : null),
               el("td", { class: "num" }, String(r.games)),
               el("td", { class: "num win" }, String(r.wins)),
               el("td", { class: "num" }, String(r.draws)),
               el("td", { class: "num loss" }, String(r.losses)),
-              el("td", {}, el("span", { class: "bar", title: `${(100 * r.score).toFixed(1)}%` }, el("span", { style: `width:${(100 * r.score).toFixed(1)}%` })), ` ${(100 * r.score).toFixed(0)}%`)
+              el("td", { class: "score" }, el("span", { class: "bar", title: `${(100 * r.score).toFixed(1)}%` }, el("span", { style: `width:${(100 * r.score).toFixed(1)}%` })), ` ${(100 * r.score).toFixed(0)}%`)
             )
           )
         )
@@ -111,23 +126,25 @@
   }
 
   function drawVersions() {
+    /* each cell names its column (data-label): on a phone a version is a block of labelled lines (style.css), where
+       its seven columns ran past the screen, the ratings cut and the note out of sight */
     const rows = [...detail.versions].reverse().map((v) =>
       el(
         "tr",
         { class: v.status },
-        el("td", { class: "num" }, `#${v.seq}`),
-        el("td", {}, v.version),
-        el("td", {}, el("span", { class: `badge status-${v.status}` }, v.status)),
-        el("td", { class: "num" }, String(Object.values(v.ratings).reduce((a, r) => a + r.games, 0))),
-        el("td", {}, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, `${Arena.nameOf(g)}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})`))),
-        el("td", { title: Arena.when(v.created_at) }, Arena.ago(v.created_at)),
-        el("td", { class: "small muted" }, v.reason || "")
+        el("td", { class: "num", dataset: { label: "Seq" } }, `#${v.seq}`),
+        el("td", { dataset: { label: "Version" } }, v.version),
+        el("td", { dataset: { label: "Status" } }, el("span", { class: `badge status-${v.status}` }, v.status)),
+        el("td", { class: "num", dataset: { label: "Games" } }, String(Object.values(v.ratings).reduce((a, r) => a + r.games, 0))),
+        el("td", { dataset: { label: "Ratings" } }, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, `${Arena.nameOf(g)}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})`))),
+        el("td", { title: Arena.when(v.created_at), dataset: { label: "Submitted" } }, Arena.ago(v.created_at)),
+        el("td", { class: "small muted", dataset: { label: "Note" } }, v.reason || "")
       )
     );
     $("versions").replaceChildren(
       el(
         "table",
-        { class: "data" },
+        { class: "data versions" },
         el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Seq"), el("th", {}, "Version"), el("th", {}, "Status"), el("th", { class: "num" }, "Games"), el("th", {}, "Ratings"), el("th", {}, "Submitted"), el("th", {}, "Note"))),
         el("tbody", {}, rows)
       )
