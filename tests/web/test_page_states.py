@@ -23,7 +23,7 @@ from tests.web.page_checks import Tab, Visit
 from tests.web.test_frames import replay_data
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 STEPS = 3  # steps taken with → before the viewer is looked at again: cards dealt and played by then
 REPLAY_GAME = "assassination"  # the served ladder plays General's War only: `arena replay` shows another game
@@ -99,3 +99,24 @@ def test_the_viewer_at_a_seat_stepped_through_is_clean(browser: Browser, served:
         tab.look(run_axe=True, state="everything, step 0")  # the crawl never reaches `arena replay`
         visits.append(look_at_a_seat(tab, "0"))
     assert problems(visits) == ""
+
+
+def test_a_match_not_shown_yet_says_where_it_is_and_opens_by_itself_once_it_can_be(page: Page, served: ServedLadder) -> None:
+    """A "Not yet" page stayed so until reloaded, and said nothing of the match: it looks every five seconds (here on
+    Playwright's clock) and opens the viewer once the match's deal is over."""
+    with served.ladder.make() as db:
+        match_id = db.scalars(settled_matches().with_only_columns(Match.id)).first()
+    assert match_id is not None
+    kind = served.get(f"/api/matches/{match_id}").json()["kind"]
+    page.clock.install()
+    with match_changed(served, match_id, status="running"):
+        page.goto(f"{served.url}/matches/{match_id}")
+        page.wait_for_function("document.getElementById('not-found-detail').textContent.includes('being played')")
+        said = page.inner_text("#not-found-detail")
+        assert said.startswith(f"General's War · {kind} · being played (seat 0 ") and "opens by itself" in said, said
+        page.clock.run_for(5_000)
+        page.wait_for_function("Number(document.body.dataset.looks) >= 2")
+        assert page.inner_text("#not-found-heading") == "Not yet"
+    page.clock.run_for(5_000)
+    page.wait_for_selector("body[data-step='0'][data-mode='all']")
+    assert page.inner_text("#match-title") == f"Match #{match_id}"
