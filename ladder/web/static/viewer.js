@@ -418,8 +418,8 @@
     $("table").replaceChildren(renderTable(frame));
     $("step-info").replaceChildren(renderStepInfo(frame));
     renderEvents();
-    $("prev").disabled = $("first").disabled = step === 0;
-    $("next").disabled = $("last").disabled = step === last;
+    /* said unavailable, not disabled: a disabled button drops the focus, and the keyboard's user was left on the body */
+    for (const [id, off] of [["first", step === 0], ["prev", step === 0], ["next", step === last], ["last", step === last]]) $(id).setAttribute("aria-disabled", String(off));
     document.body.dataset.step = String(step);
     document.body.dataset.mode = mode;
     history.replaceState(null, "", `#view=${mode}&step=${step}`);
