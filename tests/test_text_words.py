@@ -72,6 +72,10 @@ def test_no_view_of_a_replay_shows_an_enum_as_the_protocol_spells_it(game: str, 
         raw = [line for line in lines[1:] if RAW_ENUM.search(line)]  # the first line is the game's name
         assert not raw, (view, raw[:5])
         assert not [line for line in lines if re.search(r"\bids?\b", line)], view  # cards are named, never by id
+        # a field the protocol abbreviates is spelled out: "hp 43 · vp 0" left a spectator guessing
+        assert not [line for line in lines if re.search(r"\b[hv]p\b", line)], view
+        if game in ("glory", "generals-and-assassins"):
+            assert any("hit points" in line for line in lines), view
 
 
 def unique_card(card: int) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.core.cards import card_str
-from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, id_label, verdict_text
+from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, field_label, id_label, verdict_text
 
 CARD_KEYS = {"id", "rank", "suit"}
 #: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's
@@ -48,7 +48,7 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206
 
 
 def label(key: str) -> str:
-    return key.replace("_", " ")
+    return field_label(key)
 
 
 def is_card(value: Any) -> bool:

@@ -33,7 +33,7 @@ from referee.games.registry import game_class
 from referee.protocol.codec import CARD_MESSAGE
 from referee.protocol.messages import GameCodec
 from referee.server.replay import ReplayError, check_result, load_replay, not_replayed, one_line, recorded_seat
-from referee.server.words import enum_words
+from referee.server.words import FIELD_WORDS, enum_words
 
 ALL = "all"
 Seat = int | str  # a seat number, or ALL
@@ -211,6 +211,7 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
         "seat": seat,
         "names": [s.get("name", f"seat {s.get('seat', i)}") for i, s in enumerate(data.get("seats", []))],
         "words": dict(enum_words(cls.spec.id)),  # the game's enum values in words: the browser has no descriptors
+        "fields": dict(FIELD_WORDS),  # the fields named by an abbreviation, spelled out
         **({"board": board_json(cls.spec.board)} if cls.spec.board is not None else {}),
         "frames": frames,
     }

@@ -32,11 +32,18 @@ OVERRIDES: Mapping[str, str] = MappingProxyType({
     "malformed": "malformed message",  # the verdict MALFORMED: an adjective alone says not what was malformed
     "no show": "no-show",  # the verdict NO_SHOW: the noun
 })  # fmt: skip
+#: The fields the protocol names by an abbreviation, and what they read as: "hp 43 · vp 0" left a spectator guessing.
+FIELD_WORDS: Mapping[str, str] = MappingProxyType({"hp": "hit points", "vp": "victory points"})
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
 #: What a field of ids is called once its ids are cards, where adding an "s" is wrong.
 UNCOUNTED = frozenset({"money"})
 NO_WORDS: Mapping[str, str] = MappingProxyType({})
+
+
+def field_label(key: str) -> str:
+    """A field's name as a person reads it: ``hand_size`` "hand size", ``hp`` "hit points" (``FIELD_WORDS``)."""
+    return FIELD_WORDS.get(key, key.replace("_", " "))
 
 
 def id_label(key: str) -> str:

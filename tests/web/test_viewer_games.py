@@ -88,6 +88,9 @@ def test_the_offers_and_assists_of_a_fight_name_their_seats(page: Page, replays:
             assert seats, (field, rows)
             named = page.locator(f"#table [data-field=fight] table.records[data-field={field}] .seat-ref").all_inner_texts()
             assert named == [f"seat {s} (bot{s})" for s in seats], field
+        # a field the protocol abbreviates is spelled out on a player's panel: "hp 43", "vp 0" left a spectator guessing
+        labels = page.eval_on_selector_all("#table section.player dt", "dts => dts.map(dt => dt.textContent)")
+        assert "hit points" in labels and not {"hp", "vp"} & set(labels), labels
 
 
 def test_an_enum_does_not_repeat_the_name_of_its_field(page: Page, replays: dict[str, Path]) -> None:

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { el, api, label } = Arena;
+  const { el, api } = Arena;
   const { isCard, chip, suitSymbol, isDict } = Cards;
   const data = document.body.dataset;
   const local = Boolean(data.local);
@@ -46,6 +46,12 @@
   let frames = null;
 
   const $ = (id) => document.getElementById(id);
+
+  /* A field's name in words: "hand size", and a field the protocol abbreviates spelled out ("hp" "hit points": the
+     frames' "fields", referee/server/words.py FIELD_WORDS, as the terminal's text says it). */
+  function label(key) {
+    return frames && frames.fields && Object.hasOwn(frames.fields, key) ? frames.fields[key] : Arena.label(key);
+  }
 
   /* The bot in a seat, or null where the page does not know it. */
   function botOf(seat) {
