@@ -292,3 +292,7 @@ def test_the_assassination_board_puts_every_piece_and_the_president_in_their_roo
                 gone = [p["colour"] for p in state["pieces"] if p.get("room") is None]
                 shown = page.locator("#table .off-board")
                 assert (shown.count() == 1 and all(f"piece {c}" in shown.inner_text() for c in gone)) if gone else shown.count() == 0
+        # at a phone's width each place's name stays inside its place: "COURTYARD" ran over the hall's border
+        page.set_viewport_size({"width": 390, "height": 844})
+        over = page.eval_on_selector_all("#table .place-name", "names => names.filter(n => n.scrollWidth > n.clientWidth).map(n => n.textContent)")
+        assert over == [], over
