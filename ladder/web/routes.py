@@ -57,7 +57,8 @@ def render(page: str, title: str, data: dict[str, str] | None = None, scripts: t
 def game_list() -> list[dict[str, Any]]:
     """Every game, as /api/games lists them."""
     return [
-        {"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "players_text": c.spec.players_text, "summary": c.spec.summary}
+        {"id": c.spec.id, "name": c.spec.name, "players": list(c.spec.player_counts), "players_text": c.spec.players_text, "summary": c.spec.summary,
+         "score": c.spec.score}
         for c in GAMES.values()
     ]
 

@@ -201,6 +201,12 @@ def test_the_front_page_and_a_leaderboard_list_the_ten_latest_finished_matches_n
         played = {i: (r["seats"], r["won"]) for i, r in shown.items() if i not in (rows.failed, rows.cancelled, rows.unsettled)}
         assert played == {i: (ranked[i], [ranked[i][0].split()[1]]) for i in played}, path
         assert not any(r["failed"] or r["cancelled"] for i, r in shown.items() if i not in (rows.failed, rows.cancelled)), path
+        # what a score counts, where the winner's may be the lower ("1. random 4  2. gw-greedy 5" in General's War)
+        said = f"score: {GAMES[GAME].spec.score}"
+        titles = page.eval_on_selector_all(f"#recent tr[data-match='{played.popitem()[0]}'] .seat-result .score", "ss => ss.map(s => s.title)")
+        assert titles == [said, said], path
+        if path != "/":  # a leaderboard's matches are of its game alone: it says it in sight, for a phone too
+            assert page.inner_text("#score-meaning") == f"Score: {GAMES[GAME].spec.score}.", path
 
 
 def test_a_bots_page_lists_its_twenty_five_latest_finished_matches_of_every_game(rows: Rows, page: Page) -> None:

@@ -96,12 +96,16 @@ const Arena = (() => {
 
   let gamesPromise = null;
   const names = new Map(); // game id -> its name, once games() has read them
+  const scores = new Map(); // game id -> what a score counts in it (GameSpec.score)
   function games() {
     /* a failure is not kept: the front page's next poll asks again, where it stayed without a game until reloaded */
     if (!gamesPromise)
       gamesPromise = api("/api/games")
         .then((list) => {
-          for (const g of list) names.set(g.id, g.name);
+          for (const g of list) {
+            names.set(g.id, g.name);
+            scores.set(g.id, g.score);
+          }
           return list;
         })
         .catch(() => {
@@ -134,7 +138,8 @@ const Arena = (() => {
           { class: "seat-result" + (s.bot === highlight ? " me" : "") + (s.rank === 1 ? " won" : "") },
           s.rank ? `${s.rank}. ` : "",
           botLink(s.bot),
-          s.score !== null && s.score !== undefined ? el("span", { class: "muted" }, ` ${Number(s.score)}`) : null,
+          /* what it counts, where the winner's may be the lower (General's War: the rank says who won) */
+          s.score !== null && s.score !== undefined ? el("span", { class: "muted score", title: scores.has(match.game) ? `score: ${scores.get(match.game)}` : null }, ` ${Number(s.score)}`) : null,
           ...verdictBadges(s.verdicts)
         )
       )

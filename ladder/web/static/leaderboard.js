@@ -46,6 +46,7 @@
     const info = games.find((g) => g.id === game);
     document.getElementById("game-title").textContent = info ? info.name : game;
     document.getElementById("game-summary").textContent = info ? info.summary : "";
+    document.getElementById("score-meaning").textContent = info ? `Score: ${info.score}.` : "";
     await refresh();
     setInterval(refresh, POLL_MS);
   });
