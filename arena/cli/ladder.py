@@ -626,8 +626,9 @@ def follow_matches(rows: list[dict[str, Any]], limit: int, look: Watcher, interv
 
 
 def match_line(m: dict[str, Any]) -> str:
-    """One match on one line: ``#id game kind status  seat: bot (rank) ...  verdicts``."""
-    seats = "  ".join(f"{s['seat']}: {s['bot']} ({'–' if s['rank'] is None else s['rank']})" for s in m["seats"])
+    """One match on one line: ``#id game kind status  seat: bot rank N ...  verdicts``; a rank said as one, where a line
+    with no header above it read "0: gw-greedy (1)" (a seat's rank? its score? a count?)."""
+    seats = "  ".join(f"{s['seat']}: {s['bot']}" + ("" if s["rank"] is None else f" rank {s['rank']}") for s in m["seats"])
     verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"])
     line = f"#{m['id']} {m['game']} {m['kind']} {m['status']}  {seats}" + (f"  verdicts: {verdicts}" if verdicts else "")
     if why := unplayed_reason(m):

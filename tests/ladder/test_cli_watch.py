@@ -112,7 +112,7 @@ def test_a_followed_match_is_one_line_with_its_verdicts() -> None:
         {"seat": 1, "bot": "crashy", "rank": None, "verdicts": [{"kind": "CRASH"}, {"kind": "FORFEIT"}]},
     ]
     line = match_line({"id": 7, "game": "generals-war", "kind": "rated", "status": "failed", "seats": seats})
-    assert line == "#7 generals-war rated failed  0: gw-greedy (1)  1: crashy (–)  verdicts: crashy: crash, crashy: forfeit"
+    assert line == "#7 generals-war rated failed  0: gw-greedy rank 1  1: crashy  verdicts: crashy: crash, crashy: forfeit"
 
 
 def test_a_watch_rides_out_a_ladder_that_cannot_be_reached_for_a_while(capsys: pytest.CaptureFixture[str]) -> None:
