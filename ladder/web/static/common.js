@@ -139,7 +139,7 @@ const Arena = (() => {
           s.rank ? `${s.rank}. ` : "",
           botLink(s.bot),
           /* what it counts, where the winner's may be the lower (General's War: the rank says who won) */
-          s.score !== null && s.score !== undefined ? el("span", { class: "muted score", title: scores.has(match.game) ? `score: ${scores.get(match.game)}` : null }, ` ${Number(s.score)}`) : null,
+          s.score !== null && s.score !== undefined ? el("span", { class: "muted score", title: scores.get(match.game) ? `score: ${scores.get(match.game)}` : null }, ` ${Number(s.score)}`) : null,
           ...verdictBadges(s.verdicts)
         )
       )
