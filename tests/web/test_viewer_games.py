@@ -242,3 +242,15 @@ def test_an_action_that_chose_nothing_says_none(page: Page, replays: dict[str, P
         go_to_step(page, step)
         arg = page.locator("#step-info .action-line .arg[data-field=card_ids]")
         assert arg.locator(".arg-key").inner_text() == "cards" and "none" in arg.inner_text()
+
+
+def test_records_that_count_themselves_are_not_numbered_again(page: Page, replays: dict[str, Path]) -> None:
+    """The Assassination Game's pieces read "0 0 health services", "1 1 tower": a row number beside the piece's colour,
+    which counts them 0, 1, 2… itself. Land & Castle's lands, which nothing else numbers, keep theirs (an attack names
+    "land 3")."""
+    heads = "t => [...t.tHead.rows[0].cells].map(th => th.textContent)"
+    with viewing(page, replays["assassination"]) as states:
+        assert [p["colour"] for p in states[0]["pieces"]] == list(range(len(states[0]["pieces"])))
+        assert page.eval_on_selector("#table table.records[data-field=pieces]", heads)[0] == "colour"
+    with viewing(page, replays["land-and-castle"]):
+        assert page.eval_on_selector("#table table.records[data-field=lands]", heads)[0] == ""

@@ -163,11 +163,13 @@
   }
 
   /* A list of flat objects (lands, pieces, rounds played…) as a table, one row each, numbered from 0 unless the
-     records carry their own place: a known card's "position" beside a row number read as two positions ("0 3 8♦"). */
+     records carry their own place: a known card's "position" beside a row number read as two positions ("0 3 8♦"),
+     and a column that counts the rows itself (the Assassination Game's pieces by colour) as "0 0", "1 1". */
   function records(key, list) {
     const columns = [];
     for (const item of list) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
-    const numbered = !columns.includes("position");
+    const counted = list.length > 1 && columns.some((c) => list.every((item, i) => item[c] === i));
+    const numbered = !columns.includes("position") && !counted;
     return el(
       "table",
       { class: "records", dataset: { field: key } },
