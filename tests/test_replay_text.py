@@ -164,6 +164,9 @@ def test_a_seat_in_a_field_is_named_with_its_bot_as_the_browser_names_it(replay:
         "declined yes, winners seat 0 (a), seat 1 (b), seat 1 (b), turn 1"  # a flag stays a flag; a turn is a count
     )
     assert args({"seat": 1, "winners": [0]}) == "seat 1, winners 0"  # no names known: the numbers as they are
+    # a field named "... seat" says "seat" once: "by seat seat 0 (a)" read as a stutter
+    assert args({"colour": 0, "by_seat": 0}, ["a", "b"]) == "colour 0, by seat 0 (a)"
+    assert args({"from_seat": 1, "to_seat": 0}, ["a", "b"]) == "from seat 1 (b), to seat 0 (a)"
     lines = list(replay_lines(build_frames(load_replay(replay), ALL)))
     assert any(re.search(r"round started: round \d+, attacker seat \d \(b\d\)", line) for line in lines), lines[:20]
 

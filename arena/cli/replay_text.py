@@ -109,9 +109,9 @@ def _empty_told(kind: str) -> list[str]:
 
 def field_text(key: str, value: Any, names: Sequence[str] = (), words: Mapping[str, str] = NO_WORDS) -> str:
     """``key value``, or for a ``seat`` named with its bot the seat alone: "seat 1 (alice)", not "seat seat 1 (alice)",
-    and a ``from_seat`` "from seat 1 (alice)";
-    a list by seat after a colon, "scores: seat 0 (alice) 6, seat 1 (bob) 5"; card ids as the cards, "lands 2s"; an
-    enum value phrased for its field (``enum_text``)."""
+    and for a ``by_seat``, ``from_seat``, ``to_seat`` "seat" once: "by seat 1 (alice)"; a list by seat after a colon,
+    "scores: seat 0 (alice) 6, seat 1 (bob) 5"; card ids as the cards, "lands 2s"; an enum value phrased for its field
+    (``enum_text``)."""
     if key == "seat" and _named_seat(value, names):
         return shown(key, value, names)
     if key.endswith("_seat") and key in SEAT_KEYS and _named_seat(value, names):

@@ -254,3 +254,13 @@ def test_records_that_count_themselves_are_not_numbered_again(page: Page, replay
         assert page.eval_on_selector("#table table.records[data-field=pieces]", heads)[0] == "colour"
     with viewing(page, replays["land-and-castle"]):
         assert page.eval_on_selector("#table table.records[data-field=lands]", heads)[0] == ""
+
+
+@pytest.mark.parametrize("game", ["generals-war", "assassination"])
+def test_a_field_that_names_a_seat_says_seat_once(page: Page, replays: dict[str, Path], game: str) -> None:
+    """An event's "seat" read "cards drawn seat seat 0 (bot0)", and the Assassination Game's "by_seat" "by seat seat 2
+    (bot2)": the seat's name says "seat" already (the terminal's text never doubled it)."""
+    with viewing(page, replays[game]) as states:
+        go_to_step(page, len(states) - 1)
+        events = page.inner_text("#events")
+        assert "seat 0 (bot0)" in events and "seat seat" not in events

@@ -323,6 +323,16 @@
     return entries.length ? entries[0] : ["nothing", {}];
   }
 
+  /* A field's name before its value in a message: card ids named for their cards ("lands"), also when none were chosen,
+     and a field named "… seat" that holds a seat saying "seat" once, since the seat's name says it: "seat 0 (alice)",
+     "by seat 1 (bob)", not "seat seat 0", "by seat seat 1" (arena/cli/replay_text.py field_text). */
+  function argLabel(key, v) {
+    const none = Array.isArray(v) && !v.length;
+    if (isCardIdKey(key) && (Number.isInteger(v) || none || isCardList(key, v))) return idLabel(key);
+    if ((key === "seat" || key.endsWith("_seat")) && isSeatKey(key) && Number.isInteger(v) && summary && v >= 0 && v < summary.seats.length) return label(key.slice(0, -4).replace(/_$/, ""));
+    return label(key);
+  }
+
   /* A message's fields (an action's, an event's, a decision's, of that kind). With the game's "rounds" (its state's), a
      "round" reads as the table's does: "round started extra round 1 (after 8)", not "round 9" (arena/cli/replay_text.py
      args). An empty list is left out, but for the fields EMPTY_TOLD names. */
@@ -334,8 +344,8 @@
     for (const [key, v] of Object.entries(fields)) {
       const none = Array.isArray(v) && !v.length;
       if ((none && !EMPTY_TOLD.has(`${kind}.${key}`)) || (ofRounds && ROUND_TOLD.includes(key))) continue;
-      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [isCardIdKey(key) && (Number.isInteger(v) || none || isCardList(key, v)) ? idLabel(key) : label(key), value(key, v)];
-      parts.push(el("span", { class: "arg", dataset: { field: key } }, el("span", { class: "arg-key" }, words), " ", shown));
+      const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [argLabel(key, v), value(key, v)];
+      parts.push(el("span", { class: "arg", dataset: { field: key } }, words ? [el("span", { class: "arg-key" }, words), " "] : null, shown));
     }
     return parts;
   }
