@@ -387,3 +387,29 @@ def test_a_decision_whose_actions_are_not_listed_shows_an_example_of_each_kind_o
     kinds = [line.split(" ", 1)[0] for line in shown]
     assert sorted(kinds) == ["attack_king", "buy_land", "discard", "heal"], said
     assert all(isinstance(parse_choice(line, request, random.Random(1)), glory_pb2.Action) for line in shown)
+
+
+def test_listed_actions_that_read_alike_are_told_apart_by_their_card_ids() -> None:
+    """With a deck per player a Glory hand may hold two 9c and two Jc: the defence's options read "defend: cards 9c"
+    twice, and the pairs (Jc of deck 0, 9c of deck 1) and (9c of deck 0, Jc of deck 1) read "cards Jc 9c" and
+    "cards 9c Jc", one pair in both orders to the eye. The engine lists each set of cards once; the text now tells
+    the options that read alike apart by their cards' ids, and leaves the others as they were."""
+    from referee.games.glory import choices
+    from referee.games.glory.types import AttackKind, Defend, DefendChoice
+
+    raw = pb.DecisionRequest(legal_actions_listed=True)
+    decision = raw.decision.glory.defend_choice
+    playable = (8, 10, 62, 64)  # 9c, Jc of deck 0; 9c, Jc of deck 1
+    for card in playable:
+        decision.playable.add(id=card)
+    for action in choices.legal_actions(DefendChoice(AttackKind.ATTACK_KING, 1, playable, 30, 0)):
+        assert isinstance(action, Defend)
+        raw.legal_actions.add().glory.defend.card_ids.extend(action.card_ids)
+    player, said = scripted(["1"])
+    player.act(Request(raw, pb.GameStart(game="glory", seat=0, num_seats=2, seat_names=["you", "bot"])))
+    numbered = [line.strip().split(". ", 1)[1] for line in said if re.match(r"\s+\d+\. ", line)]
+    assert len(numbered) == 16 and len(set(numbered)) == 16, numbered
+    assert "defend: cards 9c (card ids: 9c 8)" in numbered and "defend: cards 9c (card ids: 9c 62)" in numbered, numbered
+    assert "defend: cards Jc 9c (card ids: Jc 10 · 9c 62)" in numbered, numbered
+    assert "defend: cards 9c Jc (card ids: 9c 8 · Jc 64)" in numbered, numbered
+    assert numbered[0] == "defend: cards none" and "defend: cards 9c 9c" in numbered, numbered  # nothing reads like them

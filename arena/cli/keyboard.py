@@ -15,7 +15,8 @@ import random
 import select
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from referee.core.cards import card_str
 from referee.games.registry import GAMES
 from referee.server.frames import board_json, message_json
 from referee.server.launchers import BotHandle, Launcher, LaunchSpec
-from referee.server.words import NO_WORDS, enum_words
+from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_words
 
 HELP = """\
   NUMBER   play the listed action with that number
@@ -91,22 +92,52 @@ def examples(request: Request, rng: random.Random, draws: int = 100) -> list[str
     return [found[kind] for kind in order if kind in found]
 
 
-def cards_in(value: Any) -> Iterator[int]:
-    """The ids of the cards a message's JSON holds, at any depth, in the order they come."""
+def cards_in(value: Any, key: str = "") -> Iterator[int]:
+    """The ids of the cards a message's JSON holds, as Card messages or in fields of card ids (``card_ids``), at any
+    depth, in the order they come."""
     if is_card(value):
         yield value["id"]
+    elif type(value) is int and CARD_ID_KEY.search(key):
+        yield value
     elif isinstance(value, dict):
-        for item in value.values():
-            yield from cards_in(item)
+        for field, item in value.items():
+            yield from cards_in(item, field)
     elif isinstance(value, list):
         for item in value:
-            yield from cards_in(item)
+            yield from cards_in(item, key)
+
+
+def _by_name(value: Any, key: str = "") -> Any:
+    """A message's JSON with each list of cards (Card messages or card ids) in the order of the cards' names, so that
+    two sets of cards whose names are the same read the same: "cards Jc 9c" and "cards 9c Jc"."""
+    if isinstance(value, dict) and not is_card(value):
+        return {field: _by_name(item, field) for field, item in value.items()}
+    if isinstance(value, list) and value:
+        if all(is_card(v) for v in value):
+            return sorted(value, key=lambda v: card_str(v["id"]))
+        if CARD_ID_KEY.search(key) and all(type(v) is int for v in value):
+            return sorted(value, key=card_str)
+        return [_by_name(v, key) for v in value]
+    return value
+
+
+def option_lines(actions: Sequence[Any], names: Sequence[str], rounds: object, words: Mapping[str, str]) -> list[str]:
+    """The listed actions (their JSON), one line each; those that read alike, their cards' order aside, with their
+    cards' ids: with a deck per player a Glory hand may hold two 9c, and "defend: cards 9c" listed twice told the
+    player not which was which."""
+    lines = [message_line(action, names, rounds, words) for action in actions]
+    looks = [message_line(_by_name(action), names, rounds, words) for action in actions]
+    alike = Counter(looks)
+    return [
+        f"{line} ({ids})" if alike[look] > 1 and (ids := card_ids_line(action)) else line
+        for line, look, action in zip(lines, looks, actions)
+    ]
 
 
 def card_ids_line(decision: Any) -> str | None:
-    """The decision's cards with the id an action names them by, each once: "card ids: 4h 137 · Ac 0 · Ac 54". Shown
-    when the actions are not listed, so typed: the view names a card by rank and suit alone, and with a deck per
-    player one hand may hold two "Ac"."""
+    """The cards of a decision (or an action) with the id an action names them by, each once: "card ids: 4h 137 · Ac 0
+    · Ac 54". Shown when the actions are not listed, so typed, and beside listed actions that read alike: the view
+    names a card by rank and suit alone, and with a deck per player one hand may hold two "Ac"."""
     ids = list(dict.fromkeys(cards_in(decision)))
     return "card ids: " + " · ".join(f"{card_str(card)} {card}" for card in ids) if ids else None
 
@@ -191,8 +222,8 @@ class KeyboardPlayer(Bot):
         self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds, self.words)}")
         listed = request.legal_actions
         if listed:
-            for i, action in enumerate(listed, 1):
-                self._say(f"  {i}. {message_line(message_json(action), self.names, rounds, self.words)}")
+            for i, line in enumerate(option_lines([message_json(a) for a in listed], self.names, rounds, self.words), 1):
+                self._say(f"  {i}. {line}")
         else:
             ids = card_ids_line(message_json(request.decision))
             if ids:
