@@ -376,3 +376,22 @@ def test_the_text_ends_with_the_verdicts_in_words_their_detail_only_where_the_vi
     data["seats"][0]["verdicts"] = []
     path.write_text(json.dumps(data))
     assert "verdicts:" not in runner.invoke(app, ["replay", str(path), "--text"]).stdout.splitlines()
+
+
+def test_glorys_battle_tells_a_mini_round_and_the_assassins_presented_in_an_assassination_alone() -> None:
+    """Glory's battle gives every kind of attack's fields: the table read "mini round 1 · presented none" during a
+    conquest or an attack on the king, which have no mini-rounds of assassins (G-20)."""
+    data = replay_data("glory", 3, 5)
+    for view, battle in ((ALL, "fight"), (0, "battle")):
+        frames = build_frames(data, view)
+        seen = set()
+        for frame in frames["frames"]:
+            fight = frame["state"].get(battle)
+            if not fight:
+                continue
+            seen.add(fight["kind"])
+            lines = list(table_lines(frames, frame["state"]))
+            facts = lines[lines.index(f"{battle}:") + 1]
+            assessed = ("mini round " in facts, "presented " in facts)
+            assert assessed == ((True, True) if fight["kind"] == "ASSASSINATION" else (False, False)), facts
+        assert seen == {"CONQUER_LAND", "ATTACK_KING", "ASSASSINATION"}, (view, seen)

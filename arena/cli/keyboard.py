@@ -121,12 +121,12 @@ def _by_name(value: Any, key: str = "") -> Any:
     return value
 
 
-def option_lines(actions: Sequence[Any], names: Sequence[str], rounds: object, words: Mapping[str, str]) -> list[str]:
+def option_lines(actions: Sequence[Any], names: Sequence[str], rounds: object, words: Mapping[str, str], game: str = "") -> list[str]:
     """The listed actions (their JSON), one line each; those that read alike, their cards' order aside, with their
     cards' ids: with a deck per player a Glory hand may hold two 9c, and "defend: cards 9c" listed twice told the
     player not which was which."""
-    lines = [message_line(action, names, rounds, words) for action in actions]
-    looks = [message_line(_by_name(action), names, rounds, words) for action in actions]
+    lines = [message_line(action, names, rounds, words, game) for action in actions]
+    looks = [message_line(_by_name(action), names, rounds, words, game) for action in actions]
     alike = Counter(looks)
     return [
         f"{line} ({ids})" if alike[look] > 1 and (ids := card_ids_line(action)) else line
@@ -193,6 +193,7 @@ class KeyboardPlayer(Bot):
         self.rounds: int | None = None
         #: The game's enum values in words (``enum_words``), once the start names the game.
         self.words: Mapping[str, str] = NO_WORDS
+        self.game = ""
         self.clock = clock
 
     def _say(self, line: str) -> None:
@@ -202,12 +203,13 @@ class KeyboardPlayer(Bot):
         self.names = list(start.seat_names)
         self.rounds = start.options["rounds"].int_value if "rounds" in start.options else None
         self.words = enum_words(start.game)
+        self.game = start.game
         seats = ", ".join(seat_name(self.names, s) for s in range(len(self.names)))
         self._say(f"{start.game}: you are seat {start.seat} of {start.num_seats}: {seats}; ? for help at any prompt")
 
     def on_events(self, events: list[Any]) -> None:
         for event in events:
-            self._say(f"  · {message_line(message_json(event), self.names, self.rounds, self.words)}")
+            self._say(f"  · {message_line(message_json(event), self.names, self.rounds, self.words, self.game)}")
 
     def show(self, request: Request) -> None:
         self._say(f"--- decision {request.decision_index} · your view:")
@@ -219,10 +221,10 @@ class KeyboardPlayer(Bot):
         for line in table_lines({"game": request.start.game, "names": self.names}, view):
             self._say(f"  {line}")
         rounds = view.get("rounds", self.rounds)
-        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds, self.words)}")
+        self._say(f"asked: {message_line(message_json(request.decision), self.names, rounds, self.words, request.start.game)}")
         listed = request.legal_actions
         if listed:
-            for i, line in enumerate(option_lines([message_json(a) for a in listed], self.names, rounds, self.words), 1):
+            for i, line in enumerate(option_lines([message_json(a) for a in listed], self.names, rounds, self.words, request.start.game), 1):
                 self._say(f"  {i}. {line}")
         else:
             ids = card_ids_line(message_json(request.decision))

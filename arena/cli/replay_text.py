@@ -14,7 +14,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.core.cards import card_str
-from referee.server.words import CARD_ID_KEY, NO_WORDS, enum_text, enum_words, field_label, id_label, verdict_text
+from referee.server.words import (
+    CARD_ID_KEY,
+    NO_WORDS,
+    enum_text,
+    enum_words,
+    field_label,
+    id_label,
+    kind_fields,
+    said_for_kind,
+    verdict_text,
+)
 
 CARD_KEYS = {"id", "rank", "suit"}
 #: Fields whose number (or list of numbers) names a seat, in any game's state, decisions and events: as the browser's
@@ -141,9 +151,10 @@ def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
     return "nothing", {}
 
 
-def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS) -> str:
-    """An action, an event or a decision on one line; ``rounds`` and ``words`` as ``args`` takes them."""
-    kind, body = kind_of(wrapper)
+def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, game: str = "") -> str:
+    """An action, an event or a decision on one line; ``rounds`` and ``words`` as ``args`` takes them; with its ``game``,
+    a message of a kind read for its kind (``said_for_kind``)."""
+    kind, body = kind_of(said_for_kind(wrapper, kind_fields(game)))
     text = args(body, names, rounds, words, kind)
     return f"{label(kind)}: {text}" if text else label(kind)
 
@@ -161,28 +172,31 @@ def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
     """What happened in one frame: the action (or the deal), the bot's note, and the events this view was told."""
     names = data.get("names") or []
     rounds = (frame.get("state") or {}).get("rounds")  # the round an event or a decision names, of these
-    words = enum_words(str(data.get("game")))
+    game = str(data.get("game"))
+    words = enum_words(game)
     if frame.get("actor") is None:
         yield "deal"
     else:
         who = seat_ref(data, frame["actor"])
-        action = message_line(frame["action"], names, rounds, words) if "action" in frame else "acted (what it chose is not for this seat to know)"
+        action = message_line(frame["action"], names, rounds, words, game) if "action" in frame else "acted (what it chose is not for this seat to know)"
         yield f"{frame['step']}. {who}: {action}" + (" [played by the referee]" if frame.get("auto") else "")
         if frame.get("note"):
             yield f"     note: {frame['note']}"
     for event in frame.get("events", []):
         seen = event.get("visible_to")
         private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
-        yield f"   · {message_line(event.get('event'), names, rounds, words)}{private}"
+        yield f"   · {message_line(event.get('event'), names, rounds, words, game)}{private}"
     if "decision" in frame:
-        yield f"   asked to decide: {message_line(frame['decision'], names, rounds, words)}"
+        yield f"   asked to decide: {message_line(frame['decision'], names, rounds, words, game)}"
 
 
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     """A frame's table: its plain facts on one line, then each player (or other record) as an indented block."""
     names = data.get("names") or []
-    seats = GAME_SEAT_KEYS.get(str(data.get("game")), frozenset())
-    words = enum_words(str(data.get("game")))
+    game = str(data.get("game"))
+    seats = GAME_SEAT_KEYS.get(game, frozenset())
+    words = enum_words(game)
+    state = said_for_kind(state, kind_fields(game))
     of_rounds = round_of_rounds(state)
 
     def fact(key: str, value: Any) -> str:

@@ -34,11 +34,23 @@ OVERRIDES: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 #: The fields the protocol names by an abbreviation, and what they read as: "hp 43 · vp 0" left a spectator guessing.
 FIELD_WORDS: Mapping[str, str] = MappingProxyType({"hp": "hit points", "vp": "victory points"})
+#: Fields of a game's messages read by the ``kind`` (an enum value) of the message holding them: left out (None) where
+#: that kind makes them meaningless. Glory's battle holds the fields of every kind of attack, and read "mini round 1 ·
+#: presented none" in a conquest or an attack on the king, which have no mini-round of assassins (G-20); a conquest has
+#: no offers or assistance (G-13), an assassination no Mercenaries or help either.
+KIND_FIELDS: Mapping[str, Mapping[str, Mapping[str, str | None]]] = MappingProxyType({
+    "glory": {
+        "CONQUER_LAND": dict.fromkeys(("mini_round", "presented", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
+        "ATTACK_KING": dict.fromkeys(("mini_round", "presented")),
+        "ASSASSINATION": dict.fromkeys(("mercenaries", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
+    },
+})  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
 #: What a field of ids is called once its ids are cards, where adding an "s" is wrong.
 UNCOUNTED = frozenset({"money"})
 NO_WORDS: Mapping[str, str] = MappingProxyType({})
+NO_KIND_FIELDS: Mapping[str, Mapping[str, str | None]] = MappingProxyType({})
 
 
 def field_label(key: str) -> str:
@@ -134,3 +146,20 @@ def verdict_json(v: Any) -> dict[str, Any]:
 def verdict_text(kind: str) -> str:
     """A verdict's kind, as its JSON names it, in words; a kind not known here (a newer referee's) as it is named."""
     return verdict_words().get(kind, kind)
+
+
+def kind_fields(game: str) -> Mapping[str, Mapping[str, str | None]]:
+    """``KIND_FIELDS`` of ``game``: by a message's kind, its fields in other words, or None for those left out."""
+    return KIND_FIELDS.get(game, NO_KIND_FIELDS)
+
+
+def said_for_kind(value: Any, fields: Mapping[str, Mapping[str, str | None]]) -> Any:
+    """``value`` (a message's JSON) with each message in it, at any depth, read for its ``kind`` (``kind_fields``): a
+    field in other words (the key they replace), or left out."""
+    if isinstance(value, list):
+        return [said_for_kind(item, fields) for item in value]
+    if not isinstance(value, dict) or not fields:
+        return value
+    kind = value.get("kind")
+    told = fields.get(kind, {}) if isinstance(kind, str) else {}
+    return {told.get(key) or key: said_for_kind(item, fields) for key, item in value.items() if key not in told or told[key]}

@@ -138,6 +138,22 @@
     return name.toLowerCase().replace(/_/g, " ");
   }
 
+  /* A message's JSON (a state, an event, an action) with each message in it, at any depth, read for its "kind": the
+     fields that kind makes meaningless left out, others in words of their own (referee/server/words.py KIND_FIELDS, sent
+     with the frames): Glory's conquest read "mini round 1, presented none". */
+  function forKind(v) {
+    const byKind = (frames && frames.kind_fields) || {};
+    if (Array.isArray(v)) return v.map(forKind);
+    if (!isDict(v) || isCard(v)) return v;
+    const told = typeof v.kind === "string" && Object.hasOwn(byKind, v.kind) ? byKind[v.kind] : {};
+    const out = {};
+    for (const [key, x] of Object.entries(v)) {
+      if (Object.hasOwn(told, key) && !told[key]) continue;
+      out[Object.hasOwn(told, key) ? told[key] : key] = forKind(x);
+    }
+    return out;
+  }
+
   /* Any JSON value. */
   function value(key, v) {
     if (isScalar(v)) return isCard(v) ? chip(v) : scalar(key, v);
@@ -279,7 +295,7 @@
   const ROUND_TOLD = ["rounds", "extra_round"];
 
   function renderTable(frame) {
-    const state = frame.state || {};
+    const state = forKind(frame.state || {});
     const viewer = mode === "all" ? null : Number(mode);
     // The list of players: "players" in most games ("seats" in some full states), shown as one panel per seat.
     const playersKey = ["players", "seats"].find((k) => Array.isArray(state[k]) && state[k].length > 0 && state[k].every(isDict));
@@ -351,7 +367,7 @@
   }
 
   function renderEvent(ev, current, rounds) {
-    const [kind, body] = kindOf(ev.event);
+    const [kind, body] = kindOf(forKind(ev.event));
     const seen = ev.visible_to;
     return el(
       "li",
@@ -372,7 +388,7 @@
     } else {
       const who = el("p", { class: "action-line" }, seatRef(frame.actor), " ");
       if (frame.action) {
-        const [kind, body] = kindOf(frame.action);
+        const [kind, body] = kindOf(forKind(frame.action));
         who.append(el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds, kind));
       } else {
         who.append(el("span", { class: "muted" }, "acted (what it chose is not for this seat to know)"));
@@ -382,7 +398,7 @@
       if (frame.note) box.append(el("p", { class: "note", title: "the bot's own note on this decision" }, el("span", { class: "fact-key" }, "its note: "), frame.note));
     }
     if (frame.decision) {
-      const [kind, body] = kindOf(frame.decision);
+      const [kind, body] = kindOf(forKind(frame.decision));
       box.append(el("div", { class: "decision" }, el("span", { class: "fact-key" }, "asked to decide: "), el("span", { class: "kind" }, label(kind)), " ", ...inline(body, rounds, kind)));
     }
     if (frame.to_act.length) {
