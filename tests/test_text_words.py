@@ -63,6 +63,21 @@ def test_an_enum_field_reads_as_words_phrased_for_its_field() -> None:
     assert route == "route: hall, health services, podium"  # a list of values, each one read apart
 
 
+def test_glorys_assassination_counts_assassins_and_says_so() -> None:
+    """An assassination's outcome read "attack points 1, defence points 0, damage 25", where the points count the
+    assassins each side presented (glory.proto); an attack's points are still points."""
+    words, names = enum_words("glory"), ["a", "b"]
+    result = {"kind": "ASSASSINATION", "attacker": 1, "defender": 0, "attack_points": 1, "defence_points": 0, "success": True, "damage": 25}
+    line = message_line({"battle_resolved": {"result": result}}, names, words=words, game="glory")
+    assert "assassination, attacker seat 1 (b), defender seat 0 (a), assassins presented 1, assassins matched 0, success yes, damage 25" in line, line
+    declared = {"attack_declared": {"kind": "ASSASSINATION", "attacker": 1, "defender": 0, "cards": [], "attack_points": 2}}
+    assert message_line(declared, names, words=words, game="glory").endswith(", assassins presented 2")
+    battle = list(table_lines({"game": "glory", "names": names}, {"battle": {**result, "mini_round": 2}}))[1]
+    assert "assassins presented 1 · assassins matched 0" in battle and "points" not in battle, battle
+    attack = {**result, "kind": "ATTACK_KING", "attack_points": 30, "defence_points": 12}
+    assert "attack points 30, defence points 12" in message_line({"battle_resolved": {"result": attack}}, names, words=words, game="glory")
+
+
 @pytest.mark.parametrize(("game", "players", "seed"), MATCHES)
 def test_no_view_of_a_replay_shows_an_enum_as_the_protocol_spells_it(game: str, players: int, seed: int) -> None:
     data = replay_data(game, players, seed)

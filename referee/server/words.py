@@ -34,15 +34,21 @@ OVERRIDES: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 #: The fields the protocol names by an abbreviation, and what they read as: "hp 43 · vp 0" left a spectator guessing.
 FIELD_WORDS: Mapping[str, str] = MappingProxyType({"hp": "hit points", "vp": "victory points"})
-#: Fields of a game's messages read by the ``kind`` (an enum value) of the message holding them: left out (None) where
-#: that kind makes them meaningless. Glory's battle holds the fields of every kind of attack, and read "mini round 1 ·
-#: presented none" in a conquest or an attack on the king, which have no mini-round of assassins (G-20); a conquest has
-#: no offers or assistance (G-13), an assassination no Mercenaries or help either.
+#: Fields of a game's messages read by the ``kind`` (an enum value) of the message holding them: in other words where
+#: the field's name says another thing for that kind, left out (None) where that kind makes them meaningless. Glory's
+#: battle holds the fields of every kind of attack, and read "mini round 1 · presented none" in a conquest or an attack
+#: on the king, which have no mini-round of assassins (G-20); a conquest has no offers or assistance (G-13), an
+#: assassination no Mercenaries or help either; and an assassination's "attack points" and "defence points" count the
+#: assassins each side presented (glory.proto), in the rules' words those the attacker presents and the defender matches
+#: (and "presented" alone those of the current mini-round).
 KIND_FIELDS: Mapping[str, Mapping[str, Mapping[str, str | None]]] = MappingProxyType({
     "glory": {
         "CONQUER_LAND": dict.fromkeys(("mini_round", "presented", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
         "ATTACK_KING": dict.fromkeys(("mini_round", "presented")),
-        "ASSASSINATION": dict.fromkeys(("mercenaries", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
+        "ASSASSINATION": {
+            **dict.fromkeys(("mercenaries", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
+            "attack_points": "assassins presented", "defence_points": "assassins matched", "presented": "presented this mini round",
+        },
     },
 })  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.

@@ -268,12 +268,13 @@ def test_a_field_that_names_a_seat_says_seat_once(page: Page, replays: dict[str,
 
 def test_glorys_fight_shows_a_mini_round_in_an_assassination_alone(page: Page, replays: dict[str, Path]) -> None:
     """Glory's fight gives every kind of attack's fields: a conquest and an attack on the king showed "mini round 1" and
-    "presented none", which only an assassination has (referee/server/words.py KIND_FIELDS)."""
+    "presented none", which only an assassination has (referee/server/words.py KIND_FIELDS); and an assassination's
+    "attack points", which count its assassins, say so."""
+    fields = ("mini_round", "presented this mini round", "attack_points", "assassins presented", "attack_cards")
     with viewing(page, replays["glory"]) as states:
-        for kind in ("ATTACK_KING", "ASSASSINATION"):  # this playout conquers no land
+        for kind, expected in (("ATTACK_KING", (0, 0, 1, 0, 1)), ("ASSASSINATION", (1, 1, 0, 1, 1))):  # this playout conquers no land
             step = first_step(states, lambda s: s["fight"] is not None and s["fight"]["kind"] == kind)
             go_to_step(page, step)
             fight = page.locator("#table section[data-field=fight]")
-            shown = {f: fight.locator(f"dd[data-field={f}]").count() for f in ("mini_round", "presented", "attack_cards")}
-            expected = 1 if kind == "ASSASSINATION" else 0
-            assert shown == {"mini_round": expected, "presented": expected, "attack_cards": 1}, (kind, shown)
+            shown = tuple(fight.locator(f"dd[data-field='{f}']").count() for f in fields)
+            assert shown == expected, (kind, dict(zip(fields, shown)))
