@@ -395,3 +395,16 @@ def test_glorys_battle_tells_a_mini_round_and_the_assassins_presented_in_an_assa
             assessed = ("mini round " in facts, "presented " in facts)
             assert assessed == ((True, True) if fight["kind"] == "ASSASSINATION" else (False, False)), facts
         assert seen == {"CONQUER_LAND", "ATTACK_KING", "ASSASSINATION"}, (view, seen)
+
+
+def test_generals_and_assassins_second_assassin_reads_as_what_happened() -> None:
+    """When the attacker played no second assassin the event read "assassin declined: seat 2, blocking no": whether the
+    one declining was the defender (who did not block) or the attacker (who did not try again) is the flag's to tell."""
+    names, game = ["a", "b", "c"], "generals-and-assassins"
+    assert message_line({"assassin_declined": {"seat": 2, "blocking": False}}, names, game=game) == (
+        "assassin declined: seat 2 (c), did not attempt the assassination again"
+    )
+    assert message_line({"assassin_declined": {"seat": 1, "blocking": True}}, names, game=game) == "assassin declined: seat 1 (b), did not block the assassin"
+    played = {"assassin_played": {"seat": 1, "card": {"id": 53, "rank": "JOKER", "suit": "SUIT_UNSPECIFIED"}, "blocking": True}}
+    assert message_line(played, names, game=game) == "assassin played: seat 1 (b), card Jk, to block the assassin"
+    assert message_line({"assassin_choice": {"assassins": [], "blocking": False}}, names, game=game) == "assassin choice: to attempt the assassination again"

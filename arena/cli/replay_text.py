@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from referee.core.cards import card_str
@@ -20,6 +20,7 @@ from referee.server.words import (
     enum_text,
     enum_words,
     field_label,
+    flag_words,
     id_label,
     kind_fields,
     said_for_kind,
@@ -98,15 +99,25 @@ def _enum(value: Any, words: Mapping[str, str]) -> bool:
 
 
 def args(
-    body: dict[str, Any], names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, kind: str = "",
+    body: dict[str, Any], names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, kind: str = "", game: str = "",
 ) -> str:  # fmt: skip
     """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out, but for
     the fields of ``kind`` in ``EMPTY_TOLD``. With the game's ``rounds`` (its state's), a ``round`` reads as the table's
-    does: "round started: extra round 1 (after 8)"."""
+    does: "round started: extra round 1 (after 8)"; with its ``game``, a flag of ``FLAG_WORDS`` as what it means."""
     of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
     body = {**body, **{told: [] for told in _empty_told(kind) if told not in body}}  # a replay's action leaves them out
+    flags = flag_words(game)
+    body = {**body, **{k: False for k in _of_kind(flags, kind) if k not in body}}  # a replay's JSON leaves a false flag out
+
+    def said(k: str, v: Any) -> str:
+        if k == "round" and of_rounds:
+            return of_rounds
+        if isinstance(v, bool) and f"{kind}.{k}" in flags:
+            return flags[f"{kind}.{k}"][0 if v else 1]
+        return field_text(k, v, names, words)
+
     return ", ".join(
-        of_rounds if k == "round" and of_rounds else field_text(k, v, names, words)
+        said(k, v)
         for k, v in body.items()
         if not (isinstance(v, list) and not v and f"{kind}.{k}" not in EMPTY_TOLD) and not (of_rounds and k in ROUND_TOLD)
     )
@@ -114,7 +125,12 @@ def args(
 
 def _empty_told(kind: str) -> list[str]:
     """The fields of ``kind`` in ``EMPTY_TOLD``."""
-    return [told.split(".", 1)[1] for told in sorted(EMPTY_TOLD) if told.startswith(f"{kind}.")]
+    return _of_kind(EMPTY_TOLD, kind)
+
+
+def _of_kind(fields: Iterable[str], kind: str) -> list[str]:
+    """The fields of ``kind`` among ``fields`` (``kind.field``)."""
+    return [told.split(".", 1)[1] for told in sorted(fields) if told.startswith(f"{kind}.")]
 
 
 def field_text(key: str, value: Any, names: Sequence[str] = (), words: Mapping[str, str] = NO_WORDS) -> str:
@@ -155,7 +171,7 @@ def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None,
     """An action, an event or a decision on one line; ``rounds`` and ``words`` as ``args`` takes them; with its ``game``,
     a message of a kind read for its kind (``said_for_kind``)."""
     kind, body = kind_of(said_for_kind(wrapper, kind_fields(game)))
-    text = args(body, names, rounds, words, kind)
+    text = args(body, names, rounds, words, kind, game)
     return f"{label(kind)}: {text}" if text else label(kind)
 
 

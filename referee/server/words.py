@@ -51,12 +51,23 @@ KIND_FIELDS: Mapping[str, Mapping[str, Mapping[str, str | None]]] = MappingProxy
         },
     },
 })  # fmt: skip
+#: Flags of a game's messages, as ``kind.field`` (the message's kind as its oneof names it), said by what they mean
+#: rather than "field yes/no": (true, false). Generals & Assassins' ``blocking`` tells whether the defender or the
+#: attacker had the second assassin to play, and "assassin declined: seat 2, blocking no" told neither (GA-12).
+FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
+    "generals-and-assassins": {
+        "assassin_declined.blocking": ("did not block the assassin", "did not attempt the assassination again"),
+        "assassin_played.blocking": ("to block the assassin", "to attempt the assassination again"),
+        "assassin_choice.blocking": ("to block the assassin", "to attempt the assassination again"),
+    },
+})  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
 #: What a field of ids is called once its ids are cards, where adding an "s" is wrong.
 UNCOUNTED = frozenset({"money"})
 NO_WORDS: Mapping[str, str] = MappingProxyType({})
 NO_KIND_FIELDS: Mapping[str, Mapping[str, str | None]] = MappingProxyType({})
+NO_FLAG_WORDS: Mapping[str, tuple[str, str]] = MappingProxyType({})
 
 
 def field_label(key: str) -> str:
@@ -169,3 +180,8 @@ def said_for_kind(value: Any, fields: Mapping[str, Mapping[str, str | None]]) ->
     kind = value.get("kind")
     told = fields.get(kind, {}) if isinstance(kind, str) else {}
     return {told.get(key) or key: said_for_kind(item, fields) for key, item in value.items() if key not in told or told[key]}
+
+
+def flag_words(game: str) -> Mapping[str, tuple[str, str]]:
+    """``FLAG_WORDS`` of ``game``: by ``kind.field``, what the flag says when true and when false."""
+    return FLAG_WORDS.get(game, NO_FLAG_WORDS)

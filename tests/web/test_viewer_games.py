@@ -278,3 +278,15 @@ def test_glorys_fight_shows_a_mini_round_in_an_assassination_alone(page: Page, r
             fight = page.locator("#table section[data-field=fight]")
             shown = tuple(fight.locator(f"dd[data-field='{f}']").count() for f in fields)
             assert shown == expected, (kind, dict(zip(fields, shown)))
+
+
+def test_generals_and_assassins_second_assassin_reads_as_what_happened(page: Page, replays: dict[str, Path]) -> None:
+    """The attacker who played no second assassin read "assassin declined seat 3 blocking no": the flag says whether
+    the defender did not block or the attacker did not try again, and now says it in words (words.py FLAG_WORDS)."""
+    frames = build_frames(json.loads(replays["generals-and-assassins"].read_text()), ALL)["frames"]
+    step = next(i for i, f in enumerate(frames) if any(e["event"].get("assassin_declined", {}).get("blocking") is False for e in f["events"]))
+    with viewing(page, replays["generals-and-assassins"]):
+        go_to_step(page, step)
+        declined = page.locator("#events li.event.now").filter(has_text="assassin declined")
+        assert declined.locator(".arg[data-field=blocking]").inner_text() == "did not attempt the assassination again"
+        assert "blocking" not in declined.inner_text()

@@ -355,11 +355,21 @@
   function inline(obj, rounds, kind) {
     const parts = [];
     const ofRounds = roundOfRounds({ round: (obj || {}).round, rounds });
-    const told = [...EMPTY_TOLD].filter((k) => k.startsWith(`${kind}.`)).map((k) => k.slice(kind.length + 1));
-    const fields = { ...(obj || {}), ...Object.fromEntries(told.filter((k) => !(k in (obj || {}))).map((k) => [k, []])) }; // a replay's action leaves them out
+    const ofKind = (names) => [...names].filter((k) => k.startsWith(`${kind}.`)).map((k) => k.slice(kind.length + 1));
+    const told = ofKind(EMPTY_TOLD);
+    /* Flags said by what they mean (referee/server/words.py FLAG_WORDS, sent with the frames): Generals & Assassins'
+       "assassin declined blocking no" is "did not attempt the assassination again". A replay's JSON leaves a false one out. */
+    const flags = (frames && frames.flag_words) || {};
+    const flagged = ofKind(Object.keys(flags));
+    const missing = (names, empty) => Object.fromEntries(names.filter((k) => !(k in (obj || {}))).map((k) => [k, empty]));
+    const fields = { ...(obj || {}), ...missing(told, []), ...missing(flagged, false) }; // a replay's action leaves them out
     for (const [key, v] of Object.entries(fields)) {
       const none = Array.isArray(v) && !v.length;
       if ((none && !EMPTY_TOLD.has(`${kind}.${key}`)) || (ofRounds && ROUND_TOLD.includes(key))) continue;
+      if (typeof v === "boolean" && flagged.includes(key)) {
+        parts.push(el("span", { class: "arg flag", dataset: { field: key } }, flags[`${kind}.${key}`][v ? 0 : 1]));
+        continue;
+      }
       const [words, shown] = key === "round" && ofRounds ? [ofRounds[0], el("span", { class: "n" }, ofRounds[1])] : [argLabel(key, v), value(key, v)];
       parts.push(el("span", { class: "arg", dataset: { field: key } }, words ? [el("span", { class: "arg-key" }, words), " "] : null, shown));
     }
