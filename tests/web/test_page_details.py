@@ -35,7 +35,7 @@ HOSTILE_VERSION = '<img src=x onerror="window.injected = 1">'
 BOTS: dict[str, tuple[str, list[tuple[str, str, dict[str, tuple[float, float, int]]]]]] = {
     "one": ("alice", [("retired", "1", {GAME: (20.0, 3.0, 4)}), ("active", "2", {GAME: (30.0, 2.0, 2), OTHER: (25.0, 4.0, 10)})]),
     "two": ("bob", [("active", HOSTILE_VERSION, {GAME: (26.0, 2.0, 6)})]),
-    "three": ("bob", [("active", "3", {GAME: (22.0, 2.0, 3)})]),
+    "three": ("bob", [("active", "3", {GAME: (22.0, 2.0, 3), OTHER: (25.0, 8.333, 0)})]),  # entered in OTHER, unrated there
     "newbie": ("bob", [("active", "0.1", {GAME: (25.0, 8.333, 0), OTHER: (25.0, 8.333, 0)})]),
     "phoenix": ("alice", [("suspended", "1", {}), ("active", "2", {})]),
     "retiree": ("alice", [("retired", "1", {})]),
@@ -194,6 +194,20 @@ def test_a_bots_page_lists_its_versions_newest_first_and_draws_its_history_where
     assert all(conservative > mu for _, mu, conservative in dots), "μ − 3σ is drawn below μ"
     lines = [page.get_attribute(f"svg.rating-chart path.line.{line}", "d") for line in ("mu", "conservative")]
     assert lines[0] and lines[1] and lines[0] != lines[1]
+
+
+def test_a_game_of_no_rated_match_is_no_choice_of_the_chart_and_its_rating_reads_not_rated_yet(page: Page, shown: Shown) -> None:
+    """three is entered in OTHER and has no rated match there: the chart's picker offered it (an empty chart) and its
+    version read "Glory: 0.00 (μ 25.00, σ 8.33)", a rating it never earned. A newcomer rated in nothing keeps its games."""
+    page.goto(f"{shown.url}/bots/three")
+    page.wait_for_selector("body[data-ready]")
+    assert page.eval_on_selector_all("#game-pick option", "os => os.map(o => o.value)") == [GAME]
+    assert page.is_hidden("#game-pick-label")
+    ratings = page.inner_text("#versions tbody tr:first-child td:nth-child(5)").splitlines()
+    assert f"{GAMES[OTHER].spec.name}: not rated yet" in ratings and any(r.startswith(f"{GAMES[GAME].spec.name}: ") and "μ 22.00" in r for r in ratings), ratings
+    page.goto(f"{shown.url}/bots/newbie")
+    page.wait_for_selector("body[data-ready]")
+    assert page.eval_on_selector_all("#game-pick option", "os => os.map(o => o.value)") == sorted([GAME, OTHER])
 
 
 def test_the_owner_gets_logs_of_settled_matches_only_and_no_withdrawal_without_an_active_version(page: Page, shown: Shown) -> None:

@@ -11,11 +11,13 @@
 
   const $ = (id) => document.getElementById(id);
 
-  /* The games the bot is rated in, the most played first. */
+  /* The games the bot is rated in, the most played first: those of no rated match left out (a game it plays only in
+     exhibitions drew an empty chart), unless it has played none yet. */
   function gamesOf(d) {
     const played = new Map();
     for (const v of d.versions) for (const [g, r] of Object.entries(v.ratings)) played.set(g, (played.get(g) || 0) + r.games);
-    return [...played.keys()].sort((a, b) => played.get(b) - played.get(a) || a.localeCompare(b));
+    const rated = [...played.keys()].filter((g) => played.get(g) > 0);
+    return (rated.length ? rated : [...played.keys()]).sort((a, b) => played.get(b) - played.get(a) || a.localeCompare(b));
   }
 
   async function drawChart(game) {
@@ -136,7 +138,7 @@
         el("td", { dataset: { label: "Version" } }, v.version),
         el("td", { dataset: { label: "Status" } }, el("span", { class: `badge status-${v.status}` }, v.status)),
         el("td", { class: "num", dataset: { label: "Games" } }, String(Object.values(v.ratings).reduce((a, r) => a + r.games, 0))),
-        el("td", { dataset: { label: "Ratings" } }, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, `${Arena.nameOf(g)}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})`))),
+        el("td", { dataset: { label: "Ratings" } }, Object.entries(v.ratings).map(([g, r]) => el("div", { class: "small" }, r.games ? `${Arena.nameOf(g)}: ${num(r.conservative)} (μ ${num(r.mu)}, σ ${num(r.sigma)})` : `${Arena.nameOf(g)}: not rated yet`))),
         el("td", { title: Arena.when(v.created_at), dataset: { label: "Submitted" } }, Arena.ago(v.created_at)),
         el("td", { class: "small muted", dataset: { label: "Note" } }, v.reason || "")
       )
