@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,8 +120,16 @@ class ServedLadder:
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             pool.submit(asyncio.run, go()).result()
 
-    def play_in_background(self, matches: int) -> threading.Thread:
-        thread = threading.Thread(target=self.play, args=(matches,), daemon=True)
+    def play_in_background(self, until: Callable[[], bool], timeout: float = 180) -> threading.Thread:
+        """Play two matches at a time until ``until()`` holds (or ``timeout`` s pass): a match is rated with the other
+        of its duplicate set, so a count of matches done may end on halves of two sets and change no rating."""
+
+        def go() -> None:
+            end = time.monotonic() + timeout
+            while not until() and time.monotonic() < end:
+                self.play(2, timeout=max(1.0, end - time.monotonic()))
+
+        thread = threading.Thread(target=go, daemon=True)
         thread.start()
         return thread
 

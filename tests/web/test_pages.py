@@ -60,7 +60,7 @@ def test_the_leaderboard_lists_the_bots_in_rating_order_and_updates_live(page: P
 
     page.evaluate("window.__sameDocument = true")
     before = sum(r["games"] for r in shown)
-    player = served.play_in_background(2)
+    player = served.play_in_background(lambda: sum(r["games"] for r in served.get(f"/api/games/{GAME}/standings").json()) > before)
     try:
         page.wait_for_function(
             f"[...document.querySelectorAll('#standings tbody tr')].reduce((n, tr) => n + Number(tr.dataset.games), 0) > {before}", timeout=150_000
