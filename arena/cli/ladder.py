@@ -227,6 +227,8 @@ def call(method: str, server: str, path: str, token: str | None = None, retry: b
     if token and not (token.isascii() and token.isprintable()):  # httpx: a UnicodeEncodeError traceback, or "cannot reach"
         fail("--token is not an API token: it has characters no token has (a line break, a control character, a letter outside ASCII)")
     headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if "://" not in server:  # "localhost:8765", as curl takes it: httpx wanted a protocol
+        server = f"http://{server}"
     try:
         response = httpx.request(method, server.rstrip("/") + path, headers=headers, timeout=300, **kwargs)
     except httpx.InvalidURL as exc:

@@ -282,6 +282,14 @@ def test_a_rejected_bots_log_cannot_drive_the_terminal() -> None:
     assert "\\x1b[2J\\x1b]0;owned\\x07 cleared\n        indented\n" in result.output, result.output  # a tab is a tab
 
 
+def test_a_server_given_without_http_is_reached_as_curl_reaches_it() -> None:
+    """--server localhost:8765 failed with httpx's "Request URL is missing an 'http://' or 'https://' protocol"."""
+    reply = {"accepted": False, "bot": "b", "version": "1", "seq": 1, "reason": "it crashed", "log": ""}
+    with answering(json.dumps(reply)) as server:
+        result = runner.invoke(app, ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--token", "t", "--server", server.removeprefix("http://")])
+    assert result.exit_code == 1 and "it crashed" in result.output, result.output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
