@@ -27,6 +27,7 @@ from ladder.ratings import update as rate
 from ladder.scheduler import SEATS_HELD, UNRATED
 from ladder.suspension import SUSPEND_AFTER, announce
 from ladder.suspension import check as check_suspensions
+from referee.server.words import verdict_json
 
 MAX_ATTEMPTS = 3
 log = logging.getLogger("arena.ladder.worker")
@@ -209,7 +210,7 @@ def record_outcome(
             return False
         game, deal, kind = done
         verdicts = {
-            outcome.seat: [{"kind": pb.VerdictKind.Name(v.kind), "decision": v.decision_index, "detail": v.detail} for v in outcome.verdicts]
+            outcome.seat: [verdict_json(v) for v in outcome.verdicts]
             for outcome in result.seats
         }
         conn.execute(
