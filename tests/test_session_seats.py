@@ -60,7 +60,7 @@ def test_a_seat_that_forfeited_or_whose_process_ended_may_not_connect_again_nor_
     """docs/protocol.md: FAILED_PRECONDITION for a match already over, a seat that forfeited or whose process ended."""
 
     async def go() -> None:
-        tc = TimeControl(move_time_ms=20, time_bank_ms=0, strike_limit=0, connect_timeout_ms=2000)
+        tc = TimeControl(move_time_ms=250, time_bank_ms=0, strike_limit=0, connect_timeout_ms=2000)  # the answering seats are never late, even on a loaded machine
         session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], tc)
         for i, token in enumerate(session.tokens()):
             session.attach(token, Scripted(session, i, silent if i == 0 else driver_answers(i)))
@@ -85,7 +85,7 @@ def test_a_seat_that_forfeited_or_whose_process_ended_may_not_connect_again_nor_
 
 def test_a_crashed_seat_is_closed_and_sent_nothing_more_and_a_later_exit_is_no_second_verdict() -> None:
     async def go() -> tuple[Any, list[Scripted], list[int]]:
-        tc = TimeControl(move_time_ms=20, time_bank_ms=0, strike_limit=0, connect_timeout_ms=2000)
+        tc = TimeControl(move_time_ms=250, time_bank_ms=0, strike_limit=0, connect_timeout_ms=2000)  # the answering seats are never late, even on a loaded machine
         session = MatchSession(GeneralsWar(4, 2), ["a", "b", "c", "d"], tc)
         links = [Scripted(session, i, silent if i == 3 else driver_answers(i)) for i in range(4)]
         for link, token in zip(links, session.tokens()):
