@@ -193,24 +193,37 @@ def viewer_set(name: str) -> set[str]:
 def test_a_choice_of_nothing_says_none_where_the_choice_is_what_happened() -> None:
     """An empty list is left out of a line, but where the list is the choice, leaving it out told the opposite: Glory's
     defender with no joker was offered "1. thwart" and read "thwart chosen: seat 2" when he let the assassin through;
-    a declined assist read "assist chosen: seat 0", a side that offered nothing "offers made: seat 1"."""
+    a declined assist read "assist chosen: seat 0", a side that offered nothing "offers made: seat 1"; General's War's
+    fighter with an ace was offered "1. reveal generals" beside "2. reveal generals: cards As", the first revealing
+    nothing."""
     names = ["you", "bob", "cy"]
-    assert message_line({"thwart": {"card_ids": []}}) == "thwart: cards none"
-    assert message_line({"thwart_chosen": {"seat": 2, "cards": []}}, names) == "thwart chosen: seat 2 (cy), cards none"
-    assert message_line({"assist_chosen": {"seat": 0, "cards": []}}, names) == "assist chosen: seat 0 (you), cards none"
-    assert message_line({"offers_made": {"seat": 1, "offers": []}}, names) == "offers made: seat 1 (bob), offers none"
-    assert message_line({"offer_lands": {"offers": []}}) == "offer lands: offers none"  # Generals & Assassins
+    glory = "glory"
+    assert message_line({"thwart": {"card_ids": []}}, game=glory) == "thwart: cards none"
+    assert message_line({"thwart_chosen": {"seat": 2, "cards": []}}, names, game=glory) == "thwart chosen: seat 2 (cy), cards none"
+    assert message_line({"assist_chosen": {"seat": 0, "cards": []}}, names, game=glory) == "assist chosen: seat 0 (you), cards none"
+    assert message_line({"offers_made": {"seat": 1, "offers": []}}, names, game=glory) == "offers made: seat 1 (bob), offers none"
+    assert message_line({"offer_lands": {"offers": []}}, game="generals-and-assassins") == "offer lands: offers none"
     # a replay's action leaves its empty fields out ({"thwart": {}}): the field is still the choice
-    assert message_line({"thwart": {}}) == message_line({"defend": {"card_ids": []}}).replace("defend", "thwart") == "thwart: cards none"
+    assert message_line({"thwart": {}}, game=glory) == message_line({"defend": {"card_ids": []}}, game=glory).replace("defend", "thwart") == "thwart: cards none"
+    assert message_line({"reveal_generals": {}}, game="generals-war") == "reveal generals: cards none"
+    assert message_line({"reveal_choice": {}}, game="generals-war") == "reveal choice: revealable none"
     # a list that is empty because it is hidden, or beside the point, is still left out
-    assert message_line({"cards_drawn": {"seat": 1, "count": 2, "cards": [], "money": []}}, names) == "cards drawn: seat 1 (bob), count 2"
-    assert message_line({"thwart_choice": {"attacker": 1, "assassins": [], "required": 1}}, names) == "thwart choice: attacker seat 1 (bob), required 1"
+    assert message_line({"cards_drawn": {"seat": 1, "count": 2, "cards": [], "money": []}}, names, game=glory) == "cards drawn: seat 1 (bob), count 2"
+    assert message_line({"thwart_choice": {"attacker": 1, "assassins": [], "required": 1}}, names, game=glory) == "thwart choice: attacker seat 1 (bob), required 1"
+
+
+def test_a_kind_that_another_game_names_alike_says_no_empty_choice_it_has_not() -> None:
+    """Land & Castle's defence names one card, as ``card_id``; Glory's ``defend.card_ids`` was told "none" in every game,
+    and each defence the keyboard listed read "defend: card Js, cards none"."""
+    assert message_line({"defend": {"card_id": 50}}, game="land-and-castle") == "defend: card Qs"
+    assert message_line({"defend": {}}, game="glory") == "defend: cards none"  # a Glory defence lists its cards
 
 
 def test_the_terminal_and_the_browser_say_none_for_the_same_empty_choices() -> None:
-    block = re.search(r"const EMPTY_TOLD = new Set\(\[(.*?)\]\);", VIEWER.read_text(), re.S)
+    block = re.search(r"const EMPTY_TOLD = \{(.*?)\n  \};", VIEWER.read_text(), re.S)
     assert block is not None
-    assert set(re.findall(r'"([\w.]+)"', block.group(1))) == EMPTY_TOLD
+    viewer = {game: set(re.findall(r'"([\w.]+)"', fields)) for game, fields in re.findall(r'^\s*"?([\w-]+)"?: \[(.*?)\],?$', block.group(1), re.M)}
+    assert viewer == {game: set(told) for game, told in EMPTY_TOLD.items()}
 
 
 def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:

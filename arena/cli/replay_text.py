@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from referee.core.cards import card_str
@@ -47,12 +48,19 @@ GAME_SEAT_KEYS = {"glory": frozenset({"turn"})}
 BY_SEAT_KEYS = frozenset({
     "scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned",
 })  # fmt: skip
-#: Fields of an action or an event, as ``kind.field``, whose list is the choice made, so that an empty one says "none"
-#: ("thwart: cards none", "assist chosen: seat 0 (alice), cards none") where other empty lists are left out: left out,
-#: Glory's "thwart" with no joker read as a thwart (kept the same as the viewer's ``EMPTY_TOLD`` by a test).
-EMPTY_TOLD = frozenset({
-    "thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "offer_lands.offers",
-    "thwart_chosen.cards", "defence_committed.cards", "offers_made.offers", "assist_chosen.cards", "lands_offered.offers",
+#: Fields of an action or an event, as ``kind.field``, by game, whose list is the choice made, so that an empty one says
+#: "none" ("thwart: cards none", "assist chosen: seat 0 (alice), cards none") where other empty lists are left out: left
+#: out, Glory's "thwart" with no joker read as a thwart, and General's War's "reveal generals" that reveals no ace read as
+#: a reveal beside "reveal generals: cards As". By game, since kinds share names across games: Land & Castle's
+#: ``defend`` names one card (``card_id``), and read "defend: card Js, cards none" (kept the same as the viewer's
+#: ``EMPTY_TOLD`` by a test).
+EMPTY_TOLD: Mapping[str, frozenset[str]] = MappingProxyType({
+    "glory": frozenset({
+        "thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "thwart_chosen.cards",
+        "defence_committed.cards", "offers_made.offers", "assist_chosen.cards",
+    }),
+    "generals-and-assassins": frozenset({"defend.card_ids", "offer_lands.offers", "defence_committed.cards", "lands_offered.offers"}),
+    "generals-war": frozenset({"reveal_generals.card_ids", "reveal_choice.revealable"}),
 })  # fmt: skip
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -105,7 +113,8 @@ def args(
     the fields of ``kind`` in ``EMPTY_TOLD``. With the game's ``rounds`` (its state's), a ``round`` reads as the table's
     does: "round started: extra round 1 (after 8)"; with its ``game``, a flag of ``FLAG_WORDS`` as what it means."""
     of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
-    body = {**body, **{told: [] for told in _empty_told(kind) if told not in body}}  # a replay's action leaves them out
+    told_empty = EMPTY_TOLD.get(game, frozenset())
+    body = {**body, **{told: [] for told in _of_kind(told_empty, kind) if told not in body}}  # a replay's action leaves them out
     flags = flag_words(game)
     body = {**body, **{k: False for k in _of_kind(flags, kind) if k not in body}}  # a replay's JSON leaves a false flag out
 
@@ -119,13 +128,8 @@ def args(
     return ", ".join(
         said(k, v)
         for k, v in body.items()
-        if not (isinstance(v, list) and not v and f"{kind}.{k}" not in EMPTY_TOLD) and not (of_rounds and k in ROUND_TOLD)
+        if not (isinstance(v, list) and not v and f"{kind}.{k}" not in told_empty) and not (of_rounds and k in ROUND_TOLD)
     )
-
-
-def _empty_told(kind: str) -> list[str]:
-    """The fields of ``kind`` in ``EMPTY_TOLD``."""
-    return _of_kind(EMPTY_TOLD, kind)
 
 
 def _of_kind(fields: Iterable[str], kind: str) -> list[str]:

@@ -290,3 +290,21 @@ def test_generals_and_assassins_second_assassin_reads_as_what_happened(page: Pag
         declined = page.locator("#events li.event.now").filter(has_text="assassin declined")
         assert declined.locator(".arg[data-field=blocking]").inner_text() == "did not attempt the assassination again"
         assert "blocking" not in declined.inner_text()
+
+
+def test_a_kind_named_alike_in_another_game_says_no_empty_choice(page: Page, replays: dict[str, Path]) -> None:
+    """Glory's "defend" lists its cards, and says "cards none" when it lists none; Land & Castle's defence names one card,
+    and read "defend card J♠ cards none" too. General's War's reveal of no ace read "reveal generals" alone, as a reveal."""
+    data = json.loads(replays["land-and-castle"].read_text())
+    step = 1 + next(i for i, taken in enumerate(data["actions"]) if "defend" in taken["action"])
+    with viewing(page, replays["land-and-castle"]):
+        go_to_step(page, step)
+        line = page.locator("#step-info .action-line")
+        assert line.locator(".arg[data-field=card_id]").count() == 1
+        assert line.locator(".arg[data-field=card_ids]").count() == 0
+    data = json.loads(replays["generals-war"].read_text())
+    step = 1 + next(i for i, taken in enumerate(data["actions"]) if taken["action"] == {"reveal_generals": {}})
+    with viewing(page, replays["generals-war"]):
+        go_to_step(page, step)
+        arg = page.locator("#step-info .action-line .arg[data-field=card_ids]")
+        assert arg.locator(".arg-key").inner_text() == "cards" and "none" in arg.inner_text()
