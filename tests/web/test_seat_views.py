@@ -117,3 +117,21 @@ def test_the_events_and_the_decision_of_an_extra_round_read_so(page: Page, tmp_p
             ended = page.locator("#events li.event", has_text="round ended")
             assert ended.first.locator(".arg[data-field=round]").inner_text() == "round 1 of 1", view
             assert ended.last.locator(".arg[data-field=round]").inner_text() == "extra round 1 (after 1)", view
+
+
+@pytest.mark.parametrize("game", ["generals-war", "land-and-castle"])
+def test_what_a_seat_remembers_is_listed_under_each_seat_named_once(page: Page, tmp_path: Path, game: str) -> None:
+    """The seat view's "known" (GW-17, LC-25: one entry per seat) drew each entry under its list number, "0", with a
+    row reading "seat  seat 0 (bot0)": the entry now stands under its seat, named once, as the terminal names it."""
+    data = replay_data(game, 2, 5)
+    states = [frame["state"] for frame in build_frames(data, 1)["frames"]]
+    step = next(i for i, state in enumerate(states) if any(entry[pile] for entry in state["known"] for pile in ("deck", "draw_pile") if pile in entry))
+    with viewing(page, data, tmp_path):
+        choose_view(page, "1")
+        go_to_step(page, step)
+        known = page.locator("#table [data-field=known]")
+        entries = known.locator(".sub-list > .sub")
+        assert entries.count() == 2
+        assert [entries.nth(s).locator(".sub-index").inner_text() for s in range(2)] == ["seat 0 (bot0)", "seat 1 (bot1)"]
+        assert known.locator("dd[data-field=seat]").count() == 0
+        assert "seat seat" not in re.sub(r"\s+", " ", known.inner_text())

@@ -170,10 +170,21 @@
       if (v.every(isScalar)) return el("span", { class: "list" }, v.map((x, i) => [i ? ", " : "", scalar(key, x)]));
       if (v.every(Array.isArray)) return grid(key, v);
       if (v.every(isRecord)) return records(key, v);
-      return el("div", { class: "sub-list" }, v.map((x, i) => el("div", { class: "sub" }, el("span", { class: "sub-index" }, `${i}`), value(key, x))));
+      return el("div", { class: "sub-list" }, v.map((x, i) => subItem(key, x, i)));
     }
     if (isDict(v)) return fields(v);
     return el("span", {}, JSON.stringify(v));
+  }
+
+  /* One item of a list that is neither cards nor flat records, under its number; an item that holds a seat (General's
+     War's and Land & Castle's "known", one entry per seat) under that seat instead, its "seat" field not repeated: the
+     entry read "0", then "seat seat 0 (alice)" (as the terminal says it: "known, seat 0 (alice):"). */
+  function subItem(key, x, i) {
+    if (isDict(x) && !isCard(x) && Number.isInteger(x.seat) && summary && x.seat >= 0 && x.seat < summary.seats.length) {
+      const rest = Object.fromEntries(Object.entries(x).filter(([k]) => k !== "seat"));
+      return el("div", { class: "sub", dataset: { seat: x.seat } }, el("span", { class: "sub-index" }, seatRef(x.seat)), value(key, rest));
+    }
+    return el("div", { class: "sub" }, el("span", { class: "sub-index" }, `${i}`), value(key, x));
   }
 
   /* A flat object: every field a scalar, a card or a short list of them. */
