@@ -421,3 +421,29 @@ def test_generals_and_assassins_second_assassin_reads_as_what_happened() -> None
     played = {"assassin_played": {"seat": 1, "card": {"id": 53, "rank": "JOKER", "suit": "SUIT_UNSPECIFIED"}, "blocking": True}}
     assert message_line(played, names, game=game) == "assassin played: seat 1 (b), card Jk, to block the assassin"
     assert message_line({"assassin_choice": {"assassins": [], "blocking": False}}, names, game=game) == "assassin choice: to attempt the assassination again"
+
+
+def test_records_that_carry_their_place_are_listed_one_a_line_and_others_are_numbered_from_0() -> None:
+    """Land & Castle's lands read "lands 1:" above "position 0", a known card "draw pile 1:" above "position 16 · card
+    2h", the Assassination Game's pieces "pieces 1:" above "colour 0": two numbers for one place. Records that carry
+    their place are now listed under the list's name, one a line, as the viewer leaves them unnumbered; others count
+    from 0, as the viewer's rows and the events do ("attacked: land 0" is the first land)."""
+    lc = {"game": "land-and-castle", "names": ["a", "b"]}
+    lands: list[dict[str, Any]] = [{"position": 0, "face_up": False, "dealt_by": 0}, {"position": 1, "card": {"id": 0, "rank": "RANK_ACE", "suit": "SUIT_CLUBS"}, "face_up": True, "dealt_by": 1}]
+    known = [{"seat": 0, "draw_pile": [], "hand": []}, {"seat": 1, "draw_pile": [{"position": 16, "card": {"id": 14, "rank": "RANK_2", "suit": "SUIT_DIAMONDS"}}], "hand": []}]
+    assert list(table_lines(lc, {"turn": 1, "lands": lands, "known": known})) == [
+        "turn 1",
+        "lands:",
+        "  position 0 · face up no · dealt by seat 0 (a)",
+        "  position 1 · card Ac · face up yes · dealt by seat 1 (b)",
+        "known, seat 0 (a):",
+        "  draw pile none · hand none",
+        "known, seat 1 (b):",
+        "  hand none",
+        "  draw pile:",
+        "    position 16 · card 2d",
+    ]
+    unplaced = [{k: v for k, v in land.items() if k != "position"} for land in [*lands, lands[0]]]  # dealt by 0, 1, 0
+    assert list(table_lines(lc, {"lands": unplaced}))[:3] == ["lands 0:", "  face up no · dealt by seat 0 (a)", "lands 1:"]
+    pieces = [{"colour": c, "room": "COURTYARD", "injured": False} for c in range(3)]
+    assert list(table_lines({"game": "assassination", "names": list("abcd")}, {"pieces": pieces}))[:2] == ["pieces:", "  colour 0 · room: courtyard · injured no"]

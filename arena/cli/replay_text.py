@@ -235,13 +235,28 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
             yield from ("  " + line for line in table_lines(data, value))
         elif _records(value):
             players = key in ("players", "seats")
+            if not players and _placed(value):  # one line each under the list's name, each saying its own place
+                yield f"{label(key)}:"
+                yield from ("  " + line for item in value for line in table_lines(data, item))
+                continue
             for i, item in enumerate(value):
                 seat = item.get("seat", i if players else None)
                 if isinstance(seat, int):
                     yield (seat_ref(data, seat) if players else f"{label(key)}, {seat_ref(data, seat)}") + ":"
                 else:
-                    yield f"{label(key)} {i + 1}:"
+                    yield f"{label(key)} {i}:"
                 yield from ("  " + line for line in table_lines(data, {k: v for k, v in item.items() if k != "seat" or not isinstance(seat, int)}))
+
+
+def _placed(value: list[dict[str, Any]]) -> bool:
+    """Flat records that carry their own place, as the viewer's ``records`` leaves them unnumbered: a ``position`` (Land &
+    Castle's lands in a seat's view, a known card's place in a pile), or a field that counts them 0, 1, 2 (the
+    Assassination Game's pieces by colour). Numbered from 1 beside it, they read "lands 1: position 0", "draw pile 1:
+    position 16 · card 2h", "pieces 1: colour 0"."""
+    flat = not any(_nested(v) for item in value for v in item.values())
+    fields = {k for item in value for k in item}
+    counted = len(value) > 1 and any(all(item.get(k) == i for i, item in enumerate(value)) for k in fields)
+    return flat and ("position" in fields or counted)
 
 
 def round_of_rounds(state: dict[str, Any]) -> str | None:
