@@ -32,8 +32,10 @@ OVERRIDES: Mapping[str, str] = MappingProxyType({
     "malformed": "malformed message",  # the verdict MALFORMED: an adjective alone says not what was malformed
     "no show": "no-show",  # the verdict NO_SHOW: the noun
 })  # fmt: skip
-#: The fields the protocol names by an abbreviation, and what they read as: "hp 43 · vp 0" left a spectator guessing.
-FIELD_WORDS: Mapping[str, str] = MappingProxyType({"hp": "hit points", "vp": "victory points"})
+#: The fields the protocol names by an abbreviation, or by a word that says too little, and what they read as: "hp 43 · vp
+#: 0" left a spectator guessing, and so did General's War's and Land & Castle's "known" (GW-17, LC-25: the face-down
+#: cards of each seat's pile and hand that this seat knows), a heading that said not what was known.
+FIELD_WORDS: Mapping[str, str] = MappingProxyType({"hp": "hit points", "vp": "victory points", "known": "known face-down cards"})
 #: Fields of a game's messages read by the ``kind`` (an enum value) of the message holding them: in other words where
 #: the field's name says another thing for that kind, left out (None) where that kind makes them meaningless. Glory's
 #: battle holds the fields of every kind of attack, and read "mini round 1 · presented none" in a conquest or an attack

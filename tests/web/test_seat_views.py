@@ -130,6 +130,7 @@ def test_what_a_seat_remembers_is_listed_under_each_seat_named_once(page: Page, 
         choose_view(page, "1")
         go_to_step(page, step)
         known = page.locator("#table [data-field=known]")
+        assert known.locator("h3").inner_text() == "known face-down cards"  # "known" said not what was known
         entries = known.locator(".sub-list > .sub")
         assert entries.count() == 2
         assert [entries.nth(s).locator(".sub-index").inner_text() for s in range(2)] == ["seat 0 (bot0)", "seat 1 (bot1)"]
