@@ -447,3 +447,14 @@ def test_records_that_carry_their_place_are_listed_one_a_line_and_others_are_num
     assert list(table_lines(lc, {"lands": unplaced}))[:3] == ["lands 0:", "  face up no · dealt by seat 0 (a)", "lands 1:"]
     pieces = [{"colour": c, "room": "COURTYARD", "injured": False} for c in range(3)]
     assert list(table_lines({"game": "assassination", "names": list("abcd")}, {"pieces": pieces}))[:2] == ["pieces:", "  colour 0 · room: courtyard · injured no"]
+
+
+def test_a_general_s_war_round_end_says_whether_it_was_cut_short() -> None:
+    """Every round's end read "interrupted no", a word a player who read the rules does not know: it tells whether an
+    elimination cut the round short (GW-6)."""
+    names = ["a", "b"]
+    ended = {"round": 1, "conquest_counts": [1, 4], "conquest_point_to": 1}
+    assert message_line({"round_ended": ended}, names, game="generals-war") == (
+        "round ended: round 1, conquest counts: seat 0 (a) 1, seat 1 (b) 4, conquest point to seat 1 (b), played to the end"
+    )
+    assert message_line({"round_ended": {**ended, "interrupted": True}}, names, game="generals-war").endswith(", cut short by an elimination")

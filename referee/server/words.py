@@ -62,6 +62,8 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "assassin_played.blocking": ("to block the assassin", "to attempt the assassination again"),
         "assassin_choice.blocking": ("to block the assassin", "to attempt the assassination again"),
     },
+    # General's War's round end read "interrupted no" after every round: the round was cut short by an elimination (GW-6)
+    "generals-war": {"round_ended.interrupted": ("cut short by an elimination", "played to the end")},
 })  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
