@@ -413,3 +413,24 @@ def test_listed_actions_that_read_alike_are_told_apart_by_their_card_ids() -> No
     assert "defend: cards Jc 9c (card ids: Jc 10 · 9c 62)" in numbered, numbered
     assert "defend: cards 9c Jc (card ids: 9c 8 · Jc 64)" in numbered, numbered
     assert numbered[0] == "defend: cards none" and "defend: cards 9c 9c" in numbered, numbered  # nothing reads like them
+
+
+def test_the_example_of_a_squad_shows_how_several_cards_are_typed() -> None:
+    """General's War's defender with ten cards in hand is not listed his 175 squads: the example read
+    ``play_squad { card_ids: 6 }``, one card, and said not how to place three. The example is now the fullest drawn."""
+    from arena.v1 import generals_war_pb2
+
+    raw = pb.DecisionRequest(legal_actions_listed=False)
+    choice = raw.decision.generals_war.squad_choice
+    choice.min_cards, choice.max_cards = 1, 3
+    for card in range(10):
+        choice.playable.add(id=card)
+    request = Request(raw, pb.GameStart(game="generals-war", seat=0, num_seats=2, seat_names=["you", "bot"]))
+    for seed in range(5):
+        player, said = scripted(["q"], seed)
+        with pytest.raises(Resigned):
+            player.act(request)
+        shown = [line.strip() for line in said if line.startswith("    ")]
+        assert len(shown) == 1 and shown[0].count("card_ids:") == 3, said
+        action = parse_choice(shown[0], request, random.Random(1))
+        assert isinstance(action, generals_war_pb2.Action) and len(action.play_squad.card_ids) == 3

@@ -82,12 +82,16 @@ def example(request: Request, rng: random.Random) -> str:
 
 def examples(request: Request, rng: random.Random, draws: int = 100) -> list[str]:
     """One legal action of each kind the decision allows, typed as the player would type it, in the order the game's
-    Action message lists its kinds: random actions are drawn until each kind has come up (``draws`` at most; a Glory
-    turn's kinds are drawn equally often, so its rarest comes up within a few dozen draws)."""
+    Action message lists its kinds: of ``draws`` random actions (a Glory turn's kinds are drawn equally often, so its
+    rarest comes up within a few dozen draws), the longest of each kind, so that the example shows how several cards
+    are typed: General's War's squad of ten cards in hand showed ``play_squad { card_ids: 6 }``, and the player who meant
+    to place three cards was left to guess that a field is repeated."""
     found: dict[str, str] = {}
     for _ in range(draws):
         action = random_action(request, rng)
-        found.setdefault(str(action.WhichOneof("kind")), text_format.MessageToString(action, as_one_line=True))
+        kind, typed = str(action.WhichOneof("kind")), text_format.MessageToString(action, as_one_line=True)
+        if len(typed) > len(found.get(kind, "")):
+            found[kind] = typed
     order = [f.name for f in action_class(request).DESCRIPTOR.oneofs_by_name["kind"].fields]
     return [found[kind] for kind in order if kind in found]
 
