@@ -443,6 +443,8 @@ def test_records_that_carry_their_place_are_listed_one_a_line_and_others_are_num
         "  draw pile:",
         "    position 16 · card 2d",
     ]
+    flat = [{"seat": s, "draw_pile": [], "hand": []} for s in range(2)]  # the seats count them, but they stand under their seat
+    assert list(table_lines(lc, {"known": flat}))[:2] == ["known face-down cards, seat 0 (a):", "  draw pile none · hand none"]
     unplaced = [{k: v for k, v in land.items() if k != "position"} for land in [*lands, lands[0]]]  # dealt by 0, 1, 0
     assert list(table_lines(lc, {"lands": unplaced}))[:3] == ["lands 0:", "  face up no · dealt by seat 0 (a)", "lands 1:"]
     pieces = [{"colour": c, "room": "COURTYARD", "injured": False} for c in range(3)]
