@@ -17,6 +17,7 @@ from referee.core.cards import card_str
 from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
 from referee.server.replay import load_replay, write_replay
+from referee.server.words import enum_words
 from referee.server.session import TimeControl
 from tests.test_notes import Noting
 from tests.test_session import driver_answers, run_session
@@ -460,3 +461,17 @@ def test_a_general_s_war_round_end_says_whether_it_was_cut_short() -> None:
         "round ended: round 1, conquest counts: seat 0 (a) 1, seat 1 (b) 4, conquest point to seat 1 (b), played to the end"
     )
     assert message_line({"round_ended": {**ended, "interrupted": True}}, names, game="generals-war").endswith(", cut short by an elimination")
+
+
+def test_an_assassination_answer_that_a_replay_writes_without_its_false_flag_says_what_was_answered() -> None:
+    """A replay's JSON leaves a false flag out: each player who stayed out of the holding cell read "leave cell", as if he
+    had left it (AS-31), and a bad cop who let the sniper go "detain sniper" (AS-22). Written, the flags read "leave no",
+    "by secret service no"."""
+    game = "assassination"
+    assert message_line({"leave_cell": {}}, game=game) == "leave cell: stay"
+    assert message_line({"leave_cell": {"leave": True}}, game=game) == "leave cell: leave the cell, revealed"
+    assert message_line({"detain_sniper": {}}, game=game) == "detain sniper: let them go"
+    assert message_line({"react": {"detain": True}}, game=game) == "react: detain the bomber"
+    assert message_line({"choose_allegiance": {}}, game=game) == "choose allegiance: stay on the president's side"
+    moved = {"president_moved": {"from_room": "HALL", "to_room": "HELIPAD", "by_secret_service": False}}
+    assert message_line(moved, words=enum_words("assassination"), game=game) == "president moved: from room: hall, to room: helipad, on his own"

@@ -62,6 +62,16 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "assassin_played.blocking": ("to block the assassin", "to attempt the assassination again"),
         "assassin_choice.blocking": ("to block the assassin", "to attempt the assassination again"),
     },
+    # The Assassination Game's answers and its president's moves: a replay's JSON leaves a false flag out, and every player
+    # who stayed out of the holding cell read "leave cell" (AS-31), a police officer who let the sniper go "detain sniper"
+    # (AS-22); where the flag was written, "leave no", "by secret service no"
+    "assassination": {
+        "leave_cell.leave": ("leave the cell, revealed", "stay"),
+        "detain_sniper.detain": ("detain them", "let them go"),
+        "react.detain": ("detain the bomber", "do not detain him"),
+        "choose_allegiance.bad_cop": ("be the bad cop", "stay on the president's side"),
+        "president_moved.by_secret_service": ("led by the Secret Service agent", "on his own"),
+    },
     # General's War's round end read "interrupted no" after every round: the round was cut short by an elimination (GW-6)
     "generals-war": {"round_ended.interrupted": ("cut short by an elimination", "played to the end")},
 })  # fmt: skip
