@@ -136,3 +136,19 @@ def test_what_a_seat_remembers_is_listed_under_each_seat_named_once(page: Page, 
         assert [entries.nth(s).locator(".sub-index").inner_text() for s in range(2)] == ["seat 0 (bot0)", "seat 1 (bot1)"]
         assert known.locator("dd[data-field=seat]").count() == 0
         assert "seat seat" not in re.sub(r"\s+", " ", known.inner_text())
+
+
+def test_a_land_and_castle_battle_side_names_its_seat_once(page: Page, tmp_path: Path) -> None:
+    """Each side of Land & Castle's battle (attacker, defender) drew a row reading "seat  seat 1 (bot1)": the side now
+    stands under its seat, named once."""
+    data = replay_data("land-and-castle", 2, 5)
+    states = [frame["state"] for frame in build_frames(data, 1)["frames"]]
+    step = next(i for i, state in enumerate(states) if state.get("last_battle") and state["last_battle"].get("defender"))
+    with viewing(page, data, tmp_path):
+        choose_view(page, "1")
+        go_to_step(page, step)
+        battle = page.locator("#table [data-field=last_battle]")
+        assert battle.locator("dd[data-field=seat]").count() == 0
+        sides = [states[step]["last_battle"][side]["seat"] for side in ("attacker", "defender")]
+        assert battle.locator(".seat-head").all_inner_texts() == [f"seat {s} (bot{s})" for s in sides]
+        assert "seat seat" not in re.sub(r"\s+", " ", battle.inner_text())

@@ -172,8 +172,17 @@
       if (v.every(isRecord)) return records(key, v);
       return el("div", { class: "sub-list" }, v.map((x, i) => subItem(key, x, i)));
     }
-    if (isDict(v)) return fields(v);
+    if (isDict(v)) return seated(v);
     return el("span", {}, JSON.stringify(v));
+  }
+
+  /* A message's fields; one that holds a seat (Land & Castle's battle sides) under that seat, named once: its row read
+     "seat  seat 1 (bob)", "seat" twice (the terminal says "seat 1 (bob) · army 4♠ · …"). */
+  function seated(obj) {
+    const seat = obj.seat;
+    if (!(Number.isInteger(seat) && summary && seat >= 0 && seat < summary.seats.length)) return fields(obj);
+    const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== "seat"));
+    return el("div", { class: "seated", dataset: { seat } }, el("p", { class: "seat-head" }, seatRef(seat)), fields(rest));
   }
 
   /* One item of a list that is neither cards nor flat records, under its number; an item that holds a seat (General's
