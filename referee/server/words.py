@@ -73,7 +73,11 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "president_moved.by_secret_service": ("led by the Secret Service agent", "on his own"),
     },
     # General's War's round end read "interrupted no" after every round: the round was cut short by an elimination (GW-6)
-    "generals-war": {"round_ended.interrupted": ("cut short by an elimination", "played to the end")},
+    # and its squad choice "attacking no" for "as the defender"
+    "generals-war": {
+        "round_ended.interrupted": ("cut short by an elimination", "played to the end"),
+        "squad_choice.attacking": ("as the attacker", "as the defender"),
+    },
 })  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
