@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import os
+import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -19,10 +22,13 @@ from arena_sdk.games import generals_war as gw_actions
 from referee.games.registry import game_class
 from referee.server.inprocess import RELAXED, play, play_async
 from referee.server.session import MatchRecord
-from tests.support import load_bot_class
+from tests.support import ROOT, load_bot_class
 
 runner = CliRunner()
 V = pb.VerdictKind
+NPM = shutil.which("npm")
+TS_READY = NPM is not None and (ROOT / "sdk" / "typescript" / "node_modules" / "esbuild").is_dir()
+needs_node = pytest.mark.skipif(not TS_READY and not os.environ.get("CI"), reason="needs node and `npm ci` in sdk/typescript")
 
 
 def test_the_typescript_fixtures_hold_seat_0s_decisions_listed_and_not() -> None:
@@ -111,3 +117,29 @@ def test_a_bot_given_up_on_in_this_process_times_out_at_once_as_at_its_deadline(
     assert record.seats[0].think_ms[:2] == [move + bank, move]
     assert seat.forfeited and record.game.is_over()
     assert not record.result.seats[1].verdicts
+
+
+def npm_test_of_a_kit_whose_act(tmp_path: Path, body: str) -> str:
+    """The output of `npm test` in a Land & Castle TypeScript kit whose act is ``body``: it must fail."""
+    bot = tmp_path / "slip"
+    result = runner.invoke(app, ["bot", "new", "slip", "--game", "land-and-castle", "--lang", "typescript", "--dir", str(bot)])
+    assert result.exit_code == 0, result.output
+    source = (bot / "bot.ts").read_text()
+    (bot / "bot.ts").write_text(source.replace("    return randomAction(request, this.rng);", body))
+    assert NPM is not None
+    run = subprocess.run([NPM, "test"], cwd=bot, capture_output=True, text=True, timeout=300)
+    assert run.returncode != 0, run.stdout[-3000:]
+    return run.stdout + run.stderr
+
+
+@needs_node
+def test_a_typescript_kits_failing_test_points_at_the_line_of_bot_ts(tmp_path: Path) -> None:
+    """`npm test` ran the bundle without source maps: a throw in act was reported at dist/bot.test.js:31215, a line
+    of the SDK and gRPC bundled together, where the bot's author wrote it at bot.ts:28."""
+    body = '    if (request.kind === "attackChoice") throw new Error("a slip in act");\n    return randomAction(request, this.rng);'
+    out = npm_test_of_a_kit_whose_act(tmp_path, body)
+    assert "a slip in act" in out
+    line = 1 + (tmp_path / "slip" / "bot.ts").read_text().splitlines().index(body.splitlines()[0])
+    assert f"bot.ts:{line}:" in out, out[-3000:]
+    assert "dist/bot.test.js:" not in out.split("a slip in act", 1)[1], out[-3000:]
+
