@@ -143,3 +143,14 @@ def test_a_typescript_kits_failing_test_points_at_the_line_of_bot_ts(tmp_path: P
     assert f"bot.ts:{line}:" in out, out[-3000:]
     assert "dist/bot.test.js:" not in out.split("a slip in act", 1)[1], out[-3000:]
 
+
+@needs_node
+def test_a_typescript_kits_test_says_which_decision_got_an_illegal_action_and_shows_a_legal_one(tmp_path: Path) -> None:
+    """It said only '{...} is not among the listed actions': not which of the recorded decisions, nor what a legal
+    action of it looks like."""
+    body = """    const attack = request.choiceFor("attackChoice");
+    if (attack) return { attack: { cardId: attack.playable[0]!.id, land: 99 } };
+    return randomAction(request, this.rng);"""
+    out = npm_test_of_a_kit_whose_act(tmp_path, body)
+    assert re.search(r"request \d+ of fixtures.json \(decision \d+: attackChoice\): ", out), out[-3000:]
+    assert re.search(r'"land":99.* is not one of its \d+ legal actions, such as \{"attack":\{"cardId":\d+,"land":\d\}', out), out[-3000:]

@@ -247,14 +247,18 @@ test("the fixtures hold decisions of __GAME__", () => {
 
 test("every decision gets one well-formed action, a listed one when actions are listed", async () => {
   const bot = new __CLASS__(1);
-  for (const request of requests) {
+  for (const [i, request] of requests.entries()) {
     const action = await bot.act(request);
     // What the referee would read: the action through the wire format.
     const sent = decodeBotMessage(encodeBotMessage({ action: { requestId: request.requestId, action: wrap(action, start.game) } }));
     const read = sent.action?.action?.__FIELD__;
-    assert.ok(read?.kind, `no action for a ${request.kind}: ${JSON.stringify(action)}`);
+    const which = `request ${i} of fixtures.json (decision ${request.decisionIndex}: ${request.kind})`;
+    assert.ok(read?.kind, `${which}: ${JSON.stringify(action)} is no action of __GAME__ (the SDK's ERROR line says why)`);
     const listed = request.legalActions;
-    if (listed) assert.ok(listed.some((a) => isDeepStrictEqual(a, read)), `${JSON.stringify(read)} is not among the listed actions`);
+    if (listed && !listed.some((a) => isDeepStrictEqual(a, read))) {
+      const like = listed.find((a) => a.kind === read.kind) ?? listed[0];
+      assert.fail(`${which}: ${JSON.stringify(read)} is not one of its ${listed.length} legal actions, such as ${JSON.stringify(like)}`);
+    }
   }
 });
 """
