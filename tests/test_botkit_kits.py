@@ -154,3 +154,19 @@ def test_a_typescript_kits_test_says_which_decision_got_an_illegal_action_and_sh
     out = npm_test_of_a_kit_whose_act(tmp_path, body)
     assert re.search(r"request \d+ of fixtures.json \(decision \d+: attackChoice\): ", out), out[-3000:]
     assert re.search(r'"land":99.* is not one of its \d+ legal actions, such as \{"attack":\{"cardId":\d+,"land":\d\}', out), out[-3000:]
+
+
+@needs_node
+def test_a_typescript_bots_stack_names_the_sdks_files_wherever_the_bot_is_copied(tmp_path: Path) -> None:
+    """The bundle's source map named the SDK's files relative to the bot: a copy at another depth (the ladder's store,
+    `arena bot check`'s folder) logged a crash at <store>/work/sdk/typescript/src/driver.ts, a file nowhere."""
+    body = '    if (request.kind === "attackChoice") throw new Error("a slip in act");\n    return randomAction(request, this.rng);'
+    npm_test_of_a_kit_whose_act(tmp_path, body)  # builds it
+    moved = tmp_path / "store" / "bots" / "slip" / "1"
+    shutil.copytree(tmp_path / "slip", moved)
+    args = ["match", "land-and-castle", str(moved), str(ROOT / "sample_bots" / "random"), "--seed", "3", "--json"]
+    result = runner.invoke(app, [*args, "--log-dir", str(tmp_path / "logs"), "--replay", str(tmp_path / "r.json")])
+    assert result.exit_code == 0, result.output
+    log = next((tmp_path / "logs").glob("*-seat0-*.log")).read_text()
+    assert "a slip in act" in log and f"({moved / 'bot.ts'}:" in log, log
+    assert f"({ROOT / 'sdk' / 'typescript' / 'src' / 'driver.ts'}:" in log, log

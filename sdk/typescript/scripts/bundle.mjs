@@ -93,6 +93,24 @@ try {
 } catch {
   fail("esbuild failed (see above)");
 }
+// The source maps name the bot's own files relative to the map, so that they are found wherever the bot is copied to
+// (the ladder's store, the sandbox's /bot), and the SDK's and its packages' files by absolute path. Relative, those
+// went wrong once the bot was copied to another depth: a stack in a ladder match's log named
+// <ladder data>/work/sdk/typescript/src/driver.ts, a file nowhere.
+const home = path.dirname(entries[0]);
+for (const entry of entries) {
+  const map = path.join(outdir, path.basename(entry).replace(/\.[cm]?tsx?$/, ".js.map"));
+  if (!fs.existsSync(map)) continue;
+  const data = JSON.parse(fs.readFileSync(map, "utf8"));
+  const base = path.resolve(outdir, data.sourceRoot ?? "");
+  data.sources = data.sources.map((source) => {
+    const file = path.resolve(base, source);
+    const inside = !path.relative(home, file).startsWith("..");
+    return inside ? path.relative(outdir, file).split(path.sep).join("/") : file;
+  });
+  delete data.sourceRoot;
+  fs.writeFileSync(map, JSON.stringify(data));
+}
 for (const entry of entries) {
   console.log(`bundled ${path.relative(process.cwd(), entry) || entry} -> ${path.relative(process.cwd(), path.join(outdir, path.basename(entry).replace(/\.[cm]?tsx?$/, ".js")))}`);
 }
