@@ -21,7 +21,7 @@ from arena.cli.main import app
 from referee.server.manifest import load_manifest
 from referee.server.runner import BotPool, MatchSetup, run_local_match
 from referee.server.session import TimeControl
-from tests.support import ROOT
+from tests.support import ROOT, stop_if_running
 
 runner = CliRunner()
 NODE = shutil.which("node")
@@ -295,3 +295,45 @@ def test_the_docs_a_kit_points_to_are_named_in_full(tmp_path: Path, monkeypatch:
         docs = re.findall(r"[^\s(`]*(?:docs/[\w/.-]*\.md|proto/[\w/.-]*\.proto)", text)
         assert docs, (file, text)
         assert all(Path(doc).is_absolute() and Path(doc).is_file() for doc in docs), (file, docs)
+
+
+def test_the_guides_own_ladder_takes_a_kit_and_rates_it(tmp_path: Path) -> None:
+    """docs/bots.md named `arena ladder submit` but not how to run a ladder of one's own to try it: an author walked
+    docs/ladder.md, took the default port another ladder held, and submitted there ('401: unknown API token').
+    The guide's commands, run as written (paths, address and token filled in), enter a kit on a ladder of its own."""
+    import queue
+    import threading
+
+    guide = (ROOT / "docs" / "bots.md").read_text()
+    block = guide.split("To see your bot rated", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
+    assert [c[:3] for c in commands] == [["arena", "ladder", w] for w in ("serve", "user", "submit", "standings")], commands
+    bot = tmp_path / "my-bot"
+    new("my-bot", "--game", "land-and-castle", "--dir", str(bot))
+    words = {"/tmp/my-ladder": str(tmp_path / "ladder"), "path/to/my-bot": str(bot)}
+
+    def argv(command: list[str]) -> list[str]:
+        return [sys.executable, "-m", "arena.cli.main", *[words.get(w, w) for w in command[1:] if w != "--watch"]]
+
+    serve = subprocess.Popen(argv(commands[0]), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in serve.stdout or []:
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        said = lines.get(timeout=60)
+        found = re.search(r"ladder: (http://127\.0\.0\.1:\d+)", said)
+        assert found, said
+        words["http://127.0.0.1:PORT"] = found.group(1)
+        user = subprocess.run(argv(commands[1]), capture_output=True, text=True, timeout=60)
+        assert user.returncode == 0, user.stdout + user.stderr
+        words["TOKEN"] = user.stdout.strip().splitlines()[-1]
+        submit = subprocess.run(argv(commands[2]), capture_output=True, text=True, timeout=240)
+        assert submit.returncode == 0 and "accepted: my-bot" in submit.stdout, submit.stdout + submit.stderr
+        standings = subprocess.run(argv(commands[3]), capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "200"})
+        assert standings.returncode == 0 and "my-bot" in standings.stdout, standings.stdout + standings.stderr
+    finally:
+        stop_if_running(serve)
