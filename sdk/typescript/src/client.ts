@@ -125,10 +125,11 @@ function stream(
     };
     call.on("data", (msg: RefereeMessage) => {
       onMessage();
+      const receivedAt = driver.clock(); // a request may wait here while the bot still answers an earlier one
       chain = chain.then(async () => {
         if (failed) return;
         try {
-          for (const reply of await driver.handle(msg)) send(reply);
+          for (const reply of await driver.handle(msg, receivedAt)) send(reply);
         } catch (err) {
           // An exception in the bot's own code ends the bot, as in the Python SDK.
           failed = true;

@@ -15,6 +15,16 @@ import { gameField } from "./types.js";
 const ERROR_CODES = ["ERROR_CODE_UNSPECIFIED", "STALE_REQUEST", "MALFORMED_ACTION", "UNEXPECTED_MESSAGE", "MESSAGE_TOO_LARGE"];
 /** Errors that say the referee could not use the bot's answer, which leaves the request open. */
 const UNUSED_ANSWER = new Set(["MALFORMED_ACTION", "MESSAGE_TOO_LARGE"]);
+/** How many answers' times are kept, for a STALE_REQUEST naming one of them. */
+const TIMED_ANSWERS = 16;
+
+/** When an answer went, for the log line of a referee that says it came too late. */
+interface TimedAnswer {
+  decisionIndex: number;
+  timeLeftMs: number;
+  /** Milliseconds from the request's arrival (queued behind a slow answer, it waited) to its answer. */
+  tookMs: number;
+}
 
 export class BotDriver {
   start: GameStart | null = null;
@@ -24,10 +34,15 @@ export class BotDriver {
   /** The last answer, its request and the action sent: a rejection's log line names their kinds (found only then). */
   answered: { request: Request; action: EnvelopeAction } | null = null;
   readonly maxRetries: number;
+  /** When the pending request arrived, by `clock`. */
+  private pendingSince = 0;
+  private readonly timed = new Map<number, TimedAnswer>();
 
   constructor(
     readonly bot: Bot<any>,
     maxRetries?: number,
+    /** Milliseconds, for how long answers took: only differences are used. */
+    readonly clock: () => number = () => performance.now(),
   ) {
     this.maxRetries = maxRetries ?? bot.maxRetries;
   }
@@ -38,7 +53,8 @@ export class BotDriver {
     };
   }
 
-  async handle(msg: RefereeMessage): Promise<BotMessage[]> {
+  /** `receivedAt` (by `clock`): when the message came, if it waited behind another (default: now). */
+  async handle(msg: RefereeMessage, receivedAt?: number): Promise<BotMessage[]> {
     switch (msg.msg) {
       case "start":
         this.start = msg.start ?? null;
@@ -51,6 +67,7 @@ export class BotDriver {
         // Events folded into the request (what an EventBatch just before it would hold) come first.
         if (msg.decision?.events?.events.length) this.events(msg.decision.events.events);
         this.pending = msg.decision ?? null;
+        this.pendingSince = receivedAt ?? this.clock();
         this.retries = 0;
         return this.answer();
       case "rejection": {
@@ -75,7 +92,7 @@ export class BotDriver {
       case "error": {
         const error = msg.error;
         if (!error) break;
-        log.warning(`protocol error ${ERROR_CODES[error.code] ?? error.code}: ${error.message}`);
+        log.warning(`protocol error ${ERROR_CODES[error.code] ?? error.code}: ${error.message}${this.lateness(error.code, error.message)}`);
         if (UNUSED_ANSWER.has(ERROR_CODES[error.code] ?? "") && this.pending && !this.result) {
           // act is not asked again for a decision whose answer was not an action: it would slip the same way
           return this.giveUp(this.pending, "(its answer was not a usable action)");
@@ -107,6 +124,17 @@ export class BotDriver {
     return [{ giveUp: { requestId: pending.requestId } }];
   }
 
+  /**
+   * For a STALE_REQUEST naming an answer of this bot: which decision it was and how long the answer took. The referee
+   * names the request by its id, which appears nowhere else, where `arena match` and the replay count decisions.
+   */
+  private lateness(code: number, message: string): string {
+    const id = ERROR_CODES[code] === "STALE_REQUEST" ? /^request (\d+)\b/.exec(message)?.[1] : undefined;
+    const timed = id === undefined ? undefined : this.timed.get(Number(id));
+    if (!timed) return "";
+    return ` (decision ${timed.decisionIndex}: answered ${timed.tookMs} ms after it came, of the ${timed.timeLeftMs} ms it had)`;
+  }
+
   private async answer(): Promise<BotMessage[]> {
     const pending = this.pending;
     const start = this.start;
@@ -114,6 +142,10 @@ export class BotDriver {
     const request = new Request(pending, start);
     const action = wrap(await this.bot.act(request), start.game);
     this.answered = { request, action }; // its kinds are looked up only for a rejection's log line
+    const tookMs = Math.round(this.clock() - this.pendingSince);
+    this.timed.delete(pending.requestId); // re-inserted last: the map keeps the newest answers
+    this.timed.set(pending.requestId, { decisionIndex: pending.decisionIndex, timeLeftMs: pending.timeLeftMs, tookMs });
+    if (this.timed.size > TIMED_ANSWERS) this.timed.delete(this.timed.keys().next().value as number);
     return [{ action: { requestId: pending.requestId, action, note: request.noted } }];
   }
 }

@@ -207,6 +207,37 @@ test("an answer the referee could not use is given up on: act is not asked again
   assert.equal(bot.requests.length, 2);
 });
 
+test("a late answer's STALE_REQUEST is logged with its decision and how long it took, counted from its arrival", async () => {
+  // The referee names the request by an id found nowhere else; arena match's table says timeout@7, by decision.
+  let now = 1000;
+  const bot = new (class extends Recorder {
+    override act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+      now += 2600; // a slow think
+      return super.act(request);
+    }
+  })();
+  const driver = new BotDriver(bot, undefined, () => now);
+  await driver.handle(START);
+  await driver.handle(squadRequest(5, false));
+  await driver.handle(squadRequest(6, false), now - 2600); // it came while act thought about request 5
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  const stale = (id: number) => received({ error: { code: "STALE_REQUEST", message: `request ${id} is not pending: its time ran out` } });
+  try {
+    await driver.handle(stale(5));
+    await driver.handle(stale(6));
+    await driver.handle(stale(9)); // no answer of this bot's: said as the referee said it
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(written, [
+    "[arena-sdk] WARNING protocol error STALE_REQUEST: request 5 is not pending: its time ran out (decision 7: answered 2600 ms after it came, of the 1500 ms it had)\n",
+    "[arena-sdk] WARNING protocol error STALE_REQUEST: request 6 is not pending: its time ran out (decision 7: answered 5200 ms after it came, of the 1500 ms it had)\n",
+    "[arena-sdk] WARNING protocol error STALE_REQUEST: request 9 is not pending: its time ran out\n",
+  ]);
+});
+
 test("events are unwrapped to the game's events, and the result is kept", async () => {
   const bot = new Recorder();
   const driver = new BotDriver(bot);
