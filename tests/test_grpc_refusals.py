@@ -8,6 +8,7 @@ import grpc
 import pytest
 
 from arena.v1 import referee_pb2 as pb
+from referee.server.session import TimeControl
 from tests.grpc_support import Referee, raw_stream
 
 
@@ -44,3 +45,69 @@ def test_bytes_that_are_no_bot_message_after_the_hello_are_answered_as_malformed
         referee.loop.call_soon_threadsafe(referee.session.process_ended, seat, "test over")
     record = referee.join()
     assert [v.kind for v in record.result.seats[0].verdicts][:1] == [pb.MALFORMED]
+
+
+def refused(address: str, hello: pb.Hello) -> tuple[grpc.StatusCode, str]:
+    """The status and details that end a stream opened with ``hello``."""
+    got = raw_stream(address, [pb.BotMessage(hello=hello).SerializeToString()])
+    assert isinstance(got, grpc.RpcError), got
+    return got.code(), got.details() or ""
+
+
+def test_a_hello_with_no_match_id_is_told_so_and_why_it_may_be_empty(referee: Referee) -> None:
+    """A Node.js bot that loaded the .proto files with proto-loader's defaults (camelCase names) and wrote
+    ``{match_id, token}`` sent a hello without its match_id and read "no match '' here", which did not say why."""
+    code, details = refused(referee.address, pb.Hello(token=referee.session.tokens()[0]))
+    assert code == grpc.StatusCode.NOT_FOUND
+    assert details.startswith("the hello has no match_id: send ARENA_MATCH_ID") and "keepCase: true" in details
+
+
+def test_a_hello_with_no_token_is_told_so(referee: Referee) -> None:
+    """Not "wrong token for this match": the bot sent none."""
+    code, details = refused(referee.address, pb.Hello(match_id=referee.session.match_id))
+    assert (code, details) == (grpc.StatusCode.UNAUTHENTICATED, "the hello has no token: send ARENA_TOKEN")
+
+
+def test_a_seats_own_socket_says_the_token_is_wrong_or_missing() -> None:
+    """ "this socket serves seat 0 only" alone did not say that the bot's token was the trouble."""
+    ref = Referee(only_seat=0)
+    try:
+        match_id, tokens = ref.session.match_id, ref.session.tokens()
+        assert refused(ref.address, pb.Hello(match_id=match_id, token=tokens[1])) == (
+            grpc.StatusCode.PERMISSION_DENIED,
+            "wrong token: this socket serves seat 0 only",
+        )
+        assert refused(ref.address, pb.Hello(match_id=match_id)) == (
+            grpc.StatusCode.PERMISSION_DENIED,
+            "the hello has no token: send ARENA_TOKEN (this socket serves seat 0 only)",
+        )
+    finally:
+        ref.stop()
+
+
+def test_a_bot_whose_hello_was_refused_is_not_said_to_have_never_tried() -> None:
+    """A bot refused (its hello without a match id) that then exited got "exited with code 0 before it connected to the
+    referee (a bot connects to ARENA_ADDRESS: with an SDK, call run)": its verdict now says what the referee answered."""
+    ref = Referee(only_seat=0)
+    code, details = refused(ref.address, pb.Hello(token=ref.session.tokens()[0]))
+    for seat in (0, 1):
+        ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "the bot's process exited with code 0", True, 0)
+    record = ref.join()
+    crash = record.result.seats[0].verdicts[0]
+    assert crash.kind == pb.CRASH
+    assert crash.detail == f"the bot's process exited with code 0 before it connected to the referee: the referee refused its hello ({code.name}: {details})"
+    assert record.result.seats[1].verdicts[0].detail.endswith("(a bot connects to ARENA_ADDRESS: with an SDK, call run)")
+
+
+def test_a_no_show_whose_hellos_were_refused_is_told_the_last_refusal() -> None:
+    """A bot retrying with a wrong token until its time to connect ran out was "never connected": now with why."""
+    ref = Referee(only_seat=0, tc=TimeControl(connect_timeout_ms=3000))
+    refused(ref.address, pb.Hello(match_id=ref.session.match_id, token="stale"))
+    ref.loop.call_soon_threadsafe(ref.session.process_ended, 1, "test over")
+    record = ref.join()
+    no_show = record.result.seats[0].verdicts[0]
+    assert no_show.kind == pb.NO_SHOW
+    assert no_show.detail == (
+        "the bot never connected within its 3 s to connect: the referee refused its hello "
+        "(PERMISSION_DENIED: wrong token: this socket serves seat 0 only)"
+    )

@@ -72,6 +72,31 @@ class StreamLink:
 NO_SEAT = -1
 
 
+def no_match(hello: pb.Hello) -> str:
+    """Why a hello names no match served here (NOT_FOUND).
+
+    An empty match_id most often comes from a library that names fields in camelCase: it drops the snake_case ones a
+    bot wrote (@grpc/proto-loader's default), and the bot's hello arrives without it, whatever the bot set.
+    """
+    if not hello.match_id:
+        return (
+            "the hello has no match_id: send ARENA_MATCH_ID (a library that names fields in camelCase, as "
+            "@grpc/proto-loader does unless loaded with keepCase: true, drops a field set as match_id)"
+        )
+    # The id cut short: a status's details travel as metadata, and a long id made it RESOURCE_EXHAUSTED.
+    shown = hello.match_id if len(hello.match_id) <= 80 else hello.match_id[:80] + "..."
+    return f"no match {shown!r} here"
+
+
+def not_this_seat(hello: pb.Hello, seat: int) -> str:
+    """Why a seat's own socket refuses a hello's token (PERMISSION_DENIED)."""
+    if seat == NO_SEAT:
+        return "this socket serves no seat now"
+    if not hello.token:
+        return f"the hello has no token: send ARENA_TOKEN (this socket serves seat {seat} only)"
+    return f"wrong token: this socket serves seat {seat} only"
+
+
 class RefereeService(referee_pb2_grpc.RefereeServicer):
     """Routes each stream to its match by ``Hello.match_id`` and to its seat by token."""
 
@@ -117,32 +142,30 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         try:
             first = await asyncio.wait_for(incoming.__anext__(), HELLO_TIMEOUT_S)
         except (StopAsyncIteration, TimeoutError):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "send hello first")
+            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "send hello first")
             return
         except DecodeError:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage")
+            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage")
             return
         if first.WhichOneof("msg") != "hello":
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
+            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
             return
         hello = first.hello
         if hello.protocol_version not in (0, 1):
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, f"protocol version {hello.protocol_version} is not spoken here (1 is)")
+            await self._refuse(context, grpc.StatusCode.FAILED_PRECONDITION, f"protocol version {hello.protocol_version} is not spoken here (1 is)")
             return
         session = self.sessions.get(hello.match_id)
         if session is None:
-            # The id cut short: a status's details travel as metadata, and a long id made it RESOURCE_EXHAUSTED.
-            shown = hello.match_id if len(hello.match_id) <= 80 else hello.match_id[:80] + "..."
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {shown!r} here")
+            await self._refuse(context, grpc.StatusCode.NOT_FOUND, no_match(hello))
             return
         if self.only_seat is not None and session.seat_of(hello.token) != self.only_seat:
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, f"this socket serves seat {self.only_seat} only")
+            await self._refuse(context, grpc.StatusCode.PERMISSION_DENIED, not_this_seat(hello, self.only_seat))
             return
         link = StreamLink()
         try:
             seat = session.attach(hello.token, link)
         except AttachError as exc:
-            await context.abort(getattr(grpc.StatusCode, exc.code), str(exc))
+            await self._refuse(context, getattr(grpc.StatusCode, exc.code), str(exc))
             return
         self._opened(session.match_id)
         reader = asyncio.create_task(self._read(incoming, session, seat, link))
@@ -169,6 +192,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         finally:
             reader.cancel()
             session.detach(seat, link)
+
+    async def _refuse(self, context: grpc.aio.ServicerContext, code: grpc.StatusCode, why: str) -> None:
+        """End a stream the referee will not serve with ``code`` and ``why``. On a seat's own socket the seat's session
+        keeps it too: a bot that gives up after its hellos were refused then crashes (or is a no-show) "before it
+        connected", and its verdict says what the referee answered, which its log may not."""
+        if self.only_seat is not None and self.only_seat != NO_SEAT:
+            for session in self.sessions.values():
+                session.hello_refused(self.only_seat, f"{code.name}: {why}")
+        await context.abort(code, why)
 
     @staticmethod
     async def _read(incoming: AsyncIterator[pb.BotMessage], session: MatchSession, seat: int, link: StreamLink) -> None:

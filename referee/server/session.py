@@ -119,6 +119,8 @@ class Seat:
     minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
     refused: int = 0  # messages refused: minor verdicts, stale or unexpected messages (service.FLOOD_AFTER)
     think_ms: list[float] = field(default_factory=list)  # per answered decision: request sent to answer handled
+    #: The last refusal of a hello on the seat's own socket ("NOT_FOUND: no match 'x' here"), for its verdict if it never connects.
+    refused_hello: str = ""
 
 
 @dataclass
@@ -207,7 +209,7 @@ class MatchSession:
         """Bind ``link`` to the seat whose token it presented; raises AttachError if refused."""
         index = self.seat_of(token)
         if index is None:
-            raise AttachError("UNAUTHENTICATED", "wrong token for this match")
+            raise AttachError("UNAUTHENTICATED", "wrong token for this match" if token else "the hello has no token: send ARENA_TOKEN")
         seat = self.seats[index]
         if self.finished:
             raise AttachError("FAILED_PRECONDITION", "the match is over")
@@ -225,6 +227,14 @@ class MatchSession:
         self._check_ready()
         self._submit(("attach", seat.seat, link))
         return seat.seat
+
+    def hello_refused(self, seat: int, why: str) -> None:
+        """A hello on ``seat``'s own socket was refused (``why``: its status and details)."""
+        self.seats[seat].refused_hello = why
+
+    def _never_connected(self, s: Seat) -> str:
+        """What a verdict of a seat that never connected adds: the refusal of its last hello, if it sent one."""
+        return f": the referee refused its hello ({s.refused_hello})" if s.refused_hello else ""
 
     def _check_ready(self) -> None:
         if all(s.ever_connected or s.gone for s in self.seats):
@@ -256,8 +266,9 @@ class MatchSession:
         A process that ran but never connected is told apart, with what its code most likely means
         (NEVER_CONNECTED): "exited with code 0" alone reads as a clean end, 127 as nothing at all.
         """
-        if started and not self.seats[seat].ever_connected:
-            detail += " before it connected to the referee" + NEVER_CONNECTED.get(code, "")
+        s = self.seats[seat]
+        if started and not s.ever_connected:
+            detail += " before it connected to the referee" + (self._never_connected(s) or NEVER_CONNECTED.get(code, ""))
         self.seats[seat].gone = True
         self._check_ready()
         self._submit(("ended", seat, detail))
@@ -274,7 +285,7 @@ class MatchSession:
         self._drain_inbox()  # crashes before connecting are judged as crashes, not no-shows
         for s in self.seats:
             if not s.ever_connected and s.forfeited_at is None:
-                self._verdict(s, V.NO_SHOW, f"the bot never connected within its {self.tc.connect_timeout_ms / 1000:g} s to connect")
+                self._verdict(s, V.NO_SHOW, f"the bot never connected within its {self.tc.connect_timeout_ms / 1000:g} s to connect{self._never_connected(s)}")
                 self._forfeit(s, "no show")
         self._append_events(self.game.opening_events())
         self._done = asyncio.get_running_loop().create_future()
