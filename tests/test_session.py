@@ -158,9 +158,12 @@ def test_an_illegal_action_is_rejected_with_a_reason_and_may_be_retried() -> Non
 
 def test_endless_illegal_actions_become_a_strike() -> None:
     tc = TimeControl(move_time_ms=5000, time_bank_ms=0, strike_limit=0, max_rejections=5)
-    record, _ = run_session([illegal_answers, driver_answers(2)], tc)
+    record, links = run_session([illegal_answers, driver_answers(2)], tc)
     k = kinds(record, 0)
     assert k.count(V.ILLEGAL_ACTION) == 6 and k[-1] == V.FORFEIT  # five rejections, then the strike
+    # The answer to the fifth rejection comes after it closed the request: told so, not only "not pending".
+    stale = [e.message for e in links[0].of("error") if e.code == pb.STALE_REQUEST]
+    assert stale[0].endswith(" is not pending: 5 rejected answers closed it, and the game's default action was played for it (a strike); no request of this seat is pending now"), stale
 
 
 def test_malformed_and_stale_answers_are_protocol_errors_not_illegal_moves() -> None:

@@ -225,3 +225,35 @@ def test_a_timeout_says_how_long_the_seat_had_and_a_late_answer_that_it_came_too
     assert details[1] == "no legal action within the 40 ms it had (40 ms a decision, its time bank spent)", details
     stale = [e.message for e in links[0].of("error") if e.code == pb.STALE_REQUEST]
     assert stale and "is not pending: its time ran out before this answer came" in stale[0], stale
+
+
+def test_a_stale_answer_is_told_why_its_request_is_not_pending_and_which_one_is() -> None:
+    """An answer sent twice, an id never sent (a JavaScript Number that lost digits, an unset request_id) and an
+    answer after a give_up all read "request N is not pending": the bot author could not tell their mistakes apart.
+    Each now says why, and which request of the seat is pending now, if any."""
+    answer = driver_answers(7)
+    asked: list[int] = []
+    tc = TimeControl(move_time_ms=5000, time_bank_ms=0, strike_limit=3, connect_timeout_ms=2000)
+
+    def muddled(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") != "decision":
+            return answer(msg)
+        rid = msg.decision.request_id
+        asked.append(rid)
+        if len(asked) == 1:
+            mangled = [pb.BotMessage(action=pb.ActionResponse(request_id=n)) for n in (rid + 1_000_000, 0)]
+            given = answer(msg)
+            return mangled + given + given  # the answer, then the same again
+        if len(asked) == 2:
+            return [pb.BotMessage(give_up=pb.GiveUp(request_id=rid))] + answer(msg)
+        return answer(msg)
+
+    record, links = run_session([muddled, driver_answers(8)], tc)
+    assert record.game.is_over()
+    stale = [e.message for e in links[0].of("error") if e.code == pb.STALE_REQUEST]
+    first, second = asked[0], asked[1]
+    assert stale[0] == f"request {first + 1_000_000} is not pending: no request of that id was sent to this seat; request {first} is pending now"
+    assert stale[1] == f"request 0 is not pending: no request of that id was sent to this seat (ids start at 1: was request_id set?); request {first} is pending now"
+    assert stale[2].startswith(f"request {first} is not pending: it was answered already; ") and stale[2].endswith(" pending now"), stale[2]
+    assert stale[3].startswith(f"request {second} is not pending: the bot gave it up, and the game's default action was played for it (a strike); "), stale[3]
+    assert len(stale) == 4

@@ -53,6 +53,12 @@ MAX_MINOR_VERDICTS = 500
 REPLACED = "replaced by a newer connection of this seat"
 
 
+#: Why a request is no longer pending, told to an answer that names it (STALE_REQUEST).
+ANSWERED = "it was answered already"
+TIMED_OUT = "its time ran out before this answer came, and the game's default action was played for it (a strike)"
+LAPSED = "another seat's action ended the decision"
+
+
 class AttachError(Exception):
     """A connection the session refuses; ``code`` names the gRPC status to answer with."""
 
@@ -113,8 +119,10 @@ class Seat:
     #: rejection, an error or the result. So framing depends on the game alone (when the seat is asked),
     #: never on timing, and a seat is not woken while another one thinks.
     outbox: list[list[pb.Event]] = field(default_factory=list)
-    #: The requests of this seat that timed out, so that an answer to one, come too late, is told so.
-    timed_out: set[int] = field(default_factory=set)
+    #: Why each request of this seat that is no longer pending was closed (answered, timed out, replaced...), so that an
+    #: answer that names one is told which: "is not pending" alone read the same for a duplicate answer, a late one and
+    #: an id mangled on the way (a JavaScript Number), and an id never sent.
+    closed: dict[int, str] = field(default_factory=dict)
     held: tuple[Any, bool, str] | None = None  # a simultaneous choice waiting for the other seats' (action, auto, note)
     minor_verdicts: int = 0  # rejected or malformed messages, recorded or not (see MAX_MINOR_VERDICTS)
     refused: int = 0  # messages refused: minor verdicts, stale or unexpected messages (service.FLOOD_AFTER)
@@ -389,7 +397,7 @@ class MatchSession:
         acting = set(self.game.to_act())
         for s in self.seats:
             if s.pending is not None and s.seat not in acting:
-                s.pending = None  # the decision went away (another seat's action ended it)
+                self._close(s, LAPSED)  # the decision went away (another seat's action ended it)
         for seat in sorted(acting):
             s = self.seats[seat]
             if s.forfeited_at is not None or s.held is not None:
@@ -403,7 +411,10 @@ class MatchSession:
                 continue
             sent_at = s.pending.sent_at if s.pending else self.clock()  # a re-issued request keeps its clock
             index = s.pending.decision_index if s.pending else self._next_decision_index()
-            s.pending = Pending(next(self._request_ids), index, sent_at, fingerprint, self.version)
+            new = next(self._request_ids)
+            if s.pending is not None:
+                s.closed[s.pending.request_id] = f"request {new} replaced it, the view having changed"
+            s.pending = Pending(new, index, sent_at, fingerprint, self.version)
             self._send_request(s, msg)
 
     def _next_decision_index(self) -> int:
@@ -459,7 +470,7 @@ class MatchSession:
         for s in self.seats:
             if s.pending is None or s.pending.sent_at + (self.tc.move_time_ms + s.bank_ms) / 1000 > now:
                 continue
-            s.timed_out.add(s.pending.request_id)
+            s.closed[s.pending.request_id] = TIMED_OUT
             self._time_out(s, detail=self._time_had(s))
             return
 
@@ -534,16 +545,23 @@ class MatchSession:
         if s.pending is None or request_id != s.pending.request_id:
             self._stale(s, request_id)
             return
+        s.closed[request_id] = "the bot gave it up, and the game's default action was played for it (a strike)"
         self._time_out(s, elapsed=self.tc.move_time_ms + s.bank_ms, detail="the bot gave up on the decision")
 
     def _stale(self, s: Seat, request_id: int) -> None:
         """An answer or give_up for a request that is not pending: refused, with no verdict."""
         s.refused += 1
-        why = (
-            ": its time ran out before this answer came, and the game's default action was played for it (a strike)"
-            if request_id in s.timed_out else ""
-        )  # fmt: skip
-        self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending{why}")
+        why = s.closed.get(request_id)
+        if why is None:
+            why = "no request of that id was sent to this seat" + (" (ids start at 1: was request_id set?)" if request_id == 0 else "")
+        now = f"request {s.pending.request_id} is" if s.pending is not None else "no request of this seat is"
+        self._protocol_error(s, pb.STALE_REQUEST, f"request {request_id} is not pending: {why}; {now} pending now")
+
+    def _close(self, s: Seat, why: str) -> None:
+        """``s``'s pending request (if any) is no longer pending; ``why``, unless a reason was given already."""
+        if s.pending is not None:
+            s.closed.setdefault(s.pending.request_id, why)
+            s.pending = None
 
     def _reject(self, s: Seat, reason: str) -> None:
         assert s.pending is not None and s.link is not None
@@ -553,6 +571,7 @@ class MatchSession:
         s.link.send(pb.RefereeMessage(rejection=pb.Rejection(request_id=s.pending.request_id, reason=reason)))
         if s.pending.rejections >= self.tc.max_rejections:
             self._charge(s)
+            s.closed[s.pending.request_id] = f"{s.pending.rejections} rejected answers closed it, and the game's default action was played for it (a strike)"
             self._strike(s, V.ILLEGAL_ACTION, f"{s.pending.rejections} illegal actions for one decision")
             if s.seat in self.game.to_act():
                 self._play(s, self.game.default_action(s.seat), auto=True)
@@ -568,7 +587,7 @@ class MatchSession:
         Held actions are then applied in seat order, so the log and the events
         do not depend on which bot answered first.
         """
-        s.pending = None
+        self._close(s, ANSWERED)
         acting = self.game.to_act()
         if len(acting) > 1:
             s.held = (action, auto, note)
@@ -651,7 +670,7 @@ class MatchSession:
             return
         self._verdict(s, V.FORFEIT, detail)
         s.forfeited_at = self.decisions
-        s.pending = None
+        self._close(s, "the seat forfeited")
 
     # --- the end ------------------------------------------------------------------
 

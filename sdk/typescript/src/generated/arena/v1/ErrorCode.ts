@@ -10,7 +10,9 @@ export const ErrorCode = {
    */
   ERROR_CODE_UNSPECIFIED: 0,
   /**
-   * The answer (or give_up) names a request that is not pending. No verdict.
+   * The answer (or give_up) names a request that is not pending. The message says why (answered already, replaced
+   * by a later request, its time ran out, given up, closed by rejections, or never sent to this seat) and which request
+   * of the seat is pending now, if any. No verdict.
    */
   STALE_REQUEST: 1,
   /**
@@ -40,7 +42,9 @@ export type ErrorCode =
   | 'ERROR_CODE_UNSPECIFIED'
   | 0
   /**
-   * The answer (or give_up) names a request that is not pending. No verdict.
+   * The answer (or give_up) names a request that is not pending. The message says why (answered already, replaced
+   * by a later request, its time ran out, given up, closed by rejections, or never sent to this seat) and which request
+   * of the seat is pending now, if any. No verdict.
    */
   | 'STALE_REQUEST'
   | 1
