@@ -10,23 +10,25 @@ export const VerdictKind = {
    */
   VERDICT_KIND_UNSPECIFIED: 0,
   /**
-   * The seat did not answer in time; the default action was played.
+   * The seat did not answer in time, or gave the request up (GiveUp); the default action was played. A strike.
    */
   TIMEOUT: 1,
   /**
-   * The bot's process ended before the match did.
+   * The bot's process ended before the match did. The detail gives its exit code and, for a bot that never
+   * connected, the refusal of its last hello on its seat's socket, if it sent one.
    */
   CRASH: 2,
   /**
-   * The seat's connection dropped and it did not answer in time.
+   * The seat's connection dropped and it did not answer in time. A strike.
    */
   DISCONNECT: 3,
   /**
-   * The bot sent an illegal action (it may have tried again).
+   * The bot sent an illegal action (a Rejection; it may have tried again). The twentieth for one request also closes it,
+   * as a strike ("20 illegal actions for one decision").
    */
   ILLEGAL_ACTION: 4,
   /**
-   * The bot sent a malformed message.
+   * The bot sent a malformed message (a MALFORMED_ACTION or MESSAGE_TOO_LARGE error).
    */
   MALFORMED: 5,
   /**
@@ -34,7 +36,7 @@ export const VerdictKind = {
    */
   FORFEIT: 6,
   /**
-   * The bot never connected.
+   * The bot never connected in its time to connect (the detail names the refusal of its last hello, if any).
    */
   NO_SHOW: 7,
 } as const;
@@ -49,27 +51,29 @@ export type VerdictKind =
   | 'VERDICT_KIND_UNSPECIFIED'
   | 0
   /**
-   * The seat did not answer in time; the default action was played.
+   * The seat did not answer in time, or gave the request up (GiveUp); the default action was played. A strike.
    */
   | 'TIMEOUT'
   | 1
   /**
-   * The bot's process ended before the match did.
+   * The bot's process ended before the match did. The detail gives its exit code and, for a bot that never
+   * connected, the refusal of its last hello on its seat's socket, if it sent one.
    */
   | 'CRASH'
   | 2
   /**
-   * The seat's connection dropped and it did not answer in time.
+   * The seat's connection dropped and it did not answer in time. A strike.
    */
   | 'DISCONNECT'
   | 3
   /**
-   * The bot sent an illegal action (it may have tried again).
+   * The bot sent an illegal action (a Rejection; it may have tried again). The twentieth for one request also closes it,
+   * as a strike ("20 illegal actions for one decision").
    */
   | 'ILLEGAL_ACTION'
   | 4
   /**
-   * The bot sent a malformed message.
+   * The bot sent a malformed message (a MALFORMED_ACTION or MESSAGE_TOO_LARGE error).
    */
   | 'MALFORMED'
   | 5
@@ -79,7 +83,7 @@ export type VerdictKind =
   | 'FORFEIT'
   | 6
   /**
-   * The bot never connected.
+   * The bot never connected in its time to connect (the detail names the refusal of its last hello, if any).
    */
   | 'NO_SHOW'
   | 7
