@@ -53,9 +53,10 @@ class RefereeServicer:
         """Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
         serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
         (another protocol_version, a match over, a seat that forfeited or whose process ended), NOT_FOUND
-        (no such match), UNAUTHENTICATED (a token of no seat, on a socket serving every seat),
-        PERMISSION_DENIED (another seat's token, or a wrong one, on a seat's own socket). A new stream of a
-        seat replaces the seat's stream (a reconnect), which then ends with ABORTED.
+        (no such match, or no match_id), UNAUTHENTICATED (a token of no seat, or none, on a socket serving every
+        seat), PERMISSION_DENIED (another seat's token, a wrong one or none, on a seat's own socket). A new stream
+        of a seat replaces the seat's stream (a reconnect), which then ends with ABORTED. docs/protocol.md, "How a
+        stream ends", lists every ending and which call for connecting again.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

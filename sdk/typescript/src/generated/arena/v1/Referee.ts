@@ -15,9 +15,10 @@ export interface RefereeClient extends grpc.Client {
    * Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
    * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
    * (another protocol_version, a match over, a seat that forfeited or whose process ended), NOT_FOUND
-   * (no such match), UNAUTHENTICATED (a token of no seat, on a socket serving every seat),
-   * PERMISSION_DENIED (another seat's token, or a wrong one, on a seat's own socket). A new stream of a
-   * seat replaces the seat's stream (a reconnect), which then ends with ABORTED.
+   * (no such match, or no match_id), UNAUTHENTICATED (a token of no seat, or none, on a socket serving every
+   * seat), PERMISSION_DENIED (another seat's token, a wrong one or none, on a seat's own socket). A new stream
+   * of a seat replaces the seat's stream (a reconnect), which then ends with ABORTED. docs/protocol.md, "How a
+   * stream ends", lists every ending and which call for connecting again.
    */
   Play(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   Play(options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
@@ -25,9 +26,10 @@ export interface RefereeClient extends grpc.Client {
    * Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
    * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
    * (another protocol_version, a match over, a seat that forfeited or whose process ended), NOT_FOUND
-   * (no such match), UNAUTHENTICATED (a token of no seat, on a socket serving every seat),
-   * PERMISSION_DENIED (another seat's token, or a wrong one, on a seat's own socket). A new stream of a
-   * seat replaces the seat's stream (a reconnect), which then ends with ABORTED.
+   * (no such match, or no match_id), UNAUTHENTICATED (a token of no seat, or none, on a socket serving every
+   * seat), PERMISSION_DENIED (another seat's token, a wrong one or none, on a seat's own socket). A new stream
+   * of a seat replaces the seat's stream (a reconnect), which then ends with ABORTED. docs/protocol.md, "How a
+   * stream ends", lists every ending and which call for connecting again.
    */
   play(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
   play(options?: grpc.CallOptions): grpc.ClientDuplexStream<_arena_v1_BotMessage, _arena_v1_RefereeMessage__Output>;
@@ -43,9 +45,10 @@ export interface RefereeHandlers extends grpc.UntypedServiceImplementation {
    * Play one seat of one match. The first BotMessage must be `hello`. A stream the referee will not
    * serve ends with a status: INVALID_ARGUMENT (the first message is not a hello), FAILED_PRECONDITION
    * (another protocol_version, a match over, a seat that forfeited or whose process ended), NOT_FOUND
-   * (no such match), UNAUTHENTICATED (a token of no seat, on a socket serving every seat),
-   * PERMISSION_DENIED (another seat's token, or a wrong one, on a seat's own socket). A new stream of a
-   * seat replaces the seat's stream (a reconnect), which then ends with ABORTED.
+   * (no such match, or no match_id), UNAUTHENTICATED (a token of no seat, or none, on a socket serving every
+   * seat), PERMISSION_DENIED (another seat's token, a wrong one or none, on a seat's own socket). A new stream
+   * of a seat replaces the seat's stream (a reconnect), which then ends with ABORTED. docs/protocol.md, "How a
+   * stream ends", lists every ending and which call for connecting again.
    */
   Play: grpc.handleBidiStreamingCall<_arena_v1_BotMessage__Output, _arena_v1_RefereeMessage>;
   
