@@ -80,3 +80,29 @@ def test_the_last_rejection_allowed_closes_its_request_as_the_rejection_comment_
     link = asyncio.run(go())[0]
     assert [r.request_id for r in link.of("rejection")] == [asked["rid"]] * 3
     assert [e.code for e in link.of("error")][:1] == [pb.STALE_REQUEST], "the retry after the last rejection was not stale"
+
+
+def test_a_second_hello_and_an_empty_message_are_told_what_was_expected() -> None:
+    """Both read "expected an action, got ...": a bot author who sent a hello before each answer, or a message whose
+    field his library dropped, was not told what to do instead."""
+    sent: list[int] = []
+    inner = driver_answers(4)
+
+    def muddled(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and not sent:
+            sent.append(msg.decision.request_id)
+            return [pb.BotMessage(hello=pb.Hello(match_id="m", token="t")), pb.BotMessage()] + inner(msg)
+        return inner(msg)
+
+    async def go() -> list[tuple[int, str]]:
+        session = MatchSession(GeneralsWar(2, 1), ["a", "b"], FAST)
+        links = [Scripted(session, 0, muddled), Scripted(session, 1, driver_answers(5))]
+        for link, token in zip(links, session.tokens()):
+            session.attach(token, link)
+        await session.run()
+        return [(e.code, e.message) for e in links[0].of("error")]
+
+    assert asyncio.run(go()) == [
+        (pb.UNEXPECTED_MESSAGE, "a second hello: this stream is the seat's already (send actions on it; to reconnect, open a new stream)"),
+        (pb.UNEXPECTED_MESSAGE, "an empty message: set its action (or give_up)"),
+    ]

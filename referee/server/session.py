@@ -58,6 +58,12 @@ ANSWERED = "it was answered already"
 TIMED_OUT = "its time ran out before this answer came, and the game's default action was played for it (a strike)"
 LAPSED = "another seat's action ended the decision"
 
+#: What a message after the hello that is neither an action nor a give_up is told (UNEXPECTED_MESSAGE), by its kind.
+UNEXPECTED: dict[str | None, str] = {
+    "hello": "a second hello: this stream is the seat's already (send actions on it; to reconnect, open a new stream)",
+    None: "an empty message: set its action (or give_up)",
+}
+
 
 class AttachError(Exception):
     """A connection the session refuses; ``code`` names the gRPC status to answer with."""
@@ -519,7 +525,7 @@ class MatchSession:
                 self._give_up(s, msg.give_up.request_id)
                 return
             s.refused += 1
-            self._protocol_error(s, pb.UNEXPECTED_MESSAGE, f"expected an action, got {which or 'an empty message'}")
+            self._protocol_error(s, pb.UNEXPECTED_MESSAGE, UNEXPECTED.get(which, UNEXPECTED[None]))
             return
         answer = msg.action
         if s.pending is None or answer.request_id != s.pending.request_id:
