@@ -44,6 +44,10 @@ RESOURCE = "matches"
 BOOKS_RETRY_S = 30.0  # after a books process failed to start, the next try waits this long
 RECONNECT_S = 5.0  # how often a ladder without a Dask client (its scheduler lost, or not up yet) tries a new one
 REMIND_S = 300.0  # a Dask scheduler still out of reach is said again this often, not at every try
+#: How long the dispatcher waits for a connected scheduler to tell its workers (``capacity``). Dask bounds no call: a
+#: scheduler frozen (SIGSTOP, swapping, its machine suspended) keeps the connection open and never answers, and the
+#: dispatcher waited with it, settling and renewing nothing and logging nothing.
+ANSWER_S = 10.0
 
 
 class Executor(Protocol):
@@ -331,7 +335,11 @@ class DaskExecutor:
         if self.address and lost and not await self._reconnect():
             return 0
         try:
-            identity = await self.client.scheduler.identity(n_workers=-1)
+            async with asyncio.timeout(ANSWER_S):
+                identity = await self.client.scheduler.identity(n_workers=-1)
+        except TimeoutError:  # connected, but it says nothing: told as out of reach, and asked again at the next look
+            self._out_of_reach(TimeoutError(f"connected, but it did not tell its workers in {ANSWER_S:g} s: frozen, or swapping?"))
+            return 0
         except Exception as exc:  # the scheduler is out of reach for a moment: said once, not at every look
             self._out_of_reach(exc)
             return 0

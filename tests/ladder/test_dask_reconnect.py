@@ -242,3 +242,39 @@ def test_an_address_where_something_else_listens_is_told_and_tried_again(
     with_short_connects(go, caplog)
     assert told(caplog, f"the Dask scheduler at {address} cannot be reached") == 1
     assert told(caplog, "does not answer as a Dask scheduler") == 1, [r.getMessage() for r in caplog.records]
+
+
+def test_a_scheduler_that_stops_answering_once_connected_is_told_and_asked_again(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A scheduler frozen after the ladder connected (SIGSTOP, swapping, its machine suspended) keeps the connection
+    open and answers nothing, and Dask bounds no call: the dispatcher waited on its question for as long as the freeze
+    lasted, logging nothing, renewing no lease and settling no match (an operator's walk: a minute of silence). The
+    question gives up after ANSWER_S, the log says so once, and the capacity is found again once it answers."""
+    monkeypatch.setattr(executors, "ANSWER_S", 0.2)
+    address = "tcp://127.0.0.1:8786"
+    thawed = asyncio.Event()
+
+    class Scheduler:
+        async def identity(self, n_workers: int) -> dict[str, object]:
+            await thawed.wait()
+            return {"workers": {"w1": {"name": "w1", "resources": {RESOURCE: 2}}}}
+
+    class Client:
+        status = "running"
+        scheduler = Scheduler()
+
+    executor = DaskExecutor(address, capacity_ttl=0.0)
+    executor.client = Client()
+
+    async def go() -> None:
+        for _ in range(3):  # a freeze that never ends fails here, not the ladder's dispatcher
+            assert await asyncio.wait_for(executor.capacity(), 30) == 0
+        thawed.set()
+        assert await asyncio.wait_for(executor.capacity(), 30) == 2
+
+    with caplog.at_level(logging.INFO, "arena.ladder.executors"):
+        asyncio.run(go())
+    assert told(caplog, f"the Dask scheduler at {address} cannot be reached") == 1, [r.getMessage() for r in caplog.records]
+    assert told(caplog, "did not tell its workers in 0.2 s") == 1
+    assert told(caplog, f"connected to the Dask scheduler at {address}") == 1
