@@ -539,21 +539,24 @@ class Ladder:
             except Exception as exc:  # the database out of reach for a moment: the next renewal tries again
                 trouble.failed(exc)
 
-    async def run(self, serve_http: bool = True) -> None:
+    async def run(self, serve_http: bool = True, listening: socket.socket | None = None) -> None:
+        """Serve, schedule and play until cancelled (or the hold is lost); the HTTP server on ``listening`` when given
+        (a socket bound and listening already: `serve` takes its port before opening the database), else on the
+        config's host and port."""
         # Bound to this run's event loop: a ladder may be run again, on another one.
         self._hungry, self._fed = asyncio.Event(), None
         if not self.hold.held:
             self.hold.take()  # LadderBusy: another ladder serves this database
         holding = asyncio.create_task(self.holding())  # from now: entering the sample bots can outlast STALE_S
         try:
-            await self._run(serve_http, holding)
+            await self._run(serve_http, holding, listening)
         finally:
             holding.cancel()
             await asyncio.gather(holding, return_exceptions=True)
             with contextlib.suppress(Exception):  # the database gone: the hold goes stale and is taken over
                 await asyncio.to_thread(self.hold.release)
 
-    async def _run(self, serve_http: bool, holding: asyncio.Task[None]) -> None:
+    async def _run(self, serve_http: bool, holding: asyncio.Task[None], listening: socket.socket | None) -> None:
         self._clear_interrupted_validations()
         if removed := clear_stale_uploads(self.store):
             log.info("removed %d folders left by interrupted submissions", removed)
@@ -567,7 +570,7 @@ class Ladder:
                     per_day=self.config.submissions_per_day, games=self.config.games,
                 ))
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
-                serving = asyncio.create_task(server.serve())
+                serving = asyncio.create_task(server.serve(sockets=None if listening is None else [listening]))
                 try:
                     # The scheduler and the dispatcher go on after errors; one that ends anyway is a bug, and a ladder
                     # that went on serving pages without it would schedule or play nothing, silently.

@@ -323,10 +323,16 @@ def serve(
         err.print(f"[yellow]warning:[/] --host {escape(host)} lets other machines reach this ladder, and its bots run as processes of this"
                   " user (--sandbox process): every owner with a token runs code here unconfined; for bots you do not trust"
                   " use --sandbox docker (docs/faults.md)", soft_wrap=True)
+    # A vacuum of the SQLite file is waited for before the port is taken (ladder/vacuum.py): its pages answer nothing
+    # meanwhile, and a port let go for the minutes of a vacuum (--port 0's, named in no banner yet) was another
+    # program's to take, the ladder failing to listen after its banner once the vacuum ended.
+    if (database := sqlite_database(data, db)) is not None and database.is_file():
+        wait_for_vacuum(database)
     # Before a new ladder is made in --data, and the sample bots validated, for nothing. Port 0 becomes the free port
-    # found here, so that the banner and the hold (which a second ladder is told of) name where the ladder answers.
-    with listen_or_exit(host, port) as probe:
-        port = int(probe.getsockname()[1])
+    # found here, so that the banner and the hold (which a second ladder is told of) name where the ladder answers;
+    # the socket is held from here and handed to the HTTP server, so that nothing takes the port in between.
+    listening = listen_or_exit(host, port)
+    port = int(listening.getsockname()[1])
     made = first_missing(data)
     # Before the database is opened: an older schema brought up to date is said (ladder/db.py, bring_up), in one line,
     # not Alembic's, which name each migration, of a new database too, and at every start the dialect they drive.
@@ -363,7 +369,7 @@ def serve(
     from ladder.grounds import DatabaseReplaced
 
     try:
-        running.run(ladder.run())
+        running.run(ladder.run(listening=listening))
     except (HoldLost, DatabaseReplaced) as exc:
         fail(f"the ladder stopped: {exc}", code=1)
     except (OSError, TimeoutError) as exc:

@@ -6,6 +6,7 @@ processes, and no vacuum of a file big enough to last."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,6 +89,30 @@ def test_a_ladder_waits_for_the_vacuum_then_serves_and_a_vacuum_is_refused_while
         assert serve.proc.poll() is None, serve.said()
         again = Run(tmp_path, "again", "ladder", "vacuum", "--data", str(data))
         assert again.ended() == 2 and "another ladder serves this database" in again.said(), again.said()
+    finally:
+        stop_if_running(serve.proc)
+
+
+def test_a_port_taken_while_the_ladder_waited_for_the_vacuum_is_told_before_its_banner(paused: tuple[Path, Run], tmp_path: Path) -> None:
+    """`serve` tried its port, let it go, and then waited for the vacuum, minutes of a big file: a program that took the
+    port meanwhile (--port 0's above all, named nowhere yet) left the ladder printing its banner, taking the database's
+    hold and only then failing to listen. The port is taken once the vacuum is over, and one taken meanwhile is told
+    in one line, exit 2, with no banner."""
+    data, _ = paused
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    serve = Run(tmp_path, "serve", "ladder", "serve", "--data", str(data), "--port", str(port), "--no-samples")
+    try:
+        wait_for("the ladder to say what it waits for", lambda: "waiting" in serve.said() or serve.proc.poll() is not None)
+        assert serve.proc.poll() is None, serve.said()
+        with socket.socket() as other:  # the ladder holds no port while it waits: another program takes this one
+            other.bind(("127.0.0.1", port))
+            other.listen()
+            go(data)
+            assert serve.ended() == 2, serve.said()
+        assert f"cannot listen on 127.0.0.1:{port}" in serve.said(), serve.said()
+        assert "ladder: http" not in serve.said(), serve.said()
     finally:
         stop_if_running(serve.proc)
 
