@@ -75,7 +75,9 @@ class Trouble:
         self.failures += 1
         line = (str(exc).strip().splitlines() or [""])[0]
         out_of_reach = unreachable(exc)
-        said = ("unreachable" if out_of_reach else type(exc).__name__, line)
+        # One outage, whatever its errors say on the way: a PostgreSQL restart is "shutting down", then "Connection
+        # refused", then "starting up", and each was said as news, three lines for each loop.
+        said = ("unreachable", "") if out_of_reach else (type(exc).__name__, line)
         if said == self._said:
             if time.monotonic() - self._said_at < self.REMIND_S:
                 return

@@ -185,7 +185,7 @@ def test_a_ladder_whose_scheduler_ends_stops_rather_than_serve_on(tmp_path: Path
 
 
 def test_a_lost_hold_ends_the_command_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def taken(self: Ladder, serve_http: bool = True) -> None:
+    async def taken(self: Ladder, serve_http: bool = True, listening: object = None) -> None:
         raise HoldLost("this ladder's hold on its database was taken by the ladder on host h, pid 7")
 
     monkeypatch.setattr(Ladder, "run", taken)
@@ -388,6 +388,20 @@ def test_a_loop_stuck_on_another_error_says_so_and_reminds(monkeypatch: pytest.M
     assert [level for level, _ in said] == ["WARNING", "ERROR", "WARNING", "INFO"], said
     assert said[1][1] == "the scheduler failed; trying again" and caplog.records[1].exc_info
     assert said[2][1] == "the scheduler: still failing after 5 tries (RuntimeError: a bug)"
+
+
+def test_a_database_restarted_is_told_once_whatever_its_errors_say_on_the_way(caplog: pytest.LogCaptureFixture) -> None:
+    """PostgreSQL stopped and started again (an operator's walk): each loop logged the outage three times, as the server
+    answered "shutting down", then refused connections, then answered "starting up". One outage, one line."""
+    trouble = ladder.service.Trouble("the scheduler")
+    with caplog.at_level(logging.INFO, "arena.ladder"):
+        for words in ("FATAL:  the database system is shutting down", "Connection refused", "Connection refused",
+                      "FATAL:  the database system is starting up"):
+            trouble.failed(OperationalError("SELECT 1", {}, Exception(f'connection to server at "db", port 5432 failed: {words}')))
+        assert trouble.over()
+    said = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert [level for level, _ in said] == ["WARNING", "INFO"], said
+    assert "shutting down" in said[0][1] and said[1][1] == "the scheduler: going again, after 4 failed tries"
 
 
 def test_after_an_outage_the_workers_get_a_lease_to_renew_before_the_reaper_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
