@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 import random
 import time
@@ -24,11 +25,13 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pydantic import BaseModel
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder import queries
 from ladder.accounts import user_for_token
 from ladder.admission import Admission
+from ladder.db import unreachable
 from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
@@ -156,6 +159,12 @@ def finite(value: Any) -> Any:
     return value
 
 
+log = logging.getLogger("arena.ladder.api")
+
+OUTAGE_TOLD_S = 60.0  # the database out of reach: requests answered 503 are logged this often at most
+OUTAGE_RETRY_S = 5  # and are told to try again after this many seconds
+
+
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
     app.state.ladder = state
@@ -170,6 +179,25 @@ def create_app(state: LadderState) -> FastAPI:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500)
         return Response("Internal Server Error", status_code=500, media_type="text/plain")
+
+    told = [-OUTAGE_TOLD_S]  # when a request was last answered 503 for the database out of reach, as logged
+
+    @app.exception_handler(DBAPIError)
+    async def database_out_of_reach(request: Request, exc: DBAPIError) -> Response:
+        """The database out of reach (PostgreSQL restarted, the network cut): 503 and when to try again, and a line in
+        the log once a minute at most. Each request was a 500, "an internal error", with a traceback of 180 lines in
+        the log, every 2 s for each `standings --watch`. Any other database error is the ladder's own: raised again."""
+        if not unreachable(exc):
+            raise exc
+        if time.monotonic() - told[0] >= OUTAGE_TOLD_S:
+            told[0] = time.monotonic()
+            line = (str(exc.orig or exc).strip().splitlines() or [""])[0]
+            log.warning("answering 503 while the database is out of reach (%s: %s)", type(exc.orig or exc).__name__, line)
+        said = "the ladder's database is out of reach for a moment: try again shortly"
+        headers = {"Retry-After": str(OUTAGE_RETRY_S)}
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": said}, status_code=503, headers=headers)
+        return Response(said, status_code=503, media_type="text/plain", headers=headers)
 
     async def token_refused(request: Request) -> Response | None:
         """The 401 of a request to a route that needs a token when it brings no good one; None otherwise."""

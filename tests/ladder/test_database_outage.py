@@ -404,6 +404,33 @@ def test_a_database_restarted_is_told_once_whatever_its_errors_say_on_the_way(ca
     assert "shutting down" in said[0][1] and said[1][1] == "the scheduler: going again, after 4 failed tries"
 
 
+def test_the_api_answers_503_while_the_database_is_out_of_reach(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """PostgreSQL stopped (an operator's walk): every request that read the database was answered 500, "an internal
+    error", and logged a traceback of 180 lines, every 2 s for each `standings --watch`. It is 503, saying to try
+    again shortly (Retry-After), and the log says so in one line."""
+    import socket
+
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import sessionmaker
+
+    from ladder.api import LadderState, create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens there: the server is down
+    make = sessionmaker(create_engine(f"postgresql+psycopg://arena@127.0.0.1:{port}/arena"))
+    app = create_app(LadderState(make, tmp_path / "bots", tmp_path))
+    with caplog.at_level(logging.INFO), TestClient(app, raise_server_exceptions=False) as client:
+        answers = [client.get(path) for path in ("/api/games/generals-war/standings", "/api/matches", "/api/bots/random")]
+    assert [a.status_code for a in answers] == [503, 503, 503], [a.text for a in answers]
+    assert answers[0].headers["Retry-After"] == "5"
+    assert answers[0].json() == {"detail": "the ladder's database is out of reach for a moment: try again shortly"}
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1 and "out of reach" in said[0] and "Connection refused" in said[0], said
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+
+
 def test_after_an_outage_the_workers_get_a_lease_to_renew_before_the_reaper_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An outage longer than a lease cost every match in play an attempt: the reaper ran at the first sweep after it,
     before the workers' renewals, due every third of a lease, had come."""
