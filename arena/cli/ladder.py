@@ -58,7 +58,7 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
     schema is brought up to date (`serve` only: another command would change it under an older ladder running)."""
     from alembic.util.exc import CommandError
     from sqlalchemy import make_url
-    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.exc import NoSuchModuleError, SQLAlchemyError
 
     from ladder.db import SchemaBehind, check_writable
     from ladder.hold import LadderBusy
@@ -91,6 +91,9 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
             reason = f"its schema is older than this Arena's, to be brought up to date once it is free: {reason}"
         if isinstance(exc, ImportError):
             reason = f"its driver is not installed ({reason})"
+        if isinstance(exc, NoSuchModuleError):  # postgres://, libpq's and Heroku's spelling: "Can't load plugin: sqlalchemy.dialects:postgres"
+            scheme = config.db_url.partition(":")[0]
+            reason = f"{scheme}:// names no database SQLAlchemy knows (PostgreSQL's is postgresql+psycopg://USER:PASSWORD@HOST/DB)"
         if isinstance(exc, CommandError):  # Alembic: a schema revision not among ladder/migrations
             reason = f"its schema is not one this version of Arena knows ({reason}); was it upgraded by a newer Arena?"
         try:

@@ -101,6 +101,9 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
         (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "mysql://ann:secret@127.0.0.1:1/x"], "cannot open the database"),
         (["ladder", "user", "add", "ann", "--data", str(tmp_path / "new" / "data"), "--db", "postgresql+psycopg://ann@127.0.0.1:1/x"], "cannot open"),
         (["ladder", "check-ratings", "--db", f"sqlite:///{tmp_path}/typo.db"], "no ladder at"),
+        # libpq's spelling: SQLAlchemy said "Can't load plugin: sqlalchemy.dialects:postgres" and nothing of the fix
+        (["ladder", "serve", "--data", str(tmp_path / "new"), "--db", "postgres://ann:secret@127.0.0.1:1/x"],
+         "postgres:// names no database SQLAlchemy knows (PostgreSQL's is postgresql+psycopg://USER:PASSWORD@HOST/DB)"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--port", str(taken.getsockname()[1])], "Address already in use"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--db", ""], "--db is empty"),
         (["ladder", "serve", "--data", str(tmp_path / "new"), "--workers", "100000"], "--workers must be at least 1 and at most 256"),
