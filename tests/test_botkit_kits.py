@@ -119,8 +119,9 @@ def test_a_bot_given_up_on_in_this_process_times_out_at_once_as_at_its_deadline(
     assert not record.result.seats[1].verdicts
 
 
-def npm_test_of_a_kit_whose_act(tmp_path: Path, body: str) -> str:
-    """The output of `npm test` in a Land & Castle TypeScript kit whose act is ``body``: it must fail."""
+def npm_test_of_a_kit_whose_act(tmp_path: Path, body: str, passes: bool = False) -> str:
+    """The output of `npm test` in a Land & Castle TypeScript kit (in tmp_path/slip) whose act is ``body``: it must
+    fail, or pass when ``passes``."""
     bot = tmp_path / "slip"
     result = runner.invoke(app, ["bot", "new", "slip", "--game", "land-and-castle", "--lang", "typescript", "--dir", str(bot)])
     assert result.exit_code == 0, result.output
@@ -128,7 +129,7 @@ def npm_test_of_a_kit_whose_act(tmp_path: Path, body: str) -> str:
     (bot / "bot.ts").write_text(source.replace("    return randomAction(request, this.rng);", body))
     assert NPM is not None
     run = subprocess.run([NPM, "test"], cwd=bot, capture_output=True, text=True, timeout=300)
-    assert run.returncode != 0, run.stdout[-3000:]
+    assert (run.returncode == 0 and "# fail 0" in run.stdout) == passes, run.stdout[-3000:] + run.stderr[-2000:]
     return run.stdout + run.stderr
 
 
@@ -170,3 +171,13 @@ def test_a_typescript_bots_stack_names_the_sdks_files_wherever_the_bot_is_copied
     log = next((tmp_path / "logs").glob("*-seat0-*.log")).read_text()
     assert "a slip in act" in log and f"({moved / 'bot.ts'}:" in log, log
     assert f"({ROOT / 'sdk' / 'typescript' / 'src' / 'driver.ts'}:" in log, log
+
+
+@needs_node
+def test_a_typescript_kits_bot_has_its_games_helpers_at_hand(tmp_path: Path) -> None:
+    """The kit's bot.ts said `landAndCastle` builds actions but did not import it: the first use of it was a type error
+    ("Cannot find name 'landAndCastle'") until the author found what to import from where."""
+    body = """    const claim = request.choiceFor("claimChoice");
+    if (claim) return landAndCastle.control(claim.battleLand);
+    return randomAction(request, this.rng);"""
+    npm_test_of_a_kit_whose_act(tmp_path, body, passes=True)

@@ -183,11 +183,11 @@ TS_BOT = """/**
  *
  * request.view is what this seat knows now; request.kind names the decision and request.choice
  * holds its constraints (request.choiceFor("...") gives them typed); request.legalActions lists
- * every legal action when there are at most 64 (else null). `__FIELD__` from "arena-sdk" builds
- * actions. This plays a random legal action: make it smarter.
+ * every legal action when there are at most 64 (else null). `__FIELD__`, imported below, builds
+ * actions and has the game's helpers (docs/typescript.md). This plays a random legal action: make it smarter.
  */
 
-import { type ActionOf, Bot, type GameStart, randomAction, Request, Rng } from "arena-sdk";
+import { type ActionOf, Bot, type GameStart, __FIELD__, randomAction, Request, Rng } from "arena-sdk";
 
 export class __CLASS__ extends Bot<"__GAME__"> {
   override name = "__NAME__"; // for its log when run by hand; its version is bot.toml's (raise it there)
