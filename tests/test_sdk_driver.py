@@ -206,6 +206,6 @@ def test_a_rejection_is_logged_with_the_decision_and_the_kind_of_action_that_was
         driver.handle(rejection(5))
         driver.handle(rejection(4))  # not the pending request: nothing to say of it
     assert [r.getMessage() for r in caplog.records] == [
-        "action rejected: not 5 (decision 5: a reveal_choice answered with play_squad)",
+        "action rejected: not 5 (decision 5, asked for reveal_choice, answered with play_squad)",
         "action rejected: not 4",
     ]

@@ -64,7 +64,7 @@ class BotDriver:
                 request, action = self.answered
                 game = action.WhichOneof("game")
                 sent = getattr(action, game).WhichOneof("kind") if game else None
-                log.warning("action rejected: %s (decision %d: a %s answered with %s)", msg.rejection.reason, pending.decision_index, request.kind, sent)
+                log.warning("action rejected: %s (decision %d, asked for %s, answered with %s)", msg.rejection.reason, pending.decision_index, request.kind, sent)
             else:
                 log.warning("action rejected: %s", msg.rejection.reason)
             self.bot.on_rejection(msg.rejection.reason)

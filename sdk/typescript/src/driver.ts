@@ -76,7 +76,7 @@ export class BotDriver {
         const pending = this.pending && rejection.requestId === this.pending.requestId ? this.pending : null;
         // The reason says what the referee wanted; the kind sent shows a bot answering another decision.
         const answered = pending && this.answered;
-        const which = answered ? ` (decision ${pending.decisionIndex}: a ${answered.request.kind} answered with ${kindOf(answered.action, this.start?.game ?? "")})` : "";
+        const which = answered ? ` (decision ${pending.decisionIndex}, asked for ${answered.request.kind}, answered with ${kindOf(answered.action, this.start?.game ?? "")})` : "";
         log.warning(`action rejected: ${rejection.reason}${which}`);
         this.bot.onRejection(rejection.reason);
         if (pending) {

@@ -146,7 +146,7 @@ test("a rejection is logged with the decision and the kind of action that was re
   assert.deepEqual(
     written.filter((line) => line.includes("action rejected")),
     [
-      "[arena-sdk] WARNING action rejected: not 5 (decision 7: a squadChoice answered with playSquad)\n",
+      "[arena-sdk] WARNING action rejected: not 5 (decision 7, asked for squadChoice, answered with playSquad)\n",
       "[arena-sdk] WARNING action rejected: not 4\n",
     ],
   );
