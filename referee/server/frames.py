@@ -147,14 +147,18 @@ def parse_seat(raw: str | int, num_players: int) -> Seat:
     return seat
 
 
-def _frame(game: Game[Any], codec: GameCodec, seat: Seat, step: int, events: list[tuple[int, Event]], taken: dict[str, Any] | None) -> dict[str, Any]:
+def _frame(
+    game: Game[Any], codec: GameCodec, seat: Seat, step: int, events: list[tuple[int, Event]], taken: dict[str, Any] | None, action: Any = None
+) -> dict[str, Any]:
     to_act = list(game.to_act())
     frame: dict[str, Any] = {"step": step, "to_act": to_act, "over": not to_act}
     if taken is not None:
         frame["actor"] = taken["seat"]
         frame["auto"] = bool(taken.get("auto", False))
         if seat == ALL or seat == taken["seat"]:
-            frame["action"] = taken["action"]
+            # Encoded again, not the file's: a replay leaves zero values out, and "defend" with card 0 (the A♣) read
+            # as a defence of no card, "control" of land 0 as control of none.
+            frame["action"] = message_json(getattr(codec.action(action), codec.field))
             if isinstance(taken.get("note"), str) and taken["note"]:
                 frame["note"] = taken["note"]  # the bot's own words: never another seat's (they may tell its cards)
     else:
@@ -188,13 +192,14 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
     frames = [_frame(game, codec, seat, 0, list(enumerate(log)), None)]
     for i, taken in enumerate(data["actions"], start=1):
         try:
-            produced = game.apply(recorded_seat(taken), codec.action_from_json(taken["action"]))
+            action = codec.action_from_json(taken["action"])
+            produced = game.apply(recorded_seat(taken), action)
         except (KeyError, TypeError, ValueError, json_format.ParseError) as exc:  # an action refused, or not an action at all
             actor = taken.get("seat") if isinstance(taken, dict) else None
             raise not_replayed(data, f"action {i - 1} of seat {actor} is refused: {one_line(exc)}") from None
         start = len(log)
         log += produced
-        frames.append(_frame(game, codec, seat, i, list(enumerate(produced, start=start)), taken))
+        frames.append(_frame(game, codec, seat, i, list(enumerate(produced, start=start)), taken, action))
     recorded = data.get("events")
     if recorded is not None and [codec.event_to_json(e, seq) for seq, e in enumerate(log)] != recorded:
         raise not_replayed(data, "the replayed events differ from the recorded ones")

@@ -66,6 +66,35 @@ def steps(data: dict[str, Any]) -> Iterator[tuple[Game[Any], list[Any]]]:
         yield game, game.apply(taken["seat"], codec.action_from_json(taken["action"]))
 
 
+def as_shown(data: dict[str, Any], step: int) -> dict[str, Any]:
+    """The action taken at ``step`` as a frame shows it: the recorded one, with its zero values written out."""
+    codec = GameCodec(GAMES[data["game"]])
+    action = codec.action_from_json(data["actions"][step - 1]["action"])
+    shown: dict[str, Any] = message_json(getattr(codec.action(action), codec.field))
+    return shown
+
+
+def test_an_action_of_card_or_land_0_shows_that_field() -> None:
+    """A replay leaves zero values out: Land & Castle's "control" of land 0 and "defend" with card 0 (the A♣) were
+    shown as a bare "control" and "defend", of nothing, in the viewer and `arena replay --text`."""
+    zeros = 0
+    for seed in range(40):
+        data = replay_data("land-and-castle", 2, seed)
+        frames = build_frames(data, ALL)["frames"]
+        for step, taken in enumerate(data["actions"], start=1):
+            shown = frames[step]["action"]
+            assert json_format.ParseDict(shown, GAMES["land-and-castle"].proto_module.Action()) == json_format.ParseDict(
+                taken["action"], GAMES["land-and-castle"].proto_module.Action()
+            ), "the same action"
+            (kind, fields), = shown.items()
+            recorded = taken["action"][kind]
+            for name, value in fields.items():
+                if name not in recorded:
+                    assert value in (0, [], False, "") and isinstance(fields, dict)
+                    zeros += 1
+    assert zeros, "no action of these deals had a zero field: the check above checked nothing"
+
+
 def named_cards(value: Any, key: str = "") -> Iterator[int]:
     """Every card id in a frame's JSON: Card messages, and numbers in fields of card ids (``card_ids``, ``land_ids``:
     ``CARD_ID_KEY``)."""
@@ -112,7 +141,7 @@ def test_a_seat_frame_is_what_the_referee_sent_that_seat_and_names_no_card_hidde
             if frame["actor"] is not None and frame["actor"] != seat:
                 assert "action" not in frame, "another seat's action is not for this seat to know"
             elif frame["actor"] == seat:
-                assert frame["action"] == case["actions"][frame["step"] - 1]["action"], "its own action, as taken"
+                assert frame["action"] == as_shown(case, frame["step"]), "its own action, as taken"
             assert ("decision" in frame) == (seat in game.to_act())
             leaked = set(named_cards(frame)) & game.hidden_cards(seat)
             assert not leaked, f"step {frame['step']}: seat {seat} is shown cards it may not know: {sorted(leaked)}"
@@ -133,7 +162,7 @@ def test_the_all_frames_hold_the_full_state_and_every_event(case: dict[str, Any]
     for frame, (game, _) in zip(built["frames"], steps(case)):
         assert frame["state"] == json.loads(json.dumps(game.full_state()))
         if frame["actor"] is not None:
-            assert frame["action"] == case["actions"][frame["step"] - 1]["action"]
+            assert frame["action"] == as_shown(case, frame["step"])
         assert "decision" not in frame
     assert built["frames"][-1]["state"] == case["final_state"]
     assert built["frames"][-1]["result"] == case["game_result"] | {"scores": [float(s) for s in case["game_result"]["scores"]]}
