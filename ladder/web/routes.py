@@ -63,11 +63,16 @@ def game_list() -> list[dict[str, Any]]:
     ]
 
 
-def not_found(message: str, heading: str = "Not found", status: int = 404, waiting_for: int | None = None) -> HTMLResponse:
-    """The page of what cannot be shown; with ``waiting_for``, a match not shown yet, which the page watches (waiting.js)."""
-    if waiting_for is None:
-        return render("not_found.html", heading, {"message": message, "heading": heading}, status=status)
-    return render("not_found.html", heading, {"message": message, "heading": heading, "waiting-for": str(waiting_for)}, ("waiting.js",), status)
+def not_found(message: str, heading: str = "Not found", status: int = 404) -> HTMLResponse:
+    """The page of what cannot be shown."""
+    return render("not_found.html", heading, {"message": message, "heading": heading}, status=status)
+
+
+def not_yet(match_id: int) -> HTMLResponse:
+    """A match not shown yet, which the page watches (waiting.js) and opens once it can: answered 200, since the match
+    exists and the page says where it is (as a 404 the browser's console logged an error on every such page)."""
+    message = f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over."
+    return render("not_found.html", "Not yet", {"message": message, "heading": "Not yet", "waiting-for": str(match_id)}, ("waiting.js",))
 
 
 def _viewer(title: str, summary_url: str, frames_url: str, local: bool) -> HTMLResponse:
@@ -106,8 +111,7 @@ def pages_router() -> APIRouter:
             if found is None:
                 return not_found(f"There is no match {raw_id}.")
             if not queries.settled(db, found):  # its twin plays the same deal: nothing of it is shown before
-                return not_found(f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over.",
-                                 "Not yet", waiting_for=match_id)
+                return not_yet(found.id)
             if found.replay_pruned_days is not None:  # its results are still on the bots' pages and in the match lists
                 return not_found(f"The replay of match {match_id} is no longer kept: the ladder's operator removed the replays of matches"
                                  f" finished more than {found.replay_pruned_days} days before.", "Pruned", status=410)

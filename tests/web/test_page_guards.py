@@ -106,6 +106,18 @@ def test_an_address_of_no_page_is_the_not_found_page(rows: Rows, path: str) -> N
     assert 'id="not-found-message"' in page.text
 
 
+def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
+    """A match whose deal is still playing was answered 404, and the browser's console logged an error on a page that
+    says where the match is and opens it by itself once it can."""
+    page = rows.client.get(f"/matches/{rows.first}")
+    assert page.status_code == 200 and "waiting.js" in page.text and 'data-heading="Not yet"' in page.text
+    with rows.ladder.make() as db:
+        db.execute(update(Match).where(Match.id == rows.twin).values(status="done"))
+        db.execute(update(MatchSeat).where(MatchSeat.match_id == rows.twin).values(rank=1))
+        db.commit()
+    assert "waiting.js" not in rows.client.get(f"/matches/{rows.first}").text
+
+
 def test_the_api_still_answers_in_json_when_nothing_is_there(rows: Rows) -> None:
     for path in ("/api/nope", "/api/matches/999", "/api/matches/abc", "/api/bots/nobody", "/static/nope.js"):
         missing = rows.client.get(path)
