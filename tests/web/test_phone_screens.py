@@ -1,6 +1,7 @@
 """The pages on a phone's screen (360 × 740 pixels, a small Android's), as a spectator holds it: the header, the replay
 viewer's controls, the Assassination Game's tables of records, the owner's token box: each checked by where it is
-drawn, in Chromium."""
+drawn, in Chromium. And, at any width, what a spectator reads: colours against their background (as axe-core weighs
+them), and a leaderboard with no rated bot yet."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select, update
+
+from ladder.models import BotVersion, Rating
 from ladder.web.routes import replay_app
 from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
-from tests.web.conftest import BackgroundServer
+from tests.web.conftest import BackgroundServer, ServedLadder, settled_matches
 from tests.web.test_frames import replay_data
 from tests.web.test_page_guards import Rows, rows  # noqa: F401  (rows: the fixture)
 from tests.web.test_pages import go_to_step
@@ -130,3 +134,43 @@ def test_on_a_phone_the_owners_token_box_lines_up_with_the_panels_text(rows: Row
         page.wait_for_selector("body[data-ready]")
         heading = page.evaluate("document.getElementById('token-form').closest('.panel').querySelector('h2').getBoundingClientRect().left")
         assert box(page, "#token")["left"] == heading
+
+
+def test_a_leaderboard_of_no_rated_bot_marks_no_leader_and_says_why(rows: Rows, page: Page) -> None:
+    """The first row is the leader's, shaded: with no rated bot (only exhibitions so far) an unranked bot was shaded so."""
+    with rows.ladder.make() as db:
+        db.add_all(Rating(bot_version_id=v, game="generals-war", mu=25.0, sigma=25 / 3, games=0, updated_at=0.0) for v in db.scalars(select(BotVersion.id)))
+        db.commit()
+    shade = "getComputedStyle(document.querySelector('#standings tbody tr td')).backgroundColor"
+    with BackgroundServer(rows.client.app) as server:
+        page.goto(f"{server.url}/games/generals-war")
+        page.wait_for_selector("#standings tbody tr")
+        assert page.eval_on_selector_all("#standings td.rank", "cells => cells.map(c => c.textContent)") == ["\u2013", "\u2013"]
+        assert page.evaluate(shade) == "rgba(0, 0, 0, 0)", "an unranked bot's row is shaded as the leader's"
+        assert "exhibitions" in page.inner_text("#empty")
+        with rows.ladder.make() as db:
+            db.execute(update(Rating).values(games=3))
+            db.commit()
+        page.wait_for_function("document.querySelector('#standings td.rank').textContent === '1'")
+        assert page.evaluate(shade) != "rgba(0, 0, 0, 0)", "the leader's row is shaded"
+
+
+def test_the_scores_and_links_of_the_bots_and_match_pages_read_against_their_background(page: Page, served: ServedLadder) -> None:
+    """The grey of a score read 4.3:1 on the pale blue of the bot's own seat in its matches (axe: color-contrast), and a
+    bot's name in the viewer's seat cards was told from the text around it by its blue alone, 2.4:1 (link-in-text-block)."""
+    with served.ladder.make() as db:
+        match = db.scalars(settled_matches()).first()
+        assert match is not None
+        bot = served.get(f"/api/matches/{match.id}").json()["seats"][0]["bot"]
+    page.goto(f"{served.url}/bots/{bot}")
+    page.wait_for_selector("#matches .seat-result.me .score")
+    scores = page.eval_on_selector_all(
+        "#matches .seat-result.me .score", "ss => ss.map(s => [getComputedStyle(s).color, getComputedStyle(s.closest('.me')).backgroundColor])"
+    )
+    assert min(contrast(fore, back) for fore, back in scores) >= 4.5, scores
+    page.goto(f"{served.url}/matches/{match.id}")
+    page.wait_for_selector(".seat-card a.bot")
+    links = page.eval_on_selector_all(
+        ".seat-card a.bot", "as => as.map(a => [getComputedStyle(a).textDecorationLine, getComputedStyle(a).color, getComputedStyle(a.parentElement).color])"
+    )
+    assert all(line == "underline" or contrast(fore, text) >= 3 for line, fore, text in links), links
