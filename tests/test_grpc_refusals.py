@@ -8,6 +8,7 @@ import grpc
 import pytest
 
 from arena.v1 import referee_pb2 as pb
+from referee.server.service import NO_SEAT
 from referee.server.session import TimeControl
 from tests.grpc_support import Referee, raw_stream
 
@@ -111,3 +112,13 @@ def test_a_no_show_whose_hellos_were_refused_is_told_the_last_refusal() -> None:
         "the bot never connected within its 3 s to connect: the referee refused its hello "
         "(PERMISSION_DENIED: wrong token: this socket serves seat 0 only)"
     )
+
+
+def test_a_socket_between_two_matches_says_it_serves_no_seat() -> None:
+    """A pooled process's socket serves no seat between matches (NO_SEAT): it said "this socket serves seat -1 only"."""
+    ref = Referee(only_seat=NO_SEAT)
+    try:
+        hello = pb.Hello(match_id=ref.session.match_id, token=ref.session.tokens()[0])
+        assert refused(ref.address, hello) == (grpc.StatusCode.PERMISSION_DENIED, "this socket serves no seat now")
+    finally:
+        ref.stop()
