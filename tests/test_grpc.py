@@ -74,7 +74,7 @@ def test_refusals_say_why_with_their_status() -> None:
         hello = pb.BotMessage(hello=pb.Hello(match_id=ref.session.match_id, token=token, protocol_version=1))
         refused = raw_stream(ref.address, [hello.SerializeToString()])
         assert isinstance(refused, grpc.RpcError) and refused.code() == grpc.StatusCode.FAILED_PRECONDITION
-        assert refused.details() == "seat 3 has forfeited"
+        assert refused.details() == "seat 3 has forfeited (the bot's process ended)"
     finally:
         for seat in range(4):
             ref.loop.call_soon_threadsafe(ref.session.process_ended, seat, "test over")

@@ -71,6 +71,7 @@ def test_a_seat_that_forfeited_or_whose_process_ended_may_not_connect_again_nor_
         with pytest.raises(AttachError) as struck_out:
             session.attach(session.tokens()[0], Scripted(session, 0, driver_answers(5)))
         assert struck_out.value.code == "FAILED_PRECONDITION"
+        assert str(struck_out.value) == "seat 0 has forfeited (1 strike, over the limit of 0)"  # why, not only that
         session.process_ended(2, "the bot's process exited with code 1")
         with pytest.raises(AttachError) as ended:
             session.attach(session.tokens()[2], Scripted(session, 2, driver_answers(6)))

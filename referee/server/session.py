@@ -228,7 +228,9 @@ class MatchSession:
         if self.finished:
             raise AttachError("FAILED_PRECONDITION", "the match is over")
         if seat.gone or seat.forfeited_at is not None:
-            raise AttachError("FAILED_PRECONDITION", f"seat {seat.seat} has forfeited")
+            # Why, as its FORFEIT verdict says: a bot reconnecting after its strikes ran out while it was away is told so.
+            why = next((v.detail for v in seat.verdicts if v.kind == V.FORFEIT), "the bot's process ended")
+            raise AttachError("FAILED_PRECONDITION", f"seat {seat.seat} has forfeited ({why})")
         resumed = seat.ever_connected
         old, seat.link = seat.link, link
         if old is not None:
