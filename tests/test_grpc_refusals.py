@@ -122,3 +122,11 @@ def test_a_socket_between_two_matches_says_it_serves_no_seat() -> None:
         assert refused(ref.address, hello) == (grpc.StatusCode.PERMISSION_DENIED, "this socket serves no seat now")
     finally:
         ref.stop()
+
+
+def test_a_stream_closed_before_its_hello_is_told_so(referee: Referee) -> None:
+    """It read "send hello first", as a stream silent for 10 s did: a bot whose request iterator was empty (its hello
+    never queued) could not tell that from one too slow to send it."""
+    got = raw_stream(referee.address, [])
+    assert isinstance(got, grpc.RpcError), got
+    assert (got.code(), got.details()) == (grpc.StatusCode.INVALID_ARGUMENT, "send hello first: the stream was closed before any message")

@@ -141,8 +141,11 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         incoming = request_iterator.__aiter__()
         try:
             first = await asyncio.wait_for(incoming.__anext__(), HELLO_TIMEOUT_S)
-        except (StopAsyncIteration, TimeoutError):
-            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "send hello first")
+        except StopAsyncIteration:
+            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "send hello first: the stream was closed before any message")
+            return
+        except TimeoutError:
+            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, f"send hello first: none came within {HELLO_TIMEOUT_S:g} s of opening the stream")
             return
         except DecodeError:
             await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage")
