@@ -42,6 +42,8 @@ def test_bytes_that_are_no_bot_message_after_the_hello_are_answered_as_malformed
     got = [pb.RefereeMessage.FromString(r) for r in replies]
     assert [m.WhichOneof("msg") for m in got] == ["start", "error"]
     assert got[1].error.code == pb.MALFORMED_ACTION and got[1].error.message.startswith("undecodable message")
+    # The stream's end with OK and no result is explained: the bot knows to reconnect.
+    assert got[1].error.message.endswith("): this stream ends here; open a new one and send the hello again")
     for seat in (0, 1):
         referee.loop.call_soon_threadsafe(referee.session.process_ended, seat, "test over")
     record = referee.join()

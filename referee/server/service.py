@@ -220,7 +220,8 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         except (grpc.RpcError, asyncio.CancelledError):
             pass
         except DecodeError as exc:  # bytes that are no BotMessage: the stream is dead, and the seat is told why
-            session.malformed(seat, link, f"undecodable message: {exc}")
+            # gRPC reads nothing more from this stream, which ends with OK: the bot is told to open another.
+            session.malformed(seat, link, f"undecodable message ({exc}): this stream ends here; open a new one and send the hello again")
         finally:
             session.detach(seat, link)
             link.close()
