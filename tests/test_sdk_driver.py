@@ -13,7 +13,7 @@ from arena.v1 import generals_war_pb2 as gw
 from arena.v1 import glory_pb2 as gl
 from arena.v1 import referee_pb2 as pb
 from arena_sdk import Bot, Request
-from arena_sdk.driver import BotDriver, wrap
+from arena_sdk.driver import UNSENT, BotDriver, wrap
 
 START = pb.RefereeMessage(start=pb.GameStart(match_id="m1", game="generals-war", seat=1, num_seats=2, protocol_version=1))
 
@@ -110,6 +110,24 @@ def test_an_envelope_of_another_game_or_an_action_of_no_kind_is_sent_as_no_actio
             assert wrap(slip, "generals-war") == pb.Action(), slip
     assert [r.getMessage().endswith("not an action of generals-war; sending no action") for r in caplog.records] == [True] * 4
     assert wrap(gw.Action(reveal_generals=gw.RevealGenerals()), "generals-war").generals_war.WhichOneof("kind") == "reveal_generals"
+
+
+def test_an_action_not_sent_goes_with_why_as_its_note_in_place_of_the_bots(caplog: pytest.LogCaptureFixture) -> None:
+    """The referee quotes a malformed action's note in its verdict: `arena match` told "got none", why only the log."""
+
+    class Slipping(Recorder):
+        def act(self, request: Request) -> Any:
+            request.note("my own thoughts")
+            return {"reveal_generals": []} if request.request_id == 5 else super().act(request)
+
+    driver = BotDriver(Slipping())
+    driver.handle(START)
+    with caplog.at_level("ERROR", logger="arena_sdk"):
+        (slipped,) = driver.handle(reveal_request(5))
+    assert slipped.action.action == pb.Action()
+    assert slipped.action.note == UNSENT + "act returned {'reveal_generals': []}, not an action of generals-war"
+    (played,) = driver.handle(reveal_request(6))
+    assert played.action.note == "my own thoughts", "an action sent keeps the bot's own note"
 
 
 def test_events_folded_into_a_decision_are_told_before_act_is_asked() -> None:

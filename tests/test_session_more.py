@@ -106,3 +106,26 @@ def test_a_second_hello_and_an_empty_message_are_told_what_was_expected() -> Non
         (pb.UNEXPECTED_MESSAGE, "a second hello: this stream is the seat's already (send actions on it; to reconnect, open a new stream)"),
         (pb.UNEXPECTED_MESSAGE, "an empty message: set its action (or give_up)"),
     ]
+
+
+def test_a_malformed_actions_note_is_quoted_in_its_verdict_and_error() -> None:
+    """An SDK that cannot send the bot's action sends none, with why as its note (sdk/python/arena_sdk/driver.py
+    UNSENT): `arena match` said only "expected an action of generals_war, got none", and why was in the bot's log."""
+    from tests.test_session import kinds, run_session
+
+    sent = {"n": 0}
+    inner = driver_answers(4)
+
+    def slipping(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and sent["n"] < 2:
+            sent["n"] += 1
+            note = "the SDK sent no action: act returned None,\n  not an action" if sent["n"] == 1 else "  \n "
+            return [pb.BotMessage(action=pb.ActionResponse(request_id=msg.decision.request_id, note=note))] + inner(msg)
+        return inner(msg)
+
+    record, links = run_session([slipping, driver_answers(5)], TimeControl(move_time_ms=300, time_bank_ms=0))
+    details = [v.detail for v in record.seats[0].verdicts if v.kind == pb.MALFORMED]
+    quoted = "expected an action of generals_war, got none; the bot's note: the SDK sent no action: act returned None, not an action"
+    assert details == [quoted, "expected an action of generals_war, got none"], "a blank note is no note"
+    assert [e.message for e in links[0].of("error") if e.code == pb.MALFORMED_ACTION] == details
+    assert pb.MALFORMED in kinds(record, 0)

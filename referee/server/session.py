@@ -45,6 +45,7 @@ class SeatLink(Protocol):
 
 #: The characters of a bot's note on a decision (ActionResponse.note) kept in the replay; the rest is cut.
 NOTE_MAX = 500
+NOTE_QUOTED = 300  # the characters of a malformed action's note quoted in its verdict
 
 #: Rejected and malformed messages recorded as verdicts per seat; strikes, crashes and forfeits are always recorded.
 MAX_MINOR_VERDICTS = 500
@@ -536,8 +537,11 @@ class MatchSession:
         try:
             action = self.codec.decode_action(answer.action)
         except CodecError as exc:
-            self._minor_verdict(s, V.MALFORMED, str(exc))
-            self._protocol_error(s, pb.MALFORMED_ACTION, str(exc))
+            # The note is the bot's own words on this answer: an SDK that could not send the action says why there.
+            note = " ".join(answer.note.split())[:NOTE_QUOTED]  # on one line, as every verdict
+            said = f"{exc}; the bot's note: {note}" if note else str(exc)
+            self._minor_verdict(s, V.MALFORMED, said)
+            self._protocol_error(s, pb.MALFORMED_ACTION, said)
             return
         reason = self.game.check(s.seat, action)
         if reason is not None:

@@ -13,7 +13,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from arena.v1 import referee_pb2 as pb
-from arena_sdk.bot import Bot, Request
+from arena_sdk.bot import NOTE_MAX, Bot, Request
 
 PROTOCOL_VERSION = 1
 #: Errors that say the referee could not use the bot's answer, which leaves the request open.
@@ -102,18 +102,27 @@ class BotDriver:
     def _answer(self) -> list[pb.BotMessage]:
         assert self.pending is not None and self.start is not None
         request = Request(self.pending, self.start)
-        action = wrap(self.bot.act(request), self.start.game)
+        faults: list[str] = []
+        action = wrap(self.bot.act(request), self.start.game, faults)
         self.answered = (request, action)
-        answer = pb.ActionResponse(request_id=self.pending.request_id, action=action, note=request.noted)
+        # An action not sent goes with why as its note, which the referee quotes in its MALFORMED verdict: the verdict
+        # said only "got none", and why was in the bot's log alone.
+        note = f"{UNSENT}{faults[0]}"[:NOTE_MAX] if faults else request.noted
+        answer = pb.ActionResponse(request_id=self.pending.request_id, action=action, note=note)
         return [pb.BotMessage(action=answer)]
 
 
-def wrap(action: Any, game: str) -> pb.Action:
+#: How the note of an action the SDK could not send begins (the referee's MALFORMED verdict quotes the note).
+UNSENT = "the SDK sent no action: "
+
+
+def wrap(action: Any, game: str, faults: list[str] | None = None) -> pb.Action:
     """The envelope Action for a game's action message (an envelope of the game passes through).
 
     What is not an action of the game (None, a dict, another game's message or envelope, an action of no kind) is
-    logged as an error and becomes the empty action, which the referee refuses as malformed, as the TypeScript SDK
-    does: it raised TypeError, and one slip of ``act`` ended the bot and forfeited the match.
+    logged as an error (and added to ``faults``) and becomes the empty action, which the referee refuses as
+    malformed, as the TypeScript SDK does: it raised TypeError, and one slip of ``act`` ended the bot and forfeited
+    the match.
     """
     field = game.replace("-", "_")
     if isinstance(action, pb.Action):
@@ -125,7 +134,10 @@ def wrap(action: Any, game: str) -> pb.Action:
         if inner is not None:
             getattr(envelope, field).CopyFrom(inner)
     if inner is None or not inner.WhichOneof("kind"):
-        log.error("act returned %s, not an action of %s; sending no action", _described(action), game)
+        fault = f"act returned {_described(action)}, not an action of {game}"
+        log.error("%s; sending no action", fault)
+        if faults is not None:
+            faults.append(fault)
         return pb.Action()
     return envelope
 

@@ -25,7 +25,7 @@ export const NOTE_MAX = 500;
  * read the answer, and the bot's stream was ended. A long note (a debug dump) made the answer larger than the
  * referee takes (64 KiB), and the action was refused with it.
  */
-function keptNote(text: string): string {
+export function keptNote(text: string): string {
   let out = "";
   let count = 0;
   for (let i = 0; i < text.length && count < NOTE_MAX; i++, count++) {

@@ -5,7 +5,7 @@
  * The gRPC client (client.ts) feeds it from a stream; a test can feed it directly.
  */
 
-import { Bot, Request } from "./bot.js";
+import { Bot, keptNote, Request } from "./bot.js";
 import { fieldFault } from "./fields.js";
 import { log } from "./log.js";
 import { decodeBotMessage, encodeBotMessage, PROTOCOL_VERSION } from "./protocol.js";
@@ -140,15 +140,22 @@ export class BotDriver {
     const start = this.start;
     if (!pending || !start) return [];
     const request = new Request(pending, start);
-    const action = wrap(await this.bot.act(request), start.game);
+    const faults: string[] = [];
+    const action = wrap(await this.bot.act(request), start.game, faults);
     this.answered = { request, action }; // its kinds are looked up only for a rejection's log line
     const tookMs = Math.round(this.clock() - this.pendingSince);
     this.timed.delete(pending.requestId); // re-inserted last: the map keeps the newest answers
     this.timed.set(pending.requestId, { decisionIndex: pending.decisionIndex, timeLeftMs: pending.timeLeftMs, tookMs });
     if (this.timed.size > TIMED_ANSWERS) this.timed.delete(this.timed.keys().next().value as number);
-    return [{ action: { requestId: pending.requestId, action, note: request.noted } }];
+    // An action not sent goes with why as its note, which the referee quotes in its MALFORMED verdict: the verdict
+    // said only "got none", and why was in the bot's log alone.
+    const note = faults.length ? keptNote(`${UNSENT}${faults[0]}`) : request.noted;
+    return [{ action: { requestId: pending.requestId, action, note } }];
   }
 }
+
+/** How the note of an action the SDK could not send begins (the referee's MALFORMED verdict quotes the note). */
+export const UNSENT = "the SDK sent no action: ";
 
 /**
  * The envelope Action for a game's action (an envelope passes through). What is not an action of the game (an
@@ -161,38 +168,38 @@ export class BotDriver {
  * that cannot be encoded would fail the stream (gRPC cancels a call whose message does not serialize), and the
  * bot would reconnect only to send it again.
  */
-export function wrap(action: unknown, game: string): EnvelopeAction {
+export function wrap(action: unknown, game: string, faults?: string[]): EnvelopeAction {
   const field = gameField(game);
-  if (action === null || typeof action !== "object") {
-    log.error(`act returned ${String(action)}, not an action`);
+  const unsent = (fault: string): EnvelopeAction => {
+    log.error(`${fault}; sending no action`);
+    faults?.push(fault);
     return {};
+  };
+  if (action === null || typeof action !== "object") {
+    return unsent(`act returned ${String(action)}, not an action`);
   }
   const envelope = (field in action ? action : { [field]: action }) as EnvelopeAction;
   // Several kinds (a second one misspelled, say) went as the one the encoding picked, not as one the bot chose.
   const kinds = kindsSet(envelope, field);
   if (kinds.length > 1) {
-    log.error(`act returned an action with ${kinds.length} kinds set (${kinds.join(", ")}); exactly one is needed; sending no action`);
-    return {};
+    return unsent(`act returned an action with ${kinds.length} kinds set (${kinds.join(", ")}); exactly one is needed`);
   }
   // The encoding converts a field of the wrong type without a word (a string where a number belongs went as 0) and
   // drops a name that is no field.
   const fault = fieldFault(envelope);
   if (fault) {
-    log.error(`act returned an action that cannot be sent as it is: ${fault}; sending no action`);
-    return {};
+    return unsent(`act returned an action that cannot be sent as it is: ${fault}`);
   }
   let bytes: Buffer;
   try {
     bytes = encodeBotMessage({ action: { action: envelope } });
   } catch (err) {
-    log.error(`act returned an action that cannot be encoded (${err instanceof Error ? err.message : String(err)}); sending no action`);
-    return {};
+    return unsent(`act returned an action that cannot be encoded (${err instanceof Error ? err.message : String(err)})`);
   }
   // Fields that are not the game's are dropped by the encoding: what is left must still be one of its kinds.
   const sent = decodeBotMessage(bytes).action?.action as Record<string, { kind?: string } | null> | null | undefined;
   if (!sent?.[field]?.kind) {
-    log.error(`act returned ${described(action)}, not an action of ${game}; sending no action`);
-    return {};
+    return unsent(`act returned ${described(action)}, not an action of ${game}`);
   }
   return envelope;
 }

@@ -76,3 +76,29 @@ test("a lone surrogate (half an emoji, cut by slice) is sent as U+FFFD: as it wa
   assert.equal(note, "half an emoji: \ufffd");
   assert.doesNotThrow(() => new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(bytes.indexOf(0x68)))); // from "half"
 });
+
+class Slipping extends Bot<"generals-war"> {
+  act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+    request.note("my own thoughts");
+    return (request.decisionIndex === 1 ? { revealGenerals: { cardIdz: [3] } } : gw.reveal()) as ActionOf<"generals-war">;
+  }
+}
+
+test("an action not sent goes with why as its note, in place of the bot's, for the referee's MALFORMED verdict to quote", async () => {
+  // `arena match` said only "expected an action of generals_war, got none"; why was in the bot's log alone.
+  const driver = new BotDriver(new Slipping());
+  await driver.handle(START);
+  const write = process.stderr.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  let slipped: ReturnType<typeof decodeBotMessage>;
+  try {
+    const [answer] = await driver.handle(request(1));
+    slipped = decodeBotMessage(encodeBotMessage(answer!));
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(slipped.action?.action, {});
+  assert.match(slipped.action?.note ?? "", /^the SDK sent no action: act returned an action that cannot be sent as it is: .*cardIdz/);
+  const [played] = await driver.handle(request(2));
+  assert.equal(decodeBotMessage(encodeBotMessage(played!)).action?.note, "my own thoughts");
+});

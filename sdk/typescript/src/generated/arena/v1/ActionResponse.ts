@@ -20,7 +20,8 @@ export interface ActionResponse {
    * Optional: a note on this decision, shown beside the action in the match's replay (why the bot chose it,
    * what it believes). At most 500 characters are kept; the rest is cut. No other seat is ever sent it, but the
    * replay is public once the match's deal is over (the ladder's, too): write nothing the bot must keep secret
-   * from later opponents. A note with an action that is refused or malformed is dropped.
+   * from later opponents. A note with an action that is refused is dropped; a malformed action's note is quoted
+   * in its MALFORMED verdict and error (the SDKs, when they cannot send the bot's action, send none with why here).
    */
   'note'?: (string);
 }
@@ -41,7 +42,8 @@ export interface ActionResponse__Output {
    * Optional: a note on this decision, shown beside the action in the match's replay (why the bot chose it,
    * what it believes). At most 500 characters are kept; the rest is cut. No other seat is ever sent it, but the
    * replay is public once the match's deal is over (the ladder's, too): write nothing the bot must keep secret
-   * from later opponents. A note with an action that is refused or malformed is dropped.
+   * from later opponents. A note with an action that is refused is dropped; a malformed action's note is quoted
+   * in its MALFORMED verdict and error (the SDKs, when they cannot send the bot's action, send none with why here).
    */
   'note': (string);
 }
