@@ -233,6 +233,19 @@ def default_worker_name() -> str:
     return f"{socket.gethostname()}/local"
 
 
+def not_started(make: sessionmaker[Session], match_id: int) -> str:
+    """Why a task found its lease gone before it began, as the match's row tells: a worker killed after it recorded
+    the match, before Dask had its answer, has its task run again elsewhere, and the log said the match was "queued
+    or played under a new lease" of a match that was done."""
+    with contextlib.suppress(Exception):  # the row unread: the general reason
+        with make() as db:
+            row = db.execute(select(Match.status, Match.played_by).where(Match.id == match_id)).one_or_none()
+        if row is not None and row.status == "done":
+            return (f"not started: the match was recorded already, by {row.played_by}; Dask ran its task again, the"
+                    " worker that played it having left before Dask had its answer")
+    return "not started: the match had been handed back or reaped before this task began (it is queued or played under a new lease)"
+
+
 async def play_job(
     make: sessionmaker[Session],
     job: MatchJob,
@@ -273,8 +286,7 @@ async def play_job(
 
     if not just_claimed and not renew(make, job.match_id, job.owner, job.lease_seconds):
         # Most often a task Dask ran again after its worker left: that worker handed the match back as it stopped.
-        return outcome("lost", "not started: the match had been handed back or reaped before this task began (it is queued or"
-                               " played under a new lease)")
+        return outcome("lost", not_started(make, job.match_id))
     try:
         launcher = launcher_for(job.sandbox)
     except OptionError as exc:  # this worker cannot run the sandbox (no Docker, no image): not the match's fault

@@ -477,9 +477,8 @@ def test_ctrl_c_stops_a_ladder_and_its_localcluster_without_a_traceback(tmp_path
     assert "Scheduler at:" not in said and "Register worker" not in said, "the in-process scheduler's INFO lines are Dask's"
 
 
-def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Path) -> None:
-    """No Docker engine or image on a worker: the match goes back to the queue (an attempt counted), not to 'failed'."""
-    from ladder.jobs import JobSettings, build_job, play_job
+def claimed_match(tmp_path: Path) -> tuple[Ladder, int]:
+    """A ladder of General's War's greedy and random bots with a duplicate set queued, and a match of it claimed by w-test."""
     from ladder.worker import claim
 
     ladder = Ladder(LadderConfig(tmp_path / "data", samples=False, games=[GAME]))
@@ -489,6 +488,14 @@ def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Pat
         db.commit()
     match_id = claim(ladder.make, "w-test", 30)
     assert match_id is not None
+    return ladder, match_id
+
+
+def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Path) -> None:
+    """No Docker engine or image on a worker: the match goes back to the queue (an attempt counted), not to 'failed'."""
+    from ladder.jobs import JobSettings, build_job, play_job
+
+    ladder, match_id = claimed_match(tmp_path)
     settings = JobSettings(ladder.store, TimeControl(), 30, sandbox="no-such-sandbox", keep="database", db_url=ladder.config.db_url, ship_bots=True)
     job = build_job(ladder.make, match_id, "w-test", settings)
     assert all(b.archive and b.folder is None for b in job.bots)
@@ -500,6 +507,24 @@ def test_a_worker_that_cannot_run_the_sandbox_hands_the_match_back(tmp_path: Pat
         assert "box/w9" in match.error
     # The same job again (a retry of the task): its lease is gone, so it plays nothing.
     assert asyncio.run(play_job(ladder.make, job, "box/w9")).status == "lost"
+
+
+def test_a_task_run_again_for_a_match_already_recorded_says_so(tmp_path: Path) -> None:
+    """A worker killed after it recorded its match, before Dask had the answer (an operator's walk): Dask ran the task
+    again on another worker, whose log line said the match had been "handed back or reaped ... queued or played under
+    a new lease", of a match that was done. It says the match was recorded already, and by whom."""
+    from sqlalchemy import update
+
+    from ladder.jobs import JobSettings, build_job, play_job
+
+    ladder, match_id = claimed_match(tmp_path)
+    job = build_job(ladder.make, match_id, "w-test", JobSettings(ladder.store, TimeControl(), 30, keep="database", ship_bots=True))
+    with ladder.make() as db:  # recorded by the first worker, as its conditional update leaves the row
+        db.execute(update(Match).where(Match.id == match_id).values(status="done", lease_owner=None, played_by="box/w1"))
+        db.commit()
+    outcome = asyncio.run(play_job(ladder.make, job, "box/w2"))
+    assert outcome.status == "lost"
+    assert outcome.detail.startswith("not started: the match was recorded already, by box/w1"), outcome.detail
 
 
 def sent_to_dask(job: MatchJob, executor: DaskExecutor) -> MatchJob:
