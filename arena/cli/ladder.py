@@ -336,49 +336,50 @@ def serve(
     # the socket is held from here and handed to the HTTP server, so that nothing takes the port in between.
     listening = listen_or_exit(host, port)
     port = int(listening.getsockname()[1])
-    made = first_missing(data)
-    # Before the database is opened: an older schema brought up to date is said (ladder/db.py, bring_up), in one line,
-    # not Alembic's, which name each migration, of a new database too, and at every start the dialect they drive.
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
-    make = open_ladder_db(data, db, write=True, upgrade=True)
-    from ladder.hold import HoldLost, LadderBusy, check_free
+    with listening:  # closed on every way out: a refusal below (in a test's process too), or the ladder's end
+        made = first_missing(data)
+        # Before the database is opened: an older schema brought up to date is said (ladder/db.py, bring_up), in one line,
+        # not Alembic's, which name each migration, of a new database too, and at every start the dialect they drive.
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+        logging.getLogger("alembic.runtime.migration").setLevel(logging.WARNING)
+        make = open_ladder_db(data, db, write=True, upgrade=True)
+        from ladder.hold import HoldLost, LadderBusy, check_free
 
-    try:
-        with database_errors():
-            check_free(make)  # first: a second ladder started from another folder was told its store was wrong
-    except LadderBusy as exc:
-        remove_made(made)
-        fail(str(exc))
-    check_store(make, data, made, hold_missing_seconds)  # a wrong --db or --data is told here, not in a traceback from the service
-    config = LadderConfig(
-        data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
-        executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
-        db_url_in_jobs=db_url_in_jobs,
-        recorder=books_process,
-        suspend_after=suspend_after,
-        submissions_per_day=submissions_per_day,
-        keep_retired=keep_retired,
-        hold_missing_seconds=hold_missing_seconds,
-    )
-    ladder = Ladder(config)
-    try:
-        with database_errors():
-            ladder.hold.take()  # here rather than in the service: one line, before the banner
-    except LadderBusy as exc:
-        fail(str(exc))
-    console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True, markup=False)
-    console.print(f"watch the standings: {watch_command(host, port)}", soft_wrap=True)
-    from ladder.grounds import DatabaseReplaced
+        try:
+            with database_errors():
+                check_free(make)  # first: a second ladder started from another folder was told its store was wrong
+        except LadderBusy as exc:
+            remove_made(made)
+            fail(str(exc))
+        check_store(make, data, made, hold_missing_seconds)  # a wrong --db or --data is told here, not in a traceback from the service
+        config = LadderConfig(
+            data, db, host, port, workers, samples, list(game) or None, TimeControl(move_time_ms=move_time_ms), lease_seconds, seed, sandbox,
+            executor=executor, dask_address=dask_address, dask_workers=dask_workers, matches_per_worker=matches_per_worker, keep=keep,
+            db_url_in_jobs=db_url_in_jobs,
+            recorder=books_process,
+            suspend_after=suspend_after,
+            submissions_per_day=submissions_per_day,
+            keep_retired=keep_retired,
+            hold_missing_seconds=hold_missing_seconds,
+        )
+        ladder = Ladder(config)
+        try:
+            with database_errors():
+                ladder.hold.take()  # here rather than in the service: one line, before the banner
+        except LadderBusy as exc:
+            fail(str(exc))
+        console.print(f"ladder: http://{host}:{port}  (API at /api, OpenAPI at /docs)  data: {data}  matches: {ladder.executor.describe()}", soft_wrap=True, markup=False)
+        console.print(f"watch the standings: {watch_command(host, port)}", soft_wrap=True)
+        from ladder.grounds import DatabaseReplaced
 
-    try:
-        running.run(ladder.run(listening=listening))
-    except (HoldLost, DatabaseReplaced) as exc:
-        fail(f"the ladder stopped: {exc}", code=1)
-    except (OSError, TimeoutError) as exc:
-        if executor != "dask" or dask_address is not None:  # a scheduler out of reach is waited for (docs/deploy.md)
-            raise
-        fail(f"the ladder's Dask LocalCluster could not be started: {exc}")
+        try:
+            running.run(ladder.run(listening=listening))
+        except (HoldLost, DatabaseReplaced) as exc:
+            fail(f"the ladder stopped: {exc}", code=1)
+        except (OSError, TimeoutError) as exc:
+            if executor != "dask" or dask_address is not None:  # a scheduler out of reach is waited for (docs/deploy.md)
+                raise
+            fail(f"the ladder's Dask LocalCluster could not be started: {exc}")
 
 
 def loopback(host: str) -> bool:

@@ -124,6 +124,20 @@ def test_a_wrong_database_or_data_folder_gets_a_clear_error(tmp_path: Path) -> N
     assert not (tmp_path / "new").exists(), "no empty data folder is left where the database did not open"
 
 
+def test_a_serve_refused_after_taking_its_port_lets_the_port_go(tmp_path: Path) -> None:
+    """`serve` holds its port from the start until its HTTP server serves on it; refused on the way (a database that
+    does not open), the port is let go at once, not left listening for as long as the command's process lives."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    result = CliRunner().invoke(app, ["ladder", "serve", "--data", str(tmp_path / "d"), "--port", str(port), "--no-samples",
+                                      "--db", "postgresql+psycopg://ann@127.0.0.1:1/x"])
+    assert result.exit_code == 2 and "cannot open the database" in result.output, result.output
+    with socket.socket() as after:  # no SO_REUSEADDR: refused while any socket still listens there
+        after.bind(("127.0.0.1", port))
+        after.listen()
+
+
 def test_check_ratings_says_what_docs_deploy_says_when_all_is_well(tmp_path: Path) -> None:
     from ladder.db import default_url, migrate
 
