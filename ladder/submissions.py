@@ -9,8 +9,10 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -24,6 +26,9 @@ from referee.server.manifest import MANIFEST, BotManifest, ManifestError, check_
 from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import MatchRecord, TimeControl
 from referee.server.words import verdict_text
+
+if TYPE_CHECKING:
+    from arena.v1.referee_pb2 import Verdict
 
 log_ = logging.getLogger("arena.ladder.submissions")
 SAMPLE_BOTS = Path(__file__).resolve().parent.parent / "sample_bots"
@@ -396,11 +401,28 @@ async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, san
         verdicts = played.record.result.seats[0].verdicts
         if verdicts:
             await not_the_bots_fault(played.record, game, sandbox)
-            described = "; ".join(f"{verdict_text(pb.VerdictKind.Name(v.kind))} at decision {v.decision_index}: {v.detail}" for v in verdicts)
+            described = described_verdicts(verdicts)
             shutil.rmtree(log_dir, ignore_errors=True)
             return f"the validation match of {game} failed: {described}", "\n".join(logs)[-LOG_CAP:]
     shutil.rmtree(log_dir, ignore_errors=True)
     return "", "\n".join(logs)[-LOG_CAP:]
+
+
+def described_verdicts(verdicts: Sequence[Verdict]) -> str:
+    """The verdicts as one line, each distinct problem once with how often it came: a bot sending the same illegal
+    action until its SDK gave up was told the same sentence four times over, which read as four problems."""
+    from arena.v1 import referee_pb2 as pb
+
+    seen: dict[tuple[int, str], list[int]] = {}  # (kind, detail) -> the decision of each time, in the order they came
+    for v in verdicts:
+        seen.setdefault((v.kind, v.detail), []).append(v.decision_index)
+    said = []
+    for (kind, detail), decisions in seen.items():
+        distinct = list(dict.fromkeys(decisions))
+        at = f"at decision {distinct[0]}" if len(distinct) == 1 else f"at decisions {', '.join(map(str, distinct))}"
+        times = f" ({len(decisions)} times)" if len(decisions) > 1 else ""
+        said.append(f"{verdict_text(pb.VerdictKind.Name(kind))} {at}{times}: {detail}")
+    return "; ".join(said)
 
 
 async def not_the_bots_fault(record: MatchRecord, game: str, sandbox: str) -> None:

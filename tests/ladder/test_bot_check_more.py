@@ -13,7 +13,7 @@ from arena.cli.main import app
 from ladder.upload import Limits
 from tests.ladder.test_bot_check import check, write_zip
 from tests.ladder.test_submissions import BOT_PY, manifest
-from tests.support import SAMPLE_BOTS, docker_ready
+from tests.support import ROOT, SAMPLE_BOTS, docker_ready
 
 runner = CliRunner()
 
@@ -88,3 +88,35 @@ def test_an_unknown_sandbox_is_an_error_even_for_a_bot_refused_before_any_match(
     result = runner.invoke(app, ["bot", "check", str(bare), "--sandbox", "vm", "--json"])
     assert result.exit_code == 2 and "unknown sandbox 'vm'" in result.stderr, result.output
     assert result.stdout.strip() == ""
+
+
+def test_an_illegal_action_sent_every_time_is_said_once_with_how_often(tmp_path: Path) -> None:
+    """A bot that sent the same illegal action until its SDK gave up was told "reveal generals (possibly none) now"
+    four times over, which read as four problems: each distinct one is said once, with how many times it came."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    shutil.copy(ROOT / "tests" / "bots" / "faulty" / "bot.py", bot / "bot.py")
+    (bot / "bot.toml").write_text('name = "stubborn"\nversion = "1"\ngames = ["generals-war"]\ncommand = ["python", "bot.py", "illegal_then_give_up"]\n')
+    code, said = check(str(bot))
+    assert code == 1 and not said["passed"], said
+    reason = said["reason"]
+    assert reason.count("reveal generals (possibly none) now") == 1, reason
+    assert "illegal action at decision 0 (4 times): reveal generals (possibly none) now" in reason, reason
+    assert "timeout at decision 0: the bot gave up on the decision" in reason, reason  # a different problem: its own entry
+
+
+def test_verdicts_are_grouped_by_kind_and_detail_across_decisions() -> None:
+    from arena.v1 import referee_pb2 as pb
+    from ladder.submissions import described_verdicts
+
+    illegal, crash = pb.ILLEGAL_ACTION, pb.CRASH
+    verdicts = [
+        pb.Verdict(kind=illegal, decision_index=2, detail="there is no land 99"),
+        pb.Verdict(kind=illegal, decision_index=5, detail="there is no land 99"),
+        pb.Verdict(kind=illegal, decision_index=5, detail="there is no land 98"),
+        pb.Verdict(kind=crash, decision_index=7, detail="exit code 1"),
+    ]
+    assert described_verdicts(verdicts) == (
+        "illegal action at decisions 2, 5 (2 times): there is no land 99; "
+        "illegal action at decision 5: there is no land 98; crash at decision 7: exit code 1"
+    )
