@@ -139,7 +139,7 @@ def test_the_standings_rank_the_rated_bots_link_them_and_leave_a_newcomer_unrank
     )
     page.goto(f"{shown.url}/games/assassination")
     page.wait_for_selector("body[data-refreshes]")
-    assert page.locator("#standings tbody tr").count() == 0 and page.is_visible("#empty")
+    assert page.locator("#standings tbody tr").count() == 0 and page.is_visible("#no-bot") and page.is_hidden("#empty")
 
 
 def test_a_row_whose_games_changed_flashes_and_a_ladder_out_of_reach_is_said_so(page: Page, shown: Shown) -> None:

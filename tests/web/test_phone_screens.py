@@ -147,7 +147,7 @@ def test_a_leaderboard_of_no_rated_bot_marks_no_leader_and_says_why(rows: Rows, 
         page.wait_for_selector("#standings tbody tr")
         assert page.eval_on_selector_all("#standings td.rank", "cells => cells.map(c => c.textContent)") == ["\u2013", "\u2013"]
         assert page.evaluate(shade) == "rgba(0, 0, 0, 0)", "an unranked bot's row is shaded as the leader's"
-        assert "exhibitions" in page.inner_text("#empty")
+        assert "2 bots are entered, and a bot is rated once a duplicate set of its matches is over" in page.inner_text("#empty")
         with rows.ladder.make() as db:
             db.execute(update(Rating).values(games=3))
             db.commit()

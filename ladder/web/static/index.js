@@ -10,18 +10,19 @@
     document.body.dataset[key] = String(Number(document.body.dataset[key] || 0) + 1);
   }
 
-  const tops = new Map(); // game -> its top three at the last poll that could read them
+  const tables = new Map(); // game -> its standings at the last poll that could read them
 
   async function drawGames() {
     const games = await Arena.games();
     const cards = await Promise.all(
       games.map(async (g) => {
         try {
-          tops.set(g.id, (await api(`/api/games/${g.id}/standings`)).filter((r) => r.rank !== null).slice(0, 3));
+          tables.set(g.id, await api(`/api/games/${g.id}/standings`));
         } catch (e) {
           /* the top three of before stay: a failed poll is not "no rated bot yet" */
         }
-        const top = tops.get(g.id);
+        const table = tables.get(g.id);
+        const top = table && table.filter((r) => r.rank !== null).slice(0, 3);
         return el(
           "a",
           { class: "game-card", href: `/games/${g.id}`, dataset: { game: g.id } },
@@ -32,7 +33,7 @@
             ? el("p", { class: "muted small" }, "cannot reach the ladder; trying again")
             : top.length
               ? el("ol", { class: "top" }, top.map((r) => el("li", {}, el("b", {}, r.bot), el("span", { class: "muted" }, ` ${Arena.num(r.conservative, 1)}`))))
-              : el("p", { class: "muted small" }, "no rated bot yet"),
+              : el("p", { class: "muted small" }, table.length ? "no rated bot yet" : "no bot entered yet"),
           el("span", { class: "more" }, "Leaderboard \u2192")
         );
       })

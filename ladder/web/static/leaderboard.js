@@ -25,11 +25,26 @@
     );
   }
 
+  let smallest = 0; // the fewest players a table of this game seats, once /api/games has said
+
+  /* Why none of the n bots entered has a rank yet. */
+  function unrated(n) {
+    const bots = `${n} bot${n === 1 ? " is" : "s are"} entered`;
+    if (smallest && n < smallest) {
+      const more = smallest - n;
+      return `No rated bot in this game yet: ${bots}, and its smallest table seats ${smallest}, so they play unrated exhibitions (no rating scores a bot against itself) until ${more} more ${more === 1 ? "joins" : "join"}.`;
+    }
+    return `No rated bot in this game yet: ${bots}, and a bot is rated once a duplicate set of its matches is over; the first sets are still to finish.`;
+  }
+
   async function refresh() {
     try {
       const [standings, recent] = await Promise.all([api(`/api/games/${game}/standings`), api(`/api/matches?game=${encodeURIComponent(game)}&limit=10`)]);
       document.querySelector("#standings tbody").replaceChildren(...standings.map(row));
-      document.getElementById("empty").hidden = standings.some((r) => r.rank !== null);
+      // No bot entered at all and bots entered but none rated yet read alike ("no rated bot yet"): each is told apart.
+      document.getElementById("no-bot").hidden = standings.length > 0;
+      document.getElementById("empty").hidden = !standings.length || standings.some((r) => r.rank !== null);
+      if (standings.length) document.getElementById("empty").textContent = unrated(standings.length);
       for (const r of standings) previous.set(r.bot, r.games);
       document.getElementById("recent").replaceChildren(Arena.matchTable(recent));
       document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
@@ -47,6 +62,7 @@
     document.getElementById("game-title").textContent = info ? info.name : game;
     document.getElementById("game-summary").textContent = info ? info.summary : "";
     document.getElementById("score-meaning").textContent = info ? `Score: ${info.score}.` : "";
+    smallest = info ? Math.min(...info.players) : 0;
     await refresh();
     setInterval(refresh, POLL_MS);
   });

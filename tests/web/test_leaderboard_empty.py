@@ -1,0 +1,52 @@
+"""A leaderboard with no rank to show, in Chromium: no bot entered in the game at all, and bots entered but none rated
+yet, each told as what it is. Both read "no rated bot yet" (exhibitions and all), so a ladder just started told a
+visitor nothing of how a bot is entered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from ladder.api import LadderState, create_app
+from ladder.models import BotVersion, Rating
+from ladder.service import Ladder, LadderConfig
+from tests.web.conftest import BackgroundServer
+from tests.web.test_page_guards import Rows, rows  # noqa: F401  (rows: the fixture)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+CARD_SAYS = "game => document.querySelector(`.game-card[data-game='${game}'] p.small:not(:first-of-type)`)?.textContent"
+
+
+def test_a_game_with_no_bot_entered_says_how_one_is_entered(tmp_path: Path, page: Page) -> None:
+    config = LadderConfig(tmp_path / "data", workers=1, samples=False, games=["glory"])
+    ladder = Ladder(config)
+    with BackgroundServer(create_app(LadderState(ladder.make, ladder.store, config.data_dir))) as server:
+        page.goto(f"{server.url}/games/glory")
+        page.wait_for_selector("body[data-refreshes]")
+        said = page.inner_text("#no-bot")
+        assert "No bot is entered in this game yet" in said and "arena ladder submit" in said, said
+        assert "docs/ladder.md" in said and "docs/bots.md" in said, said
+        assert page.is_hidden("#empty"), "an empty ladder is not one whose bots are unrated"
+        page.goto(server.url + "/")
+        page.wait_for_function(f"({CARD_SAYS})('glory') !== undefined")
+        assert page.evaluate(f"({CARD_SAYS})('glory')") == "no bot entered yet"
+
+
+def test_bots_entered_below_the_smallest_table_are_said_to_play_exhibitions_and_how_many_more_are_needed(rows: Rows, page: Page) -> None:
+    """Two bots of the Assassination Game, which seats four: unrated until two more join (not "no bot entered")."""
+    with rows.ladder.make() as db:
+        db.add_all(Rating(bot_version_id=v, game="assassination", mu=25.0, sigma=25 / 3, games=0, updated_at=0.0) for v in db.scalars(select(BotVersion.id)))
+        db.commit()
+    with BackgroundServer(rows.client.app) as server:
+        page.goto(f"{server.url}/games/assassination")
+        page.wait_for_selector("body[data-refreshes]")
+        said = page.inner_text("#empty")
+        assert "2 bots are entered" in said and "smallest table seats 4" in said and "exhibitions" in said and "until 2 more join" in said, said
+        assert page.is_hidden("#no-bot")
+        page.goto(server.url + "/")
+        page.wait_for_function(f"({CARD_SAYS})('assassination') !== undefined")
+        assert page.evaluate(f"({CARD_SAYS})('assassination')") == "no rated bot yet"
