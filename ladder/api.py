@@ -25,7 +25,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pydantic import BaseModel
 from sqlalchemy import select
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder import queries
@@ -36,7 +36,7 @@ from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
-from ladder.schemas import BotDetail, Health, MatchSummary, Withdrawal
+from ladder.schemas import BotDetail, Health, HealthDown, MatchSummary, Withdrawal
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
@@ -182,6 +182,14 @@ def create_app(state: LadderState) -> FastAPI:
 
     told = [-OUTAGE_TOLD_S]  # when a request was last answered 503 for the database out of reach, as logged
 
+    def tell_outage(exc: SQLAlchemyError) -> None:
+        """Log the database out of reach, once a minute at most (a probe asks every few seconds)."""
+        if time.monotonic() - told[0] >= OUTAGE_TOLD_S:
+            told[0] = time.monotonic()
+            orig = getattr(exc, "orig", None) or exc
+            line = (str(orig).strip().splitlines() or [""])[0]
+            log.warning("answering 503 while the database is out of reach (%s: %s)", type(orig).__name__, line)
+
     @app.exception_handler(DBAPIError)
     async def database_out_of_reach(request: Request, exc: DBAPIError) -> Response:
         """The database out of reach (PostgreSQL restarted, the network cut): 503 and when to try again, and a line in
@@ -189,10 +197,7 @@ def create_app(state: LadderState) -> FastAPI:
         the log, every 2 s for each `standings --watch`. Any other database error is the ladder's own: raised again."""
         if not unreachable(exc):
             raise exc
-        if time.monotonic() - told[0] >= OUTAGE_TOLD_S:
-            told[0] = time.monotonic()
-            line = (str(exc.orig or exc).strip().splitlines() or [""])[0]
-            log.warning("answering 503 while the database is out of reach (%s: %s)", type(exc.orig or exc).__name__, line)
+        tell_outage(exc)
         said = "the ladder's database is out of reach for a moment: try again shortly"
         headers = {"Retry-After": str(OUTAGE_RETRY_S)}
         if request.url.path.startswith("/api/"):
@@ -252,8 +257,21 @@ def create_app(state: LadderState) -> FastAPI:
 
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get("/api/health", summary="Whether the ladder answers", tags=["ladder"], response_model=Health)
-    def health() -> dict[str, str]:
+    @app.get(
+        "/api/health", summary="Whether the ladder answers, and its database", tags=["ladder"], response_model=Health,
+        responses={503: {"model": HealthDown, "description": "The ladder answers but its database does not: what reads it is a 503 meanwhile."}},
+    )
+    def health() -> Any:
+        """200 and "ok" when the ladder and its database answer; 503 and "database_down" when the database does not. It
+        answered "ok" whatever the database did, while every page and answer that read it was a 503: a load balancer
+        or an operator's probe was told all was well. /metrics answers 200 either way (arena_database_up says which)."""
+        try:
+            with state.make() as db:
+                db.execute(select(1))
+        except SQLAlchemyError as exc:
+            tell_outage(exc)
+            said = "the ladder answers, but its database is out of reach: what reads it is answered 503 until it is back (the ladder's log says why)"
+            return JSONResponse({"status": "database_down", "detail": said}, status_code=503, headers={"Retry-After": str(OUTAGE_RETRY_S)})
         return {"status": "ok"}
 
     @app.get("/api/games", summary="The games with their player counts", tags=["games"])

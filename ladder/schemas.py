@@ -78,7 +78,12 @@ class BotDetail(Answer):
 
 
 class Health(Answer):
-    status: Literal["ok"] = Field(description="The one value: the ladder answers (/metrics' arena_database_up tells whether its database does).")
+    status: Literal["ok"] = Field(description="The ladder and its database answer (the answer is 503, HealthDown, when the database does not).")
+
+
+class HealthDown(Answer):
+    status: Literal["database_down"] = Field(description="The ladder answers, but its database does not.")
+    detail: str
 
 
 class Withdrawal(Answer):

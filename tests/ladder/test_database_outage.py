@@ -431,6 +431,36 @@ def test_the_api_answers_503_while_the_database_is_out_of_reach(tmp_path: Path, 
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
 
 
+def test_health_says_the_database_is_down_and_ok_again_once_it_is_back(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """/api/health answered 200 "ok" while the database was out of reach and every page that read it was a 503: a load
+    balancer or an operator's probe was told all was well. It is 503 "database_down" then (the log says why, once),
+    and "ok" again as soon as the database answers, with no restart."""
+    import socket
+
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine
+
+    from ladder.api import LadderState, create_app
+    from ladder.db import make_engine
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens there: the server is down
+    state = LadderState(sessionmaker(create_engine(f"postgresql+psycopg://arena@127.0.0.1:{port}/arena")), tmp_path / "bots", tmp_path)
+    with caplog.at_level(logging.INFO), TestClient(create_app(state), raise_server_exceptions=False) as client:
+        down = [client.get("/api/health") for _ in range(2)]
+        assert [a.status_code for a in down] == [503, 503] and down[0].headers["Retry-After"] == "5"
+        assert down[0].json()["status"] == "database_down" and "out of reach" in down[0].json()["detail"]
+        assert str(port) not in down[0].text, "the database's address is the operator's, not the public's"
+        state.make = sessionmaker(make_engine(f"sqlite:///{tmp_path / 'ladder.db'}"))  # the database is back
+        back = client.get("/api/health")
+        assert (back.status_code, back.json()) == (200, {"status": "ok"})
+        documented = client.get("/openapi.json").json()["paths"]["/api/health"]["get"]["responses"]
+    assert "503" in documented and "200" in documented
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(said) == 1 and "out of reach" in said[0] and "Connection refused" in said[0], said
+
+
 def test_after_an_outage_the_workers_get_a_lease_to_renew_before_the_reaper_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An outage longer than a lease cost every match in play an attempt: the reaper ran at the first sweep after it,
     before the workers' renewals, due every third of a lease, had come."""
