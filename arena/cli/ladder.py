@@ -22,8 +22,8 @@ from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs
 from arena.cli.failing import fail
 from arena.cli.folders import first_missing, remove_made
+from arena.cli.ladder_verdicts import said_verdicts
 from arena.cli.replay import listen_or_exit
-from referee.server.words import verdict_text
 
 ladder_app = typer.Typer(help="The ladder: submit bots, schedule and rate matches, watch the standings.", no_args_is_help=True)
 user_app = typer.Typer(help="Bot owners and their API tokens.", no_args_is_help=True)
@@ -641,7 +641,7 @@ def match_line(m: dict[str, Any]) -> str:
     """One match on one line: ``#id game kind status  seat: bot rank N ...  verdicts``; a rank said as one, where a line
     with no header above it read "0: gw-greedy (1)" (a seat's rank? its score? a count?)."""
     seats = "  ".join(f"{s['seat']}: {s['bot']}" + ("" if s["rank"] is None else f" rank {s['rank']}") for s in m["seats"])
-    verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"])
+    verdicts = said_verdicts(m)
     line = f"#{m['id']} {m['game']} {m['kind']} {m['status']}  {seats}" + (f"  verdicts: {verdicts}" if verdicts else "")
     if why := unplayed_reason(m):
         line += f"  why: {why if len(why) <= FOLLOWED_REASON else why[:FOLLOWED_REASON - 1] + '…'}"
@@ -666,7 +666,7 @@ def matches_table(rows: list[dict[str, Any]]) -> Table:
         # no rank until every match of the deal is over (the API keeps it back from the twin's bots)
         # each with its seat (`arena ladder log MATCH SEAT` asks for it), on a line of its own: wrapped, "1:" ended a line
         seats = "\n".join(f"{s['seat']}: {s['bot']} ({s['rank'] if s['rank'] is not None else 'not yet'})" for s in m["seats"])
-        verdicts = ", ".join(f"{s['bot']}: {verdict_text(v['kind'])}" for s in m["seats"] for v in s["verdicts"])
+        verdicts = said_verdicts(m)
         # Why a failed or cancelled match was not played, on one line cut to the column ("…"): the whole text is in --json.
         why = Text(reason, no_wrap=True, overflow="ellipsis") if (reason := unplayed_reason(m)) else None
         said = Group(*([Text(verdicts)] if verdicts else []), why) if why is not None else Text(verdicts or "-")

@@ -147,3 +147,13 @@ def test_the_matches_table_says_the_verdicts_in_words() -> None:
     console.print(matches_table([{"id": 3, "game": "glory", "kind": "rated", "status": "done", "seats": seats}]))
     text = console.export_text()
     assert "b: illegal action" in text and "ILLEGAL_ACTION" not in text, text
+
+
+def test_a_verdict_that_came_many_times_is_listed_once_with_how_many() -> None:
+    """A bot sending illegal actions until its SDK gave up was listed "b: illegal action" once for each, four over."""
+    from arena.cli.ladder import match_line
+
+    kinds = ["ILLEGAL_ACTION"] * 4 + ["TIMEOUT", "FORFEIT"]
+    seats = [{"seat": 0, "bot": "a", "rank": 1, "verdicts": []}, {"seat": 1, "bot": "b", "rank": 2, "verdicts": [{"kind": k} for k in kinds]}]
+    line = match_line({"id": 9, "game": "glory", "kind": "rated", "status": "done", "seats": seats})
+    assert line.endswith("verdicts: b: illegal action (4 times), b: timeout, b: forfeit"), line
