@@ -212,9 +212,31 @@
     return el(
       "table",
       { class: "records", dataset: { field: key } },
-      el("thead", {}, el("tr", {}, numbered ? el("th", {}, "") : null, columns.map((c) => el("th", {}, label(c))))),
+      el("thead", {}, el("tr", {}, numbered ? el("th", {}, el("span", { style: HIDDEN_TEXT }, "row")) : null, columns.map((c) => el("th", {}, label(c))))),
       el("tbody", {}, list.map((item, i) => el("tr", {}, numbered ? el("td", { class: "muted" }, String(i)) : null, columns.map((c) => el("td", {}, c in item ? value(c, item[c]) : "")))))
     );
+  }
+
+  /* Text a screen reader reads and the screen does not show: the records' row numbers are headed "row" (an empty header
+     cell said nothing of its column: axe's empty-table-header), where the numbers alone say what they are to the eye. */
+  const HIDDEN_TEXT = "position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;";
+
+  /* The table's panels that scroll sideways (a seat's known cards under a long bot name, on a phone) made reachable by
+     the keyboard, named by their heading: they had no tabindex, and a keyboard could not scroll them (axe's
+     scrollable-region-focusable); one that fits is no stop on the way. Checked when the table is drawn and when the
+     window changes its width. */
+  function reachScrollers() {
+    for (const panel of document.querySelectorAll("#table .sub-panel")) {
+      const scrolls = panel.scrollWidth > panel.clientWidth;
+      const heading = panel.querySelector(":scope > h3");
+      if (scrolls) {
+        panel.setAttribute("tabindex", "0");
+        panel.setAttribute("role", "region");
+        panel.setAttribute("aria-label", heading ? heading.textContent : label(panel.dataset.field || "table"));
+      } else {
+        for (const name of ["tabindex", "role", "aria-label"]) panel.removeAttribute(name);
+      }
+    }
   }
 
   /* A board: rows of cells (pieces, cards or numbers). */
@@ -483,6 +505,7 @@
     $("step-label").textContent = `step ${step} / ${last}`;
     $("table-title").textContent = mode === "all" ? "Table — everything" : `Table — as ${seatText(Number(mode))} saw it`;
     $("table").replaceChildren(renderTable(frame));
+    reachScrollers();
     $("step-info").replaceChildren(renderStepInfo(frame));
     renderEvents();
     /* said unavailable, not disabled: a disabled button drops the focus, and the keyboard's user was left on the body */
@@ -629,6 +652,8 @@
       // The slider steps by itself with the arrows, Home and End; space still plays (it did nothing there).
       if (target instanceof HTMLInputElement && !(target.type === "range" && e.key === " ")) return;
       if (e.key === " " && target instanceof HTMLButtonElement) return; // the focused button takes the space itself
+      // A panel that scrolls sideways, focused, scrolls with ← and → (reachScrollers): they stepped the replay instead.
+      if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && target instanceof HTMLElement && target.matches("#table .sub-panel[tabindex]")) return;
       if (e.key === "ArrowRight") go(step + 1);
       else if (e.key === "ArrowLeft") go(step - 1);
       else if (e.key === "Home") go(0);
@@ -637,6 +662,7 @@
       else return;
       e.preventDefault();
     });
+    window.addEventListener("resize", reachScrollers);
     window.addEventListener("hashchange", () => {
       const asked = fromHash();
       step = asked.step;
