@@ -24,6 +24,7 @@ from referee.server.words import (
     flag_words,
     id_label,
     kind_fields,
+    read_for_view,
     said_for_kind,
     verdict_text,
 )
@@ -171,9 +172,13 @@ def kind_of(wrapper: Any) -> tuple[str, dict[str, Any]]:
     return "nothing", {}
 
 
-def message_line(wrapper: Any, names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, game: str = "") -> str:
+def message_line(
+    wrapper: Any, names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, game: str = "", seat: object = None,
+) -> str:  # fmt: skip
     """An action, an event or a decision on one line; ``rounds`` and ``words`` as ``args`` takes them; with its ``game``,
-    a message of a kind read for its kind (``said_for_kind``)."""
+    a message of a kind read for its kind (``said_for_kind``), and as ``seat`` reads it (``read_for_view``: a tied
+    battle's winner in words; a rule of some numbers of seats holds where ``names`` names them all)."""
+    wrapper = read_for_view(wrapper, game, len(names), seat)
     kind, body = kind_of(said_for_kind(wrapper, kind_fields(game)))
     text = args(body, names, rounds, words, kind, game)
     return f"{label(kind)}: {text}" if text else label(kind)
@@ -205,7 +210,7 @@ def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
     for event in frame.get("events", []):
         seen = event.get("visible_to")
         private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
-        yield f"   · {message_line(event.get('event'), names, rounds, words, game)}{private}"
+        yield f"   · {message_line(event.get('event'), names, rounds, words, game, data.get('seat'))}{private}"
     if "decision" in frame:
         yield f"   asked to decide: {message_line(frame['decision'], names, rounds, words, game)}"
 
@@ -216,7 +221,8 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
     game = str(data.get("game"))
     seats = GAME_SEAT_KEYS.get(game, frozenset())
     words = enum_words(game)
-    state = said_for_kind(state, kind_fields(game))
+    # as its seat sees it (a replay's frames name the seat; a seat's view, as ``arena play`` draws it, names it itself)
+    state = said_for_kind(read_for_view(state, game, int(data.get("num_players") or len(names)), data.get("seat", state.get("seat"))), kind_fields(game))
     of_rounds = round_of_rounds(state)
 
     def fact(key: str, value: Any) -> str:

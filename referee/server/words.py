@@ -79,6 +79,31 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "squad_choice.attacking": ("as the attacker", "as the defender"),
     },
 })  # fmt: skip
+#: What a table (a state, an event) leaves out, or says in words, where the rules make a field meaningless or its absence
+#: tells something, by game; each rule holds ``fields`` to leave out, or ``unset`` (a field missing or null, in words),
+#: and the conditions it holds under, all of them: ``in`` (the message is the value, or an entry of the list, of one of
+#: these fields), ``players`` (the match has one of these numbers of seats), ``phases`` (the state's phase is one of
+#: these), ``own`` (an entry of the viewing seat itself: its ``seat`` is the view's), ``without`` (the message does not
+#: hold this field yet). Sent with the frames (``left_out``): the viewer reads them as the terminal does.
+#: General's War's conquest points win a two-player game alone and its defeat points eliminate in a four-player game
+#: alone (the rules' "Four Players"), and a two-seat table read "defeat limit 3 · defeat points 0 · eliminated no"; a
+#: seat's own "known face-down cards" never hold its hand (GW-17, LC-25: its hand is ``hand``) and read "hand none", as
+#: if its hand were empty; a tied battle has no winner (both squads die) and read as one whose winner was not told. Land
+#: & Castle's setup (castle, general) has no turn, attacker or defender yet and read "turn 0 · attacker seat 0", and its
+#: battle "undercut no" before the defender had answered (an undercut is the defender's).
+LEFT_OUT: Mapping[str, tuple[Mapping[str, Any], ...]] = MappingProxyType({
+    "generals-war": (
+        {"fields": ("defeat_limit", "defeat_points", "eliminated"), "players": (2,)},
+        {"fields": ("conquest_target", "conquest_points"), "players": (4,)},
+        {"fields": ("hand",), "in": ("known",), "own": True},
+        {"unset": {"winner": "none: a tie, both squads die"}, "in": ("battle", "last_battle")},
+    ),
+    "land-and-castle": (
+        {"fields": ("hand",), "in": ("known",), "own": True},
+        {"fields": ("turn", "attacker", "defender"), "phases": ("PHASE_CASTLE", "PHASE_GENERAL", "CASTLE", "GENERAL")},
+        {"fields": ("undercut",), "in": ("battle",), "without": "defender"},
+    ),
+})  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
 CARD_ID_KEY = re.compile(r"^\w+_ids?$")
 #: What a field of ids is called once its ids are cards, where adding an "s" is wrong.
@@ -203,3 +228,44 @@ def said_for_kind(value: Any, fields: Mapping[str, Mapping[str, str | None]]) ->
 def flag_words(game: str) -> Mapping[str, tuple[str, str]]:
     """``FLAG_WORDS`` of ``game``: by ``kind.field``, what the flag says when true and when false."""
     return FLAG_WORDS.get(game, NO_FLAG_WORDS)
+
+
+def left_out(game: str) -> tuple[Mapping[str, Any], ...]:
+    """``LEFT_OUT`` of ``game``: what its tables leave out, or say in words, and when."""
+    return LEFT_OUT.get(game, ())
+
+
+def read_for_view(value: Any, game: str, num_players: int, seat: object) -> Any:
+    """``value`` (a state, or an event's JSON) with what ``left_out(game)`` leaves out left out and its unset fields in
+    words, for a match of ``num_players`` seen by ``seat`` (a number, or "all"), in the phase ``value`` gives (an event
+    gives none: a rule of ``phases`` leaves nothing out of it). As the viewer's ``readForView`` reads it."""
+    rules = left_out(game)
+    if not rules:
+        return value
+    phase = value.get("phase") if isinstance(value, dict) else None
+
+    def walk(item: Any, under: str) -> Any:
+        if isinstance(item, list):
+            return [walk(x, under) for x in item]
+        if not isinstance(item, dict):
+            return item
+        drop: set[str] = set()
+        said: dict[str, str] = {}
+        for rule in rules:
+            if ("in" in rule and under not in rule["in"]) or ("players" in rule and num_players not in rule["players"]):
+                continue
+            if ("phases" in rule and phase not in rule["phases"]) or ("without" in rule and item.get(rule["without"]) is not None):
+                continue
+            if rule.get("own") and not (isinstance(seat, int) and item.get("seat") == seat):
+                continue
+            drop.update(rule.get("fields", ()))
+            said.update({k: w for k, w in rule.get("unset", {}).items() if item.get(k) is None})
+        out = {k: walk(v, k) for k, v in item.items() if k not in drop}
+        return {**out, **said}
+
+    return walk(value, "")
+
+
+def left_out_json(game: str) -> list[dict[str, Any]]:
+    """``left_out(game)`` as the frames send it (lists for tuples)."""
+    return [{k: (list(v) if isinstance(v, tuple) else dict(v) if isinstance(v, Mapping) else v) for k, v in rule.items()} for rule in left_out(game)]

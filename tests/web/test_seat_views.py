@@ -152,3 +152,42 @@ def test_a_land_and_castle_battle_side_names_its_seat_once(page: Page, tmp_path:
         sides = [states[step]["last_battle"][side]["seat"] for side in ("attacker", "defender")]
         assert battle.locator(".seat-head").all_inner_texts() == [f"seat {s} (bot{s})" for s in sides]
         assert "seat seat" not in re.sub(r"\s+", " ", battle.inner_text())
+
+
+def shown(page: Page, selector: str, *fields: str) -> list[int]:
+    """How many of ``selector`` (``{}`` for the field) the page shows, field by field."""
+    return [page.locator(selector.format(field)).count() for field in fields]
+
+
+def test_the_table_leaves_out_what_the_rules_make_meaningless_and_says_a_tie(page: Page, tmp_path: Path) -> None:
+    """As the terminal reads it (tests/test_table_left_out.py): General's War at a table of two read "defeat limit 3",
+    and each seat "defeat points 0 · eliminated no", which count with four players alone; a seat's own known face-down
+    cards "hand none", as if its hand were empty (its hand is never there, GW-17); a tied battle told no winner and no
+    tie. Land & Castle's setup read "turn 0" with an attacker and a defender, and its battle "undercut no" before the
+    defender answered."""
+    data = replay_data("generals-war", 2, 4)
+    frames = build_frames(data, ALL)["frames"]
+    tie = next((i for i, f in enumerate(frames) for e in f["events"] if "battle_resolved" in e["event"] and "winner" not in e["event"]["battle_resolved"]["battle"]), None)
+    assert tie is not None, "seed 4 plays a tied battle"
+    with viewing(page, data, tmp_path):
+        choose_view(page, "0")
+        go_to_step(page, 1)
+        assert shown(page, "#table [data-field={}]", "conquest_target", "conquest_points", "defeat_limit", "defeat_points", "eliminated") == [1, 2, 0, 0, 0]
+        own = build_frames(data, 0)["frames"]
+        go_to_step(page, next(i for i, f in enumerate(own) if f["state"]["known"][0]["deck"]))  # the entries drawn one by one
+        known = page.locator("#table .sub-panel[data-field=known]")
+        assert known.locator(".sub[data-seat='0'] dd[data-field=hand]").count() == 0
+        assert known.locator(".sub[data-seat='1'] dd[data-field=hand]").count() == 1
+        go_to_step(page, tie)
+        battle = page.locator("#events li.event.now", has_text="battle resolved").last
+        assert battle.locator("dd[data-field=winner]").inner_text() == "none: a tie, both squads die"
+    data = replay_data("land-and-castle", 2, 3)
+    frames = build_frames(data, 0)["frames"]
+    attacked = next(i for i, f in enumerate(frames) if f["state"].get("battle") and "defender" not in f["state"]["battle"])
+    with viewing(page, data, tmp_path):
+        choose_view(page, "0")
+        go_to_step(page, 0)
+        assert shown(page, "#table .fact[data-field={}]", "phase", "turn", "attacker", "defender") == [1, 0, 0, 0]
+        go_to_step(page, attacked)
+        assert page.locator("#table .sub-panel[data-field=battle]").count() == 1
+        assert page.locator("#table .sub-panel[data-field=battle] [data-field=undercut]").count() == 0

@@ -157,6 +157,34 @@
     return out;
   }
 
+  /* A state or an event's JSON with what the rules make meaningless left out, and a field whose absence tells something
+     in words (referee/server/words.py LEFT_OUT, sent with the frames as "left_out"; read as read_for_view reads it):
+     General's War's defeat points at a table of two, a seat's own "known" hand (never there: its hand is "hand"), Land &
+     Castle's turn and attacker during the setup, a battle's undercut before the defender answers; a tie as a tie. */
+  function readForView(v) {
+    const rules = (frames && frames.left_out) || [];
+    if (!rules.length) return v;
+    const phase = isDict(v) ? v.phase : undefined;
+    const viewer = mode === "all" ? null : Number(mode);
+    const walk = (item, under) => {
+      if (Array.isArray(item)) return item.map((x) => walk(x, under));
+      if (!isDict(item)) return item;
+      const drop = new Set();
+      const said = {};
+      for (const rule of rules) {
+        if ((rule.in && !rule.in.includes(under)) || (rule.players && !rule.players.includes(frames.num_players))) continue;
+        if ((rule.phases && !rule.phases.includes(phase)) || (rule.without && item[rule.without] !== undefined && item[rule.without] !== null)) continue;
+        if (rule.own && !(viewer !== null && item.seat === viewer)) continue;
+        for (const k of rule.fields || []) drop.add(k);
+        for (const [k, w] of Object.entries(rule.unset || {})) if (item[k] === undefined || item[k] === null) said[k] = w;
+      }
+      const out = {};
+      for (const [k, x] of Object.entries(item)) if (!drop.has(k)) out[k] = walk(x, k);
+      return Object.assign(out, said);
+    };
+    return walk(v, "");
+  }
+
   /* Any JSON value. */
   function value(key, v) {
     if (isScalar(v)) return isCard(v) ? chip(v) : scalar(key, v);
@@ -340,7 +368,7 @@
   const ROUND_TOLD = ["rounds", "extra_round"];
 
   function renderTable(frame) {
-    const state = forKind(frame.state || {});
+    const state = readForView(forKind(frame.state || {}));
     const viewer = mode === "all" ? null : Number(mode);
     // The list of players: "players" in most games ("seats" in some full states), shown as one panel per seat.
     const playersKey = ["players", "seats"].find((k) => Array.isArray(state[k]) && state[k].length > 0 && state[k].every(isDict));
@@ -422,7 +450,7 @@
   }
 
   function renderEvent(ev, current, rounds) {
-    const [kind, body] = kindOf(forKind(ev.event));
+    const [kind, body] = kindOf(forKind(readForView(ev.event)));
     const seen = ev.visible_to;
     return el(
       "li",

@@ -1,0 +1,99 @@
+"""What a replay's table leaves out where the rules make it meaningless, and says where an absence tells something
+(referee/server/words.py ``LEFT_OUT``), in the terminal's text: General's War's defeat points at a table of two and its
+conquest points at a table of four, a seat's own known hand, Land & Castle's turn during the setup and its undercut
+before the defender answers, and a tied battle as a tie."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from arena.cli.replay_text import message_line, replay_lines, table_lines
+from referee.server.frames import ALL, build_frames
+from referee.server.words import read_for_view
+from tests.web.test_frames import replay_data
+
+
+def table_at(data: dict[str, Any], seat: int | str, step: int) -> list[str]:
+    """The text's table after ``step``, as ``seat`` saw it."""
+    lines = list(replay_lines(build_frames(data, seat), step))
+    return lines[lines.index(next(line for line in lines if line.startswith("the table after"))) + 1 :]
+
+
+def test_general_s_war_tells_defeat_points_at_a_table_of_four_and_conquest_points_at_a_table_of_two() -> None:
+    """A two-seat table read "defeat limit 3 · … defeat points 0 · eliminated no", which the rules count in a
+    four-player game alone; a four-seat one "conquest target 7 · conquest points 0", which win a two-player game."""
+    for seat in (ALL, 0):
+        two = " ".join(table_at(replay_data("generals-war", 2, 3), seat, 6))
+        assert "conquest target 7" in two and "conquest points 0" in two, two
+        assert not [w for w in ("defeat limit", "defeat points", "eliminated") if w in two], two
+        four = " ".join(table_at(replay_data("generals-war", 4, 3), seat, 6))
+        assert "defeat limit 3" in four and "defeat points 0" in four and "eliminated no" in four, four
+        assert "conquest target" not in four and "conquest points" not in four, four
+
+
+def test_a_seats_own_known_cards_do_not_say_its_hand_is_none() -> None:
+    """A seat's own "known face-down cards" read "hand none", as if its hand were empty; its hand is never there (GW-17,
+    LC-25). Another seat's entry still says which of that seat's cards in hand it knows."""
+    for game in ("generals-war", "land-and-castle"):
+        table = table_at(replay_data(game, 2, 3), 0, 1)
+        own = table.index(next(line for line in table if line.strip() == "known face-down cards, seat 0 (bot0):"))
+        other = table.index(next(line for line in table if line.strip() == "known face-down cards, seat 1 (bot1):"))
+        assert not any("hand" in line for line in table[own + 1 : other]), (game, table)
+        assert any("hand" in line for line in table[other + 1 :]), (game, table)
+
+
+def test_land_and_castle_s_setup_has_no_turn_or_sides_and_its_battle_no_undercut_before_the_defence() -> None:
+    """The setup (castle, general) read "turn 0 · attacker seat 0 · defender seat 1" before any turn; the battle
+    "undercut no" while the defender had not answered (an undercut is the defender's). Both are told once they are."""
+    data = replay_data("land-and-castle", 2, 3)
+    frames = build_frames(data, 0)["frames"]
+    facts = table_at(data, 0, 0)[0]
+    said = facts.split(" · ")
+    assert "castle phase" in said and not [f for f in said if f.startswith(("turn ", "attacker ", "defender "))], facts
+    turn = next(i for i, f in enumerate(frames) if f["state"]["phase"] == "PHASE_ATTACK")
+    assert "turn 1" in table_at(data, 0, turn)[0] and "attacker" in table_at(data, 0, turn)[0]
+    attacked = next(i for i, f in enumerate(frames) if f["state"].get("battle") and "defender" not in f["state"]["battle"])
+    assert "undercut" not in " ".join(table_at(data, 0, attacked))
+    answered = next(i for i, f in enumerate(frames) if (f["state"].get("battle") or {}).get("defender"))
+    assert "undercut" in " ".join(table_at(data, 0, answered))
+
+
+def test_a_tied_general_s_war_battle_says_it_was_a_tie() -> None:
+    """A battle of equal powers has no winner (both squads die) and read as one whose winner went untold."""
+    for seed in range(1, 40):
+        data = replay_data("generals-war", 2, seed)
+        built = build_frames(data, ALL)
+        tied = [e for f in built["frames"] for e in f["events"] if "battle_resolved" in e["event"] and "winner" not in e["event"]["battle_resolved"]["battle"]]
+        if tied:
+            break
+    else:
+        raise AssertionError("no tied battle in 40 seeds")
+    text = [line for line in replay_lines(built) if "battle resolved" in line]
+    ties = [line for line in text if "attacker power" in line and "winner none: a tie, both squads die" in line]
+    assert len(ties) == len(tied) and all(re.search(r"attacker power (\d+), defender power \1,", line) for line in ties), ties
+    won = [line for line in text if line not in ties]
+    assert won and all("winner seat" in line for line in won), won
+
+
+def test_a_rule_holds_in_its_own_game_alone() -> None:
+    """Another game's state with fields of the same names keeps them: Glory's table has no rule of General's War's."""
+    state = {"phase": "PHASE_CASTLE", "turn": 0, "defeat_points": 1, "known": [{"seat": 0, "hand": []}]}
+    assert read_for_view(state, "glory", 2, 0) == state
+    assert read_for_view(state, "generals-war", 2, 0) == {"phase": "PHASE_CASTLE", "turn": 0, "known": [{"seat": 0}]}
+
+
+def test_arena_play_s_table_and_events_read_as_a_replay_s() -> None:
+    """``arena play`` draws a seat's view with ``table_lines`` and each event with ``message_line``, given the game and
+    the seats' names alone (no seat, no count of seats): its table read "defeat limit 3" and "hand none" as the replay's
+    did, and a tie as no winner."""
+    data = replay_data("generals-war", 2, 4)
+    frames = build_frames(data, 0)["frames"]
+    at = next(i for i, f in enumerate(frames) if f["state"]["known"][0]["deck"])
+    table = list(table_lines({"game": "generals-war", "names": ["bot0", "bot1"]}, frames[at]["state"]))
+    assert "defeat" not in " ".join(table) and "conquest target 7" in table[0], table
+    own = table.index("known face-down cards, seat 0 (bot0):")
+    other = table.index("known face-down cards, seat 1 (bot1):")
+    assert not any("hand" in line for line in table[own + 1 : other]) and any("hand" in line for line in table[other + 1 :]), table
+    tied = next(e["event"] for f in frames for e in f["events"] if "battle_resolved" in e["event"] and "winner" not in e["event"]["battle_resolved"]["battle"])
+    assert message_line(tied, ["bot0", "bot1"], game="generals-war").endswith("winner none: a tie, both squads die)")
