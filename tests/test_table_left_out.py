@@ -48,9 +48,10 @@ def test_land_and_castle_s_setup_has_no_turn_or_sides_and_its_battle_no_undercut
     "undercut no" while the defender had not answered (an undercut is the defender's). Both are told once they are."""
     data = replay_data("land-and-castle", 2, 3)
     frames = build_frames(data, 0)["frames"]
-    facts = table_at(data, 0, 0)[0]
-    said = facts.split(" · ")
-    assert "castle phase" in said and not [f for f in said if f.startswith(("turn ", "attacker ", "defender "))], facts
+    for seat in (0, ALL):  # a seat's view, and the full state
+        facts = table_at(data, seat, 0)[0].strip()
+        said = facts.split(" · ")
+        assert "castle phase" in said and not [f for f in said if f.startswith(("turn ", "attacker ", "defender "))], facts
     turn = next(i for i, f in enumerate(frames) if f["state"]["phase"] == "PHASE_ATTACK")
     assert "turn 1" in table_at(data, 0, turn)[0] and "attacker" in table_at(data, 0, turn)[0]
     attacked = next(i for i, f in enumerate(frames) if f["state"].get("battle") and "defender" not in f["state"]["battle"])

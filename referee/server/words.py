@@ -100,7 +100,7 @@ LEFT_OUT: Mapping[str, tuple[Mapping[str, Any], ...]] = MappingProxyType({
     ),
     "land-and-castle": (
         {"fields": ("hand",), "in": ("known",), "own": True},
-        {"fields": ("turn", "attacker", "defender"), "phases": ("PHASE_CASTLE", "PHASE_GENERAL", "CASTLE", "GENERAL")},
+        {"fields": ("turn", "attacker", "defender"), "phases": ("PHASE_CASTLE", "PHASE_GENERAL")},
         {"fields": ("undercut",), "in": ("battle",), "without": "defender"},
     ),
 })  # fmt: skip
