@@ -408,6 +408,10 @@ async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, san
     return "", "\n".join(logs)[-LOG_CAP:]
 
 
+#: The decisions of one problem named in a rejection's reason; a malformed answer to each of 500 decisions listed 500.
+DECISIONS_SHOWN = 5
+
+
 def described_verdicts(verdicts: Sequence[Verdict]) -> str:
     """The verdicts as one line, each distinct problem once with how often it came: a bot sending the same illegal
     action until its SDK gave up was told the same sentence four times over, which read as four problems."""
@@ -419,7 +423,9 @@ def described_verdicts(verdicts: Sequence[Verdict]) -> str:
     said = []
     for (kind, detail), decisions in seen.items():
         distinct = list(dict.fromkeys(decisions))
-        at = f"at decision {distinct[0]}" if len(distinct) == 1 else f"at decisions {', '.join(map(str, distinct))}"
+        more = len(distinct) - DECISIONS_SHOWN
+        shown = ", ".join(map(str, distinct[:DECISIONS_SHOWN])) + (f" and {more} more" if more > 0 else "")
+        at = f"at decision {distinct[0]}" if len(distinct) == 1 else f"at decisions {shown}"
         times = f" ({len(decisions)} times)" if len(decisions) > 1 else ""
         said.append(f"{verdict_text(pb.VerdictKind.Name(kind))} {at}{times}: {detail}")
     return "; ".join(said)

@@ -120,3 +120,5 @@ def test_verdicts_are_grouped_by_kind_and_detail_across_decisions() -> None:
         "illegal action at decisions 2, 5 (2 times): there is no land 99; "
         "illegal action at decision 5: there is no land 98; crash at decision 7: exit code 1"
     )
+    every = [pb.Verdict(kind=pb.MALFORMED, decision_index=i, detail="got none") for i in range(500)]
+    assert described_verdicts(every) == "malformed message at decisions 0, 1, 2, 3, 4 and 495 more (500 times): got none"
