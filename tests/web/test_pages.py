@@ -85,7 +85,9 @@ def test_the_bot_page_draws_the_chart_the_crosstable_and_gives_logs_to_the_owner
             .order_by(Match.id.desc())
         ).first()
         assert seat is not None
-        seat.verdicts = [{"kind": "TIMEOUT", "decision": 3, "detail": "no answer within 2000 ms"}]
+        # and as if it had sent one decision the same illegal action three times (one badge, not three alike)
+        illegal = {"kind": "ILLEGAL_ACTION", "decision": 5, "detail": "there is no land 99"}
+        seat.verdicts = [{"kind": "TIMEOUT", "decision": 3, "detail": "no answer within 2000 ms"}, illegal, illegal, illegal]
         db.commit()
 
     def rated_games() -> int:
@@ -113,8 +115,11 @@ def test_the_bot_page_draws_the_chart_the_crosstable_and_gives_logs_to_the_owner
     shown = page.eval_on_selector_all("#crosstable tbody tr", "trs => trs.map(tr => [tr.dataset.opponent, ...[...tr.querySelectorAll('td.num')].map(td => Number(td.textContent))])")
     assert shown == [[r["opponent"], r["games"], r["wins"], r["draws"], r["losses"]] for r in crosstable]
 
-    verdict = page.locator(f"#matches tr[data-match='{seat.match_id}'] .badge.verdict")
-    assert verdict.inner_text() == "timeout@3" and verdict.get_attribute("data-kind") == "TIMEOUT"  # in words, as the API's name
+    badges = page.locator(f"#matches tr[data-match='{seat.match_id}'] .badge.verdict")
+    assert badges.all_inner_texts() == ["timeout@3", "illegal action@5 ×3"]
+    verdict = badges.nth(0)
+    assert verdict.get_attribute("data-kind") == "TIMEOUT"  # in words, as the API's name
+    assert badges.nth(1).get_attribute("title") == "there is no land 99 (3 times)"
     assert page.locator(".log-button").count() == 0
 
     page.fill("#token", served.tokens["bob"])

@@ -85,12 +85,21 @@ const Arena = (() => {
 
   /* A seat's verdicts as badges, "timeout@3" with the detail as its title and the kind's name as data-kind; with
      ``withheld`` (a title saying why) the kind alone: another seat's view of the replay is not told the detail (it
-     may name the cards the seat tried). */
+     may name the cards the seat tried). The same verdict again (kind, decision and detail) is one badge, "×4": a bot
+     answering one decision with the same illegal action until its SDK gave up showed four badges alike. */
   function verdictBadges(verdicts, withheld) {
-    return (verdicts || []).map((v) => {
+    const alike = new Map(); // what a badge shows -> the first such verdict and how many came
+    for (const v of verdicts || []) {
       const at = !withheld && v.decision !== undefined && v.decision !== null ? "@" + v.decision : "";
-      const attrs = { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title: withheld || v.detail || "", dataset: { kind: v.kind } };
-      return el("span", attrs, `${verdictWords(v.kind)}${at}`);
+      const key = JSON.stringify([v.kind, at, withheld ? "" : v.detail || ""]);
+      const seen = alike.get(key);
+      if (seen) seen.count += 1;
+      else alike.set(key, { v, at, count: 1 });
+    }
+    return [...alike.values()].map(({ v, at, count }) => {
+      const title = (withheld || v.detail || "") + (count > 1 ? ` (${count} times)` : "");
+      const attrs = { class: `badge verdict v-${String(v.kind).toLowerCase()}`, title, dataset: { kind: v.kind, count: String(count) } };
+      return el("span", attrs, `${verdictWords(v.kind)}${at}${count > 1 ? ` ×${count}` : ""}`);
     });
   }
 
