@@ -425,7 +425,7 @@ def described_verdicts(verdicts: Sequence[Verdict]) -> str:
         distinct = list(dict.fromkeys(decisions))
         more = len(distinct) - DECISIONS_SHOWN
         shown = ", ".join(map(str, distinct[:DECISIONS_SHOWN])) + (f" and {more} more" if more > 0 else "")
-        at = f"at decision {distinct[0]}" if len(distinct) == 1 else f"at decisions {shown}"
+        at = f"at decision{'s' if len(distinct) > 1 else ''} {shown}"
         times = f" ({len(decisions)} times)" if len(decisions) > 1 else ""
         said.append(f"{verdict_text(pb.VerdictKind.Name(kind))} {at}{times}: {detail}")
     return "; ".join(said)

@@ -204,22 +204,29 @@
     return el("span", {}, JSON.stringify(v));
   }
 
+  /* Whether `obj` holds a seat of this match (its "seat"), to stand under that seat, named once. */
+  function holdsSeat(obj) {
+    return Number.isInteger(obj.seat) && summary !== null && obj.seat >= 0 && obj.seat < summary.seats.length;
+  }
+
+  /* `obj` but its "seat", which the heading it stands under names. */
+  function withoutSeat(obj) {
+    return Object.fromEntries(Object.entries(obj).filter(([k]) => k !== "seat"));
+  }
+
   /* A message's fields; one that holds a seat (Land & Castle's battle sides) under that seat, named once: its row read
      "seat  seat 1 (bob)", "seat" twice (the terminal says "seat 1 (bob) · army 4♠ · …"). */
   function seated(obj) {
-    const seat = obj.seat;
-    if (!(Number.isInteger(seat) && summary && seat >= 0 && seat < summary.seats.length)) return fields(obj);
-    const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== "seat"));
-    return el("div", { class: "seated", dataset: { seat } }, el("p", { class: "seat-head" }, seatRef(seat)), fields(rest));
+    if (!holdsSeat(obj)) return fields(obj);
+    return el("div", { class: "seated", dataset: { seat: obj.seat } }, el("p", { class: "seat-head" }, seatRef(obj.seat)), fields(withoutSeat(obj)));
   }
 
   /* One item of a list that is neither cards nor flat records, under its number; an item that holds a seat (General's
      War's and Land & Castle's "known", one entry per seat) under that seat instead, its "seat" field not repeated: the
      entry read "0", then "seat seat 0 (alice)" (as the terminal says it: "known, seat 0 (alice):"). */
   function subItem(key, x, i) {
-    if (isDict(x) && !isCard(x) && Number.isInteger(x.seat) && summary && x.seat >= 0 && x.seat < summary.seats.length) {
-      const rest = Object.fromEntries(Object.entries(x).filter(([k]) => k !== "seat"));
-      return el("div", { class: "sub", dataset: { seat: x.seat } }, el("span", { class: "sub-index" }, seatRef(x.seat)), value(key, rest));
+    if (isDict(x) && !isCard(x) && holdsSeat(x)) {
+      return el("div", { class: "sub", dataset: { seat: x.seat } }, el("span", { class: "sub-index" }, seatRef(x.seat)), value(key, withoutSeat(x)));
     }
     return el("div", { class: "sub" }, el("span", { class: "sub-index" }, `${i}`), value(key, x));
   }
