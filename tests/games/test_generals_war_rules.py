@@ -515,3 +515,17 @@ def test_gw16_revealed_generals_are_listed_until_the_round_ends() -> None:
     game.apply(1, PlaySquad((game.hands[1][0],)))
     assert game.round == 2 and c(1, C) in game.decks[0]
     assert all(p.revealed_generals == () for p in game.view(0).players), "a new round: nothing revealed yet"
+
+
+def test_gw18_a_battle_moves_no_card_between_players() -> None:
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.hands = [[c(10, C), c(3, C)], [c(2, D)]]
+    game.apply(0, PlaySquad((c(10, C),)))
+    events = game.apply(1, PlaySquad((c(2, D),)))
+    battle = next(e.payload.battle for e in events if isinstance(e.payload, BattleResolved))
+    assert battle.winner == 0
+    # The loser's squad dies in its owner's dead pile; the winner keeps only his own squad, which goes under his deck.
+    assert game.dead == [[], [c(2, D)]]
+    assert c(10, C) in game.decks[0] and c(2, D) not in game.decks[0]
+    for seat in (0, 1):
+        assert {suit_of(x) for x in game.decks[seat]} <= set(game.suits[seat]), f"seat {seat} holds another's card"
