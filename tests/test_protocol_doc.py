@@ -1,0 +1,74 @@
+"""docs/protocol.md names what the .proto files and the referee define, so that a bot written from the guide works.
+
+The table "Decision kinds per game" must list, for every game, exactly the kinds of its ``Decision`` oneof and the
+answers of its ``Action`` oneof; the error codes and verdict kinds the guide names must be the protocol's; and the
+status table of "The stream" must name gRPC status codes that exist. A kind renamed or added in a .proto and not in
+the guide left a bot author looking for a message that is not there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import grpc
+import pytest
+
+from arena.v1 import referee_pb2 as pb
+from referee.games.registry import GAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = (ROOT / "docs" / "protocol.md").read_text()
+
+
+def kinds_table(doc: str) -> dict[str, tuple[set[str], set[str]]]:
+    """Per game id, the decision kinds (left of each arrow) and the actions (right of it) of the table's row."""
+    rows: dict[str, tuple[set[str], set[str]]] = {}
+    for game, cells in re.findall(r"^\| ([a-z-]+) \| (`.*) \|$", doc, re.M):
+        decisions: set[str] = set()
+        actions: set[str] = set()
+        for part in cells.split(";"):
+            asked, _, answered = part.partition("→")
+            decisions |= set(re.findall(r"`(\w+)`", asked))
+            actions |= set(re.findall(r"`(\w+)`", answered))
+        rows[game] = (decisions, actions)
+    return rows
+
+
+def oneof(module: str, message: str) -> set[str]:
+    descriptor = getattr(importlib.import_module(f"arena.v1.{module}_pb2"), message).DESCRIPTOR
+    return {field.name for field in descriptor.oneofs_by_name["kind"].fields}
+
+
+def test_the_table_has_a_row_per_game() -> None:
+    assert set(kinds_table(DOC)) == set(GAMES)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_games_row_lists_its_decision_kinds_and_actions(game: str) -> None:
+    decisions, actions = kinds_table(DOC)[game]
+    module = game.replace("-", "_")
+    assert decisions == oneof(module, "Decision")
+    assert actions == oneof(module, "Action")
+
+
+def test_a_row_that_leaves_out_a_kind_is_told() -> None:
+    doc = "| glory | `turn_choice` → `buy_land`, `heal`; `offer_choice` → `make_offers` |\n"
+    decisions, actions = kinds_table(doc)["glory"]
+    assert decisions == {"turn_choice", "offer_choice"} and actions == {"buy_land", "heal", "make_offers"}
+    assert decisions != oneof("glory", "Decision")
+
+
+def test_the_error_codes_and_verdict_kinds_named_are_the_protocols() -> None:
+    errors = set(pb.ErrorCode.keys()) - {"ERROR_CODE_UNSPECIFIED"}
+    verdicts = set(pb.VerdictKind.keys()) - {"VERDICT_KIND_UNSPECIFIED"}
+    for name in errors | verdicts:
+        assert f"`{name}`" in DOC, f"docs/protocol.md never names {name}"
+    named = set(re.findall(r"`([A-Z][A-Z_]{3,})`", DOC))
+    statuses = {code.name for code in grpc.StatusCode}
+    # The variables a bot is started with are set by the referee's launchers.
+    launchers = "".join(p.read_text() for p in (ROOT / "referee" / "server").glob("*.py"))
+    variables = {name for name in named if f'"{name}"' in launchers}
+    unknown = named - errors - verdicts - statuses - variables - {"GOAWAY"}  # GOAWAY: HTTP/2's frame, not the protocol's
+    assert unknown == set(), f"docs/protocol.md names what the protocol does not define: {sorted(unknown)}"
