@@ -325,6 +325,8 @@ def test_gw15_default_actions() -> None:
     assert game.default_action(0) == PlaySquad((weakest,))
     four = GeneralsWar(4, 0)
     assert four.default_action(0) == ChooseTarget(1)
+    four.attacker = 2  # the lowest-numbered target, not the next seat to the left
+    assert four.decision(2) == TargetChoice((0, 1, 3)) and four.default_action(2) == ChooseTarget(0)
 
 
 @pytest.mark.parametrize("option,value", [("conquest_points", 0), ("defeat_points", -1), ("nonsense", 1)])
