@@ -286,3 +286,33 @@ def test_the_standings_so_far_number_only_the_bots_that_have_played() -> None:
     line = interim_line(lost, ["mine", "theirs", "later"], 2, 6)
     assert line.startswith("after 2 of 6 games: 1. mine 2-0-0 ") and " · 2. theirs 0-0-2 " in line, line
     assert line.endswith(" (1 yet to play)") and "later" not in line
+
+
+def test_reporting_the_standings_so_far_rates_each_game_once_not_every_game_at_every_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--report-every rated every game so far again at each report, in the event loop the matches run on: at 6 seats
+    (2.5 ms a rating) a long tournament reporting every few games spent seconds per report, charged to the bots'
+    clocks. Each game is now rated once as it comes (and once more for the final standings)."""
+    from typer.testing import CliRunner
+
+    import referee.tournament.standings as standings
+    from arena.cli.main import app
+
+    umpired(monkeypatch, {frozenset({0, 1}): [{0: 1, 1: 2}, {0: 2, 1: 1}, {0: 1, 1: 1}], frozenset({0, 2}): [{0: 1, 2: 2}],
+                          frozenset({1, 2}): [{1: 2, 2: 1}]})  # fmt: skip
+    rated = [0]
+
+    def counted(skills: Any, ranks: Any) -> Any:
+        rated[0] += 1
+        return update(skills, ranks)
+
+    update = standings.update
+    monkeypatch.setattr(standings, "update", counted)
+    bots = [str(GREEDY), str(RANDOM), str(RANDOM)]
+    args = ["tournament", "generals-war", *bots, "-n", "20", "--seed", "1", "--report-every", "1", "--log-dir", str(tmp_path)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    reports = [line for line in result.output.splitlines() if line.startswith("after ")]
+    assert len(reports) == 59 and reports[-1].startswith("after 59 of 60 games: 1. gw-greedy 27-6-7 "), reports[-1]
+    assert rated[0] <= 2 * 60, f"{rated[0]} ratings for 60 games"

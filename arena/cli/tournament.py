@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,6 +28,7 @@ from referee.tournament.sprt import MODELS, PENTANOMIAL, Sprt, score_to_elo
 
 if TYPE_CHECKING:
     from referee.tournament.run import TournamentResult
+    from referee.tournament.standings import SoFar
 
 console = Console()
 err = Console(stderr=True)
@@ -90,6 +92,7 @@ def tournament(
     from referee.server.session import TimeControl
     from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
     from referee.tournament.saved import SavedGamesError, read_header
+    from referee.tournament.standings import SoFar
 
     options = parse_options(option)
     if sprt_model is not None and sprt_model not in MODELS:
@@ -171,12 +174,12 @@ def tournament(
     ) as progress:  # fmt: skip
         task = progress.add_task(label, total=total)
 
-        so_far: list[Any] = []
+        so_far = SoFar(len(labels))
 
         def advance(done: int, planned: int, played: Any) -> None:
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
             progress.update(task, completed=done, total=planned, description=label + note)
-            so_far.append(played)
+            so_far.add(played.scheduled.index, played.result)
             if report_every and not as_json and done % report_every == 0 and done < planned:
                 progress.console.print(interim_line(so_far, labels, done, planned), soft_wrap=True, highlight=False)
 
@@ -205,12 +208,15 @@ def tournament(
     print_result(data, log_dir)
 
 
-def interim_line(played: list[Any], labels: list[str], done: int, planned: int) -> str:
+def interim_line(played: SoFar | Iterable[Any], labels: list[str], done: int, planned: int) -> str:
     """The standings after the games played so far (``--report-every``), in schedule order, on one line."""
-    from referee.tournament.standings import compute_standings
+    from referee.tournament.standings import SoFar
 
-    ordered = sorted(played, key=lambda g: g.scheduled.index)
-    rows = [r for r in compute_standings(len(labels), (g.result for g in ordered)).rows if r.games]
+    if not isinstance(played, SoFar):
+        games, played = played, SoFar(len(labels))
+        for g in games:
+            played.add(g.scheduled.index, g.result)
+    rows = [r for r in played.standings().rows if r.games]
     shown = [
         f"{place}. {labels[r.bot]} {r.wins}-{r.draws}-{r.losses} ({r.points / r.games:.0%}, μ−3σ {r.conservative:.1f})"
         for place, r in enumerate(rows, start=1)

@@ -19,7 +19,7 @@ the conservative rating μ − 3σ.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ladder.ratings import INITIAL, Skill, update
 
@@ -102,17 +102,35 @@ class Standings:
 
 def compute_standings(num_bots: int, results: Iterable[GameResult]) -> Standings:
     """Standings after ``results``, which must come in schedule order (TrueSkill depends on the order)."""
-    ratings: list[Skill] = [INITIAL] * num_bots
-    rows = [Standing(b) for b in range(num_bots)]
-    cross: dict[tuple[int, int], HeadToHead] = {}
+    tally = Tally(num_bots)
     for res in results:
+        tally.add(res)
+    return tally.standings()
+
+
+class Tally:
+    """Standings built one game at a time, in schedule order: each game is rated once, when it is added."""
+
+    def __init__(self, num_bots: int) -> None:
+        self.ratings: list[Skill] = [INITIAL] * num_bots
+        self.rows = [Standing(b) for b in range(num_bots)]  # by bot
+        self.cross: dict[tuple[int, int], HeadToHead] = {}
+
+    def copy(self) -> Tally:
+        other = Tally(0)
+        other.ratings = list(self.ratings)
+        other.rows = [replace(row) for row in self.rows]
+        other.cross = {pair: replace(h2h) for pair, h2h in self.cross.items()}
+        return other
+
+    def add(self, res: GameResult) -> None:
         if len(set(res.seats)) != len(res.seats) or len(res.seats) != len(res.ranks):
             raise ValueError(f"a game needs distinct bots and one rank per seat: {res}")
-        for bot, new in zip(res.seats, update([ratings[b] for b in res.seats], res.ranks)):
-            ratings[bot] = new
+        for bot, new in zip(res.seats, update([self.ratings[b] for b in res.seats], res.ranks)):
+            self.ratings[bot] = new
         points = game_points(res.ranks)
         for seat, bot in enumerate(res.seats):
-            row = rows[bot]
+            row = self.rows[bot]
             kind = outcome(res.ranks, seat)
             row.wins += kind == "win"
             row.draws += kind == "draw"
@@ -124,12 +142,42 @@ def compute_standings(num_bots: int, results: Iterable[GameResult]) -> Standings
             for other_seat, other in enumerate(res.seats):
                 if other == bot:
                     continue
-                h2h = cross.setdefault((bot, other), HeadToHead())
+                h2h = self.cross.setdefault((bot, other), HeadToHead())
                 mine, theirs = res.ranks[seat], res.ranks[other_seat]
                 h2h.wins += mine < theirs
                 h2h.draws += mine == theirs
                 h2h.losses += mine > theirs
-    for row, rating in zip(rows, ratings):
-        row.mu, row.sigma = rating.mu, rating.sigma
-    rows.sort(key=lambda r: (-r.conservative, -r.points, r.bot))
-    return Standings(rows, cross)
+
+    def standings(self) -> Standings:
+        """The standings so far (best first), apart from this tally: adding to it later changes them not."""
+        rows = [replace(row, mu=rating.mu, sigma=rating.sigma) for row, rating in zip(self.rows, self.ratings)]
+        rows.sort(key=lambda r: (-r.conservative, -r.points, r.bot))
+        return Standings(rows, {pair: replace(h2h) for pair, h2h in self.cross.items()})
+
+
+class SoFar:
+    """The standings of games that end in any order (``--concurrency`` above 1), rated in schedule order.
+
+    The games up to the first one still playing are rated once, as they come; only those past it (about as many as
+    run at once) are rated again at each look. Rating every game so far at each look, a 6-seat tournament reporting
+    every few games spent seconds per report in the event loop the matches run on, charged to the bots' clocks.
+    """
+
+    def __init__(self, num_bots: int) -> None:
+        self.tally = Tally(num_bots)
+        self.next = 0  # the schedule index of the first game not yet rated in ``tally``
+        self.waiting: dict[int, GameResult] = {}  # games past it, by index
+
+    def add(self, index: int, result: GameResult) -> None:
+        self.waiting[index] = result
+        while self.next in self.waiting:
+            self.tally.add(self.waiting.pop(self.next))
+            self.next += 1
+
+    def standings(self) -> Standings:
+        if not self.waiting:
+            return self.tally.standings()
+        ahead = self.tally.copy()
+        for index in sorted(self.waiting):
+            ahead.add(self.waiting[index])
+        return ahead.standings()
