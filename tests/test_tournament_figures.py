@@ -316,3 +316,36 @@ def test_reporting_the_standings_so_far_rates_each_game_once_not_every_game_at_e
     reports = [line for line in result.output.splitlines() if line.startswith("after ")]
     assert len(reports) == 59 and reports[-1].startswith("after 59 of 60 games: 1. gw-greedy 27-6-7 "), reports[-1]
     assert rated[0] <= 2 * 60, f"{rated[0]} ratings for 60 games"
+
+
+def test_a_crosstable_too_wide_for_80_columns_is_numbered_and_cut_never_a_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nine bots at 80 columns: names folded into five-letter pieces and records cut, "9-1-200" read "9-1-2" over
+    "00". The columns are now numbered by place and the crosstable cut into tables that fit, each record whole."""
+    from rich.console import Console
+
+    import arena.cli.tournament as command
+
+    names = ["glory-heuristic-a", "glory-heuristic-b", "ts-glory-a", "ts-glory-b", "ts-random-b", "ts-random-a", "random-a", "random-b", "cpp-random"]
+    record = {(a, b): (100 + 7 * i + j, j % 3, 200 - i - j) for i, a in enumerate(names) for j, b in enumerate(names)}
+    cross = {a: {b: dict(zip(("wins", "draws", "losses"), record[a, b])) for b in names if b != a} for a in names}
+    recorded = Console(record=True, width=80)
+    monkeypatch.setattr(command, "console", recorded)
+    row = {"mu": 25.0, "sigma": 1.0, "conservative": 22.0, "wins": 1, "draws": 0, "losses": 1, "points": 1.0, "avg_rank": 1.5, "games": 2, "forfeits": 0}
+    standings = [{"place": i + 1, "bot": n, **row} for i, n in enumerate(names)]
+    command.print_result({"game": "glory", "format": "round-robin", "players": 6, "seed": 3, "matches": 504, "standings": standings,
+                          "crosstable": cross}, Path("logs"))  # fmt: skip
+    text = recorded.export_text()
+    text = text[text.index("crosstable: ") :]
+    assert text.startswith("crosstable: row against column (the bot of that place), wins-draws-losses\n")
+    assert max(len(line) for line in text.splitlines()) <= 80, text
+    found: dict[tuple[str, str], str] = {}
+    columns: list[str] = []
+    for line in text.splitlines():
+        parts = [c.strip() for c in line.replace("┃", "│").split("│")[1:-1]]
+        if parts and parts[0] == "":
+            columns = [names[int(c) - 1] for c in parts[1:]]  # a header: the places of its columns
+        elif parts:
+            place, _, bot = parts[0].partition(". ")
+            assert names[int(place) - 1] == bot
+            found |= {(bot, b): cell for b, cell in zip(columns, parts[1:])}
+    assert found == {(a, b): "·" if a == b else "{}-{}-{}".format(*record[a, b]) for a in names for b in names}
