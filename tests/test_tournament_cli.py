@@ -75,3 +75,23 @@ def test_the_games_planned_are_those_the_schedule_holds() -> None:
                 for games in (1, 2, 3, 7):
                     config = TournamentConfig("glory", [Path(RANDOM)] * bots, fmt, games, players, seed=3)
                     assert planned_games(config) == len(fixed_schedule(fmt, bots, players, games, 3)), (fmt, bots, players, games)
+
+
+@pytest.mark.parametrize("given,at_once", [([], 3), (["-j", "1"], 1)], ids=["default", "given"])
+def test_a_tournament_plays_a_match_per_core_unless_told(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, given: list[str], at_once: int) -> None:
+    """One match at a time was the default: on two cores the second stood idle and a tournament took twice as long."""
+    import arena.cli.tournament as command
+    import referee.tournament.run as run
+
+    seen: list[int] = []
+    real = run.run_tournament
+
+    async def counted(config: run.TournamentConfig, progress: object = None) -> run.TournamentResult:
+        seen.append(config.concurrency)
+        return await real(config, None)
+
+    monkeypatch.setattr(command, "usable_cores", lambda: 3, raising=False)
+    monkeypatch.setattr(run, "run_tournament", counted)
+    result = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, "-n", "2", "--seed", "1", *given, "--log-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert seen == [at_once]

@@ -206,7 +206,7 @@ def test_a_kept_game_whose_replay_is_gone_names_no_replay(tmp_path: Path) -> Non
 
 def test_a_tournament_stopped_by_sigterm_keeps_its_finished_games_and_says_how_to_go_on(tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
-    command = [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", GREEDY, RANDOM, "-n", "200", "--seed", "3"]
+    command = [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", GREEDY, RANDOM, "-n", "200", "--seed", "3", "-j", "1"]
     command += ["--save", str(save), "--log-dir", str(tmp_path / "logs")]
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
     deadline = time.monotonic() + 120

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from collections.abc import Iterable
 from pathlib import Path
@@ -50,7 +51,9 @@ def tournament(
             "or the most games (--sprt; default 1000).",
         ),
     ] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", "-j", help="Matches played at once.")] = 1,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-j", help="Matches played at once (default: one per core Arena may use).")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Tournament seed: the same seed gives the same schedule and deals.", min=SEED_MIN, max=SEED_MAX)] = None,
     players: Annotated[int | None, typer.Option(help="Seats per table (default 2, or the game's smallest count).")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
@@ -91,7 +94,7 @@ def tournament(
     from arena.cli.stale import warn_stale
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
-    from referee.tournament.run import TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
+    from referee.tournament.run import MAX_AT_ONCE, TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
     from referee.tournament.saved import SavedGamesError, read_header
     from referee.tournament.standings import SoFar
 
@@ -124,6 +127,8 @@ def tournament(
     seed = seed if seed is not None else random.randrange(2**31)
     if games is None:
         games = 1000 if sprt else 2
+    if concurrency is None:  # one match at a time left a core of two idle, the tournament twice as long
+        concurrency = min(usable_cores(), MAX_AT_ONCE)
     config = TournamentConfig(
         game, list(bots), fmt, games, players, seed, options,
         TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency, save, sandbox,
@@ -207,6 +212,13 @@ def tournament(
         print(json.dumps(data))
         return
     print_result(data, log_dir)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container's or ``taskset``'s share, not the machine's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def interim_line(played: SoFar | Iterable[Any], labels: list[str], done: int, planned: int) -> str:
