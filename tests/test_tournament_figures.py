@@ -340,12 +340,15 @@ def test_a_crosstable_too_wide_for_80_columns_is_numbered_and_cut_never_a_record
     assert max(len(line) for line in text.splitlines()) <= 80, text
     found: dict[tuple[str, str], str] = {}
     columns: list[str] = []
+    widths: list[int] = []
     for line in text.splitlines():
         parts = [c.strip() for c in line.replace("┃", "│").split("│")[1:-1]]
         if parts and parts[0] == "":
             columns = [names[int(c) - 1] for c in parts[1:]]  # a header: the places of its columns
+            widths.append(len(columns))
         elif parts:
             place, _, bot = parts[0].partition(". ")
             assert names[int(place) - 1] == bot
             found |= {(bot, b): cell for b, cell in zip(columns, parts[1:])}
     assert found == {(a, b): "·" if a == b else "{}-{}-{}".format(*record[a, b]) for a in names for b in names}
+    assert max(widths) - min(widths) <= 1, f"columns per table: {widths}"  # 4, 4 and 1 left a table of one column

@@ -406,6 +406,7 @@ def crosstables(data: dict[str, Any], width: int) -> tuple[list[Table], bool]:
     per = len(order)
     while per > 1 and not fits(table(everyone[:per], numbered=True), whole=False):
         per -= 1
+    per = -(-len(order) // -(-len(order) // per))  # as many tables, as even: 4 and 3 columns rather than 6 and 1
     return [table(everyone[i : i + per], numbered=True) for i in range(0, len(order), per)], True
 
 
