@@ -440,3 +440,20 @@ def test_a_saved_games_forfeit_notes_edited_into_junk_lose_only_the_note(tmp_pat
     assert again.exit_code == 0 and "Traceback" not in again.output, again.output
     assert "forfeited games: crash-at-start (2)" in " ".join(again.output.split())
     assert tournament(tmp_path, *args)["standings"] == first["standings"]
+
+
+def test_a_junk_line_for_a_game_already_saved_neither_replaces_it_nor_counts(tmp_path: Path) -> None:
+    """A later line of the same game edited into junk replaced the whole one (the game was played again), and the
+    command counted it and a line of no result among the games "not played again"."""
+    save = tmp_path / "games.jsonl"
+    args = ["tournament", "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save), "--log-dir", str(tmp_path / "logs")]
+    first = runner.invoke(app, [*args, "--json"])
+    assert first.exit_code == 0, first.output
+    with open(save, "a") as f:
+        f.write('{"index": 1}\n{"index": 7, "ranks": "none"}\n')
+    lines = save.read_text().splitlines()
+    again = runner.invoke(app, [*args, "--json"])
+    assert again.exit_code == 0, again.output
+    assert "going on from " in again.stderr and ": 4 games saved there are not played again" in " ".join(again.stderr.split())
+    assert save.read_text().splitlines() == lines, "no game played again"
+    assert ids(json.loads(again.stdout.strip().splitlines()[-1])) == ids(json.loads(first.stdout.strip().splitlines()[-1]))

@@ -150,7 +150,7 @@ def tournament(
                 raise TournamentError(f"--save {save} is a folder; it names a file")
             saved = open_saved(config, manifests, sprt)  # refused now, before any match, if it is another tournament's
             assert saved is not None
-            saved_before, assumed = len(saved.games), saved.assumed
+            saved_before, assumed = saved.usable, saved.assumed
             saved.close()
     except (OptionError, ManifestError, TournamentError, ValueError, OSError) as exc:
         fail(str(exc))

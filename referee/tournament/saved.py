@@ -139,9 +139,16 @@ class SavedGames:
                     game = json.loads(line)
                 except (ValueError, RecursionError):
                     continue  # the last line, cut short when the tournament was killed while writing it
-                if isinstance(game, dict) and type(game.get("index")) is int:  # not Infinity (int() raised OverflowError), 1.5 or "2"
+                if not isinstance(game, dict) or type(game.get("index")) is not int:  # not Infinity (int() raised OverflowError), 1.5 or "2"
+                    continue
+                if _usable(game) or not _usable(games.get(game["index"])):  # a line edited into junk after it loses it not
                     games[game["index"]] = game
         return games
+
+    @property
+    def usable(self) -> int:
+        """How many of the games held give a result (those that do not are played again)."""
+        return sum(1 for game in self.games.values() if _usable(game))
 
     def get(self, scheduled: ScheduledGame) -> dict[str, Any] | None:
         """The saved result of ``scheduled``, if this file has it (the same deal, the same bots in the same seats)."""
@@ -173,6 +180,12 @@ class SavedGames:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _usable(game: dict[str, Any] | None) -> bool:
+    """Whether a saved game holds a result for each of the seats it names."""
+    seats = game.get("seats") if game is not None else None
+    return game is not None and isinstance(seats, list) and _whole(game, len(seats))
 
 
 def _whole(game: dict[str, Any], seats: int) -> bool:
