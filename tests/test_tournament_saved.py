@@ -457,3 +457,23 @@ def test_a_junk_line_for_a_game_already_saved_neither_replaces_it_nor_counts(tmp
     assert "going on from " in again.stderr and ": 4 games saved there are not played again" in " ".join(again.stderr.split())
     assert save.read_text().splitlines() == lines, "no game played again"
     assert ids(json.loads(again.stdout.strip().splitlines()[-1])) == ids(json.loads(first.stdout.strip().splitlines()[-1]))
+
+
+def test_a_file_another_tournament_is_writing_now_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """The same command started twice (a second terminal): both played every game and wrote the file at once, the
+    second opening it afresh over the first's lines. The second is now refused until the first lets go."""
+    import fcntl
+
+    save = tmp_path / "games.jsonl"
+    args = ["tournament", "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save), "--log-dir", str(tmp_path / "logs")]
+    assert runner.invoke(app, args).exit_code == 0
+    cut(save, 2)
+    before = save.read_bytes()
+    with open(save, "rb") as running:
+        fcntl.flock(running.fileno(), fcntl.LOCK_EX)  # as a tournament playing now holds it
+        refused = runner.invoke(app, args)
+        assert refused.exit_code == 2, refused.output
+        assert f"{save} is being written by another tournament running now" in " ".join(refused.output.split())
+        assert save.read_bytes() == before
+    assert runner.invoke(app, args).exit_code == 0, "let go, the file is this tournament's again"
+    assert len(save.read_text().splitlines()) == 1 + 2 + 1 + 2, "the header, two games, the line cut short and the other two"

@@ -194,6 +194,9 @@ def tournament(
                 result = running.run(run_sprt(config, test, advance))
             else:
                 result = running.run(run_tournament(config, advance))
+        except SavedGamesError as exc:  # another tournament took the file since it was checked
+            progress.stop()
+            fail(str(exc))
         except (KeyboardInterrupt, running.Terminated, OSError) as exc:
             progress.stop()
             if save is not None:

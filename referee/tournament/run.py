@@ -171,8 +171,9 @@ def planned_games(config: TournamentConfig, sprt: bool = False) -> int:
     return tables * deals_for(config.games, p) * p
 
 
-def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: bool) -> SavedGames | None:
-    """The file of saved games ``config.save`` names (SavedGamesError if it is another tournament's), or None."""
+def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: bool, hold: bool = False) -> SavedGames | None:
+    """The file of saved games ``config.save`` names (SavedGamesError if it is another tournament's, or another
+    tournament running now holds it), or None; ``hold``: kept to this one until closed."""
     if config.save is None:
         return None
     c = config.time_control
@@ -184,7 +185,7 @@ def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: boo
         "sandbox": config.sandbox,  # a container's limits fail bots that play as processes, as another clock does
     }  # fmt: skip
     written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
-    return SavedGames(config.save, describe(settings, manifests, written, config.digests))
+    return SavedGames(config.save, describe(settings, manifests, written, config.digests), hold)
 
 
 class _Player:
@@ -279,7 +280,7 @@ async def run_tournament(config: TournamentConfig, progress: Progress | None = N
     """Play a round-robin, gauntlet or swiss tournament and compute the standings."""
     manifests = check(config)
     labels = unique_labels(manifests)
-    player = _Player(config, labels, planned_games(config), progress, open_saved(config, manifests, sprt=False))
+    player = _Player(config, labels, planned_games(config), progress, open_saved(config, manifests, sprt=False, hold=True))
     try:
         return await _run_tournament(config, manifests, labels, player)
     finally:
@@ -335,7 +336,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
     manifests = check(config, sprt=True)
     labels = unique_labels(manifests)
     schedule = sprt_schedule(config.seed, config.games)
-    player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, sprt=True))
+    player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, sprt=True, hold=True))
     results: dict[int, PlayedGame] = {}
     errors: dict[int, BaseException] = {}  # by index: a match played ahead of the decision that failed is no part of it
     changed = asyncio.Event()

@@ -8,6 +8,7 @@ refused rather than mixed in: its games would not be this tournament's.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
@@ -115,19 +116,34 @@ def read_header(path: Path) -> dict[str, Any] | None:
 class SavedGames:
     """The saved games of one tournament: those ``path`` held when opened, and each game added since."""
 
-    def __init__(self, path: Path, tournament: dict[str, Any]) -> None:
+    def __init__(self, path: Path, tournament: dict[str, Any], hold: bool = False) -> None:
+        """``hold``: keep the file to this tournament until ``close`` (the one that plays); else only check that no
+        other tournament holds it now."""
         self.path = path
         self.games: dict[int, dict[str, Any]] = {}
-        held = read_header(path)
+        self._file: IO[str] | None = None
+        if hold:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = open(path, "a", encoding="utf-8")  # appended to, even when it is new: written by one only
+            _lock(self._file, path)
+        elif path.is_file():
+            with open(path, "rb") as f:
+                _lock(f, path)  # and let go at once
+        try:
+            held = read_header(path)
+        except BaseException:
+            self.close()
+            raise
         if held is not None:
             diff = differences(held, tournament)
             if diff:
+                self.close()
                 raise SavedGamesError(f"{path} holds another tournament's games ({'; '.join(diff)}): give another file, or delete it to start again")
             self.games = self._read_games()
         #: Settings this file does not name (an earlier Arena's), taken to be this run's.
         self.assumed = [k for k in RECORDED_LATER if held is not None and k not in held and k in tournament]
         self._fresh = held is None  # no header yet: the first game added writes it
-        self._file: IO[str] | None = None
+        self._started = False
         self._tournament = tournament
 
     def _read_games(self) -> dict[int, dict[str, Any]]:
@@ -160,9 +176,11 @@ class SavedGames:
 
     def add(self, game: dict[str, Any]) -> None:
         """Keep a finished game: written and flushed at once, so that a tournament killed after it keeps it."""
-        if self._file is None:
+        if self._file is None:  # not held: a check's, or a test's
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "w" if self._fresh else "a", encoding="utf-8")
+            self._file = open(self.path, "a", encoding="utf-8")
+        if not self._started:
+            self._started = True
             if self._fresh:
                 self._file.write(json.dumps({"format": FORMAT, "version": VERSION, "tournament": self._tournament}) + "\n")
             elif not self._ends_with_newline():
@@ -180,6 +198,15 @@ class SavedGames:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _lock(f: IO[Any], path: Path) -> None:
+    """Take ``f``'s file for this process alone: two tournaments run at once on one file both wrote it over."""
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise SavedGamesError(f"{path} is being written by another tournament running now: let it end (or stop it), or give another file") from None
 
 
 def _usable(game: dict[str, Any] | None) -> bool:
