@@ -352,3 +352,20 @@ def test_a_crosstable_too_wide_for_80_columns_is_numbered_and_cut_never_a_record
             found |= {(bot, b): cell for b, cell in zip(columns, parts[1:])}
     assert found == {(a, b): "·" if a == b else "{}-{}-{}".format(*record[a, b]) for a in names for b in names}
     assert max(widths) - min(widths) <= 1, f"columns per table: {widths}"  # 4, 4 and 1 left a table of one column
+
+
+def test_the_standings_say_what_they_are_sorted_by_and_how_many_duplicate_deals_were_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table showed μ, σ, μ−3σ and points unexplained, and nothing of the duplicate deals the games came in."""
+    import asyncio
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_tournament
+
+    umpired(monkeypatch, {frozenset({0, 1}): [{0: 1, 1: 2}], frozenset({0, 2}): [{0: 1, 2: 1}], frozenset({1, 2}): [{1: 2, 2: 1}]})
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM, RANDOM], games=4, seed=1, log_dir=tmp_path / "logs")
+    standings, _ = printed(monkeypatch, result_json(asyncio.run(run_tournament(config))))
+    said = " ".join(standings.split())
+    assert "sorted by μ−3σ (TrueSkill μ and σ) · points: per game, the share of opponents beaten (a tie ½), summed" in said
+    assert "· 6 duplicate deals, each played once per seat order" in said  # three pairs of bots, two deals each

@@ -423,7 +423,10 @@ def print_crosstable(data: dict[str, Any]) -> None:
 
 def print_result(data: dict[str, Any], log_dir: Path) -> None:
     title = f"{data['game']} · {data['format']} · {data['players']} players · seed {data['seed']} · {data['matches']} matches"
-    table = Table(title=title)
+    deals = len({r["deal"] for r in data.get("results", ())})
+    dealt = f" · {deals} duplicate deal{'' if deals == 1 else 's'}, each played once per seat order" if deals else ""
+    caption = f"sorted by μ−3σ (TrueSkill μ and σ) · points: per game, the share of opponents beaten (a tie ½), summed{dealt}"
+    table = Table(title=title, caption=caption)
     # A long bot name folds onto more lines; the figures never do (at 80 columns they were cut to "…", names too).
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("bot", overflow="fold")
