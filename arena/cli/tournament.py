@@ -390,6 +390,7 @@ def crosstables(data: dict[str, Any], width: int) -> tuple[list[Table], bool]:
         for a in order
         for b in order
     }  # fmt: skip
+
     def table(columns: list[int], numbered: bool) -> Table:
         made = Table()
         made.add_column("", overflow="fold")
