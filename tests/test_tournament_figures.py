@@ -296,6 +296,7 @@ def test_reporting_the_standings_so_far_rates_each_game_once_not_every_game_at_e
     clocks. Each game is now rated once as it comes (and once more for the final standings)."""
     from typer.testing import CliRunner
 
+    import ladder.ratings as ratings
     import referee.tournament.standings as standings
     from arena.cli.main import app
 
@@ -305,9 +306,8 @@ def test_reporting_the_standings_so_far_rates_each_game_once_not_every_game_at_e
 
     def counted(skills: Any, ranks: Any) -> Any:
         rated[0] += 1
-        return update(skills, ranks)
+        return ratings.update(skills, ranks)
 
-    update = standings.update
     monkeypatch.setattr(standings, "update", counted)
     bots = [str(GREEDY), str(RANDOM), str(RANDOM)]
     args = ["tournament", "generals-war", *bots, "-n", "20", "--seed", "1", "--report-every", "1", "--log-dir", str(tmp_path)]
