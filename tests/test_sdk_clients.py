@@ -299,3 +299,36 @@ def test_an_answer_to_a_stream_grpc_has_seen_end_is_a_broken_stream(end: grpc.St
     else:
         result = asyncio.run(run)
         assert result is not None and len(ref.hellos) == 2 and [request for request, _ in ref.answers] == [4]
+
+
+def test_a_request_that_came_while_act_answered_an_earlier_one_is_timed_from_its_arrival(referees: list[ScriptedReferee]) -> None:
+    """The referee counts ``time_left_ms`` from when it sent a request. One that came while ``act`` still answered an
+    earlier one (past its deadline, say) waited in the SDK: what ``act`` is told is what is left when it is called.
+    The SDK keeps reading while ``act`` runs, and notes when each message came; the clock here is the test's."""
+    now = [0.0]
+    came = threading.Event()
+    stamped: list[float] = []
+
+    def clock() -> float:
+        if threading.current_thread() is threading.main_thread():  # the reader's, not act's thread
+            stamped.append(now[0])
+            if len(stamped) == 3:  # the start, decision 1, decision 2
+                came.set()
+        return now[0]
+
+    class Slow(Bot):
+        def __init__(self) -> None:
+            self.left: dict[int, int] = {}
+
+        def act(self, request: Request) -> Any:
+            if request.request_id == 1:
+                came.wait(10)  # decision 2 is read meanwhile (not at all, were act run on the reader's thread)
+                now[0] = 0.7  # act took 700 ms
+            self.left[request.request_id] = request.time_left_ms
+            return gw.Action(reveal_generals=gw.RevealGenerals())
+
+    referees.append(ref := ScriptedReferee([START, decision(1), decision(2), "read", "read", RESULT, "hold"]))
+    bot = Slow()
+    result = asyncio.run(asyncio.wait_for(play_async(bot, ref.address, "m", "t", clock=clock), 30))
+    assert result is not None and came.is_set(), "decision 2 was not read while act answered decision 1"
+    assert bot.left == {1: 5000, 2: 4300}, "decision 2 came at 0 and waited 700 ms for act"

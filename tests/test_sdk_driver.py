@@ -227,3 +227,21 @@ def test_a_rejection_is_logged_with_the_decision_and_the_kind_of_action_that_was
         "action rejected: not 5 (decision 5, asked for reveal_choice, answered with play_squad)",
         "action rejected: not 4",
     ]
+
+
+def test_time_left_is_what_is_left_when_act_is_called_not_what_the_referee_sent() -> None:
+    """A request that waited in the SDK (behind a slow answer, or through earlier tries) has less time than the
+    referee's figure, counted from when it sent it: ``time_left_ms`` subtracts the wait, the move time going first and
+    the bank after it. The referee's own figure stays in ``raw``."""
+    now = [100.0]
+    bot = Recorder()
+    driver = BotDriver(bot, clock=lambda: now[0])
+    driver.handle(START)
+    driver.handle(reveal_request(1), received_at=99.75)  # came 250 ms ago: 1500 - 250, the bank untouched
+    now[0] = 101.0
+    driver.handle(rejection(1))  # asked again 1.25 s after it came: 250 ms left, all of it bank
+    driver.handle(reveal_request(2), received_at=99.0)  # waited 2 s, more than it had
+    driver.handle(reveal_request(3))  # no arrival given: it came now
+    left = [(r.request_id, r.time_left_ms, r.time_bank_left_ms, r.waited_ms) for r in bot.requests]
+    assert left == [(1, 1250, 500, 250), (1, 250, 250, 1250), (2, 0, 0, 2000), (3, 1500, 500, 0)]
+    assert bot.requests[2].raw.time_left_ms == 1500

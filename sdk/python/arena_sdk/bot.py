@@ -23,11 +23,14 @@ class Request:
     decision's ``kind`` oneof, and ``kind`` its name.
     """
 
-    def __init__(self, raw: pb.DecisionRequest, start: pb.GameStart) -> None:
+    def __init__(self, raw: pb.DecisionRequest, start: pb.GameStart, waited_ms: int = 0) -> None:
         self.raw = raw
         self.start = start
         self.field = game_field(start.game)
         self.noted = ""
+        #: Milliseconds from the request's arrival in the SDK to this call of ``act``: the time it waited behind an
+        #: earlier answer (and, asked again after a rejection, the time the earlier tries took).
+        self.waited_ms = max(0, waited_ms)
 
     def note(self, text: str) -> None:
         """Say why: ``text`` goes with this decision's answer and is shown beside the action in the replay.
@@ -70,13 +73,19 @@ class Request:
 
     @property
     def time_left_ms(self) -> int:
-        """Milliseconds left for this decision, counted from when the referee sent it (move time plus bank)."""
-        return self.raw.time_left_ms
+        """Milliseconds left for this decision (move time plus bank) when ``act`` was called.
+
+        The referee's figure (``raw.time_left_ms``) is counted from when it sent the request; the SDK subtracts what
+        the request waited since it arrived (``waited_ms``, by a monotonic clock), such as behind an earlier ``act``
+        that ran past its deadline, or the tries before a rejection. The time the request spent on its way is not
+        counted: keep a margin. It is the same figure all through one call of ``act``: take the clock from there.
+        """
+        return max(0, self.raw.time_left_ms - self.waited_ms)
 
     @property
     def time_bank_left_ms(self) -> int:
-        """Of ``time_left_ms``, the part that comes from the match's time bank."""
-        return self.raw.time_bank_left_ms
+        """Of ``time_left_ms``, the part that comes from the match's time bank (spent after the move time)."""
+        return min(self.raw.time_bank_left_ms, self.time_left_ms)
 
     @property
     def decision_index(self) -> int:

@@ -1,9 +1,12 @@
 """Running a bot over gRPC: connect, play, reconnect within the match, log to stderr.
 
-The stream is driven by grpc's asyncio API on one thread: each message is read,
-handed to the driver and answered in place. (The synchronous API feeds its
-request stream from a thread of its own, which cost a thread hand-off per
-answer: about a third of a decision's round trip.)
+The stream is driven by grpc's asyncio API: a reader task takes each message as
+it comes and notes when (by a monotonic clock), and the bot's hooks run one at
+a time on a worker thread of their own, so that a request that comes while
+``act`` still answers an earlier one is timed from its arrival: its
+``time_left_ms`` is what is left when ``act`` is called, not what the referee
+sent. (The synchronous API feeds its request stream from a thread of its own,
+which cost a further thread hand-off per answer.)
 
 A bot process plays one match (the ARENA_* variables say which), or, when the
 referee starts it with ``ARENA_CONTROL=stdin``, one match per line it reads on
@@ -22,6 +25,8 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
@@ -61,15 +66,50 @@ def open_channel(address: str) -> grpc.aio.Channel:
 
 
 async def play_async(
-    bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: float = 10.0, channel: grpc.aio.Channel | None = None
+    bot: Bot,
+    address: str,
+    match_id: str,
+    token: str,
+    reconnect_seconds: float = 10.0,
+    channel: grpc.aio.Channel | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> pb.MatchResult | None:
     """Play one match; reconnects after a dropped stream until the result arrives or ``reconnect_seconds`` pass.
 
     With ``channel`` (open to ``address``), the match is played over it and it is left open; gRPC itself
     reconnects it after a drop. Without, a channel is opened for the match and closed after it.
     A broken stream is logged once as a warning; the attempts to reconnect after it, at debug level.
+    The bot's hooks run on a thread of the SDK's, one at a time; ``clock`` (seconds) times each message's arrival.
     """
-    driver = BotDriver(bot)
+    driver = BotDriver(bot, clock=clock)
+    hooks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-bot")
+    try:
+        return await _play_streams(driver, hooks, address, match_id, token, reconnect_seconds, channel)
+    finally:
+        hooks.shutdown(wait=False)
+
+
+#: What the reader hands on: a message and when it came, the stream's end (None) or what its read raised.
+_Arrival = tuple[pb.RefereeMessage | BaseException | None, float]
+
+
+async def _read_all(call: grpc.aio.StreamStreamCall, arrivals: asyncio.Queue[_Arrival], clock: Callable[[], float]) -> None:
+    """Read the stream as messages come, each with its arrival time, while the bot's hooks run elsewhere."""
+    try:
+        while True:
+            msg = await call.read()
+            if msg is grpc.aio.EOF:
+                arrivals.put_nowait((None, clock()))
+                return
+            arrivals.put_nowait((msg, clock()))
+    except Exception as exc:  # the stream's status, raised where the messages are taken
+        arrivals.put_nowait((exc, clock()))
+
+
+async def _play_streams(
+    driver: BotDriver, hooks: ThreadPoolExecutor, address: str, match_id: str, token: str, reconnect_seconds: float, channel: grpc.aio.Channel | None
+) -> pb.MatchResult | None:
+    loop = asyncio.get_running_loop()
     give_up_at: float | None = None
     while driver.result is None:
         try:
@@ -83,16 +123,23 @@ async def play_async(
                     return None
                 call = referee_pb2_grpc.RefereeStub(channel_now).Play(wait_for_ready=True)
                 await call.write(driver.hello(match_id, token))
-                while True:
-                    msg = await call.read()
-                    if msg is grpc.aio.EOF:
-                        break
-                    give_up_at = None
-                    for reply in driver.handle(msg):
-                        if not await _send(call, reply):
-                            break  # the next read raises the stream's status, or ends it
-                    if driver.result is not None:
-                        break
+                arrivals: asyncio.Queue[_Arrival] = asyncio.Queue()
+                reader = asyncio.ensure_future(_read_all(call, arrivals, driver.clock))
+                try:
+                    while True:
+                        msg, arrived_at = await arrivals.get()
+                        if msg is None:
+                            break
+                        if isinstance(msg, BaseException):
+                            raise msg
+                        give_up_at = None
+                        for reply in await loop.run_in_executor(hooks, driver.handle, msg, arrived_at):
+                            if not await _send(call, reply):
+                                break  # the next message is the stream's status, or its end
+                        if driver.result is not None:
+                            break
+                finally:
+                    reader.cancel()
                 if driver.result is not None:
                     # Said before hanging up: a process playing several matches has its log cut into the matches'
                     # parts as each stream ends, and a line printed after went to the next match's part.

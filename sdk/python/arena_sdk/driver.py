@@ -8,6 +8,8 @@ in-process runner feeds it directly.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from google.protobuf.message import Message
@@ -22,8 +24,12 @@ log = logging.getLogger("arena_sdk")
 
 
 class BotDriver:
-    def __init__(self, bot: Bot, max_retries: int | None = None) -> None:
+    def __init__(self, bot: Bot, max_retries: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock``: seconds, for how long a request waited before ``act`` was called (only differences are used)."""
         self.bot = bot
+        self.clock = clock
+        #: When the pending request arrived, by ``clock``.
+        self.pending_since = 0.0
         self.start: pb.GameStart | None = None
         self.result: pb.MatchResult | None = None
         self.pending: pb.DecisionRequest | None = None
@@ -44,7 +50,8 @@ class BotDriver:
             )
         )
 
-    def handle(self, msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+    def handle(self, msg: pb.RefereeMessage, received_at: float | None = None) -> list[pb.BotMessage]:
+        """The replies to ``msg``; ``received_at`` (by ``clock``): when it arrived, if it waited (default: now)."""
         which = msg.WhichOneof("msg")
         if which == "start":
             self.start = msg.start
@@ -52,6 +59,8 @@ class BotDriver:
         elif which == "events":
             self._events(msg.events)
         elif which == "decision":
+            # Taken before on_events: the time the bot's hooks take is the decision's too.
+            self.pending_since = self.clock() if received_at is None else received_at
             if msg.decision.events.events:  # events folded into the request come first
                 self._events(msg.decision.events)
             self.pending = msg.decision
@@ -101,7 +110,7 @@ class BotDriver:
 
     def _answer(self) -> list[pb.BotMessage]:
         assert self.pending is not None and self.start is not None
-        request = Request(self.pending, self.start)
+        request = Request(self.pending, self.start, round((self.clock() - self.pending_since) * 1000))
         faults: list[str] = []
         action = wrap(self.bot.act(request), self.start.game, faults)
         self.answered = (request, action)

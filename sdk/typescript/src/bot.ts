@@ -56,6 +56,11 @@ export class Request<G extends GameId = GameId> {
     readonly raw: DecisionRequest,
     /** The match's GameStart. */
     readonly start: GameStart,
+    /**
+     * Milliseconds from the request's arrival in the SDK to this call of `act`: the time it waited behind an earlier
+     * answer (and, asked again after a rejection, the time the earlier tries took).
+     */
+    readonly waitedMs = 0,
   ) {}
 
   private noteText = "";
@@ -129,14 +134,22 @@ export class Request<G extends GameId = GameId> {
     return this.raw.requestId;
   }
 
-  /** Milliseconds left for this decision, counted from when the referee sent it (move time plus bank). */
+  /**
+   * Milliseconds left for this decision (move time plus bank) when `act` was called.
+   *
+   * The referee's figure (`raw.timeLeftMs`) is counted from when it sent the request; the SDK subtracts what the
+   * request waited since it arrived (`waitedMs`, by a monotonic clock), such as behind an earlier `act` still
+   * awaiting its answer, or the tries before a rejection. A synchronous `act` holds Node's event loop: a request
+   * that comes meanwhile is read, and timed, only after it returns. The time on the way is not counted: keep a
+   * margin. It is the same figure all through one call of `act`: take the clock from there.
+   */
   get timeLeftMs(): number {
-    return this.raw.timeLeftMs;
+    return Math.max(0, this.raw.timeLeftMs - this.waitedMs);
   }
 
-  /** Of timeLeftMs, the part that comes from the match's time bank. */
+  /** Of timeLeftMs, the part that comes from the match's time bank (spent after the move time). */
   get timeBankLeftMs(): number {
-    return this.raw.timeBankLeftMs;
+    return Math.min(this.raw.timeBankLeftMs, this.timeLeftMs);
   }
 
   /** How many decisions the match asked of any seat before this one. */

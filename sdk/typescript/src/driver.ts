@@ -41,7 +41,7 @@ export class BotDriver {
   constructor(
     readonly bot: Bot<any>,
     maxRetries?: number,
-    /** Milliseconds, for how long answers took: only differences are used. */
+    /** Milliseconds, monotonic: how long a request waited before `act` and how long answers took (only differences are used). */
     readonly clock: () => number = () => performance.now(),
   ) {
     this.maxRetries = maxRetries ?? bot.maxRetries;
@@ -53,7 +53,7 @@ export class BotDriver {
     };
   }
 
-  /** `receivedAt` (by `clock`): when the message came, if it waited behind another (default: now). */
+  /** `receivedAt` (by `clock`): when the message came, if it waited behind another (default: now); a request's `timeLeftMs` subtracts the wait. */
   async handle(msg: RefereeMessage, receivedAt?: number): Promise<BotMessage[]> {
     switch (msg.msg) {
       case "start":
@@ -64,10 +64,11 @@ export class BotDriver {
         if (msg.events) this.events(msg.events.events);
         break;
       case "decision":
+        // Taken before onEvents: the time the bot's hooks take is the decision's too.
+        this.pendingSince = receivedAt ?? this.clock();
         // Events folded into the request (what an EventBatch just before it would hold) come first.
         if (msg.decision?.events?.events.length) this.events(msg.decision.events.events);
         this.pending = msg.decision ?? null;
-        this.pendingSince = receivedAt ?? this.clock();
         this.retries = 0;
         return this.answer();
       case "rejection": {
@@ -139,7 +140,7 @@ export class BotDriver {
     const pending = this.pending;
     const start = this.start;
     if (!pending || !start) return [];
-    const request = new Request(pending, start);
+    const request = new Request(pending, start, Math.max(0, Math.round(this.clock() - this.pendingSince)));
     const faults: string[] = [];
     const action = wrap(await this.bot.act(request), start.game, faults);
     this.answered = { request, action }; // its kinds are looked up only for a rejection's log line

@@ -549,3 +549,33 @@ test("a field the referee left at its default is there, as the types say: 0, an 
   assert.equal(request.legalActions, null);
   assert.deepEqual(msg.decision?.events?.events ?? [], []);
 });
+
+test("timeLeftMs is what is left when act is called, not what the referee sent (as in the Python SDK)", async () => {
+  // The referee counts from when it sent the request; one that waited in the SDK (behind an answer still awaited, or
+  // through earlier tries) has less: the move time goes first, the bank after it. The referee's figure stays in raw.
+  let now = 100_000;
+  const bot = new Recorder();
+  const driver = new BotDriver(bot, undefined, () => now);
+  await driver.handle(START);
+  await driver.handle(squadRequest(1, false), 99_750); // came 250 ms ago: 1500 - 250, the bank untouched
+  now = 101_000;
+  const write = process.stderr.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    await driver.handle(received({ rejection: { requestId: 1, reason: "no" } })); // 1250 ms after it came
+  } finally {
+    process.stderr.write = write;
+  }
+  await driver.handle(squadRequest(2, false), 99_000); // waited 2 s, more than it had
+  await driver.handle(squadRequest(3, false)); // no arrival given: it came now
+  assert.deepEqual(
+    bot.requests.map((r) => [r.requestId, r.timeLeftMs, r.timeBankLeftMs, r.waitedMs]),
+    [
+      [1, 1250, 500, 250],
+      [1, 250, 250, 1250],
+      [2, 0, 0, 2000],
+      [3, 1500, 500, 0],
+    ],
+  );
+  assert.equal(bot.requests[2]!.raw.timeLeftMs, 1500);
+});
