@@ -245,3 +245,10 @@ def test_time_left_is_what_is_left_when_act_is_called_not_what_the_referee_sent(
     left = [(r.request_id, r.time_left_ms, r.time_bank_left_ms, r.waited_ms) for r in bot.requests]
     assert left == [(1, 1250, 500, 250), (1, 250, 250, 1250), (2, 0, 0, 2000), (3, 1500, 500, 0)]
     assert bot.requests[2].raw.time_left_ms == 1500
+
+
+def test_every_member_of_a_request_says_what_it_is_in_help() -> None:
+    """``help(request)`` is where a Python author looks first: ``view``, ``kind``, ``choice``... said nothing there."""
+    members = [name for name in dir(Request) if not name.startswith("_")]
+    assert {"view", "decision", "kind", "choice", "seat", "request_id", "time_left_ms"} <= set(members)
+    assert [name for name in members if not (getattr(Request, name).__doc__ or "").strip()] == []

@@ -20,7 +20,8 @@ class Request:
 
     ``view`` and ``decision`` are the game's protobuf messages (for example
     ``arena.v1.generals_war_pb2.View``); ``choice`` is the set member of the
-    decision's ``kind`` oneof, and ``kind`` its name.
+    decision's ``kind`` oneof, and ``kind`` its name. ``raw`` is the whole
+    ``DecisionRequest`` as received, ``start`` the match's ``GameStart``.
     """
 
     def __init__(self, raw: pb.DecisionRequest, start: pb.GameStart, waited_ms: int = 0) -> None:
@@ -46,22 +47,29 @@ class Request:
 
     @property
     def seat(self) -> int:
+        """This bot's seat, from 0."""
         return self.start.seat
 
     @property
     def view(self) -> Any:
+        """The game's ``View`` message: everything this seat may know now, nothing it may not (for Land & Castle
+        ``arena.v1.land_and_castle_pb2.View``). What each field holds is said by the comments of the game's
+        ``proto/arena/v1/<game>.proto``; what is left out, and why, by docs/games/<game>.md."""
         return getattr(self.raw.view, self.field)
 
     @property
     def decision(self) -> Any:
+        """The game's ``Decision`` message, whose ``kind`` oneof holds the decision's constraints (``choice``)."""
         return getattr(self.raw.decision, self.field)
 
     @property
     def kind(self) -> str:
+        """The kind of decision, the name of the member of ``decision``'s oneof that is set, such as ``"attack_choice"``."""
         return str(self.decision.WhichOneof("kind"))
 
     @property
     def choice(self) -> Any:
+        """The decision's constraints: the message of its ``kind`` (such as an ``AttackChoice``, with its ``playable`` cards)."""
         return getattr(self.decision, self.kind)
 
     @property
@@ -94,6 +102,7 @@ class Request:
 
     @property
     def request_id(self) -> int:
+        """The referee's id of this request; the SDK puts it on the answer."""
         return self.raw.request_id
 
 
