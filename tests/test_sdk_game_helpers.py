@@ -8,6 +8,7 @@ come often), and every room and way of Assassination's board.
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 from collections import deque
@@ -262,6 +263,9 @@ def slip(value: object) -> Any:
     (lambda: lc.defend(slip(2.0)), "a card or a card id (an int) expected, got the float 2.0"),
     (lambda: asn.allegiance(slip("false")), "bad_cop: a bool expected, got the str 'false'"),
     (lambda: asn.react(slip("yes")), "detain: a bool expected, got the str 'yes'"),
+    (lambda: asn.move_president(slip(2.0)), "room: an int expected (a Room, such as HALL), got the float 2.0"),
+    (lambda: asn.move_president(slip(None)), "room: an int expected (a Room, such as HALL), got the NoneType None"),
+    (lambda: asn.move_president(slip("hall")), "room: an int expected (a Room, such as HALL), got the str 'hall'"),
 ])  # fmt: skip
 def test_a_builder_refuses_a_value_of_the_wrong_type_by_its_fields_name(build: Any, said: str) -> None:
     """The str a TypeScript bot slipped past its types was sent as 0; in Python protobuf refuses it, but in words that
@@ -269,3 +273,12 @@ def test_a_builder_refuses_a_value_of_the_wrong_type_by_its_fields_name(build: A
     with pytest.raises(TypeError) as refused:
         build()
     assert str(refused.value) == said
+
+
+@pytest.mark.parametrize("module", [lc, asn], ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_every_helper_of_a_game_says_in_help_what_it_does(module: Any) -> None:
+    """docs/bots.md sends an author to ``help(arena_sdk.games.<game>)`` for the helpers it does not name: the builders
+    (``lc.attack``, ``asn.react``...) and card tests (``lc.is_face``, ``asn.is_action``) said nothing there."""
+    helpers = [n for n, f in inspect.getmembers(module, inspect.isfunction) if f.__module__ == module.__name__ and not n.startswith("_")]
+    assert len(helpers) > 10
+    assert [n for n in helpers if not (getattr(module, n).__doc__ or "").strip()] == []

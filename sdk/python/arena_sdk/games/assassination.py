@@ -23,7 +23,7 @@ from typing import Any
 from arena.v1 import assassination_pb2 as asn
 from arena_sdk.bot import Request
 from arena_sdk.games.common import ACE as ACE, CLUBS as CLUBS, DIAMONDS as DIAMONDS, HEARTS as HEARTS, JACK as JACK
-from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, flag
+from arena_sdk.games.common import JOKER as JOKER, KING as KING, QUEEN as QUEEN, SPADES as SPADES, card_id, flag, whole
 
 pb = asn
 GAME = "assassination"
@@ -61,6 +61,7 @@ _SUIT_DIRECTION: dict[int, int] = {SPADES: UP, CLUBS: RIGHT, HEARTS: DOWN, DIAMO
 
 
 def neighbour(room: int, direction: int) -> int | None:
+    """The room next to ``room`` the way of ``direction``; None for a wall, the edge or STAY."""
     if direction not in DELTA:
         return None
     r, c = POSITION[room]
@@ -72,6 +73,7 @@ def neighbour(room: int, direction: int) -> int | None:
 
 
 def adjacent(room: int) -> list[int]:
+    """The rooms next to ``room`` (the holding cell's are the security office's)."""
     return [n for n in (neighbour(room, d) for d in MOVES) if n is not None]
 
 
@@ -121,14 +123,17 @@ def distance(start: int, goal: int) -> int:
 
 
 def colour_of(card: Any) -> int:
+    """The colour of the marked deck a card comes from: the piece it moves, 0 to 4."""
     return int(card.id) // 108
 
 
 def is_movement(card: Any) -> bool:
+    """True for a movement card (of the blue deck of its mark), False for an event card."""
     return (int(card.id) // 54) % 2 == 0
 
 
 def is_action(card: Any) -> bool:
+    """True for an event card that acts (an ace): turned over, it reveals its owner."""
     return not is_movement(card) and card.rank == ACE
 
 
@@ -143,6 +148,7 @@ def direction_of(card: Any) -> int:
 
 
 def allegiance(bad_cop: bool) -> asn.Action:
+    """The answer to an AllegianceChoice: True to be the bad cop (only the police officer may)."""
     return asn.Action(choose_allegiance=asn.ChooseAllegiance(bad_cop=flag(bad_cop, "bad_cop")))
 
 
@@ -151,8 +157,11 @@ def movement(card: Any) -> asn.Action:
     return asn.Action(play_movement=asn.PlayMovement(card_id=card_id(card)))
 
 
-def move_president(room: int) -> asn.Action:
-    return asn.Action(move_president=asn.MovePresident(room=room))  # type: ignore[arg-type]
+def move_president(room: int | str) -> asn.Action:
+    """The answer to a PresidentMoveChoice: one of its ``rooms`` (a ``Room``, such as ``HALL``, or its name ``"HALL"``)."""
+    if isinstance(room, str) and room in asn.Room.keys():
+        room = asn.Room.Value(room)
+    return asn.Action(move_president=asn.MovePresident(room=whole(room, "room", "a Room, such as HALL")))  # type: ignore[arg-type]
 
 
 def event(card: Any) -> asn.Action:
@@ -171,6 +180,7 @@ def take(option: Any) -> asn.Action:
 
 
 def react(detain: bool) -> asn.Action:
+    """The answer to a ReactionChoice: True to detain the bomber (only when ``can_detain``)."""
     return asn.Action(react=asn.React(detain=flag(detain, "detain")))
 
 
@@ -185,6 +195,7 @@ def leave_cell(leave: bool) -> asn.Action:
 
 
 def start_round() -> asn.Action:
+    """The answer to a NextRoundChoice: deal the next round."""
     return asn.Action(start_round=asn.StartRound())
 
 

@@ -29,6 +29,7 @@ CASTLE_BONUS = 3
 
 
 def is_face(card: Any) -> bool:
+    """True for a jack, queen or king: it stacks with nothing and breaks stacks (LC-7)."""
     return bool(card.rank >= JACK)
 
 
@@ -93,30 +94,37 @@ def card_of(holder: Any, field: str) -> Any | None:
 
 
 def place_castle(card: Any) -> lc.Action:
+    """The answer to a CastleChoice: this card of ``playable`` (a card or its id) becomes the castle."""
     return lc.Action(place_castle=lc.PlaceCastle(card_id=card_id(card)))
 
 
 def place_general(card: Any) -> lc.Action:
+    """The answer to a GeneralChoice: this card of ``playable`` (a card or its id) becomes the general."""
     return lc.Action(place_general=lc.PlaceGeneral(card_id=card_id(card)))
 
 
 def swap(card: Any) -> lc.Action:
+    """Diamonds castle: put this card of ``swappable`` under the draw pile and draw; the same decision comes again."""
     return lc.Action(swap_card=lc.SwapCard(card_id=card_id(card)))
 
 
 def attack(card: Any, land: int) -> lc.Action:
+    """The answer to an AttackChoice: play this card of ``playable`` as the army onto the land at position ``land``."""
     return lc.Action(attack=lc.Attack(card_id=card_id(card), land=whole(land, "land", "a land's position")))
 
 
 def defend(card: Any) -> lc.Action:
+    """The answer to a DefendChoice: play this card of ``playable`` as the army."""
     return lc.Action(defend=lc.Defend(card_id=card_id(card)))
 
 
 def control(land: int) -> lc.Action:
+    """The answer to a ClaimChoice: take the land at position ``land`` (one of ``lands``); both armies go under your pile."""
     return lc.Action(control=lc.Control(land=whole(land, "land", "a land's position")))
 
 
 def capture(land: int, card: Any) -> lc.Action:
+    """The answer to a ClaimChoice: this card of ``exchangeable`` takes the place of the land at position ``land``."""
     return lc.Action(capture=lc.Capture(land=whole(land, "land", "a land's position"), card_id=card_id(card)))
 
 
