@@ -252,3 +252,32 @@ def test_every_member_of_a_request_says_what_it_is_in_help() -> None:
     members = [name for name in dir(Request) if not name.startswith("_")]
     assert {"view", "decision", "kind", "choice", "seat", "request_id", "time_left_ms"} <= set(members)
     assert [name for name in members if not (getattr(Request, name).__doc__ or "").strip()] == []
+
+
+def test_a_late_answers_stale_request_is_logged_with_its_decision_and_how_long_it_took(caplog: pytest.LogCaptureFixture) -> None:
+    """The referee names the request by an id found nowhere else, where arena match's table says timeout@5, by
+    decision: the log line adds the decision and how long the answer took from the request's arrival, as the
+    TypeScript SDK's does."""
+    now = [10.0]
+
+    class Slow(Recorder):
+        def act(self, request: Request) -> Any:
+            now[0] += 2.6  # a slow think
+            return super().act(request)
+
+    driver = BotDriver(Slow(), clock=lambda: now[0])
+    driver.handle(START)
+    driver.handle(reveal_request(5))
+    driver.handle(reveal_request(6), received_at=now[0] - 2.6)  # it came while act thought about request 5
+
+    def stale(request_id: int) -> pb.RefereeMessage:
+        return pb.RefereeMessage(error=pb.ProtocolError(code=pb.STALE_REQUEST, message=f"request {request_id} is not pending: its time ran out"))
+
+    with caplog.at_level("WARNING", logger="arena_sdk"):
+        for request_id in (5, 6, 9):  # 9: no answer of this bot's, said as the referee said it
+            driver.handle(stale(request_id))
+    assert [r.getMessage() for r in caplog.records] == [
+        "protocol error STALE_REQUEST: request 5 is not pending: its time ran out (decision 5: answered 2600 ms after it came, of the 1500 ms it had)",
+        "protocol error STALE_REQUEST: request 6 is not pending: its time ran out (decision 6: answered 5200 ms after it came, of the 1500 ms it had)",
+        "protocol error STALE_REQUEST: request 9 is not pending: its time ran out",
+    ]

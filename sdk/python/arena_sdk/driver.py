@@ -8,6 +8,7 @@ in-process runner feeds it directly.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +21,8 @@ from arena_sdk.bot import NOTE_MAX, Bot, Request
 PROTOCOL_VERSION = 1
 #: Errors that say the referee could not use the bot's answer, which leaves the request open.
 UNUSED_ANSWER = frozenset({pb.MALFORMED_ACTION, pb.MESSAGE_TOO_LARGE})
+#: How many answers' times are kept, for a STALE_REQUEST naming one of them.
+TIMED_ANSWERS = 16
 log = logging.getLogger("arena_sdk")
 
 
@@ -38,6 +41,8 @@ class BotDriver:
         #: not at every decision).
         self.answered: tuple[Request, pb.Action] | None = None
         self.max_retries = bot.max_retries if max_retries is None else max_retries
+        #: The last answers by request id: (decision index, the referee's time_left_ms, ms from arrival to answer).
+        self.timed: dict[int, tuple[int, int, int]] = {}
 
     def hello(self, match_id: str, token: str) -> pb.BotMessage:
         return pb.BotMessage(
@@ -84,7 +89,7 @@ class BotDriver:
                 if self.retries == self.max_retries + 1:  # once: the referee may still reject answers sent before
                     return self._give_up(f"after {self.retries} rejected actions (max_retries {self.max_retries})")
         elif which == "error":
-            log.warning("protocol error %s: %s", pb.ErrorCode.Name(msg.error.code), msg.error.message)
+            log.warning("protocol error %s: %s%s", pb.ErrorCode.Name(msg.error.code), msg.error.message, self._lateness(msg.error))
             if msg.error.code in UNUSED_ANSWER and self.pending is not None and self.result is None:
                 # act is not asked again for a decision whose answer was not an action: it would slip the same way
                 return self._give_up("(its answer was not a usable action)")
@@ -97,6 +102,16 @@ class BotDriver:
         if self.start is not None:
             field = self.start.game.replace("-", "_")
             self.bot.on_events([getattr(e, field) for e in batch.events])
+
+    def _lateness(self, error: pb.ProtocolError) -> str:
+        """For a STALE_REQUEST naming an answer of this bot: which decision it was and how long the answer took. The
+        referee names the request by its id, which appears nowhere else, where `arena match` and the replay count
+        decisions (as the TypeScript SDK says it)."""
+        found = re.match(r"request (\d+)\b", error.message) if error.code == pb.STALE_REQUEST else None
+        timed = self.timed.get(int(found.group(1))) if found else None
+        if timed is None:
+            return ""
+        return f" (decision {timed[0]}: answered {timed[2]} ms after it came, of the {timed[1]} ms it had)"
 
     def _give_up(self, why: str) -> list[pb.BotMessage]:
         """Tell the referee (and the log) no answer will come for the pending request: it ends it now, as its deadline
@@ -114,6 +129,11 @@ class BotDriver:
         faults: list[str] = []
         action = wrap(self.bot.act(request), self.start.game, faults)
         self.answered = (request, action)
+        pending = self.pending
+        self.timed.pop(pending.request_id, None)  # re-inserted last: the dict keeps the newest answers
+        self.timed[pending.request_id] = (pending.decision_index, pending.time_left_ms, round((self.clock() - self.pending_since) * 1000))
+        if len(self.timed) > TIMED_ANSWERS:
+            del self.timed[next(iter(self.timed))]
         # An action not sent goes with why as its note, which the referee quotes in its MALFORMED verdict: the verdict
         # said only "got none", and why was in the bot's log alone.
         note = f"{UNSENT}{faults[0]}"[:NOTE_MAX] if faults else request.noted
