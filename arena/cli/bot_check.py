@@ -70,6 +70,9 @@ def check(
                 console.print(f"{escape(name)} {escape(version)}: archive and manifest pass; playing {len(games)} validation match{'es' * (len(games) > 1)}…")
             try:
                 reason, log = running.run(validation_matches(staging, games, Path(scratch) / "validation", sandbox))
+                # A traceback named the check's copy (/tmp/arena-check-…/bot/bot.py), a file gone once it has run: as
+                # the reason names it, <bot> is the bot's folder.
+                log = log.replace(str(staging), "<bot>")
             except OptionError as exc:  # the sandbox broke since it was looked at: this machine's trouble, as above
                 fail(str(exc))
     if as_json:

@@ -122,3 +122,15 @@ def test_verdicts_are_grouped_by_kind_and_detail_across_decisions() -> None:
     )
     every = [pb.Verdict(kind=pb.MALFORMED, decision_index=i, detail="got none") for i in range(500)]
     assert described_verdicts(every) == "malformed message at decisions 0, 1, 2, 3, 4 and 495 more (500 times): got none"
+
+
+def test_a_traceback_in_the_log_names_the_bots_files_not_the_checks_copy_of_them(tmp_path: Path) -> None:
+    """The validation match plays a copy in a folder removed once the check is done: a crash's traceback pointed at
+    /tmp/arena-check-…/bot/bot.py, a file nowhere. It names <bot>/bot.py, as a reason names the bot's folder."""
+    bot = tmp_path / "bot"
+    shutil.copytree(SAMPLE_BOTS / "random", bot)
+    source = (bot / "bot.py").read_text()
+    (bot / "bot.py").write_text(source.replace("        return random_action(request, self.rng)", '        raise RuntimeError("a slip in act")', 1))
+    code, said = check(str(bot))
+    assert code == 1 and "RuntimeError: a slip in act" in said["log"], said
+    assert 'File "<bot>/bot.py", line ' in said["log"] and "arena-check-" not in said["log"], said["log"]
