@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Union
 
@@ -33,7 +33,7 @@ from tests.test_typescript import NODE, READY, SAMPLE, bundled
 
 #: One step of a stream's script: a message to send, seconds to wait, a status to end with, or "hold"
 #: (read until the bot hangs up) or "read" (take one answer).
-Step = Union[pb.RefereeMessage, float, grpc.StatusCode, str]
+Step = Union[pb.RefereeMessage, float, grpc.StatusCode, str, Callable[[], None]]
 
 START = pb.RefereeMessage(start=pb.GameStart(match_id="m", game="generals-war", seat=0, num_seats=2, protocol_version=1))
 RESULT = pb.RefereeMessage(result=pb.MatchResult(match_id="m", seats=[pb.SeatResult(seat=0, rank=1), pb.SeatResult(seat=1, rank=2)]))
@@ -108,6 +108,8 @@ class ScriptedReferee(referee_pb2_grpc.RefereeServicer):
                 await asyncio.sleep(step)
             elif isinstance(step, grpc.StatusCode):
                 await context.abort(step, "scripted")
+            elif callable(step):
+                step()
             elif step == "read":
                 answer = await context.read()
                 assert isinstance(answer, pb.BotMessage)
@@ -301,34 +303,42 @@ def test_an_answer_to_a_stream_grpc_has_seen_end_is_a_broken_stream(end: grpc.St
         assert result is not None and len(ref.hellos) == 2 and [request for request, _ in ref.answers] == [4]
 
 
-def test_a_request_that_came_while_act_answered_an_earlier_one_is_timed_from_its_arrival(referees: list[ScriptedReferee]) -> None:
-    """The referee counts ``time_left_ms`` from when it sent a request. One that came while ``act`` still answered an
-    earlier one (past its deadline, say) waited in the SDK: what ``act`` is told is what is left when it is called.
-    The SDK keeps reading while ``act`` runs, and notes when each message came; the clock here is the test's."""
-    now = [0.0]
-    came = threading.Event()
-    stamped: list[float] = []
+class Overrunning(Bot):
+    """Answers request 1 six seconds late by the test's clock (``now``); keeps what ``act`` was told of each request."""
 
-    def clock() -> float:
-        if threading.current_thread() is threading.main_thread():  # the reader's, not act's thread
-            stamped.append(now[0])
-            if len(stamped) == 3:  # the start, decision 1, decision 2
-                came.set()
-        return now[0]
+    def __init__(self, now: list[float]) -> None:
+        self.now = now
+        self.left: dict[int, int] = {}
 
-    class Slow(Bot):
-        def __init__(self) -> None:
-            self.left: dict[int, int] = {}
+    def act(self, request: Request) -> Any:
+        self.left[request.request_id] = request.time_left_ms
+        if request.request_id == 1:
+            self.now[0] += 6.0  # past its 5000 ms
+        return gw.Action(reveal_generals=gw.RevealGenerals())
 
-        def act(self, request: Request) -> Any:
-            if request.request_id == 1:
-                came.wait(10)  # decision 2 is read meanwhile (not at all, were act run on the reader's thread)
-                now[0] = 0.7  # act took 700 ms
-            self.left[request.request_id] = request.time_left_ms
-            return gw.Action(reveal_generals=gw.RevealGenerals())
 
+def test_a_request_read_at_once_after_a_late_answer_is_timed_from_when_the_earlier_one_ran_out(referees: list[ScriptedReferee]) -> None:
+    """The referee counts ``time_left_ms`` from when it sent a request; nothing reads the stream while ``act`` runs. A
+    request sent while ``act`` ran past its deadline waited in the stream since then, at the earliest the deadline: the
+    SDK tells ``act`` what is left from there (5000 ms less the 1000 it may have waited), not the referee's figure."""
+    now = [0.0]  # the clock moves only when a test step or act moves it: each read is at once unless a step says
     referees.append(ref := ScriptedReferee([START, decision(1), decision(2), "read", "read", RESULT, "hold"]))
-    bot = Slow()
-    result = asyncio.run(asyncio.wait_for(play_async(bot, ref.address, "m", "t", clock=clock), 30))
-    assert result is not None and came.is_set(), "decision 2 was not read while act answered decision 1"
-    assert bot.left == {1: 5000, 2: 4300}, "decision 2 came at 0 and waited 700 ms for act"
+    bot = Overrunning(now)
+    result = asyncio.run(asyncio.wait_for(play_async(bot, ref.address, "m", "t", clock=lambda: now[0]), 30))
+    assert result is not None
+    assert bot.left == {1: 5000, 2: 4000}
+
+
+def test_a_request_the_sdk_waited_for_after_a_late_answer_has_its_whole_time(referees: list[ScriptedReferee]) -> None:
+    """A read that waited for its message shows it came then, after the late answer: what is read after it (here an
+    event batch, then the request) came later still, and the request's time is the referee's."""
+    now = [0.0]
+
+    def later() -> None:
+        now[0] += 2.0  # while the bot waits for decision 2 (the real pause before lets it start waiting)
+
+    referees.append(ref := ScriptedReferee([START, decision(1), "read", 0.3, later, pb.RefereeMessage(events=pb.EventBatch()), decision(2), "read", RESULT, "hold"]))
+    bot = Overrunning(now)
+    result = asyncio.run(asyncio.wait_for(play_async(bot, ref.address, "m", "t", clock=lambda: now[0]), 30))
+    assert result is not None
+    assert bot.left == {1: 5000, 2: 5000}

@@ -1,16 +1,19 @@
 """Running a bot over gRPC: connect, play, reconnect within the match, log to stderr.
 
-The stream is driven by grpc's asyncio API: a reader task takes each message as
-it comes and notes when (by a monotonic clock), and the bot's hooks run one at
-a time on a worker thread of their own, so that a request that comes while
-``act`` still answers an earlier one is timed from its arrival: its
-``time_left_ms`` is what is left when ``act`` is called, not what the referee
-sent. That costs two thread hand-offs a decision (to the worker and back: about
-30 µs on an idle machine, more on a loaded one), the price of knowing when a
-request came: with ``act`` run on the event loop's thread nothing reads the
-stream while it runs, and a request that came meanwhile cannot be timed. (The
-synchronous API feeds its request stream from a thread of its own, which would
-cost a further hand-off per answer.)
+The stream is driven by grpc's asyncio API on one thread: each message is read,
+handed to the driver and answered in place. (The synchronous API feeds its
+request stream from a thread of its own, which cost a thread hand-off per
+answer: about a third of a decision's round trip. Reading the stream on a task
+of its own while ``act`` ran on a worker thread, to note when each request
+came, cost two: the median round trip went from 0.39-0.43 to 0.54-0.64 ms.)
+
+So nothing reads the stream while ``act`` runs, and a request that came
+meanwhile is read only after it returns. The referee sends a seat a new
+request while ``act`` runs only once the one it answers has run out (it timed
+out); then the next request read without waiting is taken as come when that
+one ran out, the earliest it can have: ``act`` is told at most the time left,
+never more. A read that waited for its message (``WAITED_S``) shows that what
+it read came then.
 
 A bot process plays one match (the ARENA_* variables say which), or, when the
 referee starts it with ``ARENA_CONTROL=stdin``, one match per line it reads on
@@ -30,7 +33,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
@@ -48,6 +50,12 @@ KEEPALIVE_TIME_MS = 30_000
 KEEPALIVE_TIMEOUT_MS = 10_000
 #: Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket).
 _REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED)
+
+
+#: A read that took longer than this waited for its message: the message came then, not while ``act`` ran. (A
+#: message already there is read in tens of microseconds; a loaded machine may take longer, and the bound then
+#: falls back to the read's moment, as before it was kept.)
+WAITED_S = 0.001
 
 
 class MatchRefused(Exception):
@@ -83,37 +91,9 @@ async def play_async(
     With ``channel`` (open to ``address``), the match is played over it and it is left open; gRPC itself
     reconnects it after a drop. Without, a channel is opened for the match and closed after it.
     A broken stream is logged once as a warning; the attempts to reconnect after it, at debug level.
-    The bot's hooks run on a thread of the SDK's, one at a time; ``clock`` (seconds) times each message's arrival.
+    ``clock`` (seconds, monotonic) times each message's arrival, for the time a request waited before ``act``.
     """
     driver = BotDriver(bot, clock=clock)
-    hooks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arena-bot")
-    try:
-        return await _play_streams(driver, hooks, address, match_id, token, reconnect_seconds, channel)
-    finally:
-        hooks.shutdown(wait=False)
-
-
-#: What the reader hands on: a message and when it came, the stream's end (None) or what its read raised.
-_Arrival = tuple[pb.RefereeMessage | BaseException | None, float]
-
-
-async def _read_all(call: grpc.aio.StreamStreamCall, arrivals: asyncio.Queue[_Arrival], clock: Callable[[], float]) -> None:
-    """Read the stream as messages come, each with its arrival time, while the bot's hooks run elsewhere."""
-    try:
-        while True:
-            msg = await call.read()
-            if msg is grpc.aio.EOF:
-                arrivals.put_nowait((None, clock()))
-                return
-            arrivals.put_nowait((msg, clock()))
-    except Exception as exc:  # the stream's status, raised where the messages are taken
-        arrivals.put_nowait((exc, clock()))
-
-
-async def _play_streams(
-    driver: BotDriver, hooks: ThreadPoolExecutor, address: str, match_id: str, token: str, reconnect_seconds: float, channel: grpc.aio.Channel | None
-) -> pb.MatchResult | None:
-    loop = asyncio.get_running_loop()
     give_up_at: float | None = None
     while driver.result is None:
         try:
@@ -127,23 +107,22 @@ async def _play_streams(
                     return None
                 call = referee_pb2_grpc.RefereeStub(channel_now).Play(wait_for_ready=True)
                 await call.write(driver.hello(match_id, token))
-                arrivals: asyncio.Queue[_Arrival] = asyncio.Queue()
-                reader = asyncio.ensure_future(_read_all(call, arrivals, driver.clock))
-                try:
-                    while True:
-                        msg, arrived_at = await arrivals.get()
-                        if msg is None:
-                            break
-                        if isinstance(msg, BaseException):
-                            raise msg
-                        give_up_at = None
-                        for reply in await loop.run_in_executor(hooks, driver.handle, msg, arrived_at):
-                            if not await _send(call, reply):
-                                break  # the next message is the stream's status, or its end
-                        if driver.result is not None:
-                            break
-                finally:
-                    reader.cancel()
+                while True:
+                    asked_at = clock()
+                    msg = await call.read()
+                    if msg is grpc.aio.EOF:
+                        break
+                    came_at = clock()
+                    if came_at - asked_at > WAITED_S:
+                        driver.late_since = None  # it came while the SDK waited for it, not while act ran
+                    elif driver.late_since is not None and msg.WhichOneof("msg") == "decision":
+                        came_at = min(came_at, driver.late_since)
+                    give_up_at = None
+                    for reply in driver.handle(msg, came_at):
+                        if not await _send(call, reply):
+                            break  # the next read raises the stream's status, or ends it
+                    if driver.result is not None:
+                        break
                 if driver.result is not None:
                     # Said before hanging up: a process playing several matches has its log cut into the matches'
                     # parts as each stream ends, and a line printed after went to the next match's part.

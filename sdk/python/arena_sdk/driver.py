@@ -43,6 +43,9 @@ class BotDriver:
         self.max_retries = bot.max_retries if max_retries is None else max_retries
         #: The last answers by request id: (decision index, the referee's time_left_ms, ms from arrival to answer).
         self.timed: dict[int, tuple[int, int, int]] = {}
+        #: When the last answer's request ran out (by ``clock``), if ``act`` answered it after that; else None. The
+        #: referee may have sent this seat's next request at any moment since, while ``act`` still ran (see the client).
+        self.late_since: float | None = None
 
     def hello(self, match_id: str, token: str) -> pb.BotMessage:
         return pb.BotMessage(
@@ -130,8 +133,10 @@ class BotDriver:
         action = wrap(self.bot.act(request), self.start.game, faults)
         self.answered = (request, action)
         pending = self.pending
+        took_ms = round((self.clock() - self.pending_since) * 1000)
         self.timed.pop(pending.request_id, None)  # re-inserted last: the dict keeps the newest answers
-        self.timed[pending.request_id] = (pending.decision_index, pending.time_left_ms, round((self.clock() - self.pending_since) * 1000))
+        self.timed[pending.request_id] = (pending.decision_index, pending.time_left_ms, took_ms)
+        self.late_since = self.pending_since + pending.time_left_ms / 1000 if took_ms > pending.time_left_ms else None
         if len(self.timed) > TIMED_ANSWERS:
             del self.timed[next(iter(self.timed))]
         # An action not sent goes with why as its note, which the referee quotes in its MALFORMED verdict: the verdict
