@@ -9,7 +9,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
@@ -36,7 +36,7 @@ from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
-from ladder.schemas import BotDetail, Health, HealthDown, MatchSummary, Withdrawal
+from ladder.schemas import BotDetail, Health, HealthDown, MatchSummary, NotPlaying, Playing, Withdrawal
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
@@ -68,6 +68,8 @@ class LadderState:
     per_day: int = SUBMISSIONS_PER_DAY  # versions an owner may submit in 24 hours (0: no limit)
     metrics: LadderMetrics | None = None  # the serving ladder's (its counters); None: the database's figures alone
     games: list[str] | None = None  # the games the ladder schedules (`serve --game`); None: every game
+    #: The serving ladder's matches at once and why it plays none, if so (Ladder.playing_now); None: the API alone.
+    playing: Callable[[], tuple[int, str | None]] | None = None
 
 
 class ChallengeRequest(BaseModel):
@@ -257,14 +259,8 @@ def create_app(state: LadderState) -> FastAPI:
 
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    @app.get(
-        "/api/health", summary="Whether the ladder answers, and its database", tags=["ladder"], response_model=Health,
-        responses={503: {"model": HealthDown, "description": "The ladder answers but its database does not: what reads it is a 503 meanwhile."}},
-    )
-    def health() -> Any:
-        """200 and "ok" when the ladder and its database answer; 503 and "database_down" when the database does not. It
-        answered "ok" whatever the database did, while every page and answer that read it was a 503: a load balancer
-        or an operator's probe was told all was well. /metrics answers 200 either way (arena_database_up says which)."""
+    def database_down() -> JSONResponse | None:
+        """The 503 of a database out of reach, or None when it answers."""
         try:
             with state.make() as db:
                 db.execute(select(1))
@@ -272,7 +268,39 @@ def create_app(state: LadderState) -> FastAPI:
             tell_outage(exc)
             said = "the ladder answers, but its database is out of reach: what reads it is answered 503 until it is back (the ladder's log says why)"
             return JSONResponse({"status": "database_down", "detail": said}, status_code=503, headers={"Retry-After": str(OUTAGE_RETRY_S)})
-        return {"status": "ok"}
+        return None
+
+    def playing() -> dict[str, Any]:
+        at_once, warning = state.playing() if state.playing is not None else (None, None)
+        return {"matches_at_once": at_once, "warning": warning}
+
+    @app.get(
+        "/api/health", summary="Whether the ladder answers, and its database", tags=["ladder"], response_model=Health,
+        responses={503: {"model": HealthDown, "description": "The ladder answers but its database does not: what reads it is a 503 meanwhile."}},
+    )
+    def health() -> Any:
+        """200 and "ok" when the ladder and its database answer; 503 and "database_down" when the database does not. It
+        answered "ok" whatever the database did, while every page and answer that read it was a 503: a load balancer
+        or an operator's probe was told all was well. /metrics answers 200 either way (arena_database_up says which).
+        A ladder that answers but plays no match (no Dask worker, the data folder gone) is still "ok", its pages and
+        submissions being served, with a ``warning`` saying why; /api/health/matches is the probe that fails then."""
+        return database_down() or {"status": "ok", **playing()}
+
+    @app.get(
+        "/api/health/matches", summary="Whether the ladder plays matches now", tags=["ladder"], response_model=Playing,
+        responses={503: {"model": NotPlaying, "description": "It plays none (no worker, its data folder gone...) or its database is out of reach."}},
+    )
+    def health_matches() -> Any:
+        """200 "playing" when the ladder can play matches now, 503 "not_playing" with the reason when it cannot (the
+        ``warning`` of /api/health), or "database_down": for an uptime check that alerts on a standing queue, where
+        /api/health stays 200 for a load balancer, the pages and submissions being served."""
+        if (down := database_down()) is not None:
+            return down
+        now = playing()
+        if now["warning"] is not None or not now["matches_at_once"]:
+            detail = now["warning"] or "this process serves the API alone: no ladder plays matches here"
+            return JSONResponse({"status": "not_playing", "detail": detail}, status_code=503, headers={"Retry-After": str(OUTAGE_RETRY_S)})
+        return {"status": "playing", "matches_at_once": now["matches_at_once"]}
 
     @app.get("/api/games", summary="The games with their player counts", tags=["games"])
     def games() -> list[dict[str, Any]]:

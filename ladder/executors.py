@@ -71,6 +71,10 @@ class Executor(Protocol):
 
     def describe(self) -> str: ...
 
+    def trouble(self) -> str | None:
+        """Why it plays no match now though it should (its cluster out of reach, no worker), as /api/health tells it; None."""
+        ...
+
 
 class LocalExecutor:
     """``workers`` matches at once, as asyncio tasks of the ladder's own process.
@@ -194,6 +198,9 @@ class LocalExecutor:
 
     def describe(self) -> str:
         return f"local pool of {self.workers}" + (", results recorded by a process of their own" if self.use_recorder else "")
+
+    def trouble(self) -> None:
+        return None  # its matches are played in this process: what stops them is the ladder's (its data folder, its disk)
 
 
 class DaskExecutor:
@@ -400,6 +407,15 @@ class DaskExecutor:
 
     def describe(self) -> str:
         return f"Dask scheduler {self.address}" if self.address else f"Dask LocalCluster of {self.n_workers} x {self.matches_per_worker}"
+
+    def trouble(self) -> str | None:
+        """The scheduler out of reach, or no worker of it able to play: what the log says once, as /api/health tells it
+        at every probe (it answered only "ok", while the queue stood still)."""
+        if self._lost_since is not None:
+            return f"{self._scheduler()} cannot be reached (for {time.monotonic() - self._lost_since:.0f} s): matches wait in the queue"
+        if self._none:
+            return f"no Dask worker can play matches (none with the {RESOURCE!r} resource at {self.address}): the queue waits until one joins"
+        return None
 
 
 def address_problem(address: str) -> str | None:

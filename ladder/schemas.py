@@ -79,6 +79,18 @@ class BotDetail(Answer):
 
 class Health(Answer):
     status: Literal["ok"] = Field(description="The ladder and its database answer (the answer is 503, HealthDown, when the database does not).")
+    matches_at_once: int | None = Field(None, description="How many matches its workers can play at once now (a Dask cluster's: its workers' `matches`); null: no ladder plays here.")
+    warning: str | None = Field(None, description="Why the ladder plays no match now though it answers (no Dask worker, its scheduler out of reach, the data folder gone or full, its workers failing); null when it plays.")
+
+
+class Playing(Answer):
+    status: Literal["playing"]
+    matches_at_once: int = Field(description="How many matches its workers can play at once now.")
+
+
+class NotPlaying(Answer):
+    status: Literal["not_playing", "database_down"] = Field(description="It plays no match now, or its database is out of reach.")
+    detail: str
 
 
 class HealthDown(Answer):

@@ -192,6 +192,7 @@ class Ladder:
         #: The data folder, its store and database file, looked at before each claim and tick (ladder/grounds.py).
         self.grounds = Grounds.of(config.data_dir, config.db_url)
         self._away: str | None = None  # what of them is gone (or cannot be written), while it is
+        self._until = ""  # what ends it: "it is back", "it can be written again"
         self._back = ""  # what to say when it is over
         self._away_said = 0.0  # when that was last said
         #: Bot versions whose folder is gone from the store: drawn for nothing, their matches not claimed (ladder/grounds.py).
@@ -216,6 +217,7 @@ class Ladder:
         #: One ladder per database (ladder/hold.py): taken by ``run`` (or earlier by the command, to refuse in one line).
         self.hold = Hold(self.make, f"http://{config.host}:{config.port}")
         self.capacity = config.workers if config.executor == "local" else 0
+        self._started = False  # the executor has started (``playing``): /api/health tells a ladder still starting it
         self._claims = 0
         self._swept = -1e9  # when the scheduler last reaped lost leases
         self._analyzed = -1e9  # when the database's statistics were last refreshed (refresh_statistics)
@@ -515,11 +517,29 @@ class Ladder:
                 self._failing, self._pause_until = 0, 0.0  # its matches given back meanwhile were no worker's fault
             self._away = None
             return None
+        self._until = until
         if said != self._away or time.monotonic() - self._away_said >= Trouble.REMIND_S:
             log.error("%s: this ladder claims and schedules no match until %s (its pages still answer; a match in play that"
                       " cannot be recorded is queued again, no attempt counted)", said, until)
             self._away, self._back, self._away_said = said, back, time.monotonic()
         return gone
+
+    def playing_now(self) -> tuple[int, str | None]:
+        """How many matches the executor can play at once, and why the ladder plays none now, if so (``/api/health``):
+        what its log says once (no Dask worker, its scheduler out of reach, the data folder gone or full), told at
+        every probe. /api/health answered "ok" alone while the queue stood still."""
+        if not self._started:
+            return 0, f"the ladder is starting its executor ({self.executor.describe()}): no match is played yet"
+        if self._away is not None:
+            return self.capacity, f"{self._away}: the ladder claims no match until {self._until}"
+        if (trouble := self.executor.trouble()) is not None:
+            return self.capacity, trouble
+        if self._failing >= FAILING_RUN:
+            return self.capacity, (f"the last {self._failing} matches came back from the workers unplayed (the ladder's log"
+                                   " says why): one match at a time, until one is recorded")
+        if self.capacity <= 0:
+            return 0, "no worker can play matches now: the queue waits until one can"
+        return self.capacity, None
 
     async def watching(self) -> None:
         """Look at the data folder every second (``_gone``); DatabaseReplaced, which ends ``run``, if its database file was replaced."""
@@ -569,7 +589,7 @@ class Ladder:
             if serve_http:
                 app = create_app(LadderState(
                     self.make, self.store, self.config.data_dir, sandbox=self.config.sandbox, metrics=self.metrics,
-                    per_day=self.config.submissions_per_day, games=self.config.games,
+                    per_day=self.config.submissions_per_day, games=self.config.games, playing=self.playing_now,
                 ))
                 server = _Server(uvicorn.Config(app, host=self.config.host, port=self.config.port, log_level="warning"))
                 serving = asyncio.create_task(server.serve(sockets=None if listening is None else [listening]))
@@ -595,6 +615,7 @@ class Ladder:
     async def playing(self) -> None:
         """Start the executor, then schedule and dispatch matches (and enter the samples) until one of those loops ends."""
         await self.executor.start()
+        self._started = True
         log.info("matches are played by %s", self.executor.describe())
         # Beside the rest, not before it: a first start validates every sample (10 s on an idle machine, over a minute on a busy one),
         # and the pages were out of reach and nothing was played until the last one was in.
@@ -605,6 +626,7 @@ class Ladder:
             for loop in done:
                 loop.result()
         finally:
+            self._started = False
             for task in [*loops, *entering]:
                 task.cancel()
             await asyncio.gather(*loops, *entering, return_exceptions=True)

@@ -139,6 +139,9 @@ class HeldExecutor:
     def room(self) -> None:
         return None
 
+    def trouble(self) -> None:
+        return None
+
     async def close(self) -> None:
         pass
 

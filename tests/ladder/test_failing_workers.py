@@ -38,6 +38,9 @@ class FailingWorkers:
     def room(self) -> None:
         return None
 
+    def trouble(self) -> None:
+        return None
+
     def handed(self) -> None:
         self.submitted += 1
         self.handing_out.set()
