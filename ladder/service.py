@@ -528,18 +528,20 @@ class Ladder:
         """How many matches the executor can play at once, and why the ladder plays none now, if so (``/api/health``):
         what its log says once (no Dask worker, its scheduler out of reach, the data folder gone or full), told at
         every probe. /api/health answered "ok" alone while the queue stood still."""
+        # The local pool claims a match more than it plays (and one per result being recorded): what it plays is --workers.
+        at_once = self.config.workers if isinstance(self.executor, LocalExecutor) else self.capacity
         if not self._started:
             return 0, f"the ladder is starting its executor ({self.executor.describe()}): no match is played yet"
         if self._away is not None:
-            return self.capacity, f"{self._away}: the ladder claims no match until {self._until}"
+            return at_once, f"{self._away}: the ladder claims no match until {self._until}"
         if (trouble := self.executor.trouble()) is not None:
-            return self.capacity, trouble
+            return at_once, trouble
         if self._failing >= FAILING_RUN:
-            return self.capacity, (f"the last {self._failing} matches came back from the workers unplayed (the ladder's log"
+            return at_once, (f"the last {self._failing} matches came back from the workers unplayed (the ladder's log"
                                    " says why): one match at a time, until one is recorded")
-        if self.capacity <= 0:
+        if at_once <= 0:
             return 0, "no worker can play matches now: the queue waits until one can"
-        return self.capacity, None
+        return at_once, None
 
     async def watching(self) -> None:
         """Look at the data folder every second (``_gone``); DatabaseReplaced, which ends ``run``, if its database file was replaced."""

@@ -19,7 +19,6 @@ from distributed import Scheduler, Worker
 
 from ladder.executors import RESOURCE, DaskExecutor
 from ladder.service import Ladder, LadderConfig
-from tests.ladder.conftest import HeldExecutor
 
 
 def free_port() -> int:
@@ -97,14 +96,15 @@ def test_a_ladder_whose_dask_scheduler_has_no_worker_says_so_at_its_health(tmp_p
 def test_a_ladder_whose_bot_store_is_gone_says_so_at_its_health(tmp_path: Path) -> None:
     port = free_port()
     data = tmp_path / "data"
-    ladder = Ladder(LadderConfig(data, samples=False, games=["generals-war"], port=port), executor=HeldExecutor())
+    # The local pool, which claims a match more than it plays: /api/health names what it plays, --workers.
+    ladder = Ladder(LadderConfig(data, samples=False, games=["generals-war"], port=port, workers=2, recorder=False))
     base = f"http://127.0.0.1:{port}"
 
     async def go() -> None:
         running = asyncio.create_task(ladder.run(serve_http=True))
         try:
-            assert await health_becomes(base, lambda body: body.get("matches_at_once") == 1, "the executor's start") == {
-                "status": "ok", "matches_at_once": 1, "warning": None,
+            assert await health_becomes(base, lambda body: body.get("warning") is None, "the executor's start") == {
+                "status": "ok", "matches_at_once": 2, "warning": None,
             }
             shutil.move(data / "bots", tmp_path / "bots-away")
             gone = await health_becomes(base, lambda body: body.get("warning"), "the warning")
