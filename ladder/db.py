@@ -97,13 +97,14 @@ def bring_up(url: str, upgrade: bool) -> None:
 
     Every command upgraded it: an operator who installed a newer Arena and listed the users changed the schema
     under the older ladder still running on it. `serve` did too, before it was refused as the second ladder on the
-    database: an older schema is brought up only once no live ladder holds it (ladder/hold.py; else LadderBusy).
+    database: an older schema is brought up only once no live ladder holds it (ladder/hold.py; else LadderBusy), nor,
+    older than the hold, plays matches under live leases (OlderLadderServes).
     A schema newer than this Arena's is Alembic's CommandError.
     """
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    from ladder.hold import check_free
+    from ladder.hold import check_free, check_unleased
 
     engine = make_engine(url)
     try:
@@ -119,8 +120,7 @@ def bring_up(url: str, upgrade: bool) -> None:
                     f"its schema is older than this Arena's (migration {current}, this Arena's {head}):"
                     " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
                 )
-            if held:
-                check_free(sessions(engine))
+            (check_free if held else check_unleased)(sessions(engine))  # an older ladder that holds nothing: its leases
             log.info("the database's schema is brought up to date: migration %s -> %s", current, head)
     finally:
         engine.dispose()

@@ -20,7 +20,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Result, select, update
+from sqlalchemy import CursorResult, Result, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -44,6 +44,20 @@ class LadderBusy(Exception):
             f" {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(other.started_at))}, last heard from"
             f" {max(0.0, now - other.renewed_at):.0f} s ago): stop it first. A ladder killed on another machine is"
             f" taken over {STALE_S:.0f} s after it was last heard from; one killed on this machine, at once"
+        )
+
+
+class OlderLadderServes(LadderBusy):
+    """A database older than ``ladder_hold`` (migration 0005) has matches played under live leases: the ladder of an
+    Arena of then, which holds no row, is serving it."""
+
+    def __init__(self, playing: int, until: float, now: float) -> None:
+        Exception.__init__(
+            self,
+            f"{playing} of its matches are being played, under leases renewed until"
+            f" {time.strftime('%H:%M:%S', time.localtime(until))} ({max(0.0, until - now):.0f} s from now): a ladder of an older"
+            " Arena (from before migration 0005, which names the ladder serving a database) serves it. Stop it first:"
+            " a clean stop gives its matches back at once; one killed leaves them to their leases, which run out",
         )
 
 
@@ -86,6 +100,21 @@ def check_free(make: sessionmaker[Session]) -> None:
         row = db.get(LadderHold, ROW)
         if row is not None and not abandoned(row, now):
             raise LadderBusy(info(row), now)
+
+
+def check_unleased(make: sessionmaker[Session]) -> None:
+    """Raise OlderLadderServes if matches of a database without ``ladder_hold`` are played under live leases.
+
+    A ladder of an Arena older than the hold holds nothing, so ``check_free`` found nothing and `serve` of a newer
+    one brought its schema up to date under it, then both played, scheduled and rated on the one database. Its
+    leases, renewed while it plays, are what tells it is there. Read in SQL of the oldest schema, not the models."""
+    with make() as db:
+        now = database_time(db)
+        playing, until = db.execute(
+            text("SELECT count(*), max(lease_expires) FROM matches WHERE status = 'running' AND lease_expires > :now"), {"now": now}
+        ).one()
+    if playing:
+        raise OlderLadderServes(int(playing), float(until), now)
 
 
 class Hold:

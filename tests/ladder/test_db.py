@@ -127,3 +127,51 @@ def test_serve_says_which_migrations_it_runs_on_an_older_schema(tmp_path: Path) 
     finally:
         stop_if_running(serve)
     assert [line.split(" arena.ladder ")[-1] for line in said[:-1]] == [f"the database's schema is brought up to date: migration {older} -> {head}\n"]
+
+
+def test_serve_does_not_upgrade_a_database_an_older_ladder_without_a_hold_plays_on(tmp_path: Path) -> None:
+    """A ladder of an Arena from before ``ladder_hold`` (migration 0005) holds no row: `serve` of this one brought
+    its schema up to date under it, and both played, scheduled and rated on the one database. Its matches' live
+    leases tell it is there; once they run out (it was killed), the database is brought up to date."""
+    import subprocess
+    import sys
+    import time
+
+    from alembic import command
+    from sqlalchemy import text
+
+    from ladder.db import alembic_config
+
+    data = tmp_path / "data"
+    data.mkdir()
+    url = default_url(data)
+    command.upgrade(alembic_config(url), "0004")  # the schema of the last Arena without the hold
+    engine = make_engine(url)
+
+    def playing_until(expires: float) -> None:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM matches"))
+            conn.execute(text(
+                "INSERT INTO matches (game, seed, num_players, options, kind, status, priority, deal, lease_owner, lease_expires,"
+                " attempts, created_at, error) VALUES ('glory', 1, 2, '{}', 'rated', 'running', 0, 'd', 'old-host-1-abc-1', :e, 0, 0, '')"
+            ), {"e": expires})
+
+    def revision() -> str:
+        with engine.connect() as conn:
+            return str(conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one())
+
+    playing_until(time.time() + 60)  # renewed by a ladder playing it
+    refused = subprocess.run(
+        [sys.executable, "-m", "arena.cli.main", "ladder", "serve", "--data", str(data), "--port", "0", "--no-samples"],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "400"},
+    )  # fmt: skip
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    said = " ".join(refused.stderr.split())
+    assert "1 of its matches are being played" in said and "a ladder of an older Arena" in said and "Stop it first" in said
+    assert revision() == "0004", "the schema changed under the older ladder"
+    playing_until(time.time() - 1)  # its ladder killed, the lease ran out
+    from ladder.db import bring_up
+
+    bring_up(url, upgrade=True)
+    assert revision() != "0004"
+    engine.dispose()
