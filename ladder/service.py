@@ -51,6 +51,8 @@ FAILING_RUN, MAX_PAUSE_S = 3, 60.0
 STATISTICS_EVERY_S = 600.0
 #: How often the scheduler removes the folders of retired versions past --keep-retired (ladder/retention.py; the first tick too).
 PRUNE_EVERY_S = 600.0
+#: The machine's clock set forward or back by more than this (seconds) between two ticks: a jump (``_clock_jumped``).
+CLOCK_JUMP_S = 2.0
 #: With no new failure (or cancellation), how often the sets of failed matches are swept for one left unrated (``_sweep_failed_sets``).
 FAILED_SWEEP_S = 60.0
 
@@ -224,6 +226,7 @@ class Ladder:
         self._pruned = -1e9  # when the folders of retired versions were last pruned (prune_retired)
         self._failures_swept, self._failed_swept_at = -1, -1e9  # failed matches at the last sweep of their sets, and when
         self._reap_after = 0.0  # no reaping before (monotonic): the database came back from an outage (``scheduler``)
+        self._wall_offset: float | None = None  # the wall clock less the monotonic one, at the last tick (``_clock_jumped``)
         self._suspended: set[int] | None = None  # the versions suspended at the last look (``_tell_suspensions``)
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
@@ -424,6 +427,7 @@ class Ladder:
 
     def _tick(self) -> bool:
         """Reap lost leases and rate what failed (every few seconds), then fill the queue; False if it is left empty."""
+        self._clock_jumped()
         if self._gone() is not None:  # said by _gone; reaping too waits, since the matches cannot be played again
             return False
         # Leases run out and matches fail rarely: looking for them every few seconds is enough.
@@ -445,6 +449,19 @@ class Ladder:
             if self.config.schedule and fill_queue(db, self.rng, target=max(8, 4 * self.capacity), games=self.config.games, held=held):
                 return True
             return anything_queued(db.connection(), held)
+
+    def _clock_jumped(self) -> None:
+        """The machine's clock set since the last tick (by hand, or NTP stepping it): on SQLite the leases are times of
+        that clock (``database_time``), so set forward past a lease every match in play looked lost, and the reaper took
+        each back at the cost of an attempt (the third failing it) while its worker played on, to record nothing. The
+        reaper now waits a lease, long enough for every live lease to be renewed in the new time."""
+        offset = time.time() - time.monotonic()
+        jump, self._wall_offset = offset - (offset if self._wall_offset is None else self._wall_offset), offset
+        if abs(jump) <= CLOCK_JUMP_S or not self.config.db_url.startswith("sqlite"):  # PostgreSQL's leases: its server's clock
+            return
+        self._reap_after = max(self._reap_after, time.monotonic() + self.config.lease_seconds)
+        log.warning("the machine's clock was set %s by %.0f s: lost leases are looked for again in %g s, once the matches"
+                    " in play have renewed theirs", "forward" if jump > 0 else "back", abs(jump), self.config.lease_seconds)
 
     def _tell_suspensions(self) -> None:
         """Log the versions suspended since the last look (ladder/suspension.py). A suspension is logged where its
