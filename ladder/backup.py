@@ -9,6 +9,7 @@ A PostgreSQL database is left to pg_dump, which does the same for it; its files 
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -115,4 +116,11 @@ def copy_tree(source: Path, target: Path, ignore: Callable[[str, list[str]], set
     except shutil.Error as exc:
         left = [e for e in exc.args[0] if os.path.lexists(e[0])]
         if left:
-            raise shutil.Error(left) from None
+            # One line, not shutil's list of every file it could not copy: a backup to a full disk printed each of
+            # thousands of logs with its error, 150 KB in the operator's terminal or cron mail.
+            first, _, why = left[0]
+            full = os.strerror(errno.ENOSPC) in why
+            raise BackupError(
+                f"{len(left)} file{'' if len(left) == 1 else 's'} of {source} could not be copied into {target}"
+                + (f": the backup's disk is full ({why})" if full else f"; the first, {first}: {why}")
+            ) from None

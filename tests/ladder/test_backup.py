@@ -200,7 +200,9 @@ def test_a_file_the_backup_cannot_read_fails_it_rather_than_being_left_out(tmp_p
         return real(src, dst, **kwargs)
 
     monkeypatch.setattr(shutil, "copyfile", unreadable)
-    with pytest.raises(OSError, match="Input/output error"):
+    from ladder.backup import BackupError
+
+    with pytest.raises(BackupError, match=r"^1 file of .*replays could not be copied .*; the first, .*2\.json: .*Input/output error"):
         back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
     assert not (tmp_path / "copy").exists()
 
@@ -258,4 +260,28 @@ def test_a_database_damaged_inside_is_refused_not_copied_as_a_good_backup(tmp_pa
         file.write(b"\xff" * 40_000)
     with pytest.raises(BackupError, match="is damaged"):
         back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    assert not (tmp_path / "copy").exists()
+
+
+def test_a_backup_to_a_full_disk_fails_in_one_line_not_a_list_of_every_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """shutil's error listed every file it could not copy with its reason: 150 KB for a ladder of 2,000 matches."""
+    import errno
+
+    from ladder.backup import BackupError
+
+    data = tmp_path / "data"
+    ladder_db(data / "ladder.db", "live")
+    (data / "logs").mkdir()
+    for n in range(300):
+        (data / "logs" / f"{n}.log").write_text("a bot's log")
+
+    def full(src: Any, dst: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(src))
+
+    monkeypatch.setattr(shutil, "copyfile", full)
+    with pytest.raises(BackupError) as failed:
+        back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
+    said = str(failed.value)
+    assert len(said.splitlines()) == 1 and len(said) < 400, said
+    assert said.startswith(f"300 files of {data / 'logs'} could not be copied") and "the backup's disk is full" in said
     assert not (tmp_path / "copy").exists()
