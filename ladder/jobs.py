@@ -358,8 +358,8 @@ async def play_job(
                 # try while it lasted, one a minute, played and thrown away. Back with no attempt counted; the dispatcher
                 # claims and the scheduler queues nothing until the probe writes again (ladder/grounds.py).
                 log.error("match %s: %s (%s); it goes back to the queue", job.match_id, full, exc)
-                with contextlib.suppress(Exception):  # an SQLite database on that disk may refuse it too: its lease runs out
-                    release(make, job.match_id, job.owner)
+                with contextlib.suppress(Exception):  # an SQLite database on that disk may refuse it too: the dispatcher
+                    release(make, job.match_id, job.owner)  # gives it back once the disk writes (Ladder._settle)
                 return outcome("disk_unwritable", full)
             # A worker's disk is full or read-only: any match would fail there, so it goes back, an attempt counted (a
             # remote worker with a bad disk must not hold a match for ever while others could play it), and the

@@ -364,6 +364,12 @@ class Ladder:
             self._worker_trouble()
             return
         outcome = future.result()
+        if outcome.status == "disk_unwritable":  # the ladder's own disk: nothing is claimed until it can be written
+            self.grounds.cannot_write(outcome.detail)
+            # The job gave the match back, unless the database, an SQLite file on that full disk, refused that too: then
+            # it stayed running until its lease ran out and the reaper took it back at the cost of an attempt. Given back
+            # here (changing nothing if it was), a refusal tried again at each turn of the dispatcher until the disk writes.
+            release(self.make, match_id, owner)
         self.metrics.count(outcome.status, outcome.seconds)
         self.outcomes.append(outcome)
         del self.outcomes[:-1000]
@@ -378,8 +384,6 @@ class Ladder:
             self._worker_trouble()
         elif outcome.status == "bot_files_gone":  # given back by the job: its version's matches wait from now on
             self.missing.look(self.make, now=True)
-        elif outcome.status == "disk_unwritable":  # the ladder's own disk: nothing is claimed until it can be written
-            self.grounds.cannot_write(outcome.detail)
         elif outcome.status == "lost":
             log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
 
@@ -532,6 +536,8 @@ class Ladder:
             if self._away is not None:
                 log.warning("%s: matches are claimed and scheduled again", self._back)
                 self._failing, self._pause_until = 0, 0.0  # its matches given back meanwhile were no worker's fault
+                # An SQLite file on a full disk renewed no lease meanwhile: the matches in play renew theirs first.
+                self._reap_after = max(self._reap_after, time.monotonic() + self.config.lease_seconds)
             self._away = None
             return None
         self._until = until

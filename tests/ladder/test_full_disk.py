@@ -161,3 +161,50 @@ def test_a_serving_ladder_on_a_full_disk_plays_nothing_counts_no_attempt_and_goe
     said = [r.getMessage() for r in caplog.records if r.name == "arena.ladder" and "cannot be written" in r.getMessage()]
     assert len(said) == 1 and "this ladder claims and schedules no match until it can be written again" in said[0], said
     assert f"{tmp_path / 'data' / 'replays'} can be written again: matches are claimed and scheduled again" in caplog.text
+
+
+def test_a_match_given_back_while_the_sqlite_file_on_the_full_disk_refuses_writes_is_queued_once_it_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database, an SQLite file on the full disk, refused the giving back too: the match stayed running until its
+    lease ran out, and the reaper took it back at the cost of an attempt (seen on a ladder whose disk filled: three
+    matches, each told "it goes back to the queue", came back a minute later with an attempt each). The dispatcher's
+    settling now gives it back, tried again at each turn until the disk writes."""
+    from sqlalchemy.exc import OperationalError
+
+    import time
+
+    import ladder.grounds
+    import ladder.jobs
+    import ladder.service
+    import ladder.worker
+
+    lad, job = claimed(LadderConfig(tmp_path / "data", samples=False, games=["generals-war"]))
+    disk = FullDisk(monkeypatch, tmp_path / "data")
+    released = ladder.worker.release
+
+    def refused(*args: Any, **kwargs: Any) -> None:
+        if disk.full:
+            raise OperationalError("UPDATE matches ...", {}, sqlite3.OperationalError("database or disk is full"))
+        released(*args, **kwargs)
+
+    monkeypatch.setattr(ladder.jobs, "release", refused)
+    monkeypatch.setattr(ladder.service, "release", refused)
+    db_file = tmp_path / "data" / "ladder.db"
+
+    async def go() -> None:
+        future = asyncio.ensure_future(play_job(lad.make, job, "here", just_claimed=True, own_disk=True))
+        outcome = await future
+        assert outcome.status == "disk_unwritable" and attempts(db_file, job.match_id) == ("running", 0)
+        with pytest.raises(OperationalError):  # still full: the dispatcher keeps it, and tries again at its next turn
+            lad._settle(future, job.match_id, job.owner)
+        assert lad._gone() is not None, "nothing is claimed meanwhile"
+        disk.full = False
+        lad._settle(future, job.match_id, job.owner)
+        assert attempts(db_file, job.match_id) == ("queued", 0)
+        monkeypatch.setattr(ladder.grounds, "PROBE_EVERY_S", 0.0)
+        assert lad._gone() is None
+        # No lease was renewed meanwhile either: those of the matches in play are renewed before the reaper looks.
+        assert lad._reap_after > time.monotonic() + lad.config.lease_seconds / 2
+
+    asyncio.run(go())
