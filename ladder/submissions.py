@@ -130,6 +130,24 @@ def withdraw(db: Session, owner_id: int | None, name: str) -> int:
     return max(version.seq for version in active)
 
 
+def retire_owner(db: Session, name: str) -> list[tuple[str, int]]:
+    """Take the owner ``name`` off the ladder: their token revoked, then each of their bots with a version on it
+    withdrawn as the operator's ``withdraw`` does (rows, matches, ratings and the names stay theirs). The bots
+    withdrawn, with the version each, by name; run again, it withdraws what it did not (nothing, if it ended).
+
+    The operator had no way to do it but revoke the token, then find each bot of theirs (`user list` counts them, names
+    none) and `retire` it by name: the bots of an owner taken off played on, rated, while the operator looked."""
+    from ladder.accounts import AccountError, revoke_token
+
+    revoke_token(db, name)  # AccountError for no such user; first, so that no new version comes meanwhile
+    owner = db.scalar(select(User.id).where(User.name == name))
+    if owner is None:  # removed meanwhile (by hand)
+        raise AccountError(f"no user {name!r} (arena ladder user list shows them)")
+    on_ladder = select(BotVersion.bot_id).where(BotVersion.status.in_(ON_LADDER))
+    names = db.scalars(select(Bot.name).where(Bot.owner_id == owner, Bot.id.in_(on_ladder)).order_by(Bot.name)).all()
+    return [(bot, withdraw(db, None, bot)) for bot in names]
+
+
 @dataclass(frozen=True)
 class Outcome:
     bot: str

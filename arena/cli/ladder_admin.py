@@ -3,7 +3,8 @@
 `arena ladder copy-database` moves a ladder's database (SQLite, started with the demo) to another (PostgreSQL):
 docs/deploy.md sends a ladder that outgrew one machine to PostgreSQL and Dask workers; nothing moved its owners,
 bots, matches and ratings there, so the move began an empty ladder. `arena ladder vacuum` hands the space of pruned
-rows back to the disk (ladder/vacuum.py): an SQLite file keeps it after `arena ladder prune`.
+rows back to the disk (ladder/vacuum.py): an SQLite file keeps it after `arena ladder prune`. And `arena ladder user
+retire`, while the ladder serves too, takes an owner and every bot of theirs off it at once.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.failing import fail
-from arena.cli.ladder import DEFAULT_DATA, DataDir, DbUrl, console, database_errors, ladder_app, open_ladder_db, sqlite_database
+from arena.cli.ladder import DEFAULT_DATA, DataDir, DbUrl, console, database_errors, ladder_app, on_owner, open_ladder_db, sqlite_database, user_app
 
 
 @ladder_app.command("copy-database")
@@ -76,3 +77,13 @@ def vacuum(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     console.print(f"nothing done: the database is not SQLite{held}. PostgreSQL's autovacuum keeps the space of pruned rows for new"
                   " ones; VACUUM FULL hands it back to the disk, but locks each table while it rewrites it: run it yourself"
                   " (psql), with the ladder stopped", soft_wrap=True, markup=False)
+
+
+@user_app.command("retire")
+def user_retire(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Operator: take an owner off the ladder: their token revoked and each of their bots retired (history kept)."""
+    from ladder.submissions import retire_owner
+
+    retired = on_owner(retire_owner, name, data, db)
+    bots = ", ".join(f"{bot} (version #{seq})" for bot, seq in retired) or "none had a version on the ladder"
+    console.print(f"{name}'s token is revoked and their bots withdrawn: {bots}; `user token` lets them submit again", soft_wrap=True, markup=False)
