@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.replay_text import BY_SEAT_KEYS, EMPTY_TOLD, GAME_SEAT_KEYS, SEAT_KEYS, args, message_line, board_lines, replay_lines, step_lines, table_lines
+from arena.cli.replay_text import BY_SEAT_KEYS, GAME_SEAT_KEYS, SEAT_KEYS, args, message_line, board_lines, replay_lines, step_lines, table_lines
 from arena_sdk.driver import BotDriver
 from referee.core.cards import card_str
 from referee.games.registry import GAMES
@@ -218,13 +218,6 @@ def test_a_kind_that_another_game_names_alike_says_no_empty_choice_it_has_not() 
     and each defence the keyboard listed read "defend: card Js, cards none"."""
     assert message_line({"defend": {"card_id": 50}}, game="land-and-castle") == "defend: card Qs"
     assert message_line({"defend": {}}, game="glory") == "defend: cards none"  # a Glory defence lists its cards
-
-
-def test_the_terminal_and_the_browser_say_none_for_the_same_empty_choices() -> None:
-    block = re.search(r"const EMPTY_TOLD = \{(.*?)\n  \};", VIEWER.read_text(), re.S)
-    assert block is not None
-    viewer = {game: set(re.findall(r'"([\w.]+)"', fields)) for game, fields in re.findall(r'^\s*"?([\w-]+)"?: \[(.*?)\],?$', block.group(1), re.M)}
-    assert viewer == {game: set(told) for game, told in EMPTY_TOLD.items()}
 
 
 def test_the_terminal_and_the_browser_know_the_same_seat_fields() -> None:

@@ -18,6 +18,7 @@ from referee.core.cards import card_str
 from referee.server.words import (
     CARD_ID_KEY,
     NO_WORDS,
+    empty_told,
     enum_text,
     enum_words,
     field_label,
@@ -48,20 +49,6 @@ GAME_SEAT_KEYS = {"glory": frozenset({"turn"})}
 #: Game's sniper detention lists ``colours`` too, one or two pieces, where its round's end lists each seat's colour.
 BY_SEAT_KEYS = frozenset({
     "scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned",
-})  # fmt: skip
-#: Fields of an action or an event, as ``kind.field``, by game, whose list is the choice made, so that an empty one says
-#: "none" ("thwart: cards none", "assist chosen: seat 0 (alice), cards none") where other empty lists are left out: left
-#: out, Glory's "thwart" with no joker read as a thwart, and General's War's "reveal generals" that reveals no ace read as
-#: a reveal beside "reveal generals: cards As". By game, since kinds share names across games: Land & Castle's
-#: ``defend`` names one card (``card_id``), and read "defend: card Js, cards none" (kept the same as the viewer's
-#: ``EMPTY_TOLD`` by a test).
-EMPTY_TOLD: Mapping[str, frozenset[str]] = MappingProxyType({
-    "glory": frozenset({
-        "thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "thwart_chosen.cards",
-        "defence_committed.cards", "offers_made.offers", "assist_chosen.cards",
-    }),
-    "generals-and-assassins": frozenset({"defend.card_ids", "offer_lands.offers", "defence_committed.cards", "lands_offered.offers"}),
-    "generals-war": frozenset({"reveal_generals.card_ids", "reveal_choice.revealable"}),
 })  # fmt: skip
 #: Characters that reorder the text after them on the screen, so that a note reads as other words than it holds.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -111,10 +98,11 @@ def args(
     body: dict[str, Any], names: Sequence[str] = (), rounds: object = None, words: Mapping[str, str] = NO_WORDS, kind: str = "", game: str = "",
 ) -> str:  # fmt: skip
     """A message's fields as ``key value, key value``; empty lists are left out, as the viewer leaves them out, but for
-    the fields of ``kind`` in ``EMPTY_TOLD``. With the game's ``rounds`` (its state's), a ``round`` reads as the table's
-    does: "round started: extra round 1 (after 8)"; with its ``game``, a flag of ``FLAG_WORDS`` as what it means."""
+    the fields of ``kind`` that say "none" in ``game`` (words.py ``EMPTY_TOLD``). With the game's ``rounds`` (its
+    state's), a ``round`` reads as the table's does: "round started: extra round 1 (after 8)"; with its ``game``, a flag
+    of ``FLAG_WORDS`` as what it means."""
     of_rounds = round_of_rounds({"round": body.get("round"), "rounds": rounds})
-    told_empty = EMPTY_TOLD.get(game, frozenset())
+    told_empty = empty_told(game)
     body = {**body, **{told: [] for told in _of_kind(told_empty, kind) if told not in body}}  # a replay's action leaves them out
     flags = flag_words(game)
     body = {**body, **{k: False for k in _of_kind(flags, kind) if k not in body}}  # a replay's JSON leaves a false flag out

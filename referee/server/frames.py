@@ -33,7 +33,7 @@ from referee.games.registry import game_class
 from referee.protocol.codec import CARD_MESSAGE
 from referee.protocol.messages import GameCodec
 from referee.server.replay import ReplayError, check_result, load_replay, not_replayed, one_line, recorded_seat
-from referee.server.words import FIELD_WORDS, enum_words, flag_words, kind_fields, left_out_json
+from referee.server.words import FIELD_WORDS, empty_told, enum_words, flag_words, kind_fields, left_out_json
 
 ALL = "all"
 Seat = int | str  # a seat number, or ALL
@@ -220,6 +220,7 @@ def build_frames(data: dict[str, Any], seat: Seat) -> dict[str, Any]:
         # by a message's kind, its fields left out (null) or in other words (words.py KIND_FIELDS)
         "kind_fields": {kind: dict(fields) for kind, fields in kind_fields(cls.spec.id).items()},
         "flag_words": {field: list(said) for field, said in flag_words(cls.spec.id).items()},  # flags said by what they mean
+        "empty_told": sorted(empty_told(cls.spec.id)),  # the kind.field lists that say "none" when empty (words.py EMPTY_TOLD)
         "left_out": left_out_json(cls.spec.id),  # what the tables leave out, or say in words, and when (words.py LEFT_OUT)
         **({"board": board_json(cls.spec.board)} if cls.spec.board is not None else {}),
         "frames": frames,

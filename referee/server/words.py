@@ -79,6 +79,20 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "squad_choice.attacking": ("as the attacker", "as the defender"),
     },
 })  # fmt: skip
+#: Fields of an action or an event, as ``kind.field``, by game, whose list is the choice made, so that an empty one says
+#: "none" ("thwart: cards none", "assist chosen: seat 0 (alice), cards none") where other empty lists are left out: left
+#: out, Glory's "thwart" with no joker read as a thwart, and General's War's "reveal generals" that reveals no ace read as
+#: a reveal beside "reveal generals: cards As". By game, since kinds share names across games: Land & Castle's
+#: ``defend`` names one card (``card_id``), and read "defend: card Js, cards none". Sent with the frames
+#: (``empty_told``): the viewer reads them as the terminal does.
+EMPTY_TOLD: Mapping[str, frozenset[str]] = MappingProxyType({
+    "glory": frozenset({
+        "thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "thwart_chosen.cards",
+        "defence_committed.cards", "offers_made.offers", "assist_chosen.cards",
+    }),
+    "generals-and-assassins": frozenset({"defend.card_ids", "offer_lands.offers", "defence_committed.cards", "lands_offered.offers"}),
+    "generals-war": frozenset({"reveal_generals.card_ids", "reveal_choice.revealable"}),
+})  # fmt: skip
 #: What a table (a state, an event) leaves out, or says in words, where the rules make a field meaningless or its absence
 #: tells something, by game; each rule holds ``fields`` to leave out, or ``unset`` (a field missing or null, in words),
 #: and the conditions it holds under, all of them: ``in`` (the message is the value, or an entry of the list, of one of
@@ -228,6 +242,11 @@ def said_for_kind(value: Any, fields: Mapping[str, Mapping[str, str | None]]) ->
 def flag_words(game: str) -> Mapping[str, tuple[str, str]]:
     """``FLAG_WORDS`` of ``game``: by ``kind.field``, what the flag says when true and when false."""
     return FLAG_WORDS.get(game, NO_FLAG_WORDS)
+
+
+def empty_told(game: str) -> frozenset[str]:
+    """``EMPTY_TOLD`` of ``game``: the ``kind.field`` lists of its messages that say "none" when empty."""
+    return EMPTY_TOLD.get(game, frozenset())
 
 
 def left_out(game: str) -> tuple[Mapping[str, Any], ...]:

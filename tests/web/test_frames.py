@@ -20,7 +20,7 @@ from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
 from referee.server.frames import ALL, FrameCache, build_frames, message_json, parse_seat, replay_summary
 from referee.server.replay import FORMAT, VERSION, ReplayError
-from referee.server.words import CARD_ID_KEY, enum_words
+from referee.server.words import CARD_ID_KEY, EMPTY_TOLD, enum_words
 from tests.support import random_playout
 
 #: Every game, with its smallest and largest player counts.
@@ -151,6 +151,13 @@ def test_the_frames_carry_the_games_enum_words_for_the_viewer(case: dict[str, An
     """The browser has no protobuf descriptors: the words of the game's enums come with its frames, as the terminal's."""
     for seat in (ALL, 0):
         assert build_frames(case, seat)["words"] == dict(enum_words(case["game"]))
+
+
+def test_the_frames_carry_which_empty_lists_say_none_for_the_viewer(case: dict[str, Any]) -> None:
+    """The viewer kept its own copy of which empty lists say "none" (Glory's "thwart: cards none"), which a test had to
+    keep the same as the terminal's: the one table (words.py EMPTY_TOLD) now comes with the frames, its game's alone."""
+    for seat in (ALL, 0):
+        assert build_frames(case, seat)["empty_told"] == sorted(EMPTY_TOLD.get(case["game"], ()))
 
 
 def test_the_all_frames_hold_the_full_state_and_every_event(case: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ import pytest
 from ladder.web.routes import replay_app
 from referee.games.registry import GAMES
 from referee.server.frames import ALL, build_frames
+from referee.server import words
 from referee.server.words import OVERRIDES, enum_words
 from tests.web.conftest import BackgroundServer
 from tests.web.test_frames import replay_data
@@ -242,6 +243,17 @@ def test_an_action_that_chose_nothing_says_none(page: Page, replays: dict[str, P
         go_to_step(page, step)
         arg = page.locator("#step-info .action-line .arg[data-field=card_ids]")
         assert arg.locator(".arg-key").inner_text() == "cards" and "none" in arg.inner_text()
+
+
+def test_the_viewer_says_none_for_the_empty_lists_its_frames_name(page: Page, replays: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which empty lists say "none" comes with the frames (words.py EMPTY_TOLD, as "empty_told"), where the viewer kept a
+    copy of its own: the viewer follows the frames, so that a list the table stops naming is left out in the browser too."""
+    data = json.loads(replays["glory"].read_text())
+    step = 1 + next(i for i, taken in enumerate(data["actions"]) if taken["action"] in ({"defend": {}}, {"thwart": {}}))
+    monkeypatch.setattr(words, "EMPTY_TOLD", {})
+    with viewing(page, replays["glory"]):
+        go_to_step(page, step)
+        assert page.locator("#step-info .action-line .arg[data-field=card_ids]").count() == 0
 
 
 def test_records_that_count_themselves_are_not_numbered_again(page: Page, replays: dict[str, Path]) -> None:

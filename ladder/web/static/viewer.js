@@ -20,16 +20,6 @@
      same by a test). Only a list of as many values as seats: the Assassination Game's sniper detention lists one or two
      pieces' "colours", where its round's end lists each seat's colour. */
   const BY_SEAT_KEYS = new Set(["scores", "identities", "colours", "land_values", "awarded", "totals", "conquest_counts", "land_points", "glory", "lands_owned"]);
-  /* Fields of an action or an event, as "kind.field", by game, whose list is the choice made, so that an empty one says
-     "none" ("thwart cards none") where other empty lists are left out: left out, Glory's "thwart" with no joker read as a
-     thwart, and General's War's "reveal generals" that reveals no ace as a reveal. By game, since kinds share names:
-     Land & Castle's "defend" names one card, and read "defend card J♠ cards none" (arena/cli/replay_text.py EMPTY_TOLD,
-     kept the same by a test). */
-  const EMPTY_TOLD = {
-    glory: ["thwart.card_ids", "more_assassins.card_ids", "defend.card_ids", "make_offers.offers", "thwart_chosen.cards", "defence_committed.cards", "offers_made.offers", "assist_chosen.cards"],
-    "generals-and-assassins": ["defend.card_ids", "offer_lands.offers", "defence_committed.cards", "lands_offered.offers"],
-    "generals-war": ["reveal_generals.card_ids", "reveal_choice.revealable"],
-  };
   /* Top-level fields that give a seat a role, shown as a badge on its panel. */
   const ROLE_KEYS = ["attacker", "defender", "acting", "turn_player", "first_player", "dealer", "leader"];
   /* Per-game touches: the order of a player's fields, and the fields that name a seat in this game alone (a seat,
@@ -431,12 +421,14 @@
 
   /* A message's fields (an action's, an event's, a decision's, of that kind). With the game's "rounds" (its state's), a
      "round" reads as the table's does: "round started extra round 1 (after 8)", not "round 9" (arena/cli/replay_text.py
-     args). An empty list is left out, but for the fields EMPTY_TOLD names for this game. */
+     args). An empty list is left out, but for the fields whose list is the choice made, where an empty one says "none"
+     ("thwart cards none": left out, Glory's thwart with no joker read as a thwart), which come with the frames as
+     "empty_told" (referee/server/words.py EMPTY_TOLD, read as the terminal reads it). */
   function inline(obj, rounds, kind) {
     const parts = [];
     const ofRounds = roundOfRounds({ round: (obj || {}).round, rounds });
     const ofKind = (names) => [...names].filter((k) => k.startsWith(`${kind}.`)).map((k) => k.slice(kind.length + 1));
-    const told = ofKind(frames && Object.hasOwn(EMPTY_TOLD, frames.game) ? EMPTY_TOLD[frames.game] : []);
+    const told = ofKind((frames && frames.empty_told) || []);
     /* Flags said by what they mean (referee/server/words.py FLAG_WORDS, sent with the frames): Generals & Assassins'
        "assassin declined blocking no" is "did not attempt the assassination again". A replay's JSON leaves a false one out. */
     const flags = (frames && frames.flag_words) || {};
