@@ -60,6 +60,44 @@ def test_land_and_castle_s_setup_has_no_turn_or_sides_and_its_battle_no_undercut
     assert "undercut" in " ".join(table_at(data, 0, answered))
 
 
+def test_land_and_castle_s_full_state_leaves_out_what_is_not_there_yet() -> None:
+    """The everything view's setup read "battle none · last battle none · winner none · win reason none", a battle under
+    way "defender none · winner none" before the defence: a seat's view leaves out what is not there yet, and so does
+    the full state now. Each is told once it is."""
+    data = replay_data("land-and-castle", 2, 3)
+    frames = build_frames(data, ALL)["frames"]
+    setup = table_at(data, ALL, 0)[0].strip().split(" · ")
+    assert "castle phase" in setup and not [f for f in setup if f.startswith(("battle", "last battle", "winner", "win reason"))], setup
+    attacked = next(i for i, f in enumerate(frames) if f["state"]["battle"] and not f["state"]["battle"]["defender"])
+    table = table_at(data, ALL, attacked)
+    battle = table[table.index("  battle:") + 1].strip()
+    assert battle.startswith("land ") and "defender" not in battle and "winner" not in battle, battle
+    assert not [f for f in table[0].split(" · ") if f.startswith(("winner", "win reason"))], table[0]
+    assert "last battle" not in " ".join(table)  # the first battle, not yet resolved
+    answered = next(i for i, f in enumerate(frames) if (f["state"]["last_battle"] or {}).get("winner") is not None)
+    assert "  last battle:" in table_at(data, ALL, answered)
+    over = " ".join(table_at(data, ALL, len(frames) - 1))
+    assert "winner seat" in over and "win reason: " in over, over
+
+
+def test_a_land_and_castle_game_drawn_at_the_turn_limit_says_it_was_a_draw() -> None:
+    """A game that reached its last turn with as many lands each (LC-19) has no winner: the game over event read "reason:
+    turn limit, lands owned 1, 1" and the table "winner none", as if the winner went untold."""
+    for seed in range(1, 60):
+        data = replay_data("land-and-castle", 2, seed, {"max_turns": 2})
+        if data["game_result"]["ranks"] == [1, 1]:
+            break
+    else:
+        raise AssertionError("no draw in 60 seeds")
+    for seat in (ALL, 0, 1):
+        text = list(replay_lines(build_frames(data, seat)))
+        over = next(line for line in text if "game over:" in line)
+        assert "reason: turn limit" in over and "winner none: a draw, as many lands each" in over, over
+        assert "winner none: a draw, as many lands each" in table_at(data, seat, len(data["actions"]))[0]
+    won = replay_data("land-and-castle", 2, 3)
+    assert "winner none" not in " ".join(replay_lines(build_frames(won, ALL)))
+
+
 def test_a_tied_general_s_war_battle_says_it_was_a_tie() -> None:
     """A battle of equal powers has no winner (both squads die) and read as one whose winner went untold."""
     for seed in range(1, 40):

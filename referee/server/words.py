@@ -104,7 +104,10 @@ EMPTY_TOLD: Mapping[str, frozenset[str]] = MappingProxyType({
 #: seat's own "known face-down cards" never hold its hand (GW-17, LC-25: its hand is ``hand``) and read "hand none", as
 #: if its hand were empty; a tied battle has no winner (both squads die) and read as one whose winner was not told. Land
 #: & Castle's setup (castle, general) has no turn, attacker or defender yet and read "turn 0 · attacker seat 0", and its
-#: battle "undercut no" before the defender had answered (an undercut is the defender's).
+#: battle "undercut no" before the defender had answered (an undercut is the defender's), with "defender none · winner
+#: none"; its full state read "battle none · last battle none · winner none · win reason none" from the setup on, where
+#: a seat's view leaves out what is not there yet; and a game drawn at the turn limit (LC-19) has no winner, and said so
+#: nowhere ("game over: reason: turn limit"; "winner none" as if not yet told).
 LEFT_OUT: Mapping[str, tuple[Mapping[str, Any], ...]] = MappingProxyType({
     "generals-war": (
         {"fields": ("defeat_limit", "defeat_points", "eliminated"), "players": (2,)},
@@ -115,7 +118,12 @@ LEFT_OUT: Mapping[str, tuple[Mapping[str, Any], ...]] = MappingProxyType({
     "land-and-castle": (
         {"fields": ("hand",), "in": ("known",), "own": True},
         {"fields": ("turn", "attacker", "defender"), "phases": ("PHASE_CASTLE", "PHASE_GENERAL")},
-        {"fields": ("undercut",), "in": ("battle",), "without": "defender"},
+        {"fields": ("undercut", "defender", "winner"), "in": ("battle",), "without": "defender"},
+        {"fields": ("battle",), "in": ("",), "without": "battle"},
+        {"fields": ("last_battle",), "in": ("",), "without": "last_battle"},
+        {"fields": ("winner", "win_reason"), "in": ("",), "phases": ("PHASE_CASTLE", "PHASE_GENERAL", "PHASE_ATTACK", "PHASE_DEFEND", "PHASE_CLAIM")},
+        {"unset": {"winner": "none: a draw, as many lands each"}, "in": ("",), "phases": ("PHASE_OVER",)},
+        {"unset": {"winner": "none: a draw, as many lands each"}, "in": ("game_over",)},
     ),
 })  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.

@@ -163,8 +163,8 @@ def test_the_table_leaves_out_what_the_rules_make_meaningless_and_says_a_tie(pag
     """As the terminal reads it (tests/test_table_left_out.py): General's War at a table of two read "defeat limit 3",
     and each seat "defeat points 0 · eliminated no", which count with four players alone; a seat's own known face-down
     cards "hand none", as if its hand were empty (its hand is never there, GW-17); a tied battle told no winner and no
-    tie. Land & Castle's setup read "turn 0" with an attacker and a defender, and its battle "undercut no" before the
-    defender answered."""
+    tie. Land & Castle's setup read "turn 0" with an attacker and a defender (and in the full state "battle none · last
+    battle none · winner none"), and its battle "undercut no" before the defender answered."""
     data = replay_data("generals-war", 2, 4)
     frames = build_frames(data, ALL)["frames"]
     tie = next((i for i, f in enumerate(frames) for e in f["events"] if "battle_resolved" in e["event"] and "winner" not in e["event"]["battle_resolved"]["battle"]), None)
@@ -188,6 +188,9 @@ def test_the_table_leaves_out_what_the_rules_make_meaningless_and_says_a_tie(pag
         choose_view(page, "0")
         go_to_step(page, 0)
         assert shown(page, "#table .fact[data-field={}]", "phase", "turn", "attacker", "defender") == [1, 0, 0, 0]
+        choose_view(page, "all")  # the full state read "battle none · last battle none · winner none" in the setup
+        assert shown(page, "#table [data-field={}]", "phase", "battle", "last_battle", "winner", "win_reason") == [1, 0, 0, 0, 0]
+        choose_view(page, "0")
         go_to_step(page, attacked)
         assert page.locator("#table .sub-panel[data-field=battle]").count() == 1
         assert page.locator("#table .sub-panel[data-field=battle] [data-field=undercut]").count() == 0
