@@ -16,10 +16,11 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
-from ladder.models import ID_DIGITS, UNPLAYED, Bot, name_is
+from ladder.models import ID_DIGITS, UNPLAYED, Bot, BotVersion, Rating, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -63,6 +64,20 @@ def game_list() -> list[dict[str, Any]]:
     ]
 
 
+def suspended_bots(db: Session, game: str | None = None) -> dict[str, list[str]]:
+    """By game (or ``game`` alone), the bots entered in it whose version the ladder suspended (ladder/suspension.py),
+    by name: the standings leave them out, and a game whose bots were all suspended read "No bot is entered in this
+    game yet"."""
+    query = (
+        select(Rating.game, Bot.name).join(BotVersion, BotVersion.id == Rating.bot_version_id).join(Bot, Bot.id == BotVersion.bot_id)
+        .where(BotVersion.status == "suspended").distinct().order_by(Rating.game, Bot.name)
+    )  # fmt: skip
+    found: dict[str, list[str]] = {}
+    for of_game, name in db.execute(query if game is None else query.where(Rating.game == game)):
+        found.setdefault(of_game, []).append(name)
+    return found
+
+
 def not_found(message: str, heading: str = "Not found", status: int = 404) -> HTMLResponse:
     """The page of what cannot be shown."""
     return render("not_found.html", heading, {"message": message, "heading": heading}, status=status)
@@ -86,14 +101,19 @@ def pages_router() -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
     @router.get("/", response_class=HTMLResponse)
-    def index() -> HTMLResponse:
-        return render("index.html", "Arena ladder", scripts=("index.js",))
+    def index(request: Request) -> HTMLResponse:
+        with request.app.state.ladder.make() as db:
+            suspended = suspended_bots(db)
+        return render("index.html", "Arena ladder", {"suspended": json.dumps(suspended)}, ("index.js",))
 
     @router.get("/games/{game}", response_class=HTMLResponse)
-    def leaderboard(game: str) -> HTMLResponse:
+    def leaderboard(game: str, request: Request) -> HTMLResponse:
         if game not in GAMES:
             return not_found(f"There is no game {game!r}.")
-        return render("leaderboard.html", f"{GAMES[game].spec.name} · Arena ladder", {"game": game}, ("leaderboard.js",))
+        with request.app.state.ladder.make() as db:
+            suspended = suspended_bots(db, game).get(game, [])
+        data = {"game": game, "suspended": json.dumps(suspended)}
+        return render("leaderboard.html", f"{GAMES[game].spec.name} · Arena ladder", data, ("leaderboard.js",))
 
     @router.get("/bots/{name}", response_class=HTMLResponse)
     def bot_page(name: str, request: Request) -> HTMLResponse:

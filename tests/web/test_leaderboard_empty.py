@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
+from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import BotVersion, Rating
+from ladder.models import Bot, BotVersion, Rating, User
 from ladder.service import Ladder, LadderConfig
 from tests.web.conftest import BackgroundServer
 from tests.web.test_page_guards import Rows, rows  # noqa: F401  (rows: the fixture)
@@ -50,3 +51,37 @@ def test_bots_entered_below_the_smallest_table_are_said_to_play_exhibitions_and_
         page.goto(server.url + "/")
         page.wait_for_function(f"({CARD_SAYS})('assassination') !== undefined")
         assert page.evaluate(f"({CARD_SAYS})('assassination')") == "no rated bot yet"
+
+
+def test_a_game_whose_bots_are_all_suspended_says_so_and_how_they_come_back(tmp_path: Path, page: Page) -> None:
+    """Two bots entered in Glory, both suspended for forfeiting (ladder/suspension.py): the standings leave them out, and
+    the page read "No bot is entered in this game yet", the front page's card "no bot entered yet"."""
+    config = LadderConfig(tmp_path / "data", workers=1, samples=False, games=["glory", "generals-war"])
+    ladder = Ladder(config)
+    with ladder.make() as db:
+        add_user(db, "alice")
+        owner = db.scalars(select(User.id)).one()
+        for name in ("crashy", "silent"):
+            bot = Bot(name=name, owner_id=owner, created_at=0.0)
+            db.add(bot)
+            db.flush()
+            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="suspended", reason="suspended: forfeited", games=["glory"], language="python", path=name, created_at=0.0)
+            db.add(version)
+            db.flush()
+            db.add(Rating(bot_version_id=version.id, game="glory", mu=25.0, sigma=25 / 3, games=0, updated_at=0.0))
+        db.commit()
+    with BackgroundServer(create_app(LadderState(ladder.make, ladder.store, config.data_dir))) as server:
+        page.goto(f"{server.url}/games/glory")
+        page.wait_for_selector("body[data-refreshes]")
+        assert page.is_hidden("#no-bot") and page.is_hidden("#empty")
+        said = page.inner_text("#all-suspended")
+        assert "2 bots are entered in this game, all suspended (crashy, silent; their pages say why)" in said, said
+        assert "arena ladder submit" in said and "arena ladder reinstate NAME" in said, said
+        assert page.locator("#all-suspended a.bot").evaluate_all("links => links.map(a => a.getAttribute('href'))") == ["/bots/crashy", "/bots/silent"]
+        page.goto(f"{server.url}/games/generals-war")  # a game none of them is entered in
+        page.wait_for_selector("body[data-refreshes]")
+        assert page.is_visible("#no-bot") and page.is_hidden("#all-suspended")
+        page.goto(server.url + "/")
+        page.wait_for_function(f"({CARD_SAYS})('glory') !== undefined")
+        assert page.evaluate(f"({CARD_SAYS})('glory')") == "2 bots entered, all suspended"
+        assert page.evaluate(f"({CARD_SAYS})('generals-war')") == "no bot entered yet"

@@ -11,6 +11,16 @@
   }
 
   const tables = new Map(); // game -> its standings at the last poll that could read them
+  /* By game, the bots entered whose version the ladder suspended, as the page was served: a game whose bots were all
+     suspended read "no bot entered yet". */
+  const suspended = JSON.parse(document.body.dataset.suspended || "{}");
+
+  /* What a game's card says when it has no rated bot to list. */
+  function noneRated(id, table) {
+    if (table.length) return "no rated bot yet";
+    const n = Object.hasOwn(suspended, id) ? suspended[id].length : 0;
+    return n ? `${n} bot${n === 1 ? "" : "s"} entered, ${n === 1 ? "" : "all "}suspended` : "no bot entered yet";
+  }
 
   async function drawGames() {
     const games = await Arena.games();
@@ -33,7 +43,7 @@
             ? el("p", { class: "muted small" }, "cannot reach the ladder; trying again")
             : top.length
               ? el("ol", { class: "top" }, top.map((r) => el("li", {}, el("b", {}, r.bot), el("span", { class: "muted" }, ` ${Arena.num(r.conservative, 1)}`))))
-              : el("p", { class: "muted small" }, table.length ? "no rated bot yet" : "no bot entered yet"),
+              : el("p", { class: "muted small" }, noneRated(g.id, table)),
           el("span", { class: "more" }, "Leaderboard \u2192")
         );
       })

@@ -37,12 +37,34 @@
     return `No rated bot in this game yet: ${bots}, and a bot is rated once a duplicate set of its matches is over; the first sets are still to finish.`;
   }
 
+  /* The bots entered in this game whose version the ladder suspended, as the page was served: the standings leave them
+     out, and a game whose bots were all suspended read "No bot is entered in this game yet". */
+  const suspended = JSON.parse(document.body.dataset.suspended || "[]");
+
+  /* Why a game whose bots were all suspended has no standings, and how they come back (docs/ladder.md). */
+  function allSuspended() {
+    const n = suspended.length;
+    const names = suspended.map((name, i) => [i ? ", " : "", Arena.botLink(name)]);
+    return [
+      `No bot is in the standings: ${n} bot${n === 1 ? " is" : "s are"} entered in this game, ${n === 1 ? "" : "all "}suspended (`,
+      ...names.flat(),
+      `; ${n === 1 ? "its page says" : "their pages say"} why). The ladder suspends a bot whose latest matches all ended in its forfeit `,
+      "(it crashed, never connected, or passed the strike limit) and seats it no more. A suspended bot comes back when its owner ",
+      "submits a new version (",
+      el("code", {}, "arena ladder submit"),
+      "), or when the ladder's operator reinstates it (",
+      el("code", {}, "arena ladder reinstate NAME"),
+      ").",
+    ];
+  }
+
   async function refresh() {
     try {
       const [standings, recent] = await Promise.all([api(`/api/games/${game}/standings`), api(`/api/matches?game=${encodeURIComponent(game)}&limit=10`)]);
       document.querySelector("#standings tbody").replaceChildren(...standings.map(row));
       // No bot entered at all and bots entered but none rated yet read alike ("no rated bot yet"): each is told apart.
-      document.getElementById("no-bot").hidden = standings.length > 0;
+      document.getElementById("no-bot").hidden = standings.length > 0 || suspended.length > 0;
+      document.getElementById("all-suspended").hidden = standings.length > 0 || !suspended.length;
       document.getElementById("empty").hidden = !standings.length || standings.some((r) => r.rank !== null);
       if (standings.length) document.getElementById("empty").textContent = unrated(standings.length);
       for (const r of standings) previous.set(r.bot, r.games);
@@ -63,6 +85,7 @@
     document.getElementById("game-summary").textContent = info ? info.summary : "";
     document.getElementById("score-meaning").textContent = info ? `Score: ${info.score}.` : "";
     smallest = info ? Math.min(...info.players) : 0;
+    document.getElementById("all-suspended").replaceChildren(...allSuspended());
     await refresh();
     setInterval(refresh, POLL_MS);
   });
