@@ -136,3 +136,52 @@ def test_arena_play_s_table_and_events_read_as_a_replay_s() -> None:
     assert not any("hand" in line for line in table[own + 1 : other]) and any("hand" in line for line in table[other + 1 :]), table
     tied = next(e["event"] for f in frames for e in f["events"] if "battle_resolved" in e["event"] and "winner" not in e["event"]["battle_resolved"]["battle"])
     assert message_line(tied, ["bot0", "bot1"], game="generals-war").endswith("winner none: a tie, both squads die)")
+
+
+def facts_of(lines: list[str]) -> list[str]:
+    """The first line of a table (its plain facts), one fact each."""
+    return lines[0].strip().split(" · ")
+
+
+def test_glory_s_full_state_leaves_out_what_is_not_there_and_a_battle_what_its_kind_has_not() -> None:
+    """The everything view read "next first player – · winners none" in every round, "fight –" between attacks; a last
+    battle "land taken –" after an attack on the king (which takes no land), "damage 0 · eliminated no" after a
+    conquest (which deals none); the game's end "tie unbroken no". Each is told where it means something."""
+    data = replay_data("glory", 3, 1)
+    frames = build_frames(data, ALL)["frames"]
+    mid = next(i for i, f in enumerate(frames) if f["state"]["phase"] == "TURN" and f["state"]["last_battle"] and f["state"]["round"] > 1)
+    facts = facts_of(table_at(data, ALL, mid))
+    assert not [f for f in facts if f.startswith(("next first player", "winners", "fight"))], facts
+    between = next(i for i, f in enumerate(frames) if f["state"]["phase"] == "ROUND_OVER")
+    assert any(f.startswith("next first player seat") for f in facts_of(table_at(data, ALL, between)))
+    assert any(f.startswith("winners seat") for f in facts_of(table_at(data, ALL, len(frames) - 1)))
+    for i, frame in enumerate(frames):
+        last = frame["state"]["last_battle"]
+        if last and (i == 0 or frames[i - 1]["state"]["last_battle"] != last):
+            table = table_at(data, ALL, i)
+            said = table[table.index("  last battle:") + 1]
+            assert ("land taken" in said) == (last["kind"] == "CONQUER_LAND"), said
+            assert ("damage" in said) == (last["kind"] != "CONQUER_LAND"), said
+    ended = next(line for line in replay_lines(build_frames(data, 0)) if "game ended:" in line)
+    assert ended.endswith(", no tie") and "tie unbroken" not in ended, ended
+
+
+def test_generals_and_assassins_tables_leave_out_what_is_not_there_and_what_an_assassination_has_not() -> None:
+    """The everything view read "final turns left none · fight none · last battle none"; a seat's battle under way
+    "resolved no · damage 0", the last one "resolved yes"; an assassination "offers none · declined none · attack
+    points 0 · defence points 0", which no one may assist and which counts no points; every round's end "game over no"."""
+    data = replay_data("generals-and-assassins", 3, 1)
+    start = facts_of(table_at(data, ALL, 1))
+    assert not [f for f in start if f.startswith(("final turns left", "fight", "last battle"))], start
+    seat = build_frames(data, 0)["frames"]
+    fought = next(i for i, f in enumerate(seat) if f["state"].get("battle"))
+    table = table_at(data, 0, fought)
+    battle = table[table.index("  battle:") + 1]
+    assert "resolved" not in battle and "damage" not in battle and "attack points" in battle, battle
+    killed = next(i for i, f in enumerate(seat) if (f["state"].get("last_battle") or {}).get("kind") == "ASSASSINATION")
+    table = table_at(data, 0, killed)
+    last = table[table.index("  last battle:") + 1]
+    assert last.strip().startswith("assassination") and "damage" in last, last
+    assert not [w for w in ("resolved", "offers", "declined", "attack points", "defence points") if w in last], last
+    ends = [line for line in replay_lines(build_frames(data, ALL)) if "round ended:" in line]
+    assert ends[-1].endswith(", the game is over") and all(e.endswith(", another round follows") for e in ends[:-1]), ends

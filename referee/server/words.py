@@ -42,15 +42,25 @@ FIELD_WORDS: Mapping[str, str] = MappingProxyType({"hp": "hit points", "vp": "vi
 #: on the king, which have no mini-round of assassins (G-20); a conquest has no offers or assistance (G-13), an
 #: assassination no Mercenaries or help either; and an assassination's "attack points" and "defence points" count the
 #: assassins each side presented (glory.proto), in the rules' words those the attacker presents and the defender matches
-#: (and "presented" alone those of the current mini-round).
+#: (and "presented" alone those of the current mini-round). Its last battle read "land taken – · eliminated no ·
+#: attacker assistants none" after an attack on the king, which takes no land, and "damage 0" after a conquest, which
+#: deals none.
 KIND_FIELDS: Mapping[str, Mapping[str, Mapping[str, str | None]]] = MappingProxyType({
     "glory": {
-        "CONQUER_LAND": dict.fromkeys(("mini_round", "presented", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
-        "ATTACK_KING": dict.fromkeys(("mini_round", "presented")),
+        "CONQUER_LAND": dict.fromkeys((
+            "mini_round", "presented", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants", "damage",
+            "eliminated",
+        )),
+        "ATTACK_KING": dict.fromkeys(("mini_round", "presented", "land_taken")),
         "ASSASSINATION": {
-            **dict.fromkeys(("mercenaries", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants")),
+            **dict.fromkeys(("mercenaries", "attacker_offers", "defender_offers", "assists", "attacker_assistants", "defender_assistants", "land_taken")),
             "attack_points": "assassins presented", "defence_points": "assassins matched", "presented": "presented this mini round",
         },
+    },
+    # Generals & Assassins' assassination: no one assists it or is offered land for it (the rules' "Other players may not
+    # assist during assassinations"), and it counts no points ("0 for assassinations", generals_and_assassins.proto)
+    "generals-and-assassins": {
+        "ASSASSINATION": dict.fromkeys(("offers", "assists", "declined", "attack_points", "defence_points")),
     },
 })  # fmt: skip
 #: Flags of a game's messages, as ``kind.field`` (the message's kind as its oneof names it), said by what they mean
@@ -61,7 +71,11 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "assassin_declined.blocking": ("did not block the assassin", "did not attempt the assassination again"),
         "assassin_played.blocking": ("to block the assassin", "to attempt the assassination again"),
         "assassin_choice.blocking": ("to block the assassin", "to attempt the assassination again"),
+        # every round's end read "game over no"
+        "round_ended.game_over": ("the game is over", "another round follows"),
     },
+    # Glory's game end read "tie unbroken no" after every game with one winner
+    "glory": {"game_ended.tie_unbroken": ("still tied after the last extra round: the win is shared", "no tie")},
     # The Assassination Game's answers and its president's moves: a replay's JSON leaves a false flag out, and every player
     # who stayed out of the holding cell read "leave cell" (AS-31), a police officer who let the sniper go "detain sniper"
     # (AS-22); where the flag was written, "leave no", "by secret service no"
@@ -98,7 +112,9 @@ EMPTY_TOLD: Mapping[str, frozenset[str]] = MappingProxyType({
 #: and the conditions it holds under, all of them: ``in`` (the message is the value, or an entry of the list, of one of
 #: these fields), ``players`` (the match has one of these numbers of seats), ``phases`` (the state's phase is one of
 #: these), ``own`` (an entry of the viewing seat itself: its ``seat`` is the view's), ``without`` (the message does not
-#: hold this field yet). Sent with the frames (``left_out``): the viewer reads them as the terminal does.
+#: hold this field yet); ``null`` leaves out those of its fields that are missing or null (a full state gives them null
+#: where a seat's view leaves them out: "fight –", "last battle none" before there is one). Sent with the frames
+#: (``left_out``): the viewer reads them as the terminal does.
 #: General's War's conquest points win a two-player game alone and its defeat points eliminate in a four-player game
 #: alone (the rules' "Four Players"), and a two-seat table read "defeat limit 3 · defeat points 0 · eliminated no"; a
 #: seat's own "known face-down cards" never hold its hand (GW-17, LC-25: its hand is ``hand``) and read "hand none", as
@@ -119,11 +135,22 @@ LEFT_OUT: Mapping[str, tuple[Mapping[str, Any], ...]] = MappingProxyType({
         {"fields": ("hand",), "in": ("known",), "own": True},
         {"fields": ("turn", "attacker", "defender"), "phases": ("PHASE_CASTLE", "PHASE_GENERAL")},
         {"fields": ("undercut", "defender", "winner"), "in": ("battle",), "without": "defender"},
-        {"fields": ("battle",), "in": ("",), "without": "battle"},
-        {"fields": ("last_battle",), "in": ("",), "without": "last_battle"},
+        {"null": ("battle", "last_battle"), "in": ("",)},
         {"fields": ("winner", "win_reason"), "in": ("",), "phases": ("PHASE_CASTLE", "PHASE_GENERAL", "PHASE_ATTACK", "PHASE_DEFEND", "PHASE_CLAIM")},
         {"unset": {"winner": "none: a draw, as many lands each"}, "in": ("",), "phases": ("PHASE_OVER",)},
         {"unset": {"winner": "none: a draw, as many lands each"}, "in": ("game_over",)},
+    ),
+    # Glory's full state read "next first player – · winners none" in every round, "fight –" between attacks
+    "glory": (
+        {"null": ("fight", "last_battle", "next_first_player"), "in": ("",)},
+        {"fields": ("winners",), "in": ("",), "phases": ("TURN", "OFFERS", "ASSIST", "DEFEND", "THWART", "MORE_ASSASSINS", "ROUND_OVER")},
+    ),
+    # Generals & Assassins' full state read "final turns left none · fight none · last battle none"; its battle under way
+    # "resolved no · damage 0" in every seat's view, and the last one "resolved yes"
+    "generals-and-assassins": (
+        {"null": ("fight", "last_battle", "battle", "final_turns_left", "acting"), "in": ("",)},
+        {"fields": ("resolved", "damage"), "in": ("battle",)},
+        {"fields": ("resolved",), "in": ("last_battle",)},
     ),
 })  # fmt: skip
 #: A field of card ids (``card_id``, ``land_ids``): every such field of the games' messages holds card ids.
@@ -286,6 +313,7 @@ def read_for_view(value: Any, game: str, num_players: int, seat: object) -> Any:
             if rule.get("own") and not (isinstance(seat, int) and item.get("seat") == seat):
                 continue
             drop.update(rule.get("fields", ()))
+            drop.update(k for k in rule.get("null", ()) if item.get(k) is None)
             said.update({k: w for k, w in rule.get("unset", {}).items() if item.get(k) is None})
         out = {k: walk(v, k) for k, v in item.items() if k not in drop}
         return {**out, **said}

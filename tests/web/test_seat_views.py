@@ -194,3 +194,12 @@ def test_the_table_leaves_out_what_the_rules_make_meaningless_and_says_a_tie(pag
         go_to_step(page, attacked)
         assert page.locator("#table .sub-panel[data-field=battle]").count() == 1
         assert page.locator("#table .sub-panel[data-field=battle] [data-field=undercut]").count() == 0
+
+
+def test_a_full_state_leaves_out_the_null_fields_a_seats_view_leaves_out(page: Page, tmp_path: Path) -> None:
+    """As the terminal reads it (tests/test_table_left_out.py): Generals & Assassins' everything view read "final turns
+    left – · fight – · last battle –" from the first turn, where a seat's view says nothing of what is not there yet."""
+    data = replay_data("generals-and-assassins", 3, 1)
+    with viewing(page, data, tmp_path):
+        go_to_step(page, 1)
+        assert shown(page, "#table [data-field={}]", "round", "final_turns_left", "fight", "last_battle") == [1, 0, 0, 0]

@@ -150,7 +150,8 @@
   /* A state or an event's JSON with what the rules make meaningless left out, and a field whose absence tells something
      in words (referee/server/words.py LEFT_OUT, sent with the frames as "left_out"; read as read_for_view reads it):
      General's War's defeat points at a table of two, a seat's own "known" hand (never there: its hand is "hand"), Land &
-     Castle's turn and attacker during the setup, a battle's undercut before the defender answers; a tie as a tie. */
+     Castle's turn and attacker during the setup, a battle's undercut before the defender answers; a full state's null
+     fields a seat's view leaves out ("fight –"); a tie as a tie. */
   function readForView(v) {
     const rules = (frames && frames.left_out) || [];
     if (!rules.length) return v;
@@ -166,6 +167,7 @@
         if ((rule.phases && !rule.phases.includes(phase)) || (rule.without && item[rule.without] !== undefined && item[rule.without] !== null)) continue;
         if (rule.own && !(viewer !== null && item.seat === viewer)) continue;
         for (const k of rule.fields || []) drop.add(k);
+        for (const k of rule.null || []) if (item[k] === undefined || item[k] === null) drop.add(k);
         for (const [k, w] of Object.entries(rule.unset || {})) if (item[k] === undefined || item[k] === null) said[k] = w;
       }
       const out = {};
