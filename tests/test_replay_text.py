@@ -443,6 +443,11 @@ def test_records_that_carry_their_place_are_listed_one_a_line_and_others_are_num
     assert list(table_lines(lc, {"lands": unplaced}))[:3] == ["lands 0:", "  face up no · dealt by seat 0 (a)", "lands 1:"]
     pieces = [{"colour": c, "room": "COURTYARD", "injured": False} for c in range(3)]
     assert list(table_lines({"game": "assassination", "names": list("abcd")}, {"pieces": pieces}))[:2] == ["pieces:", "  colour 0 · room: courtyard · injured no"]
+    # Generals & Assassins' rounds played count themselves from 1, and read "rounds played 0:" above "round 1"
+    played = [{"round": r, "reason": "KING_DEFEATED"} for r in (1, 2)]
+    assert list(table_lines({"game": "generals-and-assassins", "names": ["a", "b"]}, {"rounds_played": played})) == [
+        "rounds played:", "  round 1 · reason: king defeated", "  round 2 · reason: king defeated",
+    ]  # fmt: skip
 
 
 def test_a_general_s_war_round_end_says_whether_it_was_cut_short() -> None:

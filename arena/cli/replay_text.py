@@ -245,13 +245,13 @@ def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:
 def _placed(value: list[dict[str, Any]]) -> bool:
     """Flat records that carry their own place, as the viewer's ``records`` leaves them unnumbered: a ``position`` (Land &
     Castle's lands in a seat's view, a known card's place in a pile), or a field that counts them 0, 1, 2 (the
-    Assassination Game's pieces by colour). Numbered from 1 beside it, they read "lands 1: position 0", "draw pile 1:
-    position 16 · card 2h", "pieces 1: colour 0"."""
+    Assassination Game's pieces by colour) or 1, 2, 3 (Generals & Assassins' rounds played). Numbered beside it, they
+    read "lands 1: position 0", "draw pile 1: position 16 · card 2h", "pieces 1: colour 0", "rounds played 0: round 1"."""
     if any(isinstance(item.get("seat"), int) for item in value):  # a seat's record stands under its seat
         return False
     flat = not any(_nested(v) for item in value for v in item.values())
     fields = {k for item in value for k in item}
-    counted = len(value) > 1 and any(all(item.get(k) == i for i, item in enumerate(value)) for k in fields)
+    counted = len(value) > 1 and any(all(item.get(k) == i + start for i, item in enumerate(value)) for k in fields for start in (0, 1))
     return flat and ("position" in fields or counted)
 
 

@@ -258,14 +258,18 @@ def test_the_viewer_says_none_for_the_empty_lists_its_frames_name(page: Page, re
 
 def test_records_that_count_themselves_are_not_numbered_again(page: Page, replays: dict[str, Path]) -> None:
     """The Assassination Game's pieces read "0 0 health services", "1 1 tower": a row number beside the piece's colour,
-    which counts them 0, 1, 2… itself. Land & Castle's lands, which nothing else numbers, keep theirs (an attack names
-    "land 3")."""
+    which counts them 0, 1, 2… itself (and Generals & Assassins' rounds played "0 1", "1 2"). Land & Castle's lands, which
+    nothing else numbers, keep theirs (an attack names "land 3")."""
     heads = "t => [...t.tHead.rows[0].cells].map(th => th.textContent)"
     with viewing(page, replays["assassination"]) as states:
         assert [p["colour"] for p in states[0]["pieces"]] == list(range(len(states[0]["pieces"])))
         assert page.eval_on_selector("#table table.records[data-field=pieces]", heads)[0] == "colour"
     with viewing(page, replays["land-and-castle"]):
         assert page.eval_on_selector("#table table.records[data-field=lands]", heads)[0] == "row"  # to a screen reader
+    # Generals & Assassins' rounds played read "0 1", "1 2": a row number beside the round, which counts from 1
+    with viewing(page, replays["generals-and-assassins"]) as states:
+        go_to_step(page, first_step(states, lambda s: len(s["rounds_played"]) > 1))
+        assert page.eval_on_selector("#table table.records[data-field=rounds_played]", heads)[0] == "round"
 
 
 @pytest.mark.parametrize("game", ["generals-war", "assassination"])

@@ -230,11 +230,12 @@
 
   /* A list of flat objects (lands, pieces, rounds played…) as a table, one row each, numbered from 0 unless the
      records carry their own place: a known card's "position" beside a row number read as two positions ("0 3 8♦"),
-     and a column that counts the rows itself (the Assassination Game's pieces by colour) as "0 0", "1 1". */
+     and a column that counts the rows itself as "0 0", "1 1" (the Assassination Game's pieces by colour), or from 1 as
+     "0 1", "1 2" (Generals & Assassins' rounds played, each with its round). */
   function records(key, list) {
     const columns = [];
     for (const item of list) for (const k of Object.keys(item)) if (!columns.includes(k)) columns.push(k);
-    const counted = list.length > 1 && columns.some((c) => list.every((item, i) => item[c] === i));
+    const counted = list.length > 1 && columns.some((c) => [0, 1].some((from) => list.every((item, i) => item[c] === i + from)));
     const numbered = !columns.includes("position") && !counted;
     return el(
       "table",
