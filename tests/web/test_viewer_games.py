@@ -324,3 +324,14 @@ def test_a_kind_named_alike_in_another_game_says_no_empty_choice(page: Page, rep
         go_to_step(page, step)
         arg = page.locator("#step-info .action-line .arg[data-field=card_ids]")
         assert arg.locator(".arg-key").inner_text() == "cards" and "none" in arg.inner_text()
+
+
+def test_the_events_list_does_not_stretch_the_page_below_the_viewer(page: Page, replays: dict[str, Path]) -> None:
+    """A records table in an event (Glory's offers) heads its row numbers with a hidden "row", placed absolutely: placed by
+    the page rather than its cell, those of events scrolled far down the events list stretched a five-player Glory page
+    to 14,000 pixels, most of it blank below the viewer."""
+    with viewing(page, replays["glory"]) as states:
+        go_to_step(page, len(states) - 1)
+        assert page.locator("#events table.records").count() > 0
+        below = page.evaluate("() => document.documentElement.scrollHeight - (document.querySelector('#viewer').getBoundingClientRect().bottom + scrollY)")
+        assert below < 200, f"{below} pixels of page below the viewer"
