@@ -38,8 +38,11 @@ def card(c: Any) -> C:
 
 
 def known_cards(view: Any) -> set[int]:
-    """Cards whose place this bot can see now: its hand, face-up lands, castles, generals, discards, the battle."""
+    """Cards that cannot be the opponent's answer or a face-down land: its hand, face-up lands, castles, generals,
+    discards, the battle, and the cards it knows lie in a draw pile (``view.known``: its own swapped cards, the armies
+    control put under a pile). Cards it knows are in the opponent's hand are still his to play: they stay unseen."""
     known = {c.id for c in view.hand}
+    known.update(pile_card.card.id for seat in view.known for pile_card in seat.draw_pile)
     known.update(land.card.id for land in view.lands if land.HasField("card"))
     for p in view.players:
         known.update(c.id for c in p.discard)

@@ -123,9 +123,14 @@ function chooseClaim(view: lc.View, choice: ChoiceOf<"land-and-castle", "claimCh
   );
 }
 
-/** Cards this bot cannot see now: the opponent's hand, both draw piles and the face-down lands. */
+/**
+ * Cards that may be the opponent's answer or a face-down land: the opponent's hand, both draw piles and the face-down
+ * lands, less the cards it knows lie in a draw pile (`view.known`: its own swapped cards, the armies control put under
+ * a pile). Cards it knows are in the opponent's hand are still his to play: they stay.
+ */
 function unseenCards(view: lc.View): Card[] {
   const seen = [
+    ...view.known.flatMap((seat) => seat.drawPile.map((pileCard) => pileCard.card)),
     ...view.hand,
     ...view.lands.map((land) => land.card),
     ...view.players.flatMap((p) => [...p.discard, p.castle, p.general]),
