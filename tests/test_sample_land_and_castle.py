@@ -13,13 +13,13 @@ def test_cards_known_to_lie_in_a_draw_pile_are_not_counted_as_possible_answers()
     opponent cannot give. (The TypeScript twin, test_typescript_choices, must choose alike.)"""
     known_cards = load_bot_class("land_and_castle_heuristic", "known_cards")
     view = lc.View(
-        hand=[cards_pb2.Card(id=1, rank=2, suit=0)],
+        hand=[cards_pb2.Card(id=1)],
         known=[
-            lc.KnownCards(seat=0, draw_pile=[cards_pb2.PileCard(position=0, card=cards_pb2.Card(id=20, rank=8, suit=1))]),
+            lc.KnownCards(seat=0, draw_pile=[cards_pb2.PileCard(position=0, card=cards_pb2.Card(id=20))]),
             lc.KnownCards(
                 seat=1,
-                draw_pile=[cards_pb2.PileCard(position=3, card=cards_pb2.Card(id=40, rank=2, suit=3))],
-                hand=[cards_pb2.Card(id=50, rank=12, suit=3)],
+                draw_pile=[cards_pb2.PileCard(position=3, card=cards_pb2.Card(id=40))],
+                hand=[cards_pb2.Card(id=50)],
             ),
         ],
     )
