@@ -26,9 +26,9 @@ marks: list[tuple[str, int, float, float]] = []
 handle = BotDriver.handle
 
 
-def marked(self: BotDriver, msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+def marked(self: BotDriver, msg: pb.RefereeMessage, received_at: float | None = None) -> list[pb.BotMessage]:
     reached = time.perf_counter()
-    replies = handle(self, msg)
+    replies = handle(self, msg, received_at)
     if msg.WhichOneof("msg") == "decision":
         marks.append((os.environ.get("ARENA_MATCH_ID", ""), msg.decision.request_id, reached, time.perf_counter()))
     return replies
