@@ -143,3 +143,17 @@ def test_a_verdict_kind_reads_in_words_by_the_same_rule() -> None:
     assert set(words) == set(pb.VerdictKind.keys())
     assert len(set(words.values())) == len(words) and all("_" not in said for said in words.values())
     assert verdict_text("CRASH") == "crash" and verdict_text("SOMETHING_NEW") == "SOMETHING_NEW"  # a kind of a newer referee: as sent
+
+
+def test_a_turns_pass_and_an_attacks_refusals_say_what_they_mean() -> None:
+    """Glory's turn choice read "can pass no" whenever the hand held a card; Generals & Assassins' attack read
+    "declined seat 0" without saying to what (those seats chose not to assist)."""
+    names = ["a", "b", "c"]
+    turn = message_line({"turn_choice": {"can_pass": False, "king_targets": [1]}}, names, words=enum_words("glory"), game="glory")
+    assert "a card must be played" in turn and "can pass" not in turn, turn
+    empty = message_line({"turn_choice": {"can_pass": True}}, names, words=enum_words("glory"), game="glory")
+    assert "pass is the only action" in empty, empty
+    battle = {"kind": "ATTACK", "attacker": 1, "defender": 0, "declined": [2], "attack_points": 7}
+    table = list(table_lines({"game": "generals-and-assassins", "names": names}, {"battle": battle}))
+    assert any("declined to assist seat 2 (c)" in line for line in table), table
+    assert "declined to assist" not in " ".join(table_lines({"game": "generals-and-assassins", "names": names}, {"battle": {**battle, "kind": "ASSASSINATION"}}))

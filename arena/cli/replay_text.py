@@ -37,7 +37,7 @@ CARD_KEYS = {"id", "rank", "suit"}
 SEAT_KEYS = frozenset({
     "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat",
     "to_seat", "loser", "dealer", "leader", "owner", "dealt_by", "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to",
-    "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants", "declined", "targets",
+    "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants", "declined", "declined_to_assist", "targets",
     "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
 })  # fmt: skip
 #: Fields that name a seat in one game alone (the viewer's ``TOUCHES`` ``seats``, kept the same by a test): Glory's

@@ -59,8 +59,10 @@ KIND_FIELDS: Mapping[str, Mapping[str, Mapping[str, str | None]]] = MappingProxy
     },
     # Generals & Assassins' assassination: no one assists it or is offered land for it (the rules' "Other players may not
     # assist during assassinations"), and it counts no points ("0 for assassinations", generals_and_assassins.proto)
+    # and its attack's "declined: seat 0" did not say to what: those seats chose not to assist
     "generals-and-assassins": {
         "ASSASSINATION": dict.fromkeys(("offers", "assists", "declined", "attack_points", "defence_points")),
+        "ATTACK": {"declined": "declined_to_assist"},
     },
 })  # fmt: skip
 #: Flags of a game's messages, as ``kind.field`` (the message's kind as its oneof names it), said by what they mean
@@ -74,8 +76,12 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         # every round's end read "game over no"
         "round_ended.game_over": ("the game is over", "another round follows"),
     },
-    # Glory's game end read "tie unbroken no" after every game with one winner
-    "glory": {"game_ended.tie_unbroken": ("still tied after the last extra round: the win is shared", "no tie")},
+    # Glory's game end read "tie unbroken no" after every game with one winner, and its turn's choice "can pass no"
+    # whenever the hand held a card (passing is the only action of an empty hand)
+    "glory": {
+        "game_ended.tie_unbroken": ("still tied after the last extra round: the win is shared", "no tie"),
+        "turn_choice.can_pass": ("the hand is empty: pass is the only action", "a card must be played"),
+    },
     # The Assassination Game's answers and its president's moves: a replay's JSON leaves a false flag out, and every player
     # who stayed out of the holding cell read "leave cell" (AS-31), a police officer who let the sniper go "detain sniper"
     # (AS-22); where the flag was written, "leave no", "by secret service no"

@@ -13,7 +13,7 @@
   const SEAT_KEYS = new Set([
     "seat", "attacker", "defender", "acting", "turn_player", "first_player", "next_first_player", "target", "winner", "player", "from_seat", "to_seat", "loser", "dealer", "leader", "owner", "dealt_by",
     "seats", "winners", "by", "by_seat", "eliminated", "conquest_point_to", "defeat_point_to", "offerer", "recipient", "assisted", "attacker_assistants", "defender_assistants",
-    "declined", "targets", "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
+    "declined", "declined_to_assist", "targets", "king_targets", "conquer_targets", "recipients", "secret_service_token", "bad_cop_token", "revealed",
   ]);
   /* Fields that are a list of one value per seat, in seat order ("in seat order" in the .proto files): each value is
      named with its seat, "scores seat 0 (alice) 6, seat 1 (bob) 5" (arena/cli/replay_text.py BY_SEAT_KEYS, kept the
