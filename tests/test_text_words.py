@@ -150,7 +150,7 @@ def test_a_turns_pass_and_an_attacks_refusals_say_what_they_mean() -> None:
     "declined seat 0" without saying to what (those seats chose not to assist)."""
     names = ["a", "b", "c"]
     turn = message_line({"turn_choice": {"can_pass": False, "king_targets": [1]}}, names, words=enum_words("glory"), game="glory")
-    assert "a card must be played" in turn and "can pass" not in turn, turn
+    assert "no passing with cards in hand" in turn and "can pass" not in turn, turn
     empty = message_line({"turn_choice": {"can_pass": True}}, names, words=enum_words("glory"), game="glory")
     assert "pass is the only action" in empty, empty
     battle = {"kind": "ATTACK", "attacker": 1, "defender": 0, "declined": [2], "attack_points": 7}

@@ -80,7 +80,7 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
     # whenever the hand held a card (passing is the only action of an empty hand)
     "glory": {
         "game_ended.tie_unbroken": ("still tied after the last extra round: the win is shared", "no tie"),
-        "turn_choice.can_pass": ("the hand is empty: pass is the only action", "a card must be played"),
+        "turn_choice.can_pass": ("the hand is empty: pass is the only action", "no passing with cards in hand"),
     },
     # The Assassination Game's answers and its president's moves: a replay's JSON leaves a false flag out, and every player
     # who stayed out of the holding cell read "leave cell" (AS-31), a police officer who let the sniper go "detain sniper"
