@@ -107,8 +107,10 @@ def optional_id(holder: Any, field: str) -> int | None:
 
 
 def unseen(view: Any) -> list[int]:
-    """The cards whose place the seat cannot see: not in its hand, on a face-up land, a castle, a general, a discard pile or the battle."""
+    """The cards that may be the opponent's army: not in the seat's hand, on a face-up land, a castle, a general, a
+    discard pile or the battle, nor known to lie in a draw pile (``view.known``, LC-25)."""
     seen = {c.id for c in view.hand} | {land.card.id for land in view.lands if land.HasField("card")}
+    seen |= {pile_card.card.id for known in view.known for pile_card in known.draw_pile}
     for p in view.players:
         seen |= {c.id for c in p.discard} | {c for c in (optional_id(p, "castle"), optional_id(p, "general")) if c is not None}
     if view.HasField("battle"):
@@ -126,7 +128,7 @@ def win_chance(view: Any, army: int, position: int) -> float:
     mine = battle_side(me, army, land, optional_id(view.players[me], "general"), optional_id(view.players[me], "castle"), True)
     general, castle = optional_id(view.players[foe], "general"), optional_id(view.players[foe], "castle")
     pool = unseen(view)
-    return sum(battle_winner(mine, battle_side(foe, d, land, general, castle, False))[0] == me for d in pool) / len(pool)
+    return sum(battle_winner(mine, battle_side(foe, d, land, general, castle, False))[0] == me for d in pool) / max(1, len(pool))  # none left: 0, as the bot counts it
 
 
 def owner_of(view: Any, position: int) -> int | None:
