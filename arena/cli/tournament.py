@@ -184,7 +184,10 @@ def tournament(
 
         def advance(done: int, planned: int, played: Any) -> None:
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
-            progress.update(task, completed=done, total=planned, description=label + note)
+            if played.from_save:  # counted at once: the time left is estimated from the games played from here on
+                progress.reset(task, completed=done, total=planned, description=label + note)
+            else:
+                progress.update(task, completed=done, total=planned, description=label + note)
             so_far.add(played.scheduled.index, played.result)
             if report_every and not as_json and done % report_every == 0 and done < planned:
                 progress.console.print(interim_line(so_far, labels, done, planned), soft_wrap=True, highlight=False)

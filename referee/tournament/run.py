@@ -102,6 +102,8 @@ class PlayedGame:
     #: game read from a file saved by an Arena that kept neither.
     logs: tuple[str, ...] = ()
     why: tuple[dict[str, Any] | None, ...] = ()
+    #: Read from the ``--save`` file, not played now: a progress bar leaves it out of its rate.
+    from_save: bool = False
 
     @property
     def result(self) -> GameResult:
@@ -210,7 +212,7 @@ class _Player:
             replay = Path(kept["replay"]) if kept.get("replay") else None
             return PlayedGame(
                 game, tuple(kept["ranks"]), tuple(kept["scores"]), tuple(kept["forfeited"]), kept["match_id"],
-                replay if replay is not None and replay.is_file() else None, *kept_notes(kept, len(game.seats)),
+                replay if replay is not None and replay.is_file() else None, *kept_notes(kept, len(game.seats)), from_save=True,
             )  # fmt: skip
         played = await self._play(game)
         if self.saved is not None:
