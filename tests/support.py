@@ -254,3 +254,13 @@ def play_tracked(game: Game[Any], trackers: Sequence[Any], move: Callable[[], tu
         seat, action = move()
         tell_trackers(trackers, game.apply(seat, action))
     return compared
+
+
+def so_far(num_bots: int, played: Iterable[Any]) -> Any:
+    """The standings so far (``--report-every``'s ``SoFar``) of ``played`` games, taken in the order given."""
+    from referee.tournament.standings import SoFar
+
+    tally = SoFar(num_bots)
+    for game in played:
+        tally.add(game.scheduled.index, game.result)
+    return tally

@@ -489,6 +489,7 @@ def test_a_swiss_round_pairs_the_bots_by_the_points_of_the_rounds_before(tmp_pat
 def test_the_standings_so_far_are_those_of_the_schedule_order_whatever_order_the_games_ended_in() -> None:
     """With -j above 1 games end out of order; TrueSkill depends on the order it reads them in, so --report-every reads the schedule's."""
     from arena.cli.tournament import interim_line
+    from tests.support import so_far
     from referee.tournament.run import PlayedGame
     from referee.tournament.schedule import ScheduledGame
 
@@ -498,8 +499,8 @@ def test_the_standings_so_far_are_those_of_the_schedule_order_whatever_order_the
         seats = (index % 3, (index + 1) % 3)  # three bots, each pair in turn
         ranks = (1, 2) if won else (2, 1)
         played.append(PlayedGame(ScheduledGame(index, index, index, seats, index, seats), ranks, (0.0, 0.0), (False, False), f"m{index}"))
-    line = interim_line(played, ["a", "b", "c"], len(played), 10)
-    assert interim_line(list(reversed(played)), ["a", "b", "c"], len(played), 10) == line
+    line = interim_line(so_far(3, played), ["a", "b", "c"], len(played), 10)
+    assert interim_line(so_far(3, reversed(played)), ["a", "b", "c"], len(played), 10) == line
 
 
 def test_a_crashing_bot_forfeits_and_the_tournament_goes_on(tmp_path: Path) -> None:

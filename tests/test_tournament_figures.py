@@ -267,23 +267,25 @@ def test_an_sprt_reports_the_first_bot_s_elo_with_its_sign(tmp_path: Path, monke
 
 def test_the_standings_so_far_give_each_bot_s_share_of_the_points_a_draw_counting_half() -> None:
     from arena.cli.tournament import interim_line
+    from tests.support import so_far
     from referee.tournament.run import PlayedGame
     from referee.tournament.schedule import ScheduledGame
 
     drawn = PlayedGame(ScheduledGame(0, 0, 0, (0, 1), 1, (0, 1)), (1, 1), (0.0, 0.0), (False, False), "m0")
     won = PlayedGame(ScheduledGame(1, 0, 0, (0, 1), 1, (1, 0)), (2, 1), (0.0, 1.0), (False, False), "m1")
-    line = interim_line([drawn, won], ["mine", "theirs"], 2, 4)
+    line = interim_line(so_far(2, [drawn, won]), ["mine", "theirs"], 2, 4)
     assert line.startswith("after 2 of 4 games: 1. mine 1-1-0 (75%, μ−3σ ") and " · 2. theirs 0-1-1 (25%, μ−3σ " in line
 
 
 def test_the_standings_so_far_number_only_the_bots_that_have_played() -> None:
     """A bot yet to play rates μ−3σ 0, above a bot that lost: the line skipped its place ("1. ... · 3. ...")."""
     from arena.cli.tournament import interim_line
+    from tests.support import so_far
     from referee.tournament.run import PlayedGame
     from referee.tournament.schedule import ScheduledGame
 
     lost = [PlayedGame(ScheduledGame(i, i, 0, (0, 1), 1, (0, 1)), (1, 2), (1.0, 0.0), (False, False), f"m{i}") for i in range(2)]
-    line = interim_line(lost, ["mine", "theirs", "later"], 2, 6)
+    line = interim_line(so_far(3, lost), ["mine", "theirs", "later"], 2, 6)
     assert line.startswith("after 2 of 6 games: 1. mine 2-0-0 ") and " · 2. theirs 0-0-2 " in line, line
     assert line.endswith(" (1 yet to play)") and "later" not in line
 

@@ -35,7 +35,7 @@ def run(main: Coroutine[Any, Any, T]) -> T:
     quits at once (exit 130), as a user pressing it a third time wants. A cancellation by Ctrl-C ends in
     KeyboardInterrupt, as ``asyncio.run``'s does; by SIGTERM, in ``Terminated``.
     """
-    stopped_by: list[signal.Signals] = []
+    stopped_by: signal.Signals | None = None
     interrupts = 0
 
     async def guarded() -> T:
@@ -44,15 +44,15 @@ def run(main: Coroutine[Any, Any, T]) -> T:
         assert task is not None
 
         def stop(sig: signal.Signals) -> None:
-            nonlocal interrupts
+            nonlocal interrupts, stopped_by
             if sig == signal.SIGINT:
                 interrupts += 1
-                if interrupts == 2 and stopped_by:
+                if interrupts == 2 and stopped_by is not None:
                     print("arena: stopping: bots are being stopped and what was played is kept; Ctrl-C again quits at once", file=sys.stderr, flush=True)
                 elif interrupts > 2:
                     os._exit(INTERRUPTED)
-            if not stopped_by:
-                stopped_by.append(sig)
+            if stopped_by is None:
+                stopped_by = sig
                 task.cancel()
 
         installed: list[signal.Signals] = []
@@ -74,9 +74,9 @@ def run(main: Coroutine[Any, Any, T]) -> T:
     try:
         return asyncio.run(guarded())
     except asyncio.CancelledError:
-        if stopped_by == [signal.SIGTERM]:
+        if stopped_by == signal.SIGTERM:
             print("arena: stopped by SIGTERM", file=sys.stderr)
             raise Terminated(TERMINATED) from None
-        if stopped_by == [signal.SIGINT]:
+        if stopped_by == signal.SIGINT:
             raise KeyboardInterrupt from None
         raise

@@ -6,7 +6,6 @@ import json
 import math
 import os
 import random
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -227,14 +226,8 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def interim_line(played: SoFar | Iterable[Any], labels: list[str], done: int, planned: int) -> str:
+def interim_line(played: SoFar, labels: list[str], done: int, planned: int) -> str:
     """The standings after the games played so far (``--report-every``), in schedule order, on one line."""
-    from referee.tournament.standings import SoFar
-
-    if not isinstance(played, SoFar):
-        games, played = played, SoFar(len(labels))
-        for g in games:
-            played.add(g.scheduled.index, g.result)
     rows = [r for r in played.standings().rows if r.games]
     shown = [
         f"{place}. {labels[r.bot]} {r.wins}-{r.draws}-{r.losses} ({r.points / r.games:.0%}, μ−3σ {r.conservative:.1f})"

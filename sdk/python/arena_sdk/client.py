@@ -53,8 +53,8 @@ _REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION
 
 
 #: A read that took longer than this waited for its message: the message came then, not while ``act`` ran. (A
-#: message already there is read in tens of microseconds; a loaded machine may take longer, and the bound then
-#: falls back to the read's moment, as before it was kept.)
+#: message already there is read in tens of microseconds; on a loaded machine it may take longer, and the request
+#: is then timed from the read, without the bound.)
 WAITED_S = 0.001
 
 
