@@ -64,7 +64,7 @@ def test_hello_carries_the_match_the_token_and_the_bots_name_and_version() -> No
 def test_each_decision_gets_its_own_retries_and_a_rejection_of_another_request_is_not_answered() -> None:
     bot = Recorder()
     bot.max_retries = 1
-    driver = BotDriver(bot)
+    driver = BotDriver(bot, clock=lambda: 0.0)  # no time passes: each act is told the referee's figures as sent
     driver.handle(START)
     answered = [[r.WhichOneof("msg") for r in driver.handle(m)] for m in (reveal_request(5), rejection(5), rejection(5), rejection(4))]
     assert answered == [["action"], ["action"], ["give_up"], []]

@@ -90,7 +90,7 @@ test("hello carries the match, the token, the protocol version and the bot's nam
 
 test("a decision is answered with the same request id and the action in its game's envelope", async () => {
   const bot = new Recorder();
-  const driver = new BotDriver(bot);
+  const driver = new BotDriver(bot, undefined, () => 0); // no time passes: act is told the referee's figures as sent
   assert.deepEqual(await driver.handle(START), []);
   const replies = await driver.handle(squadRequest(12, false));
   assert.equal(replies.length, 1);
