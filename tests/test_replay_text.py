@@ -363,6 +363,16 @@ def test_an_event_only_some_seats_were_told_says_which() -> None:
     assert list(step_lines(data, frame)) == ["3. seat 1 (b): pass turn", "   · cards drawn: seat 1 (b)  [seen by seat 1 (b)]", "   · round started"]
 
 
+def test_a_happening_told_in_part_to_the_others_is_listed_once_saying_what_they_missed(tmp_path: Path) -> None:
+    """The everything view lists a draw once, with its cards (frames.everything_events): the line says what the other
+    seats were not told of it, where it listed the draw again as a count."""
+    replay = tmp_path / "gw.json"
+    replay.write_text(json.dumps(replay_data("generals-war", 2, seed=3)))
+    out = runner.invoke(app, ["replay", str(replay), "--step", "0"]).output
+    draws = [line for line in out.splitlines() if "cards drawn" in line]
+    assert len(draws) == 2 and all(line.endswith("; the others were told it without its cards]") for line in draws), draws
+
+
 def test_the_text_ends_with_the_verdicts_in_words_their_detail_only_where_the_viewer_gives_it(tmp_path: Path) -> None:
     """The text told no verdict at all, where the viewer's header gives them: a seat's own (and everyone's view) with
     its decision and detail, another seat's view the kind alone (the detail may name the cards the seat tried)."""

@@ -197,10 +197,16 @@ def step_lines(data: dict[str, Any], frame: dict[str, Any]) -> Iterator[str]:
             yield f"     note: {frame['note']}"
     for event in frame.get("events", []):
         seen = event.get("visible_to")
-        private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}]" if isinstance(seen, list) else ""
+        private = f"  [seen by {', '.join(seat_ref(data, s) for s in seen)}{others_miss(event)}]" if isinstance(seen, list) else ""
         yield f"   · {message_line(event.get('event'), names, rounds, words, game, data.get('seat'))}{private}"
     if "decision" in frame:
         yield f"   asked to decide: {message_line(frame['decision'], names, rounds, words, game)}"
+
+
+def others_miss(event: dict[str, Any]) -> str:
+    """What the other seats were not told of an event the everything view lists once (``frames.everything_events``)."""
+    missed = event.get("others_miss")
+    return f"; the others were told it without its {', '.join(label(k) for k in missed)}" if missed else ""
 
 
 def table_lines(data: dict[str, Any], state: dict[str, Any]) -> Iterator[str]:

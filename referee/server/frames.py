@@ -134,6 +134,38 @@ def event_json(codec: GameCodec, event: Event, seq: int, with_visibility: bool) 
     return out
 
 
+def everything_events(codec: GameCodec, events: list[tuple[int, Event]], num_players: int) -> list[dict[str, Any]]:
+    """Every event, a happening told in full to one seat and in part to the others (``core.game.split``) listed once.
+
+    The full one, first, carries ``others_told``: what the rest were told, with its ``seq``; and ``others_miss``: the
+    fields they were not told. Listed apart, each private draw showed twice, once with its cards and once as a count."""
+    told = [event_json(codec, event, seq, True) for seq, event in events]
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(told):
+        if i + 1 < len(told) and told_in_part(told[i], told[i + 1], num_players):
+            told[i]["others_told"] = told[i + 1]
+            ((body,), (part,)) = (told[i]["event"].values(), told[i + 1]["event"].values())
+            told[i]["others_miss"] = [key for key, value in body.items() if part.get(key) != value]
+            out.append(told[i])
+            i += 2
+        else:
+            out.append(told[i])
+            i += 1
+    return out
+
+
+def told_in_part(full: dict[str, Any], part: dict[str, Any], num_players: int) -> bool:
+    """Whether ``part`` is ``full`` as told to every other seat: to the seats ``full`` is not, of the same kind, each
+    field the same as in ``full`` or left empty (the others miss the cards drawn, not the count nor whose draw it was)."""
+    one, rest = full["visible_to"], part["visible_to"]
+    if one is None or rest is None or len(one) != 1 or set(rest) != set(range(num_players)) - set(one):
+        return False
+    ((kind, body),) = full["event"].items()
+    ((part_kind, part_body),) = part["event"].items()
+    return kind == part_kind and all(body.get(key) == value or value in ([], None) for key, value in part_body.items())
+
+
 def parse_seat(raw: str | int, num_players: int) -> Seat:
     """``all`` or a seat number of the match; ValueError otherwise."""
     if raw == ALL:
@@ -165,7 +197,7 @@ def _frame(
         frame["actor"] = None
     if seat == ALL:
         frame["state"] = game.full_state()
-        frame["events"] = [event_json(codec, e, seq, True) for seq, e in events]
+        frame["events"] = everything_events(codec, events, game.num_players)
     else:
         assert isinstance(seat, int)
         frame["state"] = view_json(codec, game.view(seat))

@@ -18,7 +18,7 @@ from referee.core.cards import card_str
 from referee.core.game import Game
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
-from referee.server.frames import ALL, FrameCache, build_frames, message_json, parse_seat, replay_summary
+from referee.server.frames import ALL, FrameCache, build_frames, message_json, parse_seat, replay_summary, told_in_part
 from referee.server.replay import FORMAT, VERSION, ReplayError
 from referee.server.words import CARD_ID_KEY, EMPTY_TOLD, enum_words
 from tests.support import random_playout
@@ -163,7 +163,7 @@ def test_the_frames_carry_which_empty_lists_say_none_for_the_viewer(case: dict[s
 def test_the_all_frames_hold_the_full_state_and_every_event(case: dict[str, Any]) -> None:
     built = build_frames(case, ALL)
     assert built["seat"] == ALL
-    events = [e for frame in built["frames"] for e in frame["events"]]
+    events = [told for frame in built["frames"] for e in frame["events"] for told in (e, e.get("others_told")) if told is not None]
     assert [e["seq"] for e in events] == list(range(len(case["events"])))
     assert [e["visible_to"] for e in events] == [e["visible_to"] for e in case["events"]]
     for frame, (game, _) in zip(built["frames"], steps(case)):
@@ -174,6 +174,29 @@ def test_the_all_frames_hold_the_full_state_and_every_event(case: dict[str, Any]
     assert built["frames"][-1]["state"] == case["final_state"]
     assert built["frames"][-1]["result"] == case["game_result"] | {"scores": [float(s) for s in case["game_result"]["scores"]]}
     assert built["frames"][-1]["over"] and not any(f["over"] for f in built["frames"][:-1])
+
+
+def test_the_all_frames_list_a_happening_told_in_full_to_one_seat_and_in_part_to_the_others_once(case: dict[str, Any]) -> None:
+    """A draw is told with its cards to the drawer and as a count to the rest (core.game.split): the everything view
+    listed both, each private draw twice. It lists the full one, with what the others were told as its ``others_told``."""
+    everyone = set(range(case["num_players"]))
+    folded = 0
+    for frame in build_frames(case, ALL)["frames"]:
+        listed = frame["events"]
+        for e in listed:
+            if "others_told" in e:
+                folded += 1
+                part = e["others_told"]
+                assert len(e["visible_to"]) == 1 and set(part["visible_to"]) == everyone - set(e["visible_to"])
+                assert part["seq"] == e["seq"] + 1 and part["event"].keys() == e["event"].keys()
+                ((kind, body),) = e["event"].items()
+                told = part["event"][kind]
+                assert all(body[k] == v or v == [] for k, v in told.items()) and body.keys() == told.keys(), "the others were told less, nothing else"
+                assert e["others_miss"] == [k for k in body if body[k] != told[k]]
+        for first, second in zip(listed, listed[1:]):
+            assert not told_in_part(first, second, case["num_players"]), "a happening told in part, listed apart"
+    if case["game"] != "assassination":  # its private events are told to one seat alone, with nothing to the others
+        assert folded, "every other game deals its cards unseen by the other seats"
 
 
 def test_a_replay_that_does_not_re_play_is_refused() -> None:

@@ -109,7 +109,9 @@ def test_an_events_seats_are_named_with_their_bots_and_as_text(page: Page, glory
         (draw,) = event_texts(page, "first player draw")
         assert "seats seat 0 (glory-heuristic), seat 1 (random)" in draw, draw
         told = [text for text in event_texts(page, "cards drawn") if "seen by" in text]
-        assert told and all(re.search(r"seen by seat \d \((glory-heuristic|random)\)$", text) for text in told), told
+        # each draw once, with its cards and what the others were told (a count): once listed again as that count
+        assert told and all(re.search(r"seen by seat \d \((glory-heuristic|random)\); the others were told it without its cards$", text) for text in told), told
+        assert len(told) == len(event_texts(page, "cards drawn")), "a draw listed again as the others were told it"
         go_to_step(page, int(page.get_attribute("#scrub", "max") or 0))
         (end,) = event_texts(page, "game ended")
         assert "winners seat 0 (glory-heuristic)" in end, end

@@ -461,7 +461,16 @@
       el("span", { class: "kind" }, label(kind)),
       " ",
       inline(body, rounds, kind),
-      Array.isArray(seen) ? el("span", { class: "badge private", title: "a private event: only these seats were told" }, "seen by ", seen.map((s, i) => [i ? ", " : "", seatRef(s)])) : null
+      Array.isArray(seen)
+        ? el(
+            "span",
+            { class: "badge private", title: "a private event: only these seats were told" + (ev.others_miss ? "; the others were told it in part" : "") },
+            "seen by ",
+            seen.map((s, i) => [i ? ", " : "", seatRef(s)]),
+            /* the same happening as the others were told it is not listed apart (frames.everything_events) */
+            ev.others_miss ? `; the others were told it without its ${ev.others_miss.map(label).join(", ")}` : null
+          )
+        : null
     );
   }
 
