@@ -16,6 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import proto_docs  # beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 PACKAGE_DIR = Path("arena") / "v1"
@@ -28,6 +30,7 @@ def generate(out_root: Path) -> list[Path]:
 
     sources = sorted(str(p.relative_to(PROTO_ROOT)) for p in (PROTO_ROOT / PACKAGE_DIR).glob("*.proto"))
     include = Path(protoc.__file__).parent / "_proto"
+    descriptors = out_root / "descriptors.pb"  # with the comments, for proto_docs
     args = [
         "protoc",
         f"-I{PROTO_ROOT}",
@@ -35,10 +38,19 @@ def generate(out_root: Path) -> list[Path]:
         f"--python_out={out_root}",
         f"--pyi_out={out_root}",
         f"--grpc_python_out={out_root}",
+        f"--descriptor_set_out={descriptors}",
+        "--include_source_info",
         *sources,
     ]
     if protoc.main(args) != 0:
         raise SystemExit("protoc failed")
+    for file in proto_docs.read_set(descriptors):
+        docs = proto_docs.documented(file)
+        module = out_root / file.name.removesuffix(".proto")
+        code, stub = module.with_name(module.name + "_pb2.py"), module.with_name(module.name + "_pb2.pyi")
+        code.write_text(code.read_text() + proto_docs.runtime_docs(docs))
+        stub.write_text(proto_docs.stub_with_docs(stub.read_text(), docs))
+    descriptors.unlink()
     written = sorted((out_root / PACKAGE_DIR).glob("*_pb2*.py*"))
     for path in written:
         path.write_text(HEADER + path.read_text())

@@ -10,109 +10,194 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """What the round is waiting for."""
     __slots__ = ()
     PHASE_UNSPECIFIED: _ClassVar[Phase]
+    """Never sent."""
     ALLEGIANCE: _ClassVar[Phase]
+    """The bad-cop token holder is choosing his side (before the first turn)."""
     MOVEMENT: _ClassVar[Phase]
+    """Every living player is playing a movement card face down."""
     PRESIDENT: _ClassVar[Phase]
+    """The revealed Secret Service agent is moving the president."""
     EVENT: _ClassVar[Phase]
+    """Every living player is playing an event card face down."""
     ACTION: _ClassVar[Phase]
+    """The players who turned over action cards are choosing their actions."""
     REACTION: _ClassVar[Phase]
+    """Answers to what the action stage did, one question at a time: the police officer detains the sniper or not, a piece the agent detained leaves the cell or not, every living player but the bomber detains the bomber or not."""
     ROUND_OVER: _ClassVar[Phase]
+    """The round is over; the dealer starts the next one."""
     OVER: _ClassVar[Phase]
+    """The game is over."""
 
 class Room(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """A room of the board (see docs/games/assassination.md for the map)."""
     __slots__ = ()
     ROOM_UNSPECIFIED: _ClassVar[Room]
+    """Never sent."""
     COURTYARD: _ClassVar[Room]
+    """Row 1, column 1: where everyone starts; open air."""
     HALL: _ClassVar[Room]
+    """Row 1, column 2."""
     PODIUM: _ClassVar[Room]
+    """Row 1, column 0: where the president speaks."""
     TOWER: _ClassVar[Room]
+    """Row 0, column 0: overlooks the podium."""
     HELIPAD: _ClassVar[Room]
+    """Row 1, column 3: a refuge after an incident; open air."""
     BUNKER: _ClassVar[Room]
+    """Row 2, column 3: a refuge after an incident."""
     SECURITY_OFFICE: _ClassVar[Room]
+    """Row 0, column 1: cannot be blown up."""
     HOLDING_CELL: _ClassVar[Room]
+    """Inside the security office: detained pieces are locked here."""
     HEALTH_SERVICES: _ClassVar[Room]
+    """Row 0, column 2: where the wounded are taken."""
     PUBLIC_EXIT: _ClassVar[Room]
+    """Row 2, column 2: the end of the photo op, and the way out for escaping assassins."""
 
 class Identity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """A secret identity (the reporter is a piece, never a seat)."""
     __slots__ = ()
     IDENTITY_UNSPECIFIED: _ClassVar[Identity]
+    """Never sent."""
     SECRET_SERVICE: _ClassVar[Identity]
+    """Secret Service agent (good)."""
     POLICE_OFFICER: _ClassVar[Identity]
+    """Undercover police officer (good, unless he chose to be the bad cop)."""
     SNIPER: _ClassVar[Identity]
+    """Sniper (an assassin)."""
     BOMBER: _ClassVar[Identity]
+    """Bomber (an assassin)."""
     REPORTER: _ClassVar[Identity]
+    """The reporter, moved at random."""
 
 class Direction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Where a movement card sends its piece."""
     __slots__ = ()
     DIRECTION_UNSPECIFIED: _ClassVar[Direction]
+    """Never sent."""
     UP: _ClassVar[Direction]
+    """Spades: towards row 0."""
     DOWN: _ClassVar[Direction]
+    """Hearts: towards row 2."""
     LEFT: _ClassVar[Direction]
+    """Diamonds: towards column 0."""
     RIGHT: _ClassVar[Direction]
+    """Clubs: towards column 3."""
     STAY: _ClassVar[Direction]
+    """Aces and jokers: do not move."""
 
 class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """What a revealed player does in the action stage."""
     __slots__ = ()
     ACTION_KIND_UNSPECIFIED: _ClassVar[ActionKind]
+    """Never sent."""
     NOTHING: _ClassVar[ActionKind]
+    """Reveal only."""
     SNIPE: _ClassVar[ActionKind]
+    """Sniper: shoot from the tower at the president on the podium."""
     SHOOT_PRESIDENT: _ClassVar[ActionKind]
+    """Sniper or bad cop: shoot the president in the same room."""
     SHOOT_PLAYER: _ClassVar[ActionKind]
+    """Sniper or police officer: shoot the piece `target_colour` in the same room."""
     DETONATE: _ClassVar[ActionKind]
+    """Bomber: blow up `target_room`."""
     DETAIN: _ClassVar[ActionKind]
+    """Agent or police officer: detain the piece `target_colour` in the same room."""
     LEAVE_CELL: _ClassVar[ActionKind]
+    """Police officer detained by the agent: leave the holding cell for the security office."""
 
 class PresidentStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """How the president is."""
     __slots__ = ()
     PRESIDENT_STATUS_UNSPECIFIED: _ClassVar[PresidentStatus]
+    """Never sent."""
     UNHARMED: _ClassVar[PresidentStatus]
+    """Unhurt."""
     INJURED: _ClassVar[PresidentStatus]
+    """Wounded once; a second wound kills."""
     KILLED: _ClassVar[PresidentStatus]
+    """Dead."""
 
 class RevealReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why a player or the reporter was revealed."""
     __slots__ = ()
     REVEAL_REASON_UNSPECIFIED: _ClassVar[RevealReason]
+    """Never sent."""
     ACTION_CARD: _ClassVar[RevealReason]
+    """He turned over an action card."""
     INCIDENT: _ClassVar[RevealReason]
+    """An incident occurred: the agent must reveal himself."""
     SHOT: _ClassVar[RevealReason]
+    """He was shot."""
     WITNESS: _ClassVar[RevealReason]
+    """He was in the room when the president was shot at, or saw the bad cop shoot."""
     BLAST: _ClassVar[RevealReason]
+    """He was in the room that blew up."""
     DETAIN_ATTEMPT: _ClassVar[RevealReason]
+    """The police officer tried to detain him: the agent reveals himself."""
     DETAINED_BOMBER: _ClassVar[RevealReason]
+    """He detained the bomber after the blast."""
     LEFT_CELL: _ClassVar[RevealReason]
+    """He was the police officer the agent detained, and left the holding cell."""
 
 class DiceReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """What a die was rolled for."""
     __slots__ = ()
     DICE_REASON_UNSPECIFIED: _ClassVar[DiceReason]
+    """Never sent."""
     SNIPER_SHOT: _ClassVar[DiceReason]
+    """A shot from the tower: 3-6 kills, 2 wounds, 1 misses."""
     BOMB_BLAST: _ClassVar[DiceReason]
+    """A blast in the president's room."""
 
 class RoundOutcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """How a round ended."""
     __slots__ = ()
     ROUND_OUTCOME_UNSPECIFIED: _ClassVar[RoundOutcome]
+    """Never sent."""
     PHOTO_OP_TAKEN: _ClassVar[RoundOutcome]
+    """The president reached the public exit after his speech without an incident."""
     REACHED_SAFETY: _ClassVar[RoundOutcome]
+    """After an incident the president reached the bunker, or the helipad unhurt."""
     ASSASSINATED: _ClassVar[RoundOutcome]
+    """The president was killed."""
     TIME_UP: _ClassVar[RoundOutcome]
+    """The turn limit passed (or nobody was left alive) first."""
 
 class ScoreReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why a score changed."""
     __slots__ = ()
     SCORE_REASON_UNSPECIFIED: _ClassVar[ScoreReason]
+    """Never sent."""
     PHOTO_OP: _ClassVar[ScoreReason]
+    """+7 to each good guy: the photo op, with the reporter free."""
     PRESIDENT_UNHARMED: _ClassVar[ScoreReason]
+    """+5 to each good guy: the president ended the round unhurt."""
     PRESIDENT_WOUNDED: _ClassVar[ScoreReason]
+    """+1 to each bad guy: the president ended the round wounded."""
     PRESIDENT_KILLED: _ClassVar[ScoreReason]
+    """+3 to each bad guy: the president was killed."""
     KILLED_GOOD_GUY: _ClassVar[ScoreReason]
+    """+1 to a bad guy who killed a good guy."""
     KILLED_BAD_GUY: _ClassVar[ScoreReason]
+    """+1 to a good guy who killed a bad guy."""
     KILLED_OWN_SIDE: _ClassVar[ScoreReason]
+    """-1 to a bad guy who killed a bad guy."""
     KILLED_REPORTER: _ClassVar[ScoreReason]
+    """-4 to a good guy, or the police officer whatever his side, who killed the reporter."""
     BAD_GUY_DETAINED: _ClassVar[ScoreReason]
+    """+1 to each good guy for each bad guy detained."""
     DETAINED_REPORTER: _ClassVar[ScoreReason]
+    """-4 to whoever detained the reporter."""
     DETAINED_POLICE_OFFICER: _ClassVar[ScoreReason]
+    """-2 to the agent who detained the police officer."""
     TRIED_TO_DETAIN_SECRET_SERVICE: _ClassVar[ScoreReason]
+    """-2 to the police officer who tried to detain the agent."""
     ESCAPED: _ClassVar[ScoreReason]
+    """+2 to a bad guy in the public exit at the end of a round with an incident."""
 PHASE_UNSPECIFIED: Phase
 ALLEGIANCE: Phase
 MOVEMENT: Phase
@@ -190,6 +275,7 @@ TRIED_TO_DETAIN_SECRET_SERVICE: ScoreReason
 ESCAPED: ScoreReason
 
 class Piece(_message.Message):
+    """What everyone sees of one piece."""
     __slots__ = ("colour", "room", "injured", "detained", "killed", "visited")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     ROOM_FIELD_NUMBER: _ClassVar[int]
@@ -198,14 +284,21 @@ class Piece(_message.Message):
     KILLED_FIELD_NUMBER: _ClassVar[int]
     VISITED_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece's colour, 0 to 4."""
     room: Room
+    """Where it stands; unset once it is dead."""
     injured: bool
+    """True once wounded."""
     detained: bool
+    """True while in the holding cell."""
     killed: bool
+    """True once dead: it is off the board for the rest of the round."""
     visited: _containers.RepeatedScalarFieldContainer[Room]
+    """Rooms it has been in this round, in the order first entered (the bomber's plantings)."""
     def __init__(self, colour: _Optional[int] = ..., room: _Optional[_Union[Room, str]] = ..., injured: _Optional[bool] = ..., detained: _Optional[bool] = ..., killed: _Optional[bool] = ..., visited: _Optional[_Iterable[_Union[Room, str]]] = ...) -> None: ...
 
 class President(_message.Message):
+    """The president."""
     __slots__ = ("room", "status", "start", "route_die", "route", "speech_given", "safe", "secret_service_moves")
     ROOM_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
@@ -216,28 +309,42 @@ class President(_message.Message):
     SAFE_FIELD_NUMBER: _ClassVar[int]
     SECRET_SERVICE_MOVES_FIELD_NUMBER: _ClassVar[int]
     room: Room
+    """Where he is."""
     status: PresidentStatus
+    """How he is."""
     start: Room
+    """Where he started this round (helipad or bunker)."""
     route_die: int
+    """The die that chose his route to the podium."""
     route: _containers.RepeatedScalarFieldContainer[Room]
+    """The rooms of that route, one per turn, ending at the podium."""
     speech_given: bool
+    """True once he has given his speech on the podium."""
     safe: bool
+    """True once he is safe after an incident."""
     secret_service_moves: bool
+    """True while the revealed Secret Service agent moves him."""
     def __init__(self, room: _Optional[_Union[Room, str]] = ..., status: _Optional[_Union[PresidentStatus, str]] = ..., start: _Optional[_Union[Room, str]] = ..., route_die: _Optional[int] = ..., route: _Optional[_Iterable[_Union[Room, str]]] = ..., speech_given: _Optional[bool] = ..., safe: _Optional[bool] = ..., secret_service_moves: _Optional[bool] = ...) -> None: ...
 
 class Revealed(_message.Message):
+    """A seat whose identity and piece everyone knows."""
     __slots__ = ("seat", "identity", "colour", "bad_cop")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     BAD_COP_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     identity: Identity
+    """Its identity."""
     colour: int
+    """Its piece's colour."""
     bad_cop: bool
+    """For the police officer once his side is public, which is when the round is over (as RoundEnded.bad_cop tells): true if he was the bad cop. Unset while his side is secret, and for every other identity."""
     def __init__(self, seat: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ..., bad_cop: _Optional[bool] = ...) -> None: ...
 
 class View(_message.Message):
+    """Everything one seat may know."""
     __slots__ = ("seat", "num_players", "round", "turn", "turn_limit", "phase", "scores", "target_score", "identity", "colour", "bad_cop", "movement_hand", "event_hand", "played_card", "pieces", "president", "incident", "bomb_used", "secret_service_token", "bad_cop_token", "revealed", "reporter_colour", "last_movement", "last_events", "movement_played", "events_played")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -266,110 +373,165 @@ class View(_message.Message):
     MOVEMENT_PLAYED_FIELD_NUMBER: _ClassVar[int]
     EVENTS_PLAYED_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat this view is for."""
     num_players: int
+    """Seats in the game (4)."""
     round: int
+    """The round, from 1."""
     turn: int
+    """The turn of the round, from 1 (0 before the first)."""
     turn_limit: int
+    """The last turn of a round."""
     phase: Phase
+    """What the round is waiting for."""
     scores: _containers.RepeatedScalarFieldContainer[int]
+    """Points per seat, in seat order."""
     target_score: int
+    """The score that ends the game."""
     identity: Identity
+    """This seat's identity this round."""
     colour: int
+    """This seat's piece colour this round."""
     bad_cop: bool
+    """True if this seat is the police officer and chose to be the bad cop."""
     movement_hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's movement cards."""
     event_hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's event cards."""
     played_card: _cards_pb2.Card
+    """The card this seat has played face down and not yet seen turned over. Always unset in a decision request: the referee holds the answers to a simultaneous play until every seat asked has answered, so no seat is asked while its card lies face down. A replay's views between plays show it."""
     pieces: _containers.RepeatedCompositeFieldContainer[Piece]
+    """The five pieces, by colour."""
     president: President
+    """The president."""
     incident: bool
+    """True once an incident has occurred this round."""
     bomb_used: bool
+    """True once the bomb has gone off this round."""
     secret_service_token: int
+    """The points leader, dealt the Secret Service card, if there is a single one."""
     bad_cop_token: int
+    """The single player in last place, who may be the bad cop, if there is one."""
     revealed: _containers.RepeatedCompositeFieldContainer[Revealed]
+    """Seats revealed this round, in the order they were revealed. Once the round is over (phase ROUND_OVER or OVER) every seat is, as the round's end reveals everyone: those not revealed during it follow, in seat order, and the police officer's entry tells his side (bad_cop)."""
     reporter_colour: int
+    """The reporter's colour, once revealed or the round is over."""
     last_movement: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The last movement pile turned over this round, in its shuffled order."""
     last_events: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The last event pile turned over this round, in its shuffled order."""
     movement_played: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Every movement card turned over this round, pile after pile in the order the piles were turned over, each pile in its shuffled order (AS-56). A card's mark tells its colour, so this tells which cards each colour has left in hand."""
     events_played: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Every event card turned over this round, the same way (AS-56). The reporter's do-nothing cards can appear twice once his spent pile was shuffled again (AS-51)."""
     def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., turn_limit: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., scores: _Optional[_Iterable[int]] = ..., target_score: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ..., bad_cop: _Optional[bool] = ..., movement_hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., event_hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., played_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., pieces: _Optional[_Iterable[_Union[Piece, _Mapping]]] = ..., president: _Optional[_Union[President, _Mapping]] = ..., incident: _Optional[bool] = ..., bomb_used: _Optional[bool] = ..., secret_service_token: _Optional[int] = ..., bad_cop_token: _Optional[int] = ..., revealed: _Optional[_Iterable[_Union[Revealed, _Mapping]]] = ..., reporter_colour: _Optional[int] = ..., last_movement: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., last_events: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., movement_played: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., events_played: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AllegianceChoice(_message.Message):
+    """The bad-cop token holder chooses his side (asked whatever his identity; only the police officer may choose bad)."""
     __slots__ = ("police_officer",)
     POLICE_OFFICER_FIELD_NUMBER: _ClassVar[int]
     police_officer: bool
+    """True if this seat holds the police officer card."""
     def __init__(self, police_officer: _Optional[bool] = ...) -> None: ...
 
 class MovementChoice(_message.Message):
+    """Play a movement card face down."""
     __slots__ = ("playable",)
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The movement cards in hand."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class PresidentMoveChoice(_message.Message):
+    """Move the president one room, or keep him where he is."""
     __slots__ = ("from_room", "rooms", "escaping")
     FROM_ROOM_FIELD_NUMBER: _ClassVar[int]
     ROOMS_FIELD_NUMBER: _ClassVar[int]
     ESCAPING_FIELD_NUMBER: _ClassVar[int]
     from_room: Room
+    """Where he is."""
     rooms: _containers.RepeatedScalarFieldContainer[Room]
+    """Rooms he may be moved to; the first is where he is."""
     escaping: bool
+    """True after an incident: get him to the bunker or the helipad."""
     def __init__(self, from_room: _Optional[_Union[Room, str]] = ..., rooms: _Optional[_Iterable[_Union[Room, str]]] = ..., escaping: _Optional[bool] = ...) -> None: ...
 
 class EventChoice(_message.Message):
+    """Play an event card face down."""
     __slots__ = ("playable",)
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The event cards in hand (aces act, jacks to kings do nothing)."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class ActionOption(_message.Message):
+    """One action open to a revealed player."""
     __slots__ = ("kind", "target_colour", "target_room")
     KIND_FIELD_NUMBER: _ClassVar[int]
     TARGET_COLOUR_FIELD_NUMBER: _ClassVar[int]
     TARGET_ROOM_FIELD_NUMBER: _ClassVar[int]
     kind: ActionKind
+    """What."""
     target_colour: int
+    """The piece aimed at, if any."""
     target_room: Room
+    """The room aimed at, if any."""
     def __init__(self, kind: _Optional[_Union[ActionKind, str]] = ..., target_colour: _Optional[int] = ..., target_room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class ActionChoice(_message.Message):
+    """Choose what to do now that you have revealed yourself."""
     __slots__ = ("options",)
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     options: _containers.RepeatedCompositeFieldContainer[ActionOption]
+    """Every open action; the first is doing nothing."""
     def __init__(self, options: _Optional[_Iterable[_Union[ActionOption, _Mapping]]] = ...) -> None: ...
 
 class ReactionChoice(_message.Message):
+    """After the blast: detain the bomber or not."""
     __slots__ = ("bomber_colour", "can_detain")
     BOMBER_COLOUR_FIELD_NUMBER: _ClassVar[int]
     CAN_DETAIN_FIELD_NUMBER: _ClassVar[int]
     bomber_colour: int
+    """The bomber's colour."""
     can_detain: bool
+    """True if this seat may detain him (the agent or the police officer who was in his room when it went off)."""
     def __init__(self, bomber_colour: _Optional[int] = ..., can_detain: _Optional[bool] = ...) -> None: ...
 
 class SniperDetentionChoice(_message.Message):
+    """The sniper shot at the president in front of the police officer, the reporter not there: detain him or not (AS-22). Asked of the police officer whatever his side, as soon as the action stage has resolved."""
     __slots__ = ("sniper_colour", "colours", "can_ignore")
     SNIPER_COLOUR_FIELD_NUMBER: _ClassVar[int]
     COLOURS_FIELD_NUMBER: _ClassVar[int]
     CAN_IGNORE_FIELD_NUMBER: _ClassVar[int]
     sniper_colour: int
+    """The sniper's colour."""
     colours: _containers.RepeatedScalarFieldContainer[int]
+    """Every piece a yes sends to the holding cell: the sniper, and the bomber if he was in the room."""
     can_ignore: bool
+    """True for the bad cop, who may let them go; the police officer on the president's side must detain them."""
     def __init__(self, sniper_colour: _Optional[int] = ..., colours: _Optional[_Iterable[int]] = ..., can_ignore: _Optional[bool] = ...) -> None: ...
 
 class CellChoice(_message.Message):
+    """The agent put a piece in the holding cell this stage: a police officer he detained may reveal himself and leave it (AS-31). Asked of every living player but the agent at once, so that being asked tells nothing."""
     __slots__ = ("colour", "can_leave")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     CAN_LEAVE_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece the agent detained."""
     can_leave: bool
+    """True if that piece is this seat's and this seat is the police officer."""
     def __init__(self, colour: _Optional[int] = ..., can_leave: _Optional[bool] = ...) -> None: ...
 
 class NextRoundChoice(_message.Message):
+    """Start the next round."""
     __slots__ = ("round",)
     ROUND_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round to start."""
     def __init__(self, round: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
+    """The decision a seat faces."""
     __slots__ = ("allegiance_choice", "movement_choice", "president_move_choice", "event_choice", "action_choice", "reaction_choice", "next_round_choice", "sniper_detention_choice", "cell_choice")
     ALLEGIANCE_CHOICE_FIELD_NUMBER: _ClassVar[int]
     MOVEMENT_CHOICE_FIELD_NUMBER: _ClassVar[int]
@@ -381,73 +543,102 @@ class Decision(_message.Message):
     SNIPER_DETENTION_CHOICE_FIELD_NUMBER: _ClassVar[int]
     CELL_CHOICE_FIELD_NUMBER: _ClassVar[int]
     allegiance_choice: AllegianceChoice
+    """Choose a side."""
     movement_choice: MovementChoice
+    """Play a movement card."""
     president_move_choice: PresidentMoveChoice
+    """Move the president."""
     event_choice: EventChoice
+    """Play an event card."""
     action_choice: ActionChoice
+    """Choose an action."""
     reaction_choice: ReactionChoice
+    """Detain the bomber or not."""
     next_round_choice: NextRoundChoice
+    """Start the next round."""
     sniper_detention_choice: SniperDetentionChoice
+    """Detain the sniper or let him go."""
     cell_choice: CellChoice
+    """Leave the holding cell or stay."""
     def __init__(self, allegiance_choice: _Optional[_Union[AllegianceChoice, _Mapping]] = ..., movement_choice: _Optional[_Union[MovementChoice, _Mapping]] = ..., president_move_choice: _Optional[_Union[PresidentMoveChoice, _Mapping]] = ..., event_choice: _Optional[_Union[EventChoice, _Mapping]] = ..., action_choice: _Optional[_Union[ActionChoice, _Mapping]] = ..., reaction_choice: _Optional[_Union[ReactionChoice, _Mapping]] = ..., next_round_choice: _Optional[_Union[NextRoundChoice, _Mapping]] = ..., sniper_detention_choice: _Optional[_Union[SniperDetentionChoice, _Mapping]] = ..., cell_choice: _Optional[_Union[CellChoice, _Mapping]] = ...) -> None: ...
 
 class ChooseAllegiance(_message.Message):
+    """Be the bad cop or not."""
     __slots__ = ("bad_cop",)
     BAD_COP_FIELD_NUMBER: _ClassVar[int]
     bad_cop: bool
+    """True to work with the assassins."""
     def __init__(self, bad_cop: _Optional[bool] = ...) -> None: ...
 
 class PlayMovement(_message.Message):
+    """Play this movement card face down."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """A movement card from the hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class MovePresident(_message.Message):
+    """Move the president."""
     __slots__ = ("room",)
     ROOM_FIELD_NUMBER: _ClassVar[int]
     room: Room
+    """One of the decision's rooms."""
     def __init__(self, room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class PlayEvent(_message.Message):
+    """Play this event card face down."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """An event card from the hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class TakeAction(_message.Message):
+    """Do one of the open actions."""
     __slots__ = ("kind", "target_colour", "target_room")
     KIND_FIELD_NUMBER: _ClassVar[int]
     TARGET_COLOUR_FIELD_NUMBER: _ClassVar[int]
     TARGET_ROOM_FIELD_NUMBER: _ClassVar[int]
     kind: ActionKind
+    """What."""
     target_colour: int
+    """The piece aimed at, as in the option."""
     target_room: Room
+    """The room aimed at, as in the option."""
     def __init__(self, kind: _Optional[_Union[ActionKind, str]] = ..., target_colour: _Optional[int] = ..., target_room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class React(_message.Message):
+    """Detain the bomber or not."""
     __slots__ = ("detain",)
     DETAIN_FIELD_NUMBER: _ClassVar[int]
     detain: bool
+    """True to detain him."""
     def __init__(self, detain: _Optional[bool] = ...) -> None: ...
 
 class StartRound(_message.Message):
+    """Start the next round."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class DetainSniper(_message.Message):
+    """Detain the sniper (and the bomber with him) or let them go."""
     __slots__ = ("detain",)
     DETAIN_FIELD_NUMBER: _ClassVar[int]
     detain: bool
+    """True to detain them; only the bad cop may answer false."""
     def __init__(self, detain: _Optional[bool] = ...) -> None: ...
 
 class LeaveCell(_message.Message):
+    """Reveal yourself and leave the holding cell for the security office, or stay."""
     __slots__ = ("leave",)
     LEAVE_FIELD_NUMBER: _ClassVar[int]
     leave: bool
+    """True to leave; only the police officer the agent detained may answer true."""
     def __init__(self, leave: _Optional[bool] = ...) -> None: ...
 
 class Action(_message.Message):
+    """An action of the Assassination Game."""
     __slots__ = ("choose_allegiance", "play_movement", "move_president", "play_event", "take_action", "react", "start_round", "detain_sniper", "leave_cell")
     CHOOSE_ALLEGIANCE_FIELD_NUMBER: _ClassVar[int]
     PLAY_MOVEMENT_FIELD_NUMBER: _ClassVar[int]
@@ -459,17 +650,27 @@ class Action(_message.Message):
     DETAIN_SNIPER_FIELD_NUMBER: _ClassVar[int]
     LEAVE_CELL_FIELD_NUMBER: _ClassVar[int]
     choose_allegiance: ChooseAllegiance
+    """Answer to an AllegianceChoice."""
     play_movement: PlayMovement
+    """Answer to a MovementChoice."""
     move_president: MovePresident
+    """Answer to a PresidentMoveChoice."""
     play_event: PlayEvent
+    """Answer to an EventChoice."""
     take_action: TakeAction
+    """Answer to an ActionChoice."""
     react: React
+    """Answer to a ReactionChoice."""
     start_round: StartRound
+    """Answer to a NextRoundChoice."""
     detain_sniper: DetainSniper
+    """Answer to a SniperDetentionChoice."""
     leave_cell: LeaveCell
+    """Answer to a CellChoice."""
     def __init__(self, choose_allegiance: _Optional[_Union[ChooseAllegiance, _Mapping]] = ..., play_movement: _Optional[_Union[PlayMovement, _Mapping]] = ..., move_president: _Optional[_Union[MovePresident, _Mapping]] = ..., play_event: _Optional[_Union[PlayEvent, _Mapping]] = ..., take_action: _Optional[_Union[TakeAction, _Mapping]] = ..., react: _Optional[_Union[React, _Mapping]] = ..., start_round: _Optional[_Union[StartRound, _Mapping]] = ..., detain_sniper: _Optional[_Union[DetainSniper, _Mapping]] = ..., leave_cell: _Optional[_Union[LeaveCell, _Mapping]] = ...) -> None: ...
 
 class RoundStarted(_message.Message):
+    """A round began: tokens handed out, decks and identities dealt in secret, the president placed."""
     __slots__ = ("round", "start_die", "president_room", "route_die", "route", "secret_service_token", "bad_cop_token")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     START_DIE_FIELD_NUMBER: _ClassVar[int]
@@ -479,167 +680,232 @@ class RoundStarted(_message.Message):
     SECRET_SERVICE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     BAD_COP_TOKEN_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round, from 1."""
     start_die: int
+    """The die for the president's start: even helipad, odd bunker."""
     president_room: Room
+    """Where the president starts."""
     route_die: int
+    """The die for the president's route."""
     route: _containers.RepeatedScalarFieldContainer[Room]
+    """The route: the rooms he enters, one per turn, ending at the podium."""
     secret_service_token: int
+    """The single points leader, who holds the Secret Service card."""
     bad_cop_token: int
+    """The single player in last place, who chooses his side."""
     def __init__(self, round: _Optional[int] = ..., start_die: _Optional[int] = ..., president_room: _Optional[_Union[Room, str]] = ..., route_die: _Optional[int] = ..., route: _Optional[_Iterable[_Union[Room, str]]] = ..., secret_service_token: _Optional[int] = ..., bad_cop_token: _Optional[int] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
+    """A turn began."""
     __slots__ = ("turn",)
     TURN_FIELD_NUMBER: _ClassVar[int]
     turn: int
+    """The turn, from 1."""
     def __init__(self, turn: _Optional[int] = ...) -> None: ...
 
 class MovementRevealed(_message.Message):
+    """The movement pile was shuffled and turned over: it says nothing of who played what."""
     __slots__ = ("cards",)
     CARDS_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards, in their shuffled order."""
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class PieceMove(_message.Message):
+    """How one piece moved."""
     __slots__ = ("colour", "direction", "from_room", "to_room")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     DIRECTION_FIELD_NUMBER: _ClassVar[int]
     FROM_ROOM_FIELD_NUMBER: _ClassVar[int]
     TO_ROOM_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece."""
     direction: Direction
+    """The direction of its card."""
     from_room: Room
+    """Where it was."""
     to_room: Room
+    """Where it is."""
     def __init__(self, colour: _Optional[int] = ..., direction: _Optional[_Union[Direction, str]] = ..., from_room: _Optional[_Union[Room, str]] = ..., to_room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class PiecesMoved(_message.Message):
+    """Every piece moved by the card of its colour."""
     __slots__ = ("moves",)
     MOVES_FIELD_NUMBER: _ClassVar[int]
     moves: _containers.RepeatedCompositeFieldContainer[PieceMove]
+    """One entry per piece on the board, by colour."""
     def __init__(self, moves: _Optional[_Iterable[_Union[PieceMove, _Mapping]]] = ...) -> None: ...
 
 class PresidentMoved(_message.Message):
+    """The president moved."""
     __slots__ = ("from_room", "to_room", "by_secret_service")
     FROM_ROOM_FIELD_NUMBER: _ClassVar[int]
     TO_ROOM_FIELD_NUMBER: _ClassVar[int]
     BY_SECRET_SERVICE_FIELD_NUMBER: _ClassVar[int]
     from_room: Room
+    """Where he was."""
     to_room: Room
+    """Where he is."""
     by_secret_service: bool
+    """True if the Secret Service agent moved him."""
     def __init__(self, from_room: _Optional[_Union[Room, str]] = ..., to_room: _Optional[_Union[Room, str]] = ..., by_secret_service: _Optional[bool] = ...) -> None: ...
 
 class SpeechGiven(_message.Message):
+    """The president gave his speech on the podium."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class EventsRevealed(_message.Message):
+    """The event pile was shuffled and turned over."""
     __slots__ = ("cards", "action_colours")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     ACTION_COLOURS_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards, in their shuffled order."""
     action_colours: _containers.RepeatedScalarFieldContainer[int]
+    """Colours of the action cards among them: their owners reveal themselves."""
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., action_colours: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayerRevealed(_message.Message):
+    """A player's identity and piece became known to everyone."""
     __slots__ = ("seat", "identity", "colour", "reason")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     IDENTITY_FIELD_NUMBER: _ClassVar[int]
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     identity: Identity
+    """Its identity."""
     colour: int
+    """Its piece's colour."""
     reason: RevealReason
+    """Why."""
     def __init__(self, seat: _Optional[int] = ..., identity: _Optional[_Union[Identity, str]] = ..., colour: _Optional[int] = ..., reason: _Optional[_Union[RevealReason, str]] = ...) -> None: ...
 
 class ReporterRevealed(_message.Message):
+    """The reporter's piece became known to everyone."""
     __slots__ = ("colour", "reason")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The reporter's colour."""
     reason: RevealReason
+    """Why."""
     def __init__(self, colour: _Optional[int] = ..., reason: _Optional[_Union[RevealReason, str]] = ...) -> None: ...
 
 class ActionTaken(_message.Message):
+    """A revealed player's action, announced as it resolves."""
     __slots__ = ("seat", "kind", "target_colour", "target_room")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     TARGET_COLOUR_FIELD_NUMBER: _ClassVar[int]
     TARGET_ROOM_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat acting."""
     kind: ActionKind
+    """What."""
     target_colour: int
+    """The piece aimed at, if any."""
     target_room: Room
+    """The room aimed at, if any."""
     def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[ActionKind, str]] = ..., target_colour: _Optional[int] = ..., target_room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class DiceRolled(_message.Message):
+    """A die was rolled."""
     __slots__ = ("reason", "value")
     REASON_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     reason: DiceReason
+    """What for."""
     value: int
+    """The roll, 1 to 6."""
     def __init__(self, reason: _Optional[_Union[DiceReason, str]] = ..., value: _Optional[int] = ...) -> None: ...
 
 class PresidentHit(_message.Message):
+    """The president was shot at or caught in a blast."""
     __slots__ = ("by_seat", "status")
     BY_SEAT_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     by_seat: int
+    """The seat that attacked."""
     status: PresidentStatus
+    """How he is now (unchanged on a miss)."""
     def __init__(self, by_seat: _Optional[int] = ..., status: _Optional[_Union[PresidentStatus, str]] = ...) -> None: ...
 
 class PieceInjured(_message.Message):
+    """A piece was wounded."""
     __slots__ = ("colour", "by_seat")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     BY_SEAT_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece."""
     by_seat: int
+    """The seat that wounded it."""
     def __init__(self, colour: _Optional[int] = ..., by_seat: _Optional[int] = ...) -> None: ...
 
 class PieceKilled(_message.Message):
+    """A piece was killed and left the board."""
     __slots__ = ("colour", "by_seat")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     BY_SEAT_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece."""
     by_seat: int
+    """The seat that killed it."""
     def __init__(self, colour: _Optional[int] = ..., by_seat: _Optional[int] = ...) -> None: ...
 
 class PieceDetained(_message.Message):
+    """A piece was detained."""
     __slots__ = ("colour", "by_seat")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     BY_SEAT_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece."""
     by_seat: int
+    """The seat that detained it; unset when the reporter's witness caused it."""
     def __init__(self, colour: _Optional[int] = ..., by_seat: _Optional[int] = ...) -> None: ...
 
 class PieceSent(_message.Message):
+    """A piece was taken to a room at the end of the action stage."""
     __slots__ = ("colour", "room")
     COLOUR_FIELD_NUMBER: _ClassVar[int]
     ROOM_FIELD_NUMBER: _ClassVar[int]
     colour: int
+    """The piece."""
     room: Room
+    """The holding cell, health services, or the security office."""
     def __init__(self, colour: _Optional[int] = ..., room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class IncidentOccurred(_message.Message):
+    """An incident occurred: shots or a blast. The agent reveals himself and takes the president to safety."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class PresidentSafe(_message.Message):
+    """The president is safe."""
     __slots__ = ("room",)
     ROOM_FIELD_NUMBER: _ClassVar[int]
     room: Room
+    """The bunker or the helipad."""
     def __init__(self, room: _Optional[_Union[Room, str]] = ...) -> None: ...
 
 class ScoreChange(_message.Message):
+    """One change of score."""
     __slots__ = ("seat", "points", "reason")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     points: int
+    """Points gained (negative: lost)."""
     reason: ScoreReason
+    """Why."""
     def __init__(self, seat: _Optional[int] = ..., points: _Optional[int] = ..., reason: _Optional[_Union[ScoreReason, str]] = ...) -> None: ...
 
 class RoundEnded(_message.Message):
+    """The round ended: every secret is revealed and the round is scored."""
     __slots__ = ("round", "outcome", "president_status", "identities", "colours", "reporter_colour", "bad_cop", "changes", "scores", "game_over")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
@@ -652,18 +918,29 @@ class RoundEnded(_message.Message):
     SCORES_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round."""
     outcome: RoundOutcome
+    """How it ended."""
     president_status: PresidentStatus
+    """How the president is."""
     identities: _containers.RepeatedScalarFieldContainer[Identity]
+    """Each seat's identity, in seat order."""
     colours: _containers.RepeatedScalarFieldContainer[int]
+    """Each seat's colour, in seat order."""
     reporter_colour: int
+    """The reporter's colour."""
     bad_cop: bool
+    """True if the police officer was the bad cop."""
     changes: _containers.RepeatedCompositeFieldContainer[ScoreChange]
+    """The score changes, in order."""
     scores: _containers.RepeatedScalarFieldContainer[int]
+    """Scores after the round, in seat order."""
     game_over: bool
+    """True if this was the last round."""
     def __init__(self, round: _Optional[int] = ..., outcome: _Optional[_Union[RoundOutcome, str]] = ..., president_status: _Optional[_Union[PresidentStatus, str]] = ..., identities: _Optional[_Iterable[_Union[Identity, str]]] = ..., colours: _Optional[_Iterable[int]] = ..., reporter_colour: _Optional[int] = ..., bad_cop: _Optional[bool] = ..., changes: _Optional[_Iterable[_Union[ScoreChange, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., game_over: _Optional[bool] = ...) -> None: ...
 
 class Event(_message.Message):
+    """Something that happened in the Assassination Game."""
     __slots__ = ("round_started", "turn_started", "movement_revealed", "pieces_moved", "president_moved", "speech_given", "events_revealed", "player_revealed", "reporter_revealed", "action_taken", "dice_rolled", "president_hit", "piece_injured", "piece_killed", "piece_detained", "piece_sent", "incident_occurred", "president_safe", "round_ended")
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     TURN_STARTED_FIELD_NUMBER: _ClassVar[int]
@@ -685,22 +962,41 @@ class Event(_message.Message):
     PRESIDENT_SAFE_FIELD_NUMBER: _ClassVar[int]
     ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
     round_started: RoundStarted
+    """A round began."""
     turn_started: TurnStarted
+    """A turn began."""
     movement_revealed: MovementRevealed
+    """The movement pile was turned over."""
     pieces_moved: PiecesMoved
+    """The pieces moved."""
     president_moved: PresidentMoved
+    """The president moved."""
     speech_given: SpeechGiven
+    """The speech was given."""
     events_revealed: EventsRevealed
+    """The event pile was turned over."""
     player_revealed: PlayerRevealed
+    """A player was revealed."""
     reporter_revealed: ReporterRevealed
+    """The reporter was revealed."""
     action_taken: ActionTaken
+    """An action resolved."""
     dice_rolled: DiceRolled
+    """A die was rolled."""
     president_hit: PresidentHit
+    """The president was attacked."""
     piece_injured: PieceInjured
+    """A piece was wounded."""
     piece_killed: PieceKilled
+    """A piece was killed."""
     piece_detained: PieceDetained
+    """A piece was detained."""
     piece_sent: PieceSent
+    """A piece was taken to a room."""
     incident_occurred: IncidentOccurred
+    """An incident occurred."""
     president_safe: PresidentSafe
+    """The president is safe."""
     round_ended: RoundEnded
+    """The round ended."""
     def __init__(self, round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., movement_revealed: _Optional[_Union[MovementRevealed, _Mapping]] = ..., pieces_moved: _Optional[_Union[PiecesMoved, _Mapping]] = ..., president_moved: _Optional[_Union[PresidentMoved, _Mapping]] = ..., speech_given: _Optional[_Union[SpeechGiven, _Mapping]] = ..., events_revealed: _Optional[_Union[EventsRevealed, _Mapping]] = ..., player_revealed: _Optional[_Union[PlayerRevealed, _Mapping]] = ..., reporter_revealed: _Optional[_Union[ReporterRevealed, _Mapping]] = ..., action_taken: _Optional[_Union[ActionTaken, _Mapping]] = ..., dice_rolled: _Optional[_Union[DiceRolled, _Mapping]] = ..., president_hit: _Optional[_Union[PresidentHit, _Mapping]] = ..., piece_injured: _Optional[_Union[PieceInjured, _Mapping]] = ..., piece_killed: _Optional[_Union[PieceKilled, _Mapping]] = ..., piece_detained: _Optional[_Union[PieceDetained, _Mapping]] = ..., piece_sent: _Optional[_Union[PieceSent, _Mapping]] = ..., incident_occurred: _Optional[_Union[IncidentOccurred, _Mapping]] = ..., president_safe: _Optional[_Union[PresidentSafe, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ...) -> None: ...

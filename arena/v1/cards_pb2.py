@@ -41,3 +41,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PILECARD']._serialized_start=114
   _globals['_PILECARD']._serialized_end=172
 # @@protoc_insertion_point(module_scope)
+
+# The .proto comments, for help() (scripts/proto_docs.py)
+Card.__doc__ = "One physical card. Actions name cards by `id`.\n\nFields:\n    id (uint32): Identity of this physical card within the match: deck * 54 + k, where k is suit_index * 13 + rank - 1 (suit_index 0..3 for clubs, diamonds, hearts, spades) or 52 and 53 for the two jokers. It tells nothing beyond rank, suit and which deck the card came from.\n    rank (Rank): The card's rank.\n    suit (Suit): The card's suit (unspecified for jokers)."
+PileCard.__doc__ = "A card of a face-down pile that this seat knows, and where it lies in the pile. Piles that are never shuffled keep a card findable once it was seen.\n\nFields:\n    position (uint32): Where the card lies, counted from the top: 0 is the next card drawn, the bottom card is the pile's size minus one.\n    card (Card): The card."

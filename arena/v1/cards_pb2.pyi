@@ -8,30 +8,52 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Suit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """The suit of a card. Jokers have no suit."""
     __slots__ = ()
     SUIT_UNSPECIFIED: _ClassVar[Suit]
+    """No suit: a joker."""
     CLUBS: _ClassVar[Suit]
+    """Clubs."""
     DIAMONDS: _ClassVar[Suit]
+    """Diamonds."""
     HEARTS: _ClassVar[Suit]
+    """Hearts."""
     SPADES: _ClassVar[Suit]
+    """Spades."""
 
 class Rank(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """The rank of a card; values 1 to 13 equal the card's usual number."""
     __slots__ = ()
     RANK_UNSPECIFIED: _ClassVar[Rank]
+    """Never sent."""
     ACE: _ClassVar[Rank]
+    """Ace."""
     TWO: _ClassVar[Rank]
+    """Two."""
     THREE: _ClassVar[Rank]
+    """Three."""
     FOUR: _ClassVar[Rank]
+    """Four."""
     FIVE: _ClassVar[Rank]
+    """Five."""
     SIX: _ClassVar[Rank]
+    """Six."""
     SEVEN: _ClassVar[Rank]
+    """Seven."""
     EIGHT: _ClassVar[Rank]
+    """Eight."""
     NINE: _ClassVar[Rank]
+    """Nine."""
     TEN: _ClassVar[Rank]
+    """Ten."""
     JACK: _ClassVar[Rank]
+    """Jack."""
     QUEEN: _ClassVar[Rank]
+    """Queen."""
     KING: _ClassVar[Rank]
+    """King."""
     JOKER: _ClassVar[Rank]
+    """Joker."""
 SUIT_UNSPECIFIED: Suit
 CLUBS: Suit
 DIAMONDS: Suit
@@ -54,19 +76,26 @@ KING: Rank
 JOKER: Rank
 
 class Card(_message.Message):
+    """One physical card. Actions name cards by `id`."""
     __slots__ = ("id", "rank", "suit")
     ID_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
     SUIT_FIELD_NUMBER: _ClassVar[int]
     id: int
+    """Identity of this physical card within the match: deck * 54 + k, where k is suit_index * 13 + rank - 1 (suit_index 0..3 for clubs, diamonds, hearts, spades) or 52 and 53 for the two jokers. It tells nothing beyond rank, suit and which deck the card came from."""
     rank: Rank
+    """The card's rank."""
     suit: Suit
+    """The card's suit (unspecified for jokers)."""
     def __init__(self, id: _Optional[int] = ..., rank: _Optional[_Union[Rank, str]] = ..., suit: _Optional[_Union[Suit, str]] = ...) -> None: ...
 
 class PileCard(_message.Message):
+    """A card of a face-down pile that this seat knows, and where it lies in the pile. Piles that are never shuffled keep a card findable once it was seen."""
     __slots__ = ("position", "card")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     position: int
+    """Where the card lies, counted from the top: 0 is the next card drawn, the bottom card is the pile's size minus one."""
     card: Card
+    """The card."""
     def __init__(self, position: _Optional[int] = ..., card: _Optional[_Union[Card, _Mapping]] = ...) -> None: ...

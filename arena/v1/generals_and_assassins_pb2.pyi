@@ -10,33 +10,54 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """What the game is waiting for."""
     __slots__ = ()
     PHASE_UNSPECIFIED: _ClassVar[Phase]
+    """Never sent."""
     TURN: _ClassVar[Phase]
+    """The turn player chooses the turn's action."""
     OFFER: _ClassVar[Phase]
+    """The attacker or the defender may offer lands in play for help."""
     ASSIST: _ClassVar[Phase]
+    """A player who is neither attacker nor defender may assist one side."""
     DEFEND: _ClassVar[Phase]
+    """The defender commits his defence."""
     ASSASSIN: _ClassVar[Phase]
+    """The defender may block an assassin with one, or the attacker may play a second assassin."""
     OVER: _ClassVar[Phase]
+    """The game is over."""
     ROUND_OVER: _ClassVar[Phase]
+    """A round was scored and its cards still lie where they were; the next round's first player starts it."""
 
 class Side(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """A side of an attack."""
     __slots__ = ()
     SIDE_UNSPECIFIED: _ClassVar[Side]
+    """Never sent."""
     ATTACKER: _ClassVar[Side]
+    """The attacking player."""
     DEFENDER: _ClassVar[Side]
+    """The defending player."""
 
 class BattleKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """The kind of a battle."""
     __slots__ = ()
     BATTLE_KIND_UNSPECIFIED: _ClassVar[BattleKind]
+    """Never sent."""
     ATTACK: _ClassVar[BattleKind]
+    """An attack with generals and soldiers."""
     ASSASSINATION: _ClassVar[BattleKind]
+    """An assassination with assassins (jokers)."""
 
 class RoundEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why a round ended."""
     __slots__ = ()
     ROUND_END_REASON_UNSPECIFIED: _ClassVar[RoundEndReason]
+    """Never sent."""
     LAST_CARD: _ClassVar[RoundEndReason]
+    """A deck ran out and every player had one more turn."""
     KING_DEFEATED: _ClassVar[RoundEndReason]
+    """A player fell to 0 HP."""
 PHASE_UNSPECIFIED: Phase
 TURN: Phase
 OFFER: Phase
@@ -56,6 +77,7 @@ LAST_CARD: RoundEndReason
 KING_DEFEATED: RoundEndReason
 
 class Player(_message.Message):
+    """What everyone knows about one seat."""
     __slots__ = ("seat", "hp", "vp", "land_value", "hand_size", "deck_size", "lands", "discard")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
@@ -66,36 +88,53 @@ class Player(_message.Message):
     LANDS_FIELD_NUMBER: _ClassVar[int]
     DISCARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat number; play goes clockwise, from seat s to seat s + 1."""
     hp: int
+    """Hit points this round (50 at the start of each round)."""
     vp: int
+    """Victory points for the game so far (rounds already scored)."""
     land_value: int
+    """Sum of the values of the lands in front of this seat now: its VP for this round."""
     hand_size: int
+    """Cards in the seat's hand."""
     deck_size: int
+    """Cards left in the seat's own deck."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Lands in front of the seat, face up (some may have come from other players' decks through offers)."""
     discard: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The discard pile of the seat's deck, face up, oldest first (cards of this seat's deck only)."""
     def __init__(self, seat: _Optional[int] = ..., hp: _Optional[int] = ..., vp: _Optional[int] = ..., land_value: _Optional[int] = ..., hand_size: _Optional[int] = ..., deck_size: _Optional[int] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class LandOffer(_message.Message):
+    """Lands a side promised to a player in exchange for help."""
     __slots__ = ("from_seat", "to_seat", "lands")
     FROM_SEAT_FIELD_NUMBER: _ClassVar[int]
     TO_SEAT_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
     from_seat: int
+    """The offering seat (the attacker or the defender)."""
     to_seat: int
+    """The seat the lands are promised to."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The lands, taken from those in front of from_seat."""
     def __init__(self, from_seat: _Optional[int] = ..., to_seat: _Optional[int] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AssistPlay(_message.Message):
+    """One card a player added to one side of an attack."""
     __slots__ = ("seat", "side", "card")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The assisting seat."""
     side: Side
+    """The side it helped."""
     card: _cards_pb2.Card
+    """The general or soldier it played."""
     def __init__(self, seat: _Optional[int] = ..., side: _Optional[_Union[Side, str]] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class Battle(_message.Message):
+    """An attack or assassination, under way or resolved."""
     __slots__ = ("kind", "attacker", "defender", "attacker_cards", "defender_cards", "offers", "assists", "declined", "attack_points", "defence_points", "resolved", "damage")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
@@ -110,20 +149,33 @@ class Battle(_message.Message):
     RESOLVED_FIELD_NUMBER: _ClassVar[int]
     DAMAGE_FIELD_NUMBER: _ClassVar[int]
     kind: BattleKind
+    """Attack or assassination."""
     attacker: int
+    """The seat whose turn's action it is."""
     defender: int
+    """The seat attacked."""
     attacker_cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The attacker's cards: generals and soldiers, or the assassins he played."""
     defender_cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The defender's cards: his defence once committed, or the assassins he blocked with."""
     offers: _containers.RepeatedCompositeFieldContainer[LandOffer]
+    """Offers of land made for this attack."""
     assists: _containers.RepeatedCompositeFieldContainer[AssistPlay]
+    """Cards played by assisting players, in the order played."""
     declined: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that chose not to assist."""
     attack_points: int
+    """Attacks: the attack points so far (attacker's cards plus attacker assists); 0 for assassinations."""
     defence_points: int
+    """Attacks: the defence points so far (defender's cards, defender assists, 2 per land in front of the defender); 0 for assassinations."""
     resolved: bool
+    """True once resolved."""
     damage: int
+    """HP the defender lost (resolved battles)."""
     def __init__(self, kind: _Optional[_Union[BattleKind, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attacker_cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., defender_cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., offers: _Optional[_Iterable[_Union[LandOffer, _Mapping]]] = ..., assists: _Optional[_Iterable[_Union[AssistPlay, _Mapping]]] = ..., declined: _Optional[_Iterable[int]] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ..., resolved: _Optional[bool] = ..., damage: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
+    """Everything one seat may know."""
     __slots__ = ("seat", "num_players", "round", "rounds", "phase", "turn_player", "first_player", "acting", "final_turns_left", "hand", "players", "battle", "last_battle")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -139,21 +191,35 @@ class View(_message.Message):
     BATTLE_FIELD_NUMBER: _ClassVar[int]
     LAST_BATTLE_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat this view is for."""
     num_players: int
+    """Seats in the game (2 to 4)."""
     round: int
+    """The round number, from 1."""
     rounds: int
+    """Rounds in the game before any extra rounds to break a tie."""
     phase: Phase
+    """What the game is waiting for."""
     turn_player: int
+    """The seat whose turn it is."""
     first_player: int
+    """The seat that played first this round."""
     acting: int
+    """The seat that must act now; unset once the game is over."""
     final_turns_left: int
+    """Once a deck ran out: turns left in the round, this one included if it has started."""
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's hand."""
     players: _containers.RepeatedCompositeFieldContainer[Player]
+    """Public facts about every seat, in seat order."""
     battle: Battle
+    """The attack or assassination under way, if any."""
     last_battle: Battle
+    """The most recently resolved battle of this round, if any."""
     def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn_player: _Optional[int] = ..., first_player: _Optional[int] = ..., acting: _Optional[int] = ..., final_turns_left: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., battle: _Optional[_Union[Battle, _Mapping]] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ...) -> None: ...
 
 class TurnChoice(_message.Message):
+    """Choose the turn's action: Attack, Assassinate, BuyLand, Heal or Discard."""
     __slots__ = ("hand", "targets", "generals", "soldiers", "assassins", "money", "land", "health", "aces", "hp")
     HAND_FIELD_NUMBER: _ClassVar[int]
     TARGETS_FIELD_NUMBER: _ClassVar[int]
@@ -166,64 +232,93 @@ class TurnChoice(_message.Message):
     ACES_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The whole hand (at most five cards); Discard takes one of them, or several with an ace among them."""
     targets: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that may be attacked or assassinated (every other seat)."""
     generals: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals in hand (J, Q, K of any suit): an attack needs at least one."""
     soldiers: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Soldiers in hand (clubs ace to ten): they may join an attack."""
     assassins: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Assassins in hand (jokers): one may be played alone to assassinate."""
     money: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money in hand (diamonds ace to ten): pays for land."""
     land: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Land in hand (spades ace to ten): may be bought with money worth at least as much."""
     health: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Health in hand (hearts ace to ten): one may be discarded to regain its value in HP (up to 50)."""
     aces: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Aces in hand: discarding one lets any other cards be discarded with it."""
     hp: int
+    """This seat's HP."""
     def __init__(self, hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., targets: _Optional[_Iterable[int]] = ..., generals: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., soldiers: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., assassins: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., money: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., land: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., health: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., aces: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., hp: _Optional[int] = ...) -> None: ...
 
 class OfferChoice(_message.Message):
+    """Offer lands in front of you to other players for their help (answer with OfferLands, possibly empty)."""
     __slots__ = ("side", "lands", "recipients")
     SIDE_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
     RECIPIENTS_FIELD_NUMBER: _ClassVar[int]
     side: Side
+    """Which side you are."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Your lands in play; each may be offered to at most one player."""
     recipients: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that may be offered land (neither attacker nor defender)."""
     def __init__(self, side: _Optional[_Union[Side, str]] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., recipients: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class AssistChoice(_message.Message):
+    """Assist one side of the attack with one general or soldier, or Decline."""
     __slots__ = ("cards", "attacker", "defender")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals and soldiers in your hand (may be empty: then only Decline is legal)."""
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ...) -> None: ...
 
 class DefenceChoice(_message.Message):
+    """Commit your defence: any of these generals and soldiers, possibly none."""
     __slots__ = ("cards", "attack_points", "defence_points")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     ATTACK_POINTS_FIELD_NUMBER: _ClassVar[int]
     DEFENCE_POINTS_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals and soldiers in your hand."""
     attack_points: int
+    """The attack points you face."""
     defence_points: int
+    """Your defence points before your own cards (assists for you plus 2 per land in front of you)."""
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ...) -> None: ...
 
 class AssassinChoice(_message.Message):
+    """Play an assassin (PlayAssassin) or Decline."""
     __slots__ = ("assassins", "blocking")
     ASSASSINS_FIELD_NUMBER: _ClassVar[int]
     BLOCKING_FIELD_NUMBER: _ClassVar[int]
     assassins: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Assassins (jokers) in your hand (may be empty: then only Decline is legal)."""
     blocking: bool
+    """True: you are the defender and may block the assassin; false: you are the attacker and may try again."""
     def __init__(self, assassins: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., blocking: _Optional[bool] = ...) -> None: ...
 
 class NextRoundChoice(_message.Message):
+    """The round is over and scored; start the next one (answer with StartRound, the only legal action)."""
     __slots__ = ("round", "first_player")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The number of the round to start."""
     first_player: int
+    """The seat that will play first in it (the one asked)."""
     def __init__(self, round: _Optional[int] = ..., first_player: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
+    """The decision a seat faces."""
     __slots__ = ("turn_choice", "offer_choice", "assist_choice", "defence_choice", "assassin_choice", "next_round_choice")
     TURN_CHOICE_FIELD_NUMBER: _ClassVar[int]
     OFFER_CHOICE_FIELD_NUMBER: _ClassVar[int]
@@ -232,92 +327,126 @@ class Decision(_message.Message):
     ASSASSIN_CHOICE_FIELD_NUMBER: _ClassVar[int]
     NEXT_ROUND_CHOICE_FIELD_NUMBER: _ClassVar[int]
     turn_choice: TurnChoice
+    """The turn's action."""
     offer_choice: OfferChoice
+    """Offers of land."""
     assist_choice: AssistChoice
+    """Assisting."""
     defence_choice: DefenceChoice
+    """Defending."""
     assassin_choice: AssassinChoice
+    """Blocking or repeating an assassination."""
     next_round_choice: NextRoundChoice
+    """Starting the next round."""
     def __init__(self, turn_choice: _Optional[_Union[TurnChoice, _Mapping]] = ..., offer_choice: _Optional[_Union[OfferChoice, _Mapping]] = ..., assist_choice: _Optional[_Union[AssistChoice, _Mapping]] = ..., defence_choice: _Optional[_Union[DefenceChoice, _Mapping]] = ..., assassin_choice: _Optional[_Union[AssassinChoice, _Mapping]] = ..., next_round_choice: _Optional[_Union[NextRoundChoice, _Mapping]] = ...) -> None: ...
 
 class Attack(_message.Message):
+    """Attack a seat with generals and soldiers from your hand (at least one general)."""
     __slots__ = ("target", "card_ids")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     target: int
+    """The seat attacked."""
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of the generals and soldiers."""
     def __init__(self, target: _Optional[int] = ..., card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Assassinate(_message.Message):
+    """Assassinate a seat with one assassin (joker) played alone."""
     __slots__ = ("target", "card_id")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     target: int
+    """The seat attacked."""
     card_id: int
+    """Id of the joker."""
     def __init__(self, target: _Optional[int] = ..., card_id: _Optional[int] = ...) -> None: ...
 
 class BuyLand(_message.Message):
+    """Discard money cards to play land cards in front of you (money total at least land total: overpaying is allowed, no change is given)."""
     __slots__ = ("money_ids", "land_ids")
     MONEY_IDS_FIELD_NUMBER: _ClassVar[int]
     LAND_IDS_FIELD_NUMBER: _ClassVar[int]
     money_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of the money cards (diamonds), at least one."""
     land_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of the land cards (spades), at least one."""
     def __init__(self, money_ids: _Optional[_Iterable[int]] = ..., land_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Heal(_message.Message):
+    """Discard one health card (heart) to regain its value in HP, up to 50 (allowed at full HP: the excess is lost)."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """Id of the heart."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class Discard(_message.Message):
+    """Discard one card, or several when at least one of them is an ace."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of the cards."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Offer(_message.Message):
+    """Lands promised to one player if it assists your side."""
     __slots__ = ("seat", "land_ids")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LAND_IDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat the lands are promised to."""
     land_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of lands in front of you (at least one)."""
     def __init__(self, seat: _Optional[int] = ..., land_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class OfferLands(_message.Message):
+    """Your offers for this attack (empty: no offer). One offer per seat, each land in at most one offer."""
     __slots__ = ("offers",)
     OFFERS_FIELD_NUMBER: _ClassVar[int]
     offers: _containers.RepeatedCompositeFieldContainer[Offer]
+    """The offers."""
     def __init__(self, offers: _Optional[_Iterable[_Union[Offer, _Mapping]]] = ...) -> None: ...
 
 class Assist(_message.Message):
+    """Add one general or soldier from your hand to one side."""
     __slots__ = ("side", "card_id")
     SIDE_FIELD_NUMBER: _ClassVar[int]
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     side: Side
+    """The side helped."""
     card_id: int
+    """Id of the card."""
     def __init__(self, side: _Optional[_Union[Side, str]] = ..., card_id: _Optional[int] = ...) -> None: ...
 
 class Decline(_message.Message):
+    """Do nothing in an optional step: do not assist, or do not play an assassin."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class Defend(_message.Message):
+    """Defend with these generals and soldiers from your hand (may be empty)."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of the cards."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayAssassin(_message.Message):
+    """Play an assassin: the defender blocks with it, or the attacker tries the assassination again."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """Id of the joker."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class StartRound(_message.Message):
+    """Start the next round: every card goes back to its deck, the decks are shuffled and hands dealt."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class Action(_message.Message):
+    """An action of Generals & Assassins."""
     __slots__ = ("attack", "assassinate", "buy_land", "heal", "discard", "offer_lands", "assist", "decline", "defend", "play_assassin", "start_round")
     ATTACK_FIELD_NUMBER: _ClassVar[int]
     ASSASSINATE_FIELD_NUMBER: _ClassVar[int]
@@ -331,105 +460,150 @@ class Action(_message.Message):
     PLAY_ASSASSIN_FIELD_NUMBER: _ClassVar[int]
     START_ROUND_FIELD_NUMBER: _ClassVar[int]
     attack: Attack
+    """A turn action (TurnChoice)."""
     assassinate: Assassinate
+    """A turn action (TurnChoice)."""
     buy_land: BuyLand
+    """A turn action (TurnChoice)."""
     heal: Heal
+    """A turn action (TurnChoice)."""
     discard: Discard
+    """A turn action (TurnChoice)."""
     offer_lands: OfferLands
+    """Answer to an OfferChoice."""
     assist: Assist
+    """Answer to an AssistChoice."""
     decline: Decline
+    """Answer to an AssistChoice or an AssassinChoice."""
     defend: Defend
+    """Answer to a DefenceChoice."""
     play_assassin: PlayAssassin
+    """Answer to an AssassinChoice."""
     start_round: StartRound
+    """Answer to a NextRoundChoice."""
     def __init__(self, attack: _Optional[_Union[Attack, _Mapping]] = ..., assassinate: _Optional[_Union[Assassinate, _Mapping]] = ..., buy_land: _Optional[_Union[BuyLand, _Mapping]] = ..., heal: _Optional[_Union[Heal, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., offer_lands: _Optional[_Union[OfferLands, _Mapping]] = ..., assist: _Optional[_Union[Assist, _Mapping]] = ..., decline: _Optional[_Union[Decline, _Mapping]] = ..., defend: _Optional[_Union[Defend, _Mapping]] = ..., play_assassin: _Optional[_Union[PlayAssassin, _Mapping]] = ..., start_round: _Optional[_Union[StartRound, _Mapping]] = ...) -> None: ...
 
 class RoundStarted(_message.Message):
+    """A round began: decks shuffled, HP 50, hands dealt."""
     __slots__ = ("round", "first_player")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round number, from 1."""
     first_player: int
+    """The seat that plays first."""
     def __init__(self, round: _Optional[int] = ..., first_player: _Optional[int] = ...) -> None: ...
 
 class CardsDrawn(_message.Message):
+    """A seat drew cards from its own deck."""
     __slots__ = ("seat", "count", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat that drew."""
     count: int
+    """How many cards it drew."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards, told only to the seat that drew them."""
     def __init__(self, seat: _Optional[int] = ..., count: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
+    """A seat's turn began."""
     __slots__ = ("seat", "final_turns_left")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     FINAL_TURNS_LEFT_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     final_turns_left: int
+    """Once a deck ran out: turns left in the round, this one included."""
     def __init__(self, seat: _Optional[int] = ..., final_turns_left: _Optional[int] = ...) -> None: ...
 
 class TurnSkipped(_message.Message):
+    """A seat had no card in hand, so its turn passed."""
     __slots__ = ("seat",)
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
 
 class AttackDeclared(_message.Message):
+    """An attack was declared; the attacker's cards are shown."""
     __slots__ = ("attacker", "defender", "cards", "attack_points")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     ATTACK_POINTS_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The seat attacked."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The attacker's generals and soldiers."""
     attack_points: int
+    """Their total value."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attack_points: _Optional[int] = ...) -> None: ...
 
 class LandsOffered(_message.Message):
+    """A side made its offers of land (possibly none)."""
     __slots__ = ("seat", "offers")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OFFERS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The offering seat."""
     offers: _containers.RepeatedCompositeFieldContainer[LandOffer]
+    """The offers."""
     def __init__(self, seat: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[LandOffer, _Mapping]]] = ...) -> None: ...
 
 class AssistGiven(_message.Message):
+    """A seat assisted one side."""
     __slots__ = ("seat", "side", "card")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SIDE_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The assisting seat."""
     side: Side
+    """The side helped."""
     card: _cards_pb2.Card
+    """The card played."""
     def __init__(self, seat: _Optional[int] = ..., side: _Optional[_Union[Side, str]] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class AssistDeclined(_message.Message):
+    """A seat chose not to assist."""
     __slots__ = ("seat",)
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
 
 class LandTransferred(_message.Message):
+    """Promised lands changed hands because their recipient assisted the offering side."""
     __slots__ = ("from_seat", "to_seat", "lands")
     FROM_SEAT_FIELD_NUMBER: _ClassVar[int]
     TO_SEAT_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
     from_seat: int
+    """The seat giving the lands."""
     to_seat: int
+    """The seat receiving them."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The lands."""
     def __init__(self, from_seat: _Optional[int] = ..., to_seat: _Optional[int] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class DefenceCommitted(_message.Message):
+    """The defender committed his defence."""
     __slots__ = ("seat", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The defending seat."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """His generals and soldiers (may be empty)."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AttackResolved(_message.Message):
+    """An attack was resolved; all its generals and soldiers were discarded."""
     __slots__ = ("attacker", "defender", "attack_points", "defence_points", "damage", "hp")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
@@ -438,42 +612,60 @@ class AttackResolved(_message.Message):
     DAMAGE_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     attack_points: int
+    """Total attack points."""
     defence_points: int
+    """Total defence points."""
     damage: int
+    """HP the defender lost."""
     hp: int
+    """The defender's HP now."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ..., damage: _Optional[int] = ..., hp: _Optional[int] = ...) -> None: ...
 
 class AssassinationDeclared(_message.Message):
+    """An assassination was declared."""
     __slots__ = ("attacker", "defender", "card")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The seat attacked."""
     card: _cards_pb2.Card
+    """The joker played."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class AssassinPlayed(_message.Message):
+    """A second assassin was played: a block by the defender or a new try by the attacker."""
     __slots__ = ("seat", "card", "blocking")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     BLOCKING_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat that played it."""
     card: _cards_pb2.Card
+    """The joker."""
     blocking: bool
+    """True for the defender's block."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., blocking: _Optional[bool] = ...) -> None: ...
 
 class AssassinDeclined(_message.Message):
+    """A seat chose not to play an assassin."""
     __slots__ = ("seat", "blocking")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BLOCKING_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     blocking: bool
+    """True when the defender did not block; false when the attacker did not try again."""
     def __init__(self, seat: _Optional[int] = ..., blocking: _Optional[bool] = ...) -> None: ...
 
 class AssassinationResolved(_message.Message):
+    """An assassination was resolved; every joker played was discarded."""
     __slots__ = ("attacker", "defender", "success", "damage", "hp")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
@@ -481,59 +673,83 @@ class AssassinationResolved(_message.Message):
     DAMAGE_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     success: bool
+    """True if the last assassin was not blocked."""
     damage: int
+    """HP the defender lost: 25, or all he had when less; 0 when blocked."""
     hp: int
+    """The defender's HP now."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., success: _Optional[bool] = ..., damage: _Optional[int] = ..., hp: _Optional[int] = ...) -> None: ...
 
 class LandBought(_message.Message):
+    """A seat bought land."""
     __slots__ = ("seat", "money", "lands")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MONEY_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     money: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The money discarded."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The lands now in front of the seat."""
     def __init__(self, seat: _Optional[int] = ..., money: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class Healed(_message.Message):
+    """A seat healed."""
     __slots__ = ("seat", "card", "gained", "hp")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     GAINED_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     card: _cards_pb2.Card
+    """The heart discarded."""
     gained: int
+    """HP regained (the excess over 50 is lost)."""
     hp: int
+    """HP now."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., gained: _Optional[int] = ..., hp: _Optional[int] = ...) -> None: ...
 
 class Discarded(_message.Message):
+    """A seat discarded cards face up."""
     __slots__ = ("seat", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class LastCardDrawn(_message.Message):
+    """A seat drew the last card of its deck: after this turn, every seat gets one more turn, then the round ends."""
     __slots__ = ("seat", "final_turns")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     FINAL_TURNS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat whose deck ran out."""
     final_turns: int
+    """Turns left in the round after the current one."""
     def __init__(self, seat: _Optional[int] = ..., final_turns: _Optional[int] = ...) -> None: ...
 
 class KingDefeated(_message.Message):
+    """A king fell to 0 HP: the round ends at once."""
     __slots__ = ("seat", "by")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BY_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The fallen seat."""
     by: int
+    """The seat whose attack or assassination defeated him; it takes his round VP."""
     def __init__(self, seat: _Optional[int] = ..., by: _Optional[int] = ...) -> None: ...
 
 class RoundEnded(_message.Message):
+    """A round ended and was scored."""
     __slots__ = ("round", "reason", "land_values", "awarded", "totals", "game_over")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
@@ -542,14 +758,21 @@ class RoundEnded(_message.Message):
     TOTALS_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round number."""
     reason: RoundEndReason
+    """Why it ended."""
     land_values: _containers.RepeatedScalarFieldContainer[int]
+    """Value of the lands in front of each seat at the end, in seat order."""
     awarded: _containers.RepeatedScalarFieldContainer[int]
+    """VP each seat gained this round (a defeated seat's land value goes to the seat that defeated it)."""
     totals: _containers.RepeatedScalarFieldContainer[int]
+    """Total VP of each seat after this round."""
     game_over: bool
+    """True if this was the last round."""
     def __init__(self, round: _Optional[int] = ..., reason: _Optional[_Union[RoundEndReason, str]] = ..., land_values: _Optional[_Iterable[int]] = ..., awarded: _Optional[_Iterable[int]] = ..., totals: _Optional[_Iterable[int]] = ..., game_over: _Optional[bool] = ...) -> None: ...
 
 class Event(_message.Message):
+    """Something that happened in Generals & Assassins."""
     __slots__ = ("round_started", "cards_drawn", "turn_started", "turn_skipped", "attack_declared", "lands_offered", "assist_given", "assist_declined", "land_transferred", "defence_committed", "attack_resolved", "assassination_declared", "assassin_played", "assassin_declined", "assassination_resolved", "land_bought", "healed", "discarded", "last_card_drawn", "king_defeated", "round_ended")
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
@@ -573,24 +796,45 @@ class Event(_message.Message):
     KING_DEFEATED_FIELD_NUMBER: _ClassVar[int]
     ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
     round_started: RoundStarted
+    """A round began."""
     cards_drawn: CardsDrawn
+    """Cards were drawn."""
     turn_started: TurnStarted
+    """A turn began."""
     turn_skipped: TurnSkipped
+    """A turn passed for want of cards."""
     attack_declared: AttackDeclared
+    """An attack was declared."""
     lands_offered: LandsOffered
+    """Offers of land were made."""
     assist_given: AssistGiven
+    """A seat assisted."""
     assist_declined: AssistDeclined
+    """A seat declined to assist."""
     land_transferred: LandTransferred
+    """Lands changed hands."""
     defence_committed: DefenceCommitted
+    """The defence was committed."""
     attack_resolved: AttackResolved
+    """An attack was resolved."""
     assassination_declared: AssassinationDeclared
+    """An assassination was declared."""
     assassin_played: AssassinPlayed
+    """An assassin was played to block or to try again."""
     assassin_declined: AssassinDeclined
+    """A seat did not play an assassin."""
     assassination_resolved: AssassinationResolved
+    """An assassination was resolved."""
     land_bought: LandBought
+    """Land was bought."""
     healed: Healed
+    """A seat healed."""
     discarded: Discarded
+    """A seat discarded."""
     last_card_drawn: LastCardDrawn
+    """A deck ran out."""
     king_defeated: KingDefeated
+    """A king fell."""
     round_ended: RoundEnded
+    """A round ended."""
     def __init__(self, round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., turn_skipped: _Optional[_Union[TurnSkipped, _Mapping]] = ..., attack_declared: _Optional[_Union[AttackDeclared, _Mapping]] = ..., lands_offered: _Optional[_Union[LandsOffered, _Mapping]] = ..., assist_given: _Optional[_Union[AssistGiven, _Mapping]] = ..., assist_declined: _Optional[_Union[AssistDeclined, _Mapping]] = ..., land_transferred: _Optional[_Union[LandTransferred, _Mapping]] = ..., defence_committed: _Optional[_Union[DefenceCommitted, _Mapping]] = ..., attack_resolved: _Optional[_Union[AttackResolved, _Mapping]] = ..., assassination_declared: _Optional[_Union[AssassinationDeclared, _Mapping]] = ..., assassin_played: _Optional[_Union[AssassinPlayed, _Mapping]] = ..., assassin_declined: _Optional[_Union[AssassinDeclined, _Mapping]] = ..., assassination_resolved: _Optional[_Union[AssassinationResolved, _Mapping]] = ..., land_bought: _Optional[_Union[LandBought, _Mapping]] = ..., healed: _Optional[_Union[Healed, _Mapping]] = ..., discarded: _Optional[_Union[Discarded, _Mapping]] = ..., last_card_drawn: _Optional[_Union[LastCardDrawn, _Mapping]] = ..., king_defeated: _Optional[_Union[KingDefeated, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ...) -> None: ...

@@ -10,19 +10,30 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Where the current round stands."""
     __slots__ = ()
     PHASE_UNSPECIFIED: _ClassVar[Phase]
+    """Never sent."""
     REVEAL: _ClassVar[Phase]
+    """Players are choosing whether to reveal aces (generals) for five more cards each."""
     CHOOSE_TARGET: _ClassVar[Phase]
+    """Four players: the attacker is choosing whom to fight this round."""
     ATTACK: _ClassVar[Phase]
+    """The attacker is placing a squad face down."""
     DEFEND: _ClassVar[Phase]
+    """The defender is placing a squad face down."""
     OVER: _ClassVar[Phase]
+    """The game is over."""
 
 class EliminationReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why a player left a four-player game."""
     __slots__ = ()
     ELIMINATION_REASON_UNSPECIFIED: _ClassVar[EliminationReason]
+    """Never sent."""
     DEFEAT_POINTS: _ClassVar[EliminationReason]
+    """The player reached the defeat-point limit."""
     NO_GENERAL: _ClassVar[EliminationReason]
+    """The player's last general (ace) was killed."""
 PHASE_UNSPECIFIED: Phase
 REVEAL: Phase
 CHOOSE_TARGET: Phase
@@ -34,6 +45,7 @@ DEFEAT_POINTS: EliminationReason
 NO_GENERAL: EliminationReason
 
 class Player(_message.Message):
+    """What everyone knows about one seat."""
     __slots__ = ("seat", "suits", "deck_size", "hand_size", "revealed_generals", "dead", "conquest", "squad_size", "conquest_points", "defeat_points", "eliminated", "generals_alive")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SUITS_FIELD_NUMBER: _ClassVar[int]
@@ -48,20 +60,33 @@ class Player(_message.Message):
     ELIMINATED_FIELD_NUMBER: _ClassVar[int]
     GENERALS_ALIVE_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat number."""
     suits: _containers.RepeatedScalarFieldContainer[_cards_pb2.Suit]
+    """The suits this seat was dealt at the start (two players: black or red halves; four: one suit)."""
     deck_size: int
+    """Cards in the seat's draw deck."""
     hand_size: int
+    """Cards in the seat's hand."""
     revealed_generals: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Aces the seat revealed this round that no battle has yet turned over (GW-16): one may be face down in its squad, which this list does not tell."""
     dead: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The seat's dead pile, face up, oldest first. Cards here never return."""
     conquest: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The seat's conquest pile this round: squads it won, face up."""
     squad_size: int
+    """Face-down cards the seat has placed in the current battle (0 if none)."""
     conquest_points: int
+    """Conquest points (two players)."""
     defeat_points: int
+    """Defeat points (four players)."""
     eliminated: bool
+    """True once the seat is out of a four-player game."""
     generals_alive: int
+    """Aces this seat owns that are not dead."""
     def __init__(self, seat: _Optional[int] = ..., suits: _Optional[_Iterable[_Union[_cards_pb2.Suit, str]]] = ..., deck_size: _Optional[int] = ..., hand_size: _Optional[int] = ..., revealed_generals: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., dead: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., conquest: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., squad_size: _Optional[int] = ..., conquest_points: _Optional[int] = ..., defeat_points: _Optional[int] = ..., eliminated: _Optional[bool] = ..., generals_alive: _Optional[int] = ...) -> None: ...
 
 class Battle(_message.Message):
+    """A battle once both squads are turned over."""
     __slots__ = ("attacker", "defender", "attacker_squad", "defender_squad", "attacker_power", "defender_power", "winner")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
@@ -71,15 +96,23 @@ class Battle(_message.Message):
     DEFENDER_POWER_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     attacker_squad: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The attacker's squad."""
     defender_squad: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The defender's squad."""
     attacker_power: int
+    """Sum of the attacker's card powers (ace 1, 2-10 face, J 11, Q 12, K 13)."""
     defender_power: int
+    """Sum of the defender's card powers."""
     winner: int
+    """The seat whose squad won; unset when the powers were equal (both squads die)."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attacker_squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., defender_squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attacker_power: _Optional[int] = ..., defender_power: _Optional[int] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
+    """Everything one seat may know."""
     __slots__ = ("seat", "num_players", "round", "phase", "attacker", "defender", "hand", "squad", "players", "conquest_target", "defeat_limit", "last_battle", "known")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -95,43 +128,65 @@ class View(_message.Message):
     LAST_BATTLE_FIELD_NUMBER: _ClassVar[int]
     KNOWN_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat this view is for."""
     num_players: int
+    """Seats in the game (2 or 4)."""
     round: int
+    """The round number, from 1."""
     phase: Phase
+    """What the round is waiting for."""
     attacker: int
+    """The attacking seat this round."""
     defender: int
+    """The defending seat this round, once known."""
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's hand."""
     squad: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's own face-down squad in the current battle, if placed. Always empty in a decision request: a seat is not asked again until the battle turns its squad over. A replay's views while a squad lies face down show it."""
     players: _containers.RepeatedCompositeFieldContainer[Player]
+    """Public facts about every seat, in seat order."""
     conquest_target: int
+    """Conquest points that win a two-player game."""
     defeat_limit: int
+    """Defeat points that eliminate a player in a four-player game."""
     last_battle: Battle
+    """The most recent battle of this round, if any."""
     known: _containers.RepeatedCompositeFieldContainer[KnownCards]
+    """What this seat remembers of each seat's face-down cards, in seat order (GW-17): the cards it saw go under a deck at the end of a round, and where they are now."""
     def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., squad: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., conquest_target: _Optional[int] = ..., defeat_limit: _Optional[int] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ..., known: _Optional[_Iterable[_Union[KnownCards, _Mapping]]] = ...) -> None: ...
 
 class KnownCards(_message.Message):
+    """What the viewing seat knows of one seat's deck and hand (GW-17)."""
     __slots__ = ("seat", "deck", "hand")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat whose cards these are."""
     deck: _containers.RepeatedCompositeFieldContainer[_cards_pb2.PileCard]
+    """Cards of that seat's deck known to the viewer, top first, with their positions from the top (0 is the next draw): the squads the seat won (known to everyone) and, known to the seat alone, the cards its hand put under the deck (a single card left in hand is also known to whoever knew it). Positions move up as the deck is drawn."""
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that seat drew from places of its deck the viewer knew, still in its hand or its face-down squad: listed until a battle turns them face up or the round ends. Always empty for the viewer's own entry (its hand is `hand`)."""
     def __init__(self, seat: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[_cards_pb2.PileCard, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class RevealChoice(_message.Message):
+    """Choose which of these aces to reveal; each revealed ace draws five more cards."""
     __slots__ = ("revealable",)
     REVEALABLE_FIELD_NUMBER: _ClassVar[int]
     revealable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Aces in hand that may be revealed now (any subset, including none)."""
     def __init__(self, revealable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class TargetChoice(_message.Message):
+    """Choose the opponent to fight this round (four players)."""
     __slots__ = ("targets",)
     TARGETS_FIELD_NUMBER: _ClassVar[int]
     targets: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that may be attacked."""
     def __init__(self, targets: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class SquadChoice(_message.Message):
+    """Place a squad face down."""
     __slots__ = ("playable", "min_cards", "max_cards", "attacking", "opposing_squad_size")
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     MIN_CARDS_FIELD_NUMBER: _ClassVar[int]
@@ -139,101 +194,140 @@ class SquadChoice(_message.Message):
     ATTACKING_FIELD_NUMBER: _ClassVar[int]
     OPPOSING_SQUAD_SIZE_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be placed (the whole hand)."""
     min_cards: int
+    """Fewest cards in a squad (1)."""
     max_cards: int
+    """Most cards in a squad (3, or the hand size if smaller)."""
     attacking: bool
+    """True when this seat attacks, false when it defends."""
     opposing_squad_size: int
+    """Defending: how many face-down cards the attacker placed."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., min_cards: _Optional[int] = ..., max_cards: _Optional[int] = ..., attacking: _Optional[bool] = ..., opposing_squad_size: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
+    """The decision a seat faces."""
     __slots__ = ("reveal_choice", "target_choice", "squad_choice")
     REVEAL_CHOICE_FIELD_NUMBER: _ClassVar[int]
     TARGET_CHOICE_FIELD_NUMBER: _ClassVar[int]
     SQUAD_CHOICE_FIELD_NUMBER: _ClassVar[int]
     reveal_choice: RevealChoice
+    """Reveal generals."""
     target_choice: TargetChoice
+    """Choose a target."""
     squad_choice: SquadChoice
+    """Place a squad."""
     def __init__(self, reveal_choice: _Optional[_Union[RevealChoice, _Mapping]] = ..., target_choice: _Optional[_Union[TargetChoice, _Mapping]] = ..., squad_choice: _Optional[_Union[SquadChoice, _Mapping]] = ...) -> None: ...
 
 class RevealGenerals(_message.Message):
+    """Reveal these aces (may be empty) and draw five cards for each."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of the aces to reveal."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ChooseTarget(_message.Message):
+    """Attack this seat this round."""
     __slots__ = ("target",)
     TARGET_FIELD_NUMBER: _ClassVar[int]
     target: int
+    """The seat to attack."""
     def __init__(self, target: _Optional[int] = ...) -> None: ...
 
 class PlaySquad(_message.Message):
+    """Place these cards face down as a squad."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of 1 to 3 cards from the hand."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Action(_message.Message):
+    """An action of General's War."""
     __slots__ = ("reveal_generals", "choose_target", "play_squad")
     REVEAL_GENERALS_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_TARGET_FIELD_NUMBER: _ClassVar[int]
     PLAY_SQUAD_FIELD_NUMBER: _ClassVar[int]
     reveal_generals: RevealGenerals
+    """Answer to a RevealChoice."""
     choose_target: ChooseTarget
+    """Answer to a TargetChoice."""
     play_squad: PlaySquad
+    """Answer to a SquadChoice."""
     def __init__(self, reveal_generals: _Optional[_Union[RevealGenerals, _Mapping]] = ..., choose_target: _Optional[_Union[ChooseTarget, _Mapping]] = ..., play_squad: _Optional[_Union[PlaySquad, _Mapping]] = ...) -> None: ...
 
 class RoundStarted(_message.Message):
+    """A round began."""
     __slots__ = ("round", "attacker")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round number, from 1."""
     attacker: int
+    """The attacking seat."""
     def __init__(self, round: _Optional[int] = ..., attacker: _Optional[int] = ...) -> None: ...
 
 class TargetChosen(_message.Message):
+    """The attacker chose the defender (four players)."""
     __slots__ = ("attacker", "target")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     target: int
+    """The defending seat."""
     def __init__(self, attacker: _Optional[int] = ..., target: _Optional[int] = ...) -> None: ...
 
 class CardsDrawn(_message.Message):
+    """A seat drew cards from its deck."""
     __slots__ = ("seat", "count", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat that drew."""
     count: int
+    """How many cards it drew."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards, told only to the seat that drew them."""
     def __init__(self, seat: _Optional[int] = ..., count: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class GeneralsRevealed(_message.Message):
+    """A seat revealed aces from its hand."""
     __slots__ = ("seat", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The revealed aces."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class SquadPlaced(_message.Message):
+    """A seat placed a squad face down."""
     __slots__ = ("seat", "count", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     count: int
+    """How many cards."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards, told only to the seat that placed them."""
     def __init__(self, seat: _Optional[int] = ..., count: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class BattleResolved(_message.Message):
+    """Both squads were turned over and the battle decided."""
     __slots__ = ("battle",)
     BATTLE_FIELD_NUMBER: _ClassVar[int]
     battle: Battle
+    """The battle."""
     def __init__(self, battle: _Optional[_Union[Battle, _Mapping]] = ...) -> None: ...
 
 class RoundEnded(_message.Message):
+    """A round ended: hands went to conquest piles, piles were counted and went under the decks."""
     __slots__ = ("round", "conquest_counts", "conquest_point_to", "defeat_point_to", "interrupted")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     CONQUEST_COUNTS_FIELD_NUMBER: _ClassVar[int]
@@ -241,25 +335,36 @@ class RoundEnded(_message.Message):
     DEFEAT_POINT_TO_FIELD_NUMBER: _ClassVar[int]
     INTERRUPTED_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round number."""
     conquest_counts: _containers.RepeatedScalarFieldContainer[int]
+    """Conquest-pile sizes per seat, in seat order (0 for seats not fighting)."""
     conquest_point_to: int
+    """The seat awarded a conquest point (two players), if any."""
     defeat_point_to: int
+    """The seat given a defeat point (four players), if any."""
     interrupted: bool
+    """True when the round was cut short because a player was eliminated."""
     def __init__(self, round: _Optional[int] = ..., conquest_counts: _Optional[_Iterable[int]] = ..., conquest_point_to: _Optional[int] = ..., defeat_point_to: _Optional[int] = ..., interrupted: _Optional[bool] = ...) -> None: ...
 
 class PlayerEliminated(_message.Message):
+    """A player is out of a four-player game."""
     __slots__ = ("seat", "by", "reason", "cards_transferred")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BY_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     CARDS_TRANSFERRED_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The eliminated seat."""
     by: int
+    """The seat it was fighting; its surviving cards go under this seat's deck."""
     reason: EliminationReason
+    """Why."""
     cards_transferred: int
+    """How many surviving cards moved to `by`'s deck."""
     def __init__(self, seat: _Optional[int] = ..., by: _Optional[int] = ..., reason: _Optional[_Union[EliminationReason, str]] = ..., cards_transferred: _Optional[int] = ...) -> None: ...
 
 class Event(_message.Message):
+    """Something that happened in General's War."""
     __slots__ = ("round_started", "target_chosen", "cards_drawn", "generals_revealed", "squad_placed", "battle_resolved", "round_ended", "player_eliminated")
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     TARGET_CHOSEN_FIELD_NUMBER: _ClassVar[int]
@@ -270,11 +375,19 @@ class Event(_message.Message):
     ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ELIMINATED_FIELD_NUMBER: _ClassVar[int]
     round_started: RoundStarted
+    """A round began."""
     target_chosen: TargetChosen
+    """A target was chosen."""
     cards_drawn: CardsDrawn
+    """Cards were drawn."""
     generals_revealed: GeneralsRevealed
+    """Aces were revealed."""
     squad_placed: SquadPlaced
+    """A squad was placed."""
     battle_resolved: BattleResolved
+    """A battle was decided."""
     round_ended: RoundEnded
+    """A round ended."""
     player_eliminated: PlayerEliminated
+    """A player was eliminated."""
     def __init__(self, round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., target_chosen: _Optional[_Union[TargetChosen, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., generals_revealed: _Optional[_Union[GeneralsRevealed, _Mapping]] = ..., squad_placed: _Optional[_Union[SquadPlaced, _Mapping]] = ..., battle_resolved: _Optional[_Union[BattleResolved, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., player_eliminated: _Optional[_Union[PlayerEliminated, _Mapping]] = ...) -> None: ...

@@ -10,43 +10,74 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """What the game is waiting for."""
     __slots__ = ()
     PHASE_UNSPECIFIED: _ClassVar[Phase]
+    """Never sent."""
     TURN: _ClassVar[Phase]
+    """The player on turn chooses his action."""
     OFFERS: _ClassVar[Phase]
+    """Attack a King: the attacker, then the defender, offer Land or Money for assistance."""
     ASSIST: _ClassVar[Phase]
+    """Attack a King: a player who is neither attacker nor defender chooses a side, or none."""
     DEFEND: _ClassVar[Phase]
+    """The defender commits Generals and Soldiers (possibly none)."""
     THWART: _ClassVar[Phase]
+    """Assassination: the defender matches the attacker's assassins, or not."""
     MORE_ASSASSINS: _ClassVar[Phase]
+    """Assassination: after a thwarted mini-round the attacker presents more assassins or stops."""
     ROUND_OVER: _ClassVar[Phase]
+    """The round is over and scored; the next round's first player starts it."""
     GAME_OVER: _ClassVar[Phase]
+    """The game is over."""
 
 class AttackKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """The kind of an attack."""
     __slots__ = ()
     ATTACK_KIND_UNSPECIFIED: _ClassVar[AttackKind]
+    """Never sent."""
     CONQUER_LAND: _ClassVar[AttackKind]
+    """Conquer Land: take the defender's lowest Land; no assistance."""
     ATTACK_KING: _ClassVar[AttackKind]
+    """Attack a King: damage the defender's HP; others may assist either side."""
     ASSASSINATION: _ClassVar[AttackKind]
+    """Assassination: mini-rounds of assassins (jokers); 25 damage if not thwarted."""
 
 class GloryReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why Glory Points were awarded."""
     __slots__ = ()
     GLORY_REASON_UNSPECIFIED: _ClassVar[GloryReason]
+    """Never sent."""
     GLORY_CONQUEST: _ClassVar[GloryReason]
+    """The attacker conquered Land (+2)."""
     GLORY_CONQUEST_REPELLED: _ClassVar[GloryReason]
+    """The defender repelled a conquest (+2)."""
     GLORY_KING_ATTACK: _ClassVar[GloryReason]
+    """A successful Attack a King (+5, +10 if the defender was eliminated)."""
     GLORY_KING_ATTACK_ASSIST: _ClassVar[GloryReason]
+    """Assisted a successful Attack a King (+2, +4 if the defender was eliminated)."""
     GLORY_KING_DEFENCE: _ClassVar[GloryReason]
+    """The defender repelled an Attack a King (+5)."""
     GLORY_KING_DEFENCE_ASSIST: _ClassVar[GloryReason]
+    """Assisted a defender who repelled an Attack a King (+2)."""
     GLORY_ASSASSINATION: _ClassVar[GloryReason]
+    """A successful assassination (+2)."""
     GLORY_ASSASSINATION_KILL: _ClassVar[GloryReason]
+    """The assassination eliminated the defender (+2 more)."""
     GLORY_ASSASSINATION_THWARTED: _ClassVar[GloryReason]
+    """The defender thwarted an assassination (+2)."""
     GLORY_LAND: _ClassVar[GloryReason]
+    """The value of the Land in the Domain at the end of the round."""
 
 class RoundEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why a round ended."""
     __slots__ = ()
     ROUND_END_REASON_UNSPECIFIED: _ClassVar[RoundEndReason]
+    """Never sent."""
     DECK_EMPTY: _ClassVar[RoundEndReason]
+    """The deck ran out; the turn in which it did was finished."""
     KING_ELIMINATED: _ClassVar[RoundEndReason]
+    """A king was reduced to 0 HP."""
 PHASE_UNSPECIFIED: Phase
 TURN: Phase
 OFFERS: Phase
@@ -76,14 +107,18 @@ DECK_EMPTY: RoundEndReason
 KING_ELIMINATED: RoundEndReason
 
 class Offer(_message.Message):
+    """An offer of Land and Money for assistance (or, with no cards, a bare appeal)."""
     __slots__ = ("seat", "card_ids")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player the offer is made to (neither the attacker nor the defender)."""
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of Land cards from the offerer's Domain and Money cards from his Treasury (public cards)."""
     def __init__(self, seat: _Optional[int] = ..., card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Player(_message.Message):
+    """What everyone knows about one seat."""
     __slots__ = ("seat", "hp", "glory", "hand_size", "domain", "treasury", "land_value", "treasury_value", "waiting")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
@@ -95,27 +130,41 @@ class Player(_message.Message):
     TREASURY_VALUE_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat number."""
     hp: int
+    """Hit Points this round (50 at the start of a round, never above 50; 0 means eliminated)."""
     glory: int
+    """Glory Points so far in the game."""
     hand_size: int
+    """Cards in hand."""
     domain: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Land cards in the Domain, face up."""
     treasury: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money cards in the Treasury, face up."""
     land_value: int
+    """Sum of the Domain's Land values."""
     treasury_value: int
+    """Sum of the Treasury's Money values."""
     waiting: bool
+    """True for a failed attacker who draws back up to seven only at the start of his next turn (or when attacked)."""
     def __init__(self, seat: _Optional[int] = ..., hp: _Optional[int] = ..., glory: _Optional[int] = ..., hand_size: _Optional[int] = ..., domain: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., treasury: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., land_value: _Optional[int] = ..., treasury_value: _Optional[int] = ..., waiting: _Optional[bool] = ...) -> None: ...
 
 class AssistRecord(_message.Message):
+    """One player's answer to a call for assistance."""
     __slots__ = ("seat", "assisted", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ASSISTED_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player who chose."""
     assisted: int
+    """The seat assisted (the attacker or the defender); unset when the player declined."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The Generals and Soldiers added to that side."""
     def __init__(self, seat: _Optional[int] = ..., assisted: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class BattleState(_message.Message):
+    """An attack under way: everything on the table so far (all public)."""
     __slots__ = ("kind", "attacker", "defender", "attack_cards", "mercenaries", "attack_points", "defence_points", "attacker_offers", "defender_offers", "assists", "defence_cards", "mini_round", "presented")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
@@ -131,21 +180,35 @@ class BattleState(_message.Message):
     MINI_ROUND_FIELD_NUMBER: _ClassVar[int]
     PRESENTED_FIELD_NUMBER: _ClassVar[int]
     kind: AttackKind
+    """The kind of attack."""
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     attack_cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The attacker's Generals and Soldiers; in an assassination, every assassin he has presented."""
     mercenaries: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money spent on Mercenaries (each worth half its value, rounded up)."""
     attack_points: int
+    """AP so far, assistants included; in an assassination, the number of assassins the attacker presented."""
     defence_points: int
+    """DP so far (2 per Land of the defender, assistants, defence once committed); in an assassination, the number of assassins the defender played."""
     attacker_offers: _containers.RepeatedCompositeFieldContainer[Offer]
+    """The attacker's offers (empty until made)."""
     defender_offers: _containers.RepeatedCompositeFieldContainer[Offer]
+    """The defender's offers (empty until made)."""
     assists: _containers.RepeatedCompositeFieldContainer[AssistRecord]
+    """The answers of the other players so far, in the order they chose."""
     defence_cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The defender's cards (Generals and Soldiers, or assassins that thwarted)."""
     mini_round: int
+    """Assassination: the number of the current mini-round, from 1."""
     presented: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Assassination: the assassins the attacker presented in the current mini-round."""
     def __init__(self, kind: _Optional[_Union[AttackKind, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attack_cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., mercenaries: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ..., attacker_offers: _Optional[_Iterable[_Union[Offer, _Mapping]]] = ..., defender_offers: _Optional[_Iterable[_Union[Offer, _Mapping]]] = ..., assists: _Optional[_Iterable[_Union[AssistRecord, _Mapping]]] = ..., defence_cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., mini_round: _Optional[int] = ..., presented: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class BattleResult(_message.Message):
+    """The outcome of an attack."""
     __slots__ = ("kind", "attacker", "defender", "attack_points", "defence_points", "success", "damage", "land_taken", "eliminated", "attacker_assistants", "defender_assistants")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
@@ -159,19 +222,31 @@ class BattleResult(_message.Message):
     ATTACKER_ASSISTANTS_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_ASSISTANTS_FIELD_NUMBER: _ClassVar[int]
     kind: AttackKind
+    """The kind of attack."""
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     attack_points: int
+    """Total AP (assassination: assassins presented by the attacker)."""
     defence_points: int
+    """Total DP (assassination: assassins played by the defender)."""
     success: bool
+    """True if the attack succeeded."""
     damage: int
+    """HP the defender lost."""
     land_taken: _cards_pb2.Card
+    """Conquer Land: the Land moved from the defender's Domain to the attacker's."""
     eliminated: bool
+    """True if the defender was reduced to 0 HP: the round ends."""
     attacker_assistants: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that assisted the attacker."""
     defender_assistants: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that assisted the defender."""
     def __init__(self, kind: _Optional[_Union[AttackKind, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ..., success: _Optional[bool] = ..., damage: _Optional[int] = ..., land_taken: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., eliminated: _Optional[bool] = ..., attacker_assistants: _Optional[_Iterable[int]] = ..., defender_assistants: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class View(_message.Message):
+    """Everything one seat may know."""
     __slots__ = ("seat", "num_players", "round", "rounds", "extra_round", "phase", "turn", "first_player", "hand", "players", "deck_size", "discard", "battle", "last_battle", "next_first_player")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NUM_PLAYERS_FIELD_NUMBER: _ClassVar[int]
@@ -189,23 +264,39 @@ class View(_message.Message):
     LAST_BATTLE_FIELD_NUMBER: _ClassVar[int]
     NEXT_FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat this view is for."""
     num_players: int
+    """Seats in the game (2 to 6)."""
     round: int
+    """The round number, from 1."""
     rounds: int
+    """Rounds in the game before any extra round to break a tie."""
     extra_round: bool
+    """True in an extra round played because the lead was tied."""
     phase: Phase
+    """What the game is waiting for."""
     turn: int
+    """The seat whose turn it is."""
     first_player: int
+    """The seat that went first this round."""
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's hand."""
     players: _containers.RepeatedCompositeFieldContainer[Player]
+    """Public facts about every seat, in seat order."""
     deck_size: int
+    """Cards left in the face-down deck."""
     discard: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The face-up discard pile, bottom first (the last card is the top)."""
     battle: BattleState
+    """The attack under way, if any."""
     last_battle: BattleResult
+    """The last attack resolved this round, if any."""
     next_first_player: int
+    """Between rounds: the seat that goes first in the next round."""
     def __init__(self, seat: _Optional[int] = ..., num_players: _Optional[int] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., extra_round: _Optional[bool] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., first_player: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., deck_size: _Optional[int] = ..., discard: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., battle: _Optional[_Union[BattleState, _Mapping]] = ..., last_battle: _Optional[_Union[BattleResult, _Mapping]] = ..., next_first_player: _Optional[int] = ...) -> None: ...
 
 class TurnChoice(_message.Message):
+    """Choose this turn's action: BuyLand, ConquerLand, AttackKing, Assassinate, Heal, Discard (or PassTurn with an empty hand)."""
     __slots__ = ("hand", "lands", "treasury", "generals", "soldiers", "assassins", "health", "aces", "king_targets", "conquer_targets", "can_pass")
     HAND_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
@@ -219,31 +310,48 @@ class TurnChoice(_message.Message):
     CONQUER_TARGETS_FIELD_NUMBER: _ClassVar[int]
     CAN_PASS_FIELD_NUMBER: _ClassVar[int]
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The whole hand (any one card may be discarded; several with an Ace)."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Land cards in hand (Buy Land)."""
     treasury: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money in the Treasury (Buy Land, Mercenaries)."""
     generals: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals in hand (an attack needs at least one)."""
     soldiers: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Soldiers in hand."""
     assassins: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Assassins (jokers) in hand."""
     health: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Health cards in hand (Heal: one per turn)."""
     aces: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Aces in hand (a discard with an Ace may take any number of cards)."""
     king_targets: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that may be targeted by Attack a King or Assassination."""
     conquer_targets: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that may be targeted by Conquer Land (they have Land)."""
     can_pass: bool
+    """True when the hand is empty: PassTurn is the only action."""
     def __init__(self, hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., treasury: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., generals: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., soldiers: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., assassins: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., health: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., aces: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., king_targets: _Optional[_Iterable[int]] = ..., conquer_targets: _Optional[_Iterable[int]] = ..., can_pass: _Optional[bool] = ...) -> None: ...
 
 class OfferChoice(_message.Message):
+    """Attack a King: offer Land from your Domain and Money from your Treasury to other players for their help."""
     __slots__ = ("attacker", "defender", "offerable", "recipients")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
     OFFERABLE_FIELD_NUMBER: _ClassVar[int]
     RECIPIENTS_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     offerable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be offered: Land in your Domain and Money in your Treasury."""
     recipients: _containers.RepeatedScalarFieldContainer[int]
+    """Seats that may receive offers (everyone but the attacker and the defender)."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., offerable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., recipients: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class AssistChoice(_message.Message):
+    """Attack a King: assist the attacker or the defender with Generals and Soldiers, or decline."""
     __slots__ = ("attacker", "defender", "playable", "attack_points", "defence_points")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
@@ -251,13 +359,19 @@ class AssistChoice(_message.Message):
     ATTACK_POINTS_FIELD_NUMBER: _ClassVar[int]
     DEFENCE_POINTS_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals and Soldiers in your hand."""
     attack_points: int
+    """AP so far."""
     defence_points: int
+    """DP so far (without the defender's own cards, which come last)."""
     def __init__(self, attacker: _Optional[int] = ..., defender: _Optional[int] = ..., playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ...) -> None: ...
 
 class DefendChoice(_message.Message):
+    """Commit your defence: any Generals and Soldiers from your hand, possibly none."""
     __slots__ = ("kind", "attacker", "playable", "attack_points", "defence_points")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
@@ -265,39 +379,55 @@ class DefendChoice(_message.Message):
     ATTACK_POINTS_FIELD_NUMBER: _ClassVar[int]
     DEFENCE_POINTS_FIELD_NUMBER: _ClassVar[int]
     kind: AttackKind
+    """Conquer Land or Attack a King."""
     attacker: int
+    """The attacking seat."""
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals and Soldiers in your hand."""
     attack_points: int
+    """AP of the attack, assistants included."""
     defence_points: int
+    """DP before your cards: 2 per Land in your Domain plus your assistants."""
     def __init__(self, kind: _Optional[_Union[AttackKind, str]] = ..., attacker: _Optional[int] = ..., playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attack_points: _Optional[int] = ..., defence_points: _Optional[int] = ...) -> None: ...
 
 class ThwartChoice(_message.Message):
+    """Assassination: present exactly `required` assassins to thwart this mini-round, or none to let it through."""
     __slots__ = ("attacker", "assassins", "required")
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     ASSASSINS_FIELD_NUMBER: _ClassVar[int]
     REQUIRED_FIELD_NUMBER: _ClassVar[int]
     attacker: int
+    """The attacking seat."""
     assassins: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Assassins (jokers) in your hand."""
     required: int
+    """Assassins the attacker presented this mini-round."""
     def __init__(self, attacker: _Optional[int] = ..., assassins: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., required: _Optional[int] = ...) -> None: ...
 
 class MoreAssassinsChoice(_message.Message):
+    """Assassination: your mini-round was thwarted; present one or more assassins, or none to stop (the attempt fails)."""
     __slots__ = ("defender", "assassins", "mini_round")
     DEFENDER_FIELD_NUMBER: _ClassVar[int]
     ASSASSINS_FIELD_NUMBER: _ClassVar[int]
     MINI_ROUND_FIELD_NUMBER: _ClassVar[int]
     defender: int
+    """The defending seat."""
     assassins: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Assassins (jokers) in your hand."""
     mini_round: int
+    """The number the next mini-round would have."""
     def __init__(self, defender: _Optional[int] = ..., assassins: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., mini_round: _Optional[int] = ...) -> None: ...
 
 class StartRoundChoice(_message.Message):
+    """Start the next round (its only action): the cards are reshuffled and you turn over the first discard."""
     __slots__ = ("round",)
     ROUND_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round about to start."""
     def __init__(self, round: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
+    """The decision a seat faces."""
     __slots__ = ("turn_choice", "offer_choice", "assist_choice", "defend_choice", "thwart_choice", "more_assassins_choice", "start_round_choice")
     TURN_CHOICE_FIELD_NUMBER: _ClassVar[int]
     OFFER_CHOICE_FIELD_NUMBER: _ClassVar[int]
@@ -307,107 +437,147 @@ class Decision(_message.Message):
     MORE_ASSASSINS_CHOICE_FIELD_NUMBER: _ClassVar[int]
     START_ROUND_CHOICE_FIELD_NUMBER: _ClassVar[int]
     turn_choice: TurnChoice
+    """Choose the turn's action."""
     offer_choice: OfferChoice
+    """Make offers for assistance."""
     assist_choice: AssistChoice
+    """Assist a side or decline."""
     defend_choice: DefendChoice
+    """Commit a defence."""
     thwart_choice: ThwartChoice
+    """Thwart an assassination or not."""
     more_assassins_choice: MoreAssassinsChoice
+    """Present more assassins or stop."""
     start_round_choice: StartRoundChoice
+    """Start the next round."""
     def __init__(self, turn_choice: _Optional[_Union[TurnChoice, _Mapping]] = ..., offer_choice: _Optional[_Union[OfferChoice, _Mapping]] = ..., assist_choice: _Optional[_Union[AssistChoice, _Mapping]] = ..., defend_choice: _Optional[_Union[DefendChoice, _Mapping]] = ..., thwart_choice: _Optional[_Union[ThwartChoice, _Mapping]] = ..., more_assassins_choice: _Optional[_Union[MoreAssassinsChoice, _Mapping]] = ..., start_round_choice: _Optional[_Union[StartRoundChoice, _Mapping]] = ...) -> None: ...
 
 class BuyLand(_message.Message):
+    """Play Land from hand into the Domain, paying with Money from the Treasury worth at least as much (overpaying is allowed; no change is given)."""
     __slots__ = ("land_ids", "money_ids")
     LAND_IDS_FIELD_NUMBER: _ClassVar[int]
     MONEY_IDS_FIELD_NUMBER: _ClassVar[int]
     land_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of one or more Land cards in hand."""
     money_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of one or more Money cards in the Treasury."""
     def __init__(self, land_ids: _Optional[_Iterable[int]] = ..., money_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ConquerLand(_message.Message):
+    """Attack a player's Domain to take his lowest Land."""
     __slots__ = ("target", "card_ids", "money_ids")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     MONEY_IDS_FIELD_NUMBER: _ClassVar[int]
     target: int
+    """The seat attacked (it must have Land)."""
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of Generals (at least one) and Soldiers from hand."""
     money_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of Money cards from the Treasury hired as Mercenaries (half value, rounded up)."""
     def __init__(self, target: _Optional[int] = ..., card_ids: _Optional[_Iterable[int]] = ..., money_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class AttackKing(_message.Message):
+    """Attack a player's King to reduce his HP."""
     __slots__ = ("target", "card_ids", "money_ids")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     MONEY_IDS_FIELD_NUMBER: _ClassVar[int]
     target: int
+    """The seat attacked."""
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of Generals (at least one) and Soldiers from hand."""
     money_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of Money cards from the Treasury hired as Mercenaries (half value, rounded up)."""
     def __init__(self, target: _Optional[int] = ..., card_ids: _Optional[_Iterable[int]] = ..., money_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Assassinate(_message.Message):
+    """Attempt an assassination, presenting the first mini-round's assassins."""
     __slots__ = ("target", "card_ids")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     target: int
+    """The seat attacked."""
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of one or more jokers from hand."""
     def __init__(self, target: _Optional[int] = ..., card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Heal(_message.Message):
+    """Discard one Health card to regain half its value (rounded up) in HP, up to 50 (allowed at full HP: the excess is lost)."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """Id of the Health card in hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class Discard(_message.Message):
+    """Discard one card, or any number of cards together with an Ace."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of cards in hand."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PassTurn(_message.Message):
+    """Do nothing: only when the hand is empty."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class MakeOffers(_message.Message):
+    """The offers of the attacker or the defender (possibly none)."""
     __slots__ = ("offers",)
     OFFERS_FIELD_NUMBER: _ClassVar[int]
     offers: _containers.RepeatedCompositeFieldContainer[Offer]
+    """At most one offer per recipient; each card at most once."""
     def __init__(self, offers: _Optional[_Iterable[_Union[Offer, _Mapping]]] = ...) -> None: ...
 
 class Assist(_message.Message):
+    """Assist one side of an Attack a King."""
     __slots__ = ("seat", "card_ids")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat assisted: the attacker or the defender."""
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of one or more Generals and Soldiers from hand."""
     def __init__(self, seat: _Optional[int] = ..., card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DeclineAssist(_message.Message):
+    """Assist neither side."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class Defend(_message.Message):
+    """Commit a defence."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of Generals and Soldiers from hand (possibly none)."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Thwart(_message.Message):
+    """Answer a mini-round of an assassination."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of exactly as many jokers as the attacker presented, or none to let the assassination through."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class MoreAssassins(_message.Message):
+    """Present more assassins after a thwarted mini-round."""
     __slots__ = ("card_ids",)
     CARD_IDS_FIELD_NUMBER: _ClassVar[int]
     card_ids: _containers.RepeatedScalarFieldContainer[int]
+    """Ids of one or more jokers, or none to stop (the assassination fails)."""
     def __init__(self, card_ids: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class StartRound(_message.Message):
+    """Start the next round."""
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class Action(_message.Message):
+    """An action of Glory."""
     __slots__ = ("buy_land", "conquer_land", "attack_king", "assassinate", "heal", "discard", "pass_turn", "make_offers", "assist", "decline_assist", "defend", "thwart", "more_assassins", "start_round")
     BUY_LAND_FIELD_NUMBER: _ClassVar[int]
     CONQUER_LAND_FIELD_NUMBER: _ClassVar[int]
@@ -424,76 +594,112 @@ class Action(_message.Message):
     MORE_ASSASSINS_FIELD_NUMBER: _ClassVar[int]
     START_ROUND_FIELD_NUMBER: _ClassVar[int]
     buy_land: BuyLand
+    """Turn: Buy Land."""
     conquer_land: ConquerLand
+    """Turn: Conquer Land."""
     attack_king: AttackKing
+    """Turn: Attack a King."""
     assassinate: Assassinate
+    """Turn: Assassination."""
     heal: Heal
+    """Turn: Heal."""
     discard: Discard
+    """Turn: Discard."""
     pass_turn: PassTurn
+    """Turn: pass (empty hand only)."""
     make_offers: MakeOffers
+    """Answer to an OfferChoice."""
     assist: Assist
+    """Answer to an AssistChoice: join a side."""
     decline_assist: DeclineAssist
+    """Answer to an AssistChoice: stay out."""
     defend: Defend
+    """Answer to a DefendChoice."""
     thwart: Thwart
+    """Answer to a ThwartChoice."""
     more_assassins: MoreAssassins
+    """Answer to a MoreAssassinsChoice."""
     start_round: StartRound
+    """Answer to a StartRoundChoice."""
     def __init__(self, buy_land: _Optional[_Union[BuyLand, _Mapping]] = ..., conquer_land: _Optional[_Union[ConquerLand, _Mapping]] = ..., attack_king: _Optional[_Union[AttackKing, _Mapping]] = ..., assassinate: _Optional[_Union[Assassinate, _Mapping]] = ..., heal: _Optional[_Union[Heal, _Mapping]] = ..., discard: _Optional[_Union[Discard, _Mapping]] = ..., pass_turn: _Optional[_Union[PassTurn, _Mapping]] = ..., make_offers: _Optional[_Union[MakeOffers, _Mapping]] = ..., assist: _Optional[_Union[Assist, _Mapping]] = ..., decline_assist: _Optional[_Union[DeclineAssist, _Mapping]] = ..., defend: _Optional[_Union[Defend, _Mapping]] = ..., thwart: _Optional[_Union[Thwart, _Mapping]] = ..., more_assassins: _Optional[_Union[MoreAssassins, _Mapping]] = ..., start_round: _Optional[_Union[StartRound, _Mapping]] = ...) -> None: ...
 
 class FirstPlayerDraw(_message.Message):
+    """One pass of the high-card draw that decides the first player of the game (cards go face up to the discard pile)."""
     __slots__ = ("seats", "cards")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedScalarFieldContainer[int]
+    """The seats that drew, in order."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The card each drew, in the same order."""
     def __init__(self, seats: _Optional[_Iterable[int]] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class RoundStarted(_message.Message):
+    """A round began."""
     __slots__ = ("round", "first_player", "extra_round")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     EXTRA_ROUND_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round number, from 1."""
     first_player: int
+    """The seat that goes first."""
     extra_round: bool
+    """True for an extra round played because the lead was tied."""
     def __init__(self, round: _Optional[int] = ..., first_player: _Optional[int] = ..., extra_round: _Optional[bool] = ...) -> None: ...
 
 class CardTurnedOver(_message.Message):
+    """The first player turned over the top card of the deck to start the discard pile (rounds after the first)."""
     __slots__ = ("seat", "card")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The first player."""
     card: _cards_pb2.Card
+    """The card, now on the discard pile."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
+    """A player's turn began."""
     __slots__ = ("seat",)
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat on turn."""
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
 
 class CardsDrawn(_message.Message):
+    """A player drew cards (in the deal or drawing back up to seven)."""
     __slots__ = ("seat", "count", "cards", "money")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     MONEY_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat that drew."""
     count: int
+    """How many cards went into the hand."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards that went into the hand, told only to the seat that drew them."""
     money: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money cards drawn, played face up into the Treasury (public)."""
     def __init__(self, seat: _Optional[int] = ..., count: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., money: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class LandBought(_message.Message):
+    """A player bought Land."""
     __slots__ = ("seat", "lands", "money")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
     MONEY_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The buyer."""
     lands: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Land played into the Domain."""
     money: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money discarded from the Treasury."""
     def __init__(self, seat: _Optional[int] = ..., lands: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., money: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AttackDeclared(_message.Message):
+    """An attack was declared with the attacker's whole force."""
     __slots__ = ("kind", "attacker", "defender", "cards", "mercenaries", "attack_points")
     KIND_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
@@ -502,108 +708,151 @@ class AttackDeclared(_message.Message):
     MERCENARIES_FIELD_NUMBER: _ClassVar[int]
     ATTACK_POINTS_FIELD_NUMBER: _ClassVar[int]
     kind: AttackKind
+    """The kind of attack."""
     attacker: int
+    """The attacking seat."""
     defender: int
+    """The defending seat."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Generals and Soldiers (or the first assassins)."""
     mercenaries: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Money hired as Mercenaries."""
     attack_points: int
+    """AP declared (assassination: the number of assassins)."""
     def __init__(self, kind: _Optional[_Union[AttackKind, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., mercenaries: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., attack_points: _Optional[int] = ...) -> None: ...
 
 class OffersMade(_message.Message):
+    """The attacker or the defender made offers for assistance."""
     __slots__ = ("seat", "offers")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OFFERS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The offering seat."""
     offers: _containers.RepeatedCompositeFieldContainer[Offer]
+    """The offers (possibly none)."""
     def __init__(self, seat: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[Offer, _Mapping]]] = ...) -> None: ...
 
 class AssistChosen(_message.Message):
+    """A player chose a side in an Attack a King, or declined."""
     __slots__ = ("seat", "assisted", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ASSISTED_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player."""
     assisted: int
+    """The seat assisted; unset when the player declined."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The Generals and Soldiers added."""
     def __init__(self, seat: _Optional[int] = ..., assisted: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class DefenceCommitted(_message.Message):
+    """The defender committed his defence."""
     __slots__ = ("seat", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The defender."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The Generals and Soldiers played (possibly none)."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AssassinsPresented(_message.Message):
+    """The attacker presented assassins for a mini-round."""
     __slots__ = ("seat", "cards", "mini_round")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     MINI_ROUND_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The attacker."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The assassins."""
     mini_round: int
+    """The mini-round, from 1."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., mini_round: _Optional[int] = ...) -> None: ...
 
 class ThwartChosen(_message.Message):
+    """The defender answered a mini-round."""
     __slots__ = ("seat", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The defender."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The matching assassins; none when he let the assassination through."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class BattleResolved(_message.Message):
+    """An attack was resolved."""
     __slots__ = ("result",)
     RESULT_FIELD_NUMBER: _ClassVar[int]
     result: BattleResult
+    """The outcome."""
     def __init__(self, result: _Optional[_Union[BattleResult, _Mapping]] = ...) -> None: ...
 
 class GloryAwarded(_message.Message):
+    """A player won Glory Points."""
     __slots__ = ("seat", "points", "reason")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player."""
     points: int
+    """The points."""
     reason: GloryReason
+    """Why."""
     def __init__(self, seat: _Optional[int] = ..., points: _Optional[int] = ..., reason: _Optional[_Union[GloryReason, str]] = ...) -> None: ...
 
 class OfferPaid(_message.Message):
+    """An offer was paid to a player who assisted the offering side."""
     __slots__ = ("offerer", "recipient", "cards")
     OFFERER_FIELD_NUMBER: _ClassVar[int]
     RECIPIENT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     offerer: int
+    """The seat that made the offer."""
     recipient: int
+    """The seat paid."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The Land (to the recipient's Domain) and Money (to his Treasury) transferred."""
     def __init__(self, offerer: _Optional[int] = ..., recipient: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class Healed(_message.Message):
+    """A player healed."""
     __slots__ = ("seat", "card", "hp")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     HP_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player."""
     card: _cards_pb2.Card
+    """The Health card discarded."""
     hp: int
+    """HP after healing."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., hp: _Optional[int] = ...) -> None: ...
 
 class Discarded(_message.Message):
+    """A player discarded cards face up."""
     __slots__ = ("seat", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards (several only with an Ace among them)."""
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class TurnPassed(_message.Message):
+    """A player with an empty hand passed."""
     __slots__ = ("seat",)
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The player."""
     def __init__(self, seat: _Optional[int] = ...) -> None: ...
 
 class RoundEnded(_message.Message):
+    """A round ended and was scored."""
     __slots__ = ("round", "reason", "eliminated", "land_points", "glory")
     ROUND_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
@@ -611,23 +860,33 @@ class RoundEnded(_message.Message):
     LAND_POINTS_FIELD_NUMBER: _ClassVar[int]
     GLORY_FIELD_NUMBER: _ClassVar[int]
     round: int
+    """The round number."""
     reason: RoundEndReason
+    """Why it ended."""
     eliminated: int
+    """The eliminated king, if any (he scores no Land)."""
     land_points: _containers.RepeatedScalarFieldContainer[int]
+    """Land points scored per seat, in seat order."""
     glory: _containers.RepeatedScalarFieldContainer[int]
+    """Glory Points per seat after scoring, in seat order."""
     def __init__(self, round: _Optional[int] = ..., reason: _Optional[_Union[RoundEndReason, str]] = ..., eliminated: _Optional[int] = ..., land_points: _Optional[_Iterable[int]] = ..., glory: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GameEnded(_message.Message):
+    """The game ended."""
     __slots__ = ("glory", "winners", "tie_unbroken")
     GLORY_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     TIE_UNBROKEN_FIELD_NUMBER: _ClassVar[int]
     glory: _containers.RepeatedScalarFieldContainer[int]
+    """Final Glory Points per seat, in seat order."""
     winners: _containers.RepeatedScalarFieldContainer[int]
+    """The seats with the most Glory Points."""
     tie_unbroken: bool
+    """True if the safety cap on extra rounds ended the game with the lead still tied."""
     def __init__(self, glory: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., tie_unbroken: _Optional[bool] = ...) -> None: ...
 
 class Event(_message.Message):
+    """Something that happened in Glory."""
     __slots__ = ("first_player_draw", "round_started", "card_turned_over", "turn_started", "cards_drawn", "land_bought", "attack_declared", "offers_made", "assist_chosen", "defence_committed", "assassins_presented", "thwart_chosen", "battle_resolved", "glory_awarded", "offer_paid", "healed", "discarded", "turn_passed", "round_ended", "game_ended")
     FIRST_PLAYER_DRAW_FIELD_NUMBER: _ClassVar[int]
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
@@ -650,23 +909,43 @@ class Event(_message.Message):
     ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
     GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
     first_player_draw: FirstPlayerDraw
+    """A pass of the first-player draw."""
     round_started: RoundStarted
+    """A round began."""
     card_turned_over: CardTurnedOver
+    """The first discard was turned over."""
     turn_started: TurnStarted
+    """A turn began."""
     cards_drawn: CardsDrawn
+    """Cards were drawn."""
     land_bought: LandBought
+    """Land was bought."""
     attack_declared: AttackDeclared
+    """An attack was declared."""
     offers_made: OffersMade
+    """Offers were made."""
     assist_chosen: AssistChosen
+    """A player chose a side or declined."""
     defence_committed: DefenceCommitted
+    """The defence was committed."""
     assassins_presented: AssassinsPresented
+    """Assassins were presented."""
     thwart_chosen: ThwartChosen
+    """A mini-round was answered."""
     battle_resolved: BattleResolved
+    """An attack was resolved."""
     glory_awarded: GloryAwarded
+    """Glory Points were awarded."""
     offer_paid: OfferPaid
+    """An offer was paid."""
     healed: Healed
+    """A player healed."""
     discarded: Discarded
+    """Cards were discarded."""
     turn_passed: TurnPassed
+    """A player passed."""
     round_ended: RoundEnded
+    """A round ended."""
     game_ended: GameEnded
+    """The game ended."""
     def __init__(self, first_player_draw: _Optional[_Union[FirstPlayerDraw, _Mapping]] = ..., round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., card_turned_over: _Optional[_Union[CardTurnedOver, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., land_bought: _Optional[_Union[LandBought, _Mapping]] = ..., attack_declared: _Optional[_Union[AttackDeclared, _Mapping]] = ..., offers_made: _Optional[_Union[OffersMade, _Mapping]] = ..., assist_chosen: _Optional[_Union[AssistChosen, _Mapping]] = ..., defence_committed: _Optional[_Union[DefenceCommitted, _Mapping]] = ..., assassins_presented: _Optional[_Union[AssassinsPresented, _Mapping]] = ..., thwart_chosen: _Optional[_Union[ThwartChosen, _Mapping]] = ..., battle_resolved: _Optional[_Union[BattleResolved, _Mapping]] = ..., glory_awarded: _Optional[_Union[GloryAwarded, _Mapping]] = ..., offer_paid: _Optional[_Union[OfferPaid, _Mapping]] = ..., healed: _Optional[_Union[Healed, _Mapping]] = ..., discarded: _Optional[_Union[Discarded, _Mapping]] = ..., turn_passed: _Optional[_Union[TurnPassed, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...

@@ -10,22 +10,36 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """What the game is waiting for."""
     __slots__ = ()
     PHASE_UNSPECIFIED: _ClassVar[Phase]
+    """Never sent."""
     PHASE_CASTLE: _ClassVar[Phase]
+    """Setup: the seat to act places its castle from its hand."""
     PHASE_GENERAL: _ClassVar[Phase]
+    """Setup: the seat to act places its general from its hand."""
     PHASE_ATTACK: _ClassVar[Phase]
+    """The attacker plays an army onto a land (or first swaps a card, with a diamonds castle)."""
     PHASE_DEFEND: _ClassVar[Phase]
+    """The defender answers with an army (or first swaps a card, with a diamonds castle)."""
     PHASE_CLAIM: _ClassVar[Phase]
+    """The winner of the battle claims a land: control or capture."""
     PHASE_OVER: _ClassVar[Phase]
+    """The game is over."""
 
 class WinReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """How the game was won."""
     __slots__ = ()
     WIN_REASON_UNSPECIFIED: _ClassVar[WinReason]
+    """Never sent."""
     DOMINANCE: _ClassVar[WinReason]
+    """The winner owns every land."""
     CONVERSION: _ClassVar[WinReason]
+    """Every land is face up and each pair of neighbours shares a suit or has land values within one."""
     ATTRITION: _ClassVar[WinReason]
+    """The loser had to play an army with no card in hand and none to draw."""
     TURN_LIMIT: _ClassVar[WinReason]
+    """The turn limit was reached: the seat owning more lands wins; equal counts draw."""
 PHASE_UNSPECIFIED: Phase
 PHASE_CASTLE: Phase
 PHASE_GENERAL: Phase
@@ -40,6 +54,7 @@ ATTRITION: WinReason
 TURN_LIMIT: WinReason
 
 class Land(_message.Message):
+    """One land card in the row on the board."""
     __slots__ = ("position", "card", "face_up", "owner", "dealt_by")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
@@ -47,13 +62,19 @@ class Land(_message.Message):
     OWNER_FIELD_NUMBER: _ClassVar[int]
     DEALT_BY_FIELD_NUMBER: _ClassVar[int]
     position: int
+    """Position in the row, from 0 (left); neighbours are the positions on either side."""
     card: _cards_pb2.Card
+    """The card, once face up; unset while face down (nobody knows it)."""
     face_up: bool
+    """True once the land has been attacked (or replaced by a capture)."""
     owner: int
+    """The seat that claimed it last; unset while unclaimed."""
     dealt_by: int
+    """The seat that dealt it from its draw pile during setup."""
     def __init__(self, position: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., face_up: _Optional[bool] = ..., owner: _Optional[int] = ..., dealt_by: _Optional[int] = ...) -> None: ...
 
 class Player(_message.Message):
+    """What everyone knows about one seat."""
     __slots__ = ("seat", "draw_pile_size", "hand_size", "castle", "general", "discard", "lands_owned", "swap_used")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DRAW_PILE_SIZE_FIELD_NUMBER: _ClassVar[int]
@@ -64,16 +85,25 @@ class Player(_message.Message):
     LANDS_OWNED_FIELD_NUMBER: _ClassVar[int]
     SWAP_USED_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat number."""
     draw_pile_size: int
+    """Cards in the seat's draw pile."""
     hand_size: int
+    """Cards in the seat's hand."""
     castle: _cards_pb2.Card
+    """The seat's castle, face up, once placed."""
     general: _cards_pb2.Card
+    """The seat's general, face up, once placed."""
     discard: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The seat's discard pile, face up, oldest first. Cards here never return."""
     lands_owned: int
+    """Lands the seat owns now."""
     swap_used: bool
+    """True when the seat has used its diamonds-castle swap this turn."""
     def __init__(self, seat: _Optional[int] = ..., draw_pile_size: _Optional[int] = ..., hand_size: _Optional[int] = ..., castle: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., general: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., discard: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands_owned: _Optional[int] = ..., swap_used: _Optional[bool] = ...) -> None: ...
 
 class BattleSide(_message.Message):
+    """One side of a battle and how its total was made."""
     __slots__ = ("seat", "army", "army_value", "land_bonus", "general_bonus", "castle_bonus", "total")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ARMY_FIELD_NUMBER: _ClassVar[int]
@@ -83,15 +113,23 @@ class BattleSide(_message.Message):
     CASTLE_BONUS_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     army: _cards_pb2.Card
+    """The army card played."""
     army_value: int
+    """The army's own value (ace 1, 2-10 face value, jack 0, queen and king 11)."""
     land_bonus: int
+    """The land's value, added when the army stacks with the land."""
     general_bonus: int
+    """The general's value (plus the castle's when it stacks with the general), added when the general stacks with the army."""
     castle_bonus: int
+    """3 for a clubs castle in attack or a hearts castle in defence, else 0."""
     total: int
+    """The side's total."""
     def __init__(self, seat: _Optional[int] = ..., army: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., army_value: _Optional[int] = ..., land_bonus: _Optional[int] = ..., general_bonus: _Optional[int] = ..., castle_bonus: _Optional[int] = ..., total: _Optional[int] = ...) -> None: ...
 
 class Battle(_message.Message):
+    """A battle over one land."""
     __slots__ = ("land", "land_card", "attacker", "defender", "undercut", "winner")
     LAND_FIELD_NUMBER: _ClassVar[int]
     LAND_CARD_FIELD_NUMBER: _ClassVar[int]
@@ -100,14 +138,21 @@ class Battle(_message.Message):
     UNDERCUT_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     land: int
+    """The position of the land fought over."""
     land_card: _cards_pb2.Card
+    """The land card (face up once attacked)."""
     attacker: BattleSide
+    """The attacker's side."""
     defender: BattleSide
+    """The defender's side, once it has answered."""
     undercut: bool
+    """True when both armies share a suit: the lower total wins."""
     winner: int
+    """The winning seat, once decided (ties go to the attacker)."""
     def __init__(self, land: _Optional[int] = ..., land_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., attacker: _Optional[_Union[BattleSide, _Mapping]] = ..., defender: _Optional[_Union[BattleSide, _Mapping]] = ..., undercut: _Optional[bool] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
+    """Everything one seat may know."""
     __slots__ = ("seat", "turn", "phase", "attacker", "defender", "hand", "lands", "players", "battle", "last_battle", "hand_limit", "max_turns", "winner", "win_reason", "known")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
@@ -125,55 +170,83 @@ class View(_message.Message):
     WIN_REASON_FIELD_NUMBER: _ClassVar[int]
     KNOWN_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat this view is for."""
     turn: int
+    """The turn number, from 1 (0 during setup)."""
     phase: Phase
+    """What the game is waiting for."""
     attacker: int
+    """The attacking seat this turn."""
     defender: int
+    """The defending seat this turn."""
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """This seat's hand."""
     lands: _containers.RepeatedCompositeFieldContainer[Land]
+    """The lands, in row order."""
     players: _containers.RepeatedCompositeFieldContainer[Player]
+    """Public facts about both seats, in seat order."""
     battle: Battle
+    """This turn's battle, once the attacker has played."""
     last_battle: Battle
+    """The previous turn's battle."""
     hand_limit: int
+    """Cards in a hand (the hand limit)."""
     max_turns: int
+    """Turns after which a stalled game is decided by lands owned."""
     winner: int
+    """The winner, once the game is over and not drawn."""
     win_reason: WinReason
+    """How the game ended, once over."""
     known: _containers.RepeatedCompositeFieldContainer[KnownCards]
+    """What this seat remembers of each seat's face-down cards, in seat order (LC-25): cards it saw go under a draw pile (control, its own swap) and where they are now."""
     def __init__(self, seat: _Optional[int] = ..., turn: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands: _Optional[_Iterable[_Union[Land, _Mapping]]] = ..., players: _Optional[_Iterable[_Union[Player, _Mapping]]] = ..., battle: _Optional[_Union[Battle, _Mapping]] = ..., last_battle: _Optional[_Union[Battle, _Mapping]] = ..., hand_limit: _Optional[int] = ..., max_turns: _Optional[int] = ..., winner: _Optional[int] = ..., win_reason: _Optional[_Union[WinReason, str]] = ..., known: _Optional[_Iterable[_Union[KnownCards, _Mapping]]] = ...) -> None: ...
 
 class KnownCards(_message.Message):
+    """What the viewing seat knows of one seat's draw pile and hand (LC-25)."""
     __slots__ = ("seat", "draw_pile", "hand")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DRAW_PILE_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat whose cards these are."""
     draw_pile: _containers.RepeatedCompositeFieldContainer[_cards_pb2.PileCard]
+    """Cards of that seat's draw pile known to the viewer, top first, with their positions from the top (0 is the next draw): the armies control put under it (known to both), and the viewer's own swapped cards (known to him alone). Positions move up as the pile is drawn."""
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards in that seat's hand known to the viewer: drawn from a place of the pile the viewer knew, and not played since. A swap by that seat empties it. Always empty for the viewer's own entry (his hand is `hand`)."""
     def __init__(self, seat: _Optional[int] = ..., draw_pile: _Optional[_Iterable[_Union[_cards_pb2.PileCard, _Mapping]]] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class CastleChoice(_message.Message):
+    """Setup: place one card of the hand face up as the castle."""
     __slots__ = ("playable",)
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may become the castle (the whole hand)."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class GeneralChoice(_message.Message):
+    """Setup: place one card of the hand face up as the general."""
     __slots__ = ("playable",)
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may become the general (the whole hand)."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class AttackChoice(_message.Message):
+    """Attack: play an army onto a land, or first swap a card (diamonds castle)."""
     __slots__ = ("playable", "lands", "swappable")
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     LANDS_FIELD_NUMBER: _ClassVar[int]
     SWAPPABLE_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be played as the army (the whole hand)."""
     lands: _containers.RepeatedScalarFieldContainer[int]
+    """Positions of the lands that may be attacked (all of them)."""
     swappable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be put under the draw pile for a new one; empty when no swap is allowed."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., lands: _Optional[_Iterable[int]] = ..., swappable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class DefendChoice(_message.Message):
+    """Defence: answer the attack with an army, or first swap a card (diamonds castle)."""
     __slots__ = ("playable", "swappable", "land", "attacking_army", "attacker_total")
     PLAYABLE_FIELD_NUMBER: _ClassVar[int]
     SWAPPABLE_FIELD_NUMBER: _ClassVar[int]
@@ -181,23 +254,33 @@ class DefendChoice(_message.Message):
     ATTACKING_ARMY_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_TOTAL_FIELD_NUMBER: _ClassVar[int]
     playable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be played as the army (the whole hand)."""
     swappable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be put under the draw pile for a new one; empty when no swap is allowed."""
     land: int
+    """The position of the land attacked."""
     attacking_army: _cards_pb2.Card
+    """The attacker's army card."""
     attacker_total: int
+    """The attacker's total, bonuses included."""
     def __init__(self, playable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., swappable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., land: _Optional[int] = ..., attacking_army: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., attacker_total: _Optional[int] = ...) -> None: ...
 
 class ClaimChoice(_message.Message):
+    """The battle is won: claim a land by control or capture."""
     __slots__ = ("lands", "exchangeable", "battle_land")
     LANDS_FIELD_NUMBER: _ClassVar[int]
     EXCHANGEABLE_FIELD_NUMBER: _ClassVar[int]
     BATTLE_LAND_FIELD_NUMBER: _ClassVar[int]
     lands: _containers.RepeatedScalarFieldContainer[int]
+    """Positions of the lands that may be claimed (the battled one; with a spades castle any face-up land)."""
     exchangeable: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """Cards that may be exchanged for the land in a capture: the attacker's army, the defender's army, your general."""
     battle_land: int
+    """The position of the land fought over."""
     def __init__(self, lands: _Optional[_Iterable[int]] = ..., exchangeable: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., battle_land: _Optional[int] = ...) -> None: ...
 
 class Decision(_message.Message):
+    """The decision a seat faces."""
     __slots__ = ("castle_choice", "general_choice", "attack_choice", "defend_choice", "claim_choice")
     CASTLE_CHOICE_FIELD_NUMBER: _ClassVar[int]
     GENERAL_CHOICE_FIELD_NUMBER: _ClassVar[int]
@@ -205,59 +288,81 @@ class Decision(_message.Message):
     DEFEND_CHOICE_FIELD_NUMBER: _ClassVar[int]
     CLAIM_CHOICE_FIELD_NUMBER: _ClassVar[int]
     castle_choice: CastleChoice
+    """Place the castle."""
     general_choice: GeneralChoice
+    """Place the general."""
     attack_choice: AttackChoice
+    """Attack."""
     defend_choice: DefendChoice
+    """Defend."""
     claim_choice: ClaimChoice
+    """Claim."""
     def __init__(self, castle_choice: _Optional[_Union[CastleChoice, _Mapping]] = ..., general_choice: _Optional[_Union[GeneralChoice, _Mapping]] = ..., attack_choice: _Optional[_Union[AttackChoice, _Mapping]] = ..., defend_choice: _Optional[_Union[DefendChoice, _Mapping]] = ..., claim_choice: _Optional[_Union[ClaimChoice, _Mapping]] = ...) -> None: ...
 
 class PlaceCastle(_message.Message):
+    """Place this card as the castle."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """The card's id, from the hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class PlaceGeneral(_message.Message):
+    """Place this card as the general."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """The card's id, from the hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class SwapCard(_message.Message):
+    """Diamonds castle: put this card under the draw pile and draw the top card."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """The card's id, from the hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class Attack(_message.Message):
+    """Play this army onto this land."""
     __slots__ = ("card_id", "land")
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     LAND_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """The army card's id, from the hand."""
     land: int
+    """The position of the land."""
     def __init__(self, card_id: _Optional[int] = ..., land: _Optional[int] = ...) -> None: ...
 
 class Defend(_message.Message):
+    """Answer the attack with this army."""
     __slots__ = ("card_id",)
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     card_id: int
+    """The army card's id, from the hand."""
     def __init__(self, card_id: _Optional[int] = ...) -> None: ...
 
 class Control(_message.Message):
+    """Control the land: both armies go under the winner's draw pile."""
     __slots__ = ("land",)
     LAND_FIELD_NUMBER: _ClassVar[int]
     land: int
+    """The position of the land claimed."""
     def __init__(self, land: _Optional[int] = ...) -> None: ...
 
 class Capture(_message.Message):
+    """Capture the land: the card takes the land's place; the other two go to the discard pile."""
     __slots__ = ("land", "card_id")
     LAND_FIELD_NUMBER: _ClassVar[int]
     CARD_ID_FIELD_NUMBER: _ClassVar[int]
     land: int
+    """The position of the land claimed."""
     card_id: int
+    """One of the two armies, or the winner's general, to exchange for the land."""
     def __init__(self, land: _Optional[int] = ..., card_id: _Optional[int] = ...) -> None: ...
 
 class Action(_message.Message):
+    """An action of Land & Castle."""
     __slots__ = ("place_castle", "place_general", "swap_card", "attack", "defend", "control", "capture")
     PLACE_CASTLE_FIELD_NUMBER: _ClassVar[int]
     PLACE_GENERAL_FIELD_NUMBER: _ClassVar[int]
@@ -267,107 +372,150 @@ class Action(_message.Message):
     CONTROL_FIELD_NUMBER: _ClassVar[int]
     CAPTURE_FIELD_NUMBER: _ClassVar[int]
     place_castle: PlaceCastle
+    """Answer to a CastleChoice."""
     place_general: PlaceGeneral
+    """Answer to a GeneralChoice."""
     swap_card: SwapCard
+    """A swap, for an AttackChoice or DefendChoice with swappable cards."""
     attack: Attack
+    """Answer to an AttackChoice."""
     defend: Defend
+    """Answer to a DefendChoice."""
     control: Control
+    """Answer to a ClaimChoice."""
     capture: Capture
+    """Answer to a ClaimChoice."""
     def __init__(self, place_castle: _Optional[_Union[PlaceCastle, _Mapping]] = ..., place_general: _Optional[_Union[PlaceGeneral, _Mapping]] = ..., swap_card: _Optional[_Union[SwapCard, _Mapping]] = ..., attack: _Optional[_Union[Attack, _Mapping]] = ..., defend: _Optional[_Union[Defend, _Mapping]] = ..., control: _Optional[_Union[Control, _Mapping]] = ..., capture: _Optional[_Union[Capture, _Mapping]] = ...) -> None: ...
 
 class LandDealt(_message.Message):
+    """A land was dealt face down onto the board."""
     __slots__ = ("seat", "position")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     POSITION_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat that dealt it from its draw pile."""
     position: int
+    """Its position in the row."""
     def __init__(self, seat: _Optional[int] = ..., position: _Optional[int] = ...) -> None: ...
 
 class CardsDrawn(_message.Message):
+    """A seat drew cards from its draw pile."""
     __slots__ = ("seat", "count", "cards")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     COUNT_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat that drew."""
     count: int
+    """How many cards it drew (0 when its pile was empty)."""
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The cards, told only to the seat that drew them."""
     def __init__(self, seat: _Optional[int] = ..., count: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class CastlePlaced(_message.Message):
+    """A seat placed its castle face up."""
     __slots__ = ("seat", "card")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     card: _cards_pb2.Card
+    """The castle."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class GeneralPlaced(_message.Message):
+    """A seat placed its general face up."""
     __slots__ = ("seat", "card")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     card: _cards_pb2.Card
+    """The general."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class TurnStarted(_message.Message):
+    """A turn began."""
     __slots__ = ("turn", "attacker")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ATTACKER_FIELD_NUMBER: _ClassVar[int]
     turn: int
+    """The turn number, from 1."""
     attacker: int
+    """The attacking seat."""
     def __init__(self, turn: _Optional[int] = ..., attacker: _Optional[int] = ...) -> None: ...
 
 class CardSwapped(_message.Message):
+    """A seat with a diamonds castle put a card under its draw pile (a draw follows)."""
     __slots__ = ("seat", "card")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     card: _cards_pb2.Card
+    """The card, told only to the seat that swapped."""
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class Attacked(_message.Message):
+    """The attacker played an army onto a land."""
     __slots__ = ("seat", "land", "army")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LAND_FIELD_NUMBER: _ClassVar[int]
     ARMY_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The attacking seat."""
     land: int
+    """The position of the land."""
     army: _cards_pb2.Card
+    """The army card, face up."""
     def __init__(self, seat: _Optional[int] = ..., land: _Optional[int] = ..., army: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class LandRevealed(_message.Message):
+    """A face-down land was turned face up."""
     __slots__ = ("position", "card")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     position: int
+    """Its position in the row."""
     card: _cards_pb2.Card
+    """The land card."""
     def __init__(self, position: _Optional[int] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class Defended(_message.Message):
+    """The defender answered with an army."""
     __slots__ = ("seat", "army")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     ARMY_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The defending seat."""
     army: _cards_pb2.Card
+    """The army card, face up."""
     def __init__(self, seat: _Optional[int] = ..., army: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class BattleResolved(_message.Message):
+    """The battle was decided."""
     __slots__ = ("battle",)
     BATTLE_FIELD_NUMBER: _ClassVar[int]
     battle: Battle
+    """The battle, with both sides and the winner."""
     def __init__(self, battle: _Optional[_Union[Battle, _Mapping]] = ...) -> None: ...
 
 class LandControlled(_message.Message):
+    """The winner controlled a land: it is his, and both armies went under his draw pile."""
     __slots__ = ("seat", "land", "to_draw_pile")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LAND_FIELD_NUMBER: _ClassVar[int]
     TO_DRAW_PILE_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The winning seat."""
     land: int
+    """The position of the land."""
     to_draw_pile: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The armies put under the draw pile, in order (the last is at the bottom)."""
     def __init__(self, seat: _Optional[int] = ..., land: _Optional[int] = ..., to_draw_pile: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class LandCaptured(_message.Message):
+    """The winner captured a land: a card took its place and two went to his discard pile."""
     __slots__ = ("seat", "land", "exchanged", "new_general", "discarded")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     LAND_FIELD_NUMBER: _ClassVar[int]
@@ -375,23 +523,33 @@ class LandCaptured(_message.Message):
     NEW_GENERAL_FIELD_NUMBER: _ClassVar[int]
     DISCARDED_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The winning seat."""
     land: int
+    """The position of the land."""
     exchanged: _cards_pb2.Card
+    """The card that is now the land (an army, or the winner's old general)."""
     new_general: _cards_pb2.Card
+    """When the general was exchanged: the old land card, now the winner's general."""
     discarded: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    """The two cards put on the winner's discard pile."""
     def __init__(self, seat: _Optional[int] = ..., land: _Optional[int] = ..., exchanged: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., new_general: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class GameOver(_message.Message):
+    """The game ended."""
     __slots__ = ("winner", "reason", "lands_owned")
     WINNER_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     LANDS_OWNED_FIELD_NUMBER: _ClassVar[int]
     winner: int
+    """The winning seat; unset for a draw."""
     reason: WinReason
+    """How it ended."""
     lands_owned: _containers.RepeatedScalarFieldContainer[int]
+    """Lands owned by each seat at the end, in seat order."""
     def __init__(self, winner: _Optional[int] = ..., reason: _Optional[_Union[WinReason, str]] = ..., lands_owned: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class Event(_message.Message):
+    """Something that happened in Land & Castle."""
     __slots__ = ("land_dealt", "cards_drawn", "castle_placed", "general_placed", "turn_started", "card_swapped", "attacked", "land_revealed", "defended", "battle_resolved", "land_controlled", "land_captured", "game_over")
     LAND_DEALT_FIELD_NUMBER: _ClassVar[int]
     CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
@@ -407,16 +565,29 @@ class Event(_message.Message):
     LAND_CAPTURED_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     land_dealt: LandDealt
+    """A land was dealt."""
     cards_drawn: CardsDrawn
+    """Cards were drawn."""
     castle_placed: CastlePlaced
+    """A castle was placed."""
     general_placed: GeneralPlaced
+    """A general was placed."""
     turn_started: TurnStarted
+    """A turn began."""
     card_swapped: CardSwapped
+    """A card was swapped."""
     attacked: Attacked
+    """An attack was made."""
     land_revealed: LandRevealed
+    """A land was turned face up."""
     defended: Defended
+    """The defender answered."""
     battle_resolved: BattleResolved
+    """A battle was decided."""
     land_controlled: LandControlled
+    """A land was controlled."""
     land_captured: LandCaptured
+    """A land was captured."""
     game_over: GameOver
+    """The game ended."""
     def __init__(self, land_dealt: _Optional[_Union[LandDealt, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., castle_placed: _Optional[_Union[CastlePlaced, _Mapping]] = ..., general_placed: _Optional[_Union[GeneralPlaced, _Mapping]] = ..., turn_started: _Optional[_Union[TurnStarted, _Mapping]] = ..., card_swapped: _Optional[_Union[CardSwapped, _Mapping]] = ..., attacked: _Optional[_Union[Attacked, _Mapping]] = ..., land_revealed: _Optional[_Union[LandRevealed, _Mapping]] = ..., defended: _Optional[_Union[Defended, _Mapping]] = ..., battle_resolved: _Optional[_Union[BattleResolved, _Mapping]] = ..., land_controlled: _Optional[_Union[LandControlled, _Mapping]] = ..., land_captured: _Optional[_Union[LandCaptured, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...

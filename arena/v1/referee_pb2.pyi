@@ -14,23 +14,38 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Kinds of protocol errors."""
     __slots__ = ()
     ERROR_CODE_UNSPECIFIED: _ClassVar[ErrorCode]
+    """Never sent."""
     STALE_REQUEST: _ClassVar[ErrorCode]
+    """The answer (or give_up) names a request that is not pending. The message says why (answered already, replaced by a later request, its time ran out, given up, closed by rejections, or never sent to this seat) and which request of the seat is pending now, if any. No verdict."""
     MALFORMED_ACTION: _ClassVar[ErrorCode]
+    """The answer carries no action, an action of no game or of another game, one with no kind set, or a value the action cannot hold (an enum number the game does not define, or an enum field left at its ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of the match's game whose kind does not fit the decision is an illegal move: a Rejection.)"""
     UNEXPECTED_MESSAGE: _ClassVar[ErrorCode]
+    """The bot sent a second Hello, an empty message or another message out of place. No verdict."""
     MESSAGE_TOO_LARGE: _ClassVar[ErrorCode]
+    """The message was larger than the referee accepts (64 KiB); it was ignored. Adds a MALFORMED verdict."""
 
 class VerdictKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why a seat was penalised."""
     __slots__ = ()
     VERDICT_KIND_UNSPECIFIED: _ClassVar[VerdictKind]
+    """Never sent."""
     TIMEOUT: _ClassVar[VerdictKind]
+    """The seat did not answer in time, or gave the request up (GiveUp); the default action was played. A strike."""
     CRASH: _ClassVar[VerdictKind]
+    """The bot's process ended before the match did. The detail gives its exit code and, for a bot that never connected, the refusal of its last hello on its seat's socket, if it sent one."""
     DISCONNECT: _ClassVar[VerdictKind]
+    """The seat's connection dropped and it did not answer in time. A strike."""
     ILLEGAL_ACTION: _ClassVar[VerdictKind]
+    """The bot sent an illegal action (a Rejection; it may have tried again). The twentieth for one request also closes it, as a strike ("20 illegal actions for one decision")."""
     MALFORMED: _ClassVar[VerdictKind]
+    """The bot sent a malformed message (a MALFORMED_ACTION or MESSAGE_TOO_LARGE error)."""
     FORFEIT: _ClassVar[VerdictKind]
+    """The seat passed the strike limit, its process ended, or it never connected: it forfeited and ranks last."""
     NO_SHOW: _ClassVar[VerdictKind]
+    """The bot never connected in its time to connect (the detail names the refusal of its last hello, if any)."""
 ERROR_CODE_UNSPECIFIED: ErrorCode
 STALE_REQUEST: ErrorCode
 MALFORMED_ACTION: ErrorCode
@@ -46,16 +61,21 @@ FORFEIT: VerdictKind
 NO_SHOW: VerdictKind
 
 class BotMessage(_message.Message):
+    """Everything a bot sends."""
     __slots__ = ("hello", "action", "give_up")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     GIVE_UP_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
+    """The first message on a stream: which match and seat, and proof of it."""
     action: ActionResponse
+    """An answer to a decision request."""
     give_up: GiveUp
+    """No answer will come for a pending request: the referee plays its default action at once."""
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., action: _Optional[_Union[ActionResponse, _Mapping]] = ..., give_up: _Optional[_Union[GiveUp, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
+    """Opens a seat's stream."""
     __slots__ = ("match_id", "token", "protocol_version", "bot_name", "bot_version")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
@@ -63,29 +83,41 @@ class Hello(_message.Message):
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     match_id: str
+    """The match to join, as given to the bot (ARENA_MATCH_ID)."""
     token: str
+    """The seat's secret token, as given to the bot (ARENA_TOKEN). It names the seat."""
     protocol_version: int
+    """The protocol version the bot speaks; this file describes version 1 (0 is taken as 1; another is refused with FAILED_PRECONDITION)."""
     bot_name: str
+    """The bot's name, for logs."""
     bot_version: str
+    """The bot's version, for logs."""
     def __init__(self, match_id: _Optional[str] = ..., token: _Optional[str] = ..., protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ...) -> None: ...
 
 class ActionResponse(_message.Message):
+    """A bot's answer to one decision request."""
     __slots__ = ("request_id", "action", "note")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
     request_id: int
+    """The request being answered."""
     action: Action
+    """The chosen action."""
     note: str
+    """Optional: a note on this decision, shown beside the action in the match's replay (why the bot chose it, what it believes). At most 500 characters are kept; the rest is cut. No other seat is ever sent it, but the replay is public once the match's deal is over (the ladder's, too): write nothing the bot must keep secret from later opponents. A note with an action that is refused is dropped; a malformed action's note is quoted in its MALFORMED verdict and error (the SDKs, when they cannot send the bot's action, send none with why here)."""
     def __init__(self, request_id: _Optional[int] = ..., action: _Optional[_Union[Action, _Mapping]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class GiveUp(_message.Message):
+    """The bot will send no (more) actions for a request, say after its answers were refused: its SDKs send this when they stop asking the bot. The request ends at once as it would at its deadline, with the same outcome (a TIMEOUT strike, the move time and the rest of the bank spent, the default action played), so a bot that waits out its time instead fares no differently, only later. A give_up for a request that is not pending gets STALE_REQUEST."""
     __slots__ = ("request_id",)
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     request_id: int
+    """The request given up on."""
     def __init__(self, request_id: _Optional[int] = ...) -> None: ...
 
 class Action(_message.Message):
+    """An action in one of the games. Set the field of the match's game."""
     __slots__ = ("generals_war", "glory", "generals_and_assassins", "assassination", "land_and_castle")
     GENERALS_WAR_FIELD_NUMBER: _ClassVar[int]
     GLORY_FIELD_NUMBER: _ClassVar[int]
@@ -93,13 +125,19 @@ class Action(_message.Message):
     ASSASSINATION_FIELD_NUMBER: _ClassVar[int]
     LAND_AND_CASTLE_FIELD_NUMBER: _ClassVar[int]
     generals_war: _generals_war_pb2.Action
+    """A General's War action."""
     glory: _glory_pb2.Action
+    """A Glory action."""
     generals_and_assassins: _generals_and_assassins_pb2.Action
+    """A Generals & Assassins action."""
     assassination: _assassination_pb2.Action
+    """An Assassination Game action."""
     land_and_castle: _land_and_castle_pb2.Action
+    """A Land & Castle action."""
     def __init__(self, generals_war: _Optional[_Union[_generals_war_pb2.Action, _Mapping]] = ..., glory: _Optional[_Union[_glory_pb2.Action, _Mapping]] = ..., generals_and_assassins: _Optional[_Union[_generals_and_assassins_pb2.Action, _Mapping]] = ..., assassination: _Optional[_Union[_assassination_pb2.Action, _Mapping]] = ..., land_and_castle: _Optional[_Union[_land_and_castle_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class View(_message.Message):
+    """A seat's view of its game. The field of the match's game is set."""
     __slots__ = ("generals_war", "glory", "generals_and_assassins", "assassination", "land_and_castle")
     GENERALS_WAR_FIELD_NUMBER: _ClassVar[int]
     GLORY_FIELD_NUMBER: _ClassVar[int]
@@ -107,13 +145,19 @@ class View(_message.Message):
     ASSASSINATION_FIELD_NUMBER: _ClassVar[int]
     LAND_AND_CASTLE_FIELD_NUMBER: _ClassVar[int]
     generals_war: _generals_war_pb2.View
+    """A General's War view."""
     glory: _glory_pb2.View
+    """A Glory view."""
     generals_and_assassins: _generals_and_assassins_pb2.View
+    """A Generals & Assassins view."""
     assassination: _assassination_pb2.View
+    """An Assassination Game view."""
     land_and_castle: _land_and_castle_pb2.View
+    """A Land & Castle view."""
     def __init__(self, generals_war: _Optional[_Union[_generals_war_pb2.View, _Mapping]] = ..., glory: _Optional[_Union[_glory_pb2.View, _Mapping]] = ..., generals_and_assassins: _Optional[_Union[_generals_and_assassins_pb2.View, _Mapping]] = ..., assassination: _Optional[_Union[_assassination_pb2.View, _Mapping]] = ..., land_and_castle: _Optional[_Union[_land_and_castle_pb2.View, _Mapping]] = ...) -> None: ...
 
 class Decision(_message.Message):
+    """The kind of decision asked for, with its constraints. The field of the match's game is set."""
     __slots__ = ("generals_war", "glory", "generals_and_assassins", "assassination", "land_and_castle")
     GENERALS_WAR_FIELD_NUMBER: _ClassVar[int]
     GLORY_FIELD_NUMBER: _ClassVar[int]
@@ -121,13 +165,19 @@ class Decision(_message.Message):
     ASSASSINATION_FIELD_NUMBER: _ClassVar[int]
     LAND_AND_CASTLE_FIELD_NUMBER: _ClassVar[int]
     generals_war: _generals_war_pb2.Decision
+    """A General's War decision."""
     glory: _glory_pb2.Decision
+    """A Glory decision."""
     generals_and_assassins: _generals_and_assassins_pb2.Decision
+    """A Generals & Assassins decision."""
     assassination: _assassination_pb2.Decision
+    """An Assassination Game decision."""
     land_and_castle: _land_and_castle_pb2.Decision
+    """A Land & Castle decision."""
     def __init__(self, generals_war: _Optional[_Union[_generals_war_pb2.Decision, _Mapping]] = ..., glory: _Optional[_Union[_glory_pb2.Decision, _Mapping]] = ..., generals_and_assassins: _Optional[_Union[_generals_and_assassins_pb2.Decision, _Mapping]] = ..., assassination: _Optional[_Union[_assassination_pb2.Decision, _Mapping]] = ..., land_and_castle: _Optional[_Union[_land_and_castle_pb2.Decision, _Mapping]] = ...) -> None: ...
 
 class Event(_message.Message):
+    """An event of a game. The field of the match's game is set."""
     __slots__ = ("seq", "generals_war", "glory", "generals_and_assassins", "assassination", "land_and_castle")
     SEQ_FIELD_NUMBER: _ClassVar[int]
     GENERALS_WAR_FIELD_NUMBER: _ClassVar[int]
@@ -136,14 +186,21 @@ class Event(_message.Message):
     ASSASSINATION_FIELD_NUMBER: _ClassVar[int]
     LAND_AND_CASTLE_FIELD_NUMBER: _ClassVar[int]
     seq: int
+    """Position of this event in the match's event log (every seat's events are numbered from one log, so gaps are events this seat may not see)."""
     generals_war: _generals_war_pb2.Event
+    """A General's War event."""
     glory: _glory_pb2.Event
+    """A Glory event."""
     generals_and_assassins: _generals_and_assassins_pb2.Event
+    """A Generals & Assassins event."""
     assassination: _assassination_pb2.Event
+    """An Assassination Game event."""
     land_and_castle: _land_and_castle_pb2.Event
+    """A Land & Castle event."""
     def __init__(self, seq: _Optional[int] = ..., generals_war: _Optional[_Union[_generals_war_pb2.Event, _Mapping]] = ..., glory: _Optional[_Union[_glory_pb2.Event, _Mapping]] = ..., generals_and_assassins: _Optional[_Union[_generals_and_assassins_pb2.Event, _Mapping]] = ..., assassination: _Optional[_Union[_assassination_pb2.Event, _Mapping]] = ..., land_and_castle: _Optional[_Union[_land_and_castle_pb2.Event, _Mapping]] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
+    """Everything the referee sends."""
     __slots__ = ("start", "decision", "events", "rejection", "result", "error")
     START_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -152,34 +209,49 @@ class RefereeMessage(_message.Message):
     RESULT_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     start: GameStart
+    """Sent first on every stream (again after a reconnect)."""
     decision: DecisionRequest
+    """The seat must act."""
     events: EventBatch
+    """Events the seat may see, in order. Most come inside the next DecisionRequest instead; batches come alone only just before a Rejection, a ProtocolError or the MatchResult, one batch per action played since the seat's last message (so several may follow each other)."""
     rejection: Rejection
+    """The last action was illegal; the bot may try again before its deadline (unless that was the request's twentieth rejection: see Rejection)."""
     result: MatchResult
+    """The match is over."""
     error: ProtocolError
+    """A message from the bot could not be used (not an illegal move, which gets a Rejection: a malformed or misplaced message). The pending request stays open."""
     def __init__(self, start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[DecisionRequest, _Mapping]] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ..., rejection: _Optional[_Union[Rejection, _Mapping]] = ..., result: _Optional[_Union[MatchResult, _Mapping]] = ..., error: _Optional[_Union[ProtocolError, _Mapping]] = ...) -> None: ...
 
 class OptionValue(_message.Message):
+    """A game option's value."""
     __slots__ = ("int_value", "bool_value", "string_value")
     INT_VALUE_FIELD_NUMBER: _ClassVar[int]
     BOOL_VALUE_FIELD_NUMBER: _ClassVar[int]
     STRING_VALUE_FIELD_NUMBER: _ClassVar[int]
     int_value: int
+    """A whole-number option."""
     bool_value: bool
+    """A yes/no option."""
     string_value: str
+    """A text option."""
     def __init__(self, int_value: _Optional[int] = ..., bool_value: _Optional[bool] = ..., string_value: _Optional[str] = ...) -> None: ...
 
 class TimeControl(_message.Message):
+    """The clock rules of the match."""
     __slots__ = ("move_time_ms", "time_bank_ms", "strike_limit")
     MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     STRIKE_LIMIT_FIELD_NUMBER: _ClassVar[int]
     move_time_ms: int
+    """Time allowed for each decision before the time bank is drawn on, in milliseconds."""
     time_bank_ms: int
+    """Extra time for the whole match, drawn on when a decision takes longer than move_time_ms."""
     strike_limit: int
+    """Strikes (timeouts, disconnects, 20 rejected answers to one request) a seat may take; one more and it forfeits."""
     def __init__(self, move_time_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ..., strike_limit: _Optional[int] = ...) -> None: ...
 
 class GameStart(_message.Message):
+    """The start of a match, for one seat."""
     __slots__ = ("match_id", "game", "seat", "num_seats", "options", "time_control", "protocol_version", "resumed", "seat_names", "time_bank_left_ms")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
@@ -199,18 +271,29 @@ class GameStart(_message.Message):
     SEAT_NAMES_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
+    """The match id."""
     game: str
+    """The game id, such as "generals-war"."""
     seat: int
+    """This bot's seat, from 0."""
     num_seats: int
+    """Number of seats."""
     options: _containers.MessageMap[str, OptionValue]
+    """Every game option with its value (defaults included)."""
     time_control: TimeControl
+    """The clock."""
     protocol_version: int
+    """The protocol version the referee speaks (1)."""
     resumed: bool
+    """True when this is a reconnection to a match already under way."""
     seat_names: _containers.RepeatedScalarFieldContainer[str]
+    """The names of the bots in seat order (public)."""
     time_bank_left_ms: int
+    """Time left now in this seat's match-wide time bank, in milliseconds (a resumed start may have spent some)."""
     def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., num_seats: _Optional[int] = ..., options: _Optional[_Mapping[str, OptionValue]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., protocol_version: _Optional[int] = ..., resumed: _Optional[bool] = ..., seat_names: _Optional[_Iterable[str]] = ..., time_bank_left_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
+    """The seat must act."""
     __slots__ = ("request_id", "time_left_ms", "time_bank_left_ms", "view", "decision", "legal_actions", "legal_actions_listed", "decision_index", "events")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
@@ -222,49 +305,71 @@ class DecisionRequest(_message.Message):
     DECISION_INDEX_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
+    """Echo this in the ActionResponse. A later request replaces an earlier one."""
     time_left_ms: int
+    """Milliseconds the bot has for this decision, counted from when the referee sent it (move time plus bank left)."""
     time_bank_left_ms: int
+    """Of time_left_ms, milliseconds that come from the time bank."""
     view: View
+    """The seat's view now."""
     decision: Decision
+    """The kind of decision and its constraints."""
     legal_actions: _containers.RepeatedCompositeFieldContainer[Action]
+    """Every legal action, when there are few enough to list (at most 64; see legal_actions_listed), each to be sent back as it is; empty when they are not listed."""
     legal_actions_listed: bool
+    """True when legal_actions is the complete list; false when only `decision` describes them."""
     decision_index: int
+    """How many decisions the match has asked of any seat before this one."""
     events: EventBatch
+    """Events the seat may see that happened since the last message it was sent, in order: what an EventBatch sent just before this request would hold (the referee folds them in to save a message). Handle them before deciding; the view already includes their effect."""
     def __init__(self, request_id: _Optional[int] = ..., time_left_ms: _Optional[int] = ..., time_bank_left_ms: _Optional[int] = ..., view: _Optional[_Union[View, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[Action, _Mapping]]] = ..., legal_actions_listed: _Optional[bool] = ..., decision_index: _Optional[int] = ..., events: _Optional[_Union[EventBatch, _Mapping]] = ...) -> None: ...
 
 class EventBatch(_message.Message):
+    """Events the seat may see."""
     __slots__ = ("events",)
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
+    """In the order they happened."""
     def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ...) -> None: ...
 
 class Rejection(_message.Message):
+    """An action was illegal: a well-formed action of the match's game whose kind does not fit the decision or that the rules forbid. The seat gets an ILLEGAL_ACTION verdict; the request stays open, unless this was its twentieth rejection: that closes it with a strike and plays the default action (an answer to it then gets STALE_REQUEST)."""
     __slots__ = ("request_id", "reason")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     request_id: int
+    """The request whose answer was rejected."""
     reason: str
+    """Why the action is illegal."""
     def __init__(self, request_id: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ProtocolError(_message.Message):
+    """A message the referee could not accept as a well-formed answer. It names no request: it is about the bot's message the referee has just read. A request that was open stays open. (An accepted answer gets no reply at all.)"""
     __slots__ = ("code", "message")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     code: ErrorCode
+    """What was wrong."""
     message: str
+    """Details."""
     def __init__(self, code: _Optional[_Union[ErrorCode, str]] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Verdict(_message.Message):
+    """One penalty."""
     __slots__ = ("kind", "decision_index", "detail")
     KIND_FIELD_NUMBER: _ClassVar[int]
     DECISION_INDEX_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
     kind: VerdictKind
+    """What happened."""
     decision_index: int
+    """The decision index it happened at."""
     detail: str
+    """Details, such as the rejection reason."""
     def __init__(self, kind: _Optional[_Union[VerdictKind, str]] = ..., decision_index: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
 
 class SeatResult(_message.Message):
+    """One seat's outcome."""
     __slots__ = ("seat", "rank", "score", "forfeited", "verdicts")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     RANK_FIELD_NUMBER: _ClassVar[int]
@@ -272,16 +377,24 @@ class SeatResult(_message.Message):
     FORFEITED_FIELD_NUMBER: _ClassVar[int]
     VERDICTS_FIELD_NUMBER: _ClassVar[int]
     seat: int
+    """The seat."""
     rank: int
+    """Its rank, 1 best; equal ranks are ties."""
     score: float
+    """The game's score for the seat."""
     forfeited: bool
+    """True if the seat forfeited."""
     verdicts: _containers.RepeatedCompositeFieldContainer[Verdict]
+    """Every penalty of the seat, in order (of its rejected and malformed messages, the first 500 only)."""
     def __init__(self, seat: _Optional[int] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., forfeited: _Optional[bool] = ..., verdicts: _Optional[_Iterable[_Union[Verdict, _Mapping]]] = ...) -> None: ...
 
 class MatchResult(_message.Message):
+    """The end of a match."""
     __slots__ = ("match_id", "seats")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
+    """The match id."""
     seats: _containers.RepeatedCompositeFieldContainer[SeatResult]
+    """One entry per seat, in seat order."""
     def __init__(self, match_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ...) -> None: ...
