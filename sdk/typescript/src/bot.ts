@@ -140,8 +140,10 @@ export class Request<G extends GameId = GameId> {
    * The referee's figure (`raw.timeLeftMs`) is counted from when it sent the request; the SDK subtracts what the
    * request waited since it arrived (`waitedMs`, by a monotonic clock), such as behind an earlier `act` still
    * awaiting its answer, or the tries before a rejection. A synchronous `act` holds Node's event loop: a request
-   * that comes meanwhile is read, and timed, only after it returns. The time on the way is not counted: keep a
-   * margin. It is the same figure all through one call of `act`: take the clock from there.
+   * that comes meanwhile reaches the SDK only after it returns. After an answer past its deadline, such a request
+   * that reaches the SDK at once is counted from that deadline, the earliest it can have come (`BotDriver.cameAt`;
+   * on a busy machine it may take longer to reach it, and is then counted from then). The time on the way is not
+   * counted: keep a margin. It is the same figure all through one call of `act`: take the clock from there.
    */
   get timeLeftMs(): number {
     return Math.max(0, this.raw.timeLeftMs - this.waitedMs);

@@ -41,6 +41,11 @@ export class MatchRefused extends Error {
 export interface PlayOptions {
   /** How long to keep trying to reconnect after the stream drops (default 10 s). */
   reconnectSeconds?: number;
+  /**
+   * Milliseconds, monotonic (default `performance.now`): when each message came, for the time a request waited before
+   * `act`, and how long `act` took. A test passes its own to move time as it likes.
+   */
+  clock?: () => number;
 }
 
 type RefereeClient = InstanceType<ReturnType<typeof protocol>["arena"]["v1"]["Referee"]>;
@@ -67,7 +72,7 @@ export async function play(
   kept?: RefereeClient,
 ): Promise<MatchResult | null> {
   const reconnectMs = (options.reconnectSeconds ?? 10) * 1000;
-  const driver = new BotDriver(bot);
+  const driver = new BotDriver(bot, undefined, options.clock);
   let giveUpAt: number | null = null;
   while (!driver.result) {
     const client = kept ?? newClient(address);
@@ -125,11 +130,14 @@ function stream(
     };
     call.on("data", (msg: RefereeMessage) => {
       onMessage();
-      const receivedAt = driver.clock(); // a request may wait here while the bot still answers an earlier one
+      // A request may wait here while the bot still answers an earlier one; one that came while a synchronous act
+      // held the event loop fires only now, and is taken as come at the earliest it can have (BotDriver.cameAt).
+      const receivedAt = driver.cameAt(msg, driver.clock());
       chain = chain.then(async () => {
         if (failed) return;
         try {
           for (const reply of await driver.handle(msg, receivedAt)) send(reply);
+          driver.done();
         } catch (err) {
           // An exception in the bot's own code ends the bot, as in the Python SDK.
           failed = true;

@@ -17,6 +17,11 @@ const ERROR_CODES = ["ERROR_CODE_UNSPECIFIED", "STALE_REQUEST", "MALFORMED_ACTIO
 const UNUSED_ANSWER = new Set(["MALFORMED_ACTION", "MESSAGE_TOO_LARGE"]);
 /** How many answers' times are kept, for a STALE_REQUEST naming one of them. */
 const TIMED_ANSWERS = 16;
+/**
+ * A message whose `data` event fires within this many milliseconds (by the driver's clock) of the SDK being done with
+ * what came before was already in the stream: the Python SDK's WAITED_S. Later, it came while the SDK waited for it.
+ */
+export const WAITED_MS = 1;
 
 /** When an answer went, for the log line of a referee that says it came too late. */
 interface TimedAnswer {
@@ -36,6 +41,14 @@ export class BotDriver {
   readonly maxRetries: number;
   /** When the pending request arrived, by `clock`. */
   private pendingSince = 0;
+  /**
+   * When the last answer's request ran out (by `clock`), if `act` answered it after that; else null. The referee may
+   * have sent this seat's next request at any moment since, while a synchronous `act` held Node's event loop
+   * (see `cameAt`).
+   */
+  lateSince: number | null = null;
+  /** While `lateSince` holds: when the SDK was last done with a message (the late answer, or one handled since). */
+  private doneAt = 0;
   private readonly timed = new Map<number, TimedAnswer>();
 
   constructor(
@@ -53,7 +66,38 @@ export class BotDriver {
     };
   }
 
-  /** `receivedAt` (by `clock`): when the message came, if it waited behind another (default: now); a request's `timeLeftMs` subtracts the wait. */
+  /**
+   * When `msg`, whose `data` event fired at `firedAt` (by `clock`), came, at the earliest: `firedAt`, but for a
+   * request that fired at once after a late answer. A synchronous `act` holds the event loop, so a request the
+   * referee sent while it ran fires only after it returns; the referee sends one only after the request being
+   * answered ran out, so it is taken as come then (`lateSince`), if that is earlier. A message that fires later
+   * than `WAITED_MS` after the SDK was done with the one before (`done`) came while the SDK waited for it: it, and
+   * what follows it, came after the late answer, and the bound is dropped. It only ever makes a request's time
+   * shorter: an asynchronous `act`, which leaves the event loop free, lets a request fire as it comes, and that time
+   * is kept unless it is later.
+   */
+  cameAt(msg: RefereeMessage, firedAt: number): number {
+    if (this.lateSince === null) return firedAt;
+    if (firedAt - this.doneAt > WAITED_MS) {
+      this.lateSince = null;
+      return firedAt;
+    }
+    return msg.msg === "decision" ? Math.min(firedAt, this.lateSince) : firedAt;
+  }
+
+  /**
+   * The SDK is done with a message (handled, its replies sent) and waits for the next: one that fires within
+   * `WAITED_MS` of now was already in the stream. As the Python SDK times each read from when it was done with the
+   * message before, its event hooks included.
+   */
+  done(): void {
+    if (this.lateSince !== null) this.doneAt = this.clock();
+  }
+
+  /**
+   * `receivedAt` (by `clock`): when the message came, if it waited behind another (default: now), as `cameAt` says;
+   * a request's `timeLeftMs` subtracts the wait.
+   */
   async handle(msg: RefereeMessage, receivedAt?: number): Promise<BotMessage[]> {
     switch (msg.msg) {
       case "start":
@@ -148,6 +192,7 @@ export class BotDriver {
     this.timed.delete(pending.requestId); // re-inserted last: the map keeps the newest answers
     this.timed.set(pending.requestId, { decisionIndex: pending.decisionIndex, timeLeftMs: pending.timeLeftMs, tookMs });
     if (this.timed.size > TIMED_ANSWERS) this.timed.delete(this.timed.keys().next().value as number);
+    this.lateSince = tookMs > pending.timeLeftMs ? this.pendingSince + pending.timeLeftMs : null;
     // An action not sent goes with why as its note, which the referee quotes in its MALFORMED verdict: the verdict
     // said only "got none", and why was in the bot's log alone.
     const note = faults.length ? keptNote(`${UNSENT}${faults[0]}`) : request.noted;

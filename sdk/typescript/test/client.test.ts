@@ -8,13 +8,14 @@ import { test } from "node:test";
 
 import * as grpc from "@grpc/grpc-js";
 
-import { type ActionOf, Bot, generalsWar as gw, log, play, protocol } from "arena-sdk";
+import { type ActionOf, Bot, generalsWar as gw, log, play, protocol, type Request } from "arena-sdk";
 
 /**
- * A step of a stream's script: a message to send, milliseconds to wait, a status to fail with, or "hold" (until the bot
- * hangs up). A script without "hold" or a failure ends its stream with OK.
+ * A step of a stream's script: a message to send, milliseconds to wait, a status to fail with, a function to run
+ * (awaited: it may move a test's clock, or wait for the bot), "read" (wait for the bot's next message), or "hold"
+ * (until the bot hangs up). A script without "hold" or a failure ends its stream with OK.
  */
-type Step = { send: object } | { wait: number } | { fail: grpc.status } | "hold";
+type Step = { send: object } | { wait: number } | { fail: grpc.status } | { run: () => unknown } | "read" | "hold";
 
 const START = { start: { matchId: "m", game: "generals-war", seat: 0, numSeats: 2, protocolVersion: 1 } };
 const RESULT = { result: { matchId: "m", seats: [{ seat: 0, rank: 1 }, { seat: 1, rank: 2 }] } };
@@ -33,13 +34,24 @@ async function scriptedReferee(...scripts: Step[][]): Promise<{ address: string;
   const server = new grpc.Server();
   server.addService(protocol().arena.v1.Referee.service, {
     Play: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
+      let unread = 0; // the bot's messages after its hello not yet read by a "read" step
+      let woken: (() => void) | null = null;
+      call.on("data", () => {
+        unread += 1;
+        woken?.();
+      });
       call.once("data", async () => {
+        unread -= 1; // the hello
         hellos += 1;
         const script = scripts[Math.min(hellos, scripts.length) - 1]!;
         for (const step of script) {
           if (step === "hold") call.on("end", () => call.end());
-          else if ("send" in step) call.write(step.send);
+          else if (step === "read") {
+            while (unread === 0) await new Promise<void>((resolve) => (woken = resolve));
+            unread -= 1;
+          } else if ("send" in step) call.write(step.send);
           else if ("wait" in step) await new Promise((resolve) => setTimeout(resolve, step.wait));
+          else if ("run" in step) await step.run();
           else call.emit("error", { code: step.fail, details: "scripted" });
         }
         if (!script.some((step) => step === "hold" || (typeof step === "object" && "fail" in step))) call.end();
@@ -118,4 +130,94 @@ test("a stream that ends while act is still deciding is not taken for a broken o
     log.threshold = threshold;
     referee.close();
   }
+});
+
+/** A reveal choice of General's War with the referee's 5000 ms for it. */
+const decision = (requestId: number): object => ({ decision: { requestId, timeLeftMs: 5000, decision: { generalsWar: { revealChoice: {} } } } });
+
+/** Answers request 1 six seconds late by the test's clock (`now`, ms); keeps what `act` was told of each request. */
+class Overrunning extends Bot<"generals-war"> {
+  readonly left: Record<number, number> = {};
+
+  constructor(readonly now: number[]) {
+    super();
+  }
+
+  act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+    this.left[request.requestId] = request.timeLeftMs;
+    if (request.requestId === 1) this.now[0]! += 6000; // past its 5000 ms
+    return gw.reveal();
+  }
+}
+
+/** `bot` after a match against a referee playing `script`, timed by the test's `clock` (ms), which moves only when a step or `act` moves it. */
+async function played<B extends Bot<"generals-war">>(script: Step[], bot: B, clock: () => number): Promise<B> {
+  const referee = await scriptedReferee(script);
+  const threshold = log.threshold;
+  log.threshold = 100;
+  try {
+    const result = await settledWithin(play(bot, referee.address, "m", "t", { reconnectSeconds: 1, clock }), 30_000);
+    assert.ok(result, "the match was played to its result");
+  } finally {
+    log.threshold = threshold;
+    referee.close();
+  }
+  return bot;
+}
+
+test("a request that fires at once after a late answer is timed from when the earlier one ran out", async () => {
+  // The referee counts timeLeftMs from when it sent a request. A synchronous act holds the event loop, so a request
+  // sent while it ran past its deadline fires only after it returns; it waited since then, at the earliest the
+  // deadline: act is told what is left from there (5000 ms less the 1000 it may have waited), not the referee's
+  // figure. (Here the referee sends it once it has the late answer, at the same time by the test's clock: as one
+  // already in the stream would fire.) As tests/test_sdk_clients.py checks of the Python SDK.
+  const now = [0];
+  const script: Step[] = [{ send: START }, { send: decision(1) }, "read", { send: decision(2) }, "read", { send: RESULT }, "hold"];
+  const bot = await played(script, new Overrunning(now), () => now[0]!);
+  assert.deepEqual(bot.left, { 1: 5000, 2: 4000 });
+});
+
+test("a message that fires a while after a late answer came after it: the request after it has its whole time", async () => {
+  // The event batch fires two seconds after the late answer: it came while the SDK waited for it, and so did the
+  // request after it.
+  const now = [0];
+  const later = (): void => {
+    now[0]! += 2000;
+  };
+  const script: Step[] = [{ send: START }, { send: decision(1) }, "read", { run: later }, { send: { events: {} } }, { send: decision(2) }, "read", { send: RESULT }, "hold"];
+  const bot = await played(script, new Overrunning(now), () => now[0]!);
+  assert.deepEqual(bot.left, { 1: 5000, 2: 5000 });
+});
+
+test("a request that comes while an asynchronous act runs late is timed from when it came, not from the deadline", async () => {
+  // The event loop is free while act awaits, so the request fires as it comes: 5.5 s after request 1 (its deadline
+  // at 5 s), half a second before act answers request 1 late. It waited 500 ms of its 5000.
+  const now = [0];
+  let actStarted!: () => void;
+  const started = new Promise<void>((resolve) => (actStarted = resolve));
+  let fired: (() => void) | null = null; // once act awaits, the next reading of the clock is request 2 firing
+  const clock = (): number => {
+    fired?.();
+    return now[0]!;
+  };
+  class Awaiting extends Bot<"generals-war"> {
+    readonly left: Record<number, number> = {};
+
+    async act(request: Request<"generals-war">): Promise<ActionOf<"generals-war">> {
+      this.left[request.requestId] = request.timeLeftMs;
+      if (request.requestId === 1) {
+        now[0]! += 5500;
+        await new Promise<void>((resolve) => {
+          fired = resolve;
+          actStarted();
+        });
+        fired = null;
+        now[0]! += 500;
+      }
+      return gw.reveal();
+    }
+  }
+  const script: Step[] = [{ send: START }, { send: decision(1) }, { run: () => started }, { send: decision(2) }, "read", "read", { send: RESULT }, "hold"];
+  const bot = await played(script, new Awaiting(), clock);
+  assert.deepEqual(bot.left, { 1: 5000, 2: 4500 });
 });

@@ -579,3 +579,32 @@ test("timeLeftMs is what is left when act is called, not what the referee sent (
   );
   assert.equal(bot.requests[2]!.raw.timeLeftMs, 1500);
 });
+
+test("after a late answer, a request that fires at once after the SDK handled an event batch is still bounded", async () => {
+  // As the Python SDK times each read from when it was done with the message before, its hooks included: a batch's
+  // onEvents taking 2 ms does not make the request behind it look as if it came after the late answer.
+  let now = 100_000;
+  class Slow extends Recorder {
+    override act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+      if (request.requestId === 1) now += 2000; // 500 ms past its 1500
+      return super.act(request);
+    }
+
+    override onEvents(): void {
+      now += 2;
+    }
+  }
+  const bot = new Slow();
+  const driver = new BotDriver(bot, undefined, () => now);
+  const arrive = async (msg: ReturnType<typeof received>) => {
+    await driver.handle(msg, driver.cameAt(msg, now));
+    driver.done(); // the client's part: its replies are sent
+  };
+  await arrive(START);
+  await arrive(squadRequest(1, false));
+  assert.equal(driver.lateSince, 101_500);
+  await arrive(received({ events: { events: [] } }));
+  await arrive(squadRequest(2, false)); // taken as come at 101 500: 502 ms before act
+  assert.deepEqual(bot.requests.map((r) => [r.requestId, r.waitedMs]), [[1, 0], [2, 502]]);
+  assert.equal(driver.lateSince, null, "request 2 was answered in time");
+});
