@@ -141,9 +141,9 @@ export class Request<G extends GameId = GameId> {
    * request waited since it arrived (`waitedMs`, by a monotonic clock), such as behind an earlier `act` still
    * awaiting its answer, or the tries before a rejection. A synchronous `act` holds Node's event loop: a request
    * that comes meanwhile reaches the SDK only after it returns. After an answer past its deadline, such a request
-   * that reaches the SDK at once is counted from that deadline, the earliest it can have come (`BotDriver.cameAt`;
-   * on a busy machine it may take longer to reach it, and is then counted from then). The time on the way is not
-   * counted: keep a margin. It is the same figure all through one call of `act`: take the clock from there.
+   * that reaches the SDK at once is counted from that deadline, the earliest it can have come (`BotDriver.cameAt`):
+   * never more time than is left. The time on the way is not counted: keep a margin. It is the same figure all
+   * through one call of `act`: take the clock from there.
    */
   get timeLeftMs(): number {
     return Math.max(0, this.raw.timeLeftMs - this.waitedMs);

@@ -128,16 +128,34 @@ function stream(
         log.debug(`could not send: ${String(err)}`); // the stream is gone; the next one sends hello again
       }
     };
+    // Set from when the SDK is done with a message after a late answer until the event loop has come round: its poll
+    // for I/O, which comes before, fires what was in the socket by then, however long a busy machine took to get there.
+    let polling: object | null = null;
+    const done = (): void => {
+      driver.done();
+      if (driver.lateSince === null) {
+        polling = null;
+        return;
+      }
+      const mark = {};
+      polling = mark;
+      // This turn's check phase, then the next one's, after its poll.
+      setImmediate(() =>
+        setImmediate(() => {
+          if (polling === mark) polling = null;
+        }),
+      );
+    };
     call.on("data", (msg: RefereeMessage) => {
       onMessage();
       // A request may wait here while the bot still answers an earlier one; one that came while a synchronous act
       // held the event loop fires only now, and is taken as come at the earliest it can have (BotDriver.cameAt).
-      const receivedAt = driver.cameAt(msg, driver.clock());
+      const receivedAt = driver.cameAt(msg, driver.clock(), polling !== null);
       chain = chain.then(async () => {
         if (failed) return;
         try {
           for (const reply of await driver.handle(msg, receivedAt)) send(reply);
-          driver.done();
+          done();
         } catch (err) {
           // An exception in the bot's own code ends the bot, as in the Python SDK.
           failed = true;

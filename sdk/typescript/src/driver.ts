@@ -70,15 +70,16 @@ export class BotDriver {
    * When `msg`, whose `data` event fired at `firedAt` (by `clock`), came, at the earliest: `firedAt`, but for a
    * request that fired at once after a late answer. A synchronous `act` holds the event loop, so a request the
    * referee sent while it ran fires only after it returns; the referee sends one only after the request being
-   * answered ran out, so it is taken as come then (`lateSince`), if that is earlier. A message that fires later
-   * than `WAITED_MS` after the SDK was done with the one before (`done`) came while the SDK waited for it: it, and
-   * what follows it, came after the late answer, and the bound is dropped. It only ever makes a request's time
-   * shorter: an asynchronous `act`, which leaves the event loop free, lets a request fire as it comes, and that time
-   * is kept unless it is later.
+   * answered ran out, so it is taken as come then (`lateSince`), if that is earlier. A message fires at once if it
+   * fires within `WAITED_MS` of the SDK being done with the one before (`done`), or before the event loop came round
+   * since (`beforeTurn`, which the client knows: what was in the socket fires in its first poll, however long a busy
+   * machine took to get there). One that fires later came while the SDK waited for it: it, and what follows it, came
+   * after the late answer, and the bound is dropped. It only ever makes a request's time shorter: an asynchronous
+   * `act`, which leaves the event loop free, lets a request fire as it comes, and that time is kept unless it is later.
    */
-  cameAt(msg: RefereeMessage, firedAt: number): number {
+  cameAt(msg: RefereeMessage, firedAt: number, beforeTurn = false): number {
     if (this.lateSince === null) return firedAt;
-    if (firedAt - this.doneAt > WAITED_MS) {
+    if (!beforeTurn && firedAt - this.doneAt > WAITED_MS) {
       this.lateSince = null;
       return firedAt;
     }

@@ -26,14 +26,25 @@ class Revealer extends Bot<"generals-war"> {
   }
 }
 
-/** A referee that plays its n-th stream from the n-th script (the last one again after); `hellos` counts the streams. */
-async function scriptedReferee(...scripts: Step[][]): Promise<{ address: string; hellos: () => number; close: () => void }> {
+interface Referee {
+  address: string;
+  /** How many streams it has had. */
+  hellos: () => number;
+  /** Send `msg` on the last stream now, whatever step its script is at. */
+  send: (msg: object) => void;
+  close: () => void;
+}
+
+/** A referee that plays its n-th stream from the n-th script (the last one again after). */
+async function scriptedReferee(...scripts: Step[][]): Promise<Referee> {
   const dir = mkdtempSync(path.join(tmpdir(), "arena-ts-"));
   const address = `unix:${path.join(dir, "r.sock")}`;
   let hellos = 0;
+  let last: grpc.ServerDuplexStream<unknown, unknown> | null = null;
   const server = new grpc.Server();
   server.addService(protocol().arena.v1.Referee.service, {
     Play: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
+      last = call;
       let unread = 0; // the bot's messages after its hello not yet read by a "read" step
       let woken: (() => void) | null = null;
       call.on("data", () => {
@@ -62,6 +73,7 @@ async function scriptedReferee(...scripts: Step[][]): Promise<{ address: string;
   return {
     address,
     hellos: () => hellos,
+    send: (msg) => last?.write(msg),
     close: () => {
       server.forceShutdown();
       rmSync(dir, { recursive: true, force: true });
@@ -150,9 +162,8 @@ class Overrunning extends Bot<"generals-war"> {
   }
 }
 
-/** `bot` after a match against a referee playing `script`, timed by the test's `clock` (ms), which moves only when a step or `act` moves it. */
-async function played<B extends Bot<"generals-war">>(script: Step[], bot: B, clock: () => number): Promise<B> {
-  const referee = await scriptedReferee(script);
+/** `bot` after a match against `referee` (closed after), timed by the test's `clock` (ms), which moves only when a step or `act` moves it. */
+async function played<B extends Bot<"generals-war">>(referee: Referee, bot: B, clock: () => number): Promise<B> {
   const threshold = log.threshold;
   log.threshold = 100;
   try {
@@ -173,7 +184,7 @@ test("a request that fires at once after a late answer is timed from when the ea
   // already in the stream would fire.) As tests/test_sdk_clients.py checks of the Python SDK.
   const now = [0];
   const script: Step[] = [{ send: START }, { send: decision(1) }, "read", { send: decision(2) }, "read", { send: RESULT }, "hold"];
-  const bot = await played(script, new Overrunning(now), () => now[0]!);
+  const bot = await played(await scriptedReferee(script), new Overrunning(now), () => now[0]!);
   assert.deepEqual(bot.left, { 1: 5000, 2: 4000 });
 });
 
@@ -185,7 +196,7 @@ test("a message that fires a while after a late answer came after it: the reques
     now[0]! += 2000;
   };
   const script: Step[] = [{ send: START }, { send: decision(1) }, "read", { run: later }, { send: { events: {} } }, { send: decision(2) }, "read", { send: RESULT }, "hold"];
-  const bot = await played(script, new Overrunning(now), () => now[0]!);
+  const bot = await played(await scriptedReferee(script), new Overrunning(now), () => now[0]!);
   assert.deepEqual(bot.left, { 1: 5000, 2: 5000 });
 });
 
@@ -218,6 +229,25 @@ test("a request that comes while an asynchronous act runs late is timed from whe
     }
   }
   const script: Step[] = [{ send: START }, { send: decision(1) }, { run: () => started }, { send: decision(2) }, "read", "read", { send: RESULT }, "hold"];
-  const bot = await played(script, new Awaiting(), clock);
+  const bot = await played(await scriptedReferee(script), new Awaiting(), clock);
   assert.deepEqual(bot.left, { 1: 5000, 2: 4500 });
+});
+
+test("a request already in the socket after a late answer is bounded however long the event loop took to come round", async () => {
+  // The referee writes request 2 while act runs (act writes it for the referee here), and the machine is busy: 50 ms
+  // pass, by the test's clock, before the loop comes round to read it, longer than WAITED_MS. It fired in the loop's
+  // first poll after the answer, so it was in the socket already: counted from request 1's deadline, as above.
+  const now = [0];
+  const referee = await scriptedReferee([{ send: START }, { send: decision(1) }, "read", "read", { send: RESULT }, "hold"]);
+  class Busy extends Overrunning {
+    override act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+      if (request.requestId === 1) {
+        referee.send(decision(2));
+        setImmediate(() => (now[0]! += 50));
+      }
+      return super.act(request);
+    }
+  }
+  const bot = await played(referee, new Busy(now), () => now[0]!);
+  assert.deepEqual(bot.left, { 1: 5000, 2: 3950 });
 });
