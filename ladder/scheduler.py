@@ -30,13 +30,17 @@ PLACEMENT_GAMES = 4
 #: The share of tables, once every entrant has played its placement games, that seat the entrant with the fewest games
 #: against opponents drawn at random rather than the neighbours whose order is likeliest wrong.
 RANDOM_SHARE = 0.2
-PRIORITY = {"exhibition": 0, "rated": 0, "placement": 1, "challenge": 2}
+CHALLENGE = "challenge"
+#: A kind's place in the queue, highest first; but a challenge comes after the others when the match that finished
+#: last was a challenge too (ladder/worker.py, the claim's order), so that challenges take about half the ladder's play
+#: at most.
+PRIORITY = {"exhibition": 0, "rated": 0, "placement": 1, CHALLENGE: 2}
 #: Kinds of matches that are played but never rated: a challenge's opponent is chosen by its owner (a weak one, again
-#: and again, would shrink sigma and raise mu - 3 sigma), and it is played ahead of everything; an exhibition seats a
+#: and again, would shrink sigma and raise mu - 3 sigma), and it is played ahead of the ladder's own matches; an exhibition seats a
 #: bot more than once (``exhibition``), which no rating can score.
-UNRATED = frozenset({"challenge", "exhibition"})
+UNRATED = frozenset({CHALLENGE, "exhibition"})
 #: How many challenge sets an owner may have queued or playing at once: they jump the queue, so more would
-#: hold up everyone else's matches.
+#: hold up other owners' challenges (the ladder's own matches keep half the play: ladder/worker.py ``_URGENCY``).
 OPEN_CHALLENGES = 3
 
 _MATCHES, _SEATS = cast(Table, Match.__table__), cast(Table, MatchSeat.__table__)
@@ -49,7 +53,11 @@ _NEW_MATCH = (
     .returning(_MATCHES.c.id)
 )
 _VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
-_WAITING_BY_GAME = select(_MATCHES.c.game, func.count()).where(_MATCHES.c.status == "queued").group_by(_MATCHES.c.game)
+#: The ladder's own matches waiting, by game: not challenges, which filled the places of the queue (a few owners with
+#: their challenges open, and the scheduler queued none of its own).
+_WAITING_BY_GAME = (
+    select(_MATCHES.c.game, func.count()).where(_MATCHES.c.status == "queued", _MATCHES.c.kind != CHALLENGE).group_by(_MATCHES.c.game)
+)
 _HELD_SEATS = _SEATS.alias("held_seats")  # its own name: correlated to the matches alone, in a query of seats too (``_ENTERED``)
 #: A match seating one of the versions in ``held`` (their folders gone from the store: ladder/grounds.py, MissingVersions).
 SEATS_HELD = (
@@ -214,8 +222,8 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: 
 
 
 def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None, held: frozenset[int] = frozenset()) -> int:
-    """Queue duplicate sets until ``target`` matches wait, each to the game with the fewest matches waiting; returns how
-    many matches were added. Versions ``held`` (their folders gone from the store) are drawn for none, and the matches
+    """Queue duplicate sets until ``target`` of the ladder's own matches wait (challenges count for nothing here), each to
+    the game with the fewest waiting; returns how many matches were added. Versions ``held`` (their folders gone from the store) are drawn for none, and the matches
     waiting for them do not count: they are not played until the folder is back.
 
     Games share the matches, not the sets: taken in turn by sets, a game for four (a set of four matches, as every
@@ -245,7 +253,7 @@ def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | 
 
 
 def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, seed: int) -> list[Match]:
-    """A duplicate set between the owner's bot and an opponent, ahead of everything else and unrated (``UNRATED``)."""
+    """A duplicate set between the owner's bot and an opponent, ahead of the ladder's own matches (not twice running: ladder/worker.py) and unrated (``UNRATED``)."""
     if bot == opponent:
         raise ScheduleError("a bot cannot challenge itself")
     versions = {}
@@ -272,6 +280,6 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
     )
     if open_sets and open_sets >= OPEN_CHALLENGES:
         raise TooManyChallenges(f"you have {open_sets} challenges waiting or playing (at most {OPEN_CHALLENGES}): ask again when one is over")
-    made = add_duplicate_set(db, game, [versions[bot].id, versions[opponent].id], seed, "challenge", challenger=owner_id)
+    made = add_duplicate_set(db, game, [versions[bot].id, versions[opponent].id], seed, CHALLENGE, challenger=owner_id)
     db.commit()
     return made
