@@ -28,6 +28,7 @@ from referee.tournament.schedule import (
 from referee.tournament.elo import Z95, estimate, first_over_second
 from referee.tournament.sprt import PENTANOMIAL, TRINOMIAL, Sprt, bounds, elo_to_score, llr, mle, score_to_elo
 from referee.tournament.standings import GameResult, compute_standings, game_points, outcome
+from tests.boxed_tables import boxed_tables, column
 from tests.support import ROOT, SAMPLE_BOTS
 from tests.test_faults import faulty_bot, runners
 
@@ -579,25 +580,11 @@ def test_the_printed_table_rounds_points_and_names_the_pair_scores(tmp_path: Pat
     assert any(round(p, 2) != p for p in exact), "the seed no longer gives thirds: pick another"
     table = runner.invoke(app, args)
     assert table.exit_code == 0, table.output
-    cells = [row.split("│")[9].strip() for row in table.stdout.splitlines() if row.count("│") == 12]  # in standings order
-    assert cells == [f"{round(p, 2):g}" for p in exact]
+    standings = boxed_tables(table.stdout)[0]  # in standings order
+    assert column(standings, "points") == [f"{round(p, 2):g}" for p in exact]
     sprt = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, "--sprt", "--games", "2", "--seed", "3", "--log-dir", str(tmp_path / "logs")])
     assert sprt.exit_code == 0, sprt.output
     assert "pairs scoring 0, ¼, ½, ¾, 1: [" in " ".join(sprt.stdout.split())  # unwrapped
-
-
-def _column(table: str, index: int, key: int) -> list[str]:
-    """The cells of one column of a rich table, each row's folded lines joined: a long name folds onto more lines.
-    A row starts on a line whose ``key`` column is not blank."""
-    rows: list[str] = []
-    for line in table.splitlines():
-        cells = line.split("│")
-        if len(cells) < max(index, key) + 2:
-            continue  # a title, a rule or a header line
-        if cells[key + 1].strip() or not rows:
-            rows.append("")
-        rows[-1] += cells[index + 1].strip()
-    return rows
 
 
 def test_at_80_columns_the_tables_show_long_bot_names_and_the_figures_whole(tmp_path: Path) -> None:
@@ -611,11 +598,11 @@ def test_at_80_columns_the_tables_show_long_bot_names_and_the_figures_whole(tmp_
     result = runner.invoke(app, args, env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
     assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 80
-    standings, cross = result.stdout.split("crosstable")
-    assert sorted(_column(standings, 1, key=0)) == sorted([long_name, "gw-greedy"])
-    assert {len(_column(standings, i, key=0)) for i in range(11)} == {2}  # a figure in every column of both rows
+    standings, cross = boxed_tables(result.stdout)
+    assert sorted(column(standings, "bot")) == sorted([long_name, "gw-greedy"])  # two rows: no name folded onto a third
+    assert all(all(row.values()) for row in standings)  # a figure in every column of both rows
     # too wide with the names over its columns, the crosstable numbers them by place: its rows say "1. gw-greedy"
-    assert sorted(row.partition(". ")[2] for row in _column(cross, 0, key=1)) == sorted([long_name, "gw-greedy"])
+    assert sorted(row.partition(". ")[2] for row in column(cross, "")) == sorted([long_name, "gw-greedy"])
 
 
 def test_an_elo_estimate_has_the_score_s_elo_a_95_percent_margin_and_the_likelihood_of_superiority() -> None:

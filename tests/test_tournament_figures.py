@@ -13,6 +13,7 @@ from arena.cli.tournament import elo_text
 from referee.tournament.elo import estimate
 from referee.tournament.sprt import PENTANOMIAL, TRINOMIAL
 from referee.tournament.standings import GameResult, compute_standings
+from tests.boxed_tables import boxed_tables
 from tests.support import SAMPLE_BOTS
 
 GREEDY = SAMPLE_BOTS / "generals_war_greedy"
@@ -127,10 +128,11 @@ def printed(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any]) -> tuple[str,
     return standings, cross
 
 
-def cells(table: str) -> dict[str, list[str]]:
-    """Each row of a rich table by its bot name: the cells of the row."""
-    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in table.splitlines() if line.count("│") > 2]
-    return {row[1] if row[0].isdigit() else row[0]: row for row in rows if row[0] not in ("#", "")}
+def cells(table: str) -> dict[str, dict[str, str]]:
+    """Each row of the one rich table in ``table`` by its bot name (the standings' "bot" column, the crosstable's
+    first): its cells by their column's header."""
+    (rows,) = boxed_tables(table)
+    return {row["bot"] if "bot" in row else row[""]: row for row in rows}
 
 
 def test_the_printed_tables_and_the_json_agree_with_the_games_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,17 +163,19 @@ def test_the_printed_tables_and_the_json_agree_with_the_games_played(tmp_path: P
     standings, crosstable = printed(monkeypatch, data)
     table = cells(standings)
     for bot, r in rows.items():
-        place, _, mu, sigma, conservative, w, d, l, points, avg_rank, games = table[bot]
+        place, mu, sigma, conservative, w, d, l, points, avg_rank, games = (
+            table[bot][c] for c in ("#", "μ", "σ", "μ−3σ", "W", "D", "L", "points", "avg rank", "games")
+        )
         assert (mu, sigma, conservative) == (f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}"), bot
         assert (place, w, d, l, points, avg_rank, games) == (
             str(r["place"]), str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{r['points']:g}", f"{r['avg_rank']:.2f}", "4"
         ), bot
-    header = next(line for line in crosstable.splitlines() if "gw-greedy" in line and line.count("┃") > 2)
-    assert [c.strip() for c in header.split("┃")[2:-1]] == ["gw-greedy", "random#2", "random"]  # in standings order
+    order = ["gw-greedy", "random#2", "random"]
+    assert list(boxed_tables(crosstable)[0][0])[1:] == order  # its columns, in standings order
     grid = cells(crosstable)
-    assert grid["gw-greedy"][1:] == ["·", "0-2-0", "2-0-0"]
-    assert grid["random#2"][1:] == ["0-2-0", "·", "1-1-0"]
-    assert grid["random"][1:] == ["0-0-2", "0-1-1", "·"]
+    assert [grid["gw-greedy"][b] for b in order] == ["·", "0-2-0", "2-0-0"]
+    assert [grid["random#2"][b] for b in order] == ["0-2-0", "·", "1-1-0"]
+    assert [grid["random"][b] for b in order] == ["0-0-2", "0-1-1", "·"]
 
 
 def test_a_gauntlet_s_crosstable_leaves_blank_the_bots_that_never_met(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +189,8 @@ def test_a_gauntlet_s_crosstable_leaves_blank_the_bots_that_never_met(tmp_path: 
     data = result_json(asyncio.run(run_tournament(config)))
     assert data["matches"] == 4 and set(data["crosstable"]["random"]) == {"gw-greedy"} and set(data["crosstable"]["random#2"]) == {"gw-greedy"}
     grid = cells(printed(monkeypatch, data)[1])
-    assert grid["random"][1:].count("") == 1 and grid["random#2"][1:].count("") == 1 and grid["gw-greedy"][1:].count("") == 0
+    blanks = {bot: [cell for header, cell in row.items() if header].count("") for bot, row in grid.items()}
+    assert blanks == {"gw-greedy": 0, "random": 1, "random#2": 1}
 
 
 def test_a_swiss_tournament_prints_each_round_s_bye_counted_from_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -215,7 +220,7 @@ def test_a_bot_that_played_no_game_shows_no_average_rank(tmp_path: Path, monkeyp
     rows = {r["bot"]: r for r in data["standings"]}
     assert data["byes"] == [{"round": 0, "bots": ["random#2"]}] and rows["random#2"]["games"] == 0
     assert rows["random#2"]["avg_rank"] is None and rows["gw-greedy"]["avg_rank"] == 1.0
-    assert cells(printed(monkeypatch, data)[0])["random#2"][9] == "–"
+    assert cells(printed(monkeypatch, data)[0])["random#2"]["avg rank"] == "–"
 
 
 def test_each_deal_of_a_swiss_tournament_has_a_number_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -341,17 +346,13 @@ def test_a_crosstable_too_wide_for_80_columns_is_numbered_and_cut_never_a_record
     assert text.startswith("crosstable: row against column (the bot of that place), wins-draws-losses\n")
     assert max(len(line) for line in text.splitlines()) <= 80, text
     found: dict[tuple[str, str], str] = {}
-    columns: list[str] = []
     widths: list[int] = []
-    for line in text.splitlines():
-        parts = [c.strip() for c in line.replace("┃", "│").split("│")[1:-1]]
-        if parts and parts[0] == "":
-            columns = [names[int(c) - 1] for c in parts[1:]]  # a header: the places of its columns
-            widths.append(len(columns))
-        elif parts:
-            place, _, bot = parts[0].partition(". ")
+    for rows in boxed_tables(text):
+        widths.append(len(rows[0]) - 1)
+        for entry in rows:
+            place, _, bot = entry[""].partition(". ")
             assert names[int(place) - 1] == bot
-            found |= {(bot, b): cell for b, cell in zip(columns, parts[1:])}
+            found |= {(bot, names[int(c) - 1]): cell for c, cell in entry.items() if c}  # columns headed by places
     assert found == {(a, b): "·" if a == b else "{}-{}-{}".format(*record[a, b]) for a in names for b in names}
     assert max(widths) - min(widths) <= 1, f"columns per table: {widths}"  # 4, 4 and 1 left a table of one column
 

@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
 from arena.cli.folders import removed_on_failure
+from arena.cli.standings import print_crosstable, print_standings
 from arena.cli.verdicts import last_words, verdict_line
 from referee.core.game import OptionError, shown
 from referee.server.manifest import ManifestError
@@ -372,70 +371,9 @@ def first_forfeits(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def crosstables(data: dict[str, Any], width: int) -> tuple[list[Table], bool]:
-    """The crosstable, row against column, as tables no wider than ``width`` where they can be, and whether its
-    columns are numbered.
-
-    Headed by the bots' names when that fits whole; else, as a chess crosstable, by their places in the standings
-    (the rows say which bot each is), cut into as many tables of columns as it takes. A record is never cut: at
-    80 columns nine bots' names folded into five-letter pieces and "9-1-200" read "9-1-2" over "00".
-    """
-    order = [r["bot"] for r in data["standings"]]
-    cells = {
-        (a, b): "·" if a == b else f"{h['wins']}-{h['draws']}-{h['losses']}" if (h := data["crosstable"][a].get(b)) else ""
-        for a in order
-        for b in order
-    }  # fmt: skip
-
-    def table(columns: list[int], numbered: bool) -> Table:
-        made = Table()
-        made.add_column("", overflow="fold")
-        for c in columns:
-            made.add_column(str(c + 1) if numbered else order[c], justify="center", no_wrap=True)
-        for i, a in enumerate(order):
-            made.add_row(f"{i + 1}. {a}" if numbered else a, *(cells[a, order[c]] for c in columns))
-        return made
-
-    def fits(made: Table, whole: bool) -> bool:
-        measured = Measurement.get(console, console.options.update_width(10_000), made)
-        return (measured.maximum if whole else measured.minimum) <= width
-
-    everyone = list(range(len(order)))
-    if fits(table(everyone, numbered=False), whole=True):
-        return [table(everyone, numbered=False)], False
-    per = len(order)
-    while per > 1 and not fits(table(everyone[:per], numbered=True), whole=False):
-        per -= 1
-    per = -(-len(order) // -(-len(order) // per))  # as many tables, as even: 4 and 3 columns rather than 6 and 1
-    return [table(everyone[i : i + per], numbered=True) for i in range(0, len(order), per)], True
-
-
-def print_crosstable(data: dict[str, Any]) -> None:
-    tables, numbered = crosstables(data, console.width)
-    column = "column (the bot of that place)" if numbered else "column"
-    console.print(f"crosstable: row against {column}, wins-draws-losses", highlight=False)
-    for made in tables:
-        console.print(made)
-
-
 def print_result(data: dict[str, Any], log_dir: Path) -> None:
-    title = f"{data['game']} · {data['format']} · {data['players']} players · seed {data['seed']} · {data['matches']} matches"
-    deals = len({r["deal"] for r in data.get("results", ())})
-    dealt = f" · {deals} duplicate deal{'' if deals == 1 else 's'}, each played once per seat order" if deals else ""
-    caption = f"sorted by μ−3σ (TrueSkill μ and σ) · points: per game, the share of opponents beaten (a tie ½), summed{dealt}"
-    table = Table(title=title, caption=caption)
-    # A long bot name folds onto more lines; the figures never do (at 80 columns they were cut to "…", names too).
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("bot", overflow="fold")
-    for column in ("μ", "σ", "μ−3σ", "W", "D", "L", "points", "avg\nrank", "games"):
-        table.add_column(column, justify="right", no_wrap=True)
-    for r in data["standings"]:
-        table.add_row(
-            str(r["place"]), r["bot"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['conservative']:.2f}",
-            str(r["wins"]), str(r["draws"]), str(r["losses"]), f"{round(r['points'], 2):g}", "–" if r["avg_rank"] is None else f"{r['avg_rank']:.2f}", str(r["games"]),
-        )  # fmt: skip
-    console.print(table)
-    print_crosstable(data)
+    print_standings(data, console)
+    print_crosstable(data, console)
     forfeits = [f"{r['bot']} ({r['forfeits']})" for r in data["standings"] if r["forfeits"]]
     if forfeits:
         console.print(f"[yellow]forfeited games:[/] {escape(', '.join(forfeits))} — see the bot logs in {escape(str(log_dir))}/", soft_wrap=True)
