@@ -95,3 +95,12 @@ def test_a_tournament_plays_a_match_per_core_unless_told(monkeypatch: pytest.Mon
     result = runner.invoke(app, ["tournament", "generals-war", RANDOM, RANDOM, "-n", "2", "--seed", "1", *given, "--log-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert seen == [at_once]
+
+
+def test_a_tournament_piped_to_a_file_writes_nothing_to_stderr_but_what_it_has_to_say(tmp_path: Path) -> None:
+    """The progress bar, not drawn where stderr is no terminal, still ended with a blank line there: a script that
+    reads stderr for errors found one line of nothing. --report-every's lines are all it says."""
+    args = ["tournament", "generals-war", RANDOM, RANDOM, "-n", "4", "--seed", "1", "--log-dir", str(tmp_path)]
+    assert runner.invoke(app, args).stderr == ""
+    reported = runner.invoke(app, [*args, "--report-every", "2"]).stderr
+    assert reported.startswith("after 2 of 4 games: 1. random") and reported.count("\n") == 1, repr(reported)

@@ -174,8 +174,8 @@ def tournament(
     label = f"{'sprt' if sprt else fmt} · {GAMES[game].spec.name}"
     with Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-        console=err, disable=as_json, transient=True,
-    ) as progress:  # fmt: skip
+        console=err, disable=as_json or not err.is_terminal, transient=True,
+    ) as progress:  # fmt: skip  (not drawn into a file or a pipe: it left a blank line on stderr there)
         task = progress.add_task(label, total=total)
 
         so_far = SoFar(len(labels))
