@@ -267,7 +267,7 @@ def test_an_sprt_reports_the_first_bot_s_elo_with_its_sign(tmp_path: Path, monke
     assert s["score"] == 0.75 and s["elo"] == pytest.approx(190.85, abs=0.01)
     assert s["elo_margin"] is None and s["los"] == pytest.approx(0.9214, abs=1e-4)
     said = " ".join(printed(monkeypatch, data)[1].split())
-    assert "score 0.750 Elo +191 (± too wide to tell), LOS 92.1%" in said
+    assert "score 0.750, Elo +191 (± too wide to tell), LOS 92.1%" in said
 
 
 def test_the_standings_so_far_give_each_bot_s_share_of_the_points_a_draw_counting_half() -> None:

@@ -42,13 +42,19 @@ def event(names: list[str], scale: int) -> dict[str, Any]:
     return {"game": "glory", "format": "round-robin", "players": 3, "seed": 7, "matches": 9 * scale, "standings": standings, "crosstable": cross}
 
 
-def printed(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any], width: int) -> str:
+def printed(monkeypatch: pytest.MonkeyPatch, data: dict[str, Any], width: int, terminal: bool = False) -> str:
+    """What ``print_result`` prints at ``width`` columns, to a terminal or (as under pytest) into a file."""
     import arena.cli.tournament as command
 
-    recorded = Console(record=True, width=width)
+    recorded = Console(record=True, width=width, force_terminal=terminal)
     monkeypatch.setattr(command, "console", recorded)
     command.print_result(data, Path("logs"))
     return recorded.export_text()
+
+
+def widest(text: str) -> int:
+    """The widest line in terminal cells but the list of names in full ("  6. aaaa…"): a name is never broken."""
+    return max(cell_len(line) for line in text.splitlines() if not (line.startswith("  ") and line.partition(". ")[2] in NAMES))
 
 
 @pytest.mark.parametrize("width", [60, 80, 120])
@@ -60,9 +66,8 @@ def test_the_standings_fit_with_long_names_and_big_counts_and_every_name_is_some
     names vanished and every figure read "3…". Now each bot has one line, every figure the table keeps is whole,
     a name cut to fit is cut in its middle and given in full under the table, and no line is wider than the terminal."""
     data = event(NAMES, scale)
-    text = printed(monkeypatch, data, width)
-    whole = {f"  {i}. {name}" for i, name in enumerate(NAMES, 1)}  # a name given in full is never broken, as wide as it is
-    assert max(cell_len(line) for line in text.splitlines() if line not in whole) <= width, text
+    text = printed(monkeypatch, data, width, terminal=True)
+    assert widest(text) <= width, text
     standings = boxed_tables(text)[0]
     assert len(standings) == len(NAMES), "a row folded onto a second line"
     assert column(standings, "#") == [str(i) for i in range(1, len(NAMES) + 1)]
@@ -103,7 +108,7 @@ def test_the_crosstable_cuts_long_row_names_rather_than_print_a_table_per_column
     table: nine tables of one column at 60. Its rows' names are cut (no shorter than NAME_MIN) where that saves
     a table; every record stays whole and every row on one line."""
     data = event(NAMES, 1000)
-    text = printed(monkeypatch, data, width)
+    text = printed(monkeypatch, data, width, terminal=True)
     cross = text[text.index("crosstable: ") :]
     assert max(cell_len(line) for line in cross.splitlines()) <= width, cross
     tables = boxed_tables(cross)
@@ -130,3 +135,47 @@ def test_cut_names_stay_apart_and_fit_in_terminal_cells() -> None:
     assert cut_names(["abcdefghij-1", "abcdefghij-2"], 12) == ["abcdefghij-1", "abcdefghij-2"]  # fits: untouched
     # names alike but in their middle: a split that keeps them apart is found when one exists
     assert len(set(cut_names(["abc-xxxxxxxx-1-yyy", "abc-xxxxxxxx-2-yyy"], 10))) == 2
+
+
+def two_bots(sprt: bool) -> dict[str, Any]:
+    """A match of two long-named bots with its head-to-head line, or its SPRT, and a swiss round's bye."""
+    data = event([NAMES[3], NAMES[5]], 1000)
+    data["byes"] = [{"round": 0, "bots": [NAMES[3], NAMES[5]]}]
+    if sprt:
+        data["sprt"] = {"verdict": "H1", "summary": f"H1 accepted: {NAMES[3]} is stronger than {NAMES[5]}", "llr": 2.9512, "lower": -2.944,
+                        "upper": 2.944, "elo0": 0.0, "elo1": 50.0, "alpha": 0.05, "beta": 0.05, "model": "pentanomial", "games": 2000,
+                        "pairs": 1000, "wins": 1100, "draws": 30, "losses": 870, "pentanomial": [100, 200, 300, 250, 150], "score": 0.5575,
+                        "elo": 40.2, "elo_margin": 12.3, "los": 0.999}  # fmt: skip
+    else:
+        data["head_to_head"] = {"bot": NAMES[3], "opponent": NAMES[5], "counted_by": "pair", "samples": 1000, "score": 0.5575,
+                                "elo": 40.2, "elo_margin": 12.3, "los": 0.999}  # fmt: skip
+    return data
+
+
+@pytest.mark.parametrize("sprt", [False, True], ids=["head-to-head", "sprt"])
+def test_into_a_file_each_line_under_the_tables_is_whole(monkeypatch: pytest.MonkeyPatch, sprt: bool) -> None:
+    """Piped, rich still wrapped every line at 80 columns (or COLUMNS): an SPRT's LLR, bounds, games and score ran
+    over three lines cut anywhere, a head-to-head with long names over two; a script reading the file found halves."""
+    text = printed(monkeypatch, two_bots(sprt), 60)
+    lines = text.splitlines()
+    assert f"round 1: bye for {NAMES[3]}, {NAMES[5]}" in lines
+    assert "crosstable: row against column (the bot of that place), wins-draws-losses" in lines
+    if sprt:
+        at = lines.index("SPRT (pentanomial, elo0=0, elo1=50, α=0.05, β=0.05): " f"H1 accepted: {NAMES[3]} is stronger than {NAMES[5]}")
+        assert lines[at + 1 : at + 5] == [
+            "LLR +2.951, bounds [-2.944, +2.944]",
+            "games 2000 (1000 pairs), W-D-L 1100-30-870",
+            "pairs scoring 0, ¼, ½, ¾, 1: [100, 200, 300, 250, 150]",
+            "score 0.557, Elo +40 ± 12 (95%), LOS 99.9%",
+        ]  # fmt: skip
+    else:
+        assert f"{NAMES[3]} vs {NAMES[5]}: score 55.8% over 1000 duplicate pairs, Elo +40 ± 12 (95%), LOS 99.9%" in lines
+
+
+@pytest.mark.parametrize("sprt", [False, True], ids=["head-to-head", "sprt"])
+def test_on_a_terminal_the_lines_under_the_tables_wrap_at_words_to_its_width(monkeypatch: pytest.MonkeyPatch, sprt: bool) -> None:
+    """On a terminal rich wraps them between words, which reads better than the terminal's own cut."""
+    text = printed(monkeypatch, two_bots(sprt), 60, terminal=True)
+    assert widest(text) <= 60, text
+    said = "".join(text.split())  # a name wider than the terminal is folded
+    assert ("LLR+2.951,bounds[-2.944,+2.944]" in said) == sprt and (f"{NAMES[3]}vs{NAMES[5]}:score55.8%" in said) != sprt

@@ -194,6 +194,6 @@ def crosstables(data: dict[str, Any], console: Console, width: int) -> tuple[lis
 def print_crosstable(data: dict[str, Any], console: Console) -> None:
     tables, numbered = crosstables(data, console, console.width)
     column = "column (the bot of that place)" if numbered else "column"
-    console.print(f"crosstable: row against {column}, wins-draws-losses", highlight=False)
+    console.print(f"crosstable: row against {column}, wins-draws-losses", highlight=False, soft_wrap=not console.is_terminal)
     for made in tables:
         console.print(made)

@@ -380,18 +380,22 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
         for line in first_forfeits(data):
             console.print(line, highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
     for bye in data.get("byes", []):
-        console.print(f"round {bye['round'] + 1}: bye for {', '.join(bye['bots'])}")
+        say(f"round {bye['round'] + 1}: bye for {escape(', '.join(bye['bots']))}")
     h = data.get("head_to_head")
     if h is not None:
         unit = "duplicate pair" if h["counted_by"] == "pair" else "game"
         counted = f"{h['samples']} {unit}{'' if h['samples'] == 1 else 's'}"
-        console.print(f"[bold]{h['bot']} vs {h['opponent']}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'])}")
+        say(f"[bold]{escape(h['bot'])} vs {escape(h['opponent'])}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'])}")
     s = data.get("sprt")
-    if s is not None:
-        console.print(
-            f"[bold]SPRT[/] ({s['model']}, elo0={s['elo0']:g}, elo1={s['elo1']:g}, α={s['alpha']:g}, β={s['beta']:g}): "
-            f"[bold]{s['summary']}[/]\n"
-            f"LLR {s['llr']:+.3f}  bounds [{s['lower']:+.3f}, {s['upper']:+.3f}]  "
-            f"games {s['games']} ({s['pairs']} pairs)  W-D-L {s['wins']}-{s['draws']}-{s['losses']}  "
-            f"pairs scoring 0, ¼, ½, ¾, 1: {s['pentanomial']}  score {s['score']:.3f}  {elo_text(s['elo'], s.get('elo_margin'), s.get('los'))}"
-        )
+    if s is not None:  # short lines, each saying one thing, as fastchess prints its result: one long line was cut anywhere
+        say(f"[bold]SPRT[/] ({s['model']}, elo0={s['elo0']:g}, elo1={s['elo1']:g}, α={s['alpha']:g}, β={s['beta']:g}): [bold]{escape(s['summary'])}[/]")
+        say(f"LLR {s['llr']:+.3f}, bounds [{s['lower']:+.3f}, {s['upper']:+.3f}]")
+        say(f"games {s['games']} ({s['pairs']} pairs), W-D-L {s['wins']}-{s['draws']}-{s['losses']}")
+        say(f"pairs scoring 0, ¼, ½, ¾, 1: {escape(str(s['pentanomial']))}")
+        say(f"score {s['score']:.3f}, {elo_text(s['elo'], s.get('elo_margin'), s.get('los'))}")
+
+
+def say(text: str) -> None:
+    """A line (rich markup) under the tables: on a terminal wrapped at words to its width; into a file or a pipe, one
+    line however long, for a script to read (rich cut it at 80 columns there: an SPRT's figures over three lines)."""
+    console.print(text, soft_wrap=not console.is_terminal, highlight=False)
