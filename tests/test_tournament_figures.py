@@ -295,6 +295,24 @@ def test_the_standings_so_far_number_only_the_bots_that_have_played() -> None:
     assert line.endswith(" (1 yet to play)") and "later" not in line
 
 
+def test_the_standings_so_far_on_a_narrow_terminal_give_a_bot_a_line() -> None:
+    """On one line, eight bots' standings ran over six lines of an 80-column terminal, a name cut across two;
+    into a file (no width) they stay on one line for a script."""
+    from arena.cli.tournament import interim_line
+    from tests.support import so_far
+    from referee.tournament.run import PlayedGame
+    from referee.tournament.schedule import ScheduledGame
+
+    labels = ["monte-carlo-tree-search-bot-v2", "monte-carlo-tree-search-bot-v3", "later"]
+    lost = [PlayedGame(ScheduledGame(i, i, 0, (0, 1), 1, (0, 1)), (1, 2), (1.0, 0.0), (False, False), f"m{i}") for i in range(2)]
+    line = interim_line(so_far(3, lost), labels, 2, 6)
+    assert interim_line(so_far(3, lost), labels, 2, 6, width=len(line)) == line  # it fits: as into a file
+    lines = interim_line(so_far(3, lost), labels, 2, 6, width=60).split("\n")
+    assert lines[0] == "after 2 of 6 games:" and lines[3] == "  (1 yet to play)", lines
+    assert lines[1].startswith(f"  1. {labels[0]} 2-0-0 (100%, μ−3σ ") and lines[2].startswith(f"  2. {labels[1]} 0-0-2 (0%, μ−3σ ")
+    assert max(len(x) for x in lines) <= 60 and line.replace(" · ", " ").split() == " ".join(lines).split()
+
+
 def test_reporting_the_standings_so_far_rates_each_game_once_not_every_game_at_every_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

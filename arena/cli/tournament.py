@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.cells import cell_len
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -188,7 +189,8 @@ def tournament(
                 progress.update(task, completed=done, total=planned, description=label + note)
             so_far.add(played.scheduled.index, played.result)
             if report_every and not as_json and done % report_every == 0 and done < planned:
-                progress.console.print(interim_line(so_far, labels, done, planned), soft_wrap=True, highlight=False)
+                width = err.width if err.is_terminal else None  # into a file: one line for each report, for a script
+                progress.console.print(interim_line(so_far, labels, done, planned, width), soft_wrap=True, highlight=False, markup=False)
 
         try:
             if test is not None:
@@ -225,15 +227,21 @@ def usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def interim_line(played: SoFar, labels: list[str], done: int, planned: int) -> str:
-    """The standings after the games played so far (``--report-every``), in schedule order, on one line."""
+def interim_line(played: SoFar, labels: list[str], done: int, planned: int, width: int | None = None) -> str:
+    """The standings after the games played so far (``--report-every``), in schedule order, on one line; or, where
+    that line is wider than ``width`` (a terminal's), a bot a line under "after N of M games:", as cutechess's table
+    is: eight bots ran over six lines of the terminal, their names cut across lines."""
     rows = [r for r in played.standings().rows if r.games]
     shown = [
         f"{place}. {labels[r.bot]} {r.wins}-{r.draws}-{r.losses} ({r.points / r.games:.0%}, μ−3σ {r.conservative:.1f})"
         for place, r in enumerate(rows, start=1)
     ]  # fmt: skip
     waiting = len(labels) - len(rows)  # places among those that have played: a bot yet to play has no place to skip
-    return f"after {done} of {planned} games: " + " · ".join(shown) + (f" ({waiting} yet to play)" if waiting else "")
+    rest = f"({waiting} yet to play)" if waiting else ""
+    line = f"after {done} of {planned} games: " + " · ".join(shown) + (f" {rest}" if rest else "")
+    if width is None or cell_len(line) <= width:
+        return line
+    return "\n  ".join([f"after {done} of {planned} games:", *shown, *([rest] if rest else [])])
 
 
 def _finite(x: float) -> float | None:
