@@ -173,13 +173,17 @@ def crosstables(data: dict[str, Any], console: Console, width: int) -> tuple[lis
         return made
 
     everyone = list(range(n))
+    met = {frozenset((a, b)) for a in order for b in order if a != b and cells[a, b]}
+    hubs = [c for c in everyone if met and all(order[c] in pair for pair in met)]
+    if n > 2 and hubs:  # a two-seat gauntlet: only the first bot met the others, its row the mirror of its column
+        everyone = hubs[:1]  # the other columns held one record each, under a table of blanks
     if _measured(console, table(everyone, None)) <= width:
         return [table(everyone, None)], False
     longest = max((cell_len(a) for a in order), default=0)
     best: tuple[list[list[int]], int] | None = None
-    for count in range(1, n + 1):  # as few tables as fit, each of as many columns
-        per = -(-n // count)
-        parts = [everyone[i : i + per] for i in range(0, n, per)]
+    for count in range(1, len(everyone) + 1):  # as few tables as fit, each of as many columns
+        per = -(-len(everyone) // count)
+        parts = [everyone[i : i + per] for i in range(0, len(everyone), per)]
         room = width - max(_measured(console, table(part, [""] * n)) for part in parts)  # the names' room in the rows
         if best is None or room > best[1] or room >= min(longest, NAME_MIN):
             best = (parts, room)
