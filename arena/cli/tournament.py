@@ -180,8 +180,10 @@ def tournament(
         task = progress.add_task(label, total=total)
 
         so_far = SoFar(len(labels))
+        reached = [0, total]  # games done, planned: for the line a stopped tournament ends with
 
         def advance(done: int, planned: int, played: Any) -> None:
+            reached[:] = [done, planned]
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
             if played.from_save:  # counted at once: the time left is estimated from the games played from here on
                 progress.reset(task, completed=done, total=planned, description=label + note)
@@ -201,12 +203,13 @@ def tournament(
             progress.stop()
             fail(str(exc))
         except (KeyboardInterrupt, running.Terminated, OSError) as exc:
-            progress.stop()
+            progress.stop()  # how far it got: the progress bar that said so is gone, and into a file there was none
+            stopped = f"stopped after {reached[0]} of {reached[1]} games"
             if save is not None:
-                err.print(f"stopped: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
+                err.print(f"{stopped}: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
             elif not isinstance(exc, OSError):
                 err.print(
-                    "stopped: the games played so far are not kept; --save FILE keeps each finished game, and the same command"
+                    f"{stopped}: the games played so far are not kept; --save FILE keeps each finished game, and the same command"
                     " then goes on where it stopped", soft_wrap=True, markup=False,
                 )  # fmt: skip
             if isinstance(exc, OSError):  # a full disk, a folder taken away: a replay or a saved game not written
