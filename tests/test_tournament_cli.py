@@ -104,3 +104,11 @@ def test_a_tournament_piped_to_a_file_writes_nothing_to_stderr_but_what_it_has_t
     assert runner.invoke(app, args).stderr == ""
     reported = runner.invoke(app, [*args, "--report-every", "2"]).stderr
     assert reported.startswith("after 2 of 4 games: 1. random") and reported.count("\n") == 1, repr(reported)
+
+
+def test_the_help_s_paragraph_is_wrapped_to_the_terminal_not_where_the_source_broke_it() -> None:
+    """Its lines were broken in the source at 75 characters and `--help` kept each break: at 60 columns the paragraph
+    read in ragged halves ("rotation of the" alone on a line), at 200 it still took three lines."""
+    said = runner.invoke(app, ["tournament", "--help"], env={"COLUMNS": "200"}).output
+    line = next(x for x in said.splitlines() if "Games come in duplicate deals" in x)
+    assert "once per rotation of the seats (for two players: swapped), so each bot plays each seat equally and card luck" in line
