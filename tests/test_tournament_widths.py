@@ -179,3 +179,20 @@ def test_on_a_terminal_the_lines_under_the_tables_wrap_at_words_to_its_width(mon
     assert widest(text) <= 60, text
     said = "".join(text.split())  # a name wider than the terminal is folded
     assert ("LLR+2.951,bounds[-2.944,+2.944]" in said) == sprt and (f"{NAMES[3]}vs{NAMES[5]}:score55.8%" in said) != sprt
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_the_progress_bar_never_cuts_its_counts_nor_its_times(width: int) -> None:
+    """Rich cut every column alike when the line was too long: at 80 columns an SPRT of 100,000 games read
+    "12345/1000…", at 60 "12…" and "0:0…". The bar gives way first, then the game's name; the LLR stays."""
+    from arena.cli.tournament import fitted, progress_bar
+
+    recorded = Console(record=True, width=width, force_terminal=True)
+    progress, bar = progress_bar(recorded, disable=False)
+    task = progress.add_task(fitted(bar, "sprt · Generals & Assassins", "  LLR +1.23", 100000, width), total=100000)
+    progress.update(task, completed=12345)
+    recorded.print(progress.get_renderable())
+    (line,) = recorded.export_text().splitlines()
+    assert cell_len(line) <= width and "…" not in line.partition("LLR")[2], line
+    assert line.endswith("  LLR +1.23 " + line.partition("LLR +1.23 ")[2]) and " 12345/100000 0:00:00 -:--:--" in line, line
+    assert ("sprt · Generals & Assassins  LLR" in line) == (width >= 80)

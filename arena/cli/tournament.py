@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -173,11 +173,9 @@ card luck cancels. The result depends on the seed, never on --concurrency.
             err.print(f"note: --games {games} rounded up to {rounded}: whole duplicate deals of {per} games")
     total = planned_games(config, sprt=sprt)
     label = f"{'sprt' if sprt else fmt} · {GAMES[game].spec.name}"
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-        console=err, disable=as_json or not err.is_terminal, transient=True,
-    ) as progress:  # fmt: skip  (not drawn into a file or a pipe: it left a blank line on stderr there)
-        task = progress.add_task(label, total=total)
+    progress, bar = progress_bar(err, disable=as_json or not err.is_terminal)  # into a file or a pipe: it left a blank line
+    with progress:
+        task = progress.add_task(fitted(bar, label, "", total, err.width), total=total)
 
         so_far = SoFar(len(labels))
         reached = [0, total]  # games done, planned: for the line a stopped tournament ends with
@@ -185,10 +183,11 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         def advance(done: int, planned: int, played: Any) -> None:
             reached[:] = [done, planned]
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
+            description = fitted(bar, label, note, planned, err.width)
             if played.from_save:  # counted at once: the time left is estimated from the games played from here on
-                progress.reset(task, completed=done, total=planned, description=label + note)
+                progress.reset(task, completed=done, total=planned, description=description)
             else:
-                progress.update(task, completed=done, total=planned, description=label + note)
+                progress.update(task, completed=done, total=planned, description=description)
             so_far.add(played.scheduled.index, played.result)
             if report_every and not as_json and done % report_every == 0 and done < planned:
                 width = err.width if err.is_terminal else None  # into a file: one line for each report, for a script
@@ -221,6 +220,31 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         print(json.dumps(data))
         return
     print_result(data, log_dir)
+
+
+def progress_bar(console: Console, disable: bool) -> tuple[Progress, BarColumn]:
+    """The tournament's progress bar on ``console`` (its line cleared when it ends), and its bar, which ``fitted`` sizes."""
+    bar = BarColumn()
+    progress = Progress(
+        TextColumn("{task.description}"), bar, MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console, disable=disable, transient=True,
+    )  # fmt: skip
+    return progress, bar
+
+
+def fitted(bar: BarColumn, label: str, note: str, total: int, width: int) -> str:
+    """The progress bar's description, ``label`` then ``note``, with ``bar`` sized for a line of ``width`` cells: the
+    bar gives way first (from 40 cells to 10), then the end of the label; the note (an SPRT's LLR), the counts and the
+    times never do. Rich cut them all alike: at 80 columns an SPRT's "12345/100000" read "12345/1000…", at 60 "12…"."""
+    counts = 2 * len(str(total)) + 1  # "12345/100000"
+    room = width - counts - 2 * len("0:00:00") - 4  # the times, elapsed and left, and a space between each column
+    spare = room - cell_len(label + note)
+    if spare < 10:
+        keep = room - 10 - cell_len(note)
+        label = set_cell_size(label, keep - 1) + "…" if keep > 1 else ""
+        spare = 10
+    bar.bar_width = min(spare, 40)
+    return label + note
 
 
 def usable_cores() -> int:
