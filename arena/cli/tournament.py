@@ -87,7 +87,7 @@ def tournament(
     Games come in duplicate deals: one seed played once per rotation of the \
 seats (for two players: swapped), so each bot plays each seat equally and \
 card luck cancels. The result depends on the seed, never on --concurrency.
-    """  # one line ("\\" joins them): `--help` kept each break, cutting the paragraph raggedly at 60 columns
+    """  # one paragraph (a backslash at a line's end joins the next): `--help` kept each break, cut raggedly at 60 columns
     from arena.cli.failing import fail
     from arena.cli.main import check_dir, check_file, parse_options
     from arena.cli.stale import warn_stale
