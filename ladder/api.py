@@ -41,6 +41,8 @@ from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
+from ladder.web.http import PoliteHttp, refuse_unknown_parameters, revalidated
+from ladder.web.listing import BadCursor, cursor_match, matches_from, next_link
 from ladder.web.routes import compress, page_not_found
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
@@ -163,15 +165,27 @@ def finite(value: Any) -> Any:
 
 log = logging.getLogger("arena.ladder.api")
 
+API_DESCRIPTION = (
+    "Standings, bots, matches and replays of the Arena ladder. Every time (`created_at`, `finished_at`, `at`, a standing's "
+    "`last_match`) is in seconds since the Unix epoch (UTC), a number with a fraction. A refusal is JSON, `{\"detail\": ...}`: a "
+    "sentence, or for a parameter of the wrong type or range FastAPI's list of errors, each with `loc`, `msg` and `input`. "
+    "A query parameter an endpoint does not take is refused (422). `/api/matches` pages by cursor (`before`, `after`), "
+    "naming the next page in its `Link` header. Replays and frames carry an ETag (answered 304 to `If-None-Match`) and "
+    "go gzipped to a client that takes it. HEAD is answered as GET, and `/api/...` with a trailing slash as without it."
+)
+
 OUTAGE_TOLD_S = 60.0  # the database out of reach: requests answered 503 are logged this often at most
 OUTAGE_RETRY_S = 5  # and are told to try again after this many seconds
 
 
 def create_app(state: LadderState) -> FastAPI:
-    app = FastAPI(title="Arena ladder", version="1", description="Standings, bots, matches and replays of the Arena ladder.")
+    app = FastAPI(
+        title="Arena ladder", version="1", description=API_DESCRIPTION, dependencies=[Depends(refuse_unknown_parameters)],
+    )
     app.state.ladder = state
     app.add_middleware(BodyLimit)
     compress(app)
+    app.add_middleware(PoliteHttp)
     frame_cache = FrameCache()
 
     @app.exception_handler(Exception)
@@ -310,22 +324,45 @@ def create_app(state: LadderState) -> FastAPI:
     def standings(game: str, db: Db) -> list[dict[str, Any]]:
         return queries.standings(db, known_game(game))
 
-    @app.get("/api/matches", summary="Recent finished matches, optionally of one game or one bot", tags=["matches"], response_model=list[MatchSummary])
+    @app.get(
+        "/api/matches", summary="Finished matches, the last to end first, optionally of one game or one bot; paged by cursor", tags=["matches"],
+        response_model=list[MatchSummary],
+    )
     def matches(
-        db: Db, game: str | None = None, bot: str | None = None, limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many, newest first.")] = 20
+        db: Db, response: Response, game: Annotated[str | None, Query(description="Only this game's matches.")] = None,
+        bot: Annotated[str | None, Query(description="Only the matches this bot played in (any of its versions).")] = None,
+        limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many at most.")] = 20,
+        before: Annotated[int | None, Query(ge=0, description="A match id from an earlier page: the matches that ended before it, newest first (the next page).")] = None,
+        after: Annotated[int | None, Query(ge=0, description="A match id already seen: the matches that ended after it, OLDEST first (to poll for new ones).")] = None,
     ) -> list[dict[str, Any]]:
+        """The finished matches (done, failed or cancelled) by end time, the later id first between two that ended
+        together. A full page's ``Link`` header names the next (``rel="next"``). A match listed with ``settled`` false
+        gets its ranks, scores and verdicts once every match of its deal is over: ask ``/api/matches/{id}`` again."""
         if game is not None:
             known_game(game)
         if bot is not None:
             known_bot(db, bot)
-        return queries.recent_matches(db, game, bot, limit)
+        if before is not None and after is not None:
+            raise HTTPException(422, "give before or after, not both: before pages back to older matches, after polls for newer ones")
+        if before is None and after is None:
+            listed = queries.recent_matches(db, game, bot, limit)
+        else:
+            try:
+                cursor = cursor_match(db, "before" if before is not None else "after", before if before is not None else after or 0)
+            except BadCursor as exc:
+                raise HTTPException(422, str(exc)) from None
+            listed = matches_from(db, game, bot, limit, cursor if before is not None else None, cursor if after is not None else None)
+        link = next_link("/api/matches", {"game": game, "bot": bot, "limit": limit}, listed, limit, newer=after is not None)
+        if link is not None:
+            response.headers["Link"] = link
+        return listed
 
     @app.get("/api/matches/{match_id:arena_id}", summary="A match: its seats, results and verdicts", tags=["matches"], response_model=MatchSummary)
     def match(match_id: int, db: Db) -> dict[str, Any]:
         return queries.match_summary(db, find_match(db, match_id))
 
     @app.get("/api/matches/{match_id:arena_id}/replay", summary="The replay file of a finished match (once every match of its deal is over)", tags=["matches"])
-    def replay(match_id: int, db: Db) -> Any:
+    def replay(match_id: int, db: Db, request: Request) -> Any:
         found = find_match(db, match_id)
         if not queries.settled(db, found):
             raise held_back(match_id)
@@ -339,10 +376,10 @@ def create_app(state: LadderState) -> FastAPI:
         try:  # the ladder keeps compact replays: reading one puts its events and final state back
             data = parse_replay(raw, f"match {match_id}")
         except OtherRules:  # older rules than this referee plays: the file as it was kept is still the match's record
-            return Response(raw, media_type="application/json")
+            return revalidated(request, raw)
         except ReplayError as exc:
             raise HTTPException(500, f"the replay of match {match_id} cannot be read: {exc}") from None
-        return Response(json.dumps(data, separators=(",", ":")), media_type="application/json")
+        return revalidated(request, json.dumps(data, separators=(",", ":")).encode())
 
     @app.get("/api/bots/{name}", summary="A bot: owner, versions and their ratings", tags=["bots"], response_model=BotDetail)
     def bot(name: str, db: Db) -> dict[str, Any]:
@@ -423,6 +460,7 @@ def create_app(state: LadderState) -> FastAPI:
     def frames(
         match_id: int,
         db: Db,
+        request: Request,
         seat: Annotated[str, Query(description="'all' (full state and every event) or a seat number (that seat's views and events)")] = "all",
     ) -> Any:
         found = find_match(db, match_id)
@@ -440,10 +478,12 @@ def create_app(state: LadderState) -> FastAPI:
         try:
             if stored is not None:  # a replay never changes once stored: the match id names it
                 data = stored
-                return JSONResponse(frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}", complete=False)))
+                built = frame_cache.frames_for(f"match/{match_id}", which, lambda: parse_replay(data, f"match {match_id}", complete=False))
+                return revalidated(request, bytes(JSONResponse(built).body))
             assert path is not None
             # Read here, not by load_replay: its errors name the file, a path of the server's for anyone to read.
-            return JSONResponse(frame_cache.frames(path, which, lambda: parse_replay(path.read_bytes(), f"match {match_id}", complete=False)))
+            built = frame_cache.frames(path, which, lambda: parse_replay(path.read_bytes(), f"match {match_id}", complete=False))
+            return revalidated(request, bytes(JSONResponse(built).body))
         except OtherRules as exc:  # the ladder is fine: its referee plays newer rules than this match was played under
             raise HTTPException(
                 409, f"the replay of match {match_id} cannot be shown: {exc}; its file is at /api/matches/{match_id}/replay"

@@ -193,3 +193,20 @@ def test_frames_and_pages_are_sent_compressed_to_a_browser_that_takes_it(served:
     local = TestClient(replay_app(replay))
     framed = local.get("/api/replay/frames", headers={"Accept-Encoding": "gzip"})
     assert framed.status_code == 200 and framed.headers.get("content-encoding") == "gzip" and framed.json()["frames"]
+
+
+def test_replays_and_frames_carry_an_etag_and_a_client_that_holds_them_gets_304(served: ServedLadder) -> None:
+    """A settled match's replay and frames never change (but for a prune, 410): a stats site that fetched a big replay
+    fetched it whole again at each look. Each now has a weak ETag (it goes gzipped too) and asks caches to revalidate."""
+    match = done_matches(served)[0]
+    tags = set()
+    for path, params in ((f"/api/matches/{match.id}/replay", {}), (f"/api/matches/{match.id}/frames", {"seat": "0"}), (f"/api/matches/{match.id}/frames", {})):
+        first = httpx.get(served.url + path, params=params, headers={"Accept-Encoding": "gzip"}, timeout=60)
+        tag = first.headers["etag"]
+        assert tag.startswith('W/"') and first.headers["cache-control"] == "no-cache" and first.json()
+        assert httpx.get(served.url + path, params=params, timeout=60).headers["etag"] == tag  # the same content, the same tag
+        again = httpx.get(served.url + path, params=params, headers={"If-None-Match": tag}, timeout=60)
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
+        assert httpx.get(served.url + path, params=params, headers={"If-None-Match": 'W/"other"'}, timeout=60).status_code == 200
+        tags.add(tag)
+    assert len(tags) == 3, "the replay, a seat's frames and everyone's are told apart"

@@ -1,0 +1,70 @@
+"""What a script that reads the ladder over HTTP expects of any API: HEAD answered as GET without the body, an API
+address with a trailing slash answered as the one without (not a redirect a client may not follow), a query parameter
+the endpoint does not take refused by name (not ignored: ``?offset=`` read the first page for ever), and an answer
+that never changes once served (a settled match's replay and frames) revalidated by ETag rather than sent again."""
+
+from __future__ import annotations
+
+import hashlib
+
+from fastapi import HTTPException, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class PoliteHttp:
+    """HEAD as GET with the body left out (FastAPI's routes answered 405), and ``/api/…/`` as ``/api/…``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        if path.startswith("/api/") and path.endswith("/") and path.rstrip("/").startswith("/api/"):
+            trimmed = path.rstrip("/")
+            scope = {**scope, "path": trimmed, "raw_path": trimmed.encode()}
+        if scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def bodiless(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, bodiless)
+
+
+def query_names(dependant: Dependant) -> set[str]:
+    """The query parameters a route takes, its dependencies' too."""
+    return {p.alias for p in dependant.query_params}.union(*(query_names(d) for d in dependant.dependencies))
+
+
+def refuse_unknown_parameters(request: Request) -> None:
+    """A dependency of every route: under /api/, a query parameter the endpoint does not take is refused (422) with
+    the ones it takes, where it was ignored and a client's ``offset`` or ``page`` silently read the first page again."""
+    route = request.scope.get("route")
+    if not request.url.path.startswith("/api/") or not isinstance(route, APIRoute):
+        return
+    taken = query_names(route.dependant)
+    unknown = sorted(set(request.query_params) - taken)
+    if unknown:
+        names = ", ".join(repr(u) for u in unknown)
+        offered = ", ".join(sorted(taken)) or "none"
+        raise HTTPException(422, f"unknown query parameter {names}: {route.path} takes {offered}")
+
+
+def revalidated(request: Request, body: bytes, media_type: str = "application/json") -> Response:
+    """``body`` with a weak ETag of its content (weak: it may go gzipped) and ``Cache-Control: no-cache`` (a cache asks
+    again each time, since the operator may prune it: 410), or 304 with no body when the client holds it already."""
+    tag = f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    held = {t.strip() for t in request.headers.get("if-none-match", "").split(",")}
+    if tag in held or tag[2:] in held or "*" in held:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media_type, headers=headers)

@@ -1,0 +1,65 @@
+"""Paging through the finished matches by cursor (``/api/matches?before=ID`` and ``?after=ID``), and the answer's
+``Link`` header that names the next page.
+
+A listing is in the order the pages show it: by end time, the last to end first, the later id first between two that
+ended together. A cursor is a match of that listing, by id: ``before`` gives the matches after it in that order (older),
+newest first, so that a page does not shift under a client as new matches land, where an offset counted from the newest
+did; ``after`` gives those before it (newer), oldest first, so that a client polling for new results reads each once,
+``limit`` of them at a time, without reading the list again."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import Session
+
+from ladder import queries
+from ladder.models import Bot, BotVersion, Match, MatchSeat, name_is
+
+
+class BadCursor(ValueError):
+    """A ``before`` or ``after`` that names no finished match (answered 422, with this message)."""
+
+
+def cursor_match(db: Session, name: str, match_id: int) -> Match:
+    """The finished match a cursor names, or BadCursor saying why it cannot be one."""
+    found = queries.get_match(db, match_id)
+    if found is None:
+        raise BadCursor(f"{name}={match_id}: there is no match {match_id}; a cursor is the id of a match the list gave")
+    if found.finished_at is None:
+        raise BadCursor(f"{name}={match_id}: match {match_id} is {found.status}, not finished; only finished matches are listed")
+    return found
+
+
+def matches_from(db: Session, game: str | None, bot: str | None, limit: int, before: Match | None, after: Match | None) -> list[dict[str, Any]]:
+    """The finished matches (of ``game``, of ``bot``) past a cursor: older than ``before``, newest first, or newer than
+    ``after``, oldest first; ``limit`` of them at most."""
+    query = select(Match).where(Match.finished_at.is_not(None))
+    if game:
+        query = query.where(Match.game == game)
+    if bot:
+        versions = select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(name_is(Bot.name, bot))
+        query = query.where(select(MatchSeat.id).where(MatchSeat.match_id == Match.id, MatchSeat.bot_version_id.in_(versions)).exists())
+    if before is not None:
+        at = before.finished_at
+        query = query.where(or_(Match.finished_at < at, and_(Match.finished_at == at, Match.id < before.id)))
+        query = query.order_by(Match.finished_at.desc(), Match.id.desc())
+    elif after is not None:
+        at = after.finished_at
+        query = query.where(or_(Match.finished_at > at, and_(Match.finished_at == at, Match.id > after.id)))
+        query = query.order_by(Match.finished_at.asc(), Match.id.asc())
+    else:
+        raise ValueError("matches_from pages from a cursor: before or after")
+    return queries.match_summaries(db, db.scalars(query.limit(limit)).all())
+
+
+def next_link(path: str, params: dict[str, Any], listed: list[dict[str, Any]], limit: int, newer: bool) -> str | None:
+    """The ``Link`` header of a full page (RFC 8288): the address of the next one, from the last match listed; None when
+    the page is not full (there is nothing more, for now: a poll with ``after`` asks again later from its last match)."""
+    if len(listed) < limit:
+        return None
+    kept = {k: v for k, v in params.items() if v is not None and k not in ("before", "after")}
+    kept["after" if newer else "before"] = listed[-1]["id"]
+    return f'<{path}?{urlencode(kept)}>; rel="next"'
