@@ -36,7 +36,10 @@ from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
 from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
 from ladder.prune import pruned_detail
-from ladder.schemas import BotDetail, Health, HealthDown, MatchSummary, NotPlaying, Playing, Withdrawal
+from ladder.schemas import (
+    BotDetail, Challenge, Game, HeadToHead, Health, HealthDown, MatchSummary, Me, NotPlaying, Playing, RatingPoint, SeatLog, Standing, Submission,
+    Withdrawal,
+)
 from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
@@ -316,11 +319,11 @@ def create_app(state: LadderState) -> FastAPI:
             return JSONResponse({"status": "not_playing", "detail": detail}, status_code=503, headers={"Retry-After": str(OUTAGE_RETRY_S)})
         return {"status": "playing", "matches_at_once": now["matches_at_once"]}
 
-    @app.get("/api/games", summary="The games with their player counts", tags=["games"])
+    @app.get("/api/games", summary="The games with their player counts", tags=["games"], response_model=list[Game])
     def games() -> list[dict[str, Any]]:
         return game_list()
 
-    @app.get("/api/games/{game}/standings", summary="The leaderboard of a game: active versions by conservative rating", tags=["games"])
+    @app.get("/api/games/{game}/standings", summary="The leaderboard of a game: active versions by conservative rating", tags=["games"], response_model=list[Standing])
     def standings(game: str, db: Db) -> list[dict[str, Any]]:
         return queries.standings(db, known_game(game))
 
@@ -388,7 +391,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, f"no bot {name!r}")
         return detail
 
-    @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game: one point per rating update (a duplicate set), version by version", tags=["bots"])
+    @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game: one point per rating update (a duplicate set), version by version", tags=["bots"], response_model=list[RatingPoint])
     def history(
         name: str, game: str, db: Db,
         points: Annotated[int | None, Query(ge=2, le=100_000, description="At most about this many points, evenly spread, with each version's first and last (all when left out).")] = None,
@@ -399,7 +402,10 @@ def create_app(state: LadderState) -> FastAPI:
     # it is described here, for clients made from /openapi.json and for /docs to offer a file to send.
     zip_body = {"required": True, "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}}
 
-    @app.post("/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"], openapi_extra={"requestBody": zip_body})
+    @app.post(
+        "/api/bots", status_code=201, summary="Submit a bot version (a zip archive; owner token)", tags=["bots"], openapi_extra={"requestBody": zip_body},
+        response_model=Submission, responses={422: {"model": Submission, "description": "Rejected by its validation: `reason` and `log` say why."}},
+    )
     async def upload(request: Request, user: Owner) -> Any:
         try:
             async with state.admission.owner(user.id):
@@ -422,7 +428,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(exc.status, str(exc)) from None
         return {"bot": name, "seq": seq, "status": "retired"}
 
-    @app.post("/api/challenges", status_code=201, summary="Challenge another bot to a duplicate pair of unrated matches (owner token; a few open at a time)", tags=["matches"])
+    @app.post("/api/challenges", status_code=201, summary="Challenge another bot to a duplicate pair of unrated matches (owner token; a few open at a time)", tags=["matches"], response_model=Challenge)
     def make_challenge(body: ChallengeRequest, user: Owner, db: Db) -> dict[str, Any]:
         known_game(body.game)
         try:
@@ -431,7 +437,7 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(429 if isinstance(exc, TooManyChallenges) else 422, str(exc)) from None
         return {"matches": [m.id for m in made]}
 
-    @app.get("/api/matches/{match_id:arena_id}/logs/{seat:arena_id}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"])
+    @app.get("/api/matches/{match_id:arena_id}/logs/{seat:arena_id}", summary="The log a bot wrote in a match (its owner only, once every match of its deal is over)", tags=["matches"], response_model=SeatLog)
     def seat_log(match_id: int, seat: int, user: Owner, db: Db) -> Any:
         found = find_match(db, match_id)
         row = db.execute(select_seat(match_id, seat)).first() if 0 <= seat <= MAX_INT else None
@@ -448,11 +454,11 @@ def create_app(state: LadderState) -> FastAPI:
             raise HTTPException(404, "no log kept for this seat")
         return JSONResponse({"log": text})
 
-    @app.get("/api/me", summary="The owner an API token belongs to", tags=["bots"])
+    @app.get("/api/me", summary="The owner an API token belongs to", tags=["bots"], response_model=Me)
     def me(user: Owner) -> dict[str, Any]:
         return {"name": user.name}
 
-    @app.get("/api/bots/{name}/crosstable", summary="Head-to-head results of a bot against every opponent", tags=["bots"])
+    @app.get("/api/bots/{name}/crosstable", summary="Head-to-head results of a bot against every opponent", tags=["bots"], response_model=list[HeadToHead])
     def crosstable(name: str, db: Db, game: str | None = None) -> list[dict[str, Any]]:
         return queries.crosstable(db, known_bot(db, name), None if game is None else known_game(game))
 

@@ -16,6 +16,10 @@ from ladder.models import MatchKind, MatchStatus, Retired, VersionStatus
 VERDICT_KINDS = [name for name in pb.VerdictKind.keys() if name != "VERDICT_KIND_UNSPECIFIED"]
 
 
+#: How the API gives a time: every time it answers is so.
+EPOCH = "{}: seconds since the Unix epoch, UTC, with a fraction."
+
+
 class Answer(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -46,8 +50,8 @@ class MatchSummary(Answer):
     seed: int | None
     deal: str | None
     attempts: int
-    created_at: float
-    finished_at: float | None
+    created_at: float = Field(description=EPOCH.format("When it was made"))
+    finished_at: float | None = Field(description=EPOCH.format("When its result was recorded (null while queued or running)"))
     error: str = Field(description="Why a failed or cancelled match was not played.")
     logs_pruned_days: int | None
     replay_pruned_days: int | None
@@ -67,7 +71,7 @@ class BotVersion(Answer):
     status: VersionStatus
     games: list[str]
     reason: str
-    created_at: float
+    created_at: float = Field(description=EPOCH.format("When it was submitted"))
     ratings: dict[str, Rating] = Field(description="By game.")
 
 
@@ -102,3 +106,68 @@ class Withdrawal(Answer):
     bot: str
     seq: int = Field(description="The version withdrawn.")
     status: Retired = Field(description="What that version is now.")
+
+
+class Game(Answer):
+    id: str = Field(description="The id the other endpoints take (`/api/games/{game}/standings`, `?game=`).")
+    name: str
+    players: list[int] = Field(description="The player counts it is played by.")
+    players_text: str = Field(description='Them as said: "2 or 4".')
+    summary: str
+    score: str = Field(description="What a result's score counts in this game.")
+
+
+class Standing(Answer):
+    rank: int | None = Field(description="1 is the leader; null for a version with no rated game yet (listed after the ranked).")
+    bot: str
+    owner: str
+    version: str
+    seq: int = Field(description="The version's number among the bot's versions (1, 2, ...).")
+    version_id: int
+    mu: float
+    sigma: float
+    conservative: float = Field(description="mu - 3 sigma: the order of the table.")
+    games: int = Field(description="Its rated matches in this game.")
+    last_match: float | None = Field(description=EPOCH.format("When its rating was last updated (null with no rated game)"))
+
+
+class RatingPoint(Answer):
+    update: int = Field(description="Its place among the bot's rating updates in this game, from 1 (one per duplicate set).")
+    match: int = Field(description="The id of the match whose duplicate set made it.")
+    mu: float
+    sigma: float
+    conservative: float
+    at: float = Field(description=EPOCH.format("When it was made"))
+    seq: int = Field(description="The version it rates.")
+
+
+class HeadToHead(Answer):
+    game: str
+    opponent: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: float = Field(description="(wins + draws / 2) / games.")
+    last_match: int = Field(description="The id of the last match they played (a match id, not a time).")
+
+
+class Me(Answer):
+    name: str = Field(description="The owner whose token the Authorization header holds.")
+
+
+class SeatLog(Answer):
+    log: str = Field(description="What the bot printed in that match.")
+
+
+class Submission(Answer):
+    bot: str
+    seq: int = Field(description="The new version's number: its ratings are `versions[seq].ratings` of `/api/bots/{name}`.")
+    version: str
+    accepted: bool = Field(description="True (201) once validated and on the ladder; false (422) rejected, `reason` and `log` say why.")
+    reason: str
+    log: str = Field(description="The validation matches' log.")
+
+
+class Challenge(Answer):
+    matches: list[int] = Field(description="The ids of the two matches made (a duplicate pair).")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 from fastapi.testclient import TestClient
@@ -210,3 +212,51 @@ def test_replays_and_frames_carry_an_etag_and_a_client_that_holds_them_gets_304(
         assert httpx.get(served.url + path, params=params, headers={"If-None-Match": 'W/"other"'}, timeout=60).status_code == 200
         tags.add(tag)
     assert len(tags) == 3, "the replay, a seat's frames and everyone's are told apart"
+
+
+JSON_TYPES: dict[str, tuple[type, ...]] = {"object": (dict,), "array": (list,), "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
+
+
+def conforms(doc: dict[str, Any], schema: dict[str, Any], value: Any, where: str) -> None:
+    """``value`` is what ``schema`` (of the OpenAPI document ``doc``) says: its type, and for an object its fields, every
+    one of them named by the schema (a field the document does not list is one a generated client drops)."""
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    if "anyOf" in schema:
+        assert any(value is None if s.get("type") == "null" else isinstance(value, JSON_TYPES[s.get("type", "object")]) for s in schema["anyOf"]), where
+        schema = next((s for s in schema["anyOf"] if s.get("type") != "null"), {}) if value is not None else {}
+    kind = schema.get("type")
+    if kind is None:
+        return
+    assert isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool)), f"{where}: {value!r} is no {kind}"
+    if kind == "array":
+        for i, item in enumerate(value):
+            conforms(doc, schema.get("items", {}), item, f"{where}[{i}]")
+    if kind == "object" and "properties" in schema:
+        assert set(value) == set(schema["properties"]), f"{where}: answered {sorted(value)}, documented {sorted(schema['properties'])}"
+        for key, item in value.items():
+            conforms(doc, schema["properties"][key], item, f"{where}.{key}")
+
+
+def test_every_get_answer_is_what_the_openapi_document_says_field_by_field(served: ServedLadder) -> None:
+    """The standings, the rating history, the crosstable, the games and /api/me were documented as "a list of objects"
+    only: a client generated from /openapi.json had no fields to read, and nothing said a time was epoch seconds."""
+    doc = served.get("/openapi.json").json()
+    match = done_matches(served)[0]
+    token = served.tokens["alice"]
+    asked = {
+        "/api/games": {}, f"/api/games/{GAME}/standings": {}, "/api/matches": {"limit": 5}, f"/api/matches/{match.id}": {},
+        "/api/bots/gw-greedy": {}, "/api/bots/gw-greedy/history": {"game": GAME}, "/api/bots/gw-greedy/crosstable": {}, "/api/me": {},
+    }
+    for path, params in asked.items():
+        got = served.get(path, token=token, **params)
+        assert got.status_code == 200, path
+        template = next(p for p in doc["paths"] if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", p), path))
+        schema = doc["paths"][template]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        assert "$ref" in schema or "$ref" in schema.get("items", {}), f"{template} names no model of its answer"
+        assert got.json(), path
+        conforms(doc, schema, got.json(), path)
+    times = doc["components"]["schemas"]
+    for model, field in (("Standing", "last_match"), ("RatingPoint", "at"), ("MatchSummary", "finished_at"), ("BotVersion", "created_at")):
+        assert "seconds since the Unix epoch, UTC" in times[model]["properties"][field]["description"], (model, field)
+    assert "a match id" in times["HeadToHead"]["properties"]["last_match"]["description"]
