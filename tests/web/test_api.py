@@ -229,10 +229,10 @@ def conforms(doc: dict[str, Any], schema: dict[str, Any], value: Any, where: str
     if kind is None:
         return
     assert isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool)), f"{where}: {value!r} is no {kind}"
-    if kind == "array":
+    if isinstance(value, list):
         for i, item in enumerate(value):
             conforms(doc, schema.get("items", {}), item, f"{where}[{i}]")
-    if kind == "object" and "properties" in schema:
+    if isinstance(value, dict) and "properties" in schema:
         assert set(value) == set(schema["properties"]), f"{where}: answered {sorted(value)}, documented {sorted(schema['properties'])}"
         for key, item in value.items():
             conforms(doc, schema["properties"][key], item, f"{where}.{key}")
@@ -244,7 +244,7 @@ def test_every_get_answer_is_what_the_openapi_document_says_field_by_field(serve
     doc = served.get("/openapi.json").json()
     match = done_matches(served)[0]
     token = served.tokens["alice"]
-    asked = {
+    asked: dict[str, dict[str, Any]] = {
         "/api/games": {}, f"/api/games/{GAME}/standings": {}, "/api/matches": {"limit": 5}, f"/api/matches/{match.id}": {},
         "/api/bots/gw-greedy": {}, "/api/bots/gw-greedy/history": {"game": GAME}, "/api/bots/gw-greedy/crosstable": {}, "/api/me": {},
     }
