@@ -7,6 +7,7 @@ import html
 import json
 import re
 from functools import cache
+from http import HTTPStatus
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -141,10 +142,20 @@ def pages_router() -> APIRouter:
 
 
 async def page_not_found(request: Request, exc: Exception) -> Response:
-    """The not-found page for an address of no page; the API and the static files answer as FastAPI does."""
+    """The not-found page for an address of no page; the API and the static files answer as FastAPI does, but that
+    an address or a method no endpoint takes is told so, not with a bare "Not Found" or "Method Not Allowed"."""
     assert isinstance(exc, StarletteHTTPException)
-    if exc.status_code == 404 and not request.url.path.startswith(("/api/", "/static/")):
-        return not_found(f"There is no page {request.url.path}.")
+    path = request.url.path
+    if exc.status_code == 404 and not path.startswith(("/api/", "/static/")):
+        return not_found(f"There is no page {path}.")
+    if path.startswith("/api/") and exc.detail == HTTPStatus(exc.status_code).phrase:  # the router's, not an endpoint's
+        if exc.status_code == 404:
+            said = f"no API endpoint answers {path} (an id is digits); the endpoints are listed in /openapi.json"
+            return JSONResponse({"detail": said}, status_code=404)
+        if exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            said = f"{request.method} is not answered at {path}: it takes {allowed or 'no method'}"
+            return JSONResponse({"detail": said}, status_code=405, headers=exc.headers)
     return await http_exception_handler(request, exc)
 
 

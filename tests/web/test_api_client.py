@@ -110,3 +110,17 @@ def test_an_api_address_with_a_trailing_slash_answers_as_without_it(rows: Rows) 
         answer = rows.get(path)
         assert answer.status_code == 200 and answer.json() == rows.get(path.rstrip("/")).json(), path
     assert rows.get("/api/bots/nobody/").json() == {"detail": "no bot 'nobody'"}
+
+
+def test_an_address_or_a_method_no_endpoint_takes_is_told_so_in_json(rows: Rows) -> None:
+    """Both were a bare {"detail": "Not Found"} or "Method Not Allowed", the same as for a typo in a bot's name."""
+    for path in ("/api/nope", "/api/matches/abc", "/api/bots/ace/ratings"):
+        answer = rows.get(path)
+        assert answer.status_code == 404 and answer.headers["content-type"] == "application/json"
+        assert answer.json()["detail"] == f"no API endpoint answers {path} (an id is digits); the endpoints are listed in /openapi.json"
+    assert rows.get("/api/matches/99999").json()["detail"] == "no match 99999"  # an endpoint's own refusal is kept
+    refused = httpx.delete(rows.url + "/api/matches")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET"
+    assert refused.json()["detail"] == "DELETE is not answered at /api/matches: it takes GET"
+    assert httpx.options(rows.url + "/api/games").json()["detail"] == "OPTIONS is not answered at /api/games: it takes GET"
+    assert httpx.get(rows.url + "/nowhere").headers["content-type"].startswith("text/html")  # a page's address: the page
