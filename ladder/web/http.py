@@ -1,11 +1,13 @@
 """What a script that reads the ladder over HTTP expects of any API: HEAD answered as GET without the body, an API
 address with a trailing slash answered as the one without (not a redirect a client may not follow), a query parameter
-the endpoint does not take refused by name (not ignored: ``?offset=`` read the first page for ever), and an answer
-that never changes once served (a settled match's replay and frames) revalidated by ETag rather than sent again."""
+the endpoint does not take refused by name (not ignored: ``?offset=`` read the first page for ever), as is one given
+twice, and an answer that never changes once served (a settled match's replay and frames) revalidated by ETag rather than sent again."""
 
 from __future__ import annotations
 
 import hashlib
+from types import UnionType
+from typing import Any, Union, get_args, get_origin
 
 from fastapi import HTTPException, Request
 from fastapi.dependencies.models import Dependant
@@ -40,9 +42,20 @@ class PoliteHttp:
         await self.app({**scope, "method": "GET"}, receive, bodiless)
 
 
-def query_names(dependant: Dependant) -> set[str]:
-    """The query parameters a route takes, its dependencies' too."""
-    return {p.alias for p in dependant.query_params}.union(*(query_names(d) for d in dependant.dependencies))
+def query_names(dependant: Dependant) -> dict[str, bool]:
+    """The query parameters a route takes, its dependencies' too, each with whether it takes several values (a list)."""
+    found = {p.alias: many_valued(p.field_info.annotation) for p in dependant.query_params}
+    for sub in dependant.dependencies:
+        found.update(query_names(sub))
+    return found
+
+
+def many_valued(annotation: Any) -> bool:
+    """Whether a parameter of this type takes a list of values (``?x=1&x=2``), itself or as an optional."""
+    origin = get_origin(annotation)
+    if origin in (list, set, tuple, frozenset):
+        return True
+    return origin in (Union, UnionType) and any(many_valued(a) for a in get_args(annotation))
 
 
 def refuse_unknown_parameters(request: Request) -> None:
@@ -52,11 +65,15 @@ def refuse_unknown_parameters(request: Request) -> None:
     if not request.url.path.startswith("/api/") or not isinstance(route, APIRoute):
         return
     taken = query_names(route.dependant)
-    unknown = sorted(set(request.query_params) - taken)
+    unknown = sorted(set(request.query_params) - set(taken))
     if unknown:
         names = ", ".join(repr(u) for u in unknown)
         offered = ", ".join(sorted(taken)) or "none"
         raise HTTPException(422, f"unknown query parameter {names}: {route.path} takes {offered}")
+    given = [name for name, _ in request.query_params.multi_items()]
+    twice = sorted({name for name in given if given.count(name) > 1 and not taken[name]})
+    if twice:  # the last was read and the others dropped: ?seat=all&seat=0 answered seat 0's view
+        raise HTTPException(422, f"query parameter {', '.join(repr(t) for t in twice)} given more than once: it takes one value")
 
 
 def revalidated(request: Request, body: bytes, media_type: str = "application/json") -> Response:

@@ -124,3 +124,11 @@ def test_an_address_or_a_method_no_endpoint_takes_is_told_so_in_json(rows: Rows)
     assert refused.json()["detail"] == "DELETE is not answered at /api/matches: it takes GET"
     assert httpx.options(rows.url + "/api/games").json()["detail"] == "OPTIONS is not answered at /api/games: it takes GET"
     assert httpx.get(rows.url + "/nowhere").headers["content-type"].startswith("text/html")  # a page's address: the page
+
+
+def test_a_parameter_given_twice_is_refused_not_read_as_its_last(rows: Rows) -> None:
+    """``?game=glory&game=generals-war`` listed the second game's matches alone, as if the first were not asked."""
+    answer = httpx.get(rows.url + "/api/matches", params=[("game", "glory"), ("game", GAME), ("limit", "3")])
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == "query parameter 'game' given more than once: it takes one value"
+    assert httpx.get(rows.url + "/api/matches", params=[("game", GAME), ("limit", "3")]).status_code == 200
