@@ -41,7 +41,12 @@ def matches_from(db: Session, game: str | None, bot: str | None, limit: int, bef
         query = query.where(Match.game == game)
     if bot:
         versions = select(BotVersion.id).join(Bot, Bot.id == BotVersion.bot_id).where(name_is(Bot.name, bot))
-        query = query.where(select(MatchSeat.id).where(MatchSeat.match_id == Match.id, MatchSeat.bot_version_id.in_(versions)).exists())
+        # As queries.recent_matches: a bot of few seats by its matches' ids, else EXISTS along the end-time index.
+        few = db.scalars(select(MatchSeat.match_id).where(MatchSeat.bot_version_id.in_(versions)).limit(queries.FEW_SEATS + 1)).all()
+        if len(few) <= queries.FEW_SEATS:
+            query = query.where(Match.id.in_(sorted(set(few))))
+        else:
+            query = query.where(select(MatchSeat.id).where(MatchSeat.match_id == Match.id, MatchSeat.bot_version_id.in_(versions)).exists())
     if before is not None:
         at = before.finished_at
         query = query.where(or_(Match.finished_at < at, and_(Match.finished_at == at, Match.id < before.id)))

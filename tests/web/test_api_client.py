@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from ladder import queries
 from tests.web.conftest import GAME
 from tests.web.test_latest_matches import Rows, hand_made
 
@@ -49,7 +50,10 @@ def test_pages_by_before_stay_put_while_new_matches_land_and_the_link_header_lea
     assert next_page(rows.get("/api/matches", limit=len(expected) + 5)) is None  # a page that is not full has no next
 
 
-def test_before_keeps_the_game_and_bot_filters_and_orders_ties_by_id(rows: Rows) -> None:
+@pytest.mark.parametrize("few_seats", [1000, 1], ids=["by ids", "by exists"])
+def test_before_keeps_the_game_and_bot_filters_and_orders_ties_by_id(rows: Rows, few_seats: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's matches are found by their ids when it has few seats, else along the end-time index: both alike."""
+    monkeypatch.setattr(queries, "FEW_SEATS", few_seats)
     mine = rows.latest(GAME)
     page = rows.get("/api/matches", game=GAME, bot="bee", limit=3, before=mine[2])
     assert ids(page) == [i for i in mine[3:6]]
