@@ -329,7 +329,9 @@ def create_app(state: LadderState) -> FastAPI:
 
     @app.get(
         "/api/matches", summary="Finished matches, the last to end first, optionally of one game or one bot; paged by cursor", tags=["matches"],
-        response_model=list[MatchSummary],
+        response_model=list[MatchSummary], responses={200: {"headers": {"Link": {
+            "description": 'On a full page, the next one (RFC 8288): `</api/matches?limit=20&before=425>; rel="next"`.', "schema": {"type": "string"},
+        }}}},
     )
     def matches(
         db: Db, response: Response, game: Annotated[str | None, Query(description="Only this game's matches.")] = None,

@@ -48,6 +48,9 @@ def test_pages_by_before_stay_put_while_new_matches_land_and_the_link_header_lea
         address = next_page(page)
     assert seen == expected, "every match once, in the list's order, none shifted in or repeated"
     assert next_page(rows.get("/api/matches", limit=len(expected) + 5)) is None  # a page that is not full has no next
+    listing = rows.get("/openapi.json").json()["paths"]["/api/matches"]["get"]
+    assert "rel=\"next\"" in listing["responses"]["200"]["headers"]["Link"]["description"]
+    assert {p["name"] for p in listing["parameters"]} == {"game", "bot", "limit", "before", "after"}
 
 
 @pytest.mark.parametrize("few_seats", [1000, 1], ids=["by ids", "by exists"])
