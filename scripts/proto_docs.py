@@ -109,7 +109,8 @@ def runtime_docs(docs: Sequence[Documented]) -> str:
 
 
 def _docstring(text: str, indent: str) -> str:
-    return f'{indent}"""{text.replace(chr(92), chr(92) * 2).replace(chr(34) * 3, chr(39) * 3)}"""'
+    escaped = text.replace("\\", "\\\\").replace('"""', "'''")  # a backslash or three quotes would end it early
+    return f'{indent}"""{escaped}"""'
 
 
 def stub_with_docs(stub: str, docs: Sequence[Documented]) -> str:

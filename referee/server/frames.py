@@ -139,19 +139,16 @@ def everything_events(codec: GameCodec, events: list[tuple[int, Event]], num_pla
 
     The full one, first, carries ``others_told``: what the rest were told, with its ``seq``; and ``others_miss``: the
     fields they were not told. Listed apart, each private draw showed twice, once with its cards and once as a count."""
-    told = [event_json(codec, event, seq, True) for seq, event in events]
     out: list[dict[str, Any]] = []
-    i = 0
-    while i < len(told):
-        if i + 1 < len(told) and told_in_part(told[i], told[i + 1], num_players):
-            told[i]["others_told"] = told[i + 1]
-            ((body,), (part,)) = (told[i]["event"].values(), told[i + 1]["event"].values())
-            told[i]["others_miss"] = [key for key, value in body.items() if part.get(key) != value]
-            out.append(told[i])
-            i += 2
+    for seq, event in events:
+        told = event_json(codec, event, seq, True)
+        full = out[-1] if out and "others_told" not in out[-1] else None
+        if full is not None and told_in_part(full, told, num_players):
+            ((body,), (part,)) = (full["event"].values(), told["event"].values())
+            full["others_told"] = told
+            full["others_miss"] = [key for key, value in body.items() if part.get(key) != value]
         else:
-            out.append(told[i])
-            i += 1
+            out.append(told)
     return out
 
 
