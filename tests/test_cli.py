@@ -8,6 +8,7 @@ import re
 import shutil
 import socket
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -82,6 +83,27 @@ def test_every_commands_summary_is_printed_on_one_line_when_the_terminal_is_wide
         return checked
 
     assert check(typer.main.get_command(app), []) > 30
+
+
+def test_every_seed_option_takes_any_64_bit_integer_and_its_help_prints_no_bounds() -> None:
+    """With ``min``/``max`` on ``--seed``, each command's help printed -9223372036854775808<=x<=9223372036854775807
+    beside it; the bounds are checked by a callback now, with the same refusal past them."""
+    import typer.main
+
+    def with_seed(group: Any, path: list[str]) -> Iterator[list[str]]:
+        for name, command in getattr(group, "commands", {}).items():
+            if any("--seed" in getattr(param, "opts", ()) for param in command.params):
+                yield [*path, name]
+            yield from with_seed(command, [*path, name])
+
+    found = list(with_seed(typer.main.get_command(app), []))
+    assert len(found) >= 5, found  # match, play, tournament, referee serve, ladder serve
+    for path in found:
+        shown = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "100"}).output
+        assert "--seed" in shown and "922337203685477" not in shown, (path, shown)
+        for bad in (str(2**63), str(-(2**63) - 1)):
+            refused = runner.invoke(app, [*path, "--seed", bad])
+            assert refused.exit_code == 2 and "is no seed" in " ".join(refused.output.split()), (path, refused.output)
 
 
 def test_match_prints_json_writes_a_replay_and_is_deterministic(tmp_path: Path) -> None:

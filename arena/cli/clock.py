@@ -7,7 +7,7 @@ its first message instead of being refused here, naming the option.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -23,3 +23,17 @@ StrikeLimit = Annotated[int, typer.Option(help="Strikes allowed before a seat fo
 #: Seeds: any signed 64-bit number. Past some 4,300 digits Python will not turn one into text, and a seed of
 #: that size crashed a match when its bots' seeds were derived from it.
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
+
+def seed_in_range(value: int | None) -> int | None:
+    """A ``--seed`` checked against SEED_MIN and SEED_MAX by a callback, not by ``min``/``max``: with those, every
+    command's help printed both twenty-digit bounds beside the option."""
+    if value is not None and not SEED_MIN <= value <= SEED_MAX:
+        raise typer.BadParameter(f"{value} is no seed: a seed is a whole number from -2**63 to 2**63 - 1")
+    return value
+
+
+def seed_option(what: str, unset: str = "one drawn at random") -> Any:  # typer.Option's own type
+    """The ``--seed`` option of a command that plays or schedules matches: ``what`` the seed decides, and the seed
+    played without one (``unset``)."""
+    return typer.Option(help=f"{what} Any 64-bit integer; without it, {unset}.", callback=seed_in_range)

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import running
-from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs
+from arena.cli.clock import MoveTimeMs, seed_option
 from arena.cli.failing import fail
 from arena.cli.folders import first_missing, remove_made
 from arena.cli.ladder_verdicts import said_verdicts
@@ -266,7 +266,7 @@ def serve(
     samples: Annotated[bool, typer.Option(help="Enter the sample bots of every game (of the --game ones, when given).")] = True,
     game: Annotated[list[str], typer.Option("--game", help="Schedule only these games (repeatable).")] = [],  # noqa: B006
     move_time_ms: MoveTimeMs = 1000,
-    seed: Annotated[int | None, typer.Option(help="Seed of the scheduler's choices.", min=SEED_MIN, max=SEED_MAX)] = None,
+    seed: Annotated[int | None, seed_option("Seed of the scheduler's choices.")] = None,
     lease_seconds: Annotated[float, typer.Option(help="How long a claimed match stays claimed without news from its worker.", min=1.0)] = 60.0,
     sandbox: Annotated[str, typer.Option(help="Run bots as processes or in Docker containers (`arena sandbox build` first, on every machine that plays).")] = "process",
     executor: Annotated[str, typer.Option(help="Who plays the matches: 'local' (this process, --workers at once) or 'dask' (a Dask cluster).")] = "local",

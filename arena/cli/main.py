@@ -20,7 +20,7 @@ from rich.table import Table
 
 from arena.cli import running
 from arena.cli.botkit import bot_app
-from arena.cli.clock import MAX_STRIKE_LIMIT, SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
+from arena.cli.clock import MAX_STRIKE_LIMIT, MoveTimeMs, StrikeLimit, TimeBankMs, seed_option
 from arena.cli.failing import fail
 from arena.cli.folders import removed_on_failure
 from arena.cli.ladder import ladder_app
@@ -161,7 +161,7 @@ def games(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
 def match(
     game: Annotated[str, typer.Argument(help="Game id (see `arena games`).")],
     bots: Annotated[list[Path], typer.Argument(help="Bot directories, one per seat, in seat order.")],
-    seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and bots replay the same match.", min=SEED_MIN, max=SEED_MAX)] = None,
+    seed: Annotated[int | None, seed_option("Match seed; the same seed and bots replay the same match.")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
@@ -251,7 +251,7 @@ def play(
     bots: Annotated[list[Path], typer.Argument(help="The other seats' bot directories, in seat order (yours left out).")],
     seat: Annotated[int, typer.Option(help="Your seat, from 0.", min=0)] = 0,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "you",
-    seed: Annotated[int | None, typer.Option(help="Match seed; the same seed and the same play replay the same match.", min=SEED_MIN, max=SEED_MAX)] = None,
+    seed: Annotated[int | None, seed_option("Match seed; the same seed and the same play replay the same match.")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     replay: Annotated[Path | None, typer.Option(help="Where to write the replay (default: replays/<game>-<seed>.json, or -2, -3... after it if taken).")] = None,
     move_time_ms: MoveTimeMs = 600_000,
@@ -341,7 +341,7 @@ def referee_serve(
     players: Annotated[int | None, typer.Option(help="Number of seats (default 2, or the game's smallest count).")] = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port (0 picks a free one).", min=0, max=65535)] = 50051,
-    seed: Annotated[int | None, typer.Option(help="Match seed.", min=SEED_MIN, max=SEED_MAX)] = None,
+    seed: Annotated[int | None, seed_option("Match seed.")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE.")] = [],  # noqa: B006
     move_time_ms: MoveTimeMs = 1000,
     time_bank_ms: TimeBankMs = 10000,

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from arena.cli import running
-from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs
+from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs, seed_option
 from arena.cli.folders import removed_on_failure
 from arena.cli.standings import print_crosstable, print_standings
 from arena.cli.verdicts import last_words, verdict_line
@@ -53,7 +53,7 @@ def tournament(
     concurrency: Annotated[
         int | None, typer.Option("--concurrency", "-j", help="Matches played at once (default: one per core Arena may use).")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed: the same seed gives the same schedule and deals.", min=SEED_MIN, max=SEED_MAX)] = None,
+    seed: Annotated[int | None, seed_option("Tournament seed: the same seed gives the same schedule and deals.", "the --save file's, else one drawn at random")] = None,
     players: Annotated[int | None, typer.Option(help="Seats per table (default 2, or the game's smallest count).")] = None,
     option: Annotated[list[str], typer.Option("--option", "-o", help="Game option NAME=VALUE (repeatable).")] = [],  # noqa: B006
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (no progress bar).")] = False,
