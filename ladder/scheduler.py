@@ -6,7 +6,8 @@ at random, as do all tables while a new version plays its placement games.
 Every deal is played once from every seat (a duplicate set: the seat order's
 rotations, as in ``arena tournament``) so that card and seat luck cancel, and
 the set is rated as one comparison (ladder/worker.py ``rate_set``).
-Owners can ask for challenges.
+Owners can ask for challenges. The bots of one owner are kept apart wherever the pool allows it (``keep_apart``),
+but the house's sample bots, which the operator seeds and trusts, share tables freely.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import cast
 
-from sqlalchemy import Connection, Table, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, case, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from ladder.accounts import HOUSE
 from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat, Rating, User, name_is
 from ladder.ratings import Skill, misorder
 from referee.games.registry import GAMES
@@ -53,6 +55,7 @@ _NEW_MATCH = (
     .returning(_MATCHES.c.id)
 )
 _VERSIONS, _BOTS, _RATINGS = cast(Table, BotVersion.__table__), cast(Table, Bot.__table__), cast(Table, Rating.__table__)
+_USERS = cast(Table, User.__table__)
 #: The ladder's own matches waiting, by game: not challenges, which filled the places of the queue (a few owners with
 #: their challenges open, and the scheduler queued none of its own).
 _WAITING_BY_GAME = (
@@ -68,8 +71,12 @@ SEATS_HELD = (
 #: The matches waiting that can be played now: held ones wait for their version's folder, and filled no place of the queue.
 _PLAYABLE_BY_GAME = _WAITING_BY_GAME.where(~SEATS_HELD)
 _ENTRANTS = (
-    select(_VERSIONS.c.id, _BOTS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
+    select(
+        _VERSIONS.c.id, _BOTS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games,
+        case((_USERS.c.name == HOUSE, None), else_=_BOTS.c.owner_id),  # the house's bots: no owner to keep apart
+    )
     .join(_BOTS, _BOTS.c.id == _VERSIONS.c.bot_id)
+    .join(_USERS, _USERS.c.id == _BOTS.c.owner_id)
     .join(_RATINGS, (_RATINGS.c.bot_version_id == _VERSIONS.c.id) & (_RATINGS.c.game == bindparam("game")))
     .where(_VERSIONS.c.status == "active")
     .order_by(_VERSIONS.c.id)
@@ -113,6 +120,10 @@ class Entrant:
     bot: str
     skill: Skill
     games: int
+    #: The owner's user id, whose other bots the scheduler keeps away (``keep_apart``); None for the house's sample
+    #: bots (ladder/accounts.py ``HOUSE``), which the operator seeds and trusts: they share tables freely, or a game for
+    #: four with its samples and one owner's bot could not seat a table without that owner twice.
+    owner: int | None = None
 
 
 def entrants(db: Session, game: str, held: frozenset[int] = frozenset()) -> list[Entrant]:
@@ -126,7 +137,7 @@ def entrants(db: Session, game: str, held: frozenset[int] = frozenset()) -> list
     rows = conn.execute(_ENTRANTS, {"game": game}).all()
     entered = conn.execute(_ENTERED_UNHELD, {"game": game, "held": sorted(held)}) if held else conn.execute(_ENTERED, {"game": game})
     coming = Counter(entered.scalars())
-    return [Entrant(vid, name, Skill(mu, sigma), games + coming[vid]) for vid, name, mu, sigma, games in rows if vid not in held]
+    return [Entrant(vid, name, Skill(mu, sigma), games + coming[vid], owner) for vid, name, mu, sigma, games, owner in rows if vid not in held]
 
 
 def set_orders(version_ids: list[int]) -> list[list[int]]:
@@ -165,6 +176,7 @@ def queue_duplicate_set(conn: Connection, game: str, version_ids: list[int], see
 
 def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | None = None) -> list[int]:
     """One duplicate set for ``game`` around the entrant that most needs games (its match ids); none if too few bots.
+    Its size is drawn from the game's that keep owners apart best (``table_sizes``).
 
     ``pool`` (the game's entrants, read once for several plans) gets the new matches counted in.
     """
@@ -173,7 +185,7 @@ def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | N
     counts = [n for n in GAMES[game].spec.player_counts if n <= len(pool)]
     if not counts:
         return exhibition(db, game, rng, pool)
-    table = choose_table(pool, rng.choice(counts), rng)
+    table = choose_table(pool, rng.choice(table_sizes(pool, counts)), rng)
     focus = min(table, key=lambda e: e.games)
     kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
     made = queue_duplicate_set(db.connection(), game, [e.version_id for e in table], rng.randrange(2**31), kind)
@@ -207,18 +219,79 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: 
     tables, this ordered the ratings benchmark's family in a median of 83 games per bot rather than 89 over 120
     seeds of real matches, and left 2 runs of the 120 short of the order within 250 games per bot rather than 8
     (benchmarks/CHANGES.md, nineteenth round).
+
+    Owners are kept apart as far as the pool allows (``keep_apart``; the house's bots are no owner's): the random
+    opponents are drawn again among those that seat the fewest pairs of one owner, and two neighbours of one owner are
+    never drawn as the pair, so their order is found through the bots of others; the entrants around the pair are
+    then the nearest it in the order that keep owners apart. When the draw seats no more such pairs than needed, it
+    stands, drawn as before: a pool of no owners (the ratings benchmark's entrants, made without one) or of one owner
+    alone is seated as ever it was, draw for draw.
     """
     focus = min(pool, key=lambda e: (e.games, rng.random()))
     if focus.games < PLACEMENT_GAMES or rng.random() < random_share:
-        table = [focus, *rng.sample([e for e in pool if e is not focus], n - 1)]
+        others = [e for e in pool if e is not focus]
+        table = [focus, *rng.sample(others, n - 1)]
+        if shared_pairs(table) > shared_pairs(keep_apart([focus], others, n)):
+            table = keep_apart([focus], rng.sample(others, len(others)), n)
     else:
         ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
         weights = [misorder(above.skill, below.skill) for above, below in zip(ranked, ranked[1:])]
-        at = rng.choices(range(len(weights)), weights=weights)[0] if sum(weights) > 0 else rng.randrange(len(weights))
+        # Not a pair of one owner's bots, unless every pair is (nothing else to draw): their order comes through others.
+        pairs = [i for i in range(len(weights)) if not shared_pairs(ranked[i:i + 2])] or list(range(len(weights)))
+        drawn = [weights[i] for i in pairs]
+        at = rng.choices(pairs, weights=drawn)[0] if sum(drawn) > 0 else pairs[rng.randrange(len(pairs))]
         start = max(0, min(at - (n - 2) // 2, len(ranked) - n))  # the pair at ``at`` with those around it
         table = ranked[start:start + n]
+        pair = ranked[at:at + 2]
+        if shared_pairs(table) > shared_pairs(keep_apart(pair, nearest(ranked, at), n)):
+            table = keep_apart(pair, nearest(ranked, at), n)
     rng.shuffle(table)
     return table
+
+
+def shared_pairs(table: list[Entrant]) -> int:
+    """How many pairs at ``table`` have one owner (the house's bots have none: ``Entrant.owner``)."""
+    return sum(k * (k - 1) // 2 for k in Counter(e.owner for e in table if e.owner is not None).values())
+
+
+def keep_apart(seated: list[Entrant], candidates: list[Entrant], n: int) -> list[Entrant]:
+    """``seated``, then ``candidates`` in their order until ``n`` sit, each time the first whose owner has the fewest
+    bots seated already (a house bot: none).
+
+    A table with the fewest pairs of one owner that ``seated`` allows: a bot adds as many such pairs as its owner has
+    bots seated, and taking each time one that adds the fewest reaches the fewest in all (so ``shared_pairs`` of it is
+    that fewest, whatever the order of ``candidates``). No such pair if owners enough are among ``candidates``.
+    """
+    table, rest = list(seated), list(candidates)
+    while len(table) < n:
+        at = Counter(e.owner for e in table)
+        pick = min(range(len(rest)), key=lambda i: 0 if rest[i].owner is None else at[rest[i].owner])  # the first of the fewest
+        table.append(rest.pop(pick))
+    return table
+
+
+def nearest(ranked: list[Entrant], at: int) -> list[Entrant]:
+    """The entrants of ``ranked`` but the pair at ``at``, nearest that pair in the order first; of two as near, the one
+    below, as the window of ``choose_table`` takes them."""
+    around = [i for i in range(len(ranked)) if i not in (at, at + 1)]
+    return [ranked[i] for i in sorted(around, key=lambda i: (at - i, 1) if i < at else (i - at - 1, 0))]
+
+
+def table_sizes(pool: list[Entrant], counts: list[int]) -> list[int]:
+    """The sizes of ``counts`` (the game's, that ``pool`` can fill) whose tables can seat the fewest pairs of one owner.
+
+    Those that seat owners all apart, if any: a game for 2 to 4 with two owners of two bots each is played by two
+    until a third owner comes (at four, both owners twice: each could feed the other's points or gang up on a third).
+    Else the smallest, which seat the fewest such pairs (one more seat never seats fewer); the game goes on being
+    played. Every size when the pool is one owner's alone: its bots rank among themselves, nobody else's rating is at
+    stake, and smaller tables would only stop the larger ones being played (a private ladder, or the tests' bots).
+    The house's sample bots count as owners apart: with them a user's bot fills every table.
+    """
+    owners = {e.owner for e in pool}
+    if len(owners) == 1 and None not in owners:
+        return counts
+    fewest = {n: shared_pairs(keep_apart([], pool, n)) for n in counts}
+    return [n for n in counts if fewest[n] == min(fewest.values())]
 
 
 def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | None = None, held: frozenset[int] = frozenset()) -> int:
