@@ -237,7 +237,7 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: 
         ranked = sorted(pool, key=lambda e: (-e.skill.mu, e.version_id))
         weights = [misorder(above.skill, below.skill) for above, below in zip(ranked, ranked[1:])]
         # Not a pair of one owner's bots, unless every pair is (nothing else to draw): their order comes through others.
-        pairs = [i for i in range(len(weights)) if not shared_pairs(ranked[i:i + 2])] or list(range(len(weights)))
+        pairs = [i for i in range(len(weights)) if ranked[i].owner is None or ranked[i].owner != ranked[i + 1].owner] or list(range(len(weights)))
         drawn = [weights[i] for i in pairs]
         at = rng.choices(pairs, weights=drawn)[0] if sum(drawn) > 0 else pairs[rng.randrange(len(pairs))]
         start = max(0, min(at - (n - 2) // 2, len(ranked) - n))  # the pair at ``at`` with those around it
@@ -264,8 +264,14 @@ def keep_apart(seated: list[Entrant], candidates: list[Entrant], n: int) -> list
     """
     table, rest = list(seated), list(candidates)
     while len(table) < n:
-        at = Counter(e.owner for e in table)
-        pick = min(range(len(rest)), key=lambda i: 0 if rest[i].owner is None else at[rest[i].owner])  # the first of the fewest
+        at = Counter(e.owner for e in table if e.owner is not None)
+        pick, fewest = 0, n
+        for i, e in enumerate(rest):
+            adds = at[e.owner] if e.owner is not None else 0
+            if adds < fewest:
+                pick, fewest = i, adds
+                if not adds:  # none fewer: the first that adds no pair (most often the first), without reading the rest
+                    break
         table.append(rest.pop(pick))
     return table
 

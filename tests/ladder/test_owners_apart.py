@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from itertools import combinations
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.accounts import HOUSE, house_user
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
-from ladder.scheduler import fill_queue
+from ladder.ratings import Skill
+from ladder.scheduler import Entrant, choose_table, fill_queue, shared_pairs, table_sizes
 from tests.ladder.test_bookkeeping import make  # noqa: F401  (the fixture)
 from tests.ladder.test_seating import one_bot
 
@@ -126,3 +128,22 @@ def test_the_house_bots_share_tables_with_each_other_and_one_owner_plays_with_th
         for _, seats in tick(make, "generals-war", seed):
             sizes[len(seats), seats.count("bob")] += 1
     assert sizes[4, 1] and sizes[2, 1] and not sizes[4, 2] and not sizes[2, 2], sizes
+
+
+def test_every_table_seats_the_fewest_pairs_of_one_owner_that_any_table_could() -> None:
+    """Random pools of a few owners and house bots (owner None), in and past their placements, at every branch of
+    ``choose_table``: each table has as few pairs of one owner as the best of all tables of its size (counted here by
+    trying every one), and the sizes drawn are those whose best is least."""
+    rng = random.Random(5)
+    for _ in range(400):
+        size = rng.randrange(4, 9)
+        owners = [rng.choice([None, 1, 2, 3]) for _ in range(size)]
+        pool = [Entrant(i, f"b{i}", Skill(rng.choice([20.0, 25.0, 30.0]), rng.uniform(0.5, 6.0)), rng.randrange(12), owner) for i, owner in enumerate(owners)]
+        counts = [n for n in (2, 3, 4, 5, 6) if n <= size]
+        best = {n: min(shared_pairs(list(table)) for table in combinations(pool, n)) for n in counts}
+        sizes = table_sizes(pool, counts)
+        if len(set(owners)) > 1 or owners[0] is None:
+            assert sizes == [n for n in counts if best[n] == min(best.values())], (owners, best, sizes)
+        for n in sizes:
+            table = choose_table(pool, n, rng, random_share=rng.choice([0.0, 0.5, 1.0]))
+            assert len({e.version_id for e in table}) == n and shared_pairs(table) == best[n], (owners, n, table)
