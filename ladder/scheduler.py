@@ -242,9 +242,9 @@ def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: 
         at = rng.choices(pairs, weights=drawn)[0] if sum(drawn) > 0 else pairs[rng.randrange(len(pairs))]
         start = max(0, min(at - (n - 2) // 2, len(ranked) - n))  # the pair at ``at`` with those around it
         table = ranked[start:start + n]
-        pair = ranked[at:at + 2]
-        if shared_pairs(table) > shared_pairs(keep_apart(pair, nearest(ranked, at), n)):
-            table = keep_apart(pair, nearest(ranked, at), n)
+        apart = keep_apart(ranked[at:at + 2], nearest(ranked, at), n)
+        if shared_pairs(table) > shared_pairs(apart):
+            table = apart
     rng.shuffle(table)
     return table
 
