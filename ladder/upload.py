@@ -103,6 +103,8 @@ def _add_file(zf: zipfile.ZipFile, full: Path, name: str) -> None:
 
 def _member_path(info: zipfile.ZipInfo) -> PurePosixPath:
     name = info.filename
+    if not name:  # zipfile's own is_dir() below fails on it (an IndexError, answered 500)
+        raise UploadError("an entry has no name: zip the bot's files by their paths")
     if "\\" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
         raise UploadError(f"{name!r}: absolute or Windows-style paths are not allowed")
     path = PurePosixPath(name)

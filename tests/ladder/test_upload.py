@@ -65,6 +65,17 @@ def test_unsafe_archives_are_refused(tmp_path: Path, data: bytes, message: str) 
     assert not (tmp_path / "escape.txt").exists()
 
 
+def test_an_entry_with_no_name_is_refused(tmp_path: Path) -> None:
+    """Hypothesis found it (tests/ladder/test_api_fuzz.py): zipfile's own is_dir() raised IndexError on it, a 500."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        zf.writestr("bot.toml", MANIFEST)
+        zf.writestr(zipfile.ZipInfo(""), b"x")  # a str name of "" is refused by writestr itself; a ZipInfo is not
+    with pytest.raises(UploadError, match="has no name"):
+        unpack(buffer.getvalue(), tmp_path / "bot")
+    assert not (tmp_path / "bot").exists() or not any((tmp_path / "bot").iterdir())
+
+
 def test_any_failure_while_unpacking_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Only some errors removed the half-unpacked folder: an OSError left it in the bot store's staging area."""
     import ladder.upload
