@@ -45,7 +45,7 @@ from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, Withdrawa
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
 from ladder.web.http import PoliteHttp, refuse_unknown_parameters, revalidated
-from ladder.web.listing import BadCursor, cursor_match, matches_from, next_link
+from ladder.web.listing import BadCursor, cursor_match, matches_from, next_link, poll_cursor
 from ladder.web.routes import compress, page_not_found
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
@@ -173,8 +173,9 @@ API_DESCRIPTION = (
     "`last_match`) is in seconds since the Unix epoch (UTC), a number with a fraction. A refusal is JSON, `{\"detail\": ...}`: a "
     "sentence, or for a parameter of the wrong type or range FastAPI's list of errors, each with `loc`, `msg` and `input`. "
     "A query parameter an endpoint does not take is refused (422). `/api/matches` pages by cursor (`before`, `after`), "
-    "naming the next page in its `Link` header. Replays and frames carry an ETag (answered 304 to `If-None-Match`) and "
-    "go gzipped to a client that takes it. HEAD is answered as GET, and `/api/...` with a trailing slash as without it."
+    "naming the next page in its `Link` header; `after` lists in the order the ladder recorded the matches, for a poller. "
+    "Replays and frames carry an ETag (answered 304 to `If-None-Match`) and go gzipped to a client that takes it. "
+    "HEAD is answered as GET, and `/api/...` with a trailing slash as without it."
 )
 
 OUTAGE_TOLD_S = 60.0  # the database out of reach: requests answered 503 are logged this often at most
@@ -328,7 +329,7 @@ def create_app(state: LadderState) -> FastAPI:
         return queries.standings(db, known_game(game))
 
     @app.get(
-        "/api/matches", summary="Finished matches, the last to end first, optionally of one game or one bot; paged by cursor", tags=["matches"],
+        "/api/matches", summary="Finished matches, the last to end first (after a cursor: as recorded), optionally of one game or one bot; paged by cursor", tags=["matches"],
         response_model=list[MatchSummary], responses={200: {"headers": {"Link": {
             "description": 'On a full page, the next one (RFC 8288): `</api/matches?limit=20&before=425>; rel="next"`.', "schema": {"type": "string"},
         }}}},
@@ -338,11 +339,15 @@ def create_app(state: LadderState) -> FastAPI:
         bot: Annotated[str | None, Query(description="Only the matches this bot played in (any of its versions).")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many at most.")] = 20,
         before: Annotated[int | None, Query(ge=0, description="A match id from an earlier page: the matches that ended before it, newest first (the next page).")] = None,
-        after: Annotated[int | None, Query(ge=0, description="A match id already seen: the matches that ended after it, OLDEST first (to poll for new ones).")] = None,
+        after: Annotated[int | None, Query(ge=0, description=(
+            "A match id already seen: the matches the ladder recorded after it, in the order it recorded them (to poll for new"
+            " ones: each is listed once, even one that ended before a match listed earlier); 0: from the first recorded."
+        ))] = None,
     ) -> list[dict[str, Any]]:
         """The finished matches (done, failed or cancelled) by end time, the later id first between two that ended
-        together. A full page's ``Link`` header names the next (``rel="next"``). A match listed with ``settled`` false
-        gets its ranks, scores and verdicts once every match of its deal is over: ask ``/api/matches/{id}`` again."""
+        together; with ``after``, in the order the ladder recorded them instead, the first first. A full page's ``Link``
+        header names the next (``rel="next"``). A match listed with ``settled`` false gets its ranks, scores and
+        verdicts once every match of its deal is over: ask ``/api/matches/{id}`` again."""
         if game is not None:
             known_game(game)
         if bot is not None:
@@ -353,10 +358,11 @@ def create_app(state: LadderState) -> FastAPI:
             listed = queries.recent_matches(db, game, bot, limit)
         else:
             try:
-                cursor = cursor_match(db, "before" if before is not None else "after", before if before is not None else after or 0)
+                older = cursor_match(db, "before", before) if before is not None else None
+                recorded = poll_cursor(db, after) if after is not None else None
             except BadCursor as exc:
                 raise HTTPException(422, str(exc)) from None
-            listed = matches_from(db, game, bot, limit, cursor if before is not None else None, cursor if after is not None else None)
+            listed = matches_from(db, game, bot, limit, older, recorded)
         link = next_link("/api/matches", {"game": game, "bot": bot, "limit": limit}, listed, limit, newer=after is not None)
         if link is not None:
             response.headers["Link"] = link

@@ -31,6 +31,7 @@ from sqlalchemy import make_url, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat
+from ladder.recorded import number_recorded
 from referee.server.manifest import MANIFEST
 
 STORE = "bots"
@@ -179,8 +180,9 @@ def cancel_held(db: Session, version_id: int, error: str, at: float, queued_by: 
     which = update(Match).where(Match.status == "queued", Match.id.in_(seated))
     if queued_by is not None:
         which = which.where(Match.created_at <= queued_by)
-    done = db.execute(which.values(status="cancelled", error=error, finished_at=at).execution_options(synchronize_session=False))
-    return int(done.rowcount)  # type: ignore[attr-defined]
+    done = db.scalars(which.values(status="cancelled", error=error, finished_at=at).returning(Match.id).execution_options(synchronize_session=False)).all()
+    number_recorded(db.connection(), done)  # last: the caller commits at once (ladder/recorded.py)
+    return len(done)
 
 
 def span(seconds: float) -> str:

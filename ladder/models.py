@@ -133,6 +133,7 @@ class Match(Base):
         Index("ix_matches_deal", "deal"),
         Index("ix_matches_rated_with_status", "rated_with", "status"),
         Index("ix_matches_finished_at", "finished_at"),
+        Index("ix_matches_recorded", "recorded", unique=True),
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
@@ -149,6 +150,9 @@ class Match(Base):
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Its place in the order the ladder recorded its finished matches, 1, 2, 3, ... (the order of the commits: not
+    #: that of ``finished_at``, a worker's clock read before it; ladder/recorded.py). None until finished.
+    recorded: Mapped[int | None] = mapped_column(Integer, nullable=True)
     replay_path: Mapped[str | None] = mapped_column(String(512), nullable=True)  # None when the replay is a MatchFile
     error: Mapped[str] = mapped_column(Text, default="")
     played_by: Mapped[str | None] = mapped_column(String(128), nullable=True)  # the worker that recorded the result

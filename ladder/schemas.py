@@ -51,7 +51,7 @@ class MatchSummary(Answer):
     deal: str | None
     attempts: int
     created_at: float = Field(description=EPOCH.format("When it was made"))
-    finished_at: float | None = Field(description=EPOCH.format("When its result was recorded (null while queued or running)"))
+    finished_at: float | None = Field(description=EPOCH.format("When it ended, by the clock of the process that recorded it (null while queued or running)"))
     error: str = Field(description="Why a failed or cancelled match was not played.")
     logs_pruned_days: int | None
     replay_pruned_days: int | None

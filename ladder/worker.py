@@ -24,6 +24,7 @@ from ladder.db import database_time, unreachable
 from ladder.models import PENDING, UNPLAYED, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
+from ladder.recorded import number_recorded
 from ladder.scheduler import CHALLENGE, SEATS_HELD, UNRATED
 from ladder.suspension import SUSPEND_AFTER, announce
 from ladder.suspension import check as check_suspensions
@@ -103,21 +104,23 @@ def reap(make: sessionmaker[Session]) -> int:
     """Queue again every running match whose lease ran out; give up after MAX_ATTEMPTS."""
     with make() as db:
         now = database_time(db)
-        failed = db.execute(
+        failed = db.scalars(
             update(Match)
             .where(Match.status == "running", Match.lease_expires < now, Match.attempts + 1 >= MAX_ATTEMPTS)
             .values(
                 status="failed", lease_owner=None, lease_expires=None, attempts=Match.attempts + 1,
                 error="abandoned by its workers too many times", finished_at=now,
             )
-        )
+            .returning(Match.id)
+        ).all()
         again = db.execute(
             update(Match)
             .where(Match.status == "running", Match.lease_expires < now)
             .values(status="queued", lease_owner=None, lease_expires=None, attempts=Match.attempts + 1)
         )
+        number_recorded(db.connection(), failed)
         db.commit()
-        return int(again.rowcount + failed.rowcount)  # type: ignore[attr-defined]
+        return int(again.rowcount) + len(failed)  # type: ignore[attr-defined]
 
 
 # The tables, for the Core statements of claiming and recording (some of them built once).
@@ -237,6 +240,7 @@ def record_outcome(
         if kind not in UNRATED:
             _rate(conn, match_id, game, deal, now)
         suspended = check_suspensions(conn, match_id, verdicts, suspend_after, kind)  # after _rate: its rating locks come first
+        number_recorded(conn, [match_id])  # last: its lock is held to the commit
         db.commit()
         announce(suspended)
         return True
@@ -362,11 +366,13 @@ def public_error(exc: BaseException) -> str:
 
 def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: str) -> None:
     with make() as db:
-        db.execute(
+        failed = db.execute(
             update(Match)
             .where(Match.id == match_id, Match.lease_owner == owner, Match.status == "running")
             .values(status="failed", error=error[:2000], lease_owner=None, lease_expires=None, finished_at=time.time())
         )
+        if failed.rowcount == 1:  # type: ignore[attr-defined]
+            number_recorded(db.connection(), [match_id])
         db.commit()
 
 
@@ -386,6 +392,8 @@ def release(make: sessionmaker[Session], match_id: int, owner: str, count_attemp
                 finished_at=time.time() if status == "failed" else None,
             )
         )
+        if status == "failed" and changed.rowcount == 1:  # type: ignore[attr-defined]
+            number_recorded(db.connection(), [match_id])
         db.commit()
         return bool(changed.rowcount == 1)  # type: ignore[attr-defined]
 

@@ -1,11 +1,14 @@
 """Paging through the finished matches by cursor (``/api/matches?before=ID`` and ``?after=ID``), and the answer's
 ``Link`` header that names the next page.
 
-A listing is in the order the pages show it: by end time, the last to end first, the later id first between two that
-ended together. A cursor is a match of that listing, by id: ``before`` gives the matches after it in that order (older),
-newest first, so that a page does not shift under a client as new matches land, where an offset counted from the newest
-did; ``after`` gives those before it (newer), oldest first, so that a client polling for new results reads each once,
-``limit`` of them at a time, without reading the list again."""
+A cursor is a finished match, by id. ``before`` pages back in the order the pages show: by end time, the last to end
+first, the later id first between two that ended together; it gives the matches after the cursor in that order (older),
+so that a page does not shift under a client as new matches land, where an offset counted from the newest did.
+
+``after`` is for a client polling for new results: it gives the matches the ladder recorded after the cursor, in the
+order it recorded them (``Match.recorded``, ladder/recorded.py), ``limit`` at a time, so that each is read once without
+reading the list again. By end time, a result written after one that ended later slipped past a poller that had read
+that one. ``after=0`` starts from the first match recorded."""
 
 from __future__ import annotations
 
@@ -33,9 +36,23 @@ def cursor_match(db: Session, name: str, match_id: int) -> Match:
     return found
 
 
-def matches_from(db: Session, game: str | None, bot: str | None, limit: int, before: Match | None, after: Match | None) -> list[dict[str, Any]]:
-    """The finished matches (of ``game``, of ``bot``) past a cursor: older than ``before``, newest first, or newer than
-    ``after``, oldest first; ``limit`` of them at most."""
+#: ``after=0``: from the first match recorded.
+FROM_THE_START = 0
+
+
+def poll_cursor(db: Session, match_id: int) -> int:
+    """The place in the recorded order of the match an ``after`` cursor names (0 for ``FROM_THE_START``), or BadCursor."""
+    if match_id == FROM_THE_START:
+        return 0
+    found = cursor_match(db, "after", match_id)
+    if found.recorded is None:  # a row finished by hand, outside the ladder: it has no place to poll from
+        raise BadCursor(f"after={match_id}: match {match_id} has no place in the order the ladder recorded its matches in")
+    return found.recorded
+
+
+def matches_from(db: Session, game: str | None, bot: str | None, limit: int, before: Match | None, after: int | None) -> list[dict[str, Any]]:
+    """The finished matches (of ``game``, of ``bot``) past a cursor: those that ended before ``before``, newest first,
+    or those recorded after place ``after`` in the recorded order (``poll_cursor``), in that order; ``limit`` at most."""
     query = select(Match).where(Match.finished_at.is_not(None))
     if game:
         query = query.where(Match.game == game)
@@ -52,9 +69,7 @@ def matches_from(db: Session, game: str | None, bot: str | None, limit: int, bef
         query = query.where(or_(Match.finished_at < at, and_(Match.finished_at == at, Match.id < before.id)))
         query = query.order_by(Match.finished_at.desc(), Match.id.desc())
     elif after is not None:
-        at = after.finished_at
-        query = query.where(or_(Match.finished_at > at, and_(Match.finished_at == at, Match.id > after.id)))
-        query = query.order_by(Match.finished_at.asc(), Match.id.asc())
+        query = query.where(Match.recorded > after).order_by(Match.recorded.asc())
     else:
         raise ValueError("matches_from pages from a cursor: before or after")
     return queries.match_summaries(db, db.scalars(query.limit(limit)).all())

@@ -64,8 +64,9 @@ def test_before_keeps_the_game_and_bot_filters_and_orders_ties_by_id(rows: Rows,
     assert ids(rows.get("/api/matches", bot="cat", before=rows.latest()[0])) == [i for _, i, g in sorted(rows.finished, reverse=True) if g != GAME][1:]
 
 
-def test_after_polls_for_new_matches_oldest_first_each_read_once(rows: Rows) -> None:
-    newest = rows.latest()[0]
+def test_after_polls_for_new_matches_in_the_order_they_were_recorded_each_read_once(rows: Rows) -> None:
+    recorded = [i for _, i, _ in rows.finished]  # in the order they were added, not that of their end times
+    newest = recorded[-1]
     assert ids(rows.get("/api/matches", after=newest)) == []
     landed = [rows.add_match(GAME, rows.now + k, "ace", "bee") for k in (1, 2, 3)]
     first = rows.get("/api/matches", after=newest, limit=2)
@@ -73,7 +74,10 @@ def test_after_polls_for_new_matches_oldest_first_each_read_once(rows: Rows) -> 
     assert next_page(first) == f"/api/matches?limit=2&after={landed[1]}"
     assert ids(rows.get("/api/matches", after=landed[1], limit=2)) == landed[2:]
     older = rows.latest()[5]
-    assert ids(rows.get("/api/matches", after=older, limit=200)) == list(reversed(rows.latest()[:5]))
+    assert ids(rows.get("/api/matches", after=older, limit=200)) == recorded[recorded.index(older) + 1:] + landed, (
+        "those recorded after it, though some ended before it"
+    )
+    assert ids(rows.get("/api/matches", after=0, limit=200)) == recorded + landed
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from sqlalchemy import select, update
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.models import FINISHED, Bot, BotVersion, Match, MatchSeat, Rating, User
+from ladder.recorded import number_recorded
 from ladder.service import Ladder, LadderConfig
 from referee.games.registry import GAMES
 from tests.web.conftest import GAME, BackgroundServer
@@ -62,7 +63,8 @@ class Rows:
         return [i for _, i, g in sorted(self.finished, reverse=True) if game in (None, g)]
 
     def add_match(self, game: str, finished_at: float, winner: str, loser: str, status: str = "done") -> int:
-        """A match of two seats, finished at ``finished_at`` (None while queued or running), in a deal of its own."""
+        """A match of two seats, finished at ``finished_at`` (None while queued or running), in a deal of its own; a
+        finished one is recorded after every match added before it, whatever its end time (ladder/recorded.py)."""
         with self.ladder.make() as db:
             ids = dict(db.execute(select(Bot.name, BotVersion.id).join(BotVersion, BotVersion.bot_id == Bot.id)).all())
             found = Match(game=game, seed=7, num_players=2, kind="rated", status=status, deal=f"d{len(self.finished)}-{winner}-{loser}-{finished_at}",
@@ -72,6 +74,7 @@ class Rows:
             done = status == "done"
             for seat, (bot, rank) in enumerate(((winner, 1), (loser, 2))):
                 db.add(MatchSeat(match_id=found.id, seat=seat, bot_version_id=ids[bot], rank=rank if done else None, score=3 - rank if done else None, verdicts=[]))
+            number_recorded(db.connection(), [found.id])
             db.commit()
             if status in FINISHED:
                 self.finished.append((finished_at, found.id, game))
