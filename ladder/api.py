@@ -44,7 +44,8 @@ from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
-from ladder.web.http import PoliteHttp, refuse_unknown_parameters, revalidated
+from ladder.web.cors import CrossOrigin
+from ladder.web.http import JsonOnly, PoliteHttp, refuse_unknown_parameters, revalidated
 from ladder.web.listing import BadCursor, cursor_match, matches_from, next_link, poll_cursor
 from ladder.web.routes import compress, page_not_found
 from referee.games.registry import GAMES
@@ -175,7 +176,8 @@ API_DESCRIPTION = (
     "A query parameter an endpoint does not take is refused (422). `/api/matches` pages by cursor (`before`, `after`), "
     "naming the next page in its `Link` header; `after` lists in the order the ladder recorded the matches, for a poller. "
     "Replays and frames carry an ETag (answered 304 to `If-None-Match`) and go gzipped to a client that takes it. "
-    "HEAD is answered as GET, and `/api/...` with a trailing slash as without it."
+    "HEAD is answered as GET, and `/api/...` with a trailing slash as without it. Another site's page may GET and HEAD "
+    "(CORS: any origin, no credentials, no token, no write). A request whose `Accept` takes no JSON is refused (406)."
 )
 
 OUTAGE_TOLD_S = 60.0  # the database out of reach: requests answered 503 are logged this often at most
@@ -189,7 +191,9 @@ def create_app(state: LadderState) -> FastAPI:
     app.state.ladder = state
     app.add_middleware(BodyLimit)
     compress(app)
+    app.add_middleware(JsonOnly)
     app.add_middleware(PoliteHttp)
+    app.add_middleware(CrossOrigin)  # outermost: its preflights answered first, its leave on every answer of the others
     frame_cache = FrameCache()
 
     @app.exception_handler(Exception)
