@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from referee.server import cpus
 from referee.server.capped_output import TRUNCATED as TRUNCATED
+from referee.server.cpus import CpuClaim
 from referee.server.manifest import BotManifest
 
 LOG_CAP_BYTES = 1024 * 1024
@@ -110,13 +112,16 @@ REAP_TIMEOUT_S = 5.0
 SETTLE_S = 0.5
 
 
-def reaped(command: list[str]) -> list[str]:
+def reaped(command: list[str], cpu: int | None = None) -> list[str]:
     """Run ``command`` under the reaper, which kills all it started when it ends, even what left its process group.
 
     The reaper is to be started by this process, whose pid it is given: it also kills all it started once this
     process is gone, should the referee be killed outright (SIGKILL) or crash, and could stop nothing itself.
+    With ``cpu`` the reaper pins itself to that CPU before it starts the command, which is so born pinned, it and
+    all it starts (reaper.py ``pin``).
     """
-    return [sys.executable, "-I", "-S", str(REAPER), f"--parent={os.getpid()}", *command]
+    pinned = [f"--cpu={cpu}"] if cpu is not None else []
+    return [sys.executable, "-I", "-S", str(REAPER), f"--parent={os.getpid()}", *pinned, *command]
 
 
 #: Variables of the referee's environment its bots are handed: ``ARENA_LOG_LEVEL=DEBUG arena match ...`` sets the
@@ -292,6 +297,7 @@ class ProcessHandle:
         self.output_pipe = os.fstat(output.get_extra_info("pipe").fileno()).st_ino
         self.pump = asyncio.create_task(pump_log(self.proc.stdout, log_path))
         self.log_path = log_path
+        self.cpu: int | None = None  # the CPU it is pinned to (ProcessLauncher's pin_cpus)
 
     def send_control(self, line: str) -> None:
         """Hand a bot started with a control pipe one line (its next match); BrokenPipeError if it is gone."""
@@ -354,9 +360,26 @@ class ProcessHandle:
 
 
 class ProcessLauncher:
-    """Each bot in its own process group (its own session), with resource limits, killed with all it started."""
+    """Each bot in its own process group (its own session), with resource limits, killed with all it started.
+
+    ``pin_cpus``: each bot held to one CPU, as a container is (cpus.py chooses which): a bot that spreads its search
+    over threads no longer takes the cores its opponent would use. Where the platform cannot pin (macOS), bots run
+    unpinned and that is said once in the log; the CLI refuses the option there instead (``cpus.available``).
+    """
 
     name = "process"
+
+    def __init__(self, pin_cpus: bool = False) -> None:
+        self.pin_cpus = pin_cpus
+
+    def claim_cpu(self) -> CpuClaim | None:
+        """A CPU for the next bot, counted until it ends; None when not pinning."""
+        if not self.pin_cpus:
+            return None
+        if not cpus.available():
+            cpus.warn_unavailable()
+            return None
+        return cpus.claim()
 
     async def launch(self, spec: LaunchSpec) -> BotHandle:
         # Its folder made again if it went, not its parents: its caller made them (a ladder's data folder moved away as the
@@ -365,8 +388,17 @@ class ProcessLauncher:
         spec.home.mkdir(parents=True, exist_ok=True)
         # A pooled process learns each match's address from its control pipe: an address here would name no socket.
         extra = {"ARENA_CONTROL": "stdin", **spec.env} if spec.control else {"ARENA_ADDRESS": f"unix:{spec.seat_dir / 'referee.sock'}", **spec.env}
-        command = reaped(with_limits(resolve_command(spec.manifest.command)))
+        held = self.claim_cpu()
+        command = reaped(with_limits(resolve_command(spec.manifest.command)), held.cpu if held is not None else None)
         try:
-            return await start_process(*command, log_path=spec.log_path, control=spec.control, cwd=spec.bot_dir, env=bot_environment(spec.home, extra))
-        except (OSError, ValueError) as exc:  # ValueError: a NUL in an argument or the environment
-            raise LaunchError(f"could not start {spec.manifest.command!r}: {exc}") from None
+            handle = await start_process(*command, log_path=spec.log_path, control=spec.control, cwd=spec.bot_dir, env=bot_environment(spec.home, extra))
+        except BaseException as exc:
+            if held is not None:
+                held.release()  # not started (or cancelled as it started): its CPU is free again
+            if isinstance(exc, (OSError, ValueError)):  # ValueError: a NUL in an argument or the environment
+                raise LaunchError(f"could not start {spec.manifest.command!r}: {exc}") from None
+            raise
+        if held is not None:
+            handle.cpu = held.cpu
+            handle.exited.add_done_callback(lambda _: held.release())  # the reaper is gone, and all below it with it
+        return handle

@@ -16,7 +16,9 @@ above. A parent-death signal (PR_SET_PDEATHSIG) would not do: it fires when
 the *thread* that started this process ends, and the ladder starts bots from
 threads.
 
-Run as a file with the standard library alone (``python -I -S reaper.py [--parent=PID] COMMAND...``): it starts in a few milliseconds.
+With ``--cpu=N`` (after ``--parent``) it pins itself to CPU N before it starts the bot (``pin``).
+
+Run as a file with the standard library alone (``python -I -S reaper.py [--parent=PID] [--cpu=N] COMMAND...``): it starts in a few milliseconds.
 """
 
 from __future__ import annotations
@@ -105,8 +107,23 @@ def wait_for(bot: int, parent: int) -> int | None:
             return None
 
 
+def pin(cpu: int) -> None:
+    """Hold this process, and so the bot it is about to start and all the bot starts, to ``cpu``.
+
+    Done here, before the bot exists, it is race-free: a CPU mask is inherited by every thread and child, and the bot
+    has none yet. Set from the referee once the bot runs, it would miss the threads already started (a mask is a
+    thread's); a ``preexec_fn`` would run Python in a forked copy of the multi-threaded referee (see ``with_limits``).
+    """
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except (OSError, AttributeError) as exc:  # the CPU gone offline, or out of this process's cpuset, since it was chosen
+        print(f"[referee] cannot pin the bot to CPU {cpu}: {exc}; it runs on any", flush=True)
+
+
 def main(argv: list[str]) -> None:
     parent = int(argv.pop(0).removeprefix("--parent=")) if argv[:1] and argv[0].startswith("--parent=") else os.getppid()
+    if argv[:1] and argv[0].startswith("--cpu="):
+        pin(int(argv.pop(0).removeprefix("--cpu=")))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # exit_as may die of the bot's SIGXCPU, whose default dumps core
     signal.pthread_sigmask(signal.SIG_BLOCK, WAITED)  # from here a SIGTERM, or an ended child, waits for sigtimedwait
     if os.getppid() != parent:  # the referee died while this started: there is no one to play for

@@ -87,9 +87,10 @@ def check_plays(m: BotManifest, game_id: str) -> None:
         raise OptionError(f"bot {m.name} ({m.path}) does not play {game_id} (its games: {', '.join(m.games)}{hint})")
 
 
-def launcher_for(sandbox: str) -> Launcher:
+def launcher_for(sandbox: str, pin_cpus: bool = False) -> Launcher:
+    """The launcher of ``sandbox``; ``pin_cpus``: process bots each held to one CPU (a container has one already)."""
     if sandbox == "process":
-        return ProcessLauncher()
+        return ProcessLauncher(pin_cpus)
     if sandbox == "docker":
         from referee.server.sandbox import DockerLauncher
 
@@ -140,7 +141,7 @@ class BotPool:
     closes, then they are stopped).
     """
 
-    def __init__(self, log_dir: Path | None = None, max_idle: int = MAX_IDLE) -> None:
+    def __init__(self, log_dir: Path | None = None, max_idle: int = MAX_IDLE, pin_cpus: bool = False) -> None:
         self.tmp = Path(tempfile.mkdtemp(prefix="arena-pool-", dir=scratch_root()))
         #: The processes' own logs (each match's part is copied to the match's log). None: in the pool's folder, each
         #: removed with its process (a ladder's pool lives for months, and the logs' every match part is kept already).
@@ -150,7 +151,8 @@ class BotPool:
         self.max_idle = max_idle
         self.residents: list[_Resident] = []  # processes started and not yet stopped by the pool
         self._retiring: set[asyncio.Task[None]] = set()
-        self.launcher = ProcessLauncher()
+        #: ``pin_cpus``: each process held to one CPU for its whole life, chosen as it starts (not again per match).
+        self.launcher = ProcessLauncher(pin_cpus)
         self.started = 0  # processes launched, for the benchmarks
         #: The latest hand-outs (MAX_ASSIGNMENTS), kept after close(): (process number, bot key, deal). All of them were
         #: kept, a few hundred bytes each, for as long as a ladder ran.

@@ -1,0 +1,144 @@
+"""Process bots pinned to one CPU each (referee/server/cpus.py, the reaper's ``--cpu``, ``--pin-cpus``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from referee.server import cpus
+from referee.server.launchers import LaunchSpec, ProcessHandle, ProcessLauncher
+from referee.server.manifest import load_manifest
+from tests.support import SAMPLE_BOTS
+from tests.waiting import until
+
+pytestmark = pytest.mark.skipif(not cpus.available(), reason="pinning needs os.sched_setaffinity (Linux)")
+
+#: The CPUs the tests may use: an unpinned bot has them all.
+MINE = sorted(os.sched_getaffinity(0)) if cpus.available() else []
+two_cpus = pytest.mark.skipif(len(MINE) < 2, reason="needs two CPUs")
+
+#: Says the CPUs its main thread, a thread it starts and a process it starts may use, then plays at random.
+TELLING_BOT = """\
+import os, runpy, subprocess, sys, threading
+seen = []
+thread = threading.Thread(target=lambda: seen.append(sorted(os.sched_getaffinity(0))))
+thread.start()
+thread.join()
+code = "import os; print(sorted(os.sched_getaffinity(0)))"
+child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+print(f"cpus main={sorted(os.sched_getaffinity(0))} thread={seen[0]} child={child}", flush=True)
+runpy.run_path("random_bot.py", run_name="__main__")
+"""
+
+
+def telling_bot(tmp_path: Path, name: str, per_process: int = 1) -> Path:
+    bot = tmp_path / name
+    bot.mkdir()
+    (bot / "bot.py").write_text(TELLING_BOT)
+    shutil.copy(SAMPLE_BOTS / "random" / "bot.py", bot / "random_bot.py")
+    (bot / "bot.toml").write_text(
+        f'name = "{name}"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "bot.py"]\n'
+        f"matches_per_process = {per_process}\n"
+    )
+    return bot
+
+
+def cpus_told(log: Path) -> list[int]:
+    """The CPUs a telling bot said it may use; its thread and its child must say the same."""
+    found = re.search(r"^cpus main=\[(.*)\] thread=\[(.*)\] child=\[(.*)\]$", log.read_text(), re.MULTILINE)
+    assert found is not None, log.read_text()
+    main, thread, child = ([int(c) for c in group.split(", ")] for group in found.groups())
+    assert main == thread == child
+    return main
+
+
+def test_each_claim_takes_a_cpu_with_the_fewest_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {2, 5, 9})
+    before = cpus.pinned_now()
+    first = [cpus.claim() for _ in range(3)]
+    assert sorted(c.cpu for c in first) == [2, 5, 9]  # one each while there are enough
+    fourth = cpus.claim()
+    first[1].release()
+    fifth = cpus.claim()
+    assert fifth.cpu == first[1].cpu  # the one with no bot now
+    assert cpus.pinned_now()[fourth.cpu] - before.get(fourth.cpu, 0) == 2
+    for held in (*first, fourth, fifth):
+        held.release()
+    first[0].release()  # again: counted once
+    assert cpus.pinned_now() == before
+
+
+def test_with_one_cpu_every_bot_shares_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})
+    held = [cpus.claim() for _ in range(3)]
+    assert [c.cpu for c in held] == [3, 3, 3]
+    for c in held:
+        c.release()
+
+
+def launched(tmp_path: Path, bot: Path, seat: int = 0) -> LaunchSpec:
+    (tmp_path / f"seat{seat}").mkdir()
+    return LaunchSpec(seat, load_manifest(bot), bot, tmp_path / f"seat{seat}", tmp_path / f"home{seat}", {}, tmp_path / f"bot{seat}.log")
+
+
+def said_cpus(log: Path) -> bool:
+    return log.exists() and "cpus main=" in log.read_text()
+
+
+async def told_then_stopped(launcher: ProcessLauncher, spec: LaunchSpec) -> ProcessHandle:
+    """Start a telling bot, and stop it once it has said its CPUs (no referee serves it: it would try to connect)."""
+    handle = await launcher.launch(spec)
+    assert isinstance(handle, ProcessHandle)
+    await until("the bot to say its CPUs", lambda: said_cpus(spec.log_path))
+    await handle.stop(0)
+    return handle
+
+
+def test_a_pinned_bot_and_all_it_starts_run_on_one_cpu_until_it_ends(tmp_path: Path) -> None:
+    """Its thread and its child too; its CPU is counted while it runs, and free again once it has ended."""
+    bot = telling_bot(tmp_path, "teller")
+    before = cpus.pinned_now()
+
+    async def run() -> tuple[int | None, dict[int, int], dict[int, int]]:
+        launcher = ProcessLauncher(pin_cpus=True)
+        handle = await launcher.launch(launched(tmp_path, bot))
+        assert isinstance(handle, ProcessHandle)
+        running = cpus.pinned_now()
+        await until("the bot to say its CPUs", lambda: said_cpus(tmp_path / "bot0.log"))
+        await handle.stop(0)
+        return handle.cpu, running, cpus.pinned_now()
+
+    cpu, running, after = asyncio.run(run())
+    assert cpu in MINE and cpus_told(tmp_path / "bot0.log") == [cpu]
+    assert running[cpu] == before.get(cpu, 0) + 1
+    assert after == before
+
+
+def test_unpinned_by_default_a_bot_may_use_every_cpu(tmp_path: Path) -> None:
+    bot = telling_bot(tmp_path, "teller")
+
+    assert asyncio.run(told_then_stopped(ProcessLauncher(), launched(tmp_path, bot))).cpu is None
+    assert cpus_told(tmp_path / "bot0.log") == MINE
+
+
+def test_where_it_cannot_pin_the_launcher_says_so_once_and_plays_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(cpus, "available", lambda: False)
+    monkeypatch.setattr(cpus, "_warned", False)
+    bot = telling_bot(tmp_path, "teller")
+    launcher = ProcessLauncher(pin_cpus=True)
+
+    async def run() -> None:
+        for seat in (0, 1):
+            await told_then_stopped(launcher, launched(tmp_path, bot, seat))
+
+    with caplog.at_level(logging.WARNING, logger="referee.server.cpus"):
+        asyncio.run(run())
+    assert [r.getMessage() for r in caplog.records].count(f"{cpus.UNAVAILABLE}: process bots run on any CPU") == 1
+    assert cpus_told(tmp_path / "bot0.log") == cpus_told(tmp_path / "bot1.log") == MINE
