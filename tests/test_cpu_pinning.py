@@ -62,10 +62,11 @@ def test_each_claim_takes_a_cpu_with_the_fewest_bots(monkeypatch: pytest.MonkeyP
     before = cpus.pinned_now()
     first = [cpus.claim() for _ in range(3)]
     assert sorted(c.cpu for c in first) == [2, 5, 9]  # one each while there are enough
-    fourth = cpus.claim()
-    first[1].release()
+    fourth = cpus.claim()  # a CPU that now has two
+    freed = next(c for c in first if c.cpu != fourth.cpu)
+    freed.release()
     fifth = cpus.claim()
-    assert fifth.cpu == first[1].cpu  # the one with no bot now
+    assert fifth.cpu == freed.cpu  # the one with no bot now
     assert cpus.pinned_now()[fourth.cpu] - before.get(fourth.cpu, 0) == 2
     for held in (*first, fourth, fifth):
         held.release()
