@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import re
@@ -10,6 +11,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
 from referee.server import cpus
 from referee.server.launchers import LaunchSpec, ProcessHandle, ProcessLauncher
 from referee.server.manifest import load_manifest
@@ -18,6 +22,7 @@ from tests.waiting import until
 
 pytestmark = pytest.mark.skipif(not cpus.available(), reason="pinning needs os.sched_setaffinity (Linux)")
 
+runner = CliRunner()
 #: The CPUs the tests may use: an unpinned bot has them all.
 MINE = sorted(os.sched_getaffinity(0)) if cpus.available() else []
 two_cpus = pytest.mark.skipif(len(MINE) < 2, reason="needs two CPUs")
@@ -143,3 +148,56 @@ def test_where_it_cannot_pin_the_launcher_says_so_once_and_plays_on(
         asyncio.run(run())
     assert [r.getMessage() for r in caplog.records].count(f"{cpus.UNAVAILABLE}: process bots run on any CPU") == 1
     assert cpus_told(tmp_path / "bot0.log") == cpus_told(tmp_path / "bot1.log") == MINE
+
+
+def match(tmp_path: Path, *given: str) -> dict:  # type: ignore[type-arg]
+    a, b = telling_bot(tmp_path, "a"), telling_bot(tmp_path, "b")
+    args = ["match", "generals-war", str(a), str(b), "--seed", "1", "--json", "--log-dir", str(tmp_path / "logs"), "--replay", str(tmp_path / "r.json")]
+    result = runner.invoke(app, [*args, *given])
+    assert result.exit_code == 0, result.output
+    played: dict = json.loads(result.stdout.strip().splitlines()[-1])  # type: ignore[type-arg]
+    assert all(not seat["verdicts"] for seat in played["seats"])
+    return played
+
+
+@two_cpus
+def test_arena_match_with_pin_cpus_gives_its_two_bots_a_cpu_each(tmp_path: Path) -> None:
+    before = cpus.pinned_now()
+    played = match(tmp_path, "--pin-cpus")
+    told = [cpus_told(Path(seat["log"])) for seat in played["seats"]]
+    assert all(len(t) == 1 and t[0] in MINE for t in told)
+    assert told[0] != told[1]
+    assert cpus.pinned_now() == before  # both ended with the match
+
+
+def test_arena_match_leaves_its_bots_unpinned_by_default(tmp_path: Path) -> None:
+    played = match(tmp_path)
+    assert [cpus_told(Path(seat["log"])) for seat in played["seats"]] == [MINE, MINE]
+
+
+@two_cpus
+def test_arena_tournament_pins_pooled_and_fresh_processes(tmp_path: Path) -> None:
+    """A bot kept between matches (BotPool) holds its CPU for its process's life; the other is started per match."""
+    pooled, fresh = telling_bot(tmp_path, "pooled", per_process=2), telling_bot(tmp_path, "fresh")
+    logs = tmp_path / "logs"
+    before = cpus.pinned_now()
+    args = ["tournament", "generals-war", str(pooled), str(fresh), "-n", "2", "--seed", "1", "-j", "1", "--json", "--log-dir", str(logs)]
+    result = runner.invoke(app, [*args, "--pin-cpus"])
+    assert result.exit_code == 0, result.output
+    pool_logs = sorted(logs.glob("pool-pooled-*.log"))
+    fresh_logs = sorted(logs.glob("*-fresh.log"))
+    assert pool_logs and len(fresh_logs) == 2
+    assert all(len(cpus_told(log)) == 1 for log in [*pool_logs, *fresh_logs])
+    assert cpus.pinned_now() == before
+
+
+def test_pin_cpus_is_refused_where_it_would_do_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = str(SAMPLE_BOTS / "random")
+    for command in (["match", "generals-war", bot, bot], ["tournament", "generals-war", bot, bot]):
+        docker = runner.invoke(app, [*command, "--pin-cpus", "--sandbox", "docker", "--log-dir", str(tmp_path / "logs")])
+        assert docker.exit_code == 2 and "a container is held to one CPU already" in docker.stderr
+    monkeypatch.setattr(cpus, "available", lambda: False)  # as on macOS
+    for command in (["match", "generals-war", bot, bot], ["tournament", "generals-war", bot, bot]):
+        result = runner.invoke(app, [*command, "--pin-cpus", "--log-dir", str(tmp_path / "logs")])
+        assert result.exit_code == 2 and "--pin-cpus is not available here" in result.stderr
+    assert not (tmp_path / "logs").exists()  # refused before anything ran

@@ -23,6 +23,7 @@ from arena.cli.botkit import bot_app
 from arena.cli.clock import MAX_STRIKE_LIMIT, MoveTimeMs, StrikeLimit, TimeBankMs, seed_option
 from arena.cli.failing import fail
 from arena.cli.folders import removed_on_failure
+from arena.cli.pinning import PinCpus, check_pin_cpus
 from arena.cli.ladder import ladder_app
 from arena.cli import ladder_admin, ladder_bot  # noqa: F401  (their commands join ladder_app)
 from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
@@ -170,16 +171,18 @@ def match(
     strike_limit: StrikeLimit = 3,
     log_dir: Annotated[Path, typer.Option(help="Where bot logs go.")] = Path("replays/logs"),
     sandbox: Annotated[str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`).")] = "process",
+    pin_cpus: PinCpus = False,
 ) -> None:
     """Play one local match: a referee on a unix socket per seat and one process (or container) per bot."""
     from referee.server.session import TimeControl
 
-    run_match(game, bots, seed, parse_options(option), replay, as_json, TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, sandbox)
+    clock = TimeControl(move_time_ms, time_bank_ms, strike_limit)
+    run_match(game, bots, seed, parse_options(option), replay, as_json, clock, log_dir, sandbox, pin_cpus=pin_cpus)
 
 
 def run_match(
     game: str, bots: list[Path], seed: int | None, options: dict[str, str], replay: Path | None, as_json: bool, clock: TimeControl,
-    log_dir: Path, sandbox: str, keyboard: tuple[int, KeyboardPlayer] | None = None,
+    log_dir: Path, sandbox: str, keyboard: tuple[int, KeyboardPlayer] | None = None, pin_cpus: bool = False,
 ) -> None:
     """``arena match``, and ``arena play`` with ``keyboard``: the seat at the keyboard and its player."""
     from referee.server.runner import MatchSetup, launcher_for, prepare, run_local_match
@@ -193,8 +196,9 @@ def run_match(
         fail(str(exc))
     warn_stale(manifests)
     seed = seed if seed is not None else random.randrange(2**31)
+    check_pin_cpus(pin_cpus, sandbox)
     try:
-        launcher = launcher_for(sandbox)
+        launcher = launcher_for(sandbox, pin_cpus)
     except OptionError as exc:
         fail(str(exc))
     if keyboard is not None:

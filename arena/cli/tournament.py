@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arena.cli import running
 from arena.cli.clock import SEED_MAX, SEED_MIN, MoveTimeMs, StrikeLimit, TimeBankMs, seed_option
 from arena.cli.folders import removed_on_failure
+from arena.cli.pinning import PinCpus, check_pin_cpus
 from arena.cli.standings import print_crosstable, print_standings
 from arena.cli.verdicts import last_words, verdict_line
 from referee.core.game import OptionError, shown
@@ -71,6 +72,7 @@ def tournament(
     sandbox: Annotated[
         str, typer.Option(help="Run bots as local processes, or in Docker containers (see `arena sandbox build`): for bots you do not trust.")
     ] = "process",
+    pin_cpus: PinCpus = False,
     report_every: Annotated[
         int, typer.Option(help="Print the standings so far every this many games (0: only at the end), as cutechess's -ratinginterval.", min=0)
     ] = 0,
@@ -98,6 +100,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
     from referee.tournament.standings import SoFar
 
     options = parse_options(option)
+    check_pin_cpus(pin_cpus, sandbox)
     if sprt_model is not None and sprt_model not in MODELS:
         fail(f"unknown --sprt-model {sprt_model!r} (models: {', '.join(MODELS)})")
     given = {"--elo0": elo0, "--elo1": elo1, "--alpha": alpha, "--beta": beta, "--sprt-model": sprt_model}
@@ -131,6 +134,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
     config = TournamentConfig(
         game, list(bots), fmt, games, players, seed, options,
         TimeControl(move_time_ms, time_bank_ms, strike_limit), log_dir, replay_dir, concurrency, save, sandbox,
+        pin_cpus=pin_cpus,
     )  # fmt: skip
     test: Sprt | None = None
     saved_before, assumed = 0, []

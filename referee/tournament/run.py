@@ -68,6 +68,7 @@ class TournamentConfig:
     concurrency: int = 1
     save: Path | None = None  # each finished game kept here; a tournament run again with it goes on where it stopped
     sandbox: str = "process"  # or "docker": every bot in a container of the sandbox image
+    pin_cpus: bool = False  # each process bot held to one CPU (referee/server/cpus.py)
     #: Each bot folder's digest for ``save``, read once per tournament (saved.py ``describe``).
     digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
@@ -203,8 +204,8 @@ class _Player:
         self.saved = saved
         self.done = 0
         self.limit = asyncio.Semaphore(config.concurrency)
-        self.pool = BotPool(config.log_dir)
-        self.launcher = launcher_for(config.sandbox)
+        self.pool = BotPool(config.log_dir, pin_cpus=config.pin_cpus)
+        self.launcher = launcher_for(config.sandbox, config.pin_cpus)
 
     async def play(self, game: ScheduledGame) -> PlayedGame:
         kept = self.saved.get(game) if self.saved is not None else None
