@@ -20,7 +20,7 @@ from distributed import get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from ladder.db import shared_sessions
-from ladder.jobs import JobOutcome, MatchJob, play_job
+from ladder.jobs import PIN_CPUS, JobOutcome, MatchJob, play_job
 from ladder.release import code_release
 from ladder.worker import WorkerUnfit
 from referee.server.runner import BotPool
@@ -124,7 +124,7 @@ def run_dask_job(job: MatchJob) -> JobOutcome:
     loop = match_loop()
     with _loop_lock:
         if _pool is None:
-            _pool = BotPool()
+            _pool = BotPool(pin_cpus=PIN_CPUS)
     running = asyncio.run_coroutine_threadsafe(_tracked(play_job(make, job, worker_name(), _pool)), loop)
     return running.result()
 

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.books import Books, BooksGone
-from ladder.jobs import JobOutcome, MatchJob, play_job, record_elsewhere, record_head
+from ladder.jobs import PIN_CPUS, JobOutcome, MatchJob, play_job, record_elsewhere, record_head
 from ladder.release import code_release
 from referee.server.replay import ReplayHead
 from referee.server.runner import BotPool, LocalMatch
@@ -107,7 +107,7 @@ class LocalExecutor:
 
     async def start(self) -> None:
         if self.pooled:
-            self.pool = BotPool()  # the processes' logs in its own folder: each match's part is that seat's log
+            self.pool = BotPool(pin_cpus=PIN_CPUS)  # the processes' logs in its own folder: each match's part is that seat's log
         self.seats = asyncio.Semaphore(self.workers)
         self.recording, self._room = 0, None  # a ladder run again starts afresh, on its own event loop
         self._books_lock = asyncio.Lock()  # of this run's event loop

@@ -56,6 +56,9 @@ log = logging.getLogger("arena.ladder.jobs")
 FILES = "files"  # replays and logs as files under the ladder's data folder (one machine)
 DATABASE = "database"  # replays and logs as MatchFile rows (workers on any machine)
 REPLAY_FILE = "replay.json"
+#: Each process bot held to one CPU, as a container is (docs/ladder.md, "Is it fair?"); skipped, said once, where the
+#: platform cannot pin. Containers are held to one by Docker.
+PIN_CPUS = True
 #: Unpacking shipped bots: generous, since the archive was checked when it was submitted.
 SHIPPED = Limits(archive_bytes=64 * 1024 * 1024, unpacked_bytes=256 * 1024 * 1024, files=10000, ratio=100000)
 
@@ -288,7 +291,7 @@ async def play_job(
         # Most often a task Dask ran again after its worker left: that worker handed the match back as it stopped.
         return outcome("lost", not_started(make, job.match_id))
     try:
-        launcher = launcher_for(job.sandbox)
+        launcher = launcher_for(job.sandbox, PIN_CPUS)
     except OptionError as exc:  # this worker cannot run the sandbox (no Docker, no image): not the match's fault
         release(make, job.match_id, job.owner, count_attempt=True, error=f"worker {worker}: {exc}")
         return outcome("unfit", str(exc))

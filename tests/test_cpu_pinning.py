@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -201,3 +202,26 @@ def test_pin_cpus_is_refused_where_it_would_do_nothing(tmp_path: Path, monkeypat
         result = runner.invoke(app, [*command, "--pin-cpus", "--log-dir", str(tmp_path / "logs")])
         assert result.exit_code == 2 and "--pin-cpus is not available here" in result.stderr
     assert not (tmp_path / "logs").exists()  # refused before anything ran
+
+
+@two_cpus
+def test_the_ladder_pins_its_process_bots_by_default(tmp_path: Path) -> None:
+    """docs/ladder.md, "Is it fair?": as a container is held to one CPU, so is a process, each of a match on its own."""
+    from ladder.jobs import BotSource, play_job
+    from tests.ladder.test_handing_out import claimed_job
+
+    lad, job = claimed_job(tmp_path, "w")
+    tellers = tuple(BotSource(bot.version_id, folder=str(telling_bot(tmp_path, f"t{seat}"))) for seat, bot in enumerate(job.bots))
+    assert asyncio.run(play_job(lad.make, dataclasses.replace(job, bots=tellers), "here", just_claimed=True)).status == "recorded"
+    told = [cpus_told(log) for log in sorted((Path(job.data_dir) / "logs" / str(job.match_id)).glob("*.log"))]
+    assert len(told) == 2 and all(len(t) == 1 for t in told) and told[0] != told[1]
+
+
+def test_the_ladders_validation_matches_pin_as_its_matches_do(tmp_path: Path) -> None:
+    """A bot is validated as it will play (`arena bot check` plays these matches too)."""
+    from ladder.submissions import validation_matches
+
+    reason, log = asyncio.run(validation_matches(telling_bot(tmp_path, "teller"), ["generals-war"], tmp_path / "logs"))
+    assert reason == "", log
+    (tmp_path / "told.log").write_text(log)
+    assert len(cpus_told(tmp_path / "told.log")) == 1
