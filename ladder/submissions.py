@@ -24,7 +24,7 @@ from ladder.upload import Limits, UploadError, unpack
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import MANIFEST, BotManifest, ManifestError, check_built, load_manifest
-from referee.server.runner import MatchSetup, launcher_for, run_local_match
+from referee.server.runner import MatchSetup, run_local_match
 from referee.server.session import MatchRecord, TimeControl
 from referee.server.words import verdict_text
 
@@ -413,8 +413,8 @@ async def validation_matches(bot_dir: Path, games: list[str], log_dir: Path, san
     logs: list[str] = []
     for game in games:
         n = min(GAMES[game].spec.player_counts)
-        setup = MatchSetup(game, [bot_dir] + [SAMPLE_BOTS / "random"] * (n - 1), 1, {}, VALIDATION_TC, log_dir, sandbox)
-        played = await run_local_match(setup, launcher_for(sandbox, PIN_CPUS))  # pinned as the ladder's matches are
+        setup = MatchSetup(game, [bot_dir] + [SAMPLE_BOTS / "random"] * (n - 1), 1, {}, VALIDATION_TC, log_dir, sandbox, pin_cpus=PIN_CPUS)
+        played = await run_local_match(setup)
         log = played.logs[0].read_text(errors="replace") if played.logs[0].exists() else ""
         logs.append(f"--- validation match, {game} ---\n{log}")
         verdicts = played.record.result.seats[0].verdicts

@@ -60,6 +60,8 @@ class MatchSetup:
     #: The session's match id, which also begins each seat's log name; empty: a fresh random one. The ladder names
     #: each try of a match so that a try stopped half-way can remove the logs it wrote.
     match_id: str = ""
+    #: Process bots each held to one CPU (``launcher_for``), when no launcher is handed to ``run_local_match``.
+    pin_cpus: bool = False
 
 
 @dataclass
@@ -310,7 +312,7 @@ async def run_local_match(
     its process's log written during this match, copied to the seat's usual log file.
     """
     manifests = prepare(setup.game, setup.bot_dirs)
-    launcher = launcher or launcher_for(setup.sandbox)
+    launcher = launcher or launcher_for(setup.sandbox, setup.pin_cpus)
     game = game_class(setup.game)(len(manifests), setup.seed, setup.options)
     match_id = setup.match_id or secrets.token_hex(8)
     session = MatchSession(game, [m.name for m in manifests], setup.time_control, match_id=match_id)

@@ -43,11 +43,11 @@ def test_a_sandbox_that_breaks_after_it_was_looked_at_is_an_error_not_a_verdict(
     real = runner_module.launcher_for
     calls: list[str] = []
 
-    def breaks_after_the_first_look(sandbox: str) -> object:
+    def breaks_after_the_first_look(sandbox: str, pin_cpus: bool = False) -> object:
         calls.append(sandbox)
         if len(calls) > 1:
             raise SandboxError("the sandbox image arena-sandbox is missing; build it with `arena sandbox build`")
-        return real(sandbox)
+        return real(sandbox, pin_cpus)
 
     monkeypatch.setattr(runner_module, "launcher_for", breaks_after_the_first_look)
     result = runner.invoke(app, ["bot", "check", str(SAMPLE_BOTS / "random"), "--json"])

@@ -30,7 +30,7 @@ def test_a_version_that_cannot_be_validated_for_want_of_the_sandbox_is_the_ladde
     from ladder.submissions import NOT_COUNTED
     from referee.server.sandbox import SandboxError
 
-    def broken(sandbox: str) -> object:
+    def broken(sandbox: str, pin_cpus: bool = False) -> object:
         raise SandboxError("the sandbox image arena-sandbox is missing; build it with `arena sandbox build`")
 
     monkeypatch.setattr(runner, "launcher_for", broken)
