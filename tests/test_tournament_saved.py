@@ -391,13 +391,13 @@ def test_a_file_of_an_earlier_arena_which_did_not_name_the_rules_version_or_sand
     first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
     header, *games = save.read_text().splitlines(keepends=True)
     older = json.loads(header)
-    for key in ("rules_version", "sandbox"):
+    for key in ("rules_version", "sandbox", "pin_cpus"):
         del older["tournament"][key]
     save.write_text(json.dumps(older) + "\n" + games[0])  # one game saved of the four
     again = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save), "--json", "--log-dir", str(tmp_path / "logs")])
     assert again.exit_code == 0, again.output
     said = " ".join(again.stderr.split())
-    assert "going on from" in said and "written by an earlier Arena, which did not record the rules_version and the sandbox" in said, said
+    assert "going on from" in said and "written by an earlier Arena, which did not record the rules_version, the sandbox and the pin_cpus" in said, said
     assert json.loads(again.stdout.strip().splitlines()[-1])["standings"] == first["standings"]
     assert "rules_version" not in save.read_text().splitlines()[0]  # the header stays as it was
 
@@ -414,6 +414,21 @@ def test_games_saved_in_another_sandbox_are_another_tournament(tmp_path: Path, m
     monkeypatch.setattr(run, "launcher_for", lambda sandbox: None)  # Docker need not be here: the file is refused first
     said = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--sandbox", "docker", "--save", str(save))
     assert "sandbox 'process' there, 'docker' here" in said
+    assert save.read_bytes() == before
+
+
+def test_games_saved_with_pinned_cpus_are_another_tournament_than_unpinned(tmp_path: Path) -> None:
+    """Pinned, a bot that searches on many threads plays on one CPU, unpinned on every core: a file of pinned games
+    went on unpinned and mixed the two, as another clock would."""
+    from referee.server import cpus
+
+    if not cpus.available():
+        pytest.skip(cpus.UNAVAILABLE)
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save), "--pin-cpus")
+    before = save.read_bytes()
+    said = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    assert "pin_cpus True there, False here" in said, said
     assert save.read_bytes() == before
 
 

@@ -161,7 +161,9 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         said = "1 game saved there is" if saved_before == 1 else f"{saved_before} games saved there are"
         err.print(f"going on from {save}: {said} not played again", soft_wrap=True, markup=False)
     if assumed:
-        err.print(f"{save} was written by an earlier Arena, which did not record the {' and the '.join(assumed)}: its games are"
+        named = [f"the {key}" for key in assumed]
+        listed = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+        err.print(f"{save} was written by an earlier Arena, which did not record {listed}: its games are"
                   " taken to have been played under this run's", soft_wrap=True, markup=False)
     with removed_on_failure(log_dir, *([replay_dir] if replay_dir is not None else []), *([save.parent] if save is not None else [])):
         check_dir(log_dir, "--log-dir")

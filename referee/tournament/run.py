@@ -186,6 +186,7 @@ def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: boo
         "move_time_ms": c.move_time_ms, "time_bank_ms": c.time_bank_ms, "strike_limit": c.strike_limit,
         "rules_version": game_class(config.game).spec.rules_version,  # an arena update that changed the rules plays other games
         "sandbox": config.sandbox,  # a container's limits fail bots that play as processes, as another clock does
+        "pin_cpus": config.pin_cpus,  # a bot searching on threads plays on one CPU pinned, on every core not
     }  # fmt: skip
     written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
     return SavedGames(config.save, describe(settings, manifests, written, config.digests), hold)
