@@ -44,7 +44,7 @@ from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
-from ladder.web.cors import CrossOrigin
+from ladder.web.cors import CrossOrigin, read_leave
 from ladder.web.http import JsonOnly, PoliteHttp, refuse_unknown_parameters, revalidated
 from ladder.web.listing import BadCursor, cursor_match, matches_from, next_link, poll_cursor
 from ladder.web.routes import compress, page_not_found
@@ -201,7 +201,11 @@ def create_app(state: LadderState) -> FastAPI:
         """The ladder's own failure (the server logs its traceback): JSON under /api, as every other answer there, so
         that `arena ladder submit` does not take a plain-text 500 for a server that is not the ladder."""
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500)
+            # With the CORS leave (written outside every middleware): another site's dashboard could not read it.
+            return JSONResponse(
+                {"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500,
+                headers=read_leave(request.method, request.url.path),
+            )
         return Response("Internal Server Error", status_code=500, media_type="text/plain")
 
     told = [-OUTAGE_TOLD_S]  # when a request was last answered 503 for the database out of reach, as logged

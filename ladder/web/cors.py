@@ -46,6 +46,15 @@ def allowed(method: str, headers: str) -> str | None:
     return None
 
 
+def read_leave(method: str, path: str) -> dict[str, str]:
+    """The headers that let another site's page read an answer to ``method`` on ``path``; none where it may not.
+
+    For answers made outside the middleware: the ladder's 500, which Starlette writes outermost of all."""
+    if method in READ_METHODS and path.startswith("/api/"):
+        return {"Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED}
+    return {}
+
+
 class CrossOrigin:
     """The API's CORS, as the module says: leave to read for every origin, on GET and HEAD under ``/api/``."""
 
@@ -67,9 +76,7 @@ class CrossOrigin:
 
         async def opened(message: Message) -> None:
             if message["type"] == "http.response.start":
-                answer = MutableHeaders(scope=message)
-                answer["Access-Control-Allow-Origin"] = "*"
-                answer["Access-Control-Expose-Headers"] = EXPOSED
+                MutableHeaders(scope=message).update(read_leave(method, scope["path"]))
             await send(message)
 
         await self.app(scope, receive, opened)

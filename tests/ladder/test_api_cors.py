@@ -114,3 +114,18 @@ def test_the_most_specific_range_decides() -> None:
     assert not accepts_json("*/*, application/json;q=0")
     assert not accepts_json("application/*;q=0, */*")
     assert accepts_json("application/*;q=0, application/json")
+
+
+def test_the_ladders_own_failure_is_readable_by_another_sites_page(make: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starlette writes a 500 outside every middleware: it went without the leave, and a dashboard saw a CORS error
+    where the ladder said what failed."""
+    import ladder.api
+
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(ladder.api, "game_list", broken)
+    with TestClient(create_app(LadderState(make, tmp_path, tmp_path)), raise_server_exceptions=False) as client:
+        failed = client.get("/api/games", headers={"Origin": SITE})
+    assert failed.status_code == 500 and "internal error" in failed.json()["detail"], failed.text
+    assert failed.headers["access-control-allow-origin"] == "*", failed.headers
