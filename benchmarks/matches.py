@@ -74,6 +74,18 @@ def pooled_copies(bots: list[Path], tmp: Path, per_process: int) -> list[Path]:
     return out
 
 
+def ladder_pins() -> bool:
+    """Whether the ladder pins its process bots to a CPU each (ladder/jobs.py ``PIN_CPUS``, where the platform can): the
+    runner is timed the same way, so that the ladder's overhead over it holds no difference of pinning."""
+    from referee.server import cpus
+
+    try:
+        from ladder.jobs import PIN_CPUS
+    except Exception:  # noqa: BLE001 - the ladder is optional here
+        return False
+    return PIN_CPUS and cpus.available()
+
+
 def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool) -> tuple[float, int, int]:
     """Matches per minute of a round robin of ``bots`` (two-player General's War): (rate, matches timed, processes started).
 
@@ -85,7 +97,8 @@ def tournament_rate(bots: list[Path], games: int, concurrency: int, pooled: bool
     with tempfile.TemporaryDirectory(prefix="arena-bt-") as tmp:
         dirs = pooled_copies(bots, Path(tmp), 1000) if pooled else bots
         config = TournamentConfig(
-            "generals-war", dirs, games=games + concurrency, seed=7, time_control=TC, log_dir=Path(tmp) / "logs", concurrency=concurrency
+            "generals-war", dirs, games=games + concurrency, seed=7, time_control=TC, log_dir=Path(tmp) / "logs", concurrency=concurrency,
+            pin_cpus=ladder_pins(),
         )
         started = [0]
         done_at: list[tuple[float, int]] = []  # (when, processes started by then), per match done
