@@ -174,7 +174,7 @@ API_DESCRIPTION = (
     "`last_match`) is in seconds since the Unix epoch (UTC), a number with a fraction. A refusal is JSON, `{\"detail\": ...}`: a "
     "sentence, or for a parameter of the wrong type or range FastAPI's list of errors, each with `loc`, `msg` and `input`. "
     "A query parameter an endpoint does not take is refused (422). `/api/matches` pages by cursor (`before`, `after`), "
-    "naming the next page in its `Link` header; `after` lists in the order the ladder recorded the matches, for a poller. "
+    "naming the next page in its `Link` header; `after` lists in the order the ladder settled the matches, for a poller. "
     "Replays and frames carry an ETag (answered 304 to `If-None-Match`) and go gzipped to a client that takes it. "
     "HEAD is answered as GET, and `/api/...` with a trailing slash as without it. Another site's page may GET and HEAD "
     "(CORS: any origin, no credentials, no token, no write). A request whose `Accept` takes no JSON is refused (406)."
@@ -337,7 +337,7 @@ def create_app(state: LadderState) -> FastAPI:
         return queries.standings(db, known_game(game))
 
     @app.get(
-        "/api/matches", summary="Finished matches, the last to end first (after a cursor: as recorded), optionally of one game or one bot; paged by cursor", tags=["matches"],
+        "/api/matches", summary="Finished matches, the last to end first (after a cursor: as settled), optionally of one game or one bot; paged by cursor", tags=["matches"],
         response_model=list[MatchSummary], responses={200: {"headers": {"Link": {
             "description": 'On a full page, the next one (RFC 8288): `</api/matches?limit=20&before=425>; rel="next"`.', "schema": {"type": "string"},
         }}}},
@@ -348,14 +348,17 @@ def create_app(state: LadderState) -> FastAPI:
         limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="How many at most.")] = 20,
         before: Annotated[int | None, Query(ge=0, description="A match id from an earlier page: the matches that ended before it, newest first (the next page).")] = None,
         after: Annotated[int | None, Query(ge=0, description=(
-            "A match id already seen: the matches the ladder recorded after it, in the order it recorded them (to poll for new"
-            " ones: each is listed once, even one that ended before a match listed earlier); 0: from the first recorded."
+            "A match id the `after` feed gave: the matches the ladder settled after it (every match of a deal, once the last"
+            " of them is over), in the order it settled them, to poll for new ones: each is listed once, settled, with its"
+            " ranks, even one that ended before a match listed earlier. 0: from the first settled. A match not settled yet"
+            " (`settled` false on a page) is refused (422): it has no place in that order until its deal is over."
         ))] = None,
     ) -> list[dict[str, Any]]:
         """The finished matches (done, failed or cancelled) by end time, the later id first between two that ended
-        together; with ``after``, in the order the ladder recorded them instead, the first first. A full page's ``Link``
-        header names the next (``rel="next"``). A match listed with ``settled`` false gets its ranks, scores and
-        verdicts once every match of its deal is over: ask ``/api/matches/{id}`` again."""
+        together; with ``after``, only settled ones, in the order the ladder settled them instead, the first first. A full
+        page's ``Link`` header names the next (``rel="next"``). A match listed with ``settled`` false (without ``after``,
+        or with ``before``) gets its ranks, scores and verdicts once every match of its deal is over: ask
+        ``/api/matches/{id}`` again, or read it from the ``after`` feed, which lists it then."""
         if game is not None:
             known_game(game)
         if bot is not None:

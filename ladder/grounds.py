@@ -31,7 +31,7 @@ from sqlalchemy import make_url, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat
-from ladder.recorded import number_recorded
+from ladder.recorded import number_settled
 from referee.server.manifest import MANIFEST
 
 STORE = "bots"
@@ -181,7 +181,7 @@ def cancel_held(db: Session, version_id: int, error: str, at: float, queued_by: 
     if queued_by is not None:
         which = which.where(Match.created_at <= queued_by)
     done = db.scalars(which.values(status="cancelled", error=error, finished_at=at).returning(Match.id).execution_options(synchronize_session=False)).all()
-    number_recorded(db.connection(), done)  # last: the caller commits at once (ladder/recorded.py)
+    number_settled(db.connection(), done)  # last: the caller commits at once (ladder/recorded.py)
     return len(done)
 
 

@@ -150,8 +150,9 @@ class Match(Base):
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
-    #: Its place in the order the ladder recorded its finished matches, 1, 2, 3, ... (the order of the commits: not
-    #: that of ``finished_at``, a worker's clock read before it; ladder/recorded.py). None until finished.
+    #: Its place in the order the ladder settled its finished matches in, 1, 2, 3, ...: given to every match of a deal
+    #: in the commit that finishes the last of them (not in that of ``finished_at``, a worker's clock read before it;
+    #: ladder/recorded.py). None until its deal is settled.
     recorded: Mapped[int | None] = mapped_column(Integer, nullable=True)
     replay_path: Mapped[str | None] = mapped_column(String(512), nullable=True)  # None when the replay is a MatchFile
     error: Mapped[str] = mapped_column(Text, default="")

@@ -24,7 +24,7 @@ from ladder.db import database_time, unreachable
 from ladder.models import PENDING, UNPLAYED, BotVersion, Match, MatchFile, MatchSeat, Rating, RatingChange
 from ladder.ratings import Skill, set_ranks
 from ladder.ratings import update as rate
-from ladder.recorded import number_recorded
+from ladder.recorded import number_settled
 from ladder.scheduler import CHALLENGE, SEATS_HELD, UNRATED
 from ladder.suspension import SUSPEND_AFTER, announce
 from ladder.suspension import check as check_suspensions
@@ -118,7 +118,7 @@ def reap(make: sessionmaker[Session]) -> int:
             .where(Match.status == "running", Match.lease_expires < now)
             .values(status="queued", lease_owner=None, lease_expires=None, attempts=Match.attempts + 1)
         )
-        number_recorded(db.connection(), failed)
+        number_settled(db.connection(), failed)
         db.commit()
         return int(again.rowcount) + len(failed)  # type: ignore[attr-defined]
 
@@ -240,7 +240,7 @@ def record_outcome(
         if kind not in UNRATED:
             _rate(conn, match_id, game, deal, now)
         suspended = check_suspensions(conn, match_id, verdicts, suspend_after, kind)  # after _rate: its rating locks come first
-        number_recorded(conn, [match_id])  # last: its lock is held to the commit
+        number_settled(conn, [match_id])  # last: its lock is held to the commit; numbers the deal if this was its last match
         db.commit()
         announce(suspended)
         return True
@@ -372,7 +372,7 @@ def fail_match(make: sessionmaker[Session], match_id: int, owner: str, error: st
             .values(status="failed", error=error[:2000], lease_owner=None, lease_expires=None, finished_at=time.time())
         )
         if failed.rowcount == 1:  # type: ignore[attr-defined]
-            number_recorded(db.connection(), [match_id])
+            number_settled(db.connection(), [match_id])
         db.commit()
 
 
@@ -393,7 +393,7 @@ def release(make: sessionmaker[Session], match_id: int, owner: str, count_attemp
             )
         )
         if status == "failed" and changed.rowcount == 1:  # type: ignore[attr-defined]
-            number_recorded(db.connection(), [match_id])
+            number_settled(db.connection(), [match_id])
         db.commit()
         return bool(changed.rowcount == 1)  # type: ignore[attr-defined]
 

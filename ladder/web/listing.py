@@ -5,10 +5,12 @@ A cursor is a finished match, by id. ``before`` pages back in the order the page
 first, the later id first between two that ended together; it gives the matches after the cursor in that order (older),
 so that a page does not shift under a client as new matches land, where an offset counted from the newest did.
 
-``after`` is for a client polling for new results: it gives the matches the ladder recorded after the cursor, in the
-order it recorded them (``Match.recorded``, ladder/recorded.py), ``limit`` at a time, so that each is read once without
-reading the list again. By end time, a result written after one that ended later slipped past a poller that had read
-that one. ``after=0`` starts from the first match recorded."""
+``after`` is for a client polling for new results: it gives the matches the ladder settled after the cursor, in the
+order it settled them (``Match.recorded``, ladder/recorded.py: a deal's matches once the last of them is over, so each
+is listed with its ranks and scores), ``limit`` at a time, so that each is read once, complete, without reading the list
+again. By end time, a result written after one that ended later slipped past a poller that had read that one.
+``after=0`` starts from the first match settled. A match whose deal is not settled yet is no ``after`` cursor: it has
+no place in that order until then (``poll_cursor``)."""
 
 from __future__ import annotations
 
@@ -36,23 +38,32 @@ def cursor_match(db: Session, name: str, match_id: int) -> Match:
     return found
 
 
-#: ``after=0``: from the first match recorded.
+#: ``after=0``: from the first match settled.
 FROM_THE_START = 0
 
 
 def poll_cursor(db: Session, match_id: int) -> int:
-    """The place in the recorded order of the match an ``after`` cursor names (0 for ``FROM_THE_START``), or BadCursor."""
+    """The place in the settled order of the match an ``after`` cursor names (0 for ``FROM_THE_START``), or BadCursor:
+    also for a match a ``before`` page showed whose deal is not settled yet, which has no place in it until then. (Polled
+    from the last place so far instead, the same ``after`` asked again and again would start later each time, and skip
+    what settled in between.)"""
     if match_id == FROM_THE_START:
         return 0
     found = cursor_match(db, "after", match_id)
-    if found.recorded is None:  # a row finished by hand, outside the ladder: it has no place to poll from
-        raise BadCursor(f"after={match_id}: match {match_id} has no place in the order the ladder recorded its matches in")
-    return found.recorded
+    if found.recorded is not None:
+        return found.recorded
+    if not queries.settled(db, found):
+        raise BadCursor(
+            f"after={match_id}: match {match_id} is not settled yet (another match of its deal is still to play), so it has"
+            " no place in the after feed until it is; poll from a match the feed gave (or a settled one of a page), or from after=0"
+        )
+    # a row finished by hand, outside the ladder: it has no place to poll from
+    raise BadCursor(f"after={match_id}: match {match_id} has no place in the order the ladder settled its matches in")
 
 
 def matches_from(db: Session, game: str | None, bot: str | None, limit: int, before: Match | None, after: int | None) -> list[dict[str, Any]]:
     """The finished matches (of ``game``, of ``bot``) past a cursor: those that ended before ``before``, newest first,
-    or those recorded after place ``after`` in the recorded order (``poll_cursor``), in that order; ``limit`` at most."""
+    or those settled after place ``after`` in the settled order (``poll_cursor``), in that order; ``limit`` at most."""
     query = select(Match).where(Match.finished_at.is_not(None))
     if game:
         query = query.where(Match.game == game)

@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.models import FINISHED, Bot, BotVersion, Match, MatchSeat, Rating, User
-from ladder.recorded import number_recorded
+from ladder.recorded import number_settled
 from ladder.service import Ladder, LadderConfig
 from referee.games.registry import GAMES
 from tests.web.conftest import GAME, BackgroundServer
@@ -64,7 +64,7 @@ class Rows:
 
     def add_match(self, game: str, finished_at: float, winner: str, loser: str, status: str = "done") -> int:
         """A match of two seats, finished at ``finished_at`` (None while queued or running), in a deal of its own; a
-        finished one is recorded after every match added before it, whatever its end time (ladder/recorded.py)."""
+        finished one is settled after every match added before it, whatever its end time (ladder/recorded.py)."""
         with self.ladder.make() as db:
             ids = dict(db.execute(select(Bot.name, BotVersion.id).join(BotVersion, BotVersion.bot_id == Bot.id)).all())
             found = Match(game=game, seed=7, num_players=2, kind="rated", status=status, deal=f"d{len(self.finished)}-{winner}-{loser}-{finished_at}",
@@ -74,7 +74,7 @@ class Rows:
             done = status == "done"
             for seat, (bot, rank) in enumerate(((winner, 1), (loser, 2))):
                 db.add(MatchSeat(match_id=found.id, seat=seat, bot_version_id=ids[bot], rank=rank if done else None, score=3 - rank if done else None, verdicts=[]))
-            number_recorded(db.connection(), [found.id])
+            number_settled(db.connection(), [found.id])
             db.commit()
             if status in FINISHED:
                 self.finished.append((finished_at, found.id, game))
@@ -116,6 +116,7 @@ def hand_made(tmp: Path) -> Iterator[Rows]:
         db.execute(update(Match).where(Match.id == rows.cancelled).values(error=CANCELLED))
         twin = db.get_one(Match, rows.unsettled)
         db.execute(update(Match).where(Match.id == rows.running).values(deal=twin.deal))
+        db.execute(update(Match).where(Match.id == rows.unsettled).values(recorded=None))  # as the ladder leaves it, its twin playing
         db.commit()
     rows.queued = rows.add_match(GAME, now, "ace", "bee", status="queued")
     rows.add_match(OTHER, now - 120, "cat", "ace")

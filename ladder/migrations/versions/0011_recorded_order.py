@@ -1,11 +1,13 @@
-"""each finished match's place in the order the ladder recorded it: what /api/matches?after= lists by
+"""each settled match's place in the order the ladder settled them in: what /api/matches?after= lists by
 
 Revision ID: 0011
 Revises: 0010
 
 Listed after a cursor by end time, a match whose result was written after one that ended later (a recorder that waited
-on the ratings' locks, a worker's clock behind) was never seen by a poller that had read the other (ladder/recorded.py).
-The matches finished before this migration are numbered in the order they were listed in: by end time, then id.
+on the ratings' locks, a worker's clock behind) was never seen by a poller that had read the other; and a match listed
+before its deal was settled came with no ranks, and a poller was never told when they came (ladder/recorded.py). The
+finished matches of the deals settled before this migration are numbered in the order they were listed in: by end time,
+then id. Those of a deal with a match still to play are left unnumbered: they are numbered when that match finishes.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def upgrade() -> None:
     # finished matches once for each of them.
     op.execute(
         "UPDATE matches SET recorded = numbered.n"
-        " FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY finished_at, id) AS n FROM matches WHERE finished_at IS NOT NULL) AS numbered"
+        " FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY finished_at, id) AS n FROM matches WHERE finished_at IS NOT NULL"
+        " AND deal NOT IN (SELECT deal FROM matches WHERE status IN ('queued', 'running'))) AS numbered"
         " WHERE matches.id = numbered.id"
     )
     op.create_index("ix_matches_recorded", "matches", ["recorded"], unique=True)
