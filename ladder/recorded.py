@@ -48,15 +48,15 @@ RECORD_LOCK = int.from_bytes(b"recorded", "big") & (2**63 - 1)
 
 _MATCHES = cast(Table, Match.__table__)
 _LAST = _MATCHES.alias("numbered")
-_TWIN = _MATCHES.alias("twin")
+_TWIN, _OTHER = _MATCHES.alias("twin"), _MATCHES.alias("other")
 _TAKE_LOCK = select(func.pg_advisory_xact_lock(RECORD_LOCK))
 _DEALS = select(_TWIN.c.deal).where(_TWIN.c.id.in_(bindparam("ids", expanding=True)))
-#: The deals with a match still to play (along the status index, as ladder/queries.py UNSETTLED_DEALS).
-_UNSETTLED = select(_LAST.c.deal).where(_LAST.c.status.in_(PENDING))
+#: A match of the same deal still to play (along the deal index: the few matches of one deal, not every queued one).
+_PENDING_TWIN = select(_OTHER.c.id).where(_OTHER.c.deal == _MATCHES.c.deal, _OTHER.c.status.in_(PENDING)).exists()
 #: The matches of the deals of ``:ids`` that are settled (none of them left to play), finished and not yet numbered.
 _TO_NUMBER = (
     select(_MATCHES.c.id)
-    .where(_MATCHES.c.deal.in_(_DEALS), _MATCHES.c.deal.not_in(_UNSETTLED), _MATCHES.c.recorded.is_(None), _MATCHES.c.finished_at.is_not(None))
+    .where(_MATCHES.c.deal.in_(_DEALS), ~_PENDING_TWIN, _MATCHES.c.recorded.is_(None), _MATCHES.c.finished_at.is_not(None))
     .order_by(_MATCHES.c.id)
 )
 #: One match numbered, if finished and not yet numbered: the highest number so far, read in the same statement (on
