@@ -19,6 +19,7 @@ import contextlib
 import errno
 import hashlib
 import logging
+import os
 import secrets
 import shutil
 import socket
@@ -47,6 +48,7 @@ from ladder.worker import Claimed, claim_next, fail_match, public_error, record_
 from referee.core.game import OptionError
 from referee.server.manifest import load_manifest
 from referee.server.replay import ReplayHead, compact_replay_json
+from referee.server import cpus
 from referee.server.launchers import Launcher
 from referee.server.runner import BotPool, LocalMatch, MatchSetup, launcher_for, run_local_match
 from referee.server.session import TimeControl
@@ -56,9 +58,9 @@ log = logging.getLogger("arena.ladder.jobs")
 FILES = "files"  # replays and logs as files under the ladder's data folder (one machine)
 DATABASE = "database"  # replays and logs as MatchFile rows (workers on any machine)
 REPLAY_FILE = "replay.json"
-#: Each process bot held to one CPU, as a container is (docs/ladder.md, "Is it fair?"); skipped, said once, where the
-#: platform cannot pin. Containers are held to one by Docker.
-PIN_CPUS = True
+#: Each process bot held to one CPU, as a container is (docs/ladder.md, "Is it fair?"), unless ARENA_PIN_CPUS=0; skipped,
+#: said once, where the platform cannot pin. Containers are held to one by Docker.
+PIN_CPUS = cpus.ladder_setting(os.environ)
 #: Unpacking shipped bots: generous, since the archive was checked when it was submitted.
 SHIPPED = Limits(archive_bytes=64 * 1024 * 1024, unpacked_bytes=256 * 1024 * 1024, files=10000, ratio=100000)
 

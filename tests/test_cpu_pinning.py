@@ -225,3 +225,30 @@ def test_the_ladders_validation_matches_pin_as_its_matches_do(tmp_path: Path) ->
     assert reason == "", log
     (tmp_path / "told.log").write_text(log)
     assert len(cpus_told(tmp_path / "told.log")) == 1
+
+
+@pytest.mark.parametrize(
+    "value,pins", [(None, True), ("", True), ("1", True), ("yes", True), ("On", True), ("0", False), ("false", False), (" no ", False)]
+)
+def test_arena_pin_cpus_turns_the_ladders_pinning_on_or_off(value: str | None, pins: bool) -> None:
+    """Pinning cost the ladder's throughput on the 2-core host (benchmarks/CHANGES.md, fortieth round): an operator who
+    trusts the bots may turn it off, on each machine that plays (a Dask worker reads its own)."""
+    assert cpus.ladder_setting({} if value is None else {cpus.LADDER_SWITCH: value}) is pins
+
+
+def test_an_arena_pin_cpus_that_is_no_yes_or_no_is_refused_naming_it() -> None:
+    with pytest.raises(ValueError, match="ARENA_PIN_CPUS='sometimes'"):
+        cpus.ladder_setting({cpus.LADDER_SWITCH: "sometimes"})
+    said = runner.invoke(app, ["ladder", "serve", "--help"], env={cpus.LADDER_SWITCH: "sometimes"})
+    assert said.exit_code == 2 and "ARENA_PIN_CPUS='sometimes'" in " ".join(said.output.split()), said.output
+
+
+def test_the_ladder_reads_arena_pin_cpus_where_it_starts() -> None:
+    import subprocess
+    import sys
+
+    code = "import ladder.jobs as jobs; print(jobs.PIN_CPUS)"
+    for value, shown in (("0", "False"), ("1", "True")):
+        env = {**os.environ, cpus.LADDER_SWITCH: value}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout.strip()
+        assert out == shown, (value, out)

@@ -65,7 +65,12 @@ def _options(
     ] = False,
 ) -> None:
     # A bug report or a ladder's bot author needs to say which Arena they run; `arena --version` was an error.
-    pass
+    from referee.server import cpus
+
+    try:  # read when the ladder's modules are imported: a traceback from deep in `arena ladder serve` otherwise
+        cpus.ladder_setting(os.environ)
+    except ValueError as exc:
+        fail(str(exc))
 
 
 def check_dir(path: Path, flag: str) -> None:

@@ -18,6 +18,7 @@ import os
 import random
 import threading
 from collections import Counter
+from collections.abc import Mapping
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,21 @@ _warned = False
 _draw = random.Random()
 
 UNAVAILABLE = "pinning bots to CPUs needs os.sched_setaffinity (Linux); this platform has none"
+#: The environment variable that turns the ladder's pinning off (``0``) or on (``1``, the default): ladder/jobs.py.
+LADDER_SWITCH = "ARENA_PIN_CPUS"
+_SAID = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def ladder_setting(environ: Mapping[str, str]) -> bool:
+    """Whether the ladder pins its process bots, as ``ARENA_PIN_CPUS`` in ``environ`` says (unset or blank: it does);
+    ValueError naming the variable for a value that is no yes or no. A variable, not an option of `arena ladder
+    serve`: a Dask worker on another machine reads its own, as it does ARENA_COMPILED."""
+    value = environ.get(LADDER_SWITCH, "").strip()
+    if not value:
+        return True
+    if value.lower() not in _SAID:
+        raise ValueError(f"{LADDER_SWITCH}={value!r}: 1 pins each process bot of the ladder to one CPU (the default), 0 does not")
+    return _SAID[value.lower()]
 
 
 def available() -> bool:
