@@ -292,7 +292,7 @@ def wire(r: Report) -> None:
 
 
 def matches(r: Report) -> None:
-    from benchmarks.matches import arena_match_seconds, ladder_rate, sample_bots_for, tournament_rate
+    from benchmarks.matches import arena_match_seconds, ladder_pins, ladder_rate, sample_bots_for, tournament_rate
 
     r.add(
         "## 3. Matches",
@@ -336,6 +336,8 @@ def matches(r: Report) -> None:
         "tournament is. Claims and recording are done by the ladder's books process (ladder/books.py), as `arena ladder serve` does",
         "by default. With `matches_per_process` the ladder keeps bot processes between",
         "matches but never hands one process both matches of a duplicate pair (the same deal).",
+        "Bot processes pinned to a CPU each in both runners" if ladder_pins() else "Bot processes unpinned in both runners",
+        "(the ladder pins unless `ARENA_PIN_CPUS=0`; `benchmarks.matches.ladder_pins`).",
         "",
         "| runner | bot processes | matches/min | processes started while timed |",
         "|---|---|---|---|",
