@@ -1,4 +1,4 @@
-"""The Assassination Game rulings AS-39 to AS-49, AS-52, AS-55 and AS-58 (docs/games/assassination.md): scoring, the end of a round and of the game."""
+"""The Assassination Game rulings AS-39 to AS-49, AS-52, AS-55, AS-58 and AS-60 (docs/games/assassination.md): scoring, the end of a round and of the game."""
 
 from __future__ import annotations
 
@@ -427,3 +427,28 @@ def test_as55_each_detention_of_the_police_officer_costs_again_each_bad_guy_deta
     rest = [c for c in changes(ended) if c[2] != ScoreReason.PRESIDENT_UNHARMED]
     assert rest.count((0, 1, ScoreReason.BAD_GUY_DETAINED)) == 1, "one bad guy, detained twice: +1 once"
     assert rest.count((by, -2, reason)) == 2, "each detention, each attempt costs 2"
+
+
+def test_as60_a_killed_president_ends_the_round_after_the_stages_questions() -> None:
+    """AS-60: the blast kills the president; the bomber's question comes first, then the round ends, with its detention and an escape."""
+    g = make()
+    g.rng = Loaded([3])  # an enclosed room, unhurt president: 3 kills him (AS-27)
+    to_event_stage(g)
+    place(g, 3, R.HALL)  # the bomber has been in the hall (AS-26)
+    for c in (1, 3):
+        place(g, c, R.COURTYARD)  # the police officer is with the bomber when it goes off
+    place(g, 2, R.PUBLIC_EXIT)  # the sniper stands in the way out
+    place(g, 0, R.TOWER)
+    put_president(g, R.HALL)
+    events = act(g, [3], {3: TakeAction(ActionKind.DETONATE, None, R.HALL)})
+    assert g.president.status == PresidentStatus.KILLED
+    assert of(events, RoundEnded) == [] and g.phase == Phase.REACTION  # the question first
+    events = react(g, [1])
+    assert of(events, PieceDetained) and g.pieces[3].room == R.HOLDING_CELL
+    ended = of(events, RoundEnded)
+    assert [e.outcome for e in ended] == [RoundOutcome.ASSASSINATED]
+    assert g.phase == Phase.ROUND_OVER and g.turn == 1  # no further turn
+    changes = {(c.seat, c.reason): c.points for c in ended[0].changes}
+    assert changes[(2, ScoreReason.PRESIDENT_KILLED)] == 3 and changes[(3, ScoreReason.PRESIDENT_KILLED)] == 3
+    assert changes[(0, ScoreReason.BAD_GUY_DETAINED)] == 1 and changes[(1, ScoreReason.BAD_GUY_DETAINED)] == 1
+    assert changes[(2, ScoreReason.ESCAPED)] == 2 and (3, ScoreReason.ESCAPED) not in changes  # the bomber is in the cell
