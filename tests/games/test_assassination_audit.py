@@ -269,3 +269,24 @@ def test_as59_a_president_left_on_his_route_walks_on_along_it() -> None:
     t.put_president(g, R.PUBLIC_EXIT)
     t.turn(g)  # nobody moves him: he walks by himself
     assert g.president.room == R.PODIUM
+
+
+def test_as61_walking_by_himself_the_president_never_enters_the_helipad_or_the_bunker() -> None:
+    """He started on the helipad; the agent led him into the bunker, then could lead him no more. Off his route, he
+    walks to the podium through the public exit, as every route from the bunker does; the engine went back through
+    the helipad, one of the two equally short ways, by the grid's order."""
+    g = t.make(start=R.HELIPAD, route_die=3)
+    assert g.president.route == (R.HALL, R.COURTYARD, R.PODIUM)
+    t.put_president(g, R.BUNKER)
+    walked = []
+    while g.president.room != R.PODIUM:
+        walked += [(e.from_room, e.to_room, e.by_secret_service) for e in of(t.turn(g), PresidentMoved)]
+    assert walked == [
+        (R.BUNKER, R.PUBLIC_EXIT, False),
+        (R.PUBLIC_EXIT, R.HALL, False),
+        (R.HALL, R.COURTYARD, False),  # back on his route
+        (R.COURTYARD, R.PODIUM, False),
+    ]
+    for room, next_room in ((R.HELIPAD, R.HALL), (R.BUNKER, R.PUBLIC_EXIT), (R.HEALTH_SERVICES, R.HALL)):
+        t.put_president(g, room, speech_given=True)  # after the speech, the shortest way to the exit (AS-12)
+        assert g._auto_president_room() == next_room, room

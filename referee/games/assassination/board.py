@@ -47,7 +47,7 @@ OPPOSITE: Final = {
 
 #: Rooms where an explosion is in the open air (AS-29).
 OPEN_AIR: Final = frozenset({Room.COURTYARD, Room.HELIPAD})
-#: Rooms the president walks through on his way to the podium (AS-10).
+#: Rooms the president walks through by himself without an incident, on his route or his own way (AS-10, AS-61).
 WALK: Final = frozenset({Room.COURTYARD, Room.HALL, Room.PODIUM, Room.PUBLIC_EXIT, Room.HEALTH_SERVICES})
 #: Rooms the president may be moved into after an incident or by the Secret Service (AS-13).
 ESCORT: Final = frozenset(POSITION) - {Room.TOWER, Room.SECURITY_OFFICE, Room.HOLDING_CELL}

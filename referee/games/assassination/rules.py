@@ -78,7 +78,7 @@ SPEC = GameSpec(
     summary="Secret identities around a president's visit: anonymous moves with marked cards, a sniper, a bomber, the Secret Service and the police.",
     score="points, every round's summed",
     rules_file="assassination.txt",
-    rules_version=6,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35); 5: the bad cop who kills the reporter loses 4 (AS-41); 6: a president left on his route by the agent walks on along it (AS-59)
+    rules_version=7,  # 2: the sniper's and the cell's questions (AS-22, AS-31, AS-53), a killed reporter's cards (AS-54); 3: the bomber's company when it went off (AS-28); 4: no arrest for shooting first at the agent (AS-35); 5: the bad cop who kills the reporter loses 4 (AS-41); 6: a president left on his route by the agent walks on along it (AS-59); 7: walking by himself without an incident he never enters the helipad or the bunker (AS-61)
     options=(
         OptionSpec("target_score", 15, "The game ends after the round in which a player reaches this score.", minimum=1, maximum=1000),
         OptionSpec("max_rounds", 20, "The game ends after this many rounds whatever the scores.", minimum=1, maximum=200),
@@ -397,10 +397,10 @@ class Assassination(Game[Action]):
                 return pres.route[0]
             if room in pres.route:  # on his route, wherever the agent left him: on along it (AS-59)
                 return pres.route[pres.route.index(room) + 1]
-            return board.toward(room, (Room.PODIUM,))
+            return board.toward(room, (Room.PODIUM,), board.WALK)  # through the rooms he walks through (AS-61)
         if room in board.PHOTO_OP[:-1]:
             return board.PHOTO_OP[board.PHOTO_OP.index(room) + 1]
-        return board.toward(room, (Room.PUBLIC_EXIT,))
+        return board.toward(room, (Room.PUBLIC_EXIT,), board.WALK)
 
     def _move_president(self, to: Room, by_ss: bool) -> list[Event]:
         pres = self.president
