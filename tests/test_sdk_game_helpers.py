@@ -275,10 +275,15 @@ def test_a_builder_refuses_a_value_of_the_wrong_type_by_its_fields_name(build: A
     assert str(refused.value) == said
 
 
-@pytest.mark.parametrize("module", [lc, asn], ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("module", [gw, gl, ga, lc, asn], ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 def test_every_helper_of_a_game_says_in_help_what_it_does(module: Any) -> None:
-    """docs/bots.md sends an author to ``help(arena_sdk.games.<game>)`` for the helpers it does not name: the builders
-    (``lc.attack``, ``asn.react``...) and card tests (``lc.is_face``, ``asn.is_action``) said nothing there."""
+    """docs/bots.md sends an author to ``help(arena_sdk.games.<game>)`` (any game's) for the helpers it does not name,
+    the builders with the decision each answers: Glory's and Generals & Assassins' builders and card tests
+    (``gl.thwart``, ``ga.decline``, ``gl.is_soldier``), and ``gw.target``, said nothing there."""
     helpers = [n for n, f in inspect.getmembers(module, inspect.isfunction) if f.__module__ == module.__name__ and not n.startswith("_")]
-    assert len(helpers) > 10
+    assert len(helpers) > 3
     assert [n for n in helpers if not (getattr(module, n).__doc__ or "").strip()] == []
+    builders = [n for n in helpers if n != "sample" and str(inspect.signature(getattr(module, n)).return_annotation).endswith(".Action")]
+    assert builders
+    choices = {d.message_type.name for d in module.pb.Decision.DESCRIPTOR.fields}
+    assert [n for n in builders if not any(c in getattr(module, n).__doc__ for c in choices)] == []

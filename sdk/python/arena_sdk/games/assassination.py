@@ -153,7 +153,7 @@ def allegiance(bad_cop: bool) -> asn.Action:
 
 
 def movement(card: Any) -> asn.Action:
-    """Play this movement card (a card or its id)."""
+    """The answer to a MovementChoice: play this movement card of ``playable`` (a card or its id)."""
     return asn.Action(play_movement=asn.PlayMovement(card_id=card_id(card)))
 
 
@@ -165,7 +165,7 @@ def move_president(room: int | str) -> asn.Action:
 
 
 def event(card: Any) -> asn.Action:
-    """Play this event card (a card or its id)."""
+    """The answer to an EventChoice: play this event card of ``playable`` (a card or its id)."""
     return asn.Action(play_event=asn.PlayEvent(card_id=card_id(card)))
 
 

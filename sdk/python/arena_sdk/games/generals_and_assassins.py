@@ -44,38 +44,47 @@ def value(card: Any) -> int:
 
 
 def is_general(card: Any) -> bool:
+    """True for a Jack, Queen or King: a General (an attack needs at least one)."""
     return 11 <= int(card.rank) <= 13
 
 
 def is_soldier(card: Any) -> bool:
+    """True for a club from ace to ten: a Soldier."""
     return int(card.suit) == CLUBS and int(card.rank) <= 10
 
 
 def is_fighter(card: Any) -> bool:
+    """True for a General or a Soldier: a card that may attack, defend or assist."""
     return is_general(card) or is_soldier(card)
 
 
 def is_land(card: Any) -> bool:
+    """True for a spade from ace to ten: Land."""
     return int(card.suit) == SPADES and int(card.rank) <= 10
 
 
 def is_money(card: Any) -> bool:
+    """True for a diamond from ace to ten: Money."""
     return int(card.suit) == DIAMONDS and int(card.rank) <= 10
 
 
 def is_health(card: Any) -> bool:
+    """True for a heart from ace to ten: Health."""
     return int(card.suit) == HEARTS and int(card.rank) <= 10
 
 
 def is_assassin(card: Any) -> bool:
+    """True for a joker: an Assassin."""
     return int(card.rank) == JOKER
 
 
 def is_ace(card: Any) -> bool:
+    """True for an ace: discarded, it takes any other cards with it."""
     return int(card.rank) == ACE
 
 
 def total(cards: Iterable[Any]) -> int:
+    """The summed ``value`` of these cards."""
     return sum(value(c) for c in cards)
 
 
@@ -83,51 +92,58 @@ def total(cards: Iterable[Any]) -> int:
 
 
 def attack(target: int, cards: Iterable[Any]) -> ga.Action:
-    """Attack ``target`` with these generals and soldiers (cards or ids)."""
+    """The answer to a TurnChoice: attack ``target`` (one of ``targets``) with these generals and soldiers (cards or ids)."""
     return ga.Action(attack=ga.Attack(target=whole(target, "target", "a seat"), card_ids=ids(cards)))
 
 
 def assassinate(target: int, card: Any) -> ga.Action:
+    """The answer to a TurnChoice: assassinate ``target`` (one of ``targets``) with this joker of ``assassins``, played alone."""
     return ga.Action(assassinate=ga.Assassinate(target=whole(target, "target", "a seat"), card_id=card_id(card)))
 
 
 def buy_land(money: Iterable[Any], lands: Iterable[Any]) -> ga.Action:
-    """Pay with ``money`` for ``lands`` (cards or ids), as a pair from ``purchases`` or ``sample_purchase``."""
+    """The answer to a TurnChoice: pay with ``money`` for ``lands`` (cards or ids), as a pair from ``purchases`` or ``sample_purchase``."""
     return ga.Action(buy_land=ga.BuyLand(money_ids=ids(money), land_ids=ids(lands)))
 
 
 def heal(card: Any) -> ga.Action:
+    """The answer to a TurnChoice: discard this card of ``health`` to regain its value in HP (up to 50)."""
     return ga.Action(heal=ga.Heal(card_id=card_id(card)))
 
 
 def discard(cards: Iterable[Any]) -> ga.Action:
+    """The answer to a TurnChoice: discard one card of ``hand``, or several with an ace among them."""
     return ga.Action(discard=ga.Discard(card_ids=ids(cards)))
 
 
 def offer_lands(offers: Mapping[int, Iterable[Any]] | None = None) -> ga.Action:
-    """Offers as {seat: lands (cards or ids)}; None or {} offers nothing (seats with no lands are left out)."""
+    """The answer to an OfferChoice: {seat: lands (cards or ids)}; None or {} offers nothing (seats with no lands are left out)."""
     made = [(s, ids(lands)) for s, lands in sorted((offers or {}).items())]
     return ga.Action(offer_lands=ga.OfferLands(offers=[ga.Offer(seat=s, land_ids=land_ids) for s, land_ids in made if land_ids]))
 
 
 def assist(side: int, card: Any) -> ga.Action:
-    """``side`` is ``ATTACKER`` or ``DEFENDER``."""
+    """The answer to an AssistChoice: this card of ``cards`` joins ``side``, ``ATTACKER`` or ``DEFENDER``."""
     return ga.Action(assist=ga.Assist(side=side, card_id=card_id(card)))  # type: ignore[arg-type]
 
 
 def decline() -> ga.Action:
+    """The answer to an AssistChoice or an AssassinChoice: take no part."""
     return ga.Action(decline=ga.Decline())
 
 
 def defend(cards: Iterable[Any] = ()) -> ga.Action:
+    """The answer to a DefenceChoice: these generals and soldiers of ``cards`` defend (none: no cards)."""
     return ga.Action(defend=ga.Defend(card_ids=ids(cards)))
 
 
 def play_assassin(card: Any) -> ga.Action:
+    """The answer to an AssassinChoice: play this joker of ``assassins`` (to block, or to try again)."""
     return ga.Action(play_assassin=ga.PlayAssassin(card_id=card_id(card)))
 
 
 def start_round() -> ga.Action:
+    """The answer to a NextRoundChoice: start the next round (its only action)."""
     return ga.Action(start_round=ga.StartRound())
 
 

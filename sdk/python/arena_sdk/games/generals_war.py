@@ -22,16 +22,17 @@ Phase = gw.Phase
 
 
 def reveal(cards: Iterable[Any] = ()) -> gw.Action:
-    """Reveal these generals (cards or ids); none reveals nothing."""
+    """The answer to a RevealChoice: reveal these generals of ``revealable`` (cards or ids); none reveals nothing."""
     return gw.Action(reveal_generals=gw.RevealGenerals(card_ids=ids(cards)))
 
 
 def target(seat: int) -> gw.Action:
+    """The answer to a TargetChoice: attack ``seat``, one of its ``targets``."""
     return gw.Action(choose_target=gw.ChooseTarget(target=whole(seat, "target", "a seat")))
 
 
 def squad(cards: Iterable[Any]) -> gw.Action:
-    """Play this squad (cards or ids)."""
+    """The answer to a SquadChoice: play this squad of ``playable`` (cards or ids)."""
     return gw.Action(play_squad=gw.PlaySquad(card_ids=ids(cards)))
 
 

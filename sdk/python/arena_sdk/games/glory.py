@@ -31,26 +31,32 @@ def value(card: cards_pb2.Card) -> int:
 
 
 def is_general(card: cards_pb2.Card) -> bool:
+    """True for a Jack, Queen or King: a General (an attack needs at least one)."""
     return card.rank in (JACK, QUEEN, KING)
 
 
 def is_assassin(card: cards_pb2.Card) -> bool:
+    """True for a joker: an Assassin."""
     return card.rank == JOKER
 
 
 def is_soldier(card: cards_pb2.Card) -> bool:
+    """True for a club from ace to ten: a Soldier."""
     return card.suit == CLUBS and card.rank <= 10
 
 
 def is_land(card: cards_pb2.Card) -> bool:
+    """True for a spade from ace to ten: Land."""
     return card.suit == SPADES and card.rank <= 10
 
 
 def is_money(card: cards_pb2.Card) -> bool:
+    """True for a diamond from ace to ten: Money."""
     return card.suit == DIAMONDS and card.rank <= 10
 
 
 def is_health(card: cards_pb2.Card) -> bool:
+    """True for a heart from ace to ten: Health."""
     return card.suit == HEARTS and card.rank <= 10
 
 
@@ -60,6 +66,7 @@ def half_up(v: int) -> int:
 
 
 def total(cards: Iterable[cards_pb2.Card]) -> int:
+    """The summed ``value`` of these cards."""
     return sum(value(c) for c in cards)
 
 
@@ -67,61 +74,73 @@ def total(cards: Iterable[cards_pb2.Card]) -> int:
 
 
 def buy_land(lands: Iterable[Any], money: Iterable[Any]) -> gl.Action:
+    """The answer to a TurnChoice: play ``lands`` from hand into the Domain, paid with ``money`` from the Treasury worth at least as much."""
     return gl.Action(buy_land=gl.BuyLand(land_ids=ids(lands), money_ids=ids(money)))
 
 
 def conquer_land(target: int, cards: Iterable[Any], money: Iterable[Any] = ()) -> gl.Action:
+    """The answer to a TurnChoice: take the lowest Land of ``target`` (one of ``conquer_targets``) with Generals and Soldiers, and ``money`` as Mercenaries."""
     return gl.Action(conquer_land=gl.ConquerLand(target=whole(target, "target", "a seat"), card_ids=ids(cards), money_ids=ids(money)))
 
 
 def attack_king(target: int, cards: Iterable[Any], money: Iterable[Any] = ()) -> gl.Action:
+    """The answer to a TurnChoice: attack the King of ``target`` (one of ``king_targets``) with Generals and Soldiers, and ``money`` as Mercenaries."""
     return gl.Action(attack_king=gl.AttackKing(target=whole(target, "target", "a seat"), card_ids=ids(cards), money_ids=ids(money)))
 
 
 def assassinate(target: int, cards: Iterable[Any]) -> gl.Action:
+    """The answer to a TurnChoice: attempt an assassination of ``target`` (one of ``king_targets``) with one or more jokers."""
     return gl.Action(assassinate=gl.Assassinate(target=whole(target, "target", "a seat"), card_ids=ids(cards)))
 
 
 def heal(card: Any) -> gl.Action:
+    """The answer to a TurnChoice: discard this card of ``health`` to regain half its value, rounded up, in HP."""
     return gl.Action(heal=gl.Heal(card_id=card_id(card)))
 
 
 def discard(cards: Iterable[Any]) -> gl.Action:
+    """The answer to a TurnChoice: discard one card of ``hand``, or any number with an Ace among them."""
     return gl.Action(discard=gl.Discard(card_ids=ids(cards)))
 
 
 def pass_turn() -> gl.Action:
+    """The answer to a TurnChoice whose hand is empty (``can_pass``): do nothing."""
     return gl.Action(pass_turn=gl.PassTurn())
 
 
 def offers(offers_by_seat: Mapping[int, Iterable[Any]] | None = None) -> gl.Action:
-    """Offers for assistance: {seat: cards from your Domain and Treasury} (an empty list is a bare appeal)."""
+    """The answer to an OfferChoice: {seat: cards from your Domain and Treasury} (an empty list is a bare appeal; none offers nothing)."""
     made = [gl.Offer(seat=seat, card_ids=ids(cards)) for seat, cards in sorted((offers_by_seat or {}).items())]
     return gl.Action(make_offers=gl.MakeOffers(offers=made))
 
 
 def assist(seat: int, cards: Iterable[Any]) -> gl.Action:
-    """Assist ``seat`` (the attacker or the defender) with Generals and Soldiers."""
+    """The answer to an AssistChoice: assist ``seat`` (the attacker or the defender) with Generals and Soldiers of ``playable``."""
     return gl.Action(assist=gl.Assist(seat=whole(seat, "seat", "a seat"), card_ids=ids(cards)))
 
 
 def decline_assist() -> gl.Action:
+    """The answer to an AssistChoice: assist neither side."""
     return gl.Action(decline_assist=gl.DeclineAssist())
 
 
 def defend(cards: Iterable[Any] = ()) -> gl.Action:
+    """The answer to a DefendChoice: these Generals and Soldiers of ``playable`` defend (none: no cards)."""
     return gl.Action(defend=gl.Defend(card_ids=ids(cards)))
 
 
 def thwart(cards: Iterable[Any] = ()) -> gl.Action:
+    """The answer to a ThwartChoice: exactly ``required`` jokers of ``assassins`` thwart the mini-round; none let it through."""
     return gl.Action(thwart=gl.Thwart(card_ids=ids(cards)))
 
 
 def more_assassins(cards: Iterable[Any] = ()) -> gl.Action:
+    """The answer to a MoreAssassinsChoice: one or more jokers for the next mini-round; none stop (the attempt fails)."""
     return gl.Action(more_assassins=gl.MoreAssassins(card_ids=ids(cards)))
 
 
 def start_round() -> gl.Action:
+    """The answer to a StartRoundChoice: start the next round (its only action)."""
     return gl.Action(start_round=gl.StartRound())
 
 

@@ -104,7 +104,7 @@ def place_general(card: Any) -> lc.Action:
 
 
 def swap(card: Any) -> lc.Action:
-    """Diamonds castle: put this card of ``swappable`` under the draw pile and draw; the same decision comes again."""
+    """The answer to an AttackChoice or a DefendChoice with a diamonds castle: put this card of ``swappable`` under the draw pile and draw; the same decision comes again."""
     return lc.Action(swap_card=lc.SwapCard(card_id=card_id(card)))
 
 
