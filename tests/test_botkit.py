@@ -215,6 +215,23 @@ def test_the_python_guides_example_passes_over_a_kit(tmp_path: Path) -> None:
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
 
 
+
+def test_a_kits_test_says_in_words_why_a_bot_drew_a_verdict(tmp_path: Path) -> None:
+    """A bot answering with an illegal action failed its kit's test with pytest's cut repr of the verdict messages
+    (``assert [[kind: ILLEG... hand"\\n, ...]] == [[], []]``): it now says them as `arena match` does."""
+    bot = tmp_path / "illegal"
+    new("illegal", "--game", "glory", "--dir", str(bot))
+    source = (bot / "bot.py").read_text()
+    act = "        return random_action(request, self.rng)\n"
+    assert act in source
+    (bot / "bot.py").write_text(source.replace(act, "        return glory.heal(9999)\n").replace("random_action, run\n", "random_action, run\nfrom arena_sdk.games import glory\n"))
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "without_a_penalty", str(bot)],
+        cwd=bot, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert tests.returncode == 1, tests.stdout[-3000:] + tests.stderr[-2000:]
+    assert re.search(r"seed 1, seat \d: illegal action at decision \d+: card 9999 is not a Health card in hand", tests.stdout), tests.stdout[-3000:]
+
 @needs_node
 def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Path) -> None:
     """docs/typescript.md's "Writing a bot" pasted over the bot.ts of a glory kit: its build and test pass."""
