@@ -165,6 +165,14 @@ def test_a_final_refusal_ends_the_bot_at_once_and_says_why(lang: str, code: grpc
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_both_sdks_say_the_result_in_the_same_words(lang: str, ts_bot: Path | None, referees: list[ScriptedReferee]) -> None:
+    """The Python SDK logged its result as a list of tuples (``match over: [(0, 1), (1, 2)]``), the TypeScript one in words."""
+    referees.append(ref := ScriptedReferee([START, RESULT, "hold"]))
+    proc = run_bot(lang, ts_bot, match_env(ref))
+    assert proc.returncode == 0 and "INFO match over: seat 0 rank 1, seat 1 rank 2\n" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("end", [*PASSING, None], ids=lambda c: c.name if c else "ended-without-result")
 def test_any_other_end_of_a_stream_is_reconnected(lang: str, end: grpc.StatusCode | None, ts_bot: Path | None, referees: list[ScriptedReferee]) -> None:
     """A stream that fails with any other status, or ends (OK) before the result, is followed by a new one, which plays on."""

@@ -171,7 +171,7 @@ def play(bot: Bot, address: str, match_id: str, token: str, reconnect_seconds: f
 
 
 def _log_result(result: pb.MatchResult) -> None:
-    log.info("match over: %s", [(s.seat, s.rank) for s in result.seats])
+    log.info("match over: %s", ", ".join(f"seat {s.seat} rank {s.rank}" for s in result.seats))
 
 
 def _play_from_control(bot: Bot) -> None:
