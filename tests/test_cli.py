@@ -211,6 +211,19 @@ def test_a_verdict_names_the_decision_it_was_given_at(tmp_path: Path) -> None:
     assert crash["kind"] == "CRASH" and said is not None and crash["decision"] == int(said[1]) > 0
 
 
+def test_a_run_of_one_verdict_is_counted_in_the_table(tmp_path: Path) -> None:
+    """A bot refused 20 times a decision filled the verdicts' column with 80 "illegal action@N", wrapped down the
+    screen; each run of one kind at one decision is now said once, with its count."""
+    from tests.test_faults import faulty_bot
+
+    args = ["match", "generals-war", str(faulty_bot(tmp_path, "illegal_forever")), RANDOM, "--seed", "1", "--strike-limit", "1",
+            "--move-time-ms", "10000", "--time-bank-ms", "0", "--replay", str(tmp_path / "a.json"), "--log-dir", str(tmp_path / "logs")]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.stdout.splitlines() if "faulty-illegal-forever" in line and "│" in line)
+    assert re.search(r"│ illegal action@(\d+) ×21, illegal action@(\d+) ×21, forfeit@\2 +│$", row), result.stdout
+
+
 def test_a_command_the_shell_cannot_find_is_named_as_such(tmp_path: Path) -> None:
     """Exit code 127 with "with an SDK, call run" sent an author who misspelt "python" hunting in their code."""
     bot = tmp_path / "typo"

@@ -29,11 +29,11 @@ from arena.cli import ladder_admin, ladder_bot  # noqa: F401  (their commands jo
 from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
 from arena.cli.stale import warn_stale
-from arena.cli.verdicts import last_words, verdict_line
+from arena.cli.verdicts import last_words, verdict_cell, verdict_line
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError, check_built
-from referee.server.words import verdict_json, verdict_text
+from referee.server.words import verdict_json
 
 if TYPE_CHECKING:
     from arena.cli.keyboard import KeyboardPlayer
@@ -243,8 +243,7 @@ def run_match(
     for column in ("seat", "bot", "rank", "score", "verdicts"):
         table.add_column(column)
     for s in seats:
-        verdicts = ", ".join(f"{verdict_text(v['kind'])}@{v['decision']}" for v in s["verdicts"]) or "-"
-        table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdicts)
+        table.add_row(str(s["seat"]), str(s["bot"]), str(s["rank"]), f"{s['score']:g}", verdict_cell(s["verdicts"]))
     console.print(table)
     console.print(f"replay: {path if saved else '(not written)'}   logs: {log_dir}/", soft_wrap=True, markup=False)  # paths whole, to copy
     for s in seats:

@@ -15,6 +15,19 @@ def verdict_line(verdict: dict[str, Any]) -> str:
     return f"{verdict_text(verdict['kind'])} at decision {verdict['decision']}: {verdict['detail']}"
 
 
+def verdict_cell(verdicts: list[dict[str, Any]]) -> str:
+    """``illegal action@4 ×20, timeout@6, forfeit@6``: a seat's verdicts (their JSON) for a table's cell, a run of one
+    kind at one decision counted once, so that a bot refused 20 times a decision is not a column of 80 lines."""
+    runs: list[tuple[str, int]] = []
+    for v in verdicts:
+        said = f"{verdict_text(v['kind'])}@{v['decision']}"
+        if runs and runs[-1][0] == said:
+            runs[-1] = (said, runs[-1][1] + 1)
+        else:
+            runs.append((said, 1))
+    return ", ".join(said if count == 1 else f"{said} ×{count}" for said, count in runs) or "-"
+
+
 def last_words(log: Path) -> str | None:
     """The last line a crashed bot wrote (a Python traceback's ends with the exception; a Node stack's frames,
     "at ...", follow the error, so they are passed over): its exit code alone names no cause."""
