@@ -54,6 +54,8 @@ def bot_archive(path: Path) -> bytes:
         size, limit = path.stat().st_size, Limits().archive_bytes
         if size > limit:  # refused before it is read: a mistaken multi-gigabyte file was read whole first
             raise UploadError(f"the archive is {size} bytes; the limit is {limit}")
+        if not zipfile.is_zipfile(path):  # bot.py or bot.toml given for its folder: sent, the ladder said "not a zip archive"
+            raise UploadError(f"{path} is neither a bot directory nor a .zip of one: give the bot's folder, the one with its {MANIFEST}")
         return path.read_bytes()
     raise UploadError(f"{path}: no such directory or file")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Annotated
 
@@ -42,7 +43,7 @@ def check(
     try:
         data = bot_archive(bot)
     except UploadError as exc:
-        if not (bot.is_dir() or bot.is_file()):  # no bot at all (a mistyped path): an error, not a verdict
+        if not (bot.is_dir() or zipfile.is_zipfile(bot)):  # no bot at all (a mistyped path, its bot.py): an error, not a verdict
             fail(str(exc))
         # A folder the ladder's limits refuse (more files or bytes than it takes, a link): rejected, as its zip would be.
         data, refused = b"", str(exc)

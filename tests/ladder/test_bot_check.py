@@ -145,6 +145,11 @@ def test_a_folder_the_ladders_limits_refuse_would_be_rejected_as_its_zip_would(t
 def test_wrong_input_is_an_error_not_a_verdict(tmp_path: Path) -> None:
     result = runner.invoke(app, ["bot", "check", str(tmp_path / "nowhere")])
     assert result.exit_code == 2 and "no such directory or file" in result.stderr
+    # The bot's script or manifest for its folder was read as the archive: "would be rejected: not a zip archive".
+    for given in ("bot.py", "bot.toml"):
+        result = runner.invoke(app, ["bot", "check", str(SAMPLE_BOTS / "random" / given)])
+        assert result.exit_code == 2 and "is neither a bot directory nor a .zip of one: give the bot's folder" in result.stderr
+        assert "would be rejected" not in result.stdout
     result = runner.invoke(app, ["bot", "check", str(SAMPLE_BOTS / "random"), "--sandbox", "vm"])
     assert result.exit_code == 2 and "unknown sandbox 'vm'" in result.stderr
 
