@@ -744,3 +744,13 @@ def test_the_printed_table_counts_each_bots_forfeits_not_its_games(monkeypatch: 
     printed.print_result(data, Path("the-logs"))
     said = " ".join(recorded.export_text().split())
     assert "forfeited games: flaky (1) — see the bot logs in the-logs/" in said and "steady (" not in said
+
+
+def test_a_bot_that_won_every_result_is_told_why_it_has_no_elo() -> None:
+    """A head-to-head or SPRT of wins only has no finite Elo: it read "Elo n/a", which looked like a missing figure."""
+    for counts, score in (([0, 0, 0, 0, 3], 1.0), ([3, 0, 0, 0, 0], 0.0)):
+        found = estimate(counts, PENTANOMIAL)
+        assert found is not None and found.elo is None and found.score == score
+        said = elo_text(found.elo, found.margin, found.los, found.score)
+        assert said.startswith("Elo n/a (every result a " + ("win" if score else "loss") + ": no finite estimate)"), said
+    assert elo_text(None, None, None) == "Elo n/a"  # no score given: nothing to say why

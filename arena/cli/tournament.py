@@ -386,9 +386,14 @@ def _elo_json(found: EloEstimate) -> dict[str, Any]:
     return {"samples": found.samples, "score": found.score, "elo": found.elo, "elo_margin": found.margin, "los": found.los}
 
 
-def elo_text(elo: float | None, margin: float | None, los: float | None) -> str:
-    """"Elo +70 ± 112 (95%), LOS 97.3%": cutechess and fastchess users read a match's result so."""
-    said = "Elo n/a" if elo is None else f"Elo {round(elo) + 0:+d}" + (f" ± {margin:.0f} (95%)" if margin is not None else " (± too wide to tell)")
+def elo_text(elo: float | None, margin: float | None, los: float | None, score: float | None = None) -> str:
+    """"Elo +70 ± 112 (95%), LOS 97.3%": cutechess and fastchess users read a match's result so. Without a finite Elo
+    (``elo`` None), ``score`` says why: every result a win, or every one a loss."""
+    if elo is None:
+        why = {1.0: "every result a win", 0.0: "every result a loss"}.get(score) if score is not None else None
+        said = "Elo n/a" if why is None else f"Elo n/a ({why}: no finite estimate)"
+    else:
+        said = f"Elo {round(elo) + 0:+d}" + (f" ± {margin:.0f} (95%)" if margin is not None else " (± too wide to tell)")
     return said if los is None else f"{said}, LOS {los:.1%}"
 
 
@@ -426,14 +431,14 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
     if h is not None:
         unit = "duplicate pair" if h["counted_by"] == "pair" else "game"
         counted = f"{h['samples']} {unit}{'' if h['samples'] == 1 else 's'}"
-        say(f"[bold]{escape(h['bot'])} vs {escape(h['opponent'])}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'])}")
+        say(f"[bold]{escape(h['bot'])} vs {escape(h['opponent'])}[/]: score {h['score']:.1%} over {counted}, {elo_text(h['elo'], h['elo_margin'], h['los'], h['score'])}")
     s = data.get("sprt")
     if s is not None:  # short lines, each saying one thing, as fastchess prints its result: one long line was cut anywhere
         say(f"[bold]SPRT[/] ({s['model']}, elo0={s['elo0']:g}, elo1={s['elo1']:g}, α={s['alpha']:g}, β={s['beta']:g}): [bold]{escape(s['summary'])}[/]")
         say(f"LLR {s['llr']:+.3f}, bounds [{s['lower']:+.3f}, {s['upper']:+.3f}]")
         say(f"games {s['games']} ({s['pairs']} pairs), W-D-L {s['wins']}-{s['draws']}-{s['losses']}")
         say(f"pairs scoring 0, ¼, ½, ¾, 1: {escape(str(s['pentanomial']))}")
-        say(f"score {s['score']:.3f}, {elo_text(s['elo'], s.get('elo_margin'), s.get('los'))}")
+        say(f"score {s['score']:.3f}, {elo_text(s['elo'], s.get('elo_margin'), s.get('los'), s['score'])}")
 
 
 def say(text: str) -> None:
