@@ -157,6 +157,27 @@ def test_a_bot_whose_command_names_a_missing_program_or_script_is_told_to_build_
     check_built(load_manifest(folder))  # an option's value is the interpreter's business, whatever it ends with
 
 
+def test_a_misspelt_script_is_told_its_near_name_not_to_build_the_bot(tmp_path: Path) -> None:
+    """`command = ["python", "bott.py"]` was told to build the bot first, though a Python script is run as it is."""
+    folder = bot(tmp_path, 'command = ["python", "bott.py"]\n')
+    (folder / "bot.py").write_text("")
+    with pytest.raises(ManifestError, match=r"names bott.py, which is not in the bot's folder \(did you mean bot.py\?\)"):
+        check_built(load_manifest(folder))
+    (folder / "bot.toml").write_text(HEAD + 'command = ["python", "lib/mian.py"]\n')
+    (folder / "lib").mkdir()
+    (folder / "lib" / "main.py").write_text("")
+    with pytest.raises(ManifestError, match=r"did you mean lib/main.py\?"):
+        check_built(load_manifest(folder))
+    (folder / "bot.toml").write_text(HEAD + 'command = ["python", "player.py"]\n')  # nothing near: no build to run either
+    with pytest.raises(ManifestError, match=r"\(a bot's folder holds every file its command runs\)"):
+        check_built(load_manifest(folder))
+    # A missing bundle beside its source is still an unbuilt bot: main.ts is not what runs.
+    (folder / "bot.toml").write_text(HEAD + 'command = ["node", "main.js"]\n')
+    (folder / "main.ts").write_text("")
+    with pytest.raises(ManifestError, match=r"names main.js, which is not in the bot's folder \(build the bot first"):
+        check_built(load_manifest(folder))
+
+
 def test_a_command_whose_program_is_not_executable_is_refused_before_it_starts(tmp_path: Path) -> None:
     """The shell's "Permission denied" (exit code 126) was left in the bot's log alone."""
     folder = bot(tmp_path, 'command = ["./bot.py"]\n')

@@ -113,6 +113,26 @@ def has_build_script(folder: Path) -> bool:
     return isinstance(scripts, dict) and "build" in scripts
 
 
+#: What a build makes: a program (the command's first word), a bundle or an archive. A missing ``bot.py`` is a typo, not a step skipped.
+BUILT_SUFFIXES = (".js", ".mjs", ".cjs", ".jar")
+
+
+def _missing_hint(folder: Path, word: str, index: int) -> str:
+    """Why a file the command names may be missing: a near name the folder has, else an unbuilt bot when a build makes such files."""
+    near: list[str] = []
+    where = os.path.dirname(word)
+    with contextlib.suppress(OSError):  # no such folder, or not readable: no names to offer
+        suffix = os.path.splitext(word)[1]  # main.ts is no answer for a missing main.js: the bundle is what runs
+        names = [os.path.join(where, name) for name in os.listdir(folder / where) if os.path.splitext(name)[1] == suffix]
+        near = difflib.get_close_matches(word, names, n=1)
+    if near:
+        return f"did you mean {near[0]}?"
+    if index == 0 or word.endswith(BUILT_SUFFIXES):
+        how = " (npm run build)" if has_build_script(folder) else ""
+        return f"build the bot first{how}: a bot cannot build itself at run time"
+    return "a bot's folder holds every file its command runs"
+
+
 def check_built(manifest: BotManifest) -> None:
     """Refuse a bot whose command names a relative program or script its folder lacks, or a program it may not run (ManifestError).
 
@@ -127,11 +147,7 @@ def check_built(manifest: BotManifest) -> None:
             continue
         target = manifest.path / word
         if not os.path.lexists(target):
-            how = " (npm run build)" if has_build_script(manifest.path) else ""
-            raise ManifestError(
-                f"{manifest.path / MANIFEST}: its command names {word}, which is not in the bot's folder"
-                f" (build the bot first{how}: a bot cannot build itself at run time)"
-            )
+            raise ManifestError(f"{manifest.path / MANIFEST}: its command names {word}, which is not in the bot's folder ({_missing_hint(manifest.path, word, i)})")
         if i == 0 and target.is_file() and not os.access(target, os.X_OK):  # else the shell's "Permission denied", code 126
             raise ManifestError(
                 f"{manifest.path / MANIFEST}: its command runs {word}, which is not executable"
