@@ -101,6 +101,23 @@ def test_the_progress_bar_times_only_the_games_played_after_a_resume(tmp_path: P
     assert len(resets) == len(kept) == 2  # once for each saved game, none for the two played
 
 
+def test_a_resumed_tournament_reports_its_saved_games_once_not_a_line_per_interval(tmp_path: Path) -> None:
+    """--report-every 1 reprinted a report for every saved game at once when a tournament went on: 182 lines for 364 games."""
+    save = tmp_path / "games.jsonl"
+    args = ["tournament", "generals-war", GREEDY, RANDOM, "-n", "8", "--seed", "3", "--save", str(save), "--log-dir", str(tmp_path / "logs")]
+    assert runner.invoke(app, args).exit_code == 0
+    cut(save, 5)
+    result = runner.invoke(app, [*args, "--report-every", "2"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    said = [line.split(":")[0] for line in result.stderr.splitlines() if line.startswith("after ")]
+    # 2 and 4 fell due among the five saved games: one line at the first game played, the sixth; none at the last
+    assert said == ["after 6 of 8 games"]
+    cut(save, 3)
+    result = runner.invoke(app, [*args, "--report-every", "3"], env={"COLUMNS": "300"})
+    said = [line.split(":")[0] for line in result.stderr.splitlines() if line.startswith("after ")]
+    assert said == ["after 4 of 8 games", "after 6 of 8 games"]  # 3 was saved: said at 4; then every third as ever
+
+
 def refused(tmp_path: Path, *args: str) -> str:
     result = runner.invoke(app, ["tournament", "generals-war", *args, "--log-dir", str(tmp_path / "logs")])
     assert result.exit_code == 2, result.output

@@ -185,6 +185,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
 
         so_far = SoFar(len(labels))
         reached = [0, total]  # games done, planned: for the line a stopped tournament ends with
+        restored_report = [False]  # a report fell due among the saved games: said once, at the first game played afresh
 
         def advance(done: int, planned: int, played: Any) -> None:
             reached[:] = [done, planned]
@@ -195,7 +196,14 @@ card luck cancels. The result depends on the seed, never on --concurrency.
             else:
                 progress.update(task, completed=done, total=planned, description=description)
             so_far.add(played.scheduled.index, played.result)
-            if report_every and not as_json and done % report_every == 0 and done < planned:
+            if not report_every or as_json or done >= planned:
+                return
+            due = done % report_every == 0
+            if played.from_save:  # a resumed tournament's saved games come at once: their reports, one line each, said nothing new
+                restored_report[0] = restored_report[0] or due
+                return
+            if due or restored_report[0]:
+                restored_report[0] = False
                 width = err.width if err.is_terminal else None  # into a file: one line for each report, for a script
                 progress.console.print(interim_line(so_far, labels, done, planned, width), soft_wrap=True, highlight=False, markup=False)
 
