@@ -255,6 +255,18 @@ def test_g9_an_assistant_who_draws_the_last_card_ends_the_round_after_the_attack
     assert g.t.phase == Phase.ROUND_OVER
 
 
+def test_g9_a_waiting_attacker_who_draws_the_last_card_as_his_turn_starts_plays_that_turn_and_it_is_the_last() -> None:
+    g = table(2, ["Kc 2h 3h 4h 5h", "2c 3c 4c 5c 6c 7c 8c"], deck="8h 9h", turn=1)
+    g.t.waiting[0] = True  # a failed attacker: he draws back as his next turn starts (G-25)
+    events = g.apply(1, Discard((c("2c"),)))
+    assert g.t.hands[1][-1] == c("8h") and not payloads(events, RoundEnded), "seat 1 left a card in the deck"
+    assert g.t.hands[0] == cs("Kc 2h 3h 4h 5h 9h") and not g.t.deck, "the draw as his turn starts takes the last card"
+    assert g.t.phase == Phase.TURN and g.to_act() == (0,), "the turn is his, and he plays it with six cards"
+    events = g.apply(0, Discard((c("2h"),)))
+    assert payloads(events, RoundEnded)[0].reason == RoundEndReason.DECK_EMPTY
+    assert g.t.phase == Phase.ROUND_OVER, "the round ends after his turn: seat 1 does not play again"
+
+
 def test_g9_a_deck_that_runs_out_in_the_deal_ends_the_round_after_the_first_turn() -> None:
     g = Glory(2, 0)
     g.t = type(g.t)(2)
