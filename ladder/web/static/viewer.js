@@ -451,12 +451,13 @@
     return parts;
   }
 
-  function renderEvent(ev, current, rounds) {
+  /* An event of frame `at` (its step), marked as this step's by renderEvents. */
+  function renderEvent(ev, at, rounds) {
     const [kind, body] = kindOf(forKind(readForView(ev.event)));
     const seen = ev.visible_to;
     return el(
       "li",
-      { class: "event" + (current ? " now" : ""), dataset: { seq: ev.seq } },
+      { class: "event", dataset: { seq: ev.seq, frame: at } },
       el("span", { class: "seq" }, `${ev.seq}`),
       el("span", { class: "kind" }, label(kind)),
       " ",
@@ -521,12 +522,27 @@
     return box;
   }
 
+  /* The events list as drawn: the frames it was drawn from and the frames whose events it holds, 0 to `upTo`. A step
+     adds or removes the events of the steps between, where the whole list was drawn again at every step: at the end of
+     a long match (a Generals & Assassins game of a thousand events) a step took more than half a second, and autoplay
+     at 8x fell behind. Another view's frames draw it anew. */
+  const drawn = { frames: null, upTo: -1 };
+
   function renderEvents() {
     const list = $("events");
-    list.replaceChildren();
-    for (let i = 0; i <= step; i++) {
-      for (const ev of frames.frames[i].events) list.append(renderEvent(ev, i === step, (frames.frames[i].state || {}).rounds));
+    if (drawn.frames !== frames) {
+      list.replaceChildren();
+      Object.assign(drawn, { frames, upTo: -1 });
     }
+    for (const li of list.querySelectorAll(":scope > li:not(.event)")) li.remove(); // "no event yet"
+    const frameOf = (li) => Number(li.dataset.frame);
+    while (list.lastElementChild && frameOf(list.lastElementChild) > step) list.lastElementChild.remove(); // in step order
+    for (drawn.upTo = Math.min(drawn.upTo, step); drawn.upTo < step; drawn.upTo++) {
+      const i = drawn.upTo + 1;
+      for (const ev of frames.frames[i].events) list.append(renderEvent(ev, i, (frames.frames[i].state || {}).rounds));
+    }
+    for (const li of list.querySelectorAll(":scope > li.now")) li.classList.remove("now");
+    for (let li = list.lastElementChild; li && frameOf(li) === step; li = li.previousElementSibling) li.classList.add("now");
     // This step's events are the last ones listed (none later is drawn): the list ends with them, the earlier ones
     // above. Centred on the first of them, a step of many events (the last battle, the round's and the game's end)
     // left its end, who won and why, below the fold.
@@ -600,6 +616,7 @@
       frames = null;
       $("step-info").replaceChildren();
       $("events").replaceChildren();
+      drawn.frames = null;
     }
     try {
       if (!loaded.has(next)) loaded.set(next, await api(`${data.frames}?seat=${encodeURIComponent(next)}`));
