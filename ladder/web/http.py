@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
@@ -61,6 +62,11 @@ def many_valued(annotation: Any) -> bool:
     return origin in (Union, UnionType) and any(many_valued(a) for a in get_args(annotation))
 
 
+#: A path parameter's converter (``{match_id:arena_id}``), which is the router's business: the refusal names the address
+#: as the OpenAPI document does (``{match_id}``).
+CONVERTER = re.compile(r":[^{}]*}")
+
+
 def refuse_unknown_parameters(request: Request) -> None:
     """A dependency of every route: under /api/, a query parameter the endpoint does not take is refused (422) with
     the ones it takes, where it was ignored and a client's ``offset`` or ``page`` silently read the first page again."""
@@ -72,7 +78,7 @@ def refuse_unknown_parameters(request: Request) -> None:
     if unknown:
         names = ", ".join(repr(u) for u in unknown)
         offered = ", ".join(sorted(taken)) or "none"
-        raise HTTPException(422, f"unknown query parameter {names}: {route.path} takes {offered}")
+        raise HTTPException(422, f"unknown query parameter {names}: {CONVERTER.sub('}', route.path)} takes {offered}")
     given = [name for name, _ in request.query_params.multi_items()]
     twice = sorted({name for name in given if given.count(name) > 1 and not taken[name]})
     if twice:  # the last was read and the others dropped: ?seat=all&seat=0 answered seat 0's view

@@ -105,6 +105,9 @@ def test_a_bad_cursor_or_an_unknown_parameter_is_refused_by_name(rows: Rows, par
 def test_unknown_parameters_are_refused_on_every_endpoint_but_its_own_are_taken(rows: Rows) -> None:
     assert rows.get("/api/games/glory/standings", limit=5).json()["detail"] == "unknown query parameter 'limit': /api/games/{game}/standings takes none"
     assert "takes game, points" in rows.get("/api/bots/ace/history", game=GAME, point=3).json()["detail"]
+    # the address as the OpenAPI document names it, not with the router's converter ({match_id:arena_id})
+    said = rows.get(f"/api/matches/{rows.latest()[0]}/frames", view=0).json()["detail"]
+    assert said == "unknown query parameter 'view': /api/matches/{match_id}/frames takes seat"
     assert rows.get("/api/bots/ace/history", game=GAME, points=3).status_code == 200
     assert rows.get("/api/bots/ace/crosstable", game=GAME).status_code == 200
     assert rows.get("/api/matches", before=-1).status_code == 422  # a negative cursor, as FastAPI refuses a range
