@@ -203,3 +203,21 @@ def test_a_full_state_leaves_out_the_null_fields_a_seats_view_leaves_out(page: P
     with viewing(page, data, tmp_path):
         go_to_step(page, 1)
         assert shown(page, "#table [data-field={}]", "round", "final_turns_left", "fight", "last_battle") == [1, 0, 0, 0]
+
+
+def test_the_seed_is_shown_in_the_everything_view_only(page: Page, tmp_path: Path) -> None:
+    """The header's line read "seed N" in every view: every card of the deal follows from the seed (`arena match … --seed
+    N` deals them again), so a seat's view told what the seat never saw. It is in the everything view alone."""
+    seed = 918273645
+    with viewing(page, replay_data("glory", 3, seed), tmp_path) as url:
+        meta = page.locator("#match-meta")
+        for view, told in (("all", True), ("1", False), ("all", True), ("0", False)):
+            choose_view(page, view)
+            page.wait_for_function("document.getElementById('match-meta').textContent.includes('local')")
+            assert ("seed" in meta.inner_text()) == told and (str(seed) in page.content()) == told, view
+        assert meta.inner_text().startswith("Glory · local")  # the game and the match's kind, as in every view
+        page.goto("about:blank")
+        page.goto(f"{url}#view=2&step=3")  # opened at a seat's view by its address
+        page.wait_for_selector("body[data-mode='2'][data-step='3']")
+        page.wait_for_function("document.getElementById('match-meta').textContent !== ''")
+        assert str(seed) not in page.content()

@@ -609,6 +609,7 @@
         : `As ${seatText(Number(next))}: only what the referee sent that seat — its views, the events it was told, its own actions.`;
     $("mode-note").className = "mode-note small " + (next === "all" ? "everything" : "seat-view");
     seatCards();
+    drawMeta();
     $("table").replaceChildren(el("p", { class: "muted" }, "loading…"));
     // Until this view's frames are here, nothing is drawn: a step or an autoplay tick meanwhile would draw the
     // previous view's frames (everything, seat 1's hand) under this view's title.
@@ -629,13 +630,23 @@
     }
   }
 
+  let gameName = null; // the game's name, once the games are read
+
+  /* The line under the title: the game, its seed, the match's kind and end. The seed only in the everything view: every
+     card of the deal follows from it (`arena match GAME … --seed N` deals them again), which a seat's view keeps back. */
+  function drawMeta() {
+    const s = summary;
+    if (gameName === null) return;
+    const bits = [mode === "all" ? `seed ${s.seed}` : null, s.kind, s.finished_at ? `finished ${Arena.when(s.finished_at)}` : null].filter((bit) => bit);
+    $("match-meta").replaceChildren(local ? [gameName, ...bits].join(" · ") : el("span", {}, el("a", { href: `/games/${s.game}` }, gameName), " · " + bits.join(" · ")));
+  }
+
   function header() {
     const s = summary;
     $("match-title").textContent = local ? `Replay ${s.id}` : `Match #${s.id}`;
     Arena.gameName(s.game).then((name) => {
-      const bits = [name, `seed ${s.seed}`, s.kind];
-      if (s.finished_at) bits.push(`finished ${Arena.when(s.finished_at)}`);
-      $("match-meta").replaceChildren(local ? bits.join(" · ") : el("span", {}, el("a", { href: `/games/${s.game}` }, name), " · " + bits.slice(1).join(" · ")));
+      gameName = name;
+      drawMeta();
     });
     seatCards();
     for (const seat of s.seats) $("mode").append(el("option", { value: String(seat.seat) }, `As seat ${seat.seat} — ${seat.bot}`));
