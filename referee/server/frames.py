@@ -167,10 +167,10 @@ def parse_seat(raw: str | int, num_players: int) -> Seat:
     """``all`` or a seat number of the match; ValueError otherwise."""
     if raw == ALL:
         return ALL
-    try:
-        seat = int(raw)
-    except (TypeError, ValueError):
-        raise ValueError(f"seat must be 'all' or a number, not {raw!r}") from None
+    # digits alone: int() takes "１" (a full-width digit), " 1", "+1" and "0_1", and ?seat=０ answered seat 0's view
+    if isinstance(raw, str) and not (raw.isascii() and raw.removeprefix("-").isdigit()):
+        raise ValueError(f"seat must be 'all' or a number, not {raw!r}")
+    seat = int(raw)
     if not 0 <= seat < num_players:
         raise ValueError(f"seat {seat} is not a seat of this match (0..{num_players - 1})")
     return seat

@@ -249,7 +249,7 @@ def test_replays_carry_the_rules_version_of_their_game() -> None:
 
 def test_seats_are_parsed_and_the_summary_comes_from_the_file(tmp_path: Path) -> None:
     assert parse_seat("all", 2) == ALL and parse_seat("1", 2) == 1 and parse_seat(0, 2) == 0
-    for bad in ("2", "-1", "x", ""):
+    for bad in ("2", "-1", "x", "", "\uff11", " 1", "+1", "0_1", "1.0", "--1"):
         with pytest.raises(ValueError):
             parse_seat(bad, 2)
     data = replay_data("generals-war", 2, seed=9)
