@@ -1,8 +1,8 @@
 """The replay viewer's list of events, in Chromium, as a spectator steps through a long match: at every step it holds
 the events of the steps so far, this step's marked, whichever way the step was reached (a button, the keyboard, the
 slider, the address) and in whichever view; and a step adds or removes only the events of the steps between, where the
-whole list was drawn again (at the end of a Generals & Assassins game of a thousand events, a step took more than
-half a second on a 2-core machine, and autoplay at 8× fell behind)."""
+whole list was drawn again (at the end of a Generals & Assassins game of a thousand events, a step took a third
+to more than half of a second on a 2-core machine, and autoplay at 8× fell behind)."""
 
 from __future__ import annotations
 
