@@ -208,6 +208,9 @@ def test_a_game_of_no_rated_match_is_no_choice_of_the_chart_and_its_rating_reads
     page.goto(f"{shown.url}/bots/newbie")
     page.wait_for_selector("body[data-ready]")
     assert page.eval_on_selector_all("#game-pick option", "os => os.map(o => o.value)") == sorted([GAME, OTHER])
+    # nor do the figures above its chart read a rating: they gave the starting one, "0.00 rating, 25.00 μ, 8.33 σ"
+    assert page.inner_text("#rating-now").split() == ["–", "not", "rated", "yet", "0", "rated", "matches", "of", "#1"]
+    assert "25.00" not in page.inner_text("#rating-now") and "No rated match" in page.inner_text("#chart")
 
 
 def test_the_owner_gets_logs_of_settled_matches_only_and_no_withdrawal_without_an_active_version(page: Page, shown: Shown) -> None:

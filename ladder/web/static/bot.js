@@ -29,15 +29,17 @@
     const active = detail.versions.filter((v) => v.status === "active" && v.ratings[game]);
     const shown = active.length ? active[active.length - 1] : last ? detail.versions.find((v) => v.seq === last.seq && v.ratings[game]) : null;
     const now = shown ? shown.ratings[game] : null;
+    /* A version of no rated match has no rating but the starting one (μ 25, σ 8.33), which it never earned: it reads
+       "not rated yet", as in its versions' list (a bot of exhibitions only read "0.00 rating μ − 3σ, 25.00 μ, 8.33 σ"). */
+    const figures = now && now.games
+      ? [
+          el("span", { class: "stat" }, el("b", {}, num(now.conservative)), el("small", {}, "rating μ − 3σ")),
+          el("span", { class: "stat" }, el("b", {}, num(now.mu)), el("small", {}, "μ")),
+          el("span", { class: "stat" }, el("b", {}, num(now.sigma)), el("small", {}, "σ")),
+        ]
+      : [el("span", { class: "stat", id: "not-rated" }, el("b", {}, "–"), el("small", {}, "not rated yet"))];
     $("rating-now").replaceChildren(
-      ...(now
-        ? [
-            el("span", { class: "stat" }, el("b", {}, num(now.conservative)), el("small", {}, "rating μ − 3σ")),
-            el("span", { class: "stat" }, el("b", {}, num(now.mu)), el("small", {}, "μ")),
-            el("span", { class: "stat" }, el("b", {}, num(now.sigma)), el("small", {}, "σ")),
-            el("span", { class: "stat", id: "rated-matches" }, el("b", {}, String(now.games)), el("small", {}, `rated matches of #${shown.seq}`)),
-          ]
-        : [])
+      ...(now ? [...figures, el("span", { class: "stat", id: "rated-matches" }, el("b", {}, String(now.games)), el("small", {}, `rated matches of #${shown.seq}`))] : [])
     );
   }
 
