@@ -124,6 +124,9 @@ def test_the_standings_rank_the_rated_bots_link_them_and_leave_a_newcomer_unrank
         ["3", "three", "bob", "3 #1", "/bots/three"],
         ["\u2013", "newbie", "bob", "0.1 #1", "/bots/newbie"],
     ], cells
+    # the newcomer's μ, σ and rating are the starting ones, which it never earned: none is shown (they read 0.00)
+    figures = page.eval_on_selector_all("#standings tbody tr", "trs => trs.map(tr => [...tr.cells].slice(4, 7).map(td => td.innerText.trim()))")
+    assert figures[-1] == ["\u2013"] * 3 and all("\u2013" not in f and f[2] for f in figures[:-1]), figures
     assert page.locator("#standings img").count() == 0 and page.evaluate("window.injected") is None
     assert page.is_hidden("#empty")
     # The latest matches: each links to its viewer (but one whose twin still plays: its page says "not yet"), the winner

@@ -16,10 +16,16 @@
       el("td", {}, Arena.botLink(r.bot)),
       el("td", { class: "secondary" }, r.owner),
       el("td", { class: "secondary" }, r.version, el("span", { class: "muted small" }, ` #${r.seq}`)),
-      el("td", { class: "num secondary" }, num(r.mu)),
-      el("td", { class: "num secondary" }, num(r.sigma)),
-      // the figures it is made of, for a phone, where their columns are hidden (the bot's page has them too)
-      el("td", { class: "num strong", title: `μ ${num(r.mu)} − 3 × σ ${num(r.sigma)}`, dataset: { field: "conservative" } }, num(r.conservative)),
+      ...(r.rank === null
+        ? /* no rated game: its μ and σ are the starting ones (25, 8.33), which it never earned, as its page says */
+          [el("td", { class: "num secondary muted" }, "\u2013"), el("td", { class: "num secondary muted" }, "\u2013"),
+           el("td", { class: "num muted", title: "not rated yet", dataset: { field: "conservative" } }, "\u2013")]
+        : [
+            el("td", { class: "num secondary" }, num(r.mu)),
+            el("td", { class: "num secondary" }, num(r.sigma)),
+            // the figures it is made of, for a phone, where their columns are hidden (the bot's page has them too)
+            el("td", { class: "num strong", title: `μ ${num(r.mu)} − 3 × σ ${num(r.sigma)}`, dataset: { field: "conservative" } }, num(r.conservative)),
+          ]),
       el("td", { class: "num", dataset: { field: "games" } }, String(r.games)),
       el("td", { class: "secondary", title: Arena.when(r.last_match) }, Arena.ago(r.last_match))
     );
