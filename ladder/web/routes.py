@@ -14,9 +14,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -24,6 +24,7 @@ from ladder import queries
 from ladder.models import ID_DIGITS, UNPLAYED, Bot, BotVersion, Rating, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
+from referee.server.manifest import NAME_RE
 from referee.server.replay import ReplayError, load_replay
 from referee.server.words import verdict_words
 
@@ -117,9 +118,14 @@ def pages_router() -> APIRouter:
         return render("leaderboard.html", f"{GAMES[game].spec.name} · Arena ladder", data, ("leaderboard.js",))
 
     @router.get("/bots/{name}", response_class=HTMLResponse)
-    def bot_page(name: str, request: Request) -> HTMLResponse:
+    def bot_page(name: str, request: Request) -> Response:
         with request.app.state.ladder.make() as db:
             if db.scalar(select(Bot.id).where(name_is(Bot.name, name))) is None:
+                # Names that differ only in case are one bot's (submissions refuse a second): /bots/RANDOM is random's page.
+                # Relative, as the address was asked: behind a proxy an absolute one could name the wrong scheme.
+                held = db.scalar(select(Bot.name).where(func.lower(Bot.name) == name.lower())) if NAME_RE.match(name) else None
+                if held is not None:
+                    return RedirectResponse(f"/bots/{held}", status_code=HTTPStatus.MOVED_PERMANENTLY)
                 return not_found(f"There is no bot {name!r}.")
         return render("bot.html", f"{name} · Arena ladder", {"bot": name}, ("chart.js", "bot.js"))
 

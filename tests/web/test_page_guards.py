@@ -263,3 +263,13 @@ def test_the_pages_take_the_unplayed_statuses_from_the_ladders_models(rows: Rows
     assert json.loads(carried.replace("&quot;", '"')) == list(UNPLAYED)
     script = rows.client.get("/static/common.js").text
     assert not any(f'"{status}"' in script for status in UNPLAYED), "common.js names the statuses itself"
+
+
+def test_a_bot_page_asked_in_another_case_is_sent_to_the_bots_own(rows: Rows) -> None:
+    """Submissions hold names that differ only in case for one bot's, but /bots/ONE was a page not found."""
+    moved = rows.client.get("/bots/ONE", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/bots/one"
+    assert rows.client.get("/bots/oNe").url.path == "/bots/one"
+    for missing in ("/bots/three", "/bots/ONE%00", "/bots/%C3%96NE"):  # no bot, and names no bot can have
+        page = rows.client.get(missing, follow_redirects=False)
+        assert page.status_code == 404 and "There is no bot" in page.text, missing
