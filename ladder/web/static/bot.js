@@ -124,9 +124,32 @@
     );
   }
 
-  async function drawMatches() {
-    const [matches] = await Promise.all([api(`/api/matches?bot=${encodeURIComponent(name)}&limit=25`), Arena.games()]); // the games' names
-    $("matches").replaceChildren(Arena.matchTable(matches, { showGame: gamesOf(detail).length > 1, highlight: name, extra: owner ? { title: "Log", cell: logCell } : null }));
+  const MATCHES_PAGE = 25;
+  let listed = []; // the matches shown, newest first: the first page, then each older one asked for
+  let older = false; // whether the last page was full: there may be more
+
+  /* The newest page of the bot's matches, or with `more` the page after those listed (the API's `before` cursor). */
+  async function loadMatches(more) {
+    const cursor = more && listed.length ? `&before=${listed[listed.length - 1].id}` : "";
+    const [page] = await Promise.all([api(`/api/matches?bot=${encodeURIComponent(name)}&limit=${MATCHES_PAGE}${cursor}`), Arena.games()]); // the games' names
+    listed = more ? [...listed, ...page] : page;
+    older = page.length === MATCHES_PAGE;
+    drawMatches();
+  }
+
+  function drawMatches() {
+    const table = Arena.matchTable(listed, { showGame: gamesOf(detail).length > 1, highlight: name, extra: owner ? { title: "Log", cell: logCell } : null });
+    const button = el("button", { type: "button", id: "older-matches" }, "Older matches");
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await loadMatches(true);
+      } catch (e) {
+        button.disabled = false;
+        button.textContent = `Older matches (failed: ${e.message}; again)`;
+      }
+    });
+    $("matches").replaceChildren(table, ...(older ? [el("p", {}, button)] : []));
   }
 
   function drawVersions() {
@@ -249,18 +272,18 @@
       $("token").value = "";
       await checkToken();
       drawWithdraw();
-      await drawMatches();
+      drawMatches(); // the logs' column: the owner's, or none
     });
     $("token-forget").addEventListener("click", async () => {
       localStorage.removeItem(TOKEN_KEY);
       await checkToken();
       drawWithdraw();
-      await drawMatches();
+      drawMatches(); // the logs' column: the owner's, or none
     });
     drawVersions();
     await checkToken();
     drawWithdraw();
-    await Promise.all([games.length ? drawChart(games[0]) : RatingChart.draw($("chart"), []), drawCrosstable(), drawMatches()]);
+    await Promise.all([games.length ? drawChart(games[0]) : RatingChart.draw($("chart"), []), drawCrosstable(), loadMatches(false)]);
     document.body.dataset.ready = "1";
   }
 

@@ -1,0 +1,69 @@
+"""A bot's page lists its newest 25 matches, and then older ones page by page (the API's ``before`` cursor)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from sqlalchemy import select
+
+from ladder.accounts import add_user
+from ladder.api import LadderState, create_app
+from ladder.models import Bot, BotVersion, Match, MatchSeat, User
+from ladder.service import Ladder, LadderConfig
+from tests.web.conftest import GAME, BackgroundServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+PLAYED = 31  # a full page of 25, then 6 older: one click shows them and leaves no button
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("older")
+    config = LadderConfig(tmp / "data", workers=1, samples=False, games=[GAME])
+    ladder = Ladder(config)
+    now = time.time()
+    with ladder.make() as db:
+        add_user(db, "alice")
+        owner = db.scalar(select(User.id).where(User.name == "alice"))
+        assert owner is not None
+        versions = []
+        for name in ("one", "two"):
+            bot = Bot(name=name, owner_id=owner, created_at=now)
+            db.add(bot)
+            db.flush()
+            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=[GAME], language="python", path=name, created_at=now)
+            db.add(version)
+            db.flush()
+            versions.append(version.id)
+        for i in range(PLAYED):  # each its own deal, so settled; ended in the order of their ids
+            ended = now - (PLAYED - i) * 60
+            match = Match(game=GAME, seed=i, num_players=2, kind="rated", status="done", deal=f"d{i}", created_at=ended, finished_at=ended)
+            db.add(match)
+            db.flush()
+            for seat, version_id in enumerate(versions):
+                db.add(MatchSeat(match_id=match.id, seat=seat, bot_version_id=version_id, rank=seat + 1, score=None, verdicts=[]))
+        db.commit()
+    with BackgroundServer(create_app(LadderState(ladder.make, ladder.store, config.data_dir))) as server:
+        yield server.url
+
+
+def listed(page: Page) -> list[int]:
+    return [int(row) for row in page.locator("#matches tbody tr").evaluate_all("rows => rows.map((r) => r.dataset.match)")]
+
+
+def test_a_bots_page_lists_its_older_matches_when_asked_and_says_when_there_are_no_more(page: Page, url: str) -> None:
+    """The page showed the newest 25 matches and no way to the rest, which the API pages through."""
+    page.goto(f"{url}/bots/one")
+    page.wait_for_selector("body[data-ready='1']")
+    newest = listed(page)
+    assert newest == list(range(PLAYED, PLAYED - 25, -1))  # newest first
+    page.click("#older-matches")
+    page.wait_for_function("n => document.querySelectorAll('#matches tbody tr').length === n", arg=PLAYED)
+    assert listed(page) == list(range(PLAYED, 0, -1))  # each match once, the older ones after
+    assert page.locator("#older-matches").count() == 0  # the last page was not full: nothing older
