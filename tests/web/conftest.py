@@ -26,11 +26,12 @@ import httpx
 import pytest
 import uvicorn
 from sqlalchemy import Select, select
+from sqlalchemy.orm import Session
 
 from ladder.datafiles import located
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Match
+from ladder.models import Bot, BotVersion, Match, User
 from ladder.queries import UNSETTLED_DEALS
 from ladder.service import Ladder, LadderConfig, count_done
 from ladder.upload import zip_directory
@@ -52,6 +53,24 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 GAME = "generals-war"
+
+
+def alices_bots(db: Session, names: tuple[str, ...], now: float) -> list[int]:
+    """User alice and her bots ``names``, each with one active version in GAME (rows written by hand, no upload):
+    their versions' ids, in the order of ``names``."""
+    add_user(db, "alice")
+    owner = db.scalar(select(User.id).where(User.name == "alice"))
+    assert owner is not None
+    versions = []
+    for name in names:
+        bot = Bot(name=name, owner_id=owner, created_at=now)
+        db.add(bot)
+        db.flush()
+        version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=[GAME], language="python", path=name, created_at=now)
+        db.add(version)
+        db.flush()
+        versions.append(version.id)
+    return versions
 FIRST_MATCHES = 12  # six duplicate sets: a few rating points (one per set) for every bot
 
 

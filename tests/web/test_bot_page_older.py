@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from sqlalchemy import select
 
-from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Bot, BotVersion, Match, MatchSeat, User
+from ladder.models import Match, MatchSeat
 from ladder.service import Ladder, LadderConfig
-from tests.web.conftest import GAME, BackgroundServer
+from tests.web.conftest import GAME, BackgroundServer, alices_bots
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -29,18 +26,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ladder = Ladder(config)
     now = time.time()
     with ladder.make() as db:
-        add_user(db, "alice")
-        owner = db.scalar(select(User.id).where(User.name == "alice"))
-        assert owner is not None
-        versions = []
-        for name in ("one", "two"):
-            bot = Bot(name=name, owner_id=owner, created_at=now)
-            db.add(bot)
-            db.flush()
-            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=[GAME], language="python", path=name, created_at=now)
-            db.add(version)
-            db.flush()
-            versions.append(version.id)
+        versions = alices_bots(db, ("one", "two"), now)
         for i in range(PLAYED):  # each its own deal, so settled; ended in the order of their ids
             ended = now - (PLAYED - i) * 60
             match = Match(game=GAME, seed=i, num_players=2, kind="rated", status="done", deal=f"d{i}", created_at=ended, finished_at=ended)

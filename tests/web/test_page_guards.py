@@ -15,9 +15,9 @@ from sqlalchemy import select, update
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange, User
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.service import Ladder, LadderConfig
-from tests.web.conftest import BackgroundServer
+from tests.web.conftest import BackgroundServer, alices_bots
 from tests.web.test_frames import replay_data
 
 if TYPE_CHECKING:
@@ -42,18 +42,7 @@ def rows(tmp_path: Path) -> Iterator[Rows]:
     ladder = Ladder(config)
     now = time.time()
     with ladder.make() as db:
-        add_user(db, "alice")
-        owner = db.scalar(select(User.id).where(User.name == "alice"))
-        assert owner is not None
-        versions = []
-        for name in ("one", "two"):
-            bot = Bot(name=name, owner_id=owner, created_at=now)
-            db.add(bot)
-            db.flush()
-            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="active", games=[GAME], language="python", path="x", created_at=now)
-            db.add(version)
-            db.flush()
-            versions.append(version.id)
+        versions = alices_bots(db, ("one", "two"), now)
         first, twin = (
             Match(game=GAME, seed=7, num_players=2, kind="rated", status=status, deal="deal-1", created_at=now, finished_at=now if status == "done" else None)
             for status in ("done", "running")
