@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 from referee.core.cards import Suit, card_id
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.rules import power
@@ -15,7 +17,7 @@ from referee.games.generals_war.types import (
     RevealGenerals,
     TargetChosen,
 )
-from tests.games.test_generals_war_rules import fillers, rigged
+from tests.games.test_generals_war_rules import fillers, four_player_duel, rigged
 
 C, D, H, S = Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES
 
@@ -92,3 +94,21 @@ def test_gw20_a_general_revealed_in_an_earlier_round_may_be_revealed_again_and_d
     revealed = [e.payload for e in events if isinstance(e.payload, GeneralsRevealed)]
     assert [(r.seat, r.cards) for r in revealed] == [(0, (c(1, C),))]
     assert len(game.hands[0]) == 10, "the ace of clubs draws five cards again"
+
+
+def test_gw8_the_last_two_out_together_leave_nobody_alive_and_share_the_win() -> None:
+    """"The last player alive wins": when the last two lose their generals in one battle, nobody is left; they tie first."""
+    game = four_player_duel()
+    for seat in (2, 3):
+        game.eliminated[seat] = True
+        game.eliminations.append([seat])
+        game.decks[seat].clear()
+    for seat, ace, five in ((0, c(1, C), c(5, C)), (1, c(1, D), c(5, D))):
+        game.decks[seat] = deque(x for x in list(game.decks[seat]) + game.hands[seat] if x not in (ace, five))
+        game.hands[seat] = [ace, five]
+    game.forget()
+    game.apply(0, PlaySquad((c(1, C),)))
+    game.apply(1, PlaySquad((c(1, D),)))  # one against one: both aces die, the last generals of both
+    assert game.is_over() and game.phase == Phase.OVER
+    result = game.result()
+    assert result.ranks == (1, 1, 4, 3) and result.scores == (2.0, 2.0, 0.0, 1.0)
