@@ -18,9 +18,10 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import make_url
+from sqlalchemy import inspect, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from ladder.db import DB_FILE
+from ladder.db import DB_FILE, make_engine
 from ladder.submissions import IN_PROGRESS
 from ladder.vacuum import LOCK_SUFFIX
 
@@ -42,10 +43,15 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
         raise BackupError(f"{dest} exists and is not an empty folder: a backup never writes over one")
     if dest.resolve().is_relative_to(data_dir.resolve()):
         raise BackupError(f"{dest} is inside the data folder {data_dir}: it would be copied into itself")
-    parsed = make_url(url)
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise BackupError(f"--db {url!r} is not a database URL (e.g. postgresql+psycopg://USER:PASSWORD@HOST/DB)") from None
     source = Path(parsed.database) if parsed.get_backend_name() == "sqlite" and parsed.database else None
     if source is not None and not source.is_file():
         raise BackupError(f"no ladder database at {source}")
+    if source is None:
+        check_served_elsewhere(url)
     made = not dest.exists()
     dest.mkdir(parents=True, exist_ok=True)
     try:
@@ -67,6 +73,24 @@ def back_up(url: str, data_dir: Path, dest: Path) -> Backup:
                     entry.unlink(missing_ok=True)
         raise
     return Backup(dest, source is not None, files)
+
+
+def check_served_elsewhere(url: str) -> None:
+    """A database server's ladder is left to its own tools (pg_dump), but ``url`` must name it: a mistyped --db (a
+    server down, another database) copied the files alone and said "backed up", the database never looked at."""
+    shown = make_url(url).render_as_string(hide_password=True)
+    try:
+        engine = make_engine(url)
+        try:
+            with engine.connect() as connection:
+                ladder = inspect(connection).has_table("ladder_hold")
+        finally:
+            engine.dispose()
+    except (SQLAlchemyError, ImportError) as exc:  # ImportError: the URL's driver is not installed
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise BackupError(f"cannot open the database {shown}: {reason}; nothing was copied") from None
+    if not ladder:
+        raise BackupError(f"the database {shown} holds no ladder (is --db the URL its ladder serves?); nothing was copied")
 
 
 def copy_database(source: Path, target: Path) -> None:

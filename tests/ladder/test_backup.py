@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from ladder.backup import back_up
+from ladder import backup
+from ladder.backup import BackupError, back_up
 
 
 def ladder_db(path: Path, marker: str) -> None:
@@ -87,14 +88,42 @@ def test_a_database_named_by_db_is_not_overwritten_by_a_ladder_db_left_in_the_da
     assert marker(tmp_path / "copy" / "ladder.db") == "live"
 
 
-def test_a_postgresql_ladders_backup_holds_no_ladder_db_left_in_its_data_folder(tmp_path: Path) -> None:
+def test_a_postgresql_ladders_backup_holds_no_ladder_db_left_in_its_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its database is pg_dump's to copy; a stale ladder.db copied beside its files was the ladder the copy served."""
     data = tmp_path / "data"
     data_folder(data, "ladder.db", "stale")
+    monkeypatch.setattr(backup, "check_served_elsewhere", lambda url: None)  # no server at db.example: the files are what is looked at
     made = back_up("postgresql+psycopg://arena@db.example/ladder", data, tmp_path / "copy")
     assert not made.database and sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["replays"]
 
 
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("notaurl", "'notaurl' is not a database URL"),
+    ("postgresql+psycopg://arena:secret@127.0.0.1:1/arena", "cannot open the database postgresql+psycopg://arena:***@127.0.0.1:1/arena: "),
+    ("postgres://arena@127.0.0.1:1/arena", "cannot open the database postgres://arena@127.0.0.1:1/arena: "),
+])
+def test_a_db_url_that_is_wrong_is_refused_in_one_line_and_copies_nothing(tmp_path: Path, url: str, said: str) -> None:
+    """A malformed --db was a traceback; one naming a server down (or no database SQLAlchemy knows) copied the files
+    alone and said "backed up", the database never looked at."""
+    data = tmp_path / "data"
+    data_folder(data, "ladder.db", "live")
+    with pytest.raises(BackupError) as refused:
+        back_up(url, data, tmp_path / "copy")
+    assert said in str(refused.value) and "secret" not in str(refused.value), refused.value
+    assert not (tmp_path / "copy").exists()
+
+
+def test_a_db_url_naming_a_database_without_a_ladder_is_refused(tmp_path: Path) -> None:
+    """A database that answers but holds no ladder (another one on the server) is not backed up as the ladder's."""
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE t (x)")
+    data = tmp_path / "data"
+    data_folder(data, "ladder.db", "live")
+    with pytest.raises(BackupError, match="holds no ladder"):
+        backup.check_served_elsewhere(f"sqlite:///{other}")
 
 
 def test_a_data_folder_with_a_hash_in_its_name_is_backed_up(tmp_path: Path) -> None:
