@@ -431,14 +431,6 @@ def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None
             fail(str(exc))
 
 
-@user_app.command("add")
-def user_add(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
-    """Create an owner and print their API token (shown once)."""
-    from ladder.accounts import add_user
-
-    print(on_owner(add_user, name, data, db, existing=False))
-
-
 @user_app.command("token")
 def user_token(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
     """Give an owner a new API token and print it (shown once); their old token stops working."""

@@ -4,18 +4,66 @@
 docs/deploy.md sends a ladder that outgrew one machine to PostgreSQL and Dask workers; nothing moved its owners,
 bots, matches and ratings there, so the move began an empty ladder. `arena ladder vacuum` hands the space of pruned
 rows back to the disk (ladder/vacuum.py): an SQLite file keeps it after `arena ladder prune`. And `arena ladder user
-retire`, while the ladder serves too, takes an owner and every bot of theirs off it at once.
+retire`, while the ladder serves too, takes an owner and every bot of theirs off it at once. `arena ladder user add`
+is here too: it makes a ladder where there was none, which it says.
 """
 
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from arena.cli.failing import fail
-from arena.cli.ladder import DEFAULT_DATA, DataDir, DbUrl, console, database_errors, ladder_app, on_owner, open_ladder_db, sqlite_database, user_app
+from arena.cli.folders import first_missing, remove_made
+from arena.cli.ladder import DEFAULT_DATA, DataDir, DbUrl, console, database_errors, err, ladder_app, on_owner, open_ladder_db, sqlite_database, user_app
+
+
+@user_app.command("add")
+def user_add(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Create an owner and print their API token (shown once)."""
+    from ladder.accounts import add_user
+
+    database = sqlite_database(data, db)
+    new = database is not None and not database.exists()
+    made = first_missing(data if database is None or db is None else database.parent)
+    try:
+        token = on_owner(add_user, name, data, db, existing=False)
+    except typer.Exit:
+        if new and database is not None:  # a name refused: no empty ladder is left where there was none
+            forget_new_database(database, made)
+        raise
+    print(token)
+    if new and database is not None:
+        # A --data mistyped, or the default arena-data of another directory: the token printed works on no running ladder.
+        where = f"in {data}" if db is None else f"at {database}"
+        serve = f"--data {data}" if db is None else f"--db {db}"
+        err.print(f"[yellow]note:[/] {escape(f'there was no ladder {where}: a new one was made there, {name} its first owner')}"
+                  f" ({escape(f'`arena ladder serve {serve}` serves it')}); a ladder running elsewhere knows nothing of this"
+                  " token: give its --data (or --db)", soft_wrap=True, highlight=False)
+
+
+def forget_new_database(database: Path, made: Path | None) -> None:
+    """Remove the SQLite file (and what SQLite and the vacuum's lock left beside it) that the command made, unless a
+    ladder started on it meanwhile (`serve` in another terminal): its house user is there then."""
+    import sqlite3
+    from contextlib import closing
+
+    from ladder.vacuum import LOCK_SUFFIX, let_go
+
+    try:
+        with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            if db.execute("SELECT count(*) FROM users").fetchone()[0]:
+                return
+    except sqlite3.Error:
+        return  # not the empty ladder this command made: left alone
+    let_go()
+    for suffix in ("", "-wal", "-shm", "-journal", LOCK_SUFFIX):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+    remove_made(made)
 
 
 @ladder_app.command("copy-database")
