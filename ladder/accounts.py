@@ -46,10 +46,17 @@ def add_user(db: Session, name: str) -> str:
 
 
 def _owner(db: Session, name: str) -> User:
+    """The user ``name`` names, in any case, as `add_user` holds names that differ only in case for one: `user token
+    ALICE` was told "no user 'ALICE'" by the ladder that refused to add ALICE beside alice."""
     user = db.scalar(select(User).where(User.name == name))
-    if user is None:
-        raise AccountError(f"no user {name!r} (arena ladder user list shows them)")
-    return user
+    if user is not None:
+        return user
+    alike = db.scalars(select(User).where(func.lower(User.name) == name.lower()).order_by(User.name)).all()
+    if len(alike) == 1:
+        return alike[0]
+    if alike:  # made by an Arena from before names were one whatever their case
+        raise AccountError(f"no user {name!r}, but {', '.join(repr(u.name) for u in alike)}: give the name as it is written")
+    raise AccountError(f"no user {name!r} (arena ladder user list shows them)")
 
 
 def reissue_token(db: Session, name: str) -> str:
@@ -61,12 +68,14 @@ def reissue_token(db: Session, name: str) -> str:
     return token
 
 
-def revoke_token(db: Session, name: str) -> None:
-    """Leave ``name`` with no working token: their bots stay on the ladder, nobody can submit as them."""
+def revoke_token(db: Session, name: str) -> str:
+    """Leave ``name`` with no working token: their bots stay on the ladder, nobody can submit as them. Their name, as
+    it is written."""
     user = _owner(db, name)
     # The column is unique and required: a mark no SHA-256 hex digest can equal, unique by its random tail.
     user.token_hash = (REVOKED + secrets.token_hex(32))[:64]
     db.commit()
+    return user.name
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ def retire_owner(db: Session, name: str) -> list[tuple[str, int]]:
     none) and `retire` it by name: the bots of an owner taken off played on, rated, while the operator looked."""
     from ladder.accounts import AccountError, revoke_token
 
-    revoke_token(db, name)  # AccountError for no such user; first, so that no new version comes meanwhile
+    name = revoke_token(db, name)  # AccountError for no such user; first, so that no new version comes meanwhile
     owner = db.scalar(select(User.id).where(User.name == name))
     if owner is None:  # removed meanwhile (by hand)
         raise AccountError(f"no user {name!r} (arena ladder user list shows them)")

@@ -444,7 +444,7 @@ def user_revoke(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> No
     """Stop an owner's API token working; their bots stay on the ladder (`user token` gives them a new one)."""
     from ladder.accounts import revoke_token
 
-    on_owner(revoke_token, name, data, db)
+    name = on_owner(revoke_token, name, data, db)
     console.print(f"{name}'s token is revoked: the ladder refuses it from now on")
 
 

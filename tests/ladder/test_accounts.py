@@ -96,3 +96,23 @@ def test_a_reissued_token_is_as_random_as_a_first_one_and_a_revoked_mark_fits_it
         revoke_token(db, "alice")
         width = User.__table__.c.token_hash.type.length  # type: ignore[attr-defined]
         assert width == 64 and len(db.scalars(select(User.token_hash)).one()) <= width
+
+
+def test_an_owner_named_in_another_case_is_the_owner_as_add_user_holds_it(make: sessionmaker[Session]) -> None:
+    """`user add ALICE` is refused as alice, but `user token ALICE` was told "no user 'ALICE'"."""
+    from ladder.models import User
+    from ladder.submissions import retire_owner
+
+    with make() as db:
+        alice, bob = add_user(db, "alice"), add_user(db, "bob")
+        again = reissue_token(db, "ALICE")
+        assert user_for_token(db, alice) is None and user_for_token(db, again).name == "alice"  # type: ignore[union-attr]
+        assert revoke_token(db, "Alice") == "alice" and user_for_token(db, again) is None
+        assert retire_owner(db, "BOB") == [] and user_for_token(db, bob) is None
+        assert [(o.name, o.revoked) for o in list_users(db)] == [("alice", True), ("bob", True)]
+        db.add(User(name="Carol", token_hash=hash_token("c1"), created_at=0.0))  # two of a ladder older than the rule
+        db.add(User(name="carol", token_hash=hash_token("c2"), created_at=0.0))
+        db.commit()
+        with pytest.raises(AccountError, match="no user 'CAROL', but 'Carol', 'carol': give the name as it is written"):
+            revoke_token(db, "CAROL")
+        assert revoke_token(db, "Carol") == "Carol" and user_for_token(db, "c2").name == "carol"  # type: ignore[union-attr]
