@@ -76,6 +76,8 @@ def copy_database(
     from ladder.hold import LadderBusy, check_free
     from ladder.transfer import TransferError, copy_ladder
 
+    if not to.strip():  # an unset variable: open_ladder_db took it for --db, and said "--db is empty"
+        fail("the target URL is empty: give the URL of a new, empty database, e.g. postgresql+psycopg://USER:PASSWORD@HOST/DB")
     source = open_ladder_db(data, db, existing=True)  # this Arena's schema: an older one is brought up by `serve` first
     try:
         with database_errors():
@@ -84,7 +86,7 @@ def copy_database(
         fail(str(exc))
     target = open_ladder_db(data, to, write=True)  # its schema made by the same migrations
     if source.kw["bind"].url == target.kw["bind"].url:
-        fail("--db and the target name the same database")
+        fail(f"the target is the ladder's own database ({'--db' if db is not None else f'{data}/ladder.db'}): copy it into another")
     try:
         with database_errors():
             done = copy_ladder(source.kw["bind"], target.kw["bind"])

@@ -36,3 +36,14 @@ def test_a_user_added_where_there_was_no_ladder_is_told_so_and_a_refused_name_le
     assert again.exit_code == 0 and "no ladder" not in again.stderr, again.output
     refused = runner.invoke(app, ["ladder", "user", "add", "b b", "--data", str(typo)])
     assert refused.exit_code == 2 and (typo / "ladder.db").is_file(), refused.output  # a ladder that was there stays
+
+
+def test_copy_database_names_the_target_it_refuses_not_db(tmp_path: Path) -> None:
+    """An empty target was told "--db is empty", and the data folder's own ladder.db as target "--db and the target
+    name the same database", with no --db given."""
+    data = tmp_path / "data"
+    assert runner.invoke(app, ["ladder", "user", "add", "ann", "--data", str(data)]).exit_code == 0
+    empty = runner.invoke(app, ["ladder", "copy-database", " ", "--data", str(data)], env={"COLUMNS": "400"})
+    assert empty.exit_code == 2 and "the target URL is empty" in empty.stderr and "--db" not in empty.stderr, empty.output
+    own = runner.invoke(app, ["ladder", "copy-database", f"sqlite:///{data / 'ladder.db'}", "--data", str(data)], env={"COLUMNS": "400"})
+    assert own.exit_code == 2 and f"the target is the ladder's own database ({data}/ladder.db)" in own.stderr, own.output
