@@ -99,6 +99,13 @@ def replay(
     data = call("GET", server, f"/api/matches/{match}/replay")
     if not isinstance(data, dict) or data.get("format") != FORMAT:  # written, it was a "replay" that is not one, and exit 0
         fail(not_the_ladder(server))
+    if seat is not None:  # before the file is written: a seat refused after it left a file the command said nothing of
+        from referee.server.frames import parse_seat
+
+        try:
+            parse_seat(seat, int(data.get("num_players", 0)))
+        except (ValueError, TypeError) as exc:
+            fail(str(exc))
     where = out or Path("replays") / f"ladder-{match}.json"
     write(where, json.dumps(data, separators=(",", ":")))
     if text or seat is not None:

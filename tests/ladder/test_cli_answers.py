@@ -159,6 +159,15 @@ def test_a_replay_asked_for_as_a_seat_saw_it_is_printed_and_one_that_cannot_be_w
     assert unwritable.exit_code == 2 and f"error: cannot write {a_file / 'r.json'}" in said(unwritable), unwritable.output
 
 
+@pytest.mark.parametrize("seat", ["7", "-1", "north"])
+def test_a_replay_asked_for_as_a_seat_the_match_has_not_is_refused_before_it_is_written(replay: Path, tmp_path: Path, seat: str) -> None:
+    """The seat was looked at once the file was written: the command failed and left a file it said nothing of."""
+    with stand_in((200, json.loads(replay.read_text()))) as (server, _):
+        refused = runner.invoke(app, ["ladder", "replay", "3", "--seat", seat, "-o", str(tmp_path / "r.json"), "--server", server])
+    assert refused.exit_code == 2 and "error: " in said(refused) and "seat" in said(refused), refused.output
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_text_of_the_ladders_that_looks_like_markup_is_shown_as_it_is() -> None:
     """A version string is any printable text: "[/x]" in one raised rich's MarkupError for everyone who looked at the
     standings, and "[red]" vanished; the same for a submission's reason and a version's note."""
