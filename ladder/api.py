@@ -461,7 +461,7 @@ def create_app(state: LadderState) -> FastAPI:
         found = find_match(db, match_id)
         row = db.execute(select_seat(match_id, seat)).first() if 0 <= seat <= MAX_INT else None
         if row is None:
-            raise HTTPException(404, "no such seat")
+            raise HTTPException(404, f"match {match_id} has no seat {seat} (its seats: 0 to {found.num_players - 1})")
         match_seat, bot_owner = row
         if bot_owner != user.id:
             raise HTTPException(403, "only the bot's owner may read its logs")
