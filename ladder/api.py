@@ -34,7 +34,7 @@ from ladder.admission import Admission
 from ladder.db import unreachable
 from ladder.jobs import REPLAY_FILE
 from ladder.metrics import LadderMetrics
-from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is
+from ladder.models import ID_DIGITS, MAX_INT, Bot, BotVersion, Match, MatchSeat, User, name_is, no_bot
 from ladder.prune import pruned_detail
 from ladder.schemas import (
     BotDetail, Challenge, Game, HeadToHead, Health, HealthDown, MatchSummary, Me, NotPlaying, Playing, RatingPoint, SeatLog, Standing, Submission,
@@ -271,7 +271,7 @@ def create_app(state: LadderState) -> FastAPI:
     def known_bot(db: Session, name: str) -> str:
         # An unknown name is a 404, as for a game: an empty list would read as "nothing yet".
         if db.scalar(select(Bot.id).where(name_is(Bot.name, name))) is None:
-            raise HTTPException(404, f"no bot {name!r}")
+            raise HTTPException(404, no_bot(db, name))
         return name
 
     metrics = state.metrics or LadderMetrics(state.make)
@@ -407,7 +407,7 @@ def create_app(state: LadderState) -> FastAPI:
     def bot(name: str, db: Db) -> dict[str, Any]:
         detail = queries.bot_detail(db, name)
         if detail is None:
-            raise HTTPException(404, f"no bot {name!r}")
+            raise HTTPException(404, no_bot(db, name))
         return detail
 
     @app.get("/api/bots/{name}/history", summary="Rating history of a bot in one game: one point per rating update (a duplicate set), version by version", tags=["bots"], response_model=list[RatingPoint])

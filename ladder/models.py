@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from sqlalchemy import JSON, ColumnElement, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, false
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import JSON, ColumnElement, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, false, func, select
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 
 #: The largest id or number an Integer column holds on every database the ladder runs on (PostgreSQL's
@@ -21,6 +21,15 @@ def name_is(column: Mapped[str], name: str) -> ColumnElement[bool]:
     ladder's is: one with a NUL character (PostgreSQL's text cannot hold one, and psycopg refuses to send it: a 500
     for /api/bots/a%00) or a lone surrogate (JSON's "\\ud800" in a challenge: not UTF-8, a 500 on either database)."""
     return column == name if "\x00" not in name and not any("\ud800" <= c <= "\udfff" for c in name) else false()
+
+
+def no_bot(db: Session, name: str) -> str:
+    """Why ``name`` names no bot, with the bot it names in another case, if one: the ladder holds names that differ only
+    in case for one (a second owner's is refused), but looks a bot up by its name as written, and "no bot 'GW-Greedy'"
+    read as if gw-greedy were gone."""
+    alike = db.scalars(select(Bot.name).where(func.lower(Bot.name) == name.lower()).order_by(Bot.name)).all() if name.isascii() and name.isprintable() else []
+    hint = f" (did you mean {' or '.join(repr(n) for n in alike)}? a bot is named as it is written)" if alike else ""
+    return f"no bot {name!r}{hint}"
 
 
 class Base(DeclarativeBase):

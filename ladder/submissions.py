@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from ladder.jobs import PIN_CPUS
-from ladder.models import Bot, BotVersion, Rating, User, name_is
+from ladder.models import Bot, BotVersion, Rating, User, name_is, no_bot
 from ladder.ratings import INITIAL
 from ladder.upload import Limits, UploadError, unpack
 from referee.core.game import OptionError
@@ -119,7 +119,7 @@ def withdraw(db: Session, owner_id: int | None, name: str) -> int:
     """
     bot = db.scalar(select(Bot).where(name_is(Bot.name, name)))
     if bot is None:
-        raise WithdrawalRefused(404, f"no bot {name!r}")
+        raise WithdrawalRefused(404, no_bot(db, name))
     if owner_id is not None and bot.owner_id != owner_id:
         raise WithdrawalRefused(403, f"you do not own {name}")
     active = db.scalars(select(BotVersion).where(BotVersion.bot_id == bot.id, BotVersion.status.in_(ON_LADDER))).all()

@@ -27,7 +27,7 @@ from typing import Any, cast
 from sqlalchemy import Connection, Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
-from ladder.models import Bot, BotVersion, Match, MatchSeat
+from ladder.models import Bot, BotVersion, Match, MatchSeat, no_bot
 from referee.server.words import verdict_text
 
 #: Forfeits in a row, in a version's latest finished matches, that suspend it (0: never suspend). A crash is a
@@ -168,7 +168,7 @@ def reinstate(db: Session, name: str) -> int:
     """
     bot_id = db.scalar(select(Bot.id).where(Bot.name == name))
     if bot_id is None:
-        raise ReinstatementRefused(f"no bot {name!r}")
+        raise ReinstatementRefused(no_bot(db, name))
     version = db.scalar(select(BotVersion).where(BotVersion.bot_id == bot_id, BotVersion.status == "suspended").order_by(BotVersion.seq.desc()))
     if version is None:
         raise ReinstatementRefused(f"{name} has no suspended version")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 
 import pytest
@@ -150,6 +151,28 @@ def test_matches_of_an_unknown_game_or_bot_are_a_404_not_an_empty_list(ladder: L
     assert nosuch.status_code == 404 and nosuch.json()["detail"] == "unknown game 'nosuch'"
     nobody = ladder.client.get("/api/matches", params={"bot": "nobody"})
     assert nobody.status_code == 404 and nobody.json()["detail"] == "no bot 'nobody'"
+
+
+def test_a_bot_named_in_another_case_is_a_404_that_names_the_bot_as_it_is_written(ladder: LadderFixture) -> None:
+    """Names that differ only in case are one (a second owner's is refused), but "no bot 'Random'" read as if random
+    were gone; the operator's `retire` and `reinstate` said the same."""
+    from ladder.submissions import WithdrawalRefused, withdraw
+    from ladder.suspension import ReinstatementRefused, reinstate
+
+    owner = ladder.user("owner")
+    assert ladder.submit(owner, RANDOM)[1]["accepted"]
+    said = "no bot 'Random' (did you mean 'random'? a bot is named as it is written)"
+    for path, params in (("/api/bots/Random", {}), ("/api/bots/Random/crosstable", {}), ("/api/matches", {"bot": "Random"})):
+        reply = ladder.client.get(path, params=params)
+        assert reply.status_code == 404 and reply.json()["detail"] == said, (path, reply.text)
+    refused = ladder.client.post("/api/bots/Random/withdraw", headers=owner)
+    assert refused.status_code == 404 and refused.json()["detail"] == said
+    with ladder.make() as db:
+        with pytest.raises(WithdrawalRefused, match=re.escape(said)):
+            withdraw(db, None, "Random")
+        with pytest.raises(ReinstatementRefused, match=re.escape(said)):
+            reinstate(db, "Random")
+    assert ladder.client.get("/api/bots/nobody").json()["detail"] == "no bot 'nobody'"
 
 
 def test_the_rating_history_of_an_unknown_bot_is_a_404_not_an_empty_list(ladder: LadderFixture) -> None:
