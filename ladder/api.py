@@ -97,6 +97,11 @@ MAX_BODY = 64 * 1024
 MAX_LISTED = 200
 
 
+#: The answer to a token the ladder does not know: another ladder's, mistyped, or replaced or revoked since.
+UNKNOWN_TOKEN = ("unknown API token: not one of this ladder's, or replaced or revoked by its operator since"
+                 " (`arena ladder user token NAME` gives its owner a new one)")
+
+
 def owner_of(make: sessionmaker[Session], authorization: str | None) -> User:
     """The user whose API token is in the Authorization header (401 if none), read in a session closed at once."""
     scheme, _, token = (authorization or "").strip().partition(" ")
@@ -105,7 +110,8 @@ def owner_of(make: sessionmaker[Session], authorization: str | None) -> User:
     with make() as db:
         user = user_for_token(db, token.strip())
     if user is None:
-        raise HTTPException(401, "unknown API token")
+        # A revoked or replaced token is told apart from no other (only hashes are kept): what the owner can do is said.
+        raise HTTPException(401, UNKNOWN_TOKEN)
     return user
 
 
