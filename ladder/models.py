@@ -23,11 +23,19 @@ def name_is(column: Mapped[str], name: str) -> ColumnElement[bool]:
     return column == name if "\x00" not in name and not any("\ud800" <= c <= "\udfff" for c in name) else false()
 
 
+def bots_alike(db: Session, name: str) -> list[str]:
+    """The bots' names that ``name`` is in another case (the ladder holds them for one), in order; none for a name no
+    bot can have (not ASCII, or unprintable: a NUL is not sent to the database)."""
+    if not (name.isascii() and name.isprintable()):
+        return []
+    return list(db.scalars(select(Bot.name).where(func.lower(Bot.name) == name.lower()).order_by(Bot.name)))
+
+
 def no_bot(db: Session, name: str) -> str:
     """Why ``name`` names no bot, with the bot it names in another case, if one: the ladder holds names that differ only
     in case for one (a second owner's is refused), but looks a bot up by its name as written, and "no bot 'GW-Greedy'"
     read as if gw-greedy were gone."""
-    alike = db.scalars(select(Bot.name).where(func.lower(Bot.name) == name.lower()).order_by(Bot.name)).all() if name.isascii() and name.isprintable() else []
+    alike = bots_alike(db, name)
     hint = f" (did you mean {' or '.join(repr(n) for n in alike)}? a bot is named as it is written)" if alike else ""
     return f"no bot {name!r}{hint}"
 

@@ -16,15 +16,14 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ladder import queries
-from ladder.models import ID_DIGITS, UNPLAYED, Bot, BotVersion, Rating, name_is
+from ladder.models import ID_DIGITS, UNPLAYED, Bot, BotVersion, Rating, bots_alike, name_is
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
-from referee.server.manifest import NAME_RE
 from referee.server.replay import ReplayError, load_replay
 from referee.server.words import verdict_words
 
@@ -123,9 +122,9 @@ def pages_router() -> APIRouter:
             if db.scalar(select(Bot.id).where(name_is(Bot.name, name))) is None:
                 # Names that differ only in case are one bot's (submissions refuse a second): /bots/RANDOM is random's page.
                 # Relative, as the address was asked: behind a proxy an absolute one could name the wrong scheme.
-                held = db.scalar(select(Bot.name).where(func.lower(Bot.name) == name.lower())) if NAME_RE.match(name) else None
-                if held is not None:
-                    return RedirectResponse(f"/bots/{held}", status_code=HTTPStatus.MOVED_PERMANENTLY)
+                held = bots_alike(db, name)
+                if held:
+                    return RedirectResponse(f"/bots/{held[0]}", status_code=HTTPStatus.MOVED_PERMANENTLY)
                 return not_found(f"There is no bot {name!r}.")
         return render("bot.html", f"{name} · Arena ladder", {"bot": name}, ("chart.js", "bot.js"))
 
