@@ -131,10 +131,11 @@ def withdraw(db: Session, owner_id: int | None, name: str) -> int:
     return max(version.seq for version in active)
 
 
-def retire_owner(db: Session, name: str) -> list[tuple[str, int]]:
+def retire_owner(db: Session, name: str) -> tuple[str, list[tuple[str, int]]]:
     """Take the owner ``name`` off the ladder: their token revoked, then each of their bots with a version on it
-    withdrawn as the operator's ``withdraw`` does (rows, matches, ratings and the names stay theirs). The bots
-    withdrawn, with the version each, by name; run again, it withdraws what it did not (nothing, if it ended).
+    withdrawn as the operator's ``withdraw`` does (rows, matches, ratings and the names stay theirs). The owner's name
+    as the ladder holds it (``name`` may be in another case) and the bots withdrawn, with the version each, by name;
+    run again, it withdraws what it did not (nothing, if it ended).
 
     The operator had no way to do it but revoke the token, then find each bot of theirs (`user list` counts them, names
     none) and `retire` it by name: the bots of an owner taken off played on, rated, while the operator looked."""
@@ -146,7 +147,7 @@ def retire_owner(db: Session, name: str) -> list[tuple[str, int]]:
         raise AccountError(f"no user {name!r} (arena ladder user list shows them)")
     on_ladder = select(BotVersion.bot_id).where(BotVersion.status.in_(ON_LADDER))
     names = db.scalars(select(Bot.name).where(Bot.owner_id == owner, Bot.id.in_(on_ladder)).order_by(Bot.name)).all()
-    return [(bot, withdraw(db, None, bot)) for bot in names]
+    return name, [(bot, withdraw(db, None, bot)) for bot in names]
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,9 @@ async def submit(
                 # The one on the ladder, or suspended from it (ladder/suspension.py): a new version is how its owner comes back.
                 replaced = BotVersion.status.in_(ON_LADDER)
                 for old in db.scalars(select(BotVersion).where(BotVersion.bot_id == version.bot_id, replaced, BotVersion.id != version.id)):
-                    old.status = "retired"
+                    # Said, or `arena ladder bot` showed it retired with no note, as if the operator had retired it.
+                    was = f" (it was suspended: {old.reason})" if old.status == "suspended" and old.reason else ""
+                    old.status, old.reason = "retired", f"replaced by version #{version.seq}{was}"
                 for game in manifest.games:
                     db.add(Rating(bot_version_id=version.id, game=game, mu=INITIAL.mu, sigma=INITIAL.sigma, games=0, updated_at=time.time()))
             db.commit()

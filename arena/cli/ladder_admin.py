@@ -134,6 +134,6 @@ def user_retire(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> No
     """Operator: take an owner off the ladder: their token revoked and each of their bots retired (history kept)."""
     from ladder.submissions import retire_owner
 
-    retired = on_owner(retire_owner, name, data, db)
+    name, retired = on_owner(retire_owner, name, data, db)  # the name as the ladder holds it, not as typed
     bots = ", ".join(f"{bot} (version #{seq})" for bot, seq in retired) or "none had a version on the ladder"
     console.print(f"{name}'s token is revoked and their bots withdrawn: {bots}; `user token` lets them submit again", soft_wrap=True, markup=False)

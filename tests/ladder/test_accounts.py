@@ -108,7 +108,7 @@ def test_an_owner_named_in_another_case_is_the_owner_as_add_user_holds_it(make: 
         again = reissue_token(db, "ALICE")
         assert user_for_token(db, alice) is None and user_for_token(db, again).name == "alice"  # type: ignore[union-attr]
         assert revoke_token(db, "Alice") == "alice" and user_for_token(db, again) is None
-        assert retire_owner(db, "BOB") == [] and user_for_token(db, bob) is None
+        assert retire_owner(db, "BOB") == ("bob", []) and user_for_token(db, bob) is None
         assert [(o.name, o.revoked) for o in list_users(db)] == [("alice", True), ("bob", True)]
         db.add(User(name="Carol", token_hash=hash_token("c1"), created_at=0.0))  # two of a ladder older than the rule
         db.add(User(name="carol", token_hash=hash_token("c2"), created_at=0.0))

@@ -89,6 +89,7 @@ def test_a_new_version_is_rated_from_scratch_and_the_one_it_replaces_keeps_its_r
     with ladder.make() as db:
         versions = {v.seq: v for v in db.scalars(select(BotVersion).where(BotVersion.path.startswith("steady/")))}
         assert (versions[1].status, versions[2].status) == ("retired", "active")
+        assert versions[1].reason == "replaced by version #2"  # not a blank note, as if the operator had retired it
         ratings = {r.bot_version_id: (Skill(r.mu, r.sigma), r.games) for r in db.scalars(select(Rating).where(Rating.game == "generals-war"))}
     assert ratings[versions[1].id] == (Skill(31.0, 2.0), 40)
     assert ratings[versions[2].id] == (INITIAL, 0)

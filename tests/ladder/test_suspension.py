@@ -263,8 +263,10 @@ def test_a_new_version_replaces_a_suspended_one(make: sessionmaker[Session], tmp
     second = asyncio.run(submit(make, store, owner, zip_directory(SAMPLE_BOTS / "random"), validate=False))
     assert second.accepted and second.seq == 2
     with make() as db:
-        versions = db.execute(select(BotVersion.seq, BotVersion.status).join(Bot).where(Bot.name == first.bot).order_by(BotVersion.seq)).all()
-        assert [tuple(v) for v in versions] == [(1, "retired"), (2, "active")]
+        versions = db.execute(select(BotVersion.seq, BotVersion.status, BotVersion.reason).join(Bot).where(Bot.name == first.bot).order_by(BotVersion.seq)).all()
+        assert [tuple(v)[:2] for v in versions] == [(1, "retired"), (2, "active")]
+        # `arena ladder bot` says why #1 is retired, and what had happened to it
+        assert versions[0].reason.startswith("replaced by version #2 (it was suspended: "), versions[0].reason
         # and the note on a repeated version string counts the suspended one as played
         assert "#1 had the same version" in second.reason
 

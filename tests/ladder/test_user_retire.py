@@ -41,7 +41,8 @@ def test_an_owner_retired_loses_their_token_and_every_bot_of_theirs_leaves_the_l
         status = {bot: st for bot, st in db.execute(select(Bot.name, BotVersion.status).join(BotVersion, BotVersion.bot_id == Bot.id))}
         assert status == {"vex-a": "retired", "vex-b": "retired", "vex-c": "retired", "other-one": "active"}
         assert db.scalars(select(User.token_hash).where(User.name == name)).one() != token_hash
-    again = runner.invoke(app, ["ladder", "user", "retire", name, "--data", str(data)], env={"COLUMNS": "300"})
+    again = runner.invoke(app, ["ladder", "user", "retire", name.upper(), "--data", str(data)], env={"COLUMNS": "300"})
     assert again.exit_code == 0 and "none had a version on the ladder" in again.output, again.output
+    assert again.output.startswith(f"{name}'s token"), again.output  # the owner as the ladder holds them, not as typed
     nobody = runner.invoke(app, ["ladder", "user", "retire", "nobody", "--data", str(data)])
     assert nobody.exit_code == 2 and "no user 'nobody'" in nobody.output, nobody.output
