@@ -311,6 +311,7 @@ def test_paths_that_cannot_take_logs_or_replays_are_refused_before_playing(tmp_p
     taken = socket.create_server(("127.0.0.1", 0))
     cases = [
         (["match", "glory", RANDOM, RANDOM, "--log-dir", str(a_file)], "--log-dir " + str(a_file) + " is not a directory"),
+        (["match", "glory", RANDOM, RANDOM, "--log-dir", str(a_file / "logs")], f"{a_file} is a file, not a directory"),
         (["match", "glory", RANDOM, RANDOM, "--log-dir", str(tmp_path / "logs"), "--replay", str(a_folder)], "is a directory"),
         (["match", "glory", RANDOM, str(manifest_folder)], "cannot be read"),
         (["tournament", "glory", RANDOM, RANDOM, "--games", "1", "--log-dir", str(tmp_path / "logs"), "--replay-dir", str(a_file)], "is not a directory"),

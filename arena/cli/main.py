@@ -77,6 +77,10 @@ def check_dir(path: Path, flag: str) -> None:
     """Fail before any match is played unless ``path`` is a directory or can be made one."""
     if path.exists() and not path.is_dir():
         fail(f"{flag} {path} is not a directory")
+    # "Not a directory" alone, for a folder under a file, left the author looking at the folder they named.
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        fail(f"{flag} {path}: {blocking} is a file, not a directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
