@@ -153,11 +153,25 @@ def decode(msg: Message, types: tuple[type, ...]) -> Any:
     """The dataclass for union message ``msg``, chosen among ``types`` by the set ``kind``."""
     kind = msg.WhichOneof(ONEOF)
     if kind is None:
-        raise CodecError(f"{msg.DESCRIPTOR.full_name} has no kind set")
+        raise CodecError(_no_kind(msg.DESCRIPTOR))
     cls = _by_kind(types).get(kind)
     if cls is None:
         raise CodecError(f"unknown kind {kind!r}")
     return _build(cls, getattr(msg, kind))
+
+
+@cache
+def _no_kind(descriptor: Descriptor) -> str:
+    """Why a union message with no kind set is malformed, naming its kinds: a bot's library drops a name it does not
+    know (a decision's kind, ``castle_choice``, sent as the action's) and may leave out a kind that is an empty message,
+    and "has no kind set" alone said neither."""
+    kinds = descriptor.oneofs_by_name[ONEOF].fields
+    text = f"{descriptor.full_name} has no kind set: set one of {', '.join(f.name for f in kinds)}"
+    empty = [f.name for f in kinds if f.message_type is not None and not f.message_type.fields]
+    if empty:
+        named = empty[0] if len(empty) == 1 else f"{', '.join(empty[:-1])} and {empty[-1]}"
+        text += f" ({named}, {'an empty message' if len(empty) == 1 else 'empty messages'}, must be set all the same: docs/protocol.md)"
+    return text
 
 
 @cache
