@@ -217,6 +217,19 @@ def _holds(hint: Any, fd: FieldDescriptor) -> bool:
     return hint not in _ERASED or _type_name(fd) == ""
 
 
+def _bad_enum(fd: FieldDescriptor, value: int, hint: type[Enum]) -> str:
+    """Why an enum field's number is no value of the game, naming the field and the names it takes. "0 is not a valid
+    kind" named neither (and in TakeAction, "kind" read as the action's oneof); 0 is also what a library that
+    converts names (Node's proto-loader) sends for a name it does not know, as "hall" or "NOWHERE"."""
+    assert fd.enum_type is not None
+    known = {e.value for e in hint}
+    names = ", ".join(v.name for v in fd.enum_type.values if v.number in known)
+    said = str(value)
+    if value == 0 and 0 in fd.enum_type.values_by_number:
+        said += f" ({fd.enum_type.values_by_number[0].name}: not set, or set to a name the bot's protobuf library did not know)"
+    return f"{fd.full_name} is {said}, where one of {names} belongs"
+
+
 def _build(cls: type, msg: Any) -> Any:
     kwargs: dict[str, Any] = {}
     types = _field_types(cls, msg.DESCRIPTOR)
@@ -244,7 +257,7 @@ def _value(hint: Any, fd: FieldDescriptor, value: Any) -> Any:
             try:
                 return hint(value)
             except ValueError:
-                raise CodecError(f"{value} is not a valid {fd.name}") from None
+                raise CodecError(_bad_enum(fd, value, hint)) from None
         return value
     if _message_name(fd) == CARD_MESSAGE:
         return int(value.id)
