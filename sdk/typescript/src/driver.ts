@@ -6,7 +6,7 @@
  */
 
 import { Bot, keptNote, Request } from "./bot.js";
-import { fieldFault } from "./fields.js";
+import { actionKinds, fieldFault } from "./fields.js";
 import { log } from "./log.js";
 import { decodeBotMessage, encodeBotMessage, PROTOCOL_VERSION } from "./protocol.js";
 import type { BotMessage, DecisionRequest, EnvelopeAction, EventEnvelope, EventOf, GameId, GameStart, MatchResult, RefereeMessage } from "./types.js";
@@ -223,7 +223,8 @@ export function wrap(action: unknown, game: string, faults?: string[]): Envelope
     return {};
   };
   if (action === null || typeof action !== "object") {
-    return unsent(`act returned ${String(action)}, not an action`);
+    // A string quoted, as Python's repr does: `act returned attack` read as if an action had been returned.
+    return unsent(`act returned ${typeof action === "string" ? JSON.stringify(action) : String(action)}, not an action`);
   }
   const envelope = (field in action ? action : { [field]: action }) as EnvelopeAction;
   // Several kinds (a second one misspelled, say) went as the one the encoding picked, not as one the bot chose.
@@ -246,7 +247,8 @@ export function wrap(action: unknown, game: string, faults?: string[]): Envelope
   // Fields that are not the game's are dropped by the encoding: what is left must still be one of its kinds.
   const sent = decodeBotMessage(bytes).action?.action as Record<string, { kind?: string } | null> | null | undefined;
   if (!sent?.[field]?.kind) {
-    return unsent(`act returned ${described(action)}, not an action of ${game}`);
+    // Its kinds named: `{ land_and_castle: ... }` or a decision's kind (`castleChoice`) sent as the action's said only "not".
+    return unsent(`act returned ${described(action)}, not an action of ${game} (one of ${actionKinds(field).join(", ")})`);
   }
   return envelope;
 }

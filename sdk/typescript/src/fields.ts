@@ -87,6 +87,12 @@ function index(): Map<string, Message> {
 }
 
 const ACTION = "arena.v1.Action";
+
+/** The kinds of the game whose field in the envelope is `field` ("generalsWar"), as a bot names them; [] for no game. */
+export function actionKinds(field: string): string[] {
+  const shape = index().get(ACTION)?.fields.get(field)?.shape;
+  return shape && "message" in shape ? [...index().get(shape.message)!.fields.keys()] : [];
+}
 const INT32: [number, number, string] = [-(2 ** 31), 2 ** 31 - 1, "int32"];
 const UINT32: [number, number, string] = [0, 2 ** 32 - 1, "uint32"];
 const RANGES: Record<string, [number, number, string]> = {

@@ -373,7 +373,12 @@ test("an action of another game, or of no kind, is sent as no action and said so
   for (const foreign of [{ buyLand: { landIds: [1] } }, { glory: { passTurn: {} } }, {}, { generalsWar: {} }]) {
     const { sent, logged } = await answerTo(foreign);
     assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(foreign)}: the empty action`);
-    assert.match(logged, /ERROR act returned .*, not an action of generals-war; sending no action/);
+    assert.match(logged, /ERROR act returned .*, not an action of generals-war \(one of revealGenerals, chooseTarget, playSquad\); sending no action/);
+  }
+  // The game's field in snake case, or a decision's kind for the action's, is told the kinds that belong.
+  for (const slip of [{ generals_war: gw.reveal() }, { squadChoice: {} }]) {
+    const { logged } = await answerTo(slip);
+    assert.match(logged, /not an action of generals-war \(one of revealGenerals, chooseTarget, playSquad\)/, JSON.stringify(slip));
   }
   const { sent, logged } = await answerTo(gw.reveal());
   assert.equal(sent.action?.action?.generalsWar?.kind, "revealGenerals", "an action with no cards is an action");
@@ -409,6 +414,8 @@ test("what act returns that is no object is sent as no action, and the bot plays
     assert.equal(sent.action?.action?.game, undefined, `${String(slip)}: the empty action`);
     assert.match(logged, /ERROR act returned .*, not an action/);
   }
+  // A string quoted, as the Python SDK's repr: "act returned playSquad, not an action" read as if one had been.
+  assert.match((await answerTo("playSquad")).logged, /ERROR act returned "playSquad", not an action;/);
 });
 
 test("the generator is seeded, and its draws stay in range", () => {
