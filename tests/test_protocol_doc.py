@@ -72,3 +72,14 @@ def test_the_error_codes_and_verdict_kinds_named_are_the_protocols() -> None:
     variables = {name for name in named if f'"{name}"' in launchers}
     unknown = named - errors - verdicts - statuses - variables - {"GOAWAY"}  # GOAWAY: HTTP/2's frame, not the protocol's
     assert unknown == set(), f"docs/protocol.md names what the protocol does not define: {sorted(unknown)}"
+
+
+def test_request_ids_count_from_1_in_a_match_as_the_guide_says_so_a_javascript_number_holds_them() -> None:
+    """The guide said to load request_id in JavaScript as a string or a BigInt, "not a Number", where the TypeScript
+    SDK loads it as a number: it now says why a number will do, which holds as long as the ids are counted so."""
+    from tests.test_session import driver_answers, run_session
+
+    assert "The referee counts a match's requests from 1" in " ".join(DOC.split())
+    _, links = run_session([driver_answers(1), driver_answers(2)])
+    ids = sorted(int(d.request_id) for link in links for d in link.of("decision"))
+    assert ids[0] == 1 and ids[-1] == len(set(ids)) < 2**53, "every id from 1, none skipped (a re-sent request repeats one)"
