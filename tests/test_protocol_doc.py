@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import grpc
@@ -83,3 +85,21 @@ def test_request_ids_count_from_1_in_a_match_as_the_guide_says_so_a_javascript_n
     _, links = run_session([driver_answers(1), driver_answers(2)])
     ids = sorted(int(d.request_id) for link in links for d in link.of("decision"))
     assert ids[0] == 1 and ids[-1] == len(set(ids)) < 2**53, "every id from 1, none skipped (a re-sent request repeats one)"
+
+
+def test_the_go_command_of_the_guide_generates_one_package_per_file(tmp_path: Path) -> None:
+    """protoc-gen-go refused the .proto files ("unable to determine Go import path": they set no go_package) and the
+    guide was silent; its command must map every file, each to a package of its own (one for all clashes on the
+    games' View and Action, and referee.proto with cards.proto makes an import cycle through the games)."""
+    assert not re.search(r"^option go_package", "".join(p.read_text() for p in (ROOT / "proto").rglob("*.proto")), re.M), (
+        "a .proto sets go_package now: the guide's Go paragraph is out of date"
+    )
+    if not all(shutil.which(tool) for tool in ("protoc", "protoc-gen-go", "protoc-gen-go-grpc")):
+        pytest.skip("protoc, protoc-gen-go and protoc-gen-go-grpc (Debian: protobuf-compiler, protoc-gen-go, protoc-gen-go-grpc)")
+    block = re.search(r"For Go, .*?```sh\n(.*?)```", DOC, re.S)
+    assert block, "the guide's Go command"
+    shutil.copytree(ROOT / "proto", tmp_path / "proto")
+    subprocess.run(["bash", "-euc", block.group(1)], cwd=tmp_path, check=True, capture_output=True, text=True)
+    made = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "arena").rglob("*.go"))
+    names = sorted(p.stem for p in (ROOT / "proto" / "arena" / "v1").glob("*.proto"))
+    assert made == sorted([f"arena/{n}/{n}.pb.go" for n in names] + ["arena/referee/referee_grpc.pb.go"])
