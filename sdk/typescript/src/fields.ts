@@ -119,7 +119,8 @@ function scalarFault(shape: Shape, value: unknown): string | null {
   if ("message" in shape) return typeof value === "object" && !Array.isArray(value) ? null : `an object (${shape.message})`;
   if ("enumName" in shape) {
     if (typeof value === "number" ? Number.isInteger(value) : typeof value === "string" && Object.hasOwn(shape.values, value)) return null;
-    return `one of ${Object.keys(shape.values).join(", ")} or its number (${shape.enumName})`;
+    // Not the _UNSPECIFIED 0: the referee refuses an action's enum left at it (an enum of an action has no other 0).
+    return `one of ${Object.keys(shape.values).filter((name) => shape.values[name] !== 0).join(", ")} or its number (${shape.enumName})`;
   }
   const type = shape.scalar;
   const range = RANGES[type];

@@ -336,7 +336,8 @@ test("a field of the wrong type is refused before sending, naming the field and 
   } finally {
     process.stderr.write = write;
   }
-  assert.match(written[0]!, /assassination\.movePresident\.room is the string "ATTIC", where one of ROOM_UNSPECIFIED, COURTYARD, .* or its number \(arena\.v1\.assassination\.Room\) belongs/);
+  assert.match(written[0]!, /assassination\.movePresident\.room is the string "ATTIC", where one of COURTYARD, .* or its number \(arena\.v1\.assassination\.Room\) belongs/);
+  assert.doesNotMatch(written[0]!, /ROOM_UNSPECIFIED/, "the 0 the referee refuses is no name to send");
   assert.match(written[1]!, /assassination\.chooseAllegiance\.badCop is the string "false", where true or false \(bool\) belongs/);
 });
 
