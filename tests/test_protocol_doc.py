@@ -9,6 +9,7 @@ the guide left a bot author looking for a message that is not there.
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import shutil
 import subprocess
@@ -103,3 +104,35 @@ def test_the_go_command_of_the_guide_generates_one_package_per_file(tmp_path: Pa
     made = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "arena").rglob("*.go"))
     names = sorted(p.stem for p in (ROOT / "proto" / "arena" / "v1").glob("*.proto"))
     assert made == sorted([f"arena/{n}/{n}.pb.go" for n in names] + ["arena/referee/referee_grpc.pb.go"])
+
+
+SDK_MODULES = ROOT / "sdk" / "typescript" / "node_modules"
+
+
+@pytest.mark.skipif(
+    (shutil.which("node") is None or not (SDK_MODULES / "@grpc" / "proto-loader").is_dir()) and not os.environ.get("CI"),
+    reason="needs Node.js and the TypeScript SDK's packages (npm ci)",
+)
+def test_the_javascript_example_of_the_guide_plays_a_match(tmp_path: Path) -> None:
+    """The guide's bot "In JavaScript" is what a newcomer copies first: it must connect, answer and hang up as
+    written. Land & Castle lists every decision's actions (at most 28), so its first legal action always does."""
+    import asyncio
+
+    from referee.server.runner import MatchSetup, run_local_match
+    from referee.server.session import TimeControl
+    from tests.support import SAMPLE_BOTS
+
+    example = re.search(r"## In JavaScript\n.*?```js\n(.*?)```", DOC, re.S)
+    assert example, "the guide's JavaScript example"
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.js").write_text(example.group(1))
+    shutil.copytree(ROOT / "proto", bot / "proto")
+    (bot / "node_modules").symlink_to(SDK_MODULES)  # @grpc/grpc-js and @grpc/proto-loader, as `npm install` puts them
+    (bot / "bot.toml").write_text('name = "js-example"\nversion = "1"\nlanguage = "javascript"\ngames = ["land-and-castle"]\ncommand = ["node", "bot.js"]\n')
+    tc = TimeControl(move_time_ms=2000, time_bank_ms=10_000, strike_limit=3)
+    played = asyncio.run(run_local_match(MatchSetup("land-and-castle", [bot, SAMPLE_BOTS / "random"], 5, {}, tc, tmp_path / "logs", "process")))
+    log = played.logs[0].read_text(errors="replace")
+    assert played.record.game.is_over()
+    assert not played.record.result.seats[0].verdicts, log[-3000:]
+    assert not any(a.auto for a in played.record.actions if a.seat == 0), "the referee played for the example"
