@@ -56,8 +56,14 @@ export type ChoiceOf<G extends GameId, K extends string = KindOf<G>> = G extends
 export type EnvelopeAction = v1.Action;
 /** A game's action as a bot builds it (the games/* builders return these). */
 export type GameActionOf<G extends GameId> = GameTypes[G]["action"];
-/** What `Bot.act` returns: the game's action (as built by the games/* helpers, or one of `request.legalActions`), or an envelope. */
-export type ActionOf<G extends GameId> = GameActionOf<G> | EnvelopeAction;
+/** A game's action in the envelope, under that game's field only: `{ glory: ... }` for Glory. */
+export type EnvelopeOf<G extends GameId> = G extends GameId ? { [F in GameTypes[G]["field"]]: GameActionOf<G> } : never;
+/**
+ * What `Bot.act` returns: the game's action (as built by the games/* helpers, or one of `request.legalActions`), or
+ * it in its envelope. Another game's envelope is no answer (the referee refuses it as malformed): any envelope typed
+ * here let `{ glory: ... }` through the compiler in a `Bot<"land-and-castle">`, to be refused at run time.
+ */
+export type ActionOf<G extends GameId> = GameActionOf<G> | EnvelopeOf<G>;
 
 export type Card = v1.Card__Output;
 export type GameStart = v1.GameStart__Output;

@@ -8,6 +8,7 @@ import {
   Bot,
   BotDriver,
   type CardLike,
+  type GameId,
   decodeBotMessage,
   decodeRefereeMessage,
   encodeBotMessage,
@@ -405,6 +406,20 @@ test("an action with several kinds set is sent as no action, the error naming th
   const { sent, logged } = await answerTo({ kind: "chooseTarget", chooseTarget: { target: 1 }, playSquad: undefined });
   assert.equal(sent.action?.action?.generalsWar?.kind, "chooseTarget");
   assert.equal(logged, "");
+});
+
+test("act is typed to its own game's actions and envelope, not another game's", () => {
+  // ActionOf took any envelope: `{ glory: ... }` from a Bot<"land-and-castle"> passed the compiler and was refused at
+  // run time. Checked by tsc --noEmit (tests/test_typescript.py): an unused @ts-expect-error fails it.
+  class Lc extends Bot<"land-and-castle"> {
+    act(): ActionOf<"land-and-castle"> {
+      // @ts-expect-error another game's envelope is no answer in this game
+      return { glory: { passTurn: {} } };
+    }
+  }
+  const own: ActionOf<"land-and-castle">[] = [lc.control(0), { landAndCastle: lc.control(0) }];
+  const anyGame: ActionOf<GameId> = { glory: { passTurn: {} } }; // a plain Bot plays every game
+  assert.deepEqual([(new Lc().act() as Record<string, unknown>).glory, own.length, "glory" in anyGame], [{ passTurn: {} }, 2, true]);
 });
 
 test("what act returns that is no object is sent as no action, and the bot plays on", async () => {
