@@ -3,7 +3,9 @@
 The table "Decision kinds per game" must list, for every game, exactly the kinds of its ``Decision`` oneof and the
 answers of its ``Action`` oneof; the error codes and verdict kinds the guide names must be the protocol's; and the
 status table of "The stream" must name gRPC status codes that exist. A kind renamed or added in a .proto and not in
-the guide left a bot author looking for a message that is not there.
+the guide left a bot author looking for a message that is not there. Its examples for authors without an SDK run as
+written: the JavaScript bot plays a match, and the Go generation command (when protoc's Go plugins are here) makes
+one package per file.
 """
 
 from __future__ import annotations
