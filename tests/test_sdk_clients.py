@@ -1,7 +1,7 @@
 """Both SDKs' clients against a scripted referee: what ends a bot, what it retries, what it logs, its orders.
 
 A bot author should not be able to tell the Python SDK from the TypeScript one by how it connects: the
-same gRPC statuses are final (UNAUTHENTICATED, FAILED_PRECONDITION, NOT_FOUND, PERMISSION_DENIED) and
+same gRPC statuses are final (UNAUTHENTICATED, FAILED_PRECONDITION, NOT_FOUND, PERMISSION_DENIED, ABORTED) and
 every other one is retried; a stream that ends without a result is reconnected; protocol errors are
 logged with their code's name; a pooled process follows its orders on stdin (a blank line skipped, a
 refused match not its end, a new address a new connection, each match's seed). The sample random bots
@@ -38,7 +38,8 @@ Step = Union[pb.RefereeMessage, float, grpc.StatusCode, str, Callable[[], None]]
 START = pb.RefereeMessage(start=pb.GameStart(match_id="m", game="generals-war", seat=0, num_seats=2, protocol_version=1))
 RESULT = pb.RefereeMessage(result=pb.MatchResult(match_id="m", seats=[pb.SeatResult(seat=0, rank=1), pb.SeatResult(seat=1, rank=2)]))
 #: Statuses that refuse a bot for good (docs/protocol.md), and some that do not.
-FINAL = [grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED]
+FINAL = [grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED,
+         grpc.StatusCode.ABORTED]  # the seat taken by another connection: taking it back fights that one for it
 PASSING = [grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INTERNAL, grpc.StatusCode.INVALID_ARGUMENT]
 LANGS = ["python", pytest.param("typescript", marks=pytest.mark.skipif(not READY and not os.environ.get("CI"), reason="needs node and the SDK's packages"))]
 

@@ -49,7 +49,12 @@ MAX_MESSAGE = 4 * 1024 * 1024
 KEEPALIVE_TIME_MS = 30_000
 KEEPALIVE_TIMEOUT_MS = 10_000
 #: Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket).
-_REFUSED = (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED)
+#: ABORTED is the referee's "replaced by a newer connection of this seat": a stream this process still reads was
+#: replaced by another process's (a second copy of the bot, started by hand): taking the seat back fought it for the seat.
+_REFUSED = (
+    grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.PERMISSION_DENIED,
+    grpc.StatusCode.ABORTED,
+)
 
 
 #: A read that took longer than this waited for its message: the message came then, not while ``act`` ran. (A
@@ -59,7 +64,8 @@ WAITED_S = 0.001
 
 
 class MatchRefused(Exception):
-    """The referee refused the connection for good (wrong token, match over, seat forfeited, another seat's socket)."""
+    """The referee refused the connection for good (wrong token, match over, seat forfeited, another seat's socket),
+    or ended it for another connection of the seat."""
 
 
 def open_channel(address: str) -> grpc.aio.Channel:

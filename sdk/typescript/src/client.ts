@@ -25,12 +25,17 @@ function channelOptions(): grpc.ChannelOptions {
   };
 }
 
-/** Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's socket). */
+/**
+ * Statuses that mean the referee refused this bot for good (wrong token, match over, seat forfeited or another seat's
+ * socket), or ended its stream for another process's connection of the seat (ABORTED): taking the seat back fought
+ * that process for it.
+ */
 const REFUSED = new Set<grpc.status>([
   grpc.status.UNAUTHENTICATED,
   grpc.status.FAILED_PRECONDITION,
   grpc.status.NOT_FOUND,
   grpc.status.PERMISSION_DENIED,
+  grpc.status.ABORTED,
 ]);
 
 /** The referee refused the connection for good. */
