@@ -481,6 +481,44 @@ def test_a_containers_endless_output_stops_at_the_log_cap_inside_it(tmp_path: Pa
     assert data.startswith(b"yyyy") and data.endswith(TRUNCATED) and len(data) == LOG_CAP_BYTES + len(TRUNCATED)
 
 
+@pytest.mark.parametrize("sandbox", runners("docker"))
+def test_a_bot_cannot_write_past_the_cap_through_its_containers_first_process(tmp_path: Path, sandbox: str) -> None:
+    """docs/faults.md, "write to the container's first process's output": the bot runs as the user of the process that
+    caps its output, and opened that process's stdout (/proc/1/fd/1) to write to Docker's log past the cap, on the
+    host's CPU (dockerd and containerd spent 0.5 core on it). That process is not dumpable now: its /proc entries are
+    root's."""
+    from referee.server.launchers import LaunchSpec
+    from referee.server.manifest import load_manifest
+
+    bot = tmp_path / "past-the-cap"
+    bot.mkdir()
+    (bot / "probe.py").write_text(
+        "import os\n"
+        "for fd in (1, 2):\n"
+        "    try:\n"
+        "        os.write(os.open(f'/proc/1/fd/{fd}', os.O_WRONLY), b'PAST THE CAP')\n"
+        "        raise SystemExit(3)\n"
+        "    except PermissionError:\n"
+        "        print(f'pid 1 fd {fd} refused', flush=True)\n"
+    )
+    (bot / "bot.toml").write_text('name = "past"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "probe.py"]\n')
+    manifest = load_manifest(bot)
+
+    async def main() -> int:
+        (tmp_path / "seat").mkdir()
+        spec = LaunchSpec(0, manifest, bot, tmp_path / "seat", tmp_path / "home", {"ARENA_MATCH_ID": f"past-{os.getpid()}"}, tmp_path / "bot.log")
+        handle = await launcher_for(sandbox).launch(spec)
+        try:
+            return await asyncio.wait_for(handle.wait(), 120)
+        finally:
+            await handle.stop(0)
+
+    code = asyncio.run(main())
+    log = (tmp_path / "bot.log").read_text()
+    assert code == 0 and "PAST THE CAP" not in log, log
+    assert "pid 1 fd 1 refused" in log and "pid 1 fd 2 refused" in log, log
+
+
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
 def test_output_without_end_is_cut_and_the_bot_plays_on(tmp_path: Path, sandbox: str) -> None:
     """docs/faults.md, "write to stdout and stderr without end": the log keeps its first 1 MiB, the bot is not held up."""
