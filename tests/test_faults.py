@@ -97,6 +97,39 @@ def test_a_memory_hog_is_stopped(tmp_path: Path, sandbox: str) -> None:
         assert "code 137" in played.record.result.seats[0].verdicts[kinds.index("CRASH")].detail  # the OOM killer
 
 
+@pytest.mark.parametrize("sandbox", runners("docker"))
+@pytest.mark.parametrize("who", ["bot", "child"])
+def test_a_bot_killed_at_its_memory_limit_is_told_so(tmp_path: Path, sandbox: str, who: str) -> None:
+    """docs/faults.md, "a memory hog": the kernel kills it at its container's limit, and Docker tells that as exit code
+    137 with nothing in the log; "the bot's process exited with code 137" left its author to guess. The bot itself
+    killed, or a process it started (the bot then ends as it will)."""
+    from referee.server.launchers import LaunchSpec, why_ended
+    from referee.server.manifest import load_manifest
+    from referee.server.sandbox import DockerLauncher, Limits
+
+    bot = tmp_path / "hog"
+    bot.mkdir()
+    hog = "h = []\nwhile True: h.append(bytearray(8 << 20))\n"
+    (bot / "hog.py").write_text(hog if who == "bot" else f"import subprocess, sys\nsubprocess.run([sys.executable, '-c', {hog!r}])\nsys.exit(4)\n")
+    (bot / "bot.toml").write_text('name = "hog"\nversion = "1"\nlanguage = "python"\ngames = ["generals-war"]\ncommand = ["python", "hog.py"]\n')
+    manifest = load_manifest(bot)
+
+    async def main() -> str:
+        (tmp_path / "seat").mkdir()
+        spec = LaunchSpec(0, manifest, bot, tmp_path / "seat", tmp_path / "home", {"ARENA_MATCH_ID": f"hog-{os.getpid()}"}, tmp_path / "bot.log")
+        handle = await DockerLauncher(Limits(memory="64m")).launch(spec)
+        try:
+            return why_ended(handle, await asyncio.wait_for(handle.wait(), 120))
+        finally:
+            await handle.stop(0)
+
+    detail = asyncio.run(main())
+    if who == "bot":
+        assert detail == "the bot's process was killed at its memory limit of 64 MiB (out of memory; exit code 137)", detail
+    else:
+        assert detail == "the bot's process exited with code 4 (a process of its container was killed at its memory limit of 64 MiB)", detail
+
+
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))
 def test_endless_illegal_actions(tmp_path: Path, sandbox: str) -> None:
     tc = TimeControl(move_time_ms=10_000, time_bank_ms=0, strike_limit=1, max_rejections=20)  # time for every retry

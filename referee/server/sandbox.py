@@ -299,9 +299,12 @@ class _LogPump(threading.Thread):
 
 
 class DockerHandle:
-    def __init__(self, container: Any, log_path: Path) -> None:
+    def __init__(self, container: Any, log_path: Path, memory: str = Limits.memory) -> None:
         self.container = container
         self.log_path = log_path
+        self.memory = memory
+        #: The CRASH verdict's detail when the kernel killed a process of the container at its memory limit (launchers.why_ended).
+        self.why_ended = ""
         self.pump = _LogPump(container, log_path)
         self.pump.start()
         loop = asyncio.get_running_loop()
@@ -315,8 +318,27 @@ class DockerHandle:
             code = int(self.container.wait().get("StatusCode", -1))
         except Exception:  # noqa: BLE001 - the engine is gone: the container's end is unknown
             code = -1
+        self.why_ended = self._out_of_memory(code)
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(self._exited, code)
+
+    def _out_of_memory(self, code: int) -> str:
+        """Why the container ended, if the kernel killed a process of it at its memory limit; else "".
+
+        Docker tells a killed bot's end as exit code 137 (128 + SIGKILL), and nothing reaches its log: "exited with
+        code 137" left its author to guess at a signal from nowhere."""
+        try:
+            self.container.reload()
+            killed = bool(self.container.attrs["State"]["OOMKilled"])
+        except Exception:  # noqa: BLE001 - removed meanwhile, or the engine is gone: the exit code alone is told
+            return ""
+        if not killed:
+            return ""
+        units = {"k": " KiB", "m": " MiB", "g": " GiB"}
+        limit = self.memory[:-1] + units[self.memory[-1].lower()] if self.memory[-1:].lower() in units else f"{self.memory} bytes"
+        if code == 128 + 9:
+            return f"the bot's process was killed at its memory limit of {limit} (out of memory; exit code {code})"
+        return f"the bot's process exited with code {code} (a process of its container was killed at its memory limit of {limit})"
 
     def _exited(self, code: int) -> None:
         if not self._exit.done():
@@ -469,4 +491,4 @@ class DockerLauncher:
             raise
         except Exception as exc:
             raise LaunchError(f"could not start the container: {exc}") from None
-        return DockerHandle(container, spec.log_path)
+        return DockerHandle(container, spec.log_path, self.limits.memory)
