@@ -255,3 +255,21 @@ def test_a_containers_log_that_cannot_be_written_ends_its_copying_quietly(tmp_pa
     kept = sandbox._LogPump(Talking(), tmp_path / "bot.log")
     kept.run()
     assert (tmp_path / "bot.log").read_bytes() == b"hello\n"
+
+
+def test_building_the_runtime_again_keeps_it_for_the_containers_that_mount_it(tmp_path: Path) -> None:
+    """`arena sandbox build` beside a running ladder removed the runtime folder and made it anew: the containers running
+    had the old one mounted, emptied under them, and their bots' next import failed (a CRASH charged to the bot), as
+    did every bot started meanwhile. Held open here as a container's mount holds it: it must still hold the runtime."""
+    target = tmp_path / "runtime"
+    sandbox.build_runtime(target)
+    mounted = os.open(target, os.O_RDONLY | os.O_DIRECTORY)  # what a container's bind mount holds: that folder itself
+    try:
+        sdk_mount_point = os.stat(target / "lib" / "arena_sdk").st_ino  # the SDK is mounted on it: it must stay
+        sandbox.build_runtime(target)
+        assert os.stat("site-packages/grpc/__init__.py", dir_fd=mounted).st_size > 0
+        assert os.stat("lib/arena_sdk", dir_fd=mounted).st_ino == sdk_mount_point
+    finally:
+        os.close(mounted)
+    assert sorted(os.listdir(target)) == ["lib", "site-packages"], "nothing of the rebuild left beside it"
+    assert all(oct(p.stat().st_mode & 0o777) in ("0o755", "0o644") for p in target.rglob("*"))

@@ -23,6 +23,7 @@ import stat
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 import uuid
@@ -88,26 +89,40 @@ def sdk_sources() -> dict[str, Path]:
 
 
 def build_runtime(target: Path) -> Path:
-    """Copy the SDK's dependencies into ``target``/site-packages, with mount points for the SDK and the stubs."""
-    if target.exists():
-        shutil.rmtree(target)
-    site = target / "site-packages"
-    site.mkdir(parents=True)
-    for name in RUNTIME_MODULES:
-        module = importlib.import_module(name)
-        source = Path(module.__file__ or "")
-        top = name.split(".")[0]
-        if source.name == "__init__.py":
-            root = source.parent
-            for _ in name.split(".")[1:]:
-                root = root.parent
-            shutil.copytree(root, site / top, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(source, site / source.name)
+    """Copy the SDK's dependencies into ``target``/site-packages, with mount points for the SDK and the stubs.
+
+    Built again in place, never removed first: running containers have ``target`` mounted (and the SDK mounted on its
+    mount points), and `arena sandbox build` run beside a ladder emptied it under them. Their bots' next import failed
+    (a CRASH, and a forfeit charged to the bot), as did every bot started while it was rebuilt. The new site-packages
+    is made beside the old, then takes its place.
+    """
+    target.mkdir(parents=True, exist_ok=True)
+    site = Path(tempfile.mkdtemp(prefix=".site-packages-", dir=target))
+    old, gone = target / "site-packages", target / f".old-site-packages-{uuid.uuid4().hex[:8]}"
+    try:
+        for name in RUNTIME_MODULES:
+            module = importlib.import_module(name)
+            source = Path(module.__file__ or "")
+            top = name.split(".")[0]
+            if source.name == "__init__.py":
+                root = source.parent
+                for _ in name.split(".")[1:]:
+                    root = root.parent
+                shutil.copytree(root, site / top, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(source, site / source.name)
+        for path in [site, *site.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        if old.exists():
+            old.rename(gone)
+        site.rename(old)
+    finally:
+        shutil.rmtree(site, ignore_errors=True)
+    shutil.rmtree(gone, ignore_errors=True)
     for mount_point in sdk_sources():
-        (target / mount_point).mkdir(parents=True)
+        (target / mount_point).mkdir(parents=True, exist_ok=True)
     (target / "lib" / "arena" / "__init__.py").write_text('"""Protocol stubs for bots."""\n')
-    for path in [target, *target.rglob("*")]:
+    for path in [target, *(target / "lib").rglob("*"), target / "lib"]:
         path.chmod(0o755 if path.is_dir() else 0o644)
     return target
 
