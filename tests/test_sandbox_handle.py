@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from referee.server.sandbox import DockerHandle
 
 #: More containers than asyncio's default executor has threads on any machine (it has at most 32).
@@ -105,3 +107,48 @@ def test_a_stop_lets_the_bot_end_within_its_grace(tmp_path: Path) -> None:
 
     assert asyncio.run(stop()) == 0
     assert not container.killed_while_running and container.removed
+
+
+class EngineRestarts(Container):
+    """A bot that plays on while the Docker engine does not answer (dockerd restarted or killed), then ends."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__(threading.Event())
+        self.failures = failures
+
+    def wait(self) -> dict[str, Any]:
+        import requests
+
+        if self.failures:
+            self.failures -= 1
+            raise requests.exceptions.ConnectionError("('Connection aborted.', ConnectionRefusedError(111, 'Connection refused'))")
+        return {"StatusCode": 0}
+
+
+def test_an_engine_that_stops_answering_is_not_the_bots_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dockerd killed mid-match: the wait for each container's end broke, and every bot was told as a CRASH ("exited
+    with code -1") while it played on, on the referee's socket. Its end is asked for again until the engine answers."""
+    from referee.server import sandbox
+
+    monkeypatch.setattr(sandbox, "ENGINE_RETRY_S", 0.01, raising=False)
+
+    async def play() -> int:
+        handle = DockerHandle(EngineRestarts(failures=5), tmp_path / "seat0.log")
+        return await asyncio.wait_for(handle.wait(), 30)
+
+    assert asyncio.run(play()) == 0
+
+
+def test_an_engine_gone_for_good_does_not_hold_up_the_matchs_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.server import sandbox
+
+    monkeypatch.setattr(sandbox, "ENGINE_RETRY_S", 0.01, raising=False)
+
+    async def play_then_stop() -> int:
+        handle = DockerHandle(EngineRestarts(failures=10**9), tmp_path / "seat0.log")
+        await asyncio.sleep(0.1)
+        assert not handle._exit.done(), "told as ended while the engine does not answer"
+        await asyncio.wait_for(handle.stop(grace=0), 30)
+        return await asyncio.wait_for(handle.wait(), 30)
+
+    assert asyncio.run(play_then_stop()) == -1

@@ -320,6 +320,7 @@ class DockerHandle:
         self.memory = memory
         #: The CRASH verdict's detail when the kernel killed a process of the container at its memory limit (launchers.why_ended).
         self.why_ended = ""
+        self._stopping = threading.Event()  # the match is over: the wait for the container's end gives up on an engine gone
         self.pump = _LogPump(container, log_path)
         self.pump.start()
         loop = asyncio.get_running_loop()
@@ -329,10 +330,16 @@ class DockerHandle:
         threading.Thread(target=self._wait_for_exit, args=(loop,), daemon=True, name=f"arena-wait-{log_path.name}").start()
 
     def _wait_for_exit(self, loop: asyncio.AbstractEventLoop) -> None:
-        try:
-            code = int(self.container.wait().get("StatusCode", -1))
-        except Exception:  # noqa: BLE001 - the engine is gone: the container's end is unknown
-            code = -1
+        while True:
+            try:
+                code = int(self.container.wait().get("StatusCode", -1))
+                break
+            except Exception as exc:  # noqa: BLE001 - the engine answered with an error, or did not answer
+                if _engine_answered(exc) or self._stopping.wait(ENGINE_RETRY_S):
+                    code = -1  # the container is gone (removed by another hand), or the match is over: its end is unknown
+                    break
+                # The engine stopped answering (dockerd restarted, killed): the bot plays on, on the referee's socket,
+                # and was told as a CRASH "exited with code -1" while it did. Asked again until the match ends.
         self.why_ended = self._out_of_memory(code)
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(self._exited, code)
@@ -363,6 +370,7 @@ class DockerHandle:
         return await asyncio.shield(self._exit)
 
     async def stop(self, grace: float = 1.0) -> None:
+        self._stopping.set()
         try:
             await asyncio.wait_for(self.wait(), grace)
         except TimeoutError:
@@ -376,6 +384,20 @@ class DockerHandle:
             pass
         self.pump.join(5.0)
         _remove(self.container)
+
+
+#: How often the end of a container is asked for again while the engine does not answer.
+ENGINE_RETRY_S = 1.0
+
+
+def _engine_answered(exc: Exception) -> bool:
+    """Whether ``exc`` is the engine's answer (an HTTP error: no such container), not a connection to it that failed."""
+    try:
+        import docker.errors
+
+        return isinstance(exc, docker.errors.APIError)
+    except ImportError:
+        return True
 
 
 def _remove(container: Any) -> None:
