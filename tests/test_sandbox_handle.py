@@ -152,3 +152,47 @@ def test_an_engine_gone_for_good_does_not_hold_up_the_matchs_end(tmp_path: Path,
         return await asyncio.wait_for(handle.wait(), 30)
 
     assert asyncio.run(play_then_stop()) == -1
+
+
+class LogsAcrossARestart(EngineRestarts):
+    """Its output's stream ends quietly when dockerd dies; the engine, back (live-restore), has all of it."""
+
+    def __init__(self) -> None:
+        super().__init__(failures=0)
+        self.streams, self.reloads, self.attrs = 0, 0, {"State": {"Running": True}}
+        self.ended = threading.Event()
+
+    def logs(self, **kwargs: Any) -> Any:
+        self.streams += 1
+        yield b"before\n"
+        if self.streams > 1:
+            yield b"after\n"
+            self.attrs = {"State": {"Running": False}}
+            self.ended.set()
+
+    def reload(self) -> None:
+        import requests
+
+        self.reloads += 1
+        if self.reloads == 1:
+            raise requests.exceptions.ConnectionError("Connection refused")  # the engine is still down
+
+    def wait(self) -> dict[str, Any]:
+        self.ended.wait(30)
+        return {"StatusCode": 0}
+
+
+def test_a_log_goes_on_after_the_engine_came_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dockerd killed mid-match, its containers kept (live-restore): the log's stream ended quietly with the engine,
+    and all the bot wrote after it was lost. It is read again once the engine answers, from where the log stopped."""
+    from referee.server import sandbox
+
+    monkeypatch.setattr(sandbox, "ENGINE_RETRY_S", 0.01, raising=False)
+
+    async def play() -> None:
+        handle = DockerHandle(LogsAcrossARestart(), tmp_path / "seat0.log")
+        assert await asyncio.wait_for(handle.wait(), 30) == 0
+        await handle.stop(grace=0)
+
+    asyncio.run(play())
+    assert (tmp_path / "seat0.log").read_bytes() == b"before\nafter\n"

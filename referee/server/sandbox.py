@@ -289,9 +289,10 @@ class _LogPump(threading.Thread):
     bot's output, where its errors usually are, is what its author needs.
     """
 
-    def __init__(self, container: Any, log_path: Path) -> None:
+    def __init__(self, container: Any, log_path: Path, stopping: threading.Event | None = None) -> None:
         super().__init__(daemon=True, name=f"arena-log-{log_path.name}")
         self.container, self.log_path = container, log_path
+        self.stopping = stopping or threading.Event()
 
     def run(self) -> None:
         written = 0
@@ -300,17 +301,38 @@ class _LogPump(threading.Thread):
         except OSError:  # a full disk, a folder gone: Docker keeps the output, and the bot is not held up by it
             return
         with out:
-            try:
-                stream = self.container.logs(stdout=True, stderr=True, stream=True, follow=True)
+            while True:
                 try:
-                    for chunk in stream:
-                        written = write_capped(out, chunk, written)
-                        if written >= LOG_CAP_BYTES:
-                            break
-                finally:
-                    getattr(stream, "close", lambda: None)()
-            except Exception:  # noqa: BLE001 - the container went away mid-stream: the log keeps what came
-                pass
+                    stream = self.container.logs(stdout=True, stderr=True, stream=True, follow=True)
+                    try:
+                        # Read again from its start after the engine came back: what the log has already is skipped.
+                        skip = written
+                        for chunk in stream:
+                            chunk, skip = chunk[skip:], max(0, skip - len(chunk))
+                            if chunk:
+                                written = write_capped(out, chunk, written)
+                            if written >= LOG_CAP_BYTES:
+                                break
+                    finally:
+                        getattr(stream, "close", lambda: None)()
+                    # The stream ends with the container, and also, as quietly, when the engine stops answering
+                    # (dockerd restarted with live-restore): the bot plays on, and its log ended there. Docker keeps all
+                    # of it (its output is cut in the container, to less than Docker's log's size): read again.
+                    if written >= LOG_CAP_BYTES or not self._running():
+                        return
+                except Exception as exc:  # noqa: BLE001 - the container went away mid-stream: the log keeps what came
+                    if _engine_answered(exc):
+                        return
+                if self.stopping.wait(ENGINE_RETRY_S):
+                    return
+
+    def _running(self) -> bool:
+        """Whether the container runs still, or cannot be told to have ended (the engine does not answer)."""
+        try:
+            self.container.reload()
+            return bool(self.container.attrs["State"]["Running"])
+        except Exception as exc:  # noqa: BLE001 - no such container, or no engine
+            return not _engine_answered(exc) and hasattr(self.container, "reload")
 
 
 class DockerHandle:
@@ -321,7 +343,7 @@ class DockerHandle:
         #: The CRASH verdict's detail when the kernel killed a process of the container at its memory limit (launchers.why_ended).
         self.why_ended = ""
         self._stopping = threading.Event()  # the match is over: the wait for the container's end gives up on an engine gone
-        self.pump = _LogPump(container, log_path)
+        self.pump = _LogPump(container, log_path, self._stopping)
         self.pump.start()
         loop = asyncio.get_running_loop()
         self._exit: asyncio.Future[int] = loop.create_future()
