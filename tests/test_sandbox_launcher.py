@@ -273,3 +273,21 @@ def test_building_the_runtime_again_keeps_it_for_the_containers_that_mount_it(tm
         os.close(mounted)
     assert sorted(os.listdir(target)) == ["lib", "site-packages"], "nothing of the rebuild left beside it"
     assert all(oct(p.stat().st_mode & 0o777) in ("0o755", "0o644") for p in target.rglob("*"))
+
+
+def test_an_engine_that_refuses_this_user_is_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user outside the docker group was told "no Docker engine can be reached ...; start dockerd" of an engine running."""
+    import docker
+    from docker.errors import DockerException
+
+    class Refused:
+        def ping(self) -> None:
+            try:
+                raise PermissionError(13, "Permission denied")
+            except PermissionError as exc:
+                raise DockerException(f"Error while fetching server API version: ('Connection aborted.', {exc!r})") from exc
+
+    monkeypatch.setattr(docker, "from_env", lambda: Refused())
+    with pytest.raises(SandboxError, match=r"the Docker engine refused this user .*: run as root or as a user in the docker group") as refused:
+        sandbox.docker_client()
+    assert "start dockerd" not in str(refused.value)

@@ -77,6 +77,14 @@ def docker_client() -> Any:
         client.ping()
         return client
     except Exception as exc:  # the SDK raises several kinds; all mean "no engine here"
+        cause: BaseException | None = exc
+        while cause is not None and not isinstance(cause, PermissionError):
+            cause = cause.__cause__ or cause.__context__
+        if cause is not None:  # the engine runs, but its socket is not this user's to use: "start dockerd" misled
+            raise SandboxError(
+                f"the Docker engine refused this user ({exc}): run as root or as a user in the docker group "
+                "(`usermod -aG docker USER`, then log in again), or use --sandbox process"
+            ) from None
         raise SandboxError(f"no Docker engine can be reached ({exc}); start dockerd, or use --sandbox process") from None
 
 
