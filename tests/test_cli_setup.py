@@ -140,6 +140,8 @@ def test_a_crashed_seat_is_told_the_last_line_its_bot_wrote(tmp_path: Path) -> N
     log.write_text("[referee] at decision 0: the bot's process exited with code 1\n")
     assert verdict_note(seat).splitlines()[1:] == [f"  log: {log}"], "a bot that wrote nothing has no last words"
     assert verdict_note({**seat, "log": str(tmp_path / "gone.log")}).splitlines()[1:] == [f"  log: {tmp_path / 'gone.log'}"]
+    log.write_text("\x1b]0;PWNED\x07\x1b[2Jall good\n")  # a hostile bot's last words: a new title, a cleared screen
+    assert verdict_note(seat).splitlines()[1] == "  its last words: \\x1b]0;PWNED\\x07\\x1b[2Jall good"
     timeout = {**seat, "verdicts": [{"kind": "TIMEOUT", "decision": 3, "detail": "no answer"}]}
     log.write_text("[b] WARNING slow\n")
     assert verdict_note(timeout).splitlines()[1:] == [f"  log: {log}"], "only a crash quotes the log"

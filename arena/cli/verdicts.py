@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from arena.cli.replay_text import printable
 from referee.server.words import verdict_text
 
 
@@ -30,7 +31,8 @@ def verdict_cell(verdicts: list[dict[str, Any]]) -> str:
 
 def last_words(log: Path) -> str | None:
     """The last line a crashed bot wrote (a Python traceback's ends with the exception; a Node stack's frames,
-    "at ...", follow the error, so they are passed over): its exit code alone names no cause."""
+    "at ...", follow the error, so they are passed over): its exit code alone names no cause. Its control characters
+    are written out: printed as they were, a bot's escape sequences retitled or cleared the terminal of whoever ran it."""
     try:
         with log.open("rb") as f:
             f.seek(max(0, f.seek(0, os.SEEK_END) - 4096))
@@ -39,4 +41,4 @@ def last_words(log: Path) -> str | None:
         return None
     lines = [line.strip() for line in tail.splitlines()]
     said = [line for line in lines if line and not line.startswith(("[referee]", "[log truncated", "at "))]
-    return said[-1][:300] if said else None
+    return printable(said[-1][:300]) if said else None
