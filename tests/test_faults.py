@@ -194,6 +194,7 @@ def test_the_container_is_confined_as_docs_faults_promises(tmp_path: Path, sandb
     (ids,) = [line.split() for line in lines if line.startswith("uid ")]
     assert int(ids[1]) in BOT_UIDS and ids[3] == str(BOT_UID) and "user bot" in lines, log[:3000]
     assert {"HOME writable", "TMPDIR writable"} <= lines, log[:3000]
+    assert {"noexec /tmp", "noexec /dev/shm"} <= lines, "docs/protocol.md: nothing written there can be run"
     assert {"status CapBnd 0000000000000000", "status CapEff 0000000000000000", "status NoNewPrivs 1"} <= lines, log[:3000]
     # No core files, as in the process runner, and none to be allowed: a host whose core_pattern is a pipe (apport,
     # systemd-coredump) runs its helper on the host, as root, for each core a container dumps, and keeps the cores.

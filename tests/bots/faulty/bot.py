@@ -251,6 +251,8 @@ def report_confinement() -> None:
         for line in f:
             _, point, kind, options, *_ = line.split()
             print(f"mount {point} {kind} {options.split(',')[0]}", flush=True)
+            if "noexec" in options.split(","):
+                print(f"noexec {point}", flush=True)
 
 
 class Faulty(Bot):
