@@ -127,6 +127,9 @@ def test_a_seat_that_drew_verdicts_and_played_on_is_not_said_to_have_forfeited()
     seat = {"seat": 1, "bot": "slow", "forfeited": False, "verdicts": [{"kind": "TIMEOUT", "decision": 4, "detail": "no answer"}], "log": "logs/x.log"}
     assert verdict_note(seat) == "seat 1 (slow) drew verdicts: timeout at decision 4: no answer\n  log: logs/x.log"
     assert verdict_note({**seat, "forfeited": True}).startswith("seat 1 (slow) forfeited: timeout at decision 4")
+    # A malformed action's verdict quotes the bot's note: a hostile bot's escape sequences must not reach the terminal.
+    malformed = {**seat, "verdicts": [{"kind": "MALFORMED", "decision": 2, "detail": "no action; the bot's note: \x1b]0;PWNED\x07"}]}
+    assert verdict_note(malformed).splitlines()[0].endswith("the bot's note: \\x1b]0;PWNED\\x07")
 
 
 def test_a_crashed_seat_is_told_the_last_line_its_bot_wrote(tmp_path: Path) -> None:

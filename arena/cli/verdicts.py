@@ -12,8 +12,10 @@ from referee.server.words import verdict_text
 
 
 def verdict_line(verdict: dict[str, Any]) -> str:
-    """``crash at decision 11: the bot's process exited with code 1``, of a verdict's JSON (``kind``, ``decision``, ``detail``)."""
-    return f"{verdict_text(verdict['kind'])} at decision {verdict['decision']}: {verdict['detail']}"
+    """``crash at decision 11: the bot's process exited with code 1``, of a verdict's JSON (``kind``, ``decision``, ``detail``).
+
+    A MALFORMED verdict quotes the bot's note (ActionResponse.note): its control characters are written out."""
+    return f"{verdict_text(verdict['kind'])} at decision {verdict['decision']}: {printable(str(verdict['detail']))}"
 
 
 def verdict_cell(verdicts: list[dict[str, Any]]) -> str:
