@@ -79,9 +79,11 @@ def check(
     if as_json:
         print(json.dumps({"passed": not reason, "bot": name, "version": version, "games": games, "reason": reason, "log": log, "left_out": installed}))
     elif reason:
-        console.print(f"[red]would be rejected[/]: {escape(reason)}", soft_wrap=True)
+        from arena.cli.replay_text import printable, printable_log
+
+        # the reason quotes the bot's own note on a malformed answer: its escape sequences are written out too
+        console.print(f"[red]would be rejected[/]: {escape(printable(reason))}", soft_wrap=True)
         if log:
-            from arena.cli.replay_text import printable_log
 
             # lines whole, as the bot wrote them, but not its escape sequences: they would drive the reader's terminal
             console.print(printable_log(log[-SHOWN_LOG:]), markup=False, highlight=False, soft_wrap=True)

@@ -481,13 +481,15 @@ def submit(
     except UploadError as exc:
         fail(str(exc))
     reply = as_owner(server, "/api/bots", token, "accepted", content=data)
+    from arena.cli.replay_text import printable, printable_log
+
     with ladder_answers(server):
         if reply["accepted"]:
             console.print(f"[green]accepted[/]: {escape(reply['bot'])} version {escape(reply['version'])} (#{reply['seq']}) {escape(reply['reason'] or 'is on the ladder')}")
             return
-        console.print(f"[red]rejected[/]: {escape(reply['bot'])} version {escape(reply['version'])}: {escape(reply['reason'])}")  # the ladder's text, never markup
+        # the ladder's text, never markup; it quotes the bot's note on a malformed answer, whose escape sequences are written out
+        console.print(f"[red]rejected[/]: {escape(reply['bot'])} version {escape(reply['version'])}: {escape(printable(reply['reason']))}")
         if reply.get("log"):
-            from arena.cli.replay_text import printable_log
 
             # lines whole, as the bot wrote them, but not its escape sequences: they would drive the reader's terminal
             console.print(printable_log(reply["log"][-4000:]), markup=False, highlight=False, soft_wrap=True)

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from arena.cli.failing import fail
 from arena.cli.ladder import DEFAULT_SERVER, NO_TOKEN, Server, Token, call, console, ladder_answers, ladder_app, not_the_ladder, rows_of
+from arena.cli.replay_text import printable
 
 
 def versions_table(detail: dict[str, Any]) -> Table:
@@ -27,7 +28,7 @@ def versions_table(detail: dict[str, Any]) -> Table:
     for v in reversed(detail["versions"]):  # the newest first
         ratings = ", ".join(f"{game} {r['conservative']:.2f} ({r['games']})" for game, r in sorted(v["ratings"].items()))
         submitted = time.strftime("%Y-%m-%d %H:%M", time.localtime(v["created_at"]))
-        table.add_row(str(v["seq"]), Text(v["version"]), v["status"], ", ".join(v["games"]), ratings or "-", submitted, Text(v["reason"] or ""))
+        table.add_row(str(v["seq"]), Text(v["version"]), v["status"], ", ".join(v["games"]), ratings or "-", submitted, Text(printable(v["reason"] or "")))
     return table
 
 

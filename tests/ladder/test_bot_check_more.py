@@ -134,3 +134,17 @@ def test_a_traceback_in_the_log_names_the_bots_files_not_the_checks_copy_of_them
     code, said = check(str(bot))
     assert code == 1 and "RuntimeError: a slip in act" in said["log"], said
     assert 'File "<bot>/bot.py", line ' in said["log"] and "arena-check-" not in said["log"], said["log"]
+
+
+def test_a_rejections_reason_cannot_drive_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reason quotes the bot's own note on a malformed answer: a bot checked before it is trusted sent an escape
+    sequence there, and the reader's window was retitled."""
+    from ladder import submissions
+
+    async def malformed(*args: object, **kwargs: object) -> tuple[str, str]:
+        return "the validation match of generals-war failed: malformed at decision 0: no action; the bot's note: \x1b]0;owned\x07", ""
+
+    monkeypatch.setattr(submissions, "validation_matches", malformed)
+    result = runner.invoke(app, ["bot", "check", str(SAMPLE_BOTS / "random")])
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\\x1b]0;owned\\x07" in result.output, result.output

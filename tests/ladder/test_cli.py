@@ -291,7 +291,9 @@ def test_a_server_answering_json_of_another_shape_gets_a_clear_error_and_no_file
 
 def test_a_rejected_bots_log_cannot_drive_the_terminal() -> None:
     """The log is what the bot printed: an escape sequence in it cleared the screen and retitled the window."""
-    reply = {"accepted": False, "bot": "b", "version": "1", "seq": 1, "reason": "it crashed", "log": "\x1b[2J\x1b]0;owned\x07 cleared\n\tindented\n"}
+    # The reason quotes the bot's note on a malformed answer: its escape sequences are the bot's too.
+    reason = "the validation match of glory failed: malformed at decision 0: no action; the bot's note: \x1b]0;noted\x07"
+    reply = {"accepted": False, "bot": "b", "version": "1", "seq": 1, "reason": reason, "log": "\x1b[2J\x1b]0;owned\x07 cleared\n\tindented\n"}
     with answering(json.dumps(reply)) as server:
         result = runner.invoke(app, ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--token", "t", "--server", server])
     assert result.exit_code == 1, result.output
@@ -485,6 +487,21 @@ def test_a_log_printed_in_the_terminal_has_its_escape_sequences_written_out(monk
     assert printed.stdout == "move 1\\x1b[2J\tdone\\x1b]0;owned\\x07\nnext\n" and "\x1b" not in printed.stdout
     runner.invoke(app, ["ladder", "log", "3", "0", "--server", "http://ladder.invalid", "--token", "t", "-o", str(tmp_path / "log.txt")])
     assert (tmp_path / "log.txt").read_text() == stored
+
+
+def test_a_versions_reason_in_the_terminal_has_its_escape_sequences_written_out() -> None:
+    """`ladder bot NAME` shows anyone another owner's rejected version's reason, which quotes that bot's note on a
+    malformed answer: "\x1b]0;..." in it retitled the reader's window."""
+    import io
+
+    from rich.console import Console
+
+    from arena.cli.ladder_bot import versions_table
+
+    version = {"seq": 1, "version": "1", "status": "rejected", "games": ["glory"], "ratings": {}, "created_at": 0, "reason": "note: \x1b]0;owned\x07"}
+    out = io.StringIO()
+    Console(file=out, width=200).print(versions_table({"name": "b", "owner": "o", "versions": [version]}))
+    assert "\x1b" not in out.getvalue() and "\\x1b]0;owned\\x07" in out.getvalue(), out.getvalue()
 
 
 def test_serve_on_port_0_names_the_port_it_answers_on(tmp_path: Path) -> None:
