@@ -502,7 +502,7 @@ def test_an_sdk_bot_whose_act_returns_no_action_sends_none_and_plays_on(slip: An
     assert record.game.is_over() and not record.result.seats[0].forfeited
     assert kinds(record, 0) == [V.MALFORMED, V.TIMEOUT]  # the empty action refused, the decision's time then ran out
     assert links[0].of("result")
-    assert any("not an action of generals-war; sending no action" in r.getMessage() for r in caplog.records)
+    assert any("not an action of generals-war (an arena.v1.generals_war.Action with one of " in r.getMessage() for r in caplog.records)
 
 
 def test_an_sdk_request_tells_the_time_left_the_bank_and_the_decisions_index() -> None:

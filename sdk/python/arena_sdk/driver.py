@@ -168,7 +168,10 @@ def wrap(action: Any, game: str, faults: list[str] | None = None) -> pb.Action:
         if inner is not None:
             getattr(envelope, field).CopyFrom(inner)
     if inner is None or not inner.WhichOneof("kind"):
-        fault = f"act returned {_described(action)}, not an action of {game}"
+        # Its kinds named, as the TypeScript SDK names them: "not an action of glory" alone left the author to look up what is.
+        descriptor = getattr(pb.Action(), field).DESCRIPTOR
+        kinds = ", ".join(f.name for f in descriptor.oneofs_by_name["kind"].fields)
+        fault = f"act returned {_described(action)}, not an action of {game} ({_a(descriptor.full_name)} with one of {kinds})"
         log.error("%s; sending no action", fault)
         if faults is not None:
             faults.append(fault)
@@ -176,8 +179,12 @@ def wrap(action: Any, game: str, faults: list[str] | None = None) -> pb.Action:
     return envelope
 
 
+def _a(name: str) -> str:
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def _described(value: Any) -> str:
     if isinstance(value, Message):
-        return f"a {value.DESCRIPTOR.full_name} message"
+        return f"{_a(value.DESCRIPTOR.full_name)} message"
     text = repr(value)
     return text if len(text) <= 80 else f"{text[:77]}..."
