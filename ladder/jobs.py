@@ -339,6 +339,16 @@ async def play_job(
                 detail = "every seat forfeited at once, each ranked alike: no bot could be started?"
                 await asyncio.to_thread(release, make, job.match_id, job.owner, True, f"worker {worker}: {detail}")
                 return outcome("unfit", detail)
+            if played.engine_failures:
+                # A seat the sandbox's engine did not start (dockerd restarting): its CRASH, and its forfeit rated, are
+                # the worker's doing. Played again, an attempt counted: an engine down for good fails the match in time.
+                seat, why = min(played.engine_failures.items())
+                detail = f"seat {seat}'s bot was not started: {why}"
+                log.warning("match %s: %s; it goes back to the queue", job.match_id, detail)
+                if job.keep == FILES:
+                    discard_try_logs(Path(job.data_dir) / "logs" / str(job.match_id), try_id)
+                await asyncio.to_thread(release, make, job.match_id, job.owner, True, f"worker {worker}: {detail}")
+                return outcome("unfit", detail)
             if on_played is not None:
                 on_played()
             if recorder is not None:

@@ -291,3 +291,34 @@ def test_an_engine_that_refuses_this_user_is_told_apart(monkeypatch: pytest.Monk
     with pytest.raises(SandboxError, match=r"the Docker engine refused this user .*: run as root or as a user in the docker group") as refused:
         sandbox.docker_client()
     assert "start dockerd" not in str(refused.value)
+
+
+def test_a_container_the_engine_did_not_answer_for_is_told_apart_from_one_it_refused(tmp_path: Path, no_engine: None) -> None:
+    """dockerd restarting as a bot starts is the platform's fault (EngineUnavailable: the ladder plays the match again);
+    an answer of the engine's (a command that does not exist) may be the bot's, and stays a plain LaunchError."""
+    import docker.errors
+    import requests.exceptions
+
+    from referee.server.launchers import EngineUnavailable, LaunchError
+
+    class Failing(Client):
+        def __init__(self, image: Image, error: Exception) -> None:
+            super().__init__(image)
+            self.error = error
+
+        def create(self, image: str, **kwargs: Any) -> Container:
+            raise self.error
+
+    manifest = load_manifest(SAMPLE_BOTS / "random")
+    (tmp_path / "seat").mkdir()
+    def spec(n: int) -> LaunchSpec:
+        return LaunchSpec(0, manifest, manifest.path, tmp_path / "seat", tmp_path / f"home{n}", {"ARENA_MATCH_ID": "m"}, tmp_path / "bot.log")
+
+    image = Image(runtime_labels(tmp_path))
+    down = DockerLauncher(client=Failing(image, requests.exceptions.ConnectionError("Connection aborted.")))
+    with pytest.raises(EngineUnavailable, match=r"the Docker engine did not answer \(ConnectionError\)"):
+        asyncio.run(down.launch(spec(1)))
+    refusing = DockerLauncher(client=Failing(image, docker.errors.APIError("400 Client Error: executable file not found")))
+    with pytest.raises(LaunchError, match="executable file not found") as refused:
+        asyncio.run(refusing.launch(spec(2)))
+    assert not isinstance(refused.value, EngineUnavailable)

@@ -78,6 +78,11 @@ class LaunchError(RuntimeError):
     """A bot that could not be started (the message goes to its log and its verdict)."""
 
 
+class EngineUnavailable(LaunchError):
+    """A bot not started because the sandbox's engine did not answer (dockerd down or restarting): the platform's
+    fault, not the bot's. Its seat is a CRASH all the same; the ladder plays the match again rather than rate it."""
+
+
 def copy_failure(exc: OSError) -> str:
     """Why a copy of a bot's folder failed: shutil.copytree gathers its files' errors into one, as a list."""
     if isinstance(exc, shutil.Error) and exc.args and isinstance(exc.args[0], list):

@@ -32,7 +32,7 @@ from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
 from referee.server.cancelling import finish
 from referee.server.launchers import (
-    BotHandle, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, why_ended,
+    BotHandle, EngineUnavailable, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, why_ended,
 )
 from referee.server.manifest import BotManifest, load_manifest
 from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
@@ -69,6 +69,9 @@ class LocalMatch:
     record: MatchRecord
     manifests: list[BotManifest]
     logs: list[Path]
+    #: Why each seat whose bot the sandbox's engine failed to start (EngineUnavailable) was not started, by seat: the
+    #: seat's CRASH is the platform's doing, and the ladder plays such a match again instead of rating it.
+    engine_failures: dict[int, str] = field(default_factory=dict)
 
 
 def prepare(game_id: str, bot_dirs: list[Path]) -> list[BotManifest]:
@@ -322,6 +325,7 @@ async def run_local_match(
     servers: list[grpc.aio.Server] = []
     handles: list[BotHandle | None] = [None] * len(manifests)
     watchers: list[asyncio.Task[None]] = []
+    engine_failures: dict[int, str] = {}
     residents: list[_Resident] = []
     use_pool = pool is not None and setup.sandbox == "process" and isinstance(launcher, ProcessLauncher)
     pooled = [use_pool and pool is not None and pool.pools(m) for m in manifests]
@@ -389,11 +393,11 @@ async def run_local_match(
                     env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": bot_seed, "ARENA_BOT_NAME": manifest.name},
                     log_path=logs[seat],
                 )
-                watchers.append(asyncio.create_task(_start_and_watch(launcher, spec, session, handles)))
+                watchers.append(asyncio.create_task(_start_and_watch(launcher, spec, session, handles, engine_failures)))
             record = await session.run()
         finally:
             await finish(asyncio.ensure_future(clean_up()))  # a Ctrl-C arriving now must not leave bots or servers running
-    return LocalMatch(record, manifests, logs)
+    return LocalMatch(record, manifests, logs, engine_failures)
 
 
 def _note_crashes(session: MatchSession, logs: list[Path]) -> None:
@@ -429,14 +433,19 @@ def _not_started(session: MatchSession, seat: int, log: Path, exc: Exception) ->
         log.write_text(f"{said}\n")
 
 
-async def _start_and_watch(launcher: Launcher, spec: LaunchSpec, session: MatchSession, handles: list[BotHandle | None]) -> None:
-    """Start one bot, then tell the session if it ends before the match does."""
+async def _start_and_watch(
+    launcher: Launcher, spec: LaunchSpec, session: MatchSession, handles: list[BotHandle | None], engine_failures: dict[int, str]
+) -> None:
+    """Start one bot, then tell the session if it ends before the match does; a bot the engine failed to start goes
+    into ``engine_failures`` too."""
     try:
         # The log folder run_local_match made, again if it went meanwhile, but not its parents: a ladder's data folder
         # moved away while the match started up was made again around it (ladder/grounds.py).
         spec.log_path.parent.mkdir(exist_ok=True)
         handle = await launcher.launch(spec)
     except Exception as exc:  # noqa: BLE001 - a launcher's own failure too: told now, not as a bot that never connected, seconds later
+        if isinstance(exc, EngineUnavailable):
+            engine_failures[spec.seat] = str(exc)
         _not_started(session, spec.seat, spec.log_path, exc)
         return
     handles[spec.seat] = handle

@@ -33,7 +33,7 @@ from typing import Any
 
 from referee.core.game import OptionError
 from referee.server.launchers import (
-    LOG_CAP_BYTES, BotHandle, LaunchError, LaunchSpec, copy_failure, handed_on, process_start, resolve_command, same_process, this_machine, write_capped,
+    LOG_CAP_BYTES, BotHandle, EngineUnavailable, LaunchError, LaunchSpec, copy_failure, handed_on, process_start, resolve_command, same_process, this_machine, write_capped,
 )
 
 IMAGE = "arena-bot-runtime:1"
@@ -430,6 +430,16 @@ def _engine_answered(exc: Exception) -> bool:
         return True
 
 
+def _engine_unreachable(exc: Exception) -> bool:
+    """Whether ``exc`` is a connection to the engine that failed or timed out (not an answer of the engine's, which may
+    be the bot's doing: a command that does not exist)."""
+    try:
+        import requests.exceptions
+    except ImportError:
+        return False
+    return isinstance(exc, (requests.exceptions.ConnectionError, requests.exceptions.Timeout))
+
+
 def _remove(container: Any) -> None:
     try:
         container.remove(force=True)
@@ -557,5 +567,7 @@ class DockerLauncher:
         except LaunchError:
             raise
         except Exception as exc:
+            if _engine_unreachable(exc):
+                raise EngineUnavailable(f"could not start the container: the Docker engine did not answer ({type(exc).__name__})") from None
             raise LaunchError(f"could not start the container: {exc}") from None
         return DockerHandle(container, spec.log_path, self.limits.memory)

@@ -8,15 +8,16 @@ import asyncio
 import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 import ladder.jobs
 from arena.v1 import referee_pb2 as pb
 from ladder.jobs import DATABASE, REPLAY_FILE, BotSource, JobOutcome, MatchJob, play_job
-from ladder.models import Match, MatchFile
+from ladder.models import Match, MatchFile, RatingChange
 from ladder.db import database_time
 from ladder.worker import MAX_ATTEMPTS, public_error, release
 from ladder.worker import renew as real_renew
@@ -56,6 +57,29 @@ def test_a_worker_that_cannot_run_the_sandbox_gives_the_match_back_at_the_cost_o
     assert outcome.status == "unfit" and "nosuch" in outcome.detail
     status, owner, attempts, error = state(lad.make, job.match_id)
     assert (status, owner, attempts) == ("queued", None, 1) and error.startswith("worker box/w1: ") and MAX_ATTEMPTS > 1
+
+
+def test_a_match_whose_bot_the_engine_did_not_start_goes_back_unrated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One seat's container not started because dockerd was restarting: its CRASH and forfeit were rated against the
+    bot. The match goes back to the queue (an attempt counted: an engine down for good fails it in time), nothing
+    rated, its try's logs gone."""
+    from referee.server.launchers import EngineUnavailable, ProcessLauncher
+
+    class EngineDownForSeat0(ProcessLauncher):
+        async def launch(self, spec: Any) -> Any:
+            if spec.seat == 0:
+                raise EngineUnavailable("could not start the container: the Docker engine did not answer (ConnectionError)")
+            return await super().launch(spec)
+
+    monkeypatch.setattr(ladder.jobs, "launcher_for", lambda *_: EngineDownForSeat0())
+    lad, job = claimed_job(tmp_path, "w")
+    outcome = asyncio.run(play_job(lad.make, job, "box/w1", just_claimed=True))
+    assert outcome.status == "unfit" and outcome.detail.startswith("seat 0's bot was not started: could not start the container"), outcome
+    status, owner, attempts, error = state(lad.make, job.match_id)
+    assert (status, owner, attempts) == ("queued", None, 1) and "the Docker engine did not answer" in error
+    with lad.make() as db:
+        assert db.scalar(select(func.count()).select_from(RatingChange)) == 0
+    assert not list((Path(job.data_dir) / "logs").glob(f"{job.match_id}/*.log"))
 
 
 def test_a_match_the_ladder_failed_to_play_is_failed_at_once_with_its_error_kept_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
