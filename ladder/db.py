@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from threading import Lock
 from typing import Any
@@ -101,30 +103,65 @@ def bring_up(url: str, upgrade: bool) -> None:
     older than the hold, plays matches under live leases (OlderLadderServes).
     A schema newer than this Arena's is Alembic's CommandError.
     """
+    engine = make_engine(url)
+    try:
+        with migrating_alone(engine):
+            look_and_migrate(engine, url, upgrade)
+    finally:
+        engine.dispose()
+
+
+def look_and_migrate(engine: Engine, url: str, upgrade: bool) -> None:
+    """``bring_up``'s work, alone on the database (``migrating_alone``)."""
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
     from ladder.hold import check_free, check_unleased
 
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            current = MigrationContext.configure(conn).get_current_revision()
-            held = inspect(conn).has_table("ladder_hold")  # from migration 0005 on
-        scripts = ScriptDirectory.from_config(alembic_config(url))
-        head = scripts.get_current_head()
-        if current is not None and current != head:
-            scripts.get_revision(current)  # one this Arena does not know (a newer one's) is a CommandError
-            if not upgrade:
-                raise SchemaBehind(
-                    f"its schema is older than this Arena's (migration {current}, this Arena's {head}):"
-                    " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
-                )
-            (check_free if held else check_unleased)(sessions(engine))  # an older ladder that holds nothing: its leases
-            log.info("the database's schema is brought up to date: migration %s -> %s", current, head)
-    finally:
-        engine.dispose()
+    with engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+        held = inspect(conn).has_table("ladder_hold")  # from migration 0005 on
+    scripts = ScriptDirectory.from_config(alembic_config(url))
+    head = scripts.get_current_head()
+    if current is not None and current != head:
+        scripts.get_revision(current)  # one this Arena does not know (a newer one's) is a CommandError
+        if not upgrade:
+            raise SchemaBehind(
+                f"its schema is older than this Arena's (migration {current}, this Arena's {head}):"
+                " `arena ladder serve` of this Arena brings it up to date, once the ladder of the older one is stopped"
+            )
+        (check_free if held else check_unleased)(sessions(engine))  # an older ladder that holds nothing: its leases
+        log.info("the database's schema is brought up to date: migration %s -> %s", current, head)
     migrate(url)
+
+
+#: The key of the PostgreSQL advisory lock ``bring_up`` holds while it looks at the schema and migrates it.
+MIGRATE_LOCK = int.from_bytes(b"migrate", "big")
+
+
+@contextlib.contextmanager
+def migrating_alone(engine: Engine) -> Iterator[None]:
+    """On PostgreSQL, hold an advisory lock (of the session) while the schema is looked at and migrated.
+
+    Two ladders (or a ladder and a command) started at once on a new database, or on an older one, each found the
+    schema to make and ran the same migrations: the second failed with the server's "duplicate key value violates
+    unique constraint pg_type_typname_nsp_index", naming nothing the operator knows. It now waits for the first, then
+    finds the schema made and goes on to the hold, which names the ladder serving (ladder/hold.py). SQLite's file is
+    one machine's, its migrations not serialized here.
+    """
+    if engine.dialect.name != "postgresql":
+        yield
+        return
+    with engine.connect() as conn:
+        if not conn.scalar(select(func.pg_try_advisory_lock(MIGRATE_LOCK))):
+            log.warning("another ladder or `arena ladder` command is making or migrating this database's schema: waiting for it")
+            conn.scalar(select(func.pg_advisory_lock(MIGRATE_LOCK)))
+        conn.commit()  # the lock is the session's: no transaction left open while the migrations run
+        try:
+            yield
+        finally:
+            conn.scalar(select(func.pg_advisory_unlock(MIGRATE_LOCK)))
+            conn.commit()
 
 
 #: Rows ANALYZE samples per index on SQLite: a few milliseconds at 200,000 matches, where the whole took 0.3 s.

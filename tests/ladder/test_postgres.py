@@ -251,3 +251,58 @@ def test_a_name_no_database_holds_is_no_bot_s_not_a_500(any_url: str, tmp_path: 
             body = json.dumps({"bot": name, "opponent": "b", "game": GAME})
             challenged = client.post("/api/challenges", content=body, headers={**owner, "Content-Type": "application/json"})
             assert challenged.status_code == 422 and challenged.json()["detail"] == f"no active bot named {name!r}", challenged.text
+
+
+#: Run in a process of its own: bring_up, its migrations paused once Alembic has read the schema's revision, until the
+#: test lets them go on (or 4 s pass).
+SLOW_BRING_UP = """
+import pathlib, sys, time
+from alembic.runtime.migration import MigrationContext
+import ladder.db as db
+url, looked, go_on = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+read_heads, migrate, migrating = MigrationContext.get_current_heads, db.migrate, []
+def heads(self):
+    found = read_heads(self)
+    if migrating and not looked.exists():
+        looked.touch()
+        deadline = time.monotonic() + 4
+        while not go_on.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    return found
+def marked(u):
+    migrating.append(u)
+    migrate(u)
+MigrationContext.get_current_heads, db.migrate = heads, marked
+db.bring_up(url, True)
+"""
+
+
+def test_two_starts_at_once_on_a_new_database_make_its_schema_once_and_both_go_on(pg_url: str, tmp_path: Path) -> None:
+    """The second waits for the first's migrations, then finds the schema made: it failed with the server's
+    'duplicate key value violates unique constraint "pg_type_typname_nsp_index"' as both made the same tables."""
+    import subprocess
+    import sys
+    import time
+
+    looked, go_on = tmp_path / "looked", tmp_path / "go-on"
+    first = subprocess.Popen([sys.executable, "-c", SLOW_BRING_UP, pg_url, str(looked), str(go_on)], stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not looked.exists():
+            assert first.poll() is None and time.monotonic() < deadline, first.stderr.read() if first.stderr else ""
+            time.sleep(0.05)
+        second = subprocess.run([sys.executable, "-c", "import sys, ladder.db as db; db.bring_up(sys.argv[1], True)", pg_url],
+                                capture_output=True, text=True, timeout=60)
+        go_on.touch()
+        _, first_err = first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert first.returncode == 0, first_err
+    assert second.returncode == 0, second.stderr
+    assert "waiting for it" in second.stderr  # said, not a silent wait
+    engine = make_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
+        engine.dispose()
