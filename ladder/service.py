@@ -358,9 +358,13 @@ class Ladder:
         if error is not None:
             # The job never reported: its worker died more often than Dask retries, or the task was lost; or the worker
             # cannot play any match (WorkerUnfit: no database URL), which /metrics counts as such, not as a lost task.
-            release(self.make, match_id, owner, count_attempt=True, error=public_error(error))
+            # WorkerUnfit is raised before the match is touched, for what is the worker's alone (no database URL, another
+            # Arena): no attempt is counted, or the matches handed to a worker an upgrade left behind failed, three tries
+            # each, within seconds; the dispatcher's slowing down keeps it from churning the queue.
+            unfit = isinstance(error, WorkerUnfit)
+            release(self.make, match_id, owner, count_attempt=not unfit, error=public_error(error))
             log.warning("match %s came back without a result (%s: %s); queued again", match_id, type(error).__name__, error)
-            self.metrics.count("unfit" if isinstance(error, WorkerUnfit) else "no_result")
+            self.metrics.count("unfit" if unfit else "no_result")
             self._worker_trouble()
             return
         outcome = future.result()

@@ -86,11 +86,15 @@ def test_workers_that_fail_every_job_do_not_fail_the_queue_by_the_hundred(tmp_pa
     ladder = run_ladder(tmp_path, workers, 4.0)
     with ladder.make() as db:
         failed = db.scalar(select(func.count()).select_from(Match).where(Match.status == "failed"))
+        attempts = db.scalar(select(func.sum(Match.attempts)))
     # In a row: 4 at once, then one at a time after 1, 2 s...; without the pause, hundreds in four seconds.
-    assert workers.submitted <= 10 and (failed or 0) <= 3, (workers.submitted, failed)
+    assert workers.submitted <= 10, workers.submitted
+    # Nor is one failed, nor an attempt counted: the worker's own want (no database URL, another Arena than the
+    # ladder's, one an upgrade left behind) failed the first matches it was given, three tries each, within seconds.
+    assert failed == 0 and not attempts, (failed, attempts)
     # The stored error is the worker's own: "the ladder could not play or record this match" sent operators to the ladder.
     with ladder.make() as db:
-        errors = set(db.scalars(select(Match.error).where(Match.attempts > 0)).all())
+        errors = set(db.scalars(select(Match.error).where(Match.error != "")).all())
     assert errors == {"a worker could not play this match: this worker has no ARENA_DB_URL and the ladder sends no database URL"}
     # /metrics says so too: a worker that cannot play was counted with the tasks Dask lost (`no_result`).
     counted = {o: ladder.metrics.registry.get_sample_value("arena_match_outcomes_total", {"outcome": o}) for o in ("unfit", "no_result")}
