@@ -7,11 +7,17 @@ copied ids, or the next row a ladder added there would take an id already copied
 
 The files stay where they are: the bot store, and the replays and logs kept as files, are named relative to the data
 folder (ladder/datafiles.py), so the copy is served with the same ``--data`` and ``--db`` naming the target.
+
+An SQLite source is left as it was, and marked moved (``ladder.db.moved`` beside it): a `serve` or a command run on
+the data folder without ``--db`` (an old unit's command line, a habit) found the file there and went on with it: a
+second ladder on the same bot store and file names, owners added where no ladder served them.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy import Connection, Engine, func, insert, select, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -63,3 +69,26 @@ def set_sequence(conn: Connection, table: str) -> None:
     conn.execute(
         text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE((SELECT max(id) FROM \"{table}\"), 0) + 1, false)")
     )
+
+
+#: Beside an SQLite file copied into another database: the copy's URL (its password hidden) and when it was made.
+MOVED_SUFFIX = ".moved"
+
+
+def moved_marker(database: Path) -> Path:
+    return database.with_name(database.name + MOVED_SUFFIX)
+
+
+def mark_moved(database: Path, target: str) -> None:
+    """Say beside the SQLite file ``database`` that its ladder was copied into ``target`` (shown, password hidden)."""
+    moved_marker(database).write_text(f"{target}\n{time.strftime('%Y-%m-%d %H:%M')}\n")
+
+
+def moved_away(database: Path | None) -> str | None:
+    """Why the SQLite file ``database`` is not to be used, if `copy-database` copied it into another database."""
+    marker = None if database is None else moved_marker(database)
+    if marker is None or not marker.is_file():
+        return None
+    target, _, when = marker.read_text().partition("\n")
+    return (f"the ladder of {database} was copied into {target} (`arena ladder copy-database`, {when.strip() or 'before'}):"
+            f" give --db with that database's URL; {database} is left as it was then (to use it again all the same, remove {marker})")

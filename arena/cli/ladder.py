@@ -52,10 +52,11 @@ def let_go_of_vacuums() -> None:
         vacuums.let_go()
 
 
-def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False, upgrade: bool = False) -> Any:
+def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bool = False, upgrade: bool = False, moved: bool = False) -> Any:
     """The ladder's database as a sessionmaker, or a clear error; ``existing``: the data folder must hold a ladder
     already; ``write``: the command writes, so a database it cannot write is refused now; ``upgrade``: an older
-    schema is brought up to date (`serve` only: another command would change it under an older ladder running)."""
+    schema is brought up to date (`serve` only: another command would change it under an older ladder running);
+    ``moved``: an SQLite file `copy-database` copied elsewhere is opened all the same (to copy it again)."""
     from alembic.util.exc import CommandError
     from sqlalchemy import make_url
     from sqlalchemy.exc import NoSuchModuleError, SQLAlchemyError
@@ -63,6 +64,7 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
     from ladder.db import SchemaBehind, check_writable
     from ladder.hold import LadderBusy
     from ladder.service import LadderConfig, open_db
+    from ladder.transfer import moved_away
 
     if db is not None and not db.strip():  # an unset variable in `--db "$URL"`: SQLite in the data folder was used instead
         fail("--db is empty (leave it out for SQLite in the data folder)")
@@ -70,6 +72,8 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
         fail(f"--data {data} is not a directory")
     if existing and db is None:
         require_ladder(data)
+    if not moved and (away := moved_away(sqlite_database(data, db))) is not None:
+        fail(away)
     if existing and db is not None and missing_sqlite_file(db):
         fail(f"no ladder at {db} (no such database file)")
     made = first_missing(data)
@@ -733,9 +737,12 @@ def backup(
     """Operator: copy the ladder (its database, bots, logs and replays) into a new folder, while it runs."""
     from ladder.backup import BackupError, back_up
     from ladder.db import default_url
+    from ladder.transfer import moved_away
 
     if db is None:
         require_ladder(data)
+    if (away := moved_away(sqlite_database(data, db))) is not None:
+        fail(away)
     try:
         made = back_up(db or default_url(data), data, to)
     except (BackupError, OSError) as exc:

@@ -74,11 +74,11 @@ def copy_database(
 ) -> None:
     """Operator: copy the ladder's database (SQLite in --data, or --db) into a new, empty one, with the ladder stopped."""
     from ladder.hold import LadderBusy, check_free
-    from ladder.transfer import TransferError, copy_ladder
+    from ladder.transfer import TransferError, copy_ladder, mark_moved
 
     if not to.strip():  # an unset variable: open_ladder_db took it for --db, and said "--db is empty"
         fail("the target URL is empty: give the URL of a new, empty database, e.g. postgresql+psycopg://USER:PASSWORD@HOST/DB")
-    source = open_ladder_db(data, db, existing=True)  # this Arena's schema: an older one is brought up by `serve` first
+    source = open_ladder_db(data, db, existing=True, moved=True)  # this Arena's schema: an older one is brought up by `serve` first
     try:
         with database_errors():
             check_free(source)  # a ladder serving it would go on writing what the copy leaves out
@@ -92,9 +92,13 @@ def copy_database(
             done = copy_ladder(source.kw["bind"], target.kw["bind"])
     except TransferError as exc:
         fail(str(exc))
+    left = ""
+    if (copied := sqlite_database(data, db)) is not None:  # served no more, unless the operator says so
+        mark_moved(copied, target.kw["bind"].url.render_as_string(hide_password=True))
+        left = f"; {copied} is left as it was, and refused without --db from now on"
     counts = ", ".join(f"{table.replace('_', ' ')}: {done.rows[table]}" for table in ("users", "bots", "bot_versions", "matches"))
     console.print(f"copied the ladder's database ({counts}); serve it with `arena ladder serve --data {data} --db URL`, the URL of"
-                  " the copy: the bot store, replays and logs stay in that data folder", soft_wrap=True, markup=False)
+                  f" the copy: the bot store, replays and logs stay in that data folder{left}", soft_wrap=True, markup=False)
 
 
 @ladder_app.command()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import func, make_url, select
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -60,3 +60,27 @@ def test_the_copy_is_refused_while_a_ladder_serves_the_source(ladder: LadderFixt
 def test_the_copy_needs_a_ladder_and_another_database(tmp_path: Path) -> None:
     code, out = said("copy-database", "sqlite:///" + str(tmp_path / "x.db"), "--data", str(tmp_path / "none"))
     assert code == 2 and "no ladder in" in out, out
+
+
+def test_the_sqlite_file_copied_is_refused_without_db_from_then_on(ladder: LadderFixture, pg_url: str, tmp_path: Path) -> None:
+    """docs/deploy.md keeps ladder.db as it was: `serve --data DIR` without --db (an old unit's command line) started a
+    second ladder on it, on the same bot store and file names as the one on PostgreSQL, and `user add` without --db
+    gave a token no serving ladder knew."""
+    data = str(ladder.ladder.config.data_dir)
+    pg_url = make_url(pg_url).set(password="SECRET").render_as_string(hide_password=False)  # the test server trusts
+    code, out = said("copy-database", pg_url, "--data", data)
+    assert code == 0 and "refused without --db from now on" in out, out
+    shown = make_url(pg_url).render_as_string(hide_password=True)
+    for command in (["user", "add", "dave"], ["serve", "--port", "0"], ["backup", str(tmp_path / "copy")]):
+        code, out = said(*command, "--data", data)
+        assert code == 2 and f"was copied into {shown}" in out and "give --db" in out, (command, out)
+    assert not (tmp_path / "copy").exists()
+    code, out = said("user", "add", "dave", "--data", data, "--db", pg_url)  # the copy is the ladder now
+    assert code == 0, out
+    code, out = said("copy-database", pg_url, "--data", data)  # copied again: the source opens, the target is refused
+    assert code == 2 and "not empty" in out, out
+    marker = Path(data) / "ladder.db.moved"
+    assert marker.read_text().startswith(shown) and "SECRET" not in marker.read_text() + out  # the password is not written
+    marker.unlink()  # the operator's way back, as the refusal says
+    code, out = said("user", "add", "erin", "--data", data)
+    assert code == 0, out
