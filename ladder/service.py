@@ -47,6 +47,8 @@ from referee.server.session import TimeControl
 log = logging.getLogger("arena.ladder")
 #: Matches given back unplayed in a row before the dispatcher claims one at a time, at most MAX_PAUSE_S apart.
 FAILING_RUN, MAX_PAUSE_S = 3, 60.0
+#: Why a Dask worker found a match's lease gone that the ladder's database holds still.
+WRONG_DATABASE = "its database is not the ladder's (ARENA_DB_URL in its environment names another)"
 #: How often the scheduler refreshes the database's statistics for its planner (SQLite only; the first tick does it too).
 STATISTICS_EVERY_S = 600.0
 #: How often the scheduler removes the folders of retired versions past --keep-retired (ladder/retention.py; the first tick too).
@@ -389,7 +391,15 @@ class Ladder:
         elif outcome.status == "bot_files_gone":  # given back by the job: its version's matches wait from now on
             self.missing.look(self.make, now=True)
         elif outcome.status == "lost":
-            log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
+            if release(self.make, match_id, owner, error=f"a worker could not play this match: worker {outcome.worker}: {WRONG_DATABASE}"):
+                # Lost there, held here: the worker reads another database (its ARENA_DB_URL). Each match stayed running
+                # until its lease ran out and was reaped at the cost of an attempt, and the dispatcher, its room free
+                # again at once, claimed thousands in a minute; it slows down now as for any worker that plays nothing.
+                log.error("match %s: worker %s found no lease of it, which the ladder's database holds: %s; queued again",
+                          match_id, outcome.worker, WRONG_DATABASE)
+                self._worker_trouble()
+            else:
+                log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
 
     def _worker_trouble(self) -> None:
         """Another match the workers gave back unplayed. After a few in a row (a worker that cannot run the sandbox

@@ -168,3 +168,33 @@ def test_a_match_recorded_ends_the_slow_pace_of_a_run_of_failures(tmp_path: Path
     assert ladder._failing > FAILING_RUN
     settle(ladder, "recorded")
     assert (ladder._failing, ladder._pause_until, ladder.matches_played) == (0, 0.0, 1)
+
+
+class WorkersOnAnotherDatabase(FailingWorkers):
+    """An executor whose workers find no lease of any job: Dask workers whose ARENA_DB_URL names another database."""
+
+    def submit(self, job: MatchJob) -> Awaitable[JobOutcome]:
+        self.handed()
+
+        async def lost() -> JobOutcome:
+            return JobOutcome(job.match_id, job.owner, "lost", "vm/w4", 0.0, "not started: the match had been handed back")
+
+        return asyncio.ensure_future(lost())
+
+
+def test_a_worker_on_another_database_gives_the_matches_back_and_slows_the_dispatcher(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A `dask worker` whose ARENA_DB_URL named another database (the deploy audit's, a restored copy) found each lease
+    gone: the ladder, whose database held it still, left the match running until its lease ran out (then an attempt),
+    and claimed the next at once: 3,775 matches running after 90 s, and the first failed after three reaps."""
+    workers = WorkersOnAnotherDatabase()
+    with caplog.at_level(logging.INFO, "arena.ladder"):
+        ladder = run_ladder(tmp_path, workers, 4.0)
+    with ladder.make() as db:
+        running = db.scalar(select(func.count()).select_from(Match).where(Match.status == "running"))
+        attempts = db.scalar(select(func.sum(Match.attempts)))
+        errors = set(db.scalars(select(Match.error).where(Match.error != "")).all())
+    assert workers.submitted <= 10, workers.submitted
+    assert running == 0 and not attempts, (running, attempts)
+    assert errors == {"a worker could not play this match: worker vm/w4: its database is not the ladder's (ARENA_DB_URL in its environment names another)"}
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("found no lease of it, which the ladder's database holds" in m for m in said), said
