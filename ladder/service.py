@@ -233,6 +233,7 @@ class Ladder:
         self._unratable: set[int] = set()  # matches whose set could not be rated: not tried again (rate_settled_sets)
         self._failing, self._pause_until = 0, 0.0  # matches given back unplayed in a row (``_worker_trouble``)
         self._cancel_told = False  # Dask cancelled tasks in flight (its scheduler was lost): said once until a match is recorded
+        self._elsewhere_told: set[str] = set()  # workers found reading another database (their ARENA_DB_URL): said once each
         #: The dispatcher found the queue empty: the scheduler fills it now rather than at its next tick...
         self._hungry = asyncio.Event()
         #: ...and resolves this when it has, to wake the dispatcher.
@@ -395,8 +396,10 @@ class Ladder:
                 # Lost there, held here: the worker reads another database (its ARENA_DB_URL). Each match stayed running
                 # until its lease ran out and was reaped at the cost of an attempt, and the dispatcher, its room free
                 # again at once, claimed thousands in a minute; it slows down now as for any worker that plays nothing.
-                log.error("match %s: worker %s found no lease of it, which the ladder's database holds: %s; queued again",
-                          match_id, outcome.worker, WRONG_DATABASE)
+                if outcome.worker not in self._elsewhere_told:  # beside workers that play, it bounced nine matches a second
+                    log.error("match %s: worker %s found no lease of it, which the ladder's database holds: %s; its matches"
+                              " are queued again (said once for this worker)", match_id, outcome.worker, WRONG_DATABASE)
+                    self._elsewhere_told.add(outcome.worker)
                 self._worker_trouble()
             else:
                 log.info("match %s: %s (%s)", match_id, outcome.detail or "the lease was lost", outcome.worker)
