@@ -354,7 +354,9 @@ class Ladder:
             # outages during one match failed it); the dispatcher still slows down, in case that worker never can. Told
             # once it is given back: a giving back the database refused is tried again at each turn of the dispatcher.
             release(self.make, match_id, owner)
-            log.warning("match %s: its worker could not reach the database (%s); queued again", match_id, type(error).__name__)
+            # Its words too: a worker whose ARENA_DB_URL names no database, or a wrong password, was told as an outage.
+            reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+            log.warning("match %s: its worker could not reach the database (%s: %s); queued again", match_id, type(error).__name__, reason)
             self.metrics.count("database_unreachable")
             self._worker_trouble()
             return
