@@ -435,38 +435,6 @@ def on_owner(act: Callable[[Any, str], T], name: str, data: Path, db: str | None
             fail(str(exc))
 
 
-@user_app.command("token")
-def user_token(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
-    """Give an owner a new API token and print it (shown once); their old token stops working."""
-    from ladder.accounts import reissue_token
-
-    print(on_owner(reissue_token, name, data, db))
-
-
-@user_app.command("revoke")
-def user_revoke(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
-    """Stop an owner's API token working; their bots stay on the ladder (`user token` gives them a new one)."""
-    from ladder.accounts import revoke_token
-
-    name = on_owner(revoke_token, name, data, db)
-    console.print(f"{name}'s token is revoked: the ladder refuses it from now on")
-
-
-@user_app.command("list")
-def user_list(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
-    """The owners, with their number of bots and whether their token is revoked."""
-    from ladder.accounts import list_users
-
-    with database_errors(), open_ladder_db(data, db, existing=True)() as session:
-        owners = list_users(session)
-    table = Table()
-    for column in ("owner", "bots", "since", "token"):
-        table.add_column(column, justify="right" if column == "bots" else "left", no_wrap=column == "owner")
-    for o in owners:
-        table.add_row(o.name, str(o.bots), time.strftime("%Y-%m-%d %H:%M", time.localtime(o.created_at)), "revoked" if o.revoked else "valid")
-    console.print(table)
-
-
 @ladder_app.command()
 def submit(
     bot: Annotated[Path, typer.Argument(help="A bot directory or a .zip of one.")],

@@ -4,18 +4,20 @@
 docs/deploy.md sends a ladder that outgrew one machine to PostgreSQL and Dask workers; nothing moved its owners,
 bots, matches and ratings there, so the move began an empty ladder. `arena ladder vacuum` hands the space of pruned
 rows back to the disk (ladder/vacuum.py): an SQLite file keeps it after `arena ladder prune`. And `arena ladder user
-retire`, while the ladder serves too, takes an owner and every bot of theirs off it at once. `arena ladder user add`
-is here too: it makes a ladder where there was none, which it says.
+retire`, while the ladder serves too, takes an owner and every bot of theirs off it at once. The other `arena ladder
+user` commands are here too; `add` makes a ladder where there was none, which it says.
 """
 
 from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+import time
 from typing import Annotated
 
 import typer
 from rich.markup import escape
+from rich.table import Table
 
 from arena.cli.failing import fail
 from arena.cli.folders import first_missing, remove_made
@@ -44,6 +46,38 @@ def user_add(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
         err.print(f"[yellow]note:[/] {escape(f'there was no ladder {where}: a new one was made there, {name} its first owner')}"
                   f" ({escape(f'`arena ladder serve {serve}` serves it')}); a ladder running elsewhere knows nothing of this"
                   " token: give its --data (or --db)", soft_wrap=True, highlight=False)
+
+
+@user_app.command("token")
+def user_token(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Give an owner a new API token and print it (shown once); their old token stops working."""
+    from ladder.accounts import reissue_token
+
+    print(on_owner(reissue_token, name, data, db))
+
+
+@user_app.command("revoke")
+def user_revoke(name: str, data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """Stop an owner's API token working; their bots stay on the ladder (`user token` gives them a new one)."""
+    from ladder.accounts import revoke_token
+
+    name = on_owner(revoke_token, name, data, db)
+    console.print(f"{name}'s token is revoked: the ladder refuses it from now on")
+
+
+@user_app.command("list")
+def user_list(data: DataDir = DEFAULT_DATA, db: DbUrl = None) -> None:
+    """The owners, with their number of bots and whether their token is revoked."""
+    from ladder.accounts import list_users
+
+    with database_errors(), open_ladder_db(data, db, existing=True)() as session:
+        owners = list_users(session)
+    table = Table()
+    for column in ("owner", "bots", "since", "token"):
+        table.add_column(column, justify="right" if column == "bots" else "left", no_wrap=column == "owner")
+    for o in owners:
+        table.add_row(o.name, str(o.bots), time.strftime("%Y-%m-%d %H:%M", time.localtime(o.created_at)), "revoked" if o.revoked else "valid")
+    console.print(table)
 
 
 def forget_new_database(database: Path, made: Path | None) -> None:
