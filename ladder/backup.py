@@ -21,7 +21,7 @@ from pathlib import Path
 from sqlalchemy import inspect, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from ladder.db import DB_FILE, make_engine
+from ladder.db import DB_FILE, MIGRATE_LOCK_SUFFIX, make_engine
 from ladder.submissions import IN_PROGRESS
 from ladder.vacuum import LOCK_SUFFIX
 
@@ -116,7 +116,7 @@ def copy_database(source: Path, target: Path) -> None:
 def copy_files(data_dir: Path, dest: Path, skip: set[Path]) -> int:
     """Everything of the data folder but the database (and its journal files and vacuum's lock) and submissions in progress."""
     in_progress = {(data_dir / "bots" / name).resolve() for name in IN_PROGRESS}
-    journals = {Path(f"{p}{suffix}") for p in skip for suffix in ("", "-wal", "-shm", "-journal", LOCK_SUFFIX)}
+    journals = {Path(f"{p}{suffix}") for p in skip for suffix in ("", "-wal", "-shm", "-journal", LOCK_SUFFIX, MIGRATE_LOCK_SUFFIX)}
 
     def ignored(folder: str, names: list[str]) -> set[str]:
         here = Path(folder).resolve()

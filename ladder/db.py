@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -146,9 +148,13 @@ def migrating_alone(engine: Engine) -> Iterator[None]:
     Two ladders (or a ladder and a command) started at once on a new database, or on an older one, each found the
     schema to make and ran the same migrations: the second failed with the server's "duplicate key value violates
     unique constraint pg_type_typname_nsp_index", naming nothing the operator knows. It now waits for the first, then
-    finds the schema made and goes on to the hold, which names the ladder serving (ladder/hold.py). SQLite's file is
-    one machine's, its migrations not serialized here.
+    finds the schema made and goes on to the hold, which names the ladder serving (ladder/hold.py). On SQLite, an
+    exclusive flock of a file beside the database (``sqlite_migrating_alone``) does the same.
     """
+    if engine.dialect.name == "sqlite":
+        with sqlite_migrating_alone(engine.url.database):
+            yield
+        return
     if engine.dialect.name != "postgresql":
         yield
         return
@@ -162,6 +168,36 @@ def migrating_alone(engine: Engine) -> Iterator[None]:
         finally:
             conn.scalar(select(func.pg_advisory_unlock(MIGRATE_LOCK)))
             conn.commit()
+
+
+#: Beside an SQLite database (``ladder.db.migrate-lock``): held alone while its schema is looked at and migrated.
+#: Two processes started at once on a new file (`serve` and a `user add` in one script) both made the tables, and
+#: the second failed with "table matches already exists". A file of its own: a lock on the database file itself is
+#: released by closing any of this process's descriptors of it, SQLite's POSIX locks with it. It stays after.
+MIGRATE_LOCK_SUFFIX = ".migrate-lock"
+
+
+@contextlib.contextmanager
+def sqlite_migrating_alone(database: str | None) -> Iterator[None]:
+    """Hold the migration lock of the SQLite file ``database`` (none for an in-memory one, or one whose folder takes
+    no file: its database cannot be written either, which is told elsewhere)."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield
+        return
+    try:
+        fd = os.open(f"{database}{MIGRATE_LOCK_SUFFIX}", os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.warning("another ladder or `arena ladder` command is making or migrating this database's schema: waiting for it")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # the flock goes with it
 
 
 #: Rows ANALYZE samples per index on SQLite: a few milliseconds at 200,000 matches, where the whole took 0.3 s.

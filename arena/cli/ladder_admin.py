@@ -86,6 +86,7 @@ def forget_new_database(database: Path, made: Path | None) -> None:
     import sqlite3
     from contextlib import closing
 
+    from ladder.db import MIGRATE_LOCK_SUFFIX
     from ladder.vacuum import LOCK_SUFFIX, let_go
 
     try:
@@ -95,7 +96,7 @@ def forget_new_database(database: Path, made: Path | None) -> None:
     except sqlite3.Error:
         return  # not the empty ladder this command made: left alone
     let_go()
-    for suffix in ("", "-wal", "-shm", "-journal", LOCK_SUFFIX):
+    for suffix in ("", "-wal", "-shm", "-journal", LOCK_SUFFIX, MIGRATE_LOCK_SUFFIX):
         Path(f"{database}{suffix}").unlink(missing_ok=True)
     remove_made(made)
 

@@ -264,11 +264,13 @@ def test_a_database_named_by_db_is_backed_up_when_the_data_folder_does_not_exist
     assert made.database and made.files == 1 and marker(tmp_path / "copy" / "ladder.db") == "live"
 
 
-def test_the_lock_of_vacuums_beside_the_database_is_not_copied(tmp_path: Path) -> None:
-    """`ladder.db.vacuum-lock` (ladder/vacuum.py) is the live file's, as its -wal is: the copy's commands make their own."""
+def test_the_locks_beside_the_database_are_not_copied(tmp_path: Path) -> None:
+    """`ladder.db.vacuum-lock` (ladder/vacuum.py) and `ladder.db.migrate-lock` (ladder/db.py) are the live file's, as
+    its -wal is: the copy's commands make their own."""
     data = tmp_path / "data"
     data_folder(data, "ladder.db", "live")
     (data / "ladder.db.vacuum-lock").write_text("4665 host 0")
+    (data / "ladder.db.migrate-lock").write_text("")
     made = back_up(f"sqlite:///{data / 'ladder.db'}", data, tmp_path / "copy")
     assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["ladder.db", "replays"] and made.files == 2
 

@@ -175,3 +175,30 @@ def test_serve_does_not_upgrade_a_database_an_older_ladder_without_a_hold_plays_
     bring_up(url, upgrade=True)
     assert revision() != "0004"
     engine.dispose()
+
+
+def test_a_new_sqlite_database_is_made_by_one_process_while_another_waits(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Two processes started at once on a new file (`serve` and a `user add` in one script) both made the tables, and
+    the second failed with "table matches already exists". The one that finds the migration lock held waits, says
+    so, and then finds the schema made."""
+    import fcntl
+    import threading
+
+    from ladder.db import MIGRATE_LOCK_SUFFIX, bring_up
+
+    database = tmp_path / "ladder.db"
+    url = f"sqlite:///{database}"
+    with open(f"{database}{MIGRATE_LOCK_SUFFIX}", "w") as held:  # another process making the schema (flock is per open file)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        done = threading.Event()
+        waiter = threading.Thread(target=lambda: (bring_up(url, upgrade=False), done.set()))
+        with caplog.at_level("WARNING", logger="arena.ladder"):
+            waiter.start()
+            assert not done.wait(1.0), "it made the schema while another held the lock"
+            migrate(url)  # the holder makes it, then lets go
+        fcntl.flock(held, fcntl.LOCK_UN)
+        waiter.join(60)
+    assert done.is_set()
+    assert any("making or migrating this database's schema: waiting for it" in r.getMessage() for r in caplog.records)
+    with sessions(make_engine(url))() as db:
+        add_user(db, "alice")
