@@ -191,7 +191,12 @@ def test_a_new_sqlite_database_is_made_by_one_process_while_another_waits(tmp_pa
     with open(f"{database}{MIGRATE_LOCK_SUFFIX}", "w") as held:  # another process making the schema (flock is per open file)
         fcntl.flock(held, fcntl.LOCK_EX)
         done = threading.Event()
-        waiter = threading.Thread(target=lambda: (bring_up(url, upgrade=False), done.set()))
+
+        def make_it() -> None:
+            bring_up(url, upgrade=False)
+            done.set()
+
+        waiter = threading.Thread(target=make_it)
         with caplog.at_level("WARNING", logger="arena.ladder"):
             waiter.start()
             assert not done.wait(1.0), "it made the schema while another held the lock"
