@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.server.runner import MatchSetup, run_local_match
+from referee.server.seeds import bot_seed, match_key
 from referee.server.session import TimeControl
 from tests.test_faults import runners
 
@@ -27,14 +28,27 @@ def saying_bot(tmp: Path, name: str) -> Path:
     return path
 
 
-def test_each_seat_gets_its_own_bot_seed_the_match_seed_times_1000_plus_the_seat_and_its_name(tmp_path: Path) -> None:
+def test_each_seat_gets_its_own_bot_seed_which_does_not_tell_the_match_seed_and_its_name(tmp_path: Path) -> None:
+    """The bot seed was the match seed × 1000 + the seat: a bot divided by 1000, built the game from the public rules
+    with that seed, and read every hand; it is now derived one way (referee/server/seeds.py)."""
     tc = TimeControl(move_time_ms=100, time_bank_ms=0, connect_timeout_ms=30_000)
     setup = MatchSetup("generals-war", [saying_bot(tmp_path, "a"), saying_bot(tmp_path, "b")], 7, {}, tc, tmp_path / "logs", match_id="m7")
     played = asyncio.run(run_local_match(setup))
     for seat, log in enumerate(played.logs):
         lines = log.read_text().splitlines()
-        assert lines[0] == f"seed {7000 + seat} match m7 name {'ab'[seat]}"
+        said = lines[0].split()
+        assert said[2:] == ["match", "m7", "name", "ab"[seat]]
+        assert said[1] == bot_seed(match_key(7), seat) != str(7000 + seat)
         assert lines[-1].startswith("[referee] at decision 0: the bot's process exited with code 0")
+    seeds = [log.read_text().split()[1] for log in played.logs]
+    assert len(set(seeds)) == 2 and all(int(s) < 2**48 for s in seeds)
+
+
+def test_a_bot_seed_is_the_same_for_the_same_match_and_seat_and_tells_no_match_seed() -> None:
+    """The same match seed replays the same match (the bots' randomness too); no small match seed gives it back."""
+    assert bot_seed(match_key(7), 1) == bot_seed(match_key(7), 1) != bot_seed(match_key(8), 1)
+    handed = int(bot_seed(match_key(123456), 0))
+    assert handed // 1000 != 123456 and handed != 123456 and str(123456) not in str(handed)
 
 
 @pytest.mark.parametrize("sandbox", runners("process", "docker"))

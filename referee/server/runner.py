@@ -35,6 +35,7 @@ from referee.server.launchers import (
     BotHandle, EngineUnavailable, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, why_ended,
 )
 from referee.server.manifest import BotManifest, load_manifest
+from referee.server.seeds import bot_seed, match_key
 from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
 from referee.server.session import MatchRecord, MatchSession, TimeControl
 
@@ -369,8 +370,9 @@ async def run_local_match(
                 # must not write in the folder: it is mounted read-only there too.
                 os.chmod(seat_dir, 0o755)
                 os.chmod(seat_dir / SOCKET, 0o777)
+            key = match_key(setup.seed)  # the bots' seeds must not tell the match seed: it deals every card
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
-                bot_seed = str(setup.seed * 1000 + seat)
+                seed_of_bot = bot_seed(key, seat)
                 if pooled[seat] and pool is not None:
                     try:
                         resident = await pool.acquire(manifest, deal_of(setup), session, seat, pool_keys[seat] if pool_keys else None)
@@ -378,7 +380,7 @@ async def run_local_match(
                         _not_started(session, seat, logs[seat], exc)
                         continue
                     residents.append(resident)
-                    order = {"address": resident.address, "match_id": match_id, "token": token, "seed": bot_seed}
+                    order = {"address": resident.address, "match_id": match_id, "token": token, "seed": seed_of_bot}
                     try:
                         resident.handle.send_control(json.dumps(order))
                     except (BrokenPipeError, ConnectionResetError) as exc:
@@ -390,7 +392,7 @@ async def run_local_match(
                     bot_dir=manifest.path,
                     seat_dir=Path(tmp) / f"seat{seat}",
                     home=Path(tmp) / f"home{seat}",
-                    env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": bot_seed, "ARENA_BOT_NAME": manifest.name},
+                    env={"ARENA_MATCH_ID": match_id, "ARENA_TOKEN": token, "ARENA_BOT_SEED": seed_of_bot, "ARENA_BOT_NAME": manifest.name},
                     log_path=logs[seat],
                 )
                 watchers.append(asyncio.create_task(_start_and_watch(launcher, spec, session, handles, engine_failures)))
