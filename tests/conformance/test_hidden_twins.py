@@ -7,11 +7,13 @@ seat k, two cards hidden from k are swapped between places k cannot see into (an
 deck, two other hands, two places in a deck), the rules' own constraints kept (a card only where it may
 lie). Both twins then play the same actions, and k's side of them must be byte-identical: who is asked
 (``to_act``, whose order the decision indices tell), k's view, decision and listed actions, the events
-k may see, and why the rules refuse an action of k's naming either card. Comparison stops when either
-card is shown to k (or the twins' actions stop being legal in both).
+k may see and where they fall among those it may not (an event's seq tells), and why the rules refuse
+an action of k's naming either card. Comparison stops when either card is shown to k (or the twins'
+actions stop being legal in both).
 
-The Assassination Game's secrets (identities, colours) have a twin check of their own through the
-referee session: tests/games/test_assassination_secrets.py.
+The Assassination Game's secrets (identities, colours) have twin checks of their own: through the
+referee session with scripted bots (tests/games/test_assassination_secrets.py), and in random play
+(tests/games/test_assassination_twins.py).
 """
 
 from __future__ import annotations
@@ -144,6 +146,8 @@ def seen_by(game: Game[Any], codec: GameCodec, k: int, events: list[Any]) -> lis
         listed = game.listing(k, 200)
         told += [codec.action(a).SerializeToString() for a in listed or ()]
     told += [codec.event(e.payload, 0).SerializeToString() for e in events if e.visible(k)]
+    # An event's seq counts the events k is not shown too: their number and places are told by the gaps.
+    told.append(repr([i for i, e in enumerate(events) if e.visible(k)] + [len(events)]).encode())
     return told
 
 
