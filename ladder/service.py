@@ -179,9 +179,12 @@ def scheduler_rng(make: sessionmaker[Session], seed: int | None) -> random.Rando
 
     Seeded with ``seed`` alone, a ladder started again dealt the very seeds of its earlier sets (past their placements,
     the bots' tables draw the generator alike), whose replays, every hand in them, are public once played.
+
+    Without ``seed`` it draws from the system's source: a Mersenne Twister's state follows from its outputs, and the
+    seeds of settled deals are published, so whoever gathered them could work out the seeds of deals to come.
     """
     if seed is None:
-        return random.Random()
+        return random.SystemRandom()
     with make() as db:
         last = db.scalar(select(func.max(Match.id)))
     return random.Random(seed if last is None else f"{seed}/{last}")

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -107,3 +108,14 @@ def test_a_ladder_started_again_with_its_seed_deals_none_of_the_deals_it_dealt_b
     assert dealt[0] == dealt[1]
     again = tick(start("one"))  # the same data folder and --seed: the next start
     assert not set(again) & set(dealt[0])
+
+
+def test_a_ladder_without_a_seed_deals_from_a_generator_whose_outputs_tell_nothing_of_the_next(tmp_path: Path) -> None:
+    """A Mersenne Twister's whole state follows from its outputs, and the seeds of settled deals are public: whoever
+    gathered enough of them could work out the seeds of deals to come, so every hand of them. The system's source
+    keeps no state to work out (``getstate`` is refused)."""
+    from ladder.service import Ladder, LadderConfig
+
+    rng = Ladder(LadderConfig(tmp_path / "data", samples=False, games=["land-and-castle"])).rng
+    with pytest.raises(NotImplementedError):
+        rng.getstate()
