@@ -43,7 +43,7 @@ def test_a_person_plays_a_match_to_the_end_seeing_only_their_seat(tmp_path: Path
 
 
 def test_the_same_seed_and_the_same_typing_replay_the_same_match(tmp_path: Path) -> None:
-    """r draws from a generator seeded with the match seed: a match played with r's is reproducible."""
+    """r draws from a generator seeded from the match seed: a match played with r's is reproducible."""
     actions = []
     for run in ("a", "b"):
         folder = tmp_path / run
@@ -434,3 +434,22 @@ def test_the_example_of_a_squad_shows_how_several_cards_are_typed() -> None:
         assert len(shown) == 1 and shown[0].count("card_ids:") == 3, said
         action = parse_choice(shown[0], request, random.Random(1))
         assert isinstance(action, generals_war_pb2.Action) and len(action.play_squad.card_ids) == 3
+
+
+def test_r_does_not_draw_from_the_rules_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """r's generator was seeded with the match seed, as the rules' is: the same draws that shuffled the decks chose
+    among the listed actions, so the item r picked told the player where cards lay. It is seeded as the seat's bot
+    would be (ARENA_BOT_SEED, one way from the match seed), and the same seed still replays the same match."""
+    import arena.cli.main as cli
+    from referee.server.seeds import bot_seed, match_key
+
+    seated: list[KeyboardPlayer] = []
+    monkeypatch.setattr(cli, "run_match", lambda *args, keyboard, **kwargs: seated.append(keyboard[1]))
+    for _ in range(2):
+        cli.play("glory", [Path(RANDOM)], seat=1, seed=5)
+    rules = random.Random(5)
+    first, again = seated
+    draws = [first.rng.getrandbits(32) for _ in range(8)]
+    assert draws != [rules.getrandbits(32) for _ in range(8)]
+    assert draws == [again.rng.getrandbits(32) for _ in range(8)]
+    assert draws[:1] == [random.Random(int(bot_seed(match_key(5), 1))).getrandbits(32)]

@@ -280,6 +280,7 @@ def play(
 
     from arena.cli.keyboard import KeyboardPlayer
     from referee.server.manifest import MANIFEST, NAME_RE, NAME_RULE
+    from referee.server.seeds import bot_seed, match_key
     from referee.server.session import TimeControl
 
     if not NAME_RE.match(name):
@@ -297,7 +298,10 @@ def play(
         seated = [*bots[:seat], you, *bots[seat:]]
         clock = TimeControl(move_time_ms, time_bank_ms, strike_limit)
         seed = seed if seed is not None else random.randrange(2**31)  # chosen here so that r's draws follow it too
-        run_match(game, seated, seed, parse_options(option), replay, False, clock, log_dir, sandbox, keyboard=(seat, KeyboardPlayer(seed=seed)))
+        # r draws as a bot would, from the seat's seed: seeded with the match seed itself, its generator was the rules'
+        # own, so which of a list r picked told the player the draws that had shuffled the decks
+        keyboard = KeyboardPlayer(seed=int(bot_seed(match_key(seed), seat)))
+        run_match(game, seated, seed, parse_options(option), replay, False, clock, log_dir, sandbox, keyboard=(seat, keyboard))
 
 
 def verdict_note(seat: dict[str, Any]) -> str:
