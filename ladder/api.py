@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +50,7 @@ from ladder.web.routes import compress, page_not_found
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat
 from referee.server.replay import OtherRules, ReplayError, parse_replay
+from referee.server.seeds import draw_seed
 
 
 class IdConvertor(IntegerConvertor):
@@ -457,7 +457,7 @@ def create_app(state: LadderState) -> FastAPI:
     def make_challenge(body: ChallengeRequest, user: Owner, db: Db) -> dict[str, Any]:
         known_game(body.game)
         try:
-            made = challenge(db, user.id, body.bot, body.opponent, body.game, random.randrange(2**31))
+            made = challenge(db, user.id, body.bot, body.opponent, body.game, draw_seed())
         except ScheduleError as exc:
             raise HTTPException(429 if isinstance(exc, TooManyChallenges) else 422, str(exc)) from None
         return {"matches": [m.id for m in made]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from sqlalchemy import JSON, ColumnElement, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, false, func, select
+from sqlalchemy import JSON, BigInteger, ColumnElement, Float, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint, false, func, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 
@@ -154,7 +154,7 @@ class Match(Base):
     )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game: Mapped[str] = mapped_column(String(64))
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)  # below 2**53 (referee/server/seeds.py; migration 0012)
     num_players: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     kind: Mapped[str] = mapped_column(String(16))  # MatchKind

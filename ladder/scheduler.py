@@ -27,6 +27,7 @@ from ladder.models import PENDING, Bot, BotVersion, Match, MatchSeat, Rating, Us
 from ladder.ratings import Skill, misorder
 from referee.games.registry import GAMES
 from referee.tournament.schedule import rotations
+from referee.server.seeds import SEED_BOUND
 
 PLACEMENT_GAMES = 4
 #: The share of tables, once every entrant has played its placement games, that seat the entrant with the fewest games
@@ -188,7 +189,7 @@ def plan_one(db: Session, game: str, rng: random.Random, pool: list[Entrant] | N
     table = choose_table(pool, rng.choice(table_sizes(pool, counts)), rng)
     focus = min(table, key=lambda e: e.games)
     kind = "placement" if focus.games < PLACEMENT_GAMES else "rated"
-    made = queue_duplicate_set(db.connection(), game, [e.version_id for e in table], rng.randrange(2**31), kind)
+    made = queue_duplicate_set(db.connection(), game, [e.version_id for e in table], rng.randrange(SEED_BOUND), kind)
     seated = {e.version_id for e in table}
     pool[:] = [replace(e, games=e.games + len(made)) if e.version_id in seated else e for e in pool]
     return made
@@ -204,7 +205,7 @@ def exhibition(db: Session, game: str, rng: random.Random, pool: list[Entrant]) 
     order = rng.sample(pool, len(pool))
     table = [order[i % len(order)].version_id for i in range(n)]
     rng.shuffle(table)
-    return queue_duplicate_set(db.connection(), game, table, rng.randrange(2**31), "exhibition")
+    return queue_duplicate_set(db.connection(), game, table, rng.randrange(SEED_BOUND), "exhibition")
 
 
 def choose_table(pool: list[Entrant], n: int, rng: random.Random, random_share: float = RANDOM_SHARE) -> list[Entrant]:

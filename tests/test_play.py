@@ -441,7 +441,7 @@ def test_r_does_not_draw_from_the_rules_generator(monkeypatch: pytest.MonkeyPatc
     among the listed actions, so the item r picked told the player where cards lay. It is seeded as the seat's bot
     would be (ARENA_BOT_SEED, one way from the match seed), and the same seed still replays the same match."""
     import arena.cli.main as cli
-    from referee.server.seeds import bot_seed, match_key
+    from referee.server.seeds import bot_seed
 
     seated: list[KeyboardPlayer] = []
     monkeypatch.setattr(cli, "run_match", lambda *args, keyboard, **kwargs: seated.append(keyboard[1]))
@@ -452,4 +452,4 @@ def test_r_does_not_draw_from_the_rules_generator(monkeypatch: pytest.MonkeyPatc
     draws = [first.rng.getrandbits(32) for _ in range(8)]
     assert draws != [rules.getrandbits(32) for _ in range(8)]
     assert draws == [again.rng.getrandbits(32) for _ in range(8)]
-    assert draws[:1] == [random.Random(int(bot_seed(match_key(5), 1))).getrandbits(32)]
+    assert draws[:1] == [random.Random(int(bot_seed(5, 1))).getrandbits(32)]

@@ -9,7 +9,6 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 
 import asyncio
 import json
-import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -33,6 +32,7 @@ from arena.cli.verdicts import last_words, verdict_cell, verdict_line
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError, check_built
+from referee.server.seeds import draw_seed
 from referee.server.words import verdict_json
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def run_match(
     except (OptionError, ManifestError) as exc:
         fail(str(exc))
     warn_stale(manifests)
-    seed = seed if seed is not None else random.randrange(2**31)
+    seed = seed if seed is not None else draw_seed()  # referee/server/seeds.py: too many to try
     check_pin_cpus(pin_cpus, sandbox)
     try:
         launcher = launcher_for(sandbox, pin_cpus)
@@ -280,7 +280,7 @@ def play(
 
     from arena.cli.keyboard import KeyboardPlayer
     from referee.server.manifest import MANIFEST, NAME_RE, NAME_RULE
-    from referee.server.seeds import bot_seed, match_key
+    from referee.server.seeds import bot_seed
     from referee.server.session import TimeControl
 
     if not NAME_RE.match(name):
@@ -297,10 +297,10 @@ def play(
         (you / MANIFEST).write_text(f'name = {json.dumps(name)}\nversion = "1"\ngames = [{json.dumps(game)}]\ncommand = ["true"]\n')
         seated = [*bots[:seat], you, *bots[seat:]]
         clock = TimeControl(move_time_ms, time_bank_ms, strike_limit)
-        seed = seed if seed is not None else random.randrange(2**31)  # chosen here so that r's draws follow it too
+        seed = seed if seed is not None else draw_seed()  # chosen here so that r's draws follow it too
         # r draws as a bot would, from the seat's seed: seeded with the match seed itself, its generator was the rules'
         # own, so which of a list r picked told the player the draws that had shuffled the decks
-        keyboard = KeyboardPlayer(seed=int(bot_seed(match_key(seed), seat)))
+        keyboard = KeyboardPlayer(seed=int(bot_seed(seed, seat)))
         run_match(game, seated, seed, parse_options(option), replay, False, clock, log_dir, sandbox, keyboard=(seat, keyboard))
 
 
@@ -377,7 +377,7 @@ def referee_serve(
         cls = game_class(game)
         if players is None:  # as `arena tournament`: a game with no two-seat table is played at its smallest
             players = 2 if 2 in cls.spec.player_counts else min(cls.spec.player_counts)
-        the_game = cls(players, seed if seed is not None else random.randrange(2**31), parse_options(option))
+        the_game = cls(players, seed if seed is not None else draw_seed(), parse_options(option))
     except OptionError as exc:
         fail(str(exc))
     # The names are every seat's GameStart (seat_names) and the replay's: fixed before the first bot connects, so

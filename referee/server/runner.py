@@ -35,7 +35,7 @@ from referee.server.launchers import (
     BotHandle, EngineUnavailable, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, why_ended,
 )
 from referee.server.manifest import BotManifest, load_manifest
-from referee.server.seeds import bot_seed, match_key
+from referee.server.seeds import bot_seed
 from referee.server.service import HANG_UP_WAIT_S, NO_SEAT, RefereeService, make_server
 from referee.server.session import MatchRecord, MatchSession, TimeControl
 
@@ -370,9 +370,8 @@ async def run_local_match(
                 # must not write in the folder: it is mounted read-only there too.
                 os.chmod(seat_dir, 0o755)
                 os.chmod(seat_dir / SOCKET, 0o777)
-            key = match_key(setup.seed)  # the bots' seeds must not tell the match seed: it deals every card
             for seat, (manifest, token) in enumerate(zip(manifests, session.tokens())):
-                seed_of_bot = bot_seed(key, seat)
+                seed_of_bot = bot_seed(setup.seed, seat)  # it must not tell the match seed, which deals every card
                 if pooled[seat] and pool is not None:
                     try:
                         resident = await pool.acquire(manifest, deal_of(setup), session, seat, pool_keys[seat] if pool_keys else None)

@@ -1,28 +1,34 @@
-"""The seed each bot is handed for its own randomness (``ARENA_BOT_SEED``), derived one way from the match seed.
+"""Match seeds drawn at random, and the seed each bot is handed for its own randomness (``ARENA_BOT_SEED``).
 
-A bot seeds its generator from it so that a match seed replays the same match. It must not tell the match seed:
-the rules are public and deal every card from ``random.Random(seed)``, so a bot that knew the seed would build the
-game itself and read every hand, every deck and every secret identity. It was the match seed × 1000 + the seat.
+A match seed deals every card: the rules are public and draw from ``random.Random(seed)``, so whoever knows a match's
+seed builds the game and reads every hand, deck and secret identity. Two ways to it had to be closed:
 
-The match seed is drawn from 2**31 (the ladder's and ``arena match``'s), few enough to try them all against a fast
-hash: the derivation is scrypt, memory-hard, about 17 ms once per match, so trying every seed costs about a CPU-year
-per match, where playing one costs a few milliseconds more. Each seat's is then a hash of that key and the seat.
+- The bot's seed was the match seed × 1000 + the seat: any bot divided by 1000. It is now a hash of the match seed
+  and the seat (48 bits: exact as a JavaScript number), which tells nothing of the seed but by trying seeds.
+- Seeds were drawn below 2**31: few enough to try them all, against the bot's seed or against a bot's first hand
+  (a table of every seed's deal, built once in hours of CPU, then looked up in every match). Seeds drawn at random
+  (the ladder's, `arena match`'s without --seed) are now below 2**53 (``SEED_BOUND``, exact in JSON read by
+  JavaScript, as the replay viewer and the API's clients read it): at a few microseconds a try, tens of thousands
+  of CPU-years to try them. A seed given by hand (``--seed 7``) is as guessable as it looks.
 """
 
 from __future__ import annotations
 
 import hashlib
+import secrets
 
-#: scrypt's cost: 2**13 blocks of 1 KiB (8 MiB) for each try.
-_COST = 2**13
-_SALT = b"arena bot seed v1"
-
-
-def match_key(match_seed: int) -> bytes:
-    """The slow, one-way key of a match seed, worked out once per match."""
-    return hashlib.scrypt(str(match_seed).encode(), salt=_SALT, n=_COST, r=8, p=1, dklen=32)
+#: Seeds drawn at random are below this: too many to try, and exact as a JavaScript number.
+SEED_BOUND = 2**53
+_SALT = b"arena bot seed v2"
 
 
-def bot_seed(key: bytes, seat: int) -> str:
-    """``ARENA_BOT_SEED`` of ``seat``: a whole number below 2**48 (exact as a JavaScript number), in decimal."""
-    return str(int.from_bytes(hashlib.sha256(key + seat.to_bytes(2, "big")).digest()[:6], "big"))
+def draw_seed() -> int:
+    """A match seed from the system's source of randomness (a generator's state may follow from the seeds it drew)."""
+    return secrets.randbelow(SEED_BOUND)
+
+
+def bot_seed(match_seed: int, seat: int) -> str:
+    """``ARENA_BOT_SEED`` of ``seat``: a whole number below 2**48, in decimal; the same for the same match seed and
+    seat, so that a match seed replays the bots' own draws too."""
+    digest = hashlib.sha256(_SALT + str(match_seed).encode() + b"/" + str(seat).encode()).digest()
+    return str(int.from_bytes(digest[:6], "big"))
