@@ -56,7 +56,7 @@ def test_a_matchs_time_leaves_out_its_wait_for_a_seat(monkeypatch: pytest.Monkey
 
     async def run_local_match(*args: Any) -> Any:
         clock[0] += 2.0  # the match itself
-        return SimpleNamespace(record=SimpleNamespace(result=pb.MatchResult()))  # a result, of no seat
+        return SimpleNamespace(record=SimpleNamespace(result=pb.MatchResult()), engine_failures={})  # a result, of no seat
 
     async def recorded(*args: Any) -> bool:
         return True
