@@ -27,10 +27,15 @@ from typing import Any
 
 import pytest
 
+from referee.compiled import in_use
 from referee.core.game import Game
 from referee.games.glory.values import is_money
 from referee.games.registry import GAMES
 from referee.protocol.messages import GameCodec
+
+#: A twin is a deep copy of a game edited in place, which a compiled class refuses (copy.deepcopy); the rules' source
+#: is the same, checked here pure.
+pytestmark = pytest.mark.skipif(in_use(), reason="deep copies of the rules' state, which compiled classes refuse")
 
 #: Places (one list, deque or set each) that hold cards, by game: a swap exchanges two card ids in all of them.
 CardPlaces = Callable[[Any], Iterator[Any]]
