@@ -87,6 +87,24 @@ def test_every_commands_summary_is_printed_on_one_line_when_the_terminal_is_wide
     assert check(typer.main.get_command(app), []) > 30
 
 
+def test_no_flag_is_shown_as_taking_a_value_in_any_commands_help() -> None:
+    """Typer 0.29 printed ``<bool>`` beside every flag (``--help <bool>``, ``--json <bool>``): a reader typed
+    ``--json true`` and was told "got unexpected extra argument". A flag's line shows no value to give."""
+    import typer.main
+
+    def helps(group: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
+        yield path, group
+        for name, command in getattr(group, "commands", {}).items():
+            yield from helps(command, [*path, name])
+
+    flags = 0
+    for path, command in helps(typer.main.get_command(app), []):
+        shown = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "200"}).stdout
+        assert "<bool>" not in shown and "BOOLEAN" not in shown, (path, shown)
+        flags += sum(1 for p in command.params if getattr(p, "is_flag", False) and p.opts[0] in shown)
+    assert flags > 20
+
+
 def test_every_seed_option_takes_any_64_bit_integer_and_its_help_prints_no_bounds() -> None:
     """With ``min``/``max`` on ``--seed``, each command's help printed -9223372036854775808<=x<=9223372036854775807
     beside it; the bounds are checked by a callback now, with the same refusal past them."""
