@@ -34,6 +34,18 @@ class EliminationReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     """The player reached the defeat-point limit."""
     NO_GENERAL: _ClassVar[EliminationReason]
     """The player's last general (ace) was killed."""
+
+class GameEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    """Why the game ended (GW-21)."""
+    __slots__ = ()
+    GAME_END_REASON_UNSPECIFIED: _ClassVar[GameEndReason]
+    """Never sent."""
+    CONQUEST_POINTS: _ClassVar[GameEndReason]
+    """Two players: a seat reached the conquest points that win (the view's conquest_target)."""
+    GENERALS_KILLED: _ClassVar[GameEndReason]
+    """Two players: a seat's last general (ace) died and it lost; both at once is a draw (GW-4)."""
+    LAST_PLAYER_STANDING: _ClassVar[GameEndReason]
+    """Four players: one seat is left, or the last two went out in the same battle and share first place (GW-8)."""
 PHASE_UNSPECIFIED: Phase
 REVEAL: Phase
 CHOOSE_TARGET: Phase
@@ -43,6 +55,10 @@ OVER: Phase
 ELIMINATION_REASON_UNSPECIFIED: EliminationReason
 DEFEAT_POINTS: EliminationReason
 NO_GENERAL: EliminationReason
+GAME_END_REASON_UNSPECIFIED: GameEndReason
+CONQUEST_POINTS: GameEndReason
+GENERALS_KILLED: GameEndReason
+LAST_PLAYER_STANDING: GameEndReason
 
 class Player(_message.Message):
     """What everyone knows about one seat."""
@@ -343,7 +359,7 @@ class RoundEnded(_message.Message):
     defeat_point_to: int
     """The seat given a defeat point (four players), if any."""
     interrupted: bool
-    """True when the round was cut short because a player was eliminated."""
+    """True when the round was cut short by the death of a fighter's last general: with two players he lost the game (GW-4), with four he is eliminated (GW-6). No point is given then."""
     def __init__(self, round: _Optional[int] = ..., conquest_counts: _Optional[_Iterable[int]] = ..., conquest_point_to: _Optional[int] = ..., defeat_point_to: _Optional[int] = ..., interrupted: _Optional[bool] = ...) -> None: ...
 
 class PlayerEliminated(_message.Message):
@@ -363,9 +379,23 @@ class PlayerEliminated(_message.Message):
     """How many surviving cards moved to `by`'s deck."""
     def __init__(self, seat: _Optional[int] = ..., by: _Optional[int] = ..., reason: _Optional[_Union[EliminationReason, str]] = ..., cards_transferred: _Optional[int] = ...) -> None: ...
 
+class GameEnded(_message.Message):
+    """The game ended; the last event of every game, told to every seat (GW-21)."""
+    __slots__ = ("reason", "winners", "scores")
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    reason: GameEndReason
+    """Why it ended."""
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    """The seats ranked first (two for a draw, or for the last two of four players eliminated together)."""
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    """Each seat's final score, in seat order: conquest points with two players, with four the number of opponents it outlasted (MatchResult's scores)."""
+    def __init__(self, reason: _Optional[_Union[GameEndReason, str]] = ..., winners: _Optional[_Iterable[int]] = ..., scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
 class Event(_message.Message):
     """Something that happened in General's War."""
-    __slots__ = ("round_started", "target_chosen", "cards_drawn", "generals_revealed", "squad_placed", "battle_resolved", "round_ended", "player_eliminated")
+    __slots__ = ("round_started", "target_chosen", "cards_drawn", "generals_revealed", "squad_placed", "battle_resolved", "round_ended", "player_eliminated", "game_ended")
     ROUND_STARTED_FIELD_NUMBER: _ClassVar[int]
     TARGET_CHOSEN_FIELD_NUMBER: _ClassVar[int]
     CARDS_DRAWN_FIELD_NUMBER: _ClassVar[int]
@@ -374,6 +404,7 @@ class Event(_message.Message):
     BATTLE_RESOLVED_FIELD_NUMBER: _ClassVar[int]
     ROUND_ENDED_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ELIMINATED_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDED_FIELD_NUMBER: _ClassVar[int]
     round_started: RoundStarted
     """A round began."""
     target_chosen: TargetChosen
@@ -390,4 +421,6 @@ class Event(_message.Message):
     """A round ended."""
     player_eliminated: PlayerEliminated
     """A player was eliminated."""
-    def __init__(self, round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., target_chosen: _Optional[_Union[TargetChosen, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., generals_revealed: _Optional[_Union[GeneralsRevealed, _Mapping]] = ..., squad_placed: _Optional[_Union[SquadPlaced, _Mapping]] = ..., battle_resolved: _Optional[_Union[BattleResolved, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., player_eliminated: _Optional[_Union[PlayerEliminated, _Mapping]] = ...) -> None: ...
+    game_ended: GameEnded
+    """The game ended."""
+    def __init__(self, round_started: _Optional[_Union[RoundStarted, _Mapping]] = ..., target_chosen: _Optional[_Union[TargetChosen, _Mapping]] = ..., cards_drawn: _Optional[_Union[CardsDrawn, _Mapping]] = ..., generals_revealed: _Optional[_Union[GeneralsRevealed, _Mapping]] = ..., squad_placed: _Optional[_Union[SquadPlaced, _Mapping]] = ..., battle_resolved: _Optional[_Union[BattleResolved, _Mapping]] = ..., round_ended: _Optional[_Union[RoundEnded, _Mapping]] = ..., player_eliminated: _Optional[_Union[PlayerEliminated, _Mapping]] = ..., game_ended: _Optional[_Union[GameEnded, _Mapping]] = ...) -> None: ...

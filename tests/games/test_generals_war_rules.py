@@ -8,12 +8,15 @@ from collections import deque
 import pytest
 
 from referee.core.cards import Rank, Suit, card_id, rank_of, suit_of, suited_cards
+from referee.core.game import Event
 from referee.games.generals_war import GeneralsWar
 from referee.games.generals_war.types import (
     BattleResolved,
     CardsDrawn,
     ChooseTarget,
     EliminationReason,
+    GameEnded,
+    GameEndReason,
     GeneralsRevealed,
     Phase,
     PlayerEliminated,
@@ -21,6 +24,7 @@ from referee.games.generals_war.types import (
     RevealChoice,
     RevealGenerals,
     RoundEnded,
+    RoundStarted,
     SquadChoice,
     TargetChoice,
 )
@@ -531,3 +535,70 @@ def test_gw18_a_battle_moves_no_card_between_players() -> None:
     assert c(10, C) in game.decks[0] and c(2, D) not in game.decks[0]
     for seat in (0, 1):
         assert {suit_of(x) for x in game.decks[seat]} <= set(game.suits[seat]), f"seat {seat} holds another's card"
+
+
+def ending(events: list[Event]) -> list[object]:
+    """The payloads from the battle on, each checked to be told to every seat (GW-21)."""
+    payloads = [e.payload for e in events]
+    start = next(i for i, p in enumerate(payloads) if isinstance(p, BattleResolved))
+    assert all(e.visible_to is None for e in events[start:])
+    return payloads[start:]
+
+
+def test_gw21_a_two_player_win_by_the_generals_ends_the_round_and_the_game_in_events() -> None:
+    """Killing the last general ended the game with no word after the battle: no round's end, no game's end."""
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.dead[1] = [c(1, D)]
+    game.decks[1] = deque(x for x in game.decks[1] if x not in (c(1, D), c(1, H), c(2, D)))
+    game.hands[1] = [c(1, H), c(2, D)]
+    game.hands[0] = [c(13, C), c(2, C)]
+    game.conquest_points = [2, 3]
+    game.apply(0, PlaySquad((c(13, C),)))
+    battle, ended, over = ending(game.apply(1, PlaySquad((c(1, H),))))
+    assert isinstance(battle, BattleResolved) and isinstance(ended, RoundEnded) and isinstance(over, GameEnded)
+    assert ended == RoundEnded(1, (2, 1), None, None, True), "hands counted with the piles, no point: the round stopped"
+    assert over == GameEnded(GameEndReason.GENERALS_KILLED, (0,), (2, 3))
+    assert game.is_over() and game.result().ranks == (1, 2)
+
+
+def test_gw21_a_double_kill_tells_a_draw() -> None:
+    draw = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    draw.dead = [[c(1, C)], [c(1, D)]]
+    draw.hands = [[c(1, S), c(2, C)], [c(1, H), c(2, D)]]
+    draw.decks = [deque(), deque()]
+    draw.apply(0, PlaySquad((c(1, S),)))
+    _, ended, over = ending(draw.apply(1, PlaySquad((c(1, H),))))
+    assert isinstance(ended, RoundEnded) and ended.interrupted and ended.conquest_point_to is None
+    assert over == GameEnded(GameEndReason.GENERALS_KILLED, (0, 1), (0, 0))
+
+
+def test_gw21_the_conquest_target_ends_the_game_in_events() -> None:
+    game = duel([fillers((C, S), set(), 13), fillers((D, H), set(), 13)])
+    game.conquest_points = [6, 4]
+    game.hands = [[c(10, C), c(9, C)], [c(2, D), c(3, D)]]
+    game.apply(0, PlaySquad((c(10, C), c(9, C))))
+    _, ended, over = ending(game.apply(1, PlaySquad((c(2, D),))))
+    assert isinstance(ended, RoundEnded) and ended.conquest_point_to == 0 and not ended.interrupted
+    assert over == GameEnded(GameEndReason.CONQUEST_POINTS, (0,), (7, 4))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_gw21_every_round_and_every_game_ends_in_the_events_as_the_result_says(players: int) -> None:
+    """Random games: one RoundEnded per round begun, one GameEnded, last, whose winners and scores are the result's."""
+    for seed in range(12):
+        game = GeneralsWar(players, seed)
+        rng = random.Random(seed)
+        payloads = [e.payload for e in game.opening_events()]
+        while not game.is_over():
+            seat = game.to_act()[0]
+            payloads += [e.payload for e in game.apply(seat, game.random_action(seat, rng))]
+        started = [p.round for p in payloads if isinstance(p, RoundStarted)]
+        assert [p.round for p in payloads if isinstance(p, RoundEnded)] == started
+        over = payloads[-1]
+        assert isinstance(over, GameEnded) and sum(isinstance(p, GameEnded) for p in payloads) == 1
+        result = game.result()
+        assert over.winners == tuple(s for s in range(players) if result.ranks[s] == 1)
+        assert over.scores == tuple(int(x) for x in result.scores)
+        if players == 4:
+            assert over.reason == GameEndReason.LAST_PLAYER_STANDING
+            assert sum(isinstance(p, PlayerEliminated) for p in payloads) >= 2

@@ -38,6 +38,8 @@ from referee.games.generals_war.types import (
     ChooseTarget,
     Decision,
     EliminationReason,
+    GameEnded,
+    GameEndReason,
     GeneralsRevealed,
     KnownCards,
     Phase,
@@ -65,7 +67,7 @@ SPEC = GameSpec(
     summary="War with squads of up to three face-down cards, aces as generals, conquest and defeat points.",
     score="with 2 players, conquest points (the rank says who won); with 4, the opponents a seat outlasted",
     rules_file="generals-war.txt",
-    rules_version=2,  # 2: every fighter who drew is asked which aces to reveal, not only one who drew an ace (GW's reveal phase in docs/games)
+    rules_version=3,  # 3: every ending tells it (GW-21); 2: every fighter who drew is asked which aces to reveal, not only one who drew an ace
     options=(
         OptionSpec("conquest_points", 7, "Conquest points that win a two-player game.", minimum=1, maximum=100),
         OptionSpec("defeat_points", 3, "Defeat points that eliminate a player in a four-player game.", minimum=1, maximum=100),
@@ -324,22 +326,11 @@ class GeneralsWar(Game[Action]):
         self.last_battle = Battle(attacker, defender, tuple(a_squad), tuple(d_squad), a_power, d_power, winner)
         events = [broadcast(BattleResolved(self.last_battle))]
         fallen = [s for s in (attacker, defender) if self.generals_alive(s) == 0]
-        if fallen:
-            return events + self._generals_killed(fallen)
+        if fallen:  # a last general died: the round stops there, without a point (GW-4, GW-6)
+            return events + self._end_round(interrupted=True, fallen=fallen)
         if not self.hands[attacker] or not self.hands[defender]:
             return events + self._end_round(interrupted=False)
         self.phase = Phase.ATTACK
-        return events
-
-    def _generals_killed(self, fallen: list[int]) -> list[Event]:
-        if self.num_players == 2:
-            # Both generals of one side are dead: the other side wins; both at once is a draw (GW-4).
-            self.winners = [s for s in range(2) if s not in fallen]
-            self._finish_round_cards()
-            self.phase = Phase.OVER
-            return []
-        # Four players: a player without a general is out at once and the round stops (GW-6).
-        events = self._end_round(interrupted=True, fallen=fallen)
         return events
 
     def _finish_round_cards(self) -> list[int]:
@@ -385,10 +376,11 @@ class GeneralsWar(Game[Action]):
                 self.defeat_points[fewer] += 1
         events = [broadcast(RoundEnded(self.round, tuple(counts), cp_to, dp_to, interrupted))]
         if self.num_players == 2:
+            if fallen:
+                # A side whose generals are all dead loses; both at once is a draw (GW-4).
+                return events + self._game_over(GameEndReason.GENERALS_KILLED, [s for s in range(2) if s not in fallen])
             if cp_to is not None and self.conquest_points[cp_to] >= int(self.options["conquest_points"]):
-                self.winners = [cp_to]
-                self.phase = Phase.OVER
-                return events
+                return events + self._game_over(GameEndReason.CONQUEST_POINTS, [cp_to])
         else:
             out = list(fallen or [])
             limit = int(self.options["defeat_points"])
@@ -396,11 +388,17 @@ class GeneralsWar(Game[Action]):
             events += self._eliminate(out, EliminationReason.NO_GENERAL if fallen else EliminationReason.DEFEAT_POINTS)
             alive = [s for s in range(self.num_players) if not self.eliminated[s]]
             if len(alive) <= 1:
-                self.winners = alive
-                self.phase = Phase.OVER
-                return events
+                return events + self._game_over(GameEndReason.LAST_PLAYER_STANDING, alive)
         self.attacker = self._next_attacker()
         return events + self._start_round()
+
+    def _game_over(self, reason: GameEndReason, winners: list[int]) -> list[Event]:
+        """The game ends, and everyone is told why, who ranks first and the final scores (GW-21)."""
+        self.winners = winners
+        self.phase = Phase.OVER
+        result = self.result()
+        first = tuple(s for s in range(self.num_players) if result.ranks[s] == 1)
+        return [broadcast(GameEnded(reason, first, tuple(int(x) for x in result.scores)))]
 
     def _eliminate(self, seats: list[int], reason: EliminationReason) -> list[Event]:
         if not seats:

@@ -9,6 +9,7 @@ from referee.core.records import quicken_module
 from referee.games.generals_war.enums import (  # re-exported: the rules and the codec import them from here
     Phase as Phase,
     EliminationReason as EliminationReason,
+    GameEndReason as GameEndReason,
 )
 
 
@@ -170,6 +171,13 @@ class PlayerEliminated:
     by: int
     reason: EliminationReason
     cards_transferred: int
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    reason: GameEndReason
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
 
 
 quicken_module(__name__)  # built by the thousand per match: see referee/core/records.py

@@ -2326,6 +2326,14 @@ export const descriptor: Record<string, unknown> = {
           "NO_GENERAL": 2
          }
         },
+        "GameEndReason": {
+         "values": {
+          "GAME_END_REASON_UNSPECIFIED": 0,
+          "CONQUEST_POINTS": 1,
+          "GENERALS_KILLED": 2,
+          "LAST_PLAYER_STANDING": 3
+         }
+        },
         "Player": {
          "fields": {
           "seat": {
@@ -2783,6 +2791,24 @@ export const descriptor: Record<string, unknown> = {
           }
          }
         },
+        "GameEnded": {
+         "fields": {
+          "reason": {
+           "type": "GameEndReason",
+           "id": 1
+          },
+          "winners": {
+           "rule": "repeated",
+           "type": "uint32",
+           "id": 2
+          },
+          "scores": {
+           "rule": "repeated",
+           "type": "uint32",
+           "id": 3
+          }
+         }
+        },
         "Event": {
          "oneofs": {
           "kind": {
@@ -2794,7 +2820,8 @@ export const descriptor: Record<string, unknown> = {
             "squadPlaced",
             "battleResolved",
             "roundEnded",
-            "playerEliminated"
+            "playerEliminated",
+            "gameEnded"
            ]
           }
          },
@@ -2830,6 +2857,10 @@ export const descriptor: Record<string, unknown> = {
           "playerEliminated": {
            "type": "PlayerEliminated",
            "id": 8
+          },
+          "gameEnded": {
+           "type": "GameEnded",
+           "id": 9
           }
          }
         }

@@ -125,6 +125,7 @@ import type { CardsDrawn as _arena_v1_generals_war_CardsDrawn, CardsDrawn__Outpu
 import type { ChooseTarget as _arena_v1_generals_war_ChooseTarget, ChooseTarget__Output as _arena_v1_generals_war_ChooseTarget__Output } from './arena/v1/generals_war/ChooseTarget.js';
 import type { Decision as _arena_v1_generals_war_Decision, Decision__Output as _arena_v1_generals_war_Decision__Output } from './arena/v1/generals_war/Decision.js';
 import type { Event as _arena_v1_generals_war_Event, Event__Output as _arena_v1_generals_war_Event__Output } from './arena/v1/generals_war/Event.js';
+import type { GameEnded as _arena_v1_generals_war_GameEnded, GameEnded__Output as _arena_v1_generals_war_GameEnded__Output } from './arena/v1/generals_war/GameEnded.js';
 import type { GeneralsRevealed as _arena_v1_generals_war_GeneralsRevealed, GeneralsRevealed__Output as _arena_v1_generals_war_GeneralsRevealed__Output } from './arena/v1/generals_war/GeneralsRevealed.js';
 import type { KnownCards as _arena_v1_generals_war_KnownCards, KnownCards__Output as _arena_v1_generals_war_KnownCards__Output } from './arena/v1/generals_war/KnownCards.js';
 import type { PlaySquad as _arena_v1_generals_war_PlaySquad, PlaySquad__Output as _arena_v1_generals_war_PlaySquad__Output } from './arena/v1/generals_war/PlaySquad.js';
@@ -382,6 +383,8 @@ export interface ProtoGrpcType {
         Decision: MessageTypeDefinition<_arena_v1_generals_war_Decision, _arena_v1_generals_war_Decision__Output>
         EliminationReason: EnumTypeDefinition
         Event: MessageTypeDefinition<_arena_v1_generals_war_Event, _arena_v1_generals_war_Event__Output>
+        GameEndReason: EnumTypeDefinition
+        GameEnded: MessageTypeDefinition<_arena_v1_generals_war_GameEnded, _arena_v1_generals_war_GameEnded__Output>
         GeneralsRevealed: MessageTypeDefinition<_arena_v1_generals_war_GeneralsRevealed, _arena_v1_generals_war_GeneralsRevealed__Output>
         KnownCards: MessageTypeDefinition<_arena_v1_generals_war_KnownCards, _arena_v1_generals_war_KnownCards__Output>
         Phase: EnumTypeDefinition

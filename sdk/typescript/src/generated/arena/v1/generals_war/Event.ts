@@ -9,6 +9,7 @@ import type { SquadPlaced as _arena_v1_generals_war_SquadPlaced, SquadPlaced__Ou
 import type { BattleResolved as _arena_v1_generals_war_BattleResolved, BattleResolved__Output as _arena_v1_generals_war_BattleResolved__Output } from '../../../arena/v1/generals_war/BattleResolved.js';
 import type { RoundEnded as _arena_v1_generals_war_RoundEnded, RoundEnded__Output as _arena_v1_generals_war_RoundEnded__Output } from '../../../arena/v1/generals_war/RoundEnded.js';
 import type { PlayerEliminated as _arena_v1_generals_war_PlayerEliminated, PlayerEliminated__Output as _arena_v1_generals_war_PlayerEliminated__Output } from '../../../arena/v1/generals_war/PlayerEliminated.js';
+import type { GameEnded as _arena_v1_generals_war_GameEnded, GameEnded__Output as _arena_v1_generals_war_GameEnded__Output } from '../../../arena/v1/generals_war/GameEnded.js';
 
 /**
  * Something that happened in General's War.
@@ -47,9 +48,13 @@ export interface Event {
    */
   'playerEliminated'?: (_arena_v1_generals_war_PlayerEliminated | null);
   /**
+   * The game ended.
+   */
+  'gameEnded'?: (_arena_v1_generals_war_GameEnded | null);
+  /**
    * Exactly one is set.
    */
-  'kind'?: "roundStarted"|"targetChosen"|"cardsDrawn"|"generalsRevealed"|"squadPlaced"|"battleResolved"|"roundEnded"|"playerEliminated";
+  'kind'?: "roundStarted"|"targetChosen"|"cardsDrawn"|"generalsRevealed"|"squadPlaced"|"battleResolved"|"roundEnded"|"playerEliminated"|"gameEnded";
 }
 
 /**
@@ -89,7 +94,11 @@ export interface Event__Output {
    */
   'playerEliminated'?: (_arena_v1_generals_war_PlayerEliminated__Output | null);
   /**
+   * The game ended.
+   */
+  'gameEnded'?: (_arena_v1_generals_war_GameEnded__Output | null);
+  /**
    * Exactly one is set.
    */
-  'kind'?: "roundStarted"|"targetChosen"|"cardsDrawn"|"generalsRevealed"|"squadPlaced"|"battleResolved"|"roundEnded"|"playerEliminated";
+  'kind'?: "roundStarted"|"targetChosen"|"cardsDrawn"|"generalsRevealed"|"squadPlaced"|"battleResolved"|"roundEnded"|"playerEliminated"|"gameEnded";
 }

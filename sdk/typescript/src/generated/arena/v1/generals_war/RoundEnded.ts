@@ -23,7 +23,8 @@ export interface RoundEnded {
    */
   'defeatPointTo'?: (number);
   /**
-   * True when the round was cut short because a player was eliminated.
+   * True when the round was cut short by the death of a fighter's last general: with two players he lost the
+   * game (GW-4), with four he is eliminated (GW-6). No point is given then.
    */
   'interrupted'?: (boolean);
   '_conquestPointTo'?: "conquestPointTo";
@@ -51,7 +52,8 @@ export interface RoundEnded__Output {
    */
   'defeatPointTo'?: (number);
   /**
-   * True when the round was cut short because a player was eliminated.
+   * True when the round was cut short by the death of a fighter's last general: with two players he lost the
+   * game (GW-4), with four he is eliminated (GW-6). No point is given then.
    */
   'interrupted': (boolean);
   '_conquestPointTo'?: "conquestPointTo";

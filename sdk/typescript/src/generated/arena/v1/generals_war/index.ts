@@ -7,6 +7,8 @@ export * from './ChooseTarget.js';
 export * from './Decision.js';
 export * from './EliminationReason.js';
 export * from './Event.js';
+export * from './GameEndReason.js';
+export * from './GameEnded.js';
 export * from './GeneralsRevealed.js';
 export * from './KnownCards.js';
 export * from './Phase.js';
