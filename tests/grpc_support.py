@@ -121,6 +121,21 @@ def bot_thread(ref: Referee, seat: int, out: dict[int, Any]) -> threading.Thread
     return t
 
 
+def play_bots(ref: Referee, bots: dict[int, Any]) -> dict[int, Any]:
+    """Each seat's bot plays the match through the Python SDK, from a thread of its own; their results, by seat."""
+    results: dict[int, Any] = {}
+
+    def go(seat: int) -> None:
+        results[seat] = play(bots[seat], ref.address, ref.session.match_id, ref.session.tokens()[seat])
+
+    threads = [threading.Thread(target=go, args=(seat,), daemon=True) for seat in bots]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
 def raw_stream(address: str, messages: list[bytes]) -> grpc.RpcError | list[bytes]:
     """Send raw bytes as BotMessages; returns what came back or the error."""
     with grpc.insecure_channel(address) as channel:

@@ -25,7 +25,7 @@ from arena_sdk.games import generals_war as gw_actions
 from referee.server import service as service_module
 from referee.server.service import MAX_BOT_MESSAGE, MAX_WIRE_MESSAGE, RefereeService, StreamLink
 from referee.server.session import REPLACED, AttachError, TimeControl
-from tests.grpc_support import RandomBot, Referee, bot_thread, raw_stream
+from tests.grpc_support import RandomBot, Referee, bot_thread, play_bots, raw_stream
 from tests.support import SAMPLE_BOTS
 from tests.waiting import wait_for
 
@@ -46,6 +46,30 @@ def test_two_sdk_bots_play_a_match_over_grpc(referee: Referee) -> None:
     assert record.game.is_over()
     assert sorted(s.rank for s in results[0].seats) == sorted(s.rank for s in record.result.seats)
     assert not any(s.verdicts for s in record.result.seats)
+
+
+class HearingBot(RandomBot):  # type: ignore[misc]
+    """The random bot, keeping every event it is told, as the SDK decodes them."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.heard: list[Any] = []
+
+    def on_events(self, events: list[Any]) -> None:
+        self.heard += events
+
+
+def test_every_sdk_bot_is_told_how_the_game_ended_before_its_result(referee: Referee) -> None:
+    """General's War won by killing the generals said nothing after the battle (GW-21): now every seat's last event,
+    as the Python SDK decodes it, is the game's end, naming the seats the result ranks first."""
+    bots = {seat: HearingBot(seat) for seat in (0, 1)}
+    results = play_bots(referee, bots)
+    referee.join()
+    first = [s.seat for s in results[0].seats if s.rank == 1]
+    for bot in bots.values():
+        last = bot.heard[-1]
+        assert last.WhichOneof("kind") == "game_ended" and list(last.game_ended.winners) == first
+        assert [e.WhichOneof("kind") for e in bot.heard].count("round_ended") == [e.WhichOneof("kind") for e in bot.heard].count("round_started")
 
 
 def test_a_wrong_token_is_refused(referee: Referee) -> None:
@@ -307,17 +331,7 @@ def test_an_sdk_bot_that_gives_up_over_the_wire_ends_its_decision_at_once() -> N
             return gw_actions.squad([999])
 
     ref = Referee(tc=TimeControl(move_time_ms=600_000, time_bank_ms=0, strike_limit=2, connect_timeout_ms=20_000))
-    results: dict[int, Any] = {}
-    bots = {0: Illegal(0), 1: RandomBot(1)}
-
-    def go(seat: int) -> None:
-        results[seat] = play(bots[seat], ref.address, ref.session.match_id, ref.session.tokens()[seat])
-
-    threads = [threading.Thread(target=go, args=(seat,), daemon=True) for seat in (0, 1)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
+    results = play_bots(ref, {0: Illegal(0), 1: RandomBot(1)})
     record = ref.join()
     seat = record.result.seats[0]
     gave_up = [v for v in seat.verdicts if v.kind == pb.TIMEOUT]
