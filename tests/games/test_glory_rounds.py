@@ -24,6 +24,7 @@ from referee.games.glory.types import (
     Discard,
     Discarded,
     GameEnded,
+    GloryAwarded,
     GloryReason,
     Heal,
     MakeOffers,
@@ -485,3 +486,36 @@ def test_the_count_of_legal_actions_is_exact() -> None:
                     checked += 1
                 g.apply(seat, g.random_action(seat, rng))
     assert checked > 1000
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_g27_to_g29_every_round_and_the_game_end_in_events_told_to_all_as_the_result_says(players: int) -> None:
+    """Random games, whichever way each round ends (deck empty or a king at 0 HP): one RoundEnded per round begun,
+    told to every seat with the Glory Points the awards so far add up to, and one GameEnded, last, whose winners
+    and points are the result's (the same check as General's War's GW-21)."""
+    reasons = set()
+    for seed in range(4):
+        g = Glory(players, seed)
+        rng = random.Random(seed)
+        events = list(g.opening_events())
+        while not g.is_over():
+            seat = rng.choice(g.to_act())
+            events += g.apply(seat, g.random_action(seat, rng))
+        ended = [e for e in events if isinstance(e.payload, (RoundEnded, GameEnded))]
+        assert all(e.visible_to is None for e in ended)
+        glory = [0] * players
+        for payload in (e.payload for e in events):
+            if isinstance(payload, GloryAwarded):
+                glory[payload.seat] += payload.points
+            elif isinstance(payload, RoundEnded):
+                assert payload.glory == tuple(glory)
+                reasons.add(payload.reason)
+        payloads = [e.payload for e in events]
+        started = [p.round for p in payloads if isinstance(p, RoundStarted)]
+        assert [p.round for p in payloads if isinstance(p, RoundEnded)] == started
+        over = payloads[-1]
+        assert isinstance(over, GameEnded) and sum(isinstance(p, GameEnded) for p in payloads) == 1
+        result = g.result()
+        assert over.glory == tuple(glory) == tuple(int(x) for x in result.scores)
+        assert over.winners == tuple(s for s in range(players) if result.ranks[s] == 1)
+    assert RoundEndReason.KING_ELIMINATED in reasons
