@@ -130,7 +130,17 @@ def test_the_schedule_depends_only_on_the_seed() -> None:
         ).stdout
         assert out.strip() == repr((here, derive_seed(9, "round", 0)))
     assert [g.seed for g in fixed_schedule("gauntlet", 3, 2, 2, 9)] != [g.seed for g in fixed_schedule("gauntlet", 3, 2, 2, 10)]
-    assert 0 <= derive_seed(9, "round", 0) < 2**31
+    assert 0 <= derive_seed(9, "round", 0) < 2**53
+
+
+def test_match_seeds_reach_the_project_s_bound_and_the_old_derivation_is_kept_as_it_was() -> None:
+    """Below 2**31 a bot could try every seed against its first hand (referee/server/seeds.py); a tournament saved
+    before the seeds widened derived them so (version 1), and goes on with exactly those."""
+    wide = [derive_seed(9, "round", r) for r in range(8)]
+    assert all(0 <= s < 2**53 for s in wide) and max(wide) >= 2**31
+    assert [derive_seed(9, "round", r, seeds=1) for r in range(2)] == [2143384512, 183521060]  # what earlier Arenas played
+    assert [g.seed for g in fixed_schedule("round-robin", 2, 2, 4, 9, seeds=1)] == [2143384512] * 2 + [183521060] * 2
+    assert [g.seed for g in fixed_schedule("round-robin", 2, 2, 4, 9)] == [wide[0]] * 2 + [wide[1]] * 2
 
 
 def test_swiss_pairs_neighbours_and_avoids_a_repeat() -> None:

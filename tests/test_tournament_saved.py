@@ -327,6 +327,60 @@ def test_a_save_of_another_format_version_is_refused_and_left_as_it_was(tmp_path
     assert save.read_text() == later
 
 
+def test_a_file_saved_before_match_seeds_widened_goes_on_with_the_matches_it_would_have_played(tmp_path: Path) -> None:
+    """An earlier Arena derived match seeds below 2**31 and named no ``seeds`` in its header: a resumed tournament
+    that took the new seeds found none of its saved games in its schedule and played them all again."""
+    import asyncio
+
+    from referee.tournament.run import TournamentConfig, run_tournament
+    from referee.tournament.schedule import derive_seed
+
+    save = tmp_path / "games.jsonl"
+    config = TournamentConfig("generals-war", [Path(GREEDY), Path(RANDOM)], games=4, seed=3, log_dir=tmp_path / "logs", save=save, seeds=1)
+    old = asyncio.run(run_tournament(config))  # the file an earlier Arena wrote
+    assert "seeds" not in json.loads(save.read_text().splitlines()[0])["tournament"]
+    kept = cut(save, 2)
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--save", str(save))
+    assert [r["seed"] for r in again["results"]] == [g.scheduled.seed for g in old.games] == [derive_seed(3, "round", r, seeds=1) for r in (0, 0, 1, 1)]
+    assert {i for i, match in ids(again).items() if match == old.games[i].match_id} == kept
+    assert [(r["seats"], r["ranks"]) for r in again["results"]] == [([old.labels[b] for b in g.scheduled.seats], list(g.ranks)) for g in old.games]
+    # a tournament begun now names its seeds, past 2**31, and goes on with them
+    new = tmp_path / "new.jsonl"
+    fresh = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(new))
+    assert json.loads(new.read_text().splitlines()[0])["tournament"]["seeds"] == 2
+    assert [r["seed"] for r in fresh["results"]] == [derive_seed(3, "round", r) for r in (0, 0, 1, 1)]
+    kept = cut(new, 2)
+    resumed = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--save", str(new))
+    assert {i for i, match in ids(resumed).items() if match == ids(fresh)[i]} == kept
+
+
+def test_a_save_of_unknown_match_seeds_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
+    header, *games = save.read_text().splitlines(keepends=True)
+    data = json.loads(header)
+    later = "".join([json.dumps({**data, "tournament": {**data["tournament"], "seeds": 3}}) + "\n", *games])
+    save.write_text(later)
+    message = refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--save", str(save))
+    assert f"{save} holds games played on match seeds of version 3, which this Arena does not know" in message
+    assert save.read_text() == later
+
+
+def test_a_tournament_without_a_seed_draws_one_as_match_seeds_are_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below 2**31 (Python's random), its every match seed was one of 2**31 whatever the derivation's bound."""
+    import secrets
+
+    bounds: list[int] = []
+
+    def highest(bound: int) -> int:
+        bounds.append(bound)
+        return bound - 1
+
+    monkeypatch.setattr(secrets, "randbelow", highest)
+    data = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2")
+    assert bounds == [2**53] and data["seed"] == 2**53 - 1
+
+
 def test_an_empty_file_is_a_save_with_no_games_yet(tmp_path: Path) -> None:
     """`touch games.jsonl` first, or a run killed before it wrote anything: the tournament is played and kept there."""
     save = tmp_path / "games.jsonl"

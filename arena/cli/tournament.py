@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,6 +22,7 @@ from arena.cli.standings import print_crosstable, print_standings
 from arena.cli.verdicts import last_words, verdict_line
 from referee.core.game import OptionError, shown
 from referee.server.manifest import ManifestError
+from referee.server.seeds import draw_seed
 from referee.server.words import verdict_text
 from referee.tournament.schedule import FORMATS, deals_for
 from referee.tournament.elo import EloEstimate, estimate, first_over_second
@@ -95,7 +95,10 @@ card luck cancels. The result depends on the seed, never on --concurrency.
     from arena.cli.stale import warn_stale
     from referee.games.registry import GAMES, game_class
     from referee.server.session import TimeControl
-    from referee.tournament.run import MAX_AT_ONCE, TournamentConfig, TournamentError, check, open_saved, planned_games, run_sprt, run_tournament, unique_labels
+    from referee.tournament.run import (
+        MAX_AT_ONCE, TournamentConfig, TournamentError, adopt_saved_seeds, check, open_saved, planned_games, run_sprt,
+        run_tournament, unique_labels,
+    )  # fmt: skip
     from referee.tournament.saved import SavedGamesError, read_header
     from referee.tournament.standings import SoFar
 
@@ -126,7 +129,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
             seed = held["seed"]
             if type(seed) is not int or not SEED_MIN <= seed <= SEED_MAX:  # true, 1e30: a file edited since, not a seed to play
                 fail(f"{save} holds the seed {shown(seed)}, which is no seed (a whole number from {SEED_MIN} to {SEED_MAX}): give another file")
-    seed = seed if seed is not None else random.randrange(2**31)
+    seed = seed if seed is not None else draw_seed()  # as every match seed drawn: its matches' seeds follow from it
     if games is None:
         games = 1000 if sprt else 2
     if concurrency is None:  # one match at a time left a core of two idle, the tournament twice as long
@@ -151,6 +154,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         if save is not None:
             if save.is_dir():
                 raise TournamentError(f"--save {save} is a folder; it names a file")
+            adopt_saved_seeds(config)  # an earlier Arena's file: its match seeds, below 2**31
             saved = open_saved(config, manifests, sprt)  # refused now, before any match, if it is another tournament's
             assert saved is not None
             saved_before, assumed = saved.usable, saved.assumed

@@ -25,6 +25,7 @@ from referee.server.session import TimeControl
 from referee.server.words import verdict_json
 from referee.tournament.schedule import (
     FORMATS,
+    SEEDS,
     ScheduledGame,
     SwissState,
     deal_games,
@@ -33,7 +34,7 @@ from referee.tournament.schedule import (
     fixed_schedule,
     rotations,
 )
-from referee.tournament.saved import SavedGames, describe
+from referee.tournament.saved import SavedGames, describe, read_header, seeds_of
 from referee.tournament.sprt import Sprt
 from referee.tournament.standings import GameResult, Standings, compute_standings
 
@@ -69,6 +70,9 @@ class TournamentConfig:
     save: Path | None = None  # each finished game kept here; a tournament run again with it goes on where it stopped
     sandbox: str = "process"  # or "docker": every bot in a container of the sandbox image
     pin_cpus: bool = False  # each process bot held to one CPU (referee/server/cpus.py)
+    #: How match seeds follow from ``seed`` (schedule.SEED_BOUNDS): a tournament going on from an earlier Arena's
+    #: ``save`` file keeps that file's (``adopt_saved_seeds``).
+    seeds: int = SEEDS
     #: Each bot folder's digest for ``save``, read once per tournament (saved.py ``describe``).
     digests: dict[Path, str] = field(default_factory=dict, repr=False)
 
@@ -174,6 +178,13 @@ def planned_games(config: TournamentConfig, sprt: bool = False) -> int:
     return tables * deals_for(config.games, p) * p
 
 
+def adopt_saved_seeds(config: TournamentConfig) -> None:
+    """Derive match seeds as the tournament ``config.save`` holds did (SavedGamesError if it names an unknown way): a
+    tournament saved by an earlier Arena, on seeds below 2**31, goes on with the very matches it would have played."""
+    if config.save is not None and (held := read_header(config.save)) is not None:
+        config.seeds = seeds_of(config.save, held)
+
+
 def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: bool, hold: bool = False) -> SavedGames | None:
     """The file of saved games ``config.save`` names (SavedGamesError if it is another tournament's, or another
     tournament running now holds it), or None; ``hold``: kept to this one until closed."""
@@ -187,6 +198,8 @@ def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: boo
         "rules_version": game_class(config.game).spec.rules_version,  # an arena update that changed the rules plays other games
         "sandbox": config.sandbox,  # a container's limits fail bots that play as processes, as another clock does
         "pin_cpus": config.pin_cpus,  # a bot searching on threads plays on one CPU pinned, on every core not
+        # other seeds are other deals; an earlier Arena's file names none (and plays version 1: adopt_saved_seeds)
+        **({"seeds": config.seeds} if config.seeds != 1 else {}),
     }  # fmt: skip
     written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
     return SavedGames(config.save, describe(settings, manifests, written, config.digests), hold)
@@ -284,6 +297,7 @@ async def run_tournament(config: TournamentConfig, progress: Progress | None = N
     """Play a round-robin, gauntlet or swiss tournament and compute the standings."""
     manifests = check(config)
     labels = unique_labels(manifests)
+    adopt_saved_seeds(config)
     player = _Player(config, labels, planned_games(config), progress, open_saved(config, manifests, sprt=False, hold=True))
     try:
         return await _run_tournament(config, manifests, labels, player)
@@ -301,22 +315,22 @@ async def _run_tournament(config: TournamentConfig, manifests: list[BotManifest]
             tables, bye = state.pair()
             state.record_round(tables, bye)
             byes.append((r, bye))
-            schedule = deal_games(tables, r, config.seed, len(played), r * len(tables))
+            schedule = deal_games(tables, r, config.seed, len(played), r * len(tables), config.seeds)
             round_games = await player.play_all(schedule)
             for g in round_games:
                 state.record_game(g.scheduled.seats, g.ranks)
             played.extend(round_games)
     else:
-        played = await player.play_all(fixed_schedule(config.fmt, n, config.players, config.games, config.seed))
+        played = await player.play_all(fixed_schedule(config.fmt, n, config.players, config.games, config.seed, config.seeds))
     standings = compute_standings(n, (g.result for g in played))
     return TournamentResult(config, manifests, labels, played, standings, byes)
 
 
-def sprt_schedule(seed: int, max_games: int) -> list[ScheduledGame]:
+def sprt_schedule(seed: int, max_games: int, seeds: int = SEEDS) -> list[ScheduledGame]:
     """Duplicate pairs of bot 0 against bot 1: pair j is games 2j (bot 0 in seat 0) and 2j+1 (seats swapped)."""
     out: list[ScheduledGame] = []
     for j in range(deals_for(max_games, 2)):
-        deal_seed = derive_seed(seed, "round", j)
+        deal_seed = derive_seed(seed, "round", j, seeds=seeds)
         for seats in rotations((0, 1)):
             out.append(ScheduledGame(len(out), j, j, (0, 1), deal_seed, seats))
     return out
@@ -339,7 +353,8 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
     """
     manifests = check(config, sprt=True)
     labels = unique_labels(manifests)
-    schedule = sprt_schedule(config.seed, config.games)
+    adopt_saved_seeds(config)
+    schedule = sprt_schedule(config.seed, config.games, config.seeds)
     player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, sprt=True, hold=True))
     results: dict[int, PlayedGame] = {}
     errors: dict[int, BaseException] = {}  # by index: a match played ahead of the decision that failed is no part of it

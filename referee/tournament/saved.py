@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from referee.core.game import shown
 from referee.server.manifest import BotManifest
-from referee.tournament.schedule import ScheduledGame
+from referee.tournament.schedule import SEED_BOUNDS, ScheduledGame
 
 FORMAT = "arena-tournament"
 VERSION = 1
@@ -111,6 +111,15 @@ def read_header(path: Path) -> dict[str, Any] | None:
     if header.get("version") != VERSION:
         raise SavedGamesError(f"{path} holds saved games of format version {shown(header.get('version'))}, not {VERSION}")
     return dict(header["tournament"])
+
+
+def seeds_of(path: Path, held: dict[str, Any]) -> int:
+    """The version of the match seeds' derivation (schedule.SEED_BOUNDS) the tournament ``held`` in ``path`` plays:
+    1 when it names none (an earlier Arena's file, whose games were played on seeds below 2**31)."""
+    seeds = held.get("seeds", 1)
+    if type(seeds) is not int or seeds not in SEED_BOUNDS:
+        raise SavedGamesError(f"{path} holds games played on match seeds of version {shown(seeds)}, which this Arena does not know: a later Arena's, or edited since; give another file")
+    return seeds
 
 
 class SavedGames:

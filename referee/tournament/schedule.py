@@ -10,6 +10,10 @@ luck cancels within a deal.
 Every seed is derived from the tournament seed by hashing, so a schedule
 depends only on (format, bots, players, games, seed) — never on the order in
 which matches finish. All tables of one round play the same seed.
+
+Match seeds are below ``SEED_BOUND`` (2**53), as every match seed the project draws: below 2**31 a bot could try
+every seed against its first hand and read the rest of the deal. Tournaments saved before (``--save`` files that
+name no ``seeds``) derived them below 2**31 (``SEED_BOUNDS[1]``), and go on with those.
 """
 
 from __future__ import annotations
@@ -22,9 +26,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from referee.server.seeds import SEED_BOUND
 from referee.tournament.standings import game_points
 
 FORMATS = ("round-robin", "gauntlet", "swiss")
+
+#: Match seeds are below ``SEED_BOUNDS[v]`` in version ``v`` of their derivation; a tournament saved by an earlier
+#: Arena (its file names no version) is version 1, and goes on with its own seeds.
+SEED_BOUNDS = {1: 2**31, 2: SEED_BOUND}
+#: The version new tournaments derive their seeds with.
+SEEDS = 2
 
 #: Points a swiss bye is worth, per game of the deal the bot sits out (the chess convention: a bye scores as a win).
 BYE_POINTS_PER_GAME = 1.0
@@ -49,10 +60,10 @@ class ScheduledGame:
     seats: tuple[int, ...]  # the bot in each seat
 
 
-def derive_seed(seed: int, *parts: object) -> int:
-    """A match seed in [0, 2**31) from the tournament seed and a label; stable across runs and platforms."""
+def derive_seed(seed: int, *parts: object, seeds: int = SEEDS) -> int:
+    """A match seed in [0, SEED_BOUNDS[seeds]) from the tournament seed and a label; stable across runs and platforms."""
     text = ":".join(map(str, (seed, *parts)))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") % 2**31
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") % SEED_BOUNDS[seeds]
 
 
 def rotations(table: Sequence[int]) -> list[tuple[int, ...]]:
@@ -77,7 +88,7 @@ def gauntlet_tables(num_bots: int, players: int) -> list[tuple[int, ...]]:
 
 
 def deal_games(
-    tables: Sequence[tuple[int, ...]], round_no: int, seed: int, first_index: int, first_deal: int
+    tables: Sequence[tuple[int, ...]], round_no: int, seed: int, first_index: int, first_deal: int, seeds: int = SEEDS
 ) -> list[ScheduledGame]:
     """One round: every table plays one duplicate deal of the round's seed.
 
@@ -85,7 +96,7 @@ def deal_games(
     every bot in every seat, but always just after the same neighbour (who acts, attacks or passes before it), as
     the ladder's shuffled tables do not.
     """
-    deal_seed = derive_seed(seed, "round", round_no)
+    deal_seed = derive_seed(seed, "round", round_no, seeds=seeds)
     out: list[ScheduledGame] = []
     for t, table in enumerate(tables):
         around = table[::-1] if len(table) > 2 and round_no % 2 else table
@@ -94,7 +105,7 @@ def deal_games(
     return out
 
 
-def fixed_schedule(fmt: str, num_bots: int, players: int, games: int, seed: int) -> list[ScheduledGame]:
+def fixed_schedule(fmt: str, num_bots: int, players: int, games: int, seed: int, seeds: int = SEEDS) -> list[ScheduledGame]:
     """The whole schedule of a round-robin or a gauntlet: ``games`` games per table, rounded up to whole deals."""
     if fmt == "round-robin":
         tables = round_robin_tables(num_bots, players)
@@ -104,7 +115,7 @@ def fixed_schedule(fmt: str, num_bots: int, players: int, games: int, seed: int)
         raise ValueError(f"{fmt} has no fixed schedule")
     out: list[ScheduledGame] = []
     for r in range(deals_for(games, players)):
-        out.extend(deal_games(tables, r, seed, len(out), r * len(tables)))
+        out.extend(deal_games(tables, r, seed, len(out), r * len(tables), seeds))
     return out
 
 
