@@ -648,8 +648,9 @@ def test_head_to_head_counts_by_pair_when_every_deal_was_played_twice_and_by_gam
 
 
 def test_a_two_bot_tournament_says_by_how_much_the_first_is_stronger(tmp_path: Path) -> None:
-    # Seed 4: greedy does not sweep all four pairs (seed 2 did, and results all alike have no LOS).
-    out = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "4")
+    # Seed 7: greedy does not sweep all four pairs (seed 2 did, and seed 4 since match seeds widened: results all alike
+    # have no LOS).
+    out = tournament_json(tmp_path, "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "7")
     h, row = out["head_to_head"], out["crosstable"]["gw-greedy"]["random"]
     assert (h["bot"], h["opponent"], h["counted_by"], h["samples"]) == ("gw-greedy", "random", "pair", 4)
     assert h["score"] == pytest.approx(row["points"] / row["games"])
@@ -663,7 +664,7 @@ def test_a_two_bot_tournament_says_by_how_much_the_first_is_stronger(tmp_path: P
     error = math.sqrt(sum((x - mean) ** 2 for x in pairs) / len(pairs) / len(pairs))
     assert len(pairs) == 4 and mean == pytest.approx(h["score"]) and error > 0
     assert h["los"] == pytest.approx(0.5 * (1 + math.erf((mean - 0.5) / error / math.sqrt(2))))
-    printed = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "4", "--log-dir", str(tmp_path / "l")])
+    printed = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, "--games", "8", "--seed", "7", "--log-dir", str(tmp_path / "l")])
     said = " ".join(printed.stdout.split())  # the line wraps at the terminal's width
     assert f"gw-greedy vs random: score {h['score']:.1%} over 4 duplicate pairs, " in said
     assert f"LOS {h['los']:.1%}" in said
