@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -299,6 +300,10 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
     cfg = result.config
     st = result.standings
     n = len(labels)
+    drawn: list[Counter[str]] = [Counter() for _ in labels]  # each bot's verdicts, by kind, over every game
+    for g in result.games:
+        for bot, kinds in zip(g.scheduled.seats, g.verdicts):
+            drawn[bot].update(kinds)
     data: dict[str, Any] = {
         "game": cfg.game,
         "format": "sprt" if result.sprt is not None else cfg.fmt,
@@ -320,6 +325,7 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
                 "avg_rank": r.avg_rank,
                 "games": r.games,
                 "forfeits": r.forfeits,
+                "verdicts": dict(sorted(drawn[r.bot].items())),
             }
             for place, r in enumerate(st.rows, 1)
         ],
@@ -345,6 +351,7 @@ def result_json(result: TournamentResult) -> dict[str, Any]:
                 "replay": str(g.replay) if g.replay else None,
                 "logs": list(g.logs),
                 "why": [verdict_line(w) if w else None for w in g.why],
+                "verdicts": list(g.verdicts) if g.verdicts else None,
             }
             for g in result.games
         ],
@@ -429,6 +436,23 @@ def first_forfeits(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def drawn_verdicts(data: dict[str, Any]) -> list[str]:
+    """For each bot that drew verdicts, a line of their kinds counted and in how many games: ``  my-bot: timeout ×3,
+    illegal action ×8 in 2 of 40 games``. Its forfeits are counted apart; a bot that timed out and played on was told
+    nowhere. Games read from a file an older Arena saved counted none, and are passed over."""
+    games: Counter[str] = Counter()
+    for r in data.get("results", ()):
+        for bot, counts in zip(r["seats"], r.get("verdicts") or ()):
+            games[bot] += any(kind != "FORFEIT" for kind in counts)
+    lines = []
+    for row in data["standings"]:
+        kinds = {kind: n for kind, n in row.get("verdicts", {}).items() if kind != "FORFEIT"}
+        if kinds:
+            said = ", ".join(f"{verdict_text(kind)} ×{n}" for kind, n in sorted(kinds.items(), key=lambda kn: (-kn[1], kn[0])))
+            lines.append(f"  {row['bot']}: {said} in {games[row['bot']]} of {row['games']} games")
+    return lines
+
+
 def print_result(data: dict[str, Any], log_dir: Path) -> None:
     print_standings(data, console)
     print_crosstable(data, console)
@@ -437,6 +461,11 @@ def print_result(data: dict[str, Any], log_dir: Path) -> None:
         console.print(f"[yellow]forfeited games:[/] {escape(', '.join(forfeits))} — see the bot logs in {escape(str(log_dir))}/", soft_wrap=True)
         for line in first_forfeits(data):
             console.print(line, highlight=False, markup=False, soft_wrap=True)  # soft: a path cut in two cannot be pasted
+    strikes = drawn_verdicts(data)
+    if strikes:
+        console.print("[yellow]verdicts drawn[/] (as `arena match` lists them; a timeout or a disconnect is a strike, past --strike-limit a forfeit):", soft_wrap=True)
+        for line in strikes:
+            console.print(line, highlight=False, markup=False, soft_wrap=True)
     for bye in data.get("byes", []):
         say(f"round {bye['round'] + 1}: bye for {escape(', '.join(bye['bots']))}")
     h = data.get("head_to_head")

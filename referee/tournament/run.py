@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +95,17 @@ def kept_notes(kept: dict[str, Any], seats: int) -> tuple[tuple[str, ...], tuple
     return tuple(logs), tuple(why)
 
 
+def kept_verdicts(kept: dict[str, Any], seats: int) -> tuple[dict[str, int], ...]:
+    """A saved game's ``verdicts`` (each seat's, counted by kind), when whole; else none (a file of an older Arena, or
+    edited since: its bots' verdicts go uncounted)."""
+    verdicts = kept.get("verdicts")
+    if not isinstance(verdicts, list) or len(verdicts) != seats:
+        return ()
+    if not all(isinstance(v, dict) and all(isinstance(k, str) and type(n) is int and n > 0 for k, n in v.items()) for v in verdicts):
+        return ()
+    return tuple(dict(v) for v in verdicts)
+
+
 @dataclass
 class PlayedGame:
     scheduled: ScheduledGame
@@ -107,6 +119,9 @@ class PlayedGame:
     #: game read from a file saved by an Arena that kept neither.
     logs: tuple[str, ...] = ()
     why: tuple[dict[str, Any] | None, ...] = ()
+    #: Each seat's verdicts counted by kind (``TIMEOUT``, ``ILLEGAL_ACTION``…, as ``--json`` names them): the strikes
+    #: of a bot that played on, which its forfeits do not count. Empty for a game an earlier Arena saved.
+    verdicts: tuple[dict[str, int], ...] = ()
     #: Read from the ``--save`` file, not played now: a progress bar leaves it out of its rate.
     from_save: bool = False
 
@@ -227,7 +242,8 @@ class _Player:
             replay = Path(kept["replay"]) if kept.get("replay") else None
             return PlayedGame(
                 game, tuple(kept["ranks"]), tuple(kept["scores"]), tuple(kept["forfeited"]), kept["match_id"],
-                replay if replay is not None and replay.is_file() else None, *kept_notes(kept, len(game.seats)), from_save=True,
+                replay if replay is not None and replay.is_file() else None, *kept_notes(kept, len(game.seats)),
+                kept_verdicts(kept, len(game.seats)), from_save=True,
             )  # fmt: skip
         played = await self._play(game)
         if self.saved is not None:
@@ -236,7 +252,7 @@ class _Player:
                     "index": game.index, "seed": game.seed, "seats": list(game.seats), "ranks": list(played.ranks),
                     "scores": list(played.scores), "forfeited": list(played.forfeited), "match_id": played.match_id,
                     "replay": str(played.replay.resolve()) if played.replay is not None else None,  # found from any folder
-                    "logs": list(played.logs), "why": list(played.why),
+                    "logs": list(played.logs), "why": list(played.why), "verdicts": list(played.verdicts),
                 }
             )  # fmt: skip
         return played
@@ -265,6 +281,7 @@ class _Player:
             match.record.match_id,
             logs=tuple(str(log) for log in match.logs),
             why=tuple(verdict_json(s.verdicts[0]) if s.forfeited and s.verdicts else None for s in seats),
+            verdicts=tuple(dict(Counter(verdict_json(v)["kind"] for v in s.verdicts)) for s in seats),
         )
         if self.config.replay_dir is not None:
             from referee.server.replay import write_replay
