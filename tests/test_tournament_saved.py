@@ -317,6 +317,31 @@ def test_other_options_players_clock_or_bots_are_another_tournament(tmp_path: Pa
     assert save.read_bytes() == before
 
 
+def test_an_sprt_run_again_with_other_hypotheses_error_rates_or_model_is_another_test(tmp_path: Path) -> None:
+    """Its saved pairs were taken and read against the new bounds: an SPRT that had accepted H0 at elo1 50 went on
+    where it stopped under --elo1 10 as though one test, and the verdict of neither held its error rates."""
+    save = tmp_path / "games.jsonl"
+    same = ["-n", "4", "--seed", "3", "--sprt", "--save", str(save)]
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, *same)
+    before = save.read_bytes()
+    assert "elo1 50.0 there, 10.0 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--elo1", "10")
+    assert "elo0 0.0 there, -10.0 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--elo0", "-10")
+    assert "alpha 0.05 there, 0.1 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--alpha", "0.1")
+    assert "beta 0.05 there, 0.01 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--beta", "0.01")
+    assert "sprt_model 'pentanomial' there, 'trinomial' here" in refused(tmp_path, GREEDY, RANDOM, *same, "--sprt-model", "trinomial")
+    assert save.read_bytes() == before
+    assert ids(tournament(tmp_path, "generals-war", GREEDY, RANDOM, *same, "--elo1", "50")) == ids(first)  # the same test
+    # an earlier Arena's file named none of them: taken to be this run's, and said so
+    header, *games = save.read_text().splitlines(keepends=True)
+    older = json.loads(header)
+    for key in ("elo0", "elo1", "alpha", "beta", "sprt_model"):
+        del older["tournament"][key]
+    save.write_text(json.dumps(older) + "\n" + "".join(games))
+    again = runner.invoke(app, ["tournament", "generals-war", GREEDY, RANDOM, *same, "--elo1", "10", "--json", "--log-dir", str(tmp_path / "logs")])
+    assert again.exit_code == 0, again.output
+    assert "which did not record the elo0, the elo1, the alpha, the beta and the sprt_model" in " ".join(again.stderr.split())
+
+
 def test_a_save_of_another_format_version_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
     tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))

@@ -156,7 +156,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
             if save.is_dir():
                 raise TournamentError(f"--save {save} is a folder; it names a file")
             adopt_saved_seeds(config)  # an earlier Arena's file: its match seeds, below 2**31
-            saved = open_saved(config, manifests, sprt)  # refused now, before any match, if it is another tournament's
+            saved = open_saved(config, manifests, test)  # refused now, before any match, if it is another tournament's
             assert saved is not None
             saved_before, assumed = saved.usable, saved.assumed
             saved.close()

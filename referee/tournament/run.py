@@ -200,14 +200,15 @@ def adopt_saved_seeds(config: TournamentConfig) -> None:
         config.seeds = seeds_of(config.save, held)
 
 
-def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: bool, hold: bool = False) -> SavedGames | None:
+def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: Sprt | None, hold: bool = False) -> SavedGames | None:
     """The file of saved games ``config.save`` names (SavedGamesError if it is another tournament's, or another
-    tournament running now holds it), or None; ``hold``: kept to this one until closed."""
+    tournament running now holds it), or None; ``sprt``: the test that reads its pairs; ``hold``: kept to this one
+    until closed."""
     if config.save is None:
         return None
     c = config.time_control
     settings = {
-        "game": config.game, "format": "sprt" if sprt else config.fmt, "games": config.games, "players": config.players,
+        "game": config.game, "format": "sprt" if sprt is not None else config.fmt, "games": config.games, "players": config.players,
         "seed": config.seed, "options": dict(sorted(config.options.items())),
         "move_time_ms": c.move_time_ms, "time_bank_ms": c.time_bank_ms, "strike_limit": c.strike_limit,
         "rules_version": game_class(config.game).spec.rules_version,  # an arena update that changed the rules plays other games
@@ -216,6 +217,8 @@ def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: boo
         # other seeds are other deals; an earlier Arena's file names none (and plays version 1: adopt_saved_seeds)
         **({"seeds": config.seeds} if config.seeds != 1 else {}),
     }  # fmt: skip
+    if sprt is not None:  # another test: its pairs read against other bounds, a verdict reached could be undone
+        settings |= {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, "sprt_model": sprt.model}
     written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
     return SavedGames(config.save, describe(settings, manifests, written, config.digests), hold)
 
@@ -315,7 +318,7 @@ async def run_tournament(config: TournamentConfig, progress: Progress | None = N
     manifests = check(config)
     labels = unique_labels(manifests)
     adopt_saved_seeds(config)
-    player = _Player(config, labels, planned_games(config), progress, open_saved(config, manifests, sprt=False, hold=True))
+    player = _Player(config, labels, planned_games(config), progress, open_saved(config, manifests, None, hold=True))
     try:
         return await _run_tournament(config, manifests, labels, player)
     finally:
@@ -372,7 +375,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
     labels = unique_labels(manifests)
     adopt_saved_seeds(config)
     schedule = sprt_schedule(config.seed, config.games, config.seeds)
-    player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, sprt=True, hold=True))
+    player = _Player(config, labels, len(schedule), progress, open_saved(config, manifests, test, hold=True))
     results: dict[int, PlayedGame] = {}
     errors: dict[int, BaseException] = {}  # by index: a match played ahead of the decision that failed is no part of it
     changed = asyncio.Event()

@@ -25,7 +25,7 @@ FORMAT = "arena-tournament"
 VERSION = 1
 #: Settings a header names since a later Arena: a file without them, an earlier Arena's, is taken to hold this run's
 #: (refused, a tournament under way when Arena was upgraded could not go on, and its games were lost to it).
-RECORDED_LATER = ("rules_version", "sandbox", "pin_cpus")
+RECORDED_LATER = ("rules_version", "sandbox", "pin_cpus", "elo0", "elo1", "alpha", "beta", "sprt_model")
 #: Folders of a bot that do not make it another bot: caches, and version control.
 UNHASHED = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
 
