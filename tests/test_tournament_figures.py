@@ -392,3 +392,41 @@ def test_the_standings_say_what_they_are_sorted_by_and_how_many_duplicate_deals_
     said = " ".join(standings.split())
     assert "sorted by μ−3σ (TrueSkill μ and σ) · points: per game, the share of opponents beaten (a tie ½), summed" in said
     assert "· 6 duplicate deals, each played once per seat order" in said  # three pairs of bots, two deals each
+
+
+def test_an_sprt_prints_its_verdict_llr_bounds_and_counts_as_worked_by_hand(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five pairs of the first bot: a draw and a loss, won 2-0 twice, a win and a draw twice (the loss first: without
+    one, 6-2-0 already crossed the upper bound): by game 6-3-1, by pair [0, 1, 0, 2, 2]. Trinomial, H0 0 and H1 the Elo of ¾: under s1 = ¾ (the sample's mean) p1 = (0.1, 0.3, 0.6),
+    under s0 = ½ λ = 10/7 and p0 = (0.35, 0.3, 0.35), so LLR = log(2/7) + 6·log(12/7) = 1.98122, inside Wald's bounds
+    ±log 19 = ±2.94444 (α = β = 0.05): inconclusive at the limit of 10 games. Score 0.75, Elo +190.85; per-game
+    variance (9·0.25² + 0.75²)/10 = 0.1125, error √(0.1125/10) = 0.106066, the interval 0.75 ± 0.207887 = [0.54211,
+    0.95789] is [+29.33, +542.75] in Elo: ± 256.71; LOS Φ(0.25/0.106066) = Φ(2.35702) = 99.08%."""
+    import asyncio
+    import math
+
+    from arena.cli.tournament import result_json
+    from referee.tournament.run import TournamentConfig, run_sprt
+    from referee.tournament.sprt import Sprt
+
+    first, second = {0: 1, 1: 2}, {0: 2, 1: 1}
+    draw = {0: 1, 1: 1}
+    games = [draw, second, first, first, first, first, first, draw, first, draw]  # in schedule order, two a pair
+    umpired(monkeypatch, {frozenset({0, 1}): games})
+    config = TournamentConfig("generals-war", [GREEDY, RANDOM], games=10, seed=1, log_dir=tmp_path / "logs")
+    data = result_json(asyncio.run(run_sprt(config, Sprt(elo0=0, elo1=400 * math.log10(3), model="trinomial"))))
+    s = data["sprt"]
+    assert s["verdict"] is None and (s["games"], s["pairs"]) == (10, 5)
+    assert (s["wins"], s["draws"], s["losses"], s["pentanomial"]) == (6, 3, 1, [0, 1, 0, 2, 2])
+    assert s["llr"] == pytest.approx(1.98122, abs=1e-5) and (s["lower"], s["upper"]) == pytest.approx((-2.94444, 2.94444), abs=1e-5)
+    assert s["elo"] == pytest.approx(190.85, abs=0.01) and s["elo_margin"] == pytest.approx(256.71, abs=0.01)
+    assert s["los"] == pytest.approx(0.9908, abs=1e-4)
+    said = " ".join(printed(monkeypatch, data)[1].split())
+    assert "gw-greedy vs random" not in said  # an SPRT says it once, in its own lines
+    for line in (
+        "SPRT (trinomial, elo0=0, elo1=190.849, α=0.05, β=0.05): inconclusive: the game limit came first",
+        "LLR +1.981, bounds [-2.944, +2.944]",
+        "games 10 (5 pairs), W-D-L 6-3-1",
+        "pairs scoring 0, ¼, ½, ¾, 1: [0, 1, 0, 2, 2]",
+        "score 0.750, Elo +191 ± 257 (95%), LOS 99.1%",
+    ):
+        assert line in said, line
