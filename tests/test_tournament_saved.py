@@ -379,6 +379,27 @@ def test_a_file_saved_before_match_seeds_widened_goes_on_with_the_matches_it_wou
     assert {i for i, match in ids(resumed).items() if match == ids(fresh)[i]} == kept
 
 
+def test_an_sprt_saved_before_match_seeds_widened_goes_on_with_its_pairs(tmp_path: Path) -> None:
+    import asyncio
+
+    from referee.tournament.run import TournamentConfig, run_sprt
+    from referee.tournament.schedule import derive_seed
+    from referee.tournament.sprt import Sprt
+
+    save = tmp_path / "games.jsonl"
+    config = TournamentConfig("generals-war", [Path(GREEDY), Path(RANDOM)], games=4, seed=3, log_dir=tmp_path / "logs", save=save, seeds=1)
+    old = asyncio.run(run_sprt(config, Sprt()))
+    header, *games = save.read_text().splitlines(keepends=True)
+    older = json.loads(header)
+    for key in ("elo0", "elo1", "alpha", "beta", "sprt_model"):  # nor did an earlier Arena name the test
+        del older["tournament"][key]
+    save.write_text(json.dumps(older) + "\n" + "".join(games))
+    kept = cut(save, 2)
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "--sprt", "-n", "4", "--save", str(save))
+    assert [r["seed"] for r in again["results"]] == [derive_seed(3, "round", r, seeds=1) for r in (0, 0, 1, 1)]
+    assert {i for i, match in ids(again).items() if match == old.games[i].match_id} == kept
+
+
 def test_a_save_of_unknown_match_seeds_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
     save = tmp_path / "games.jsonl"
     tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
