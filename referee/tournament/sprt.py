@@ -143,7 +143,8 @@ class Sprt:
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 ({self.elo0:g}) must be below elo1 ({self.elo1:g})")
         if not (0 < self.alpha < 1 and 0 < self.beta < 1 and self.alpha + self.beta < 1):
-            raise ValueError("alpha and beta must be between 0 and 1, and their sum below 1")
+            # which one, and what it was: `--alpha 5` (a percentage) read only that both must be between 0 and 1
+            raise ValueError(f"alpha ({self.alpha:g}) and beta ({self.beta:g}) must each be above 0 and below 1, and their sum below 1")
 
     def add_pair(self, first: float, second: float) -> None:
         """A's scores in the two games of one duplicate deal."""
