@@ -329,6 +329,8 @@ def test_an_sprt_run_again_with_other_hypotheses_error_rates_or_model_is_another
     assert "alpha 0.05 there, 0.1 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--alpha", "0.1")
     assert "beta 0.05 there, 0.01 here" in refused(tmp_path, GREEDY, RANDOM, *same, "--beta", "0.01")
     assert "sprt_model 'pentanomial' there, 'trinomial' here" in refused(tmp_path, GREEDY, RANDOM, *same, "--sprt-model", "trinomial")
+    # no test here: the format says it, not each setting of the test there ("alpha 0.05 there, None here; beta…")
+    assert "games (format 'sprt' there, 'round-robin' here): give" in refused(tmp_path, GREEDY, RANDOM, *[a for a in same if a != "--sprt"])
     assert save.read_bytes() == before
     assert ids(tournament(tmp_path, "generals-war", GREEDY, RANDOM, *same, "--elo1", "50")) == ids(first)  # the same test
     # an earlier Arena's file named none of them: taken to be this run's, and said so

@@ -26,6 +26,8 @@ VERSION = 1
 #: Settings a header names since a later Arena: a file without them, an earlier Arena's, is taken to hold this run's
 #: (refused, a tournament under way when Arena was upgraded could not go on, and its games were lost to it).
 RECORDED_LATER = ("rules_version", "sandbox", "pin_cpus", "elo0", "elo1", "alpha", "beta", "sprt_model")
+#: Settings of an SPRT alone: a file of one, taken up by another format, is refused for its format, not for each of these.
+SPRT_SETTINGS = frozenset({"elo0", "elo1", "alpha", "beta", "sprt_model"})
 #: Folders of a bot that do not make it another bot: caches, and version control.
 UNHASHED = frozenset({"__pycache__", ".git", ".mypy_cache", ".pytest_cache"})
 
@@ -80,7 +82,10 @@ def describe(settings: dict[str, Any], manifests: list[BotManifest], skip: Itera
 
 def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
     """What differs between two tournaments' descriptions, in words."""
-    keys = sorted(k for k in set(saved) | set(wanted) if k != "bots" and (k in saved or k not in RECORDED_LATER))
+    keys = sorted(
+        k for k in set(saved) | set(wanted)
+        if k != "bots" and (k in saved or k not in RECORDED_LATER) and (k in wanted or k not in SPRT_SETTINGS)
+    )  # fmt: skip
     out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in keys if saved.get(key) != wanted.get(key)]
     there, here = saved.get("bots", []), wanted.get("bots", [])
     if len(there) != len(here):
