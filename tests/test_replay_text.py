@@ -463,14 +463,15 @@ def test_records_that_carry_their_place_are_listed_one_a_line_and_others_are_num
 
 
 def test_a_general_s_war_round_end_says_whether_it_was_cut_short() -> None:
-    """Every round's end read "interrupted no", a word a player who read the rules does not know: it tells whether an
-    elimination cut the round short (GW-6); and a squad choice "attacking no", where "as the defender" says it."""
+    """Every round's end read "interrupted no", a word a player who read the rules does not know: it tells whether a
+    fighter's last general died and cut the round short (GW-4, GW-6, GW-21): "an elimination" said it of a two-player
+    game too, where that is a lost game; and a squad choice "attacking no", where "as the defender" says it."""
     names = ["a", "b"]
     ended = {"round": 1, "conquest_counts": [1, 4], "conquest_point_to": 1}
     assert message_line({"round_ended": ended}, names, game="generals-war") == (
         "round ended: round 1, conquest counts: seat 0 (a) 1, seat 1 (b) 4, conquest point to seat 1 (b), played to the end"
     )
-    assert message_line({"round_ended": {**ended, "interrupted": True}}, names, game="generals-war").endswith(", cut short by an elimination")
+    assert message_line({"round_ended": {**ended, "interrupted": True}}, names, game="generals-war").endswith(", cut short: a last general died")
     # the squad choice told the defender "attacking no"
     choice = {"squad_choice": {"min_cards": 1, "max_cards": 3, "attacking": False, "opposing_squad_size": 2}}
     assert message_line(choice, game="generals-war") == "squad choice: min cards 1, max cards 3, as the defender, opposing squad size 2"

@@ -92,10 +92,11 @@ FLAG_WORDS: Mapping[str, Mapping[str, tuple[str, str]]] = MappingProxyType({
         "choose_allegiance.bad_cop": ("be the bad cop", "stay on the president's side"),
         "president_moved.by_secret_service": ("led by the Secret Service agent", "on his own"),
     },
-    # General's War's round end read "interrupted no" after every round: the round was cut short by an elimination (GW-6)
+    # General's War's round end read "interrupted no" after every round: the round was cut short by the death of a
+    # fighter's last general (with two players he lost the game, GW-4 and GW-21; with four he is eliminated, GW-6)
     # and its squad choice "attacking no" for "as the defender"
     "generals-war": {
-        "round_ended.interrupted": ("cut short by an elimination", "played to the end"),
+        "round_ended.interrupted": ("cut short: a last general died", "played to the end"),
         "squad_choice.attacking": ("as the attacker", "as the defender"),
     },
 })  # fmt: skip
