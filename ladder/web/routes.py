@@ -31,6 +31,8 @@ WEB = Path(__file__).resolve().parent
 STATIC = WEB / "static"
 TEMPLATES = WEB / "templates"
 PLACEHOLDER = re.compile(r"\{\{ (title|body_attrs|version|scripts|content) \}\}")
+#: A placeholder of a page's own template (not_found.html's heading and message), filled in as text.
+FIELD = re.compile(r"\{\{ (\w+) \}\}")
 
 
 @cache
@@ -42,18 +44,23 @@ def _asset_version() -> str:
     return digest.hexdigest()[:10]
 
 
-def render(page: str, title: str, data: dict[str, str] | None = None, scripts: tuple[str, ...] = (), status: int = 200) -> HTMLResponse:
+def render(
+    page: str, title: str, data: dict[str, str] | None = None, scripts: tuple[str, ...] = (), status: int = 200, text: dict[str, str] | None = None,
+) -> HTMLResponse:
     """``templates/page`` inside ``templates/base.html``; ``data`` becomes data-* attributes of <body> for the scripts,
     with the verdicts' kinds in words (common.js ``verdictWords``): the pages show them, the API names them; and the
-    statuses of a match over unplayed (common.js ``UNPLAYED``), from the one place they are defined."""
+    statuses of a match over unplayed (common.js ``UNPLAYED``), from the one place they are defined. ``text`` fills the
+    page template's own placeholders (``{{ message }}``), escaped: what a page says without its scripts."""
     version = _asset_version()
     data = {**(data or {}), "verdict-words": json.dumps(dict(verdict_words())), "unplayed": json.dumps(list(UNPLAYED))}
     attrs = "".join(f' data-{html.escape(k)}="{html.escape(v)}"' for k, v in data.items())
     tags = "\n".join(f'<script src="/static/{html.escape(s)}?v={version}" defer></script>' for s in ("common.js", *scripts))
-    fill = {"title": html.escape(title), "body_attrs": attrs, "version": version, "scripts": tags, "content": (TEMPLATES / page).read_text()}
+    said = text or {}
+    content = FIELD.sub(lambda m: html.escape(said[m.group(1)]) if m.group(1) in said else m.group(0), (TEMPLATES / page).read_text())
+    fill = {"title": html.escape(title), "body_attrs": attrs, "version": version, "scripts": tags, "content": content}
     # in one pass: a placeholder inside a filled-in value (a name from the address, say) stays as it is
-    text = PLACEHOLDER.sub(lambda m: fill[m.group(1)], (TEMPLATES / "base.html").read_text())
-    return HTMLResponse(text, status_code=status)
+    whole = PLACEHOLDER.sub(lambda m: fill[m.group(1)], (TEMPLATES / "base.html").read_text())
+    return HTMLResponse(whole, status_code=status)
 
 
 def game_list() -> list[dict[str, Any]]:
@@ -80,15 +87,18 @@ def suspended_bots(db: Session, game: str | None = None) -> dict[str, list[str]]
 
 
 def not_found(message: str, heading: str = "Not found", status: int = 404) -> HTMLResponse:
-    """The page of what cannot be shown."""
-    return render("not_found.html", heading, {"message": message, "heading": heading}, status=status)
+    """The page of what cannot be shown, its heading and message in the HTML itself: written there by a script, a
+    client without one (curl, a reader view, a crawler) read a bare "Not found" even on the "Pruned" page (410)."""
+    said = {"message": message, "heading": heading}
+    return render("not_found.html", heading, said, status=status, text=said)
 
 
 def not_yet(match_id: int) -> HTMLResponse:
     """A match not shown yet, which the page watches (waiting.js) and opens once it can: answered 200, since the match
     exists and the page says where it is (as a 404 the browser's console logged an error on every such page)."""
     message = f"Match {match_id} is not over yet, or another match of its deal is still to play: it is shown once they are all over."
-    return render("not_found.html", "Not yet", {"message": message, "heading": "Not yet", "waiting-for": str(match_id)}, ("waiting.js",))
+    said = {"message": message, "heading": "Not yet"}
+    return render("not_found.html", "Not yet", {**said, "waiting-for": str(match_id)}, ("waiting.js",), text=said)
 
 
 def _viewer(title: str, summary_url: str, frames_url: str, local: bool) -> HTMLResponse:

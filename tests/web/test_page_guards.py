@@ -74,7 +74,7 @@ def test_verdicts_are_kept_back_until_the_deal_is_settled(rows: Rows) -> None:
     assert rows.client.get(f"/api/matches/{rows.first}").json()["seats"][0]["verdicts"] == [ILLEGAL]
 
 
-@pytest.mark.parametrize("path", ["/bots/{{ content }}", "/games/{{ scripts }}", "/bots/{{ body_attrs }}", "/games/x{{ title }}"])
+@pytest.mark.parametrize("path", ["/bots/{{ content }}", "/games/{{ scripts }}", "/bots/{{ body_attrs }}", "/games/x{{ title }}", "/bots/{{ message }}", "/games/{{ heading }}"])
 def test_a_name_in_the_address_is_shown_as_text_and_never_filled_in_as_a_template(rows: Rows, path: str) -> None:
     """The page template's placeholders were filled in one after another, so a placeholder in an unknown name (put
     into the page's title and its not-found message) was filled in too: markup spliced into an attribute."""
@@ -85,6 +85,8 @@ def test_a_name_in_the_address_is_shown_as_text_and_never_filled_in_as_a_templat
     assert text.count("<title>") == 1 and text.count('data-message="') == 1
     name = path.split("/")[-1]
     assert name in text.split('data-message="')[1].split('"')[0]
+    assert name in text.split('<p id="not-found-message">')[1].split("</p>")[0]
+    assert '<h1 id="not-found-heading">Not found</h1>' in text
 
 
 @pytest.mark.parametrize("path", ["/matches/abc", "/matches/1.5", "/matches/%20", "/nope", "/games/generals-war/extra", "/bots/one/versions"])
@@ -93,6 +95,28 @@ def test_an_address_of_no_page_is_the_not_found_page(rows: Rows, path: str) -> N
     page = rows.client.get(path)
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html"), page.text
     assert 'id="not-found-message"' in page.text
+
+
+def shown_text(page: str) -> tuple[str, str]:
+    """The heading and the message of a not-found page as its HTML holds them, before any script ran."""
+    heading = page.split('<h1 id="not-found-heading">')[1].split("</h1>")[0]
+    return heading, page.split('<p id="not-found-message">')[1].split("</p>")[0]
+
+
+def test_the_not_found_pages_say_why_in_their_html(rows: Rows) -> None:
+    """Their heading and message were written in by an inline script: without it (curl, a reader view, a crawler, a
+    script blocked) every such page read "Not found" and nothing more, the "Pruned" (410) and "Not yet" ones too."""
+    assert shown_text(rows.client.get("/bots/<b>x").text) == ("Not found", "There is no bot &#x27;&lt;b&gt;x&#x27;.")
+    heading, message = shown_text(rows.client.get(f"/matches/{rows.first}").text)
+    assert heading == "Not yet" and message.startswith(f"Match {rows.first} is not over yet")
+    with rows.ladder.make() as db:
+        db.execute(update(Match).where(Match.id == rows.twin).values(status="done", finished_at=time.time()))
+        db.execute(update(Match).where(Match.id == rows.first).values(replay_pruned_days=30))
+        db.commit()
+    pruned = rows.client.get(f"/matches/{rows.first}")
+    heading, message = shown_text(pruned.text)
+    assert pruned.status_code == 410 and heading == "Pruned" and message.startswith(f"The replay of match {rows.first} is no longer kept")
+    assert "<title>Pruned</title>" in pruned.text and "<script>" not in pruned.text
 
 
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
