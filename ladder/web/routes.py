@@ -156,21 +156,48 @@ def pages_router() -> APIRouter:
     return router
 
 
+def allowed_methods(exc: StarletteHTTPException) -> str:
+    """The ``Allow`` of a 405, HEAD named beside GET: PoliteHttp answers it wherever GET is (the router named GET alone)."""
+    methods = [m.strip() for m in (exc.headers or {}).get("Allow", "").split(",") if m.strip()]
+    if "GET" in methods and "HEAD" not in methods:
+        methods.insert(methods.index("GET") + 1, "HEAD")
+    return ", ".join(methods)
+
+
+def is_page(path: str) -> bool:
+    """Whether an address is a page's (or of no page), answered in HTML: not the API's nor a static file's, in JSON."""
+    return not path.startswith(("/api/", "/static/"))
+
+
 async def page_not_found(request: Request, exc: Exception) -> Response:
-    """The not-found page for an address of no page; the API and the static files answer as FastAPI does, but that
-    an address or a method no endpoint takes is told so, not with a bare "Not Found" or "Method Not Allowed"."""
+    """The not-found page for an address of no page, and a page of its own for any other refusal of a page's address
+    (a POST to a leaderboard was a JSON 405 in the browser); the API and the static files answer as FastAPI does, but
+    that an address or a method no endpoint takes is told so, not with a bare "Not Found" or "Method Not Allowed"."""
     assert isinstance(exc, StarletteHTTPException)
     path = request.url.path
-    if exc.status_code == 404 and not path.startswith(("/api/", "/static/")):
-        return not_found(f"There is no page {path}.")
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405 and allowed_methods(exc):
+        headers["Allow"] = allowed_methods(exc)
+    if is_page(path):
+        if exc.status_code == 404:
+            return not_found(f"There is no page {path}.")
+        phrase = HTTPStatus(exc.status_code).phrase
+        if exc.status_code == 405:
+            said = f"{request.method} is not answered at {path}: this page is read with {headers.get('Allow') or 'no method'}, as a link or the address bar asks for it."
+        else:
+            said = str(exc.detail) if exc.detail != phrase else f"The ladder refused this request ({exc.status_code})."
+        page = not_found(said, phrase, status=exc.status_code)
+        page.headers.update(headers)
+        return page
     if path.startswith("/api/") and exc.detail == HTTPStatus(exc.status_code).phrase:  # the router's, not an endpoint's
         if exc.status_code == 404:
             said = f"no API endpoint answers {path} (an id is digits); the endpoints are listed in /openapi.json"
             return JSONResponse({"detail": said}, status_code=404)
         if exc.status_code == 405:
-            allowed = (exc.headers or {}).get("Allow", "")
-            said = f"{request.method} is not answered at {path}: it takes {allowed or 'no method'}"
-            return JSONResponse({"detail": said}, status_code=405, headers=exc.headers)
+            said = f"{request.method} is not answered at {path}: it takes {headers.get('Allow') or 'no method'}"
+            return JSONResponse({"detail": said}, status_code=405, headers=headers)
+    if exc.status_code == 405:
+        exc = StarletteHTTPException(405, exc.detail, headers)
     return await http_exception_handler(request, exc)
 
 

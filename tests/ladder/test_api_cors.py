@@ -82,7 +82,7 @@ def test_writes_and_pages_carry_no_leave_and_a_plain_options_is_still_405(client
     assert posted.status_code == 422 and "access-control-allow-origin" not in posted.headers, posted.headers
     assert "access-control-allow-origin" not in client.get("/", headers={"Origin": SITE}).headers
     plain = client.options("/api/games")
-    assert plain.status_code == 405 and plain.json()["detail"] == "OPTIONS is not answered at /api/games: it takes GET"
+    assert plain.status_code == 405 and plain.json()["detail"] == "OPTIONS is not answered at /api/games: it takes GET, HEAD"
 
 
 @pytest.mark.parametrize("accept", ["text/html", "application/xml", "application/json;q=0, text/html", "application/json; q=0", "image/*"])

@@ -138,9 +138,9 @@ def test_an_address_or_a_method_no_endpoint_takes_is_told_so_in_json(rows: Rows)
         assert answer.json()["detail"] == f"no API endpoint answers {path} (an id is digits); the endpoints are listed in /openapi.json"
     assert rows.get("/api/matches/99999").json()["detail"] == "no match 99999"  # an endpoint's own refusal is kept
     refused = httpx.delete(rows.url + "/api/matches")
-    assert refused.status_code == 405 and refused.headers["allow"] == "GET"
-    assert refused.json()["detail"] == "DELETE is not answered at /api/matches: it takes GET"
-    assert httpx.options(rows.url + "/api/games").json()["detail"] == "OPTIONS is not answered at /api/games: it takes GET"
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"  # HEAD is answered as GET
+    assert refused.json()["detail"] == "DELETE is not answered at /api/matches: it takes GET, HEAD"
+    assert httpx.options(rows.url + "/api/games").json()["detail"] == "OPTIONS is not answered at /api/games: it takes GET, HEAD"
     assert httpx.get(rows.url + "/nowhere").headers["content-type"].startswith("text/html")  # a page's address: the page
 
 

@@ -372,9 +372,10 @@ def test_markup_in_a_local_replays_file_name_is_written_as_text_in_the_title(tmp
 
 
 def test_only_a_missing_page_is_the_not_found_page(shown: Shown) -> None:
-    """A page asked with the wrong method is refused as such (405), not called missing."""
+    """A page asked with the wrong method is refused as such (405, in a page: tests/web/test_page_guards.py), not called missing."""
     refused = httpx.post(f"{shown.url}/games/{GAME}", timeout=30)
-    assert refused.status_code == 405 and refused.headers["content-type"] == "application/json", refused.text
+    assert refused.status_code == 405 and refused.headers["content-type"].startswith("text/html"), refused.text
+    assert "<h1 id=\"not-found-heading\">Method Not Allowed</h1>" in refused.text
     assert httpx.get(f"{shown.url}/games/{GAME}", timeout=30).status_code == 200
 
 

@@ -119,6 +119,25 @@ def test_the_not_found_pages_say_why_in_their_html(rows: Rows) -> None:
     assert "<title>Pruned</title>" in pruned.text and "<script>" not in pruned.text
 
 
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_a_page_asked_with_a_method_it_does_not_take_answers_a_page_saying_so(rows: Rows, method: str) -> None:
+    """A form or a script that POSTed to a page's address got {"detail":"Method Not Allowed"} in JSON, in a browser;
+    the page says what was asked and how the page is read, with the status and the methods it takes (HEAD among them:
+    it is answered as GET)."""
+    for path in ("/", f"/games/{GAME}", "/bots/one", f"/matches/{rows.first}"):
+        refused = rows.client.request(method, path)
+        assert refused.status_code == 405 and refused.headers["content-type"].startswith("text/html"), (path, refused.text)
+        assert refused.headers["allow"] == "GET, HEAD"
+        heading, message = shown_text(refused.text)
+        assert heading == "Method Not Allowed"
+        assert message == f"{method} is not answered at {path}: this page is read with GET, HEAD, as a link or the address bar asks for it."
+    # the API keeps answering in JSON, its Allow naming HEAD too
+    api = rows.client.request(method, "/api/games")
+    assert api.status_code == 405 and api.headers["content-type"] == "application/json" and api.headers["allow"] == "GET, HEAD"
+    assert api.json()["detail"] == f"{method} is not answered at /api/games: it takes GET, HEAD"
+    assert rows.client.head("/").status_code == rows.client.head("/api/games").status_code == 200
+
+
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
     """A match whose deal is still playing was answered 404, and the browser's console logged an error on a page that
     says where the match is and opens it by itself once it can."""
