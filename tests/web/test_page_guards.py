@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from fastapi import FastAPI, HTTPException
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
@@ -136,6 +137,23 @@ def test_a_page_asked_with_a_method_it_does_not_take_answers_a_page_saying_so(ro
     assert api.status_code == 405 and api.headers["content-type"] == "application/json" and api.headers["allow"] == "GET, HEAD"
     assert api.json()["detail"] == f"{method} is not answered at /api/games: it takes GET, HEAD"
     assert rows.client.head("/").status_code == rows.client.head("/api/games").status_code == 200
+
+
+def test_any_other_refusal_of_a_pages_address_is_a_page_too(rows: Rows) -> None:
+    """Whatever a page's route refuses with, a browser is shown a page with the status, the reason in words and the
+    refusal's headers; under /api/ the same refusal stays JSON."""
+    def refuse() -> None:
+        raise HTTPException(418, "short and stout", {"X-Spout": "1"})
+
+    app = rows.client.app
+    assert isinstance(app, FastAPI)
+    for path in ("/teapot", "/api/teapot"):
+        app.add_api_route(path, refuse, include_in_schema=False)
+    page = rows.client.get("/teapot")
+    assert page.status_code == 418 and page.headers["content-type"].startswith("text/html") and page.headers["x-spout"] == "1"
+    assert shown_text(page.text) == ("I&#x27;m a Teapot", "short and stout")
+    api = rows.client.get("/api/teapot")
+    assert api.status_code == 418 and api.json() == {"detail": "short and stout"}
 
 
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
