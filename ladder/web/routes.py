@@ -18,7 +18,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import Scope
 
 from ladder import queries
 from ladder.models import ID_DIGITS, UNPLAYED, Bot, BotVersion, Rating, bots_alike, name_is
@@ -42,6 +44,25 @@ def _asset_version() -> str:
     for path in sorted(STATIC.iterdir()):
         digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()[:10]
+
+
+#: A static file asked at the address the pages name it by (``?v=`` the files' digest): that address never names
+#: other content, so a browser keeps it a year without asking again.
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+class Assets(StaticFiles):
+    """The static files, each answer saying how long it may be kept: without ``Cache-Control`` a browser guessed from
+    the file's age (a tenth of it), asking again for every script of every page once that ran out, and keeping a file
+    asked without the digest (or with an old one) past a new release. Only ``?v=`` the current digest is kept for good;
+    any other is asked again each time (its ETag answered 304 while unchanged)."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            current = QueryParams(scope["query_string"]).get("v") == _asset_version()
+            response.headers["Cache-Control"] = IMMUTABLE if current else "no-cache"
+        return response
 
 
 def render(
@@ -204,7 +225,7 @@ async def page_not_found(request: Request, exc: Exception) -> Response:
 def mount_pages(app: FastAPI) -> None:
     """Add the pages and their static files to the ladder's app."""
     app.include_router(pages_router())
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", Assets(directory=STATIC), name="static")
     app.add_exception_handler(StarletteHTTPException, page_not_found)
 
 
@@ -252,5 +273,5 @@ def replay_app(path: Path) -> FastAPI:
         except (ReplayError, OSError) as exc:
             raise changed(exc) from None
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", Assets(directory=STATIC), name="static")
     return app

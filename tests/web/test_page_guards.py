@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
 from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, RatingChange
 from ladder.service import Ladder, LadderConfig
+from ladder.web import replay_app
 from tests.web.conftest import BackgroundServer, alices_bots
 from tests.web.test_frames import replay_data
 
@@ -154,6 +156,26 @@ def test_any_other_refusal_of_a_pages_address_is_a_page_too(rows: Rows) -> None:
     assert shown_text(page.text) == ("I&#x27;m a Teapot", "short and stout")
     api = rows.client.get("/api/teapot")
     assert api.status_code == 418 and api.json() == {"detail": "short and stout"}
+
+
+def test_the_static_files_are_kept_for_good_at_the_address_the_pages_name_them_by_and_asked_again_at_any_other(rows: Rows, tmp_path: Path) -> None:
+    """They carried no Cache-Control: a browser guessed how long to keep them from their age, asked again for every
+    script of every page once that ran out, and kept one asked without the digest past a new release."""
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
+    for client in (rows.client, TestClient(replay_app(replay))):
+        page = client.get("/").text
+        named = re.findall(r'src="(/static/[a-z]+\.js\?v=\w+)"', page) + re.findall(r'href="(/static/style\.css\?v=\w+)"', page)
+        assert len(named) >= 3, page
+        for address in named:
+            kept = client.get(address)
+            assert kept.status_code == 200 and kept.headers["cache-control"] == "public, max-age=31536000, immutable", address
+        for other in ("/static/viewer.js", "/static/viewer.js?v=0123456789", "/static/style.css?v="):
+            asked = client.get(other)
+            assert asked.status_code == 200 and asked.headers["cache-control"] == "no-cache", other
+            again = client.get(other, headers={"If-None-Match": asked.headers["etag"]})
+            assert again.status_code == 304 and again.headers["cache-control"] == "no-cache", other
+        assert "cache-control" not in client.get("/static/nope.js").headers
 
 
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
