@@ -65,6 +65,17 @@ class Assets(StaticFiles):
         return response
 
 
+#: Every page's own headers. No other site may frame a page (frame-ancestors, and X-Frame-Options for older browsers):
+#: framed under a decoy, a bot's page took its owner's two clicks on *Withdraw from the ladder* (the token is in the
+#: ladder's localStorage, which the framed page reads); and a page runs only the ladder's own scripts, none written
+#: inline, so that markup slipped into a page (a name, a note) could not run as a script.
+PAGE_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'; script-src 'self'; object-src 'none'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
 def render(
     page: str, title: str, data: dict[str, str] | None = None, scripts: tuple[str, ...] = (), status: int = 200, text: dict[str, str] | None = None,
 ) -> HTMLResponse:
@@ -81,7 +92,7 @@ def render(
     fill = {"title": html.escape(title), "body_attrs": attrs, "version": version, "scripts": tags, "content": content}
     # in one pass: a placeholder inside a filled-in value (a name from the address, say) stays as it is
     whole = PLACEHOLDER.sub(lambda m: fill[m.group(1)], (TEMPLATES / "base.html").read_text())
-    return HTMLResponse(whole, status_code=status)
+    return HTMLResponse(whole, status_code=status, headers=PAGE_HEADERS)
 
 
 def game_list() -> list[dict[str, Any]]:

@@ -178,6 +178,25 @@ def test_the_static_files_are_kept_for_good_at_the_address_the_pages_name_them_b
         assert "cache-control" not in client.get("/static/nope.js").headers
 
 
+def test_no_other_site_may_frame_a_page_and_a_page_runs_only_the_ladders_own_scripts(rows: Rows, tmp_path: Path) -> None:
+    """A page could be framed by any site: under a decoy, a bot's page took its owner's two clicks on *Withdraw from
+    the ladder* with the token the page keeps. Nor did a page say which scripts it runs. Every page says both now, and
+    none holds an inline script, which that policy would stop."""
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
+    local = TestClient(replay_app(replay))
+    answers = [rows.client.request(*asked) for asked in (
+        ("GET", "/"), ("GET", f"/games/{GAME}"), ("GET", "/bots/one"), ("GET", f"/matches/{rows.first}"), ("GET", "/nope"), ("POST", "/bots/one"),
+    )] + [local.get("/")]  # fmt: skip
+    for answer in answers:
+        policy = {d.strip().split()[0]: d.strip().split()[1:] for d in answer.headers["content-security-policy"].split(";")}
+        assert policy["frame-ancestors"] == ["'none'"] and policy["script-src"] == ["'self'"], answer.url
+        assert answer.headers["x-frame-options"] == "DENY" and answer.headers["x-content-type-options"] == "nosniff"
+        scripts = re.findall(r"<script\b[^>]*>", answer.text)
+        assert scripts and all(re.search(r' src="/static/[a-z]+\.js\?v=\w+"', tag) for tag in scripts), (answer.url, scripts)
+    assert "x-frame-options" not in rows.client.get("/api/games").headers  # the API is read by scripts, framed by no one
+
+
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
     """A match whose deal is still playing was answered 404, and the browser's console logged an error on a page that
     says where the match is and opens it by itself once it can."""
