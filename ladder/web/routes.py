@@ -24,6 +24,7 @@ from starlette.types import Scope
 
 from ladder import queries
 from ladder.models import ID_DIGITS, UNPLAYED, Bot, BotVersion, Rating, bots_alike, name_is
+from ladder.web.http import PoliteHttp
 from referee.games.registry import GAMES
 from referee.server.frames import FrameCache, parse_seat, replay_summary
 from referee.server.replay import ReplayError, load_replay
@@ -253,6 +254,7 @@ def replay_app(path: Path) -> FastAPI:
     cache_ = FrameCache()
     app = FastAPI(title=f"Arena replay {path.name}", version="1", description="One replay file in the Arena viewer.")
     compress(app)
+    app.add_middleware(PoliteHttp)  # HEAD as GET, as on the ladder (and as a 405's Allow says)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def viewer() -> HTMLResponse:
@@ -285,4 +287,5 @@ def replay_app(path: Path) -> FastAPI:
             raise changed(exc) from None
 
     app.mount("/static", Assets(directory=STATIC), name="static")
+    app.add_exception_handler(StarletteHTTPException, page_not_found)  # a mistyped address is a page, as on the ladder
     return app

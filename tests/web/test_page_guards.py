@@ -197,6 +197,21 @@ def test_no_other_site_may_frame_a_page_and_a_page_runs_only_the_ladders_own_scr
     assert "x-frame-options" not in rows.client.get("/api/games").headers  # the API is read by scripts, framed by no one
 
 
+def test_arena_replay_answers_a_mistyped_address_or_method_as_the_ladder_does(tmp_path: Path) -> None:
+    """`arena replay`'s own app answered {"detail":"Not Found"} in JSON to a browser at /nope, a bare "Method Not
+    Allowed" to a POST, and 405 to HEAD; its API's refusals stay JSON."""
+    replay = tmp_path / "replay.json"
+    replay.write_text(json.dumps(replay_data(GAME, 2, 7)))
+    local = TestClient(replay_app(replay))
+    missing = local.get("/nope")
+    assert missing.status_code == 404 and shown_text(missing.text) == ("Not found", "There is no page /nope.")
+    refused = local.post("/")
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD" and shown_text(refused.text)[0] == "Method Not Allowed"
+    assert local.head("/").status_code == local.head("/api/replay").status_code == 200  # as Allow says (it was 405)
+    assert local.get("/api/nope").json()["detail"].startswith("no API endpoint answers /api/nope")
+    assert local.get("/api/replay/frames", params={"seat": "9"}).status_code == 422
+
+
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
     """A match whose deal is still playing was answered 404, and the browser's console logged an error on a page that
     says where the match is and opens it by itself once it can."""
