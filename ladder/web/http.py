@@ -21,7 +21,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class PoliteHttp:
-    """HEAD as GET with the body left out (FastAPI's routes answered 405), and ``/api/…/`` as ``/api/…``."""
+    """HEAD as GET with the body left out (FastAPI's routes answered 405), and ``/api/…/`` as ``/api/…``, a page's
+    ``/games/glory/`` as ``/games/glory``: the router redirected those (307) to an absolute ``http://`` address, which
+    httpx and curl do not follow unless told, and which names the wrong scheme behind a proxy it does not trust. An
+    address under ``/static/`` is left to the static files."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -31,9 +34,10 @@ class PoliteHttp:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        if path.startswith("/api/") and path.endswith("/") and path.rstrip("/").startswith("/api/"):
-            trimmed = path.rstrip("/")
-            scope = {**scope, "path": trimmed, "raw_path": trimmed.encode()}
+        trimmed = path.rstrip("/")
+        if trimmed != path and trimmed and not path.startswith("/static/") and (trimmed.startswith("/api/") or not path.startswith("/api/")):
+            raw: bytes = scope.get("raw_path") or path.encode()
+            scope = {**scope, "path": trimmed, "raw_path": raw.rstrip(b"/")}
         if scope["method"] != "HEAD":
             await self.app(scope, receive, send)
             return

@@ -237,6 +237,7 @@ async def page_not_found(request: Request, exc: Exception) -> Response:
 def mount_pages(app: FastAPI) -> None:
     """Add the pages and their static files to the ladder's app."""
     app.include_router(pages_router())
+    app.router.redirect_slashes = False  # PoliteHttp answers a trailing slash; "/static" was sent to an absolute "/static/"
     app.mount("/static", Assets(directory=STATIC), name="static")
     app.add_exception_handler(StarletteHTTPException, page_not_found)
 
@@ -255,6 +256,7 @@ def replay_app(path: Path) -> FastAPI:
     app = FastAPI(title=f"Arena replay {path.name}", version="1", description="One replay file in the Arena viewer.")
     compress(app)
     app.add_middleware(PoliteHttp)  # HEAD as GET, as on the ladder (and as a 405's Allow says)
+    app.router.redirect_slashes = False
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def viewer() -> HTMLResponse:

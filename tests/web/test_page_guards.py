@@ -212,6 +212,22 @@ def test_arena_replay_answers_a_mistyped_address_or_method_as_the_ladder_does(tm
     assert local.get("/api/replay/frames", params={"seat": "9"}).status_code == 422
 
 
+def test_a_pages_address_with_a_trailing_slash_is_the_page_not_a_redirect_to_an_absolute_address(rows: Rows) -> None:
+    """/games/glory/ was a 307 to http://host/games/glory: behind a proxy it does not trust, the ladder named the wrong
+    scheme (http for https), and curl or httpx, which follow no redirect unless told, read an empty body; /static was
+    sent to /static/, a JSON 404."""
+    for path in (f"/games/{GAME}", "/bots/one", f"/matches/{rows.first}"):
+        for asked in (f"{path}/", f"{path}//"):
+            page = rows.client.get(asked, follow_redirects=False)
+            assert page.status_code == 200 and page.text == rows.client.get(path).text, asked
+    assert rows.client.get("/api/games/", follow_redirects=False).json() == rows.client.get("/api/games").json()
+    for missing in ("/static", "/nope/", "/bots/three/"):
+        page = rows.client.get(missing, follow_redirects=False)
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html"), missing
+    assert rows.client.get("/api/", follow_redirects=False).headers["content-type"] == "application/json"
+    assert rows.client.get("/static/", follow_redirects=False).headers["content-type"] == "application/json"  # the files' own 404
+
+
 def test_the_not_yet_page_of_a_match_answers_200_as_it_exists(rows: Rows) -> None:
     """A match whose deal is still playing was answered 404, and the browser's console logged an error on a page that
     says where the match is and opens it by itself once it can."""
