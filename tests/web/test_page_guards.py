@@ -288,6 +288,18 @@ def test_the_longest_names_a_bot_may_have_stay_inside_the_pages(rows: Rows, page
             assert name in page.inner_text("body"), "the whole name is there, wrapped rather than cut"
 
 
+def test_a_long_address_stays_inside_its_not_found_page_on_a_phone(rows: Rows, page: Page) -> None:
+    """The page says which address it did not find: a long one without a space (a mangled link, a bot name asked in
+    full) ran past the page's panel and made a phone's screen scroll sideways."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    with BackgroundServer(rows.client.app) as server:
+        for path in ("/nope/" + "x" * 300, "/bots/" + "B" * 200):
+            page.goto(server.url + path)
+            page.wait_for_selector("#not-found-message")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, past(page, "body")
+            assert page.evaluate("[...document.querySelectorAll('.panel')].map(p => p.scrollWidth - p.clientWidth)") == [0], past(page, ".panel")
+
+
 def test_a_long_rating_history_is_drawn_thinned_along_the_whole_axis(rows: Rows, page: Page) -> None:
     """A busy bot's page drew every update, each a linked dot (6,410 in one game at 200,000 matches), in a chart
     660 pixels wide; now it asks for a few hundred, placed by their update numbers, and says how many are drawn."""
