@@ -43,6 +43,7 @@ from ladder.scheduler import ScheduleError, TooManyChallenges, challenge
 from ladder.submissions import SUBMISSIONS_PER_DAY, SubmissionRefused, WithdrawalRefused, check_daily_limit, submit, with_unscheduled, withdraw
 from ladder.upload import Limits
 from ladder.web import game_list, mount_pages
+from ladder.web.routes import not_found
 from ladder.web.cors import CrossOrigin, read_leave
 from ladder.web.http import JsonOnly, PoliteHttp, refuse_unknown_parameters, revalidated
 from ladder.web.listing import BadCursor, cursor_match, matches_from, next_link, poll_cursor
@@ -190,6 +191,18 @@ OUTAGE_TOLD_S = 60.0  # the database out of reach: requests answered 503 are log
 OUTAGE_RETRY_S = 5  # and are told to try again after this many seconds
 
 
+def error_page(message: str, heading: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    """A page's 500 or 503 as the ladder's other pages, in a browser (it was a bare line of plain text); that line
+    still, should the page itself fail to be made."""
+    try:
+        page: Response = not_found(message, heading, status)
+    except Exception:  # noqa: BLE001 - the error being answered is already logged
+        log.exception("the error page of a %d could not be made", status)
+        page = Response(f"{heading}: {message}", status_code=status, media_type="text/plain")
+    page.headers.update(headers or {})
+    return page
+
+
 def create_app(state: LadderState) -> FastAPI:
     app = FastAPI(
         title="Arena ladder", version="1", description=API_DESCRIPTION, dependencies=[Depends(refuse_unknown_parameters)],
@@ -212,7 +225,7 @@ def create_app(state: LadderState) -> FastAPI:
                 {"detail": "the ladder failed to answer this request (an internal error; its log has the details)"}, status_code=500,
                 headers=read_leave(request.method, request.url.path),
             )
-        return Response("Internal Server Error", status_code=500, media_type="text/plain")
+        return error_page("The ladder failed to show this page: an internal error, which its log tells.", "Something went wrong", 500)
 
     told = [-OUTAGE_TOLD_S]  # when a request was last answered 503 for the database out of reach, as logged
 
@@ -236,7 +249,8 @@ def create_app(state: LadderState) -> FastAPI:
         headers = {"Retry-After": str(OUTAGE_RETRY_S)}
         if request.url.path.startswith("/api/"):
             return JSONResponse({"detail": said}, status_code=503, headers=headers)
-        return Response(said, status_code=503, media_type="text/plain", headers=headers)
+        return error_page(f"The ladder's database is out of reach for a moment: this page is shown again once it is back (try"
+                          f" again in {OUTAGE_RETRY_S} seconds or so).", "Try again shortly", 503, headers)
 
     async def token_refused(request: Request) -> Response | None:
         """The 401 of a request to a route that needs a token when it brings no good one; None otherwise."""

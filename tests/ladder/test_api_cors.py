@@ -129,3 +129,22 @@ def test_the_ladders_own_failure_is_readable_by_another_sites_page(make: session
         failed = client.get("/api/games", headers={"Origin": SITE})
     assert failed.status_code == 500 and "internal error" in failed.json()["detail"], failed.text
     assert failed.headers["access-control-allow-origin"] == "*", failed.headers
+
+
+def test_a_page_the_ladder_fails_to_make_is_its_error_page_and_the_apis_stays_json(
+    make: sessionmaker[Session], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's 500 was the bare line "Internal Server Error" in plain text; it is the ladder's page saying its log
+    tells why (and never the exception's text, which is the operator's)."""
+    import ladder.web.routes
+
+    def broken(db: Session, game: str | None = None) -> dict[str, list[str]]:
+        raise RuntimeError("a bug at /srv/secret")
+
+    monkeypatch.setattr(ladder.web.routes, "suspended_bots", broken)
+    with TestClient(create_app(LadderState(make, tmp_path, tmp_path)), raise_server_exceptions=False) as client:
+        page = client.get("/games/generals-war")
+        api = client.get("/api/games/generals-war/standings")
+    assert page.status_code == 500 and page.headers["content-type"].startswith("text/html"), page.text
+    assert "Something went wrong" in page.text and "internal error" in page.text and "/srv/secret" not in page.text
+    assert api.headers["content-type"].startswith("application/json")

@@ -575,3 +575,25 @@ def test_the_database_out_of_reach_is_told_apart_from_an_error_of_the_ladders(er
     from ladder.db import unreachable
 
     assert unreachable(error) is out_of_reach
+
+
+def test_a_page_asked_while_the_database_is_out_of_reach_is_a_page_saying_so(tmp_path: Path) -> None:
+    """A leaderboard opened in a browser during the outage read one line of plain text; it is the ladder's page with
+    its heading, 503 and Retry-After, as the API's answer is JSON."""
+    import socket
+
+    from fastapi.testclient import TestClient
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import sessionmaker
+
+    from ladder.api import LadderState, create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens there: the server is down
+    app = create_app(LadderState(sessionmaker(create_engine(f"postgresql+psycopg://arena@127.0.0.1:{port}/arena")), tmp_path / "bots", tmp_path))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        page = client.get("/games/generals-war")
+    assert page.status_code == 503 and page.headers["Retry-After"] == "5"
+    assert page.headers["content-type"].startswith("text/html")
+    assert "Try again shortly" in page.text and "out of reach for a moment" in page.text
