@@ -6,10 +6,14 @@ names survived every other rules test (or only the golden playthroughs' diff cau
 
 from __future__ import annotations
 
+from referee.games.assassination import deck
 from referee.games.assassination.types import (
     ActionKind,
     DiceRolled,
+    Direction,
     Phase,
+    PlayEvent,
+    PlayMovement,
     PresidentSafe,
     ReporterRevealed,
     Room,
@@ -69,3 +73,19 @@ def test_as9_as21_the_dice_and_the_reporters_reveal_are_public() -> None:
     events = t.sniper_shoots(h, 4)
     every_seat_sees(events, ReporterRevealed)
     assert of(events, ReporterRevealed)[0].colour == 4
+
+
+def test_as47_with_no_card_that_does_nothing_left_the_default_is_the_lowest_card() -> None:
+    # rules.py default_action: "min(stays or d.playable)" and "min(idle or d.playable)". A seat that has spent its
+    # standing-still movement cards (four aces, two jokers) or its twelve do-nothing event cards plays its lowest card.
+    g = t.make()
+    moving = sorted(c for c in g.movement_hands[0] if deck.direction_of(c) != Direction.STAY)
+    g.movement_hands[0][:] = [moving[-1], moving[0], moving[3]]
+    g.forget()
+    assert g.default_action(0) == PlayMovement(moving[0])
+    h = t.make()
+    t.move(h)
+    aces = sorted(c for c in h.event_hands[0] if deck.is_action(c))
+    h.event_hands[0][:] = [aces[-1], aces[0], aces[2]]
+    h.forget()
+    assert h.default_action(0) == PlayEvent(aces[0])
