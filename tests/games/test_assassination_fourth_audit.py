@@ -89,3 +89,16 @@ def test_as47_with_no_card_that_does_nothing_left_the_default_is_the_lowest_card
     h.event_hands[0][:] = [aces[-1], aces[0], aces[2]]
     h.forget()
     assert h.default_action(0) == PlayEvent(aces[0])
+
+
+def test_as51_the_thirteenth_pile_repeats_a_blank_of_the_reporters_colour_only() -> None:
+    # rules.py _resolve_events: the spent blanks are reshuffled into a new pile, so the thirteenth pile holds a card
+    # already turned over, of his colour (what names him to a seat that counts, AS-51); no player's card comes twice.
+    g = t.make()
+    for _ in range(12):
+        t.turn(g)
+    before = set(g.events_played)
+    t.turn(g)
+    repeated = [c for c in g.last_events if c in before]
+    assert [deck.colour_of(c) for c in repeated] == [g.secret.reporter_colour]
+    assert all(g.view(s).reporter_colour is None for s in range(4)), "not revealed: the view does not name him"
