@@ -1,4 +1,4 @@
-"""Land & Castle: who wins a claim's conversion, castle bonuses in real battles, listings, defaults, and who is told what."""
+"""Land & Castle: who wins a claim's conversion, castle bonuses in real battles, listings, defaults, the setup's events, and who is told what."""
 
 from __future__ import annotations
 
@@ -15,15 +15,18 @@ from referee.games.land_and_castle.types import (
     CardsDrawn,
     CardSwapped,
     CastleChoice,
+    CastlePlaced,
     ClaimChoice,
     Control,
     Defend,
     DefendChoice,
     GameOver,
+    GeneralPlaced,
     LandCaptured,
     LandControlled,
     LandRevealed,
     PlaceCastle,
+    PlaceGeneral,
     SwapCard,
     WinReason,
 )
@@ -288,3 +291,18 @@ def test_lc8_and_lc23_the_land_turns_face_up_even_when_the_defender_has_no_card(
     lands = [c(4, H), c(5, S), c(6, D), c(7, C), c(8, H), c(9, S)]
     game = rigged(lands, [[c(2, C), c(3, C)], []], list(NO_CASTLES), list(NO_GENERALS), piles=[[], []], face_up=[True] * 5 + [False])
     assert GameOver(0, WinReason.CONVERSION, (0, 0)) in payloads(game.apply(0, Attack(c(2, C), 5)))
+
+
+def test_lc3_seat_1_is_told_its_hand_after_seat_0_placed_his_castle_and_drew() -> None:
+    """The events keep the table's order: seat 0 places, draws one; only then seat 1 draws his hand, knowing that castle."""
+    game = LandAndCastle(2, 5)
+    castle = game.hands[0][0]
+    events = game.apply(0, PlaceCastle(castle))
+    told = [e.payload for e in events if e.visible(1)]
+    assert [type(p) for p in told] == [CastlePlaced, CardsDrawn, CardsDrawn]
+    assert told[0] == CastlePlaced(0, castle)
+    assert (told[1].seat, told[1].count, told[1].cards) == (0, 1, ())
+    assert (told[2].seat, told[2].count, told[2].cards) == (1, 4, tuple(game.hands[1]))
+    game.apply(1, PlaceCastle(game.hands[1][0]))
+    events = game.apply(0, PlaceGeneral(game.hands[0][0]))
+    assert [type(e.payload) for e in events if e.visible(1)] == [GeneralPlaced, CardsDrawn]
