@@ -14,6 +14,7 @@ from referee.games.generals_and_assassins.types import (
     Decline,
     Defend,
     Discard,
+    Discarded,
     LastCardDrawn,
     Phase,
     PlayAssassin,
@@ -51,6 +52,8 @@ def test_ga17_a_second_deck_running_out_in_the_last_lap_is_not_announced_again()
     turn(g, 1)
     events = act(g, 1, Discard((g.hands[1][0],)))
     assert payloads(events, LastCardDrawn) == [LastCardDrawn(1, 3)]
+    kinds = [type(e.payload) for e in events if e.visible(0)]
+    assert kinds[:3] == [Discarded, CardsDrawn, LastCardDrawn], "told after the draw that took the last card, before others"
     g.decks[2] = g.decks[2][-1:]
     events = act(g, 2, Discard((g.hands[2][0],)))
     assert g.decks[2] == [] and not payloads(events, LastCardDrawn) and g.final_turns == 2

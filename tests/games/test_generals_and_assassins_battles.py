@@ -8,6 +8,7 @@ from referee.games.generals_and_assassins.types import (
     Assassinate,
     Assist,
     AssistChoice,
+    AssistGiven,
     Attack,
     AttackResolved,
     Decline,
@@ -183,6 +184,7 @@ def test_ga6_ga8_attacker_offers_to_two_players_and_only_the_helpers_offer_is_pa
     assert g.to_act() == (2,), "the defender has no land: no offer of his"
     events = act(g, 2, Assist(Side.ATTACKER, c("9c", 2)))
     assert payloads(events, LandTransferred) == [LandTransferred(0, 2, tuple(to_two))]
+    assert [type(e.payload) for e in events] == [AssistGiven, LandTransferred], "the assist accepts: told first"
     assert g.lands[2] == to_two and sorted(g.lands[0]) == sorted(to_three)
     events = act(g, 3, Decline())
     assert not payloads(events, LandTransferred) and g.lands[3] == []

@@ -44,6 +44,7 @@ from referee.games.generals_and_assassins.types import (
     StartRound,
     TurnChoice,
     TurnSkipped,
+    TurnStarted,
 )
 from referee.protocol.messages import GameCodec
 from tests.support import named_card
@@ -502,6 +503,8 @@ def test_ga18_player_without_cards_is_skipped() -> None:
     turn(g, 0)
     events = act(g, 0, Discard((g.hands[0][0],)))
     assert payloads(events, TurnSkipped) == [TurnSkipped(1)]
+    told = [e.payload for e in events if isinstance(e.payload, (TurnStarted, TurnSkipped))]
+    assert [(type(p), p.seat) for p in told] == [(TurnStarted, 1), (TurnSkipped, 1), (TurnStarted, 2)], "started, then skipped"
     assert all(e.visible_to is None for e in events if isinstance(e.payload, TurnSkipped))  # announced to all (GA-24)
     assert g.to_act() == (2,) and g.final_turns == 1
 
