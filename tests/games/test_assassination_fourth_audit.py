@@ -9,11 +9,13 @@ from __future__ import annotations
 from referee.games.assassination import deck
 from referee.games.assassination.types import (
     ActionKind,
+    ActionTaken,
     DiceRolled,
     Direction,
     Phase,
     PlayEvent,
     PlayMovement,
+    PresidentHit,
     PresidentSafe,
     ReporterRevealed,
     Room,
@@ -69,6 +71,8 @@ def test_as9_as21_the_dice_and_the_reporters_reveal_are_public() -> None:
     events = t.act(g, [2], {2: TakeAction(ActionKind.SNIPE)})
     every_seat_sees(events, DiceRolled)
     assert of(events, DiceRolled)[0].value == 1
+    kinds = [type(e.payload) for e in events]
+    assert kinds.index(ActionTaken) < kinds.index(DiceRolled) < kinds.index(PresidentHit), "the action is told, then its effects"
     h = t.make()
     events = t.sniper_shoots(h, 4)
     every_seat_sees(events, ReporterRevealed)

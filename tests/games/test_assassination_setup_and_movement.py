@@ -145,8 +145,11 @@ def test_as4_hands_are_whole_decks_and_the_reporter_draws_from_the_top() -> None
     assert len(g.reporter_movement) == 54 and len(g.reporter_events) == 12
     assert sorted(g.discarded) == [c for c in deck.event_deck(a.reporter_colour) if deck.is_action(c)]
     top = g.reporter_movement[0]
-    pile = of(move(g), MovementRevealed)[0].cards
+    events = move(g)
+    pile = of(events, MovementRevealed)[0].cards
     assert top in pile and g.reporter_movement[0] != top
+    kinds = [type(e.payload) for e in events]
+    assert kinds.index(MovementRevealed) + 1 == kinds.index(PiecesMoved), "the pile is turned over, then the pieces move"
 
 
 def test_as5_colours_are_dealt_at_random_and_only_ones_own_is_shown() -> None:
