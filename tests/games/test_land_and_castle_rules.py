@@ -14,6 +14,7 @@ from referee.games.land_and_castle.rules import army_value, battle_side, convert
 from referee.games.land_and_castle.types import (
     Attack,
     AttackChoice,
+    Attacked,
     BattleResolved,
     CardsDrawn,
     CardSwapped,
@@ -23,6 +24,7 @@ from referee.games.land_and_castle.types import (
     Control,
     Defend,
     DefendChoice,
+    Defended,
     GameOver,
     GeneralChoice,
     LandRevealed,
@@ -30,6 +32,7 @@ from referee.games.land_and_castle.types import (
     PlaceCastle,
     PlaceGeneral,
     SwapCard,
+    TurnStarted,
     WinReason,
 )
 
@@ -238,7 +241,7 @@ def test_lc7_face_cards_break_stacks_and_aces_do_not() -> None:
 def test_lc8_the_land_turns_face_up_when_attacked_and_the_defender_sees_the_army() -> None:
     game = plain([[c(7, C), c(2, C)], [c(2, D), c(3, D)]])
     events = payloads(game.apply(0, Attack(c(7, C), 3)))
-    assert LandRevealed(3, c(6, C)) in events
+    assert events == [Attacked(0, 3, c(7, C)), LandRevealed(3, c(6, C))], "the army is played onto it, and so it turns"
     view = game.view(1)
     assert view.lands[3].card == c(6, C) and view.lands[3].face_up
     decision = game.decision(1)
@@ -253,6 +256,7 @@ def test_lc9_undercut_lower_total_wins_and_ties_go_to_the_attacker() -> None:
     resolved = next(p for p in events if isinstance(p, BattleResolved)).battle
     assert resolved.undercut and resolved.winner == 1 and game.to_act() == (1,)
     assert isinstance(game.decision(1), ClaimChoice)
+    assert [type(p) for p in events[-2:]] == [Defended, BattleResolved], "the defence is played, then the battle resolved"
     tie = plain([[c(5, S), c(2, C)], [c(5, H), c(3, D)]])
     resolved = next(p for p in battle(tie, c(5, S), 0, c(5, H)) if isinstance(p, BattleResolved)).battle
     assert not resolved.undercut and resolved.winner == 0
@@ -516,6 +520,7 @@ def test_lc18_the_attacker_with_no_card_loses_at_the_start_of_his_turn() -> None
     battle(game, c(10, C), 0, c(2, D))
     events = payloads(game.apply(0, Capture(0, c(10, C))))
     assert GameOver(0, WinReason.ATTRITION, (1, 0)) in events and game.is_over()
+    assert events[-2:] == [TurnStarted(2, 1), GameOver(0, WinReason.ATTRITION, (1, 0))], "told whose turn he could not play"
 
 
 def test_lc19_the_turn_limit_decides_by_lands_owned() -> None:
