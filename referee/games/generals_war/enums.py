@@ -18,7 +18,6 @@ class EliminationReason(IntEnum):
     NO_GENERAL = 2
 
 
-
 class GameEndReason(IntEnum):
     CONQUEST_POINTS = 1  # two players: a seat reached the conquest points that win
     GENERALS_KILLED = 2  # two players: a seat's last general died (both at once: a draw) (GW-4)
