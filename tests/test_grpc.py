@@ -11,6 +11,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -180,11 +181,16 @@ def test_an_empty_variable_is_unset_as_in_the_typescript_sdk() -> None:
 def test_a_bot_without_a_referee_exits_with_an_error(tmp_path: Path) -> None:
     """At DEBUG too, the one line is the SDK's: asyncio's and gRPC's debug lines (the event loop's selector, gRPC's
     poller, once per stream) went to the bot's log under its name."""
-    code, _, err = run_sample_bot(f"unix:{tmp_path / 'nobody.sock'}", "m", "t", ARENA_LOG_LEVEL="DEBUG")
-    assert code == 1 and len(err) == 1 and err[0].startswith("[random] ERROR no referee at unix:"), err
-    # Its lines carry the name the referee hands on (its bot.toml's), not its class's.
-    code, _, err = run_sample_bot(f"unix:{tmp_path / 'nobody.sock'}", "m", "t", ARENA_BOT_NAME="mine")
-    assert code == 1 and len(err) == 1 and err[0].startswith("[mine] ERROR no referee at unix:"), err
+    address = f"unix:{tmp_path / 'nobody.sock'}"
+    # Both wait out the reconnect window (10 s), side by side rather than one after the other.
+    with ThreadPoolExecutor(2) as pool:
+        debug = pool.submit(run_sample_bot, address, "m", "t", ARENA_LOG_LEVEL="DEBUG")
+        named = pool.submit(run_sample_bot, address, "m", "t", ARENA_BOT_NAME="mine")
+        code, _, err = debug.result()
+        assert code == 1 and len(err) == 1 and err[0].startswith("[random] ERROR no referee at unix:"), err
+        # Its lines carry the name the referee hands on (its bot.toml's), not its class's.
+        code, _, err = named.result()
+        assert code == 1 and len(err) == 1 and err[0].startswith("[mine] ERROR no referee at unix:"), err
 
 
 def test_a_referee_that_keeps_failing_is_logged_once_per_broken_stream(caplog: pytest.LogCaptureFixture) -> None:

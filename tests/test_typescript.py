@@ -371,11 +371,16 @@ def test_a_typescript_bot_whose_referee_is_gone_gives_up(bots: dict[str, Path], 
     """Nobody serves the address (the referee was killed): the bot exits after its reconnect window, not never."""
     assert NODE is not None
     env = {**os.environ, "ARENA_ADDRESS": f"unix:{tmp_path / 'gone.sock'}", "ARENA_MATCH_ID": "m", "ARENA_TOKEN": "t"}
-    proc = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env=env, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and "no referee" in proc.stderr, proc.stderr
+    # Both wait out the reconnect window (10 s), side by side rather than one after the other.
+    plain = subprocess.Popen([NODE, "dist/main.js"], cwd=bots["random"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    named = subprocess.Popen(
+        [NODE, "dist/main.js"], cwd=bots["random"], env={**env, "ARENA_BOT_NAME": "mine"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    _, err = plain.communicate(timeout=60)
+    assert plain.returncode == 1 and "no referee" in err, err
     # Its lines carry the name the referee hands on (its bot.toml's), not its class's.
-    named = subprocess.run([NODE, "dist/main.js"], cwd=bots["random"], env={**env, "ARENA_BOT_NAME": "mine"}, capture_output=True, text=True, timeout=60)
-    assert named.returncode == 1 and named.stderr.startswith("[mine] ERROR no referee"), named.stderr
+    _, err = named.communicate(timeout=60)
+    assert named.returncode == 1 and err.startswith("[mine] ERROR no referee"), err
 
 
 def test_a_typescript_bot_that_gives_up_over_the_wire_ends_its_decision_at_once(tmp_path: Path) -> None:
