@@ -573,11 +573,11 @@ def test_a_bot_slow_to_start_plays_if_it_connects_in_time(tmp_path: Path, sandbo
 def test_a_bot_that_never_connects_is_a_no_show_its_log_says(tmp_path: Path, sandbox: str) -> None:
     """docs/faults.md, "never connects": NO_SHOW, FORFEIT. Its log was empty: a bot that printed nothing and never
     connected left its author nothing to read; now the log ends saying so, with the time it had."""
-    tc = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, connect_timeout_ms=15_000)
+    tc = TimeControl(move_time_ms=400, time_bank_ms=0, strike_limit=1, connect_timeout_ms=4_000)
     played, kinds, log = play(tmp_path, "never_connect", sandbox, tc)
     assert kinds == ["NO_SHOW", "FORFEIT"], log[-2000:]
     no_show = played.record.result.seats[0].verdicts[0]
-    assert no_show.detail == "the bot never connected within its 15 s to connect", no_show.detail
+    assert no_show.detail == "the bot never connected within its 4 s to connect", no_show.detail
     assert log.endswith(f"[referee] at decision {no_show.decision_index}: {no_show.detail}\n"), log[-2000:]
 
 
