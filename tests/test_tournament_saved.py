@@ -58,7 +58,7 @@ def without_ids(data: dict[str, Any]) -> dict[str, Any]:
     [
         pytest.param(["-n", "6"], id="round-robin"),
         pytest.param(["-f", "swiss", "-n", "3", RANDOM], id="swiss"),  # a round's pairings follow the rounds before
-        pytest.param(["--sprt", "--elo1", "300", "-n", "20", "-j", "2"], id="sprt"),
+        pytest.param(["--sprt", "--elo1", "300", "-n", "10", "-j", "2"], id="sprt"),
     ],
 )
 def test_a_tournament_run_again_with_its_file_plays_only_the_missing_games_and_ends_as_if_never_stopped(tmp_path: Path, args: list[str]) -> None:
