@@ -20,5 +20,7 @@ fi
 
 # The C++ sample bot (sample_bots/cpp_random), where g++ and Debian's gRPC development packages are installed.
 if command -v grpc_cpp_plugin >/dev/null 2>&1 && pkg-config --exists grpc++ protobuf 2>/dev/null; then
-  bash sample_bots/cpp_random/build.sh >/dev/null || echo "setup: the C++ sample bot did not build (above); tests/test_cpp_bot.py says more" >&2
+  # Under the lock the tests' build takes too (.ci/run may have started one already: this one then waits for it).
+  mkdir -p sample_bots/cpp_random/build
+  flock sample_bots/cpp_random/build/.lock bash sample_bots/cpp_random/build.sh >/dev/null || echo "setup: the C++ sample bot did not build (above); tests/test_cpp_bot.py says more" >&2
 fi
