@@ -19,7 +19,8 @@ fi
 .venv/bin/pytest -q -n "${ARENA_TEST_WORKERS:-2}" "$@"
 if [ $# -eq 0 ]; then
   wait "$compiling" || { cat "$compile_log"; exit 1; }
-  ARENA_COMPILED=1 .venv/bin/pytest -q -n "${ARENA_TEST_WORKERS:-2}" -p no:cacheprovider \
+  # The sample bots' strength (bot_strength) is theirs, not the rules': played once, above.
+  ARENA_COMPILED=1 .venv/bin/pytest -q -n "${ARENA_TEST_WORKERS:-2}" -p no:cacheprovider -m "not bot_strength" \
     tests/conformance tests/games tests/test_golden.py tests/test_compiled.py tests/test_records.py \
     tests/test_session.py tests/test_grpc.py tests/test_grpc_connections.py
 fi

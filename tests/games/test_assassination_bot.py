@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games.assassination import Assassination
 from referee.server.inprocess import play
 from tests.games.test_assassination_support import PURE_RULES_ONLY, cell_question, sniper_detention_question
@@ -11,6 +13,7 @@ HeuristicBot = load_bot_class("assassination_heuristic", "HeuristicBot")
 RandomBot = load_bot_class("random", "RandomBot")
 
 
+@pytest.mark.bot_strength
 def test_heuristic_average_rank_is_better_than_2_against_three_random_bots() -> None:
     ranks: list[int] = []
     for seed in range(200):

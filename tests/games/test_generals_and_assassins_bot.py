@@ -48,6 +48,7 @@ def _no_penalties(record: Any) -> None:
         assert not seat.verdicts, f"seat {seat.seat}: {[v.detail for v in seat.verdicts]}"
 
 
+@pytest.mark.bot_strength
 def test_heuristic_bot_beats_random_bots_in_four_player_games() -> None:
     """Seeds 0..199 (by default), the heuristic bot in a rotating seat against three random bots: average rank better than 2.0."""
     ranks: list[int] = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games.generals_war import GeneralsWar
 from referee.server.inprocess import play
 from tests.support import load_bot_class
@@ -10,6 +12,7 @@ GreedyBot = load_bot_class("generals_war_greedy", "GreedyBot")
 RandomBot = load_bot_class("random", "RandomBot")
 
 
+@pytest.mark.bot_strength
 def test_greedy_wins_at_least_70_percent_against_random() -> None:
     wins = 0
     for seed in range(200):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games.glory import Glory
 from referee.server.inprocess import play
 from tests.support import load_bot_class
@@ -10,6 +12,7 @@ HeuristicBot = load_bot_class("glory_heuristic", "HeuristicBot")
 RandomBot = load_bot_class("random", "RandomBot")
 
 
+@pytest.mark.bot_strength
 def test_heuristic_average_rank_is_better_than_2_against_three_random_bots() -> None:
     ranks: list[int] = []
     for seed in range(200):

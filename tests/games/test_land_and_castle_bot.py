@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from arena.v1 import referee_pb2 as pb
 from referee.games.land_and_castle import LandAndCastle
 from referee.server.inprocess import play
@@ -11,6 +13,7 @@ HeuristicBot = load_bot_class("land_and_castle_heuristic", "HeuristicBot")
 RandomBot = load_bot_class("random", "RandomBot")
 
 
+@pytest.mark.bot_strength
 def test_heuristic_wins_at_least_65_percent_against_random() -> None:
     wins = 0
     for seed in range(200):
