@@ -6,8 +6,14 @@ PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[dev]'
+# Installed once per change of pyproject.toml (the install is editable: the code itself needs no new install).
+# test.sh runs this after .ci/run did: a second pip run cost 7 s of asking the index what was there already.
+stamp=.venv/.arena-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e '.[dev]'
+  touch "$stamp"
+fi
 
 # The TypeScript SDK and its sample bots (sdk/typescript, docs/typescript.md), where Node.js is installed:
 # its packages from package-lock.json, then tsc into sdk/typescript/dist and the bots bundled.
