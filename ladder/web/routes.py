@@ -167,8 +167,9 @@ def pages_router() -> APIRouter:
                 # Names that differ only in case are one bot's (submissions refuse a second): /bots/RANDOM is random's page.
                 # Relative, as the address was asked: behind a proxy an absolute one could name the wrong scheme.
                 held = bots_alike(db, name)
-                if held:
-                    return RedirectResponse(f"/bots/{held[0]}", status_code=HTTPStatus.MOVED_PERMANENTLY)
+                if held:  # the query goes along (a link's own parameters are the linker's business)
+                    query = f"?{request.url.query}" if request.url.query else ""
+                    return RedirectResponse(f"/bots/{held[0]}{query}", status_code=HTTPStatus.MOVED_PERMANENTLY)
                 return not_found(f"There is no bot {name!r}.")
         return render("bot.html", f"{name} · Arena ladder", {"bot": name}, ("chart.js", "bot.js"))
 

@@ -400,6 +400,8 @@ def test_a_bot_page_asked_in_another_case_is_sent_to_the_bots_own(rows: Rows) ->
     """Submissions hold names that differ only in case for one bot's, but /bots/ONE was a page not found."""
     moved = rows.client.get("/bots/ONE", follow_redirects=False)
     assert moved.status_code == 301 and moved.headers["location"] == "/bots/one"
+    asked = rows.client.get("/bots/ONE?from=news&x=%26", follow_redirects=False)
+    assert asked.status_code == 301 and asked.headers["location"] == "/bots/one?from=news&x=%26"
     assert rows.client.get("/bots/oNe").url.path == "/bots/one"
     for missing in ("/bots/three", "/bots/ONE%00", "/bots/%C3%96NE"):  # no bot, and names no bot can have
         page = rows.client.get(missing, follow_redirects=False)
