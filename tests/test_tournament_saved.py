@@ -138,6 +138,22 @@ def test_another_tournaments_file_is_refused_and_left_as_it_was(tmp_path: Path) 
     assert save.read_bytes() == before
 
 
+def test_the_same_games_asked_for_in_other_words_go_on_from_the_file(tmp_path: Path) -> None:
+    """--games 3 of two bots plays 4 (whole duplicate deals, as its note says) and -o conquest_points=07 plays the
+    default 7: a resume asked for as --games 4 without -o is the same tournament, which was refused as another."""
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "3", "--seed", "3", "-o", "conquest_points=07", "--save", str(save))
+    kept = cut(save, 2)
+    again = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
+    assert without_ids(again)["results"] == without_ids(first)["results"] and len(again["results"]) == 4
+    assert {i for i, match in ids(again).items() if match == ids(first).get(i)} == kept
+    # Other games are still another tournament's, and said as they were asked for.
+    assert "options {'conquest_points': '07'} there, {'conquest_points': '5'} here" in refused(
+        tmp_path, GREEDY, RANDOM, "-n", "4", "--seed", "3", "-o", "conquest_points=5", "--save", str(save)
+    )
+    assert "games 3 there, 6 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "6", "--seed", "3", "--save", str(save))
+
+
 def test_a_bot_whose_files_changed_since_is_another_bot(tmp_path: Path) -> None:
     bot = tmp_path / "mine"
     shutil.copytree(RANDOM, bot, ignore=shutil.ignore_patterns("__pycache__"))

@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from referee.core.game import shown
+from referee.core.game import OptionError, shown
+from referee.games.registry import GAMES
 from referee.server.manifest import BotManifest
-from referee.tournament.schedule import SEED_BOUNDS, ScheduledGame
+from referee.tournament.schedule import SEED_BOUNDS, ScheduledGame, deals_for
 
 FORMAT = "arena-tournament"
 VERSION = 1
@@ -86,7 +87,8 @@ def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
         k for k in set(saved) | set(wanted)
         if k != "bots" and (k in saved or k not in RECORDED_LATER) and (k in wanted or k not in SPRT_SETTINGS)
     )  # fmt: skip
-    out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in keys if saved.get(key) != wanted.get(key)]
+    same_there, same_here = as_played(saved), as_played(wanted)
+    out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in keys if same_there.get(key) != same_here.get(key)]
     there, here = saved.get("bots", []), wanted.get("bots", [])
     if len(there) != len(here):
         out.append(f"{len(there)} bots there, {len(here)} here")
@@ -95,6 +97,25 @@ def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
             out.append(f"bot {i + 1} is {a.get('name')} {a.get('version')} there, {b['name']} {b['version']} here")
         elif a.get("files") != b["files"]:
             out.append(f"bot {i + 1} ({b['name']}): its files changed since")
+    return out
+
+
+def as_played(settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` as the games are played: options with their defaults and parsed (``-o rounds=03`` plays as
+    ``rounds=3``, and as no ``-o`` where 3 is the default), and games rounded up to whole deals (``--games 3`` of two
+    bots plays 4). Two headers alike here name the same games, however the command was typed."""
+    out = dict(settings)
+    cls = GAMES.get(str(out.get("game")))
+    options = out.get("options")
+    if cls is not None and isinstance(options, dict):
+        try:
+            out["options"] = cls.spec.resolve_options(options)
+        except OptionError:  # a header edited by hand: compared as written
+            pass
+    games, players = out.get("games"), out.get("players")
+    if isinstance(games, int) and isinstance(players, int) and games > 0 and players > 0 and out.get("format") != "swiss":
+        per = 2 if out.get("format") == "sprt" else players
+        out["games"] = deals_for(games, per) * per
     return out
 
 
