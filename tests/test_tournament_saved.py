@@ -129,7 +129,6 @@ def test_another_tournaments_file_is_refused_and_left_as_it_was(tmp_path: Path) 
     tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save))
     before = save.read_bytes()
     assert "seed 3 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "4", "--save", str(save))
-    assert "games 2 there, 4 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
     assert "bot 1 is gw-greedy 1.0.0 there, random 1.0.0 here" in refused(tmp_path, RANDOM, GREEDY, "-n", "2", "--seed", "3", "--save", str(save))
     assert "format 'round-robin' there, 'sprt' here" in refused(tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--sprt", "--save", str(save))
     # another clock plays other games: its timeouts and forfeits are not this tournament's
@@ -151,7 +150,22 @@ def test_the_same_games_asked_for_in_other_words_go_on_from_the_file(tmp_path: P
     assert "options {'conquest_points': '07'} there, {'conquest_points': '5'} here" in refused(
         tmp_path, GREEDY, RANDOM, "-n", "4", "--seed", "3", "-o", "conquest_points=5", "--save", str(save)
     )
-    assert "games 3 there, 6 here" in refused(tmp_path, GREEDY, RANDOM, "-n", "6", "--seed", "3", "--save", str(save))
+
+
+def test_a_saved_tournament_goes_on_with_more_games_but_not_fewer(tmp_path: Path) -> None:
+    """Run again with a larger --games, a finished tournament plays only the games it lacks (every schedule for more
+    games begins with the one for fewer), and ends as a run of that many from the start. Fewer is refused: a command
+    without its --games would report two of the file's games as the tournament."""
+    save = tmp_path / "games.jsonl"
+    first = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save))
+    longer = tournament(tmp_path, "generals-war", GREEDY, RANDOM, "-n", "8", "--seed", "3", "--save", str(save))
+    assert len(longer["results"]) == 8 and {i: ids(longer)[i] for i in range(4)} == ids(first)
+    fresh = tournament(tmp_path / "fresh", "generals-war", GREEDY, RANDOM, "-n", "8", "--seed", "3")
+    assert without_ids(longer)["results"] == without_ids(fresh)["results"]
+    assert longer["standings"] == fresh["standings"]
+    assert "games 4 there, 2 here (it may go on with more games, not fewer)" in refused(
+        tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save)
+    )
 
 
 def test_a_bot_whose_files_changed_since_is_another_bot(tmp_path: Path) -> None:

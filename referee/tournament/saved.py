@@ -88,7 +88,11 @@ def differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
         if k != "bots" and (k in saved or k not in RECORDED_LATER) and (k in wanted or k not in SPRT_SETTINGS)
     )  # fmt: skip
     same_there, same_here = as_played(saved), as_played(wanted)
-    out = [f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" for key in keys if same_there.get(key) != same_here.get(key)]
+    longer = extends(same_there, same_here)
+    out = [
+        f"{key} {saved.get(key)!r} there, {wanted.get(key)!r} here" + (" (it may go on with more games, not fewer)" if key == "games" else "")
+        for key in keys if same_there.get(key) != same_here.get(key) and not (key == "games" and longer)
+    ]  # fmt: skip
     there, here = saved.get("bots", []), wanted.get("bots", [])
     if len(there) != len(here):
         out.append(f"{len(there)} bots there, {len(here)} here")
@@ -117,6 +121,15 @@ def as_played(settings: dict[str, Any]) -> dict[str, Any]:
         per = 2 if out.get("format") == "sprt" else players
         out["games"] = deals_for(games, per) * per
     return out
+
+
+def extends(saved: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """``wanted`` (as played) is ``saved``'s tournament with as many games or more. Every format's schedule for more
+    games begins with the one for fewer (round after round, pair after pair; a swiss round is paired from the rounds
+    before it), so the file's games are the first of the longer run's. Fewer is refused: a command that left out
+    --games would otherwise report a few of the file's games as if they were the tournament."""
+    there, here = saved.get("games"), wanted.get("games")
+    return isinstance(there, int) and isinstance(here, int) and here >= there
 
 
 def read_header(path: Path) -> dict[str, Any] | None:
