@@ -115,7 +115,7 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-from arena.cli.verdicts import verdict_line
+from arena.cli.verdicts import verdicts_line
 from referee.games.registry import game_class
 from referee.server.inprocess import play
 from referee.server.runner import MatchSetup, run_local_match
@@ -142,7 +142,7 @@ def test_it_plays_whole_games_without_a_penalty() -> None:
         record = play(game, [bot_class()(seed * 10 + seat) for seat in range(SEATS)])
         assert record.game.is_over()
         for s in record.result.seats:  # the verdicts as `arena match` words them
-            assert not s.verdicts, f"seed {seed}, seat {s.seat}: " + "; ".join(verdict_line(verdict_json(v)) for v in s.verdicts[:3])
+            assert not s.verdicts, f"seed {seed}, seat {s.seat}: " + verdicts_line([verdict_json(v) for v in s.verdicts])
 
 
 def test_it_plays_a_match_as_arena_match_runs_it(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from arena.cli import ladder_admin, ladder_bot  # noqa: F401  (their commands jo
 from arena.cli import bot_check  # noqa: F401  (its command joins bot_app)
 from arena.cli.replay import listen_or_exit
 from arena.cli.stale import warn_stale
-from arena.cli.verdicts import last_words, verdict_cell, verdict_line
+from arena.cli.verdicts import last_words, verdict_cell, verdicts_line
 from referee.core.game import OptionError
 from referee.games.registry import GAMES
 from referee.server.manifest import ManifestError, check_built
@@ -306,12 +306,11 @@ def play(
 
 def verdict_note(seat: dict[str, Any]) -> str:
     """Why a seat drew verdicts, and which of the many logs is its own: the table gives only kinds."""
-    first, more = seat["verdicts"][0], len(seat["verdicts"]) - 1
+    first = seat["verdicts"][0]
     status = "forfeited" if seat["forfeited"] else "drew verdicts"
-    others = f" (and {more} more verdict{'s' * (more > 1)})" if more else ""
     words = last_words(Path(seat["log"])) if first["kind"] == "CRASH" else None
     said = f"\n  its last words: {words}" if words else ""
-    return f"seat {seat['seat']} ({seat['bot']}) {status}: {verdict_line(first)}{others}{said}\n  log: {seat['log']}"
+    return f"seat {seat['seat']} ({seat['bot']}) {status}: {verdicts_line(seat['verdicts'])}{said}\n  log: {seat['log']}"
 
 
 sandbox_app = typer.Typer(help="The Docker sandbox for untrusted bots.", no_args_is_help=True)

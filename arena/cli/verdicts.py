@@ -18,6 +18,14 @@ def verdict_line(verdict: dict[str, Any]) -> str:
     return f"{verdict_text(verdict['kind'])} at decision {verdict['decision']}: {printable(str(verdict['detail']))}"
 
 
+def verdicts_line(verdicts: list[dict[str, Any]]) -> str:
+    """``illegal action at decision 2: card 99 may not be chosen now (and 14 more verdicts)``: the first of a seat's
+    verdicts (their JSON) in words and how many followed, as `arena match` and a kit's test say them (a bot refused
+    again and again drew the same verdict each time: listed, the one reason filled the line)."""
+    more = len(verdicts) - 1
+    return verdict_line(verdicts[0]) + (f" (and {more} more verdict{'s' * (more > 1)})" if more else "")
+
+
 def verdict_cell(verdicts: list[dict[str, Any]]) -> str:
     """``illegal action@4 ×20, timeout@6, forfeit@6``: a seat's verdicts (their JSON) for a table's cell, a run of one
     kind at one decision counted once, so that a bot refused 20 times a decision is not a column of 80 lines."""
