@@ -356,3 +356,15 @@ def test_the_guides_own_ladder_takes_a_kit_and_rates_it(tmp_path: Path) -> None:
         assert standings.returncode == 0 and "my-bot" in standings.stdout, standings.stdout + standings.stderr
     finally:
         stop_if_running(serve)
+
+
+def test_a_kit_made_by_an_arena_off_the_path_says_where_its_commands_are(tmp_path: Path) -> None:
+    """Made with .venv/bin/arena, a kit printed `pytest my-bot` and `arena match ...`: the shell's pytest, another
+    Python's, failed to import the kit's test, and arena was not found. It now names the folder that has them both."""
+    here = Path(sys.executable).parent
+    away = runner.invoke(app, ["bot", "new", "a", "--game", "glory", "--dir", str(tmp_path / "a")], env={"PATH": str(tmp_path)})
+    assert away.exit_code == 0, away.output
+    assert f"pytest and arena below are those in {here}, which your shell does not find first: export PATH={here}:$PATH" in away.stdout.split("try it:")[0], away.stdout
+    on_path = runner.invoke(app, ["bot", "new", "b", "--game", "glory", "--dir", str(tmp_path / "b")], env={"PATH": str(here)})
+    assert on_path.exit_code == 0, on_path.output
+    assert "export PATH" not in on_path.stdout, on_path.stdout

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -489,6 +491,18 @@ def empty(directory: Path) -> None:
             child.unlink(missing_ok=True)
 
 
+def not_on_path(tools: list[str]) -> Path | None:
+    """The folder of this environment's ``tools`` when the shell finds other ones, or none, under their bare names:
+    arena run as ``.venv/bin/arena`` printed ``pytest my-bot``, and the shell's pytest, another Python's, failed to
+    import the kit's test (no arena package there) while ``arena match`` was not found at all."""
+    here = Path(sys.executable).parent
+    for tool in tools:
+        own, found = here / tool, shutil.which(tool)
+        if own.is_file() and (found is None or not os.path.samefile(found, own)):
+            return here
+    return None
+
+
 @bot_app.command("new")
 def new(
     name: Annotated[str, typer.Argument(help="The bot's name: letters, digits, '_', '.', '-'.")],
@@ -507,6 +521,12 @@ def new(
     console.print(f"made {lang} bot [bold]{escape(name)}[/] for {game} in {escape(str(where))}/:", soft_wrap=True)
     for path in written:
         console.print(f"  {path.relative_to(where)}", soft_wrap=True, markup=False)
+    tools = ["pytest", "arena"] if lang == "python" else ["arena"]
+    elsewhere = not_on_path(tools)
+    if elsewhere is not None:
+        which = "are those" if len(tools) > 1 else "is the one"
+        said = f"{' and '.join(tools)} below {which} in {elsewhere}, which your shell does not find first"
+        console.print(f"{said}: export PATH={shlex.quote(str(elsewhere))}:$PATH", soft_wrap=True, markup=False)
     console.print("try it:")
     typed = shlex.quote(str(where))  # a folder with a space in its name, as a shell takes it
     if lang == "typescript":
