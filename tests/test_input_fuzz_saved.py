@@ -69,9 +69,24 @@ def test_an_edited_header_is_this_tournament_or_refused_and_the_file_left_as_it_
         path.write_bytes(content)
         got = opened(path)
         assert path.read_bytes() == content
-    if not isinstance(got, SavedGamesError):  # a value changed to one equal to it (1.0 for 1)
-        assert header["tournament"] == TOURNAMENT and header["version"] == VERSION
+    if not isinstance(got, SavedGamesError):  # a value changed to one equal to it (1.0 for 1), or games to 1
+        # Games 1 of two players is played as one whole deal, this tournament's 2 (and a file of fewer games is one a
+        # longer run goes on from): nothing else edited is this tournament.
+        rest = {k: v for k, v in header["tournament"].items() if k != "games"}
+        assert rest == {k: v for k, v in TOURNAMENT.items() if k != "games"} and header["version"] == VERSION
+        assert header["tournament"]["games"] in (1, 2) and type(header["tournament"]["games"]) is not bool
         assert got.get(SCHEDULE[0]) == game_line(SCHEDULE[0])
+
+
+@pytest.mark.parametrize("games,taken", [(1, True), (2, True), (0, False), (-2, False), (True, False), (3, False), ("2", False)])
+def test_a_header_of_fewer_games_is_gone_on_from_and_one_of_junk_or_more_games_refused(games: Any, taken: bool) -> None:
+    """This run is of 2 games: a file of 1 (played as one whole deal: 2) is its own, one of more games than it plays
+    is refused, and so is a count no command gives (none, below none, a flag, a text)."""
+    header = {"format": FORMAT, "version": VERSION, "tournament": {**TOURNAMENT, "games": games}}
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "games.jsonl"
+        path.write_text(json.dumps(header) + "\n")
+        assert isinstance(opened(path), SavedGames) == taken
 
 
 @FUZZ

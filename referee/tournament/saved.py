@@ -117,7 +117,7 @@ def as_played(settings: dict[str, Any]) -> dict[str, Any]:
         except OptionError:  # a header edited by hand: compared as written
             pass
     games, players = out.get("games"), out.get("players")
-    if isinstance(games, int) and isinstance(players, int) and games > 0 and players > 0 and out.get("format") != "swiss":
+    if type(games) is int and type(players) is int and games > 0 and players > 0 and out.get("format") != "swiss":
         per = 2 if out.get("format") == "sprt" else players
         out["games"] = deals_for(games, per) * per
     return out
@@ -129,7 +129,7 @@ def extends(saved: dict[str, Any], wanted: dict[str, Any]) -> bool:
     before it), so the file's games are the first of the longer run's. Fewer is refused: a command that left out
     --games would otherwise report a few of the file's games as if they were the tournament."""
     there, here = saved.get("games"), wanted.get("games")
-    return isinstance(there, int) and isinstance(here, int) and here >= there
+    return type(there) is int and type(here) is int and 0 < there <= here  # not a bool, nor none at all: a header edited
 
 
 def read_header(path: Path) -> dict[str, Any] | None:
