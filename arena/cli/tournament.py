@@ -25,7 +25,7 @@ from referee.core.game import OptionError, shown
 from referee.server.manifest import ManifestError
 from referee.server.seeds import draw_seed
 from referee.server.words import verdict_text
-from referee.tournament.schedule import FORMATS, deals_for
+from referee.tournament.schedule import FORMATS, games_played
 from referee.tournament.elo import EloEstimate, estimate, first_over_second
 from referee.tournament.sprt import MODELS, PENTANOMIAL, Sprt, score_to_elo
 
@@ -177,11 +177,9 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         if save is not None:
             check_file(save, "--save")  # found unwritable after the first game, it stopped the tournament with a traceback
 
-    per = 2 if sprt else players
-    if fmt != "swiss" or sprt:
-        rounded = deals_for(games, per) * per
-        if rounded != games:
-            err.print(f"note: --games {games} rounded up to {rounded}: whole duplicate deals of {per} games")
+    rounded = games_played("sprt" if sprt else fmt, games, players)
+    if rounded != games:
+        err.print(f"note: --games {games} rounded up to {rounded}: whole duplicate deals of {2 if sprt else players} games")
     total = planned_games(config, sprt=sprt)
     label = f"{'sprt' if sprt else fmt} · {GAMES[game].spec.name}"
     progress, bar = progress_bar(err, disable=as_json or not err.is_terminal)  # into a file or a pipe: it left a blank line

@@ -20,7 +20,7 @@ from typing import IO, Any
 from referee.core.game import OptionError, shown
 from referee.games.registry import GAMES
 from referee.server.manifest import BotManifest
-from referee.tournament.schedule import SEED_BOUNDS, ScheduledGame, deals_for
+from referee.tournament.schedule import SEED_BOUNDS, ScheduledGame, games_played
 
 FORMAT = "arena-tournament"
 VERSION = 1
@@ -117,9 +117,8 @@ def as_played(settings: dict[str, Any]) -> dict[str, Any]:
         except OptionError:  # a header edited by hand: compared as written
             pass
     games, players = out.get("games"), out.get("players")
-    if type(games) is int and type(players) is int and games > 0 and players > 0 and out.get("format") != "swiss":
-        per = 2 if out.get("format") == "sprt" else players
-        out["games"] = deals_for(games, per) * per
+    if type(games) is int and type(players) is int and games > 0 and players > 0:
+        out["games"] = games_played(str(out.get("format")), games, players)
     return out
 
 

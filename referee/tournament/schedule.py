@@ -77,6 +77,15 @@ def deals_for(games: int, players: int) -> int:
     return max(1, -(-games // players))
 
 
+def games_played(fmt: str, games: int, players: int) -> int:
+    """The games per table ``--games`` plays in format ``fmt`` ("sprt" for an SPRT, whose tables are pairs): whole
+    duplicate deals, rounded up, but in a swiss tournament, whose ``games`` are rounds."""
+    if fmt == "swiss":
+        return games
+    per = 2 if fmt == "sprt" else players
+    return deals_for(games, per) * per
+
+
 def round_robin_tables(num_bots: int, players: int) -> list[tuple[int, ...]]:
     """Every combination of ``players`` bots (every pair, for two players)."""
     return list(combinations(range(num_bots), players))
