@@ -76,7 +76,7 @@ def test_what_is_not_an_action_is_explained_and_asked_again(tmp_path: Path) -> N
     assert "you resigned: the seat forfeits" in out
     assert "seat 1 (you) forfeited" in out  # the referee treats the seat as a bot that left
     verdicts = json.loads((tmp_path / "r.json").read_text())["seats"][1]["verdicts"]
-    assert [(v["kind"], v["detail"]) for v in verdicts][:1] == [("CRASH", "the player at the keyboard resigned (you resigned)")]
+    assert [(v["kind"], v["detail"]) for v in verdicts][:1] == [("RESIGNED", "the player at the keyboard resigned (you resigned)")]
 
 
 def test_a_refused_action_is_asked_again_not_a_strike(tmp_path: Path) -> None:

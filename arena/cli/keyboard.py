@@ -289,6 +289,7 @@ class ThreadHandle:
         self.loop = asyncio.get_running_loop()
         self.done: asyncio.Future[int] = self.loop.create_future()
         self.why_ended = ""  # the verdict's detail when the seat ends before the match (launchers.why_ended): no process exited
+        self.resigned = False  # the player resigned: a RESIGNED verdict, not a CRASH (launchers.resigned)
         address = f"unix:{Path(spec.seat_dir) / 'referee.sock'}"
         threading.Thread(target=self._play, args=(address, spec.env["ARENA_MATCH_ID"], spec.env["ARENA_TOKEN"]), daemon=True, name="keyboard").start()
 
@@ -305,6 +306,7 @@ class ThreadHandle:
             code = 0
         except Resigned as exc:
             self.why_ended = f"the player at the keyboard resigned ({exc})"
+            self.resigned = True
             player.say(f"{exc}: the seat forfeits")
         except Stopped:
             pass

@@ -43,9 +43,11 @@ class VerdictKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MALFORMED: _ClassVar[VerdictKind]
     """The bot sent a malformed message (a MALFORMED_ACTION or MESSAGE_TOO_LARGE error)."""
     FORFEIT: _ClassVar[VerdictKind]
-    """The seat passed the strike limit, its process ended, or it never connected: it forfeited and ranks last."""
+    """The seat passed the strike limit, its process ended, it never connected, or it resigned: it forfeited and ranks last."""
     NO_SHOW: _ClassVar[VerdictKind]
     """The bot never connected in its time to connect (the detail names the refusal of its last hello, if any)."""
+    RESIGNED: _ClassVar[VerdictKind]
+    """The seat's player resigned: a person playing at the keyboard (`arena play`) typed q or ended the input. No bot is given this verdict: the protocol has no message to resign, and a bot that leaves is a CRASH or DISCONNECT."""
 ERROR_CODE_UNSPECIFIED: ErrorCode
 STALE_REQUEST: ErrorCode
 MALFORMED_ACTION: ErrorCode
@@ -59,6 +61,7 @@ ILLEGAL_ACTION: VerdictKind
 MALFORMED: VerdictKind
 FORFEIT: VerdictKind
 NO_SHOW: VerdictKind
+RESIGNED: VerdictKind
 
 class BotMessage(_message.Message):
     """Everything a bot sends."""

@@ -66,6 +66,12 @@ def why_ended(handle: BotHandle, code: int) -> str:
     return str(getattr(handle, "why_ended", "")) or f"the bot's process exited with code {code}"
 
 
+def resigned(handle: BotHandle) -> bool:
+    """Whether the seat ended because its player resigned (``resigned``: the keyboard's seat of `arena play`): a
+    RESIGNED verdict, not a CRASH."""
+    return bool(getattr(handle, "resigned", False))
+
+
 class Launcher(Protocol):
     name: str
 

@@ -32,7 +32,7 @@ from referee.core.game import OptionError
 from referee.games.registry import GAMES, game_class
 from referee.server.cancelling import finish
 from referee.server.launchers import (
-    BotHandle, EngineUnavailable, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, why_ended,
+    BotHandle, EngineUnavailable, Launcher, LaunchError, LaunchSpec, ProcessHandle, ProcessLauncher, copy_failure, resigned, why_ended,
 )
 from referee.server.manifest import BotManifest, load_manifest
 from referee.server.seeds import bot_seed
@@ -238,7 +238,7 @@ class BotPool:
         if r in self.idle:
             self.idle.remove(r)
         if r.session is not None and not r.session.finished:
-            r.session.process_ended(r.seat, why_ended(r.handle, code), code=code)
+            r.session.process_ended(r.seat, why_ended(r.handle, code), code=code, resigned=resigned(r.handle))
         if r.session is None:  # between matches: its socket serves nobody any more (during one, the match's end stops it)
             await self._stop_server(r)
             self._forget(r)
@@ -452,4 +452,4 @@ async def _start_and_watch(
     handles[spec.seat] = handle
     code = await handle.wait()
     if not session.finished:
-        session.process_ended(spec.seat, why_ended(handle, code), code=code)
+        session.process_ended(spec.seat, why_ended(handle, code), code=code, resigned=resigned(handle))

@@ -276,9 +276,9 @@ class MatchSession:
         link.send(pb.RefereeMessage(error=pb.ProtocolError(code=code, message=detail)))  # type: ignore[arg-type]
         self._submit(("malformed", seat, detail))
 
-    def process_ended(self, seat: int, detail: str, started: bool = True, code: int | None = None) -> None:
+    def process_ended(self, seat: int, detail: str, started: bool = True, code: int | None = None, resigned: bool = False) -> None:
         """The bot process of ``seat`` has exited (reported by the runner, with its exit ``code`` when it has one);
-        ``started`` False: it never ran.
+        ``started`` False: it never ran; ``resigned``: its player resigned (a RESIGNED verdict, not a CRASH).
 
         A process that ran but never connected is told apart, with what its code most likely means
         (NEVER_CONNECTED): "exited with code 0" alone reads as a clean end, 127 as nothing at all.
@@ -288,7 +288,7 @@ class MatchSession:
             detail += " before it connected to the referee" + (self._never_connected(s) or NEVER_CONNECTED.get(code, ""))
         self.seats[seat].gone = True
         self._check_ready()
-        self._submit(("ended", seat, detail))
+        self._submit(("resigned" if resigned else "ended", seat, detail))
 
     # --- the match loop -----------------------------------------------------------
 
@@ -507,13 +507,13 @@ class MatchSession:
             s.outbox = []
             if s.pending is not None:
                 self._send_request(s)
-        elif kind == "ended":
+        elif kind in ("ended", "resigned"):
             if s.link is not None:
                 s.link.close()
                 s.link = None
             if not self.finished and s.forfeited_at is None:
-                self._verdict(s, V.CRASH, payload)
-                self._forfeit(s, "the bot's process ended")
+                self._verdict(s, V.RESIGNED if kind == "resigned" else V.CRASH, payload)
+                self._forfeit(s, "resigned" if kind == "resigned" else "the bot's process ended")
         elif kind == "message":
             link, msg = payload
             if link is s.link:

@@ -5370,7 +5370,8 @@ export const descriptor: Record<string, unknown> = {
         "ILLEGAL_ACTION": 4,
         "MALFORMED": 5,
         "FORFEIT": 6,
-        "NO_SHOW": 7
+        "NO_SHOW": 7,
+        "RESIGNED": 8
        }
       },
       "Verdict": {

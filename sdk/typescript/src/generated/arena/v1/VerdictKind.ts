@@ -32,13 +32,18 @@ export const VerdictKind = {
    */
   MALFORMED: 5,
   /**
-   * The seat passed the strike limit, its process ended, or it never connected: it forfeited and ranks last.
+   * The seat passed the strike limit, its process ended, it never connected, or it resigned: it forfeited and ranks last.
    */
   FORFEIT: 6,
   /**
    * The bot never connected in its time to connect (the detail names the refusal of its last hello, if any).
    */
   NO_SHOW: 7,
+  /**
+   * The seat's player resigned: a person playing at the keyboard (`arena play`) typed q or ended the input. No bot
+   * is given this verdict: the protocol has no message to resign, and a bot that leaves is a CRASH or DISCONNECT.
+   */
+  RESIGNED: 8,
 } as const;
 
 /**
@@ -78,7 +83,7 @@ export type VerdictKind =
   | 'MALFORMED'
   | 5
   /**
-   * The seat passed the strike limit, its process ended, or it never connected: it forfeited and ranks last.
+   * The seat passed the strike limit, its process ended, it never connected, or it resigned: it forfeited and ranks last.
    */
   | 'FORFEIT'
   | 6
@@ -87,6 +92,12 @@ export type VerdictKind =
    */
   | 'NO_SHOW'
   | 7
+  /**
+   * The seat's player resigned: a person playing at the keyboard (`arena play`) typed q or ended the input. No bot
+   * is given this verdict: the protocol has no message to resign, and a bot that leaves is a CRASH or DISCONNECT.
+   */
+  | 'RESIGNED'
+  | 8
 
 /**
  * Why a seat was penalised.
