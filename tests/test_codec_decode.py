@@ -55,6 +55,20 @@ def test_an_action_of_no_kind_is_malformed_and_told_its_kinds() -> None:
     assert str(told.value).endswith("set one of place_castle, place_general, swap_card, attack, defend, control, capture")
 
 
+def test_fields_the_referees_proto_does_not_define_are_named_where_an_action_reads_empty() -> None:
+    """A bot whose .proto files number a kind (or the game's field) otherwise than the referee's sent what its library
+    set, and was told "has no kind set" or "got none" alone: the field numbers the referee could not read are named."""
+    with pytest.raises(CodecError) as told:
+        CODEC.decode_action(pb.Action(assassination=apb.Action.FromString(b"\xa0\x01\x01")))  # field 20, a varint
+    assert str(told.value).endswith(
+        "; it holds field 20, which arena.v1.assassination.Action does not define (or not with the wire type sent):"
+        " are the bot's .proto files the referee's (proto/arena/v1/)?"
+    )
+    with pytest.raises(CodecError) as told:
+        CODEC.decode_action(pb.Action.FromString(b"\x3a\x00\x40\x01"))  # fields 7 (a message) and 8
+    assert str(told.value).startswith("expected an action of assassination, got none; it holds fields 7, 8, which arena.v1.Action")
+
+
 def test_a_kind_that_is_not_among_the_games_actions_is_malformed() -> None:
     with pytest.raises(CodecError, match="unknown kind 'start_round'"):
         decode(apb.Action(start_round=apb.StartRound()), (MovePresident, TakeAction))

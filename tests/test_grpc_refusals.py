@@ -23,15 +23,25 @@ def referee() -> Iterator[Referee]:
 
 
 @pytest.mark.parametrize(
-    "first",
-    [pb.BotMessage(), pb.BotMessage(action=pb.ActionResponse(request_id=1))],
-    ids=["empty", "action"],
+    ("first", "said"),
+    [
+        (pb.BotMessage(), "an empty message"),
+        (pb.BotMessage(action=pb.ActionResponse(request_id=1)), "an action"),
+        (pb.BotMessage(give_up=pb.GiveUp(request_id=1)), "a give_up"),
+        # Field 9 is no BotMessage field, and field 1 (hello) sent as a number is not one either: a bot whose copy of
+        # referee.proto numbers its hello otherwise. "the first message must be hello" left it sure it had sent one.
+        (b"\x48\x01", "an empty message; it holds field 9, which arena.v1.BotMessage does not define"),
+        (b"\x08\x01", "an empty message; it holds field 1, which arena.v1.BotMessage does not define (or not with the wire type sent)"),
+    ],
+    ids=["empty", "action", "give_up", "unknown-field", "wrong-wire-type"],
 )
-def test_a_first_message_that_is_no_hello_is_refused_as_such(referee: Referee, first: pb.BotMessage) -> None:
-    """Not read as a hello with no match id (NOT_FOUND): the bot is told it must say hello first."""
-    refused = raw_stream(referee.address, [first.SerializeToString()])
+def test_a_first_message_that_is_no_hello_is_refused_saying_what_it_was(referee: Referee, first: pb.BotMessage | bytes, said: str) -> None:
+    """Not read as a hello with no match id (NOT_FOUND): the bot is told it must say hello first, and what came instead
+    (as the stream's other refusals of a missing hello begin "send hello first: ...", docs/protocol.md)."""
+    refused = raw_stream(referee.address, [first if isinstance(first, bytes) else first.SerializeToString()])
     assert isinstance(refused, grpc.RpcError), refused
-    assert (refused.code(), refused.details()) == (grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
+    assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert (refused.details() or "").startswith(f"send hello first: the first message was {said}"), refused.details()
 
 
 def test_bytes_that_are_no_bot_message_after_the_hello_are_answered_as_malformed(referee: Referee) -> None:

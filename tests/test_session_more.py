@@ -91,7 +91,8 @@ def test_a_second_hello_and_an_empty_message_are_told_what_was_expected() -> Non
     def muddled(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
         if msg.WhichOneof("msg") == "decision" and not sent:
             sent.append(msg.decision.request_id)
-            return [pb.BotMessage(hello=pb.Hello(match_id="m", token="t")), pb.BotMessage()] + inner(msg)
+            # The last: a message whose only field (11) is none of BotMessage's, from a bot's own copy of referee.proto.
+            return [pb.BotMessage(hello=pb.Hello(match_id="m", token="t")), pb.BotMessage(), pb.BotMessage.FromString(b"\x58\x01")] + inner(msg)
         return inner(msg)
 
     async def go() -> list[tuple[int, str]]:
@@ -105,6 +106,8 @@ def test_a_second_hello_and_an_empty_message_are_told_what_was_expected() -> Non
     assert asyncio.run(go()) == [
         (pb.UNEXPECTED_MESSAGE, "a second hello: this stream is the seat's already (send actions on it; to reconnect, open a new stream)"),
         (pb.UNEXPECTED_MESSAGE, "an empty message: set its action (or give_up)"),
+        (pb.UNEXPECTED_MESSAGE, "an empty message: set its action (or give_up); it holds field 11, which arena.v1.BotMessage does not"
+         " define (or not with the wire type sent): are the bot's .proto files the referee's (proto/arena/v1/)?"),
     ]
 
 
@@ -129,3 +132,27 @@ def test_a_malformed_actions_note_is_quoted_in_its_verdict_and_error() -> None:
     assert details == [quoted, "expected an action of generals_war, got none"], "a blank note is no note"
     assert [e.message for e in links[0].of("error") if e.code == pb.MALFORMED_ACTION] == details
     assert pb.MALFORMED in kinds(record, 0)
+
+
+def test_an_answer_whose_action_the_referees_proto_does_not_number_so_is_told_which_field_came() -> None:
+    """A bot whose copy of referee.proto numbers ActionResponse's action otherwise sent its action and was told "got
+    none": the field the referee could not read is named, and the .proto files are suspected."""
+    from tests.test_session import run_session
+
+    sent: list[int] = []
+    inner = driver_answers(4)
+
+    def renumbered(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and not sent:
+            sent.append(msg.decision.request_id)
+            answer = pb.ActionResponse.FromString(pb.ActionResponse(request_id=msg.decision.request_id).SerializeToString() + b"\x4a\x00")
+            return [pb.BotMessage(action=answer)] + inner(msg)
+        return inner(msg)
+
+    record, links = run_session([renumbered, driver_answers(5)], TimeControl(move_time_ms=300, time_bank_ms=0))
+    told = [e.message for e in links[0].of("error") if e.code == pb.MALFORMED_ACTION]
+    assert told == [
+        "expected an action of generals_war, got none; it holds field 9, which arena.v1.ActionResponse does not define"
+        " (or not with the wire type sent): are the bot's .proto files the referee's (proto/arena/v1/)?"
+    ]
+    assert [v.detail for v in record.seats[0].verdicts if v.kind == pb.MALFORMED] == told

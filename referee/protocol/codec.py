@@ -20,6 +20,7 @@ from typing import Any
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from arena.v1 import cards_pb2
 from referee.core.cards import rank_of, suit_of
@@ -153,11 +154,25 @@ def decode(msg: Message, types: tuple[type, ...]) -> Any:
     """The dataclass for union message ``msg``, chosen among ``types`` by the set ``kind``."""
     kind = msg.WhichOneof(ONEOF)
     if kind is None:
-        raise CodecError(_no_kind(msg.DESCRIPTOR))
+        raise CodecError(_no_kind(msg.DESCRIPTOR) + foreign_fields(msg))
     cls = _by_kind(types).get(kind)
     if cls is None:
         raise CodecError(f"unknown kind {kind!r}")
     return _build(cls, getattr(msg, kind))
+
+
+def foreign_fields(msg: Message) -> str:
+    """What ``msg`` held that its message type does not define, for the error that says it is empty or has no kind
+    set ("" when it held nothing else): a bot whose .proto files differ from the referee's (a field renumbered, an
+    older or a hand-written copy) sends fields the referee's parser keeps aside, and "an empty message" or "has no
+    kind set" alone told it to set what it believed it had set."""
+    held = UnknownFieldSet(msg)
+    numbers = sorted({held[i].field_number for i in range(len(held))})
+    if not numbers:
+        return ""
+    listed = ", ".join(map(str, numbers))
+    return (f"; it holds field{'s' if len(numbers) > 1 else ''} {listed}, which {msg.DESCRIPTOR.full_name} does not define"
+            " (or not with the wire type sent): are the bot's .proto files the referee's (proto/arena/v1/)?")
 
 
 @cache

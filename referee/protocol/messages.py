@@ -8,7 +8,7 @@ from google.protobuf import json_format
 
 from arena.v1 import referee_pb2 as pb
 from referee.core.game import Event, Game, OptionValue
-from referee.protocol.codec import CodecError, decode, encode
+from referee.protocol.codec import CodecError, decode, encode, foreign_fields
 from referee.protocol.jsondict import message_to_dict
 
 PROTOCOL_VERSION = 1
@@ -68,7 +68,8 @@ class GameCodec:
         """The game's action in ``msg``; CodecError when it is of another game or malformed."""
         which = msg.WhichOneof("game")
         if which != self.field:
-            raise CodecError(f"expected an action of {self.field}, got {f'one of {which}' if which else 'none'}")
+            got = f"one of {which}" if which else f"none{foreign_fields(msg)}"
+            raise CodecError(f"expected an action of {self.field}, got {got}")
         return decode(getattr(msg, self.field), self.game_cls.action_types)
 
     def action_to_json(self, action: Any) -> dict[str, Any]:

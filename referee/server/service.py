@@ -12,6 +12,7 @@ from grpc_reflection.v1alpha import reflection
 
 from arena.v1 import referee_pb2 as pb
 from arena.v1 import referee_pb2_grpc
+from referee.protocol.codec import foreign_fields
 from referee.server.session import AttachError, MatchSession
 
 HELLO_TIMEOUT_S = 10.0
@@ -150,8 +151,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         except DecodeError:
             await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the first message is not a BotMessage")
             return
-        if first.WhichOneof("msg") != "hello":
-            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, "the first message must be hello")
+        if (which := first.WhichOneof("msg")) != "hello":
+            got = f"{'an' if which == 'action' else 'a'} {which}" if which else f"an empty message{foreign_fields(first)}"
+            await self._refuse(context, grpc.StatusCode.INVALID_ARGUMENT, f"send hello first: the first message was {got}")
             return
         hello = first.hello
         if hello.protocol_version not in (0, 1):

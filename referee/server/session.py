@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from arena.v1 import referee_pb2 as pb
 from referee.core.game import Event, Game, IllegalAction, Result, ranks_from_scores
-from referee.protocol.codec import CodecError
+from referee.protocol.codec import CodecError, foreign_fields
 from referee.protocol.messages import PROTOCOL_VERSION, GameCodec, option_values
 
 V = pb.VerdictKind
@@ -528,7 +528,7 @@ class MatchSession:
                 self._give_up(s, msg.give_up.request_id)
                 return
             s.refused += 1
-            self._protocol_error(s, pb.UNEXPECTED_MESSAGE, UNEXPECTED.get(which, UNEXPECTED[None]))
+            self._protocol_error(s, pb.UNEXPECTED_MESSAGE, UNEXPECTED.get(which, UNEXPECTED[None]) + foreign_fields(msg))
             return
         answer = msg.action
         if s.pending is None or answer.request_id != s.pending.request_id:
@@ -539,7 +539,8 @@ class MatchSession:
         except CodecError as exc:
             # The note is the bot's own words on this answer: an SDK that could not send the action says why there.
             note = " ".join(answer.note.split())[:NOTE_QUOTED]  # on one line, as every verdict
-            said = f"{exc}; the bot's note: {note}" if note else str(exc)
+            said = str(exc) if answer.HasField("action") else f"{exc}{foreign_fields(answer)}"
+            said = f"{said}; the bot's note: {note}" if note else said
             self._minor_verdict(s, V.MALFORMED, said)
             self._protocol_error(s, pb.MALFORMED_ACTION, said)
             return
