@@ -138,3 +138,18 @@ def test_the_javascript_example_of_the_guide_plays_a_match(tmp_path: Path) -> No
     assert played.record.game.is_over()
     assert not played.record.result.seats[0].verdicts, log[-3000:]
     assert not any(a.auto for a in played.record.actions if a.seat == 0), "the referee played for the example"
+
+
+def test_the_manifest_of_the_guide_is_one_the_referee_reads(tmp_path: Path) -> None:
+    """A bot author without an SDK found the manifest's keys only in docs/bots.md, the Python SDK's guide: the
+    protocol's guide now shows one, which must stay a manifest the referee takes, with a command it can find."""
+    from referee.server.manifest import load_manifest
+
+    example = re.search(r"## Starting\n.*?```toml\n(.*?)```", DOC, re.S)
+    assert example, "the guide's Starting section shows a bot.toml"
+    (tmp_path / "bot.toml").write_text(example.group(1))
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "bot").write_text("#!/bin/sh\n")
+    (tmp_path / "build" / "bot").chmod(0o755)
+    manifest = load_manifest(tmp_path)
+    assert manifest.language == "other" and set(manifest.games) <= set(GAMES)
