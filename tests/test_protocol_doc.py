@@ -153,3 +153,22 @@ def test_the_manifest_of_the_guide_is_one_the_referee_reads(tmp_path: Path) -> N
     (tmp_path / "build" / "bot").chmod(0o755)
     manifest = load_manifest(tmp_path)
     assert manifest.language == "other" and set(manifest.games) <= set(GAMES)
+
+
+def test_the_default_actions_the_guide_cites_are_each_games_ruling_on_it() -> None:
+    """The guide said "the game's default action is played" with no word of what it is: it now cites each game's
+    ruling, which must exist and be the one on the default action, one per game."""
+    timing = " ".join(DOC.split("## Timing", 1)[1].split("## ", 1)[0].split())
+    cited = re.search(r"each game's rulings tell which: ([A-Z]+-\d+(?:, [A-Z]+-\d+)*) in `docs/games/`", timing)
+    assert cited, "the Timing section cites the rulings on the default action"
+    rulings = {}
+    for page in (ROOT / "docs" / "games").glob("*.md"):
+        for number, text in re.findall(r"^([A-Z]+-\d+)\. (.*)$", page.read_text(), re.M):
+            rulings[number] = (page.stem, text)
+    games = set()
+    for number in cited.group(1).split(", "):
+        assert number in rulings, f"{number} is no ruling in docs/games/"
+        game, text = rulings[number]
+        assert "default action" in text, f"{number} ({game}) is not the ruling on the default action"
+        games.add(game)
+    assert games == set(GAMES), "one ruling per game"
