@@ -258,3 +258,27 @@ def test_a_stale_answer_is_told_why_its_request_is_not_pending_and_which_one_is(
     assert stale[2].startswith(f"request {first} is not pending: it was answered already; ") and stale[2].endswith(" pending now"), stale[2]
     assert stale[3].startswith(f"request {second} is not pending: the bot gave it up, and the game's default action was played for it (a strike); "), stale[3]
     assert len(stale) == 4
+
+
+def test_an_answer_naming_another_seats_request_plays_nothing_for_that_seat() -> None:
+    """docs/protocol.md: an answer always plays for the seat its stream's hello named; another seat's request id, at
+    the same decision (General's War asks both seats to reveal at once), is one never sent to this seat."""
+    answer = driver_answers(7)
+    asked: list[int] = []
+
+    def poaching(msg: pb.RefereeMessage) -> list[pb.BotMessage]:
+        if msg.WhichOneof("msg") == "decision" and not asked:
+            asked.append(msg.decision.request_id)
+            own = answer(msg)
+            theirs = pb.BotMessage()
+            theirs.CopyFrom(own[0])
+            theirs.action.request_id = msg.decision.request_id + 1
+            return [theirs] + own
+        return answer(msg)
+
+    record, links = run_session([poaching, driver_answers(8)], FAST)
+    assert record.game.is_over()
+    assert links[1].of("decision")[0].request_id == asked[0] + 1, "the id was seat 1's first request"
+    stale = [e.message for e in links[0].of("error") if e.code == pb.STALE_REQUEST]
+    assert stale == [f"request {asked[0] + 1} is not pending: no request of that id was sent to this seat; request {asked[0]} is pending now"]
+    assert links[1].of("error") == [] and kinds(record, 1) == [] and kinds(record, 0) == []
