@@ -21,9 +21,9 @@ class ErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     STALE_REQUEST: _ClassVar[ErrorCode]
     """The answer (or give_up) names a request that is not pending. The message says why (answered already, replaced by a later request, its time ran out, given up, closed by rejections, or never sent to this seat) and which request of the seat is pending now, if any. No verdict."""
     MALFORMED_ACTION: _ClassVar[ErrorCode]
-    """The answer carries no action, an action of no game or of another game, one with no kind set, or a value the action cannot hold (an enum number the game does not define, or an enum field left at its ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of the match's game whose kind does not fit the decision is an illegal move: a Rejection.)"""
+    """The answer carries no action, an action of no game or of another game, one with no kind set, or a value the action cannot hold (an enum number the game does not define, or an enum field left at its ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of the match's game whose kind does not fit the decision is an illegal move: a Rejection.) Where the action read as none or as having no kind set because the bot sent fields these files do not define (its copy of them numbers a field otherwise), the message names their numbers."""
     UNEXPECTED_MESSAGE: _ClassVar[ErrorCode]
-    """The bot sent a second Hello, an empty message or another message out of place. No verdict."""
+    """The bot sent a second Hello, an empty message or another message out of place. No verdict. A message empty but for fields these files do not define is told their numbers."""
     MESSAGE_TOO_LARGE: _ClassVar[ErrorCode]
     """The message was larger than the referee accepts (64 KiB); it was ignored. Adds a MALFORMED verdict."""
 

@@ -19,11 +19,14 @@ export const ErrorCode = {
    * The answer carries no action, an action of no game or of another game, one with no kind set, or a
    * value the action cannot hold (an enum number the game does not define, or an enum field left at its
    * ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
-   * the match's game whose kind does not fit the decision is an illegal move: a Rejection.)
+   * the match's game whose kind does not fit the decision is an illegal move: a Rejection.) Where the action
+   * read as none or as having no kind set because the bot sent fields these files do not define (its copy of
+   * them numbers a field otherwise), the message names their numbers.
    */
   MALFORMED_ACTION: 2,
   /**
-   * The bot sent a second Hello, an empty message or another message out of place. No verdict.
+   * The bot sent a second Hello, an empty message or another message out of place. No verdict. A message
+   * empty but for fields these files do not define is told their numbers.
    */
   UNEXPECTED_MESSAGE: 3,
   /**
@@ -52,12 +55,15 @@ export type ErrorCode =
    * The answer carries no action, an action of no game or of another game, one with no kind set, or a
    * value the action cannot hold (an enum number the game does not define, or an enum field left at its
    * ..._UNSPECIFIED 0); or the bytes were no BotMessage. Adds a MALFORMED verdict. (An action of
-   * the match's game whose kind does not fit the decision is an illegal move: a Rejection.)
+   * the match's game whose kind does not fit the decision is an illegal move: a Rejection.) Where the action
+   * read as none or as having no kind set because the bot sent fields these files do not define (its copy of
+   * them numbers a field otherwise), the message names their numbers.
    */
   | 'MALFORMED_ACTION'
   | 2
   /**
-   * The bot sent a second Hello, an empty message or another message out of place. No verdict.
+   * The bot sent a second Hello, an empty message or another message out of place. No verdict. A message
+   * empty but for fields these files do not define is told their numbers.
    */
   | 'UNEXPECTED_MESSAGE'
   | 3
