@@ -453,6 +453,7 @@ class LandAndCastle(Game[Action]):
         return [broadcast(LandCaptured(seat, land, card, new_general, discarded))] + self._after_claim(seat)
 
     def _after_claim(self, seat: int) -> list[Event]:
+        """A winning claim ends the game before the turn's draws (LC-27); otherwise the draws, then the turn limit or the next turn."""
         if all(o == seat for o in self.owner):
             return self._finish(seat, WinReason.DOMINANCE)  # (LC-16)
         if converted(self.lands, self.face_up):
