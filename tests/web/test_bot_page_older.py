@@ -53,3 +53,15 @@ def test_a_bots_page_lists_its_older_matches_when_asked_and_says_when_there_are_
     page.wait_for_function("n => document.querySelectorAll('#matches tbody tr').length === n", arg=PLAYED)
     assert listed(page) == list(range(PLAYED, 0, -1))  # each match once, the older ones after
     assert page.locator("#older-matches").count() == 0  # the last page was not full: nothing older
+
+
+def test_the_older_matches_button_takes_the_keyboards_focus_to_the_first_older_match(page: Page, url: str) -> None:
+    """Disabled while the next page loaded, the button dropped the focus to the page's body: the keyboard's user had to
+    tab again from the top of the page. It goes on to the first of the older matches."""
+    page.goto(f"{url}/bots/two")
+    page.wait_for_selector("body[data-ready='1']")
+    page.focus("#older-matches")
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => document.querySelectorAll('#matches tbody tr').length === n", arg=PLAYED)
+    focused = page.evaluate("(() => { const e = document.activeElement; const row = e.closest('tr'); return [e.getAttribute('href'), row && row.dataset.match]; })()")
+    assert focused == [f"/matches/{PLAYED - 25}", str(PLAYED - 25)], "on the first of the older matches"

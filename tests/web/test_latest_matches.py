@@ -318,3 +318,33 @@ def test_the_games_come_at_the_next_poll_when_the_ladder_could_not_list_them_at_
     page.clock.run_for(15_000)
     polls(page, 7, 3)
     assert top_three(page) == ["ace", "bee", "cat"]
+
+
+FOCUSED = "(() => { const e = document.activeElement; return [e.tagName, e.getAttribute('href'), e.isConnected]; })()"
+
+
+def test_a_redrawn_list_keeps_the_keyboards_focus_where_it_was(rows: Rows, page: Page) -> None:
+    """The front page redraws its latest matches every 5 s and its games every 15 s, a leaderboard its standings and
+    matches every 2 s, changed or not: a link tabbed to was taken away with them, the focus left on the page's body, and
+    Enter opened nothing."""
+    stop_the_clock(page, rows)
+    page.goto(rows.url)
+    polls(page, 1, 1)
+    match = rows.latest()[1]
+    page.focus(f"#recent tr[data-match='{match}'] a[href='/matches/{match}']")
+    page.clock.run_for(5_000)
+    polls(page, 2, 1)
+    assert page.evaluate(FOCUSED) == ["A", f"/matches/{match}", True]
+    page.focus(f".game-card[data-game='{OTHER}']")
+    page.clock.run_for(15_000)
+    polls(page, 5, 2)
+    assert page.evaluate(FOCUSED) == ["A", f"/games/{OTHER}", True]
+
+    page.goto(f"{rows.url}/games/{GAME}")
+    page.wait_for_selector("body[data-refreshes='1']")
+    page.focus("#standings tr[data-bot='bee'] a")
+    page.clock.run_for(2_000)
+    page.wait_for_selector("body[data-refreshes='2']")
+    assert page.evaluate(FOCUSED) == ["A", "/bots/bee", True]
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/bots/bee")

@@ -140,16 +140,24 @@
   function drawMatches() {
     const table = Arena.matchTable(listed, { showGame: gamesOf(detail).length > 1, highlight: name, extra: owner ? { title: "Log", cell: logCell } : null });
     const button = el("button", { type: "button", id: "older-matches" }, "Older matches");
+    /* Said unavailable while the page loads, not disabled: a disabled button drops the focus, and the keyboard's user
+       was left on the page's body, to tab again from the top of the page. The focus goes on to the first of the older
+       matches, where the reading goes on. */
     button.addEventListener("click", async () => {
-      button.disabled = true;
+      if (button.getAttribute("aria-disabled") === "true") return;
+      button.setAttribute("aria-disabled", "true");
+      const shown = listed.length;
       try {
         await loadMatches(true);
+        const first = document.querySelectorAll("#matches tbody tr")[shown];
+        const link = first && first.querySelector("a, button");
+        if (link && !document.activeElement.closest("#matches tbody")) link.focus();
       } catch (e) {
-        button.disabled = false;
+        button.removeAttribute("aria-disabled");
         button.textContent = `Older matches (failed: ${e.message}; again)`;
       }
     });
-    $("matches").replaceChildren(table, ...(older ? [el("p", {}, button)] : []));
+    Arena.redraw($("matches"), table, ...(older ? [el("p", {}, button)] : []));
   }
 
   function drawVersions() {

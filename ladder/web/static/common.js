@@ -192,6 +192,26 @@ const Arena = (() => {
     return el("table", { class: "data matches" }, el("thead", {}, head), el("tbody", {}, rows));
   }
 
+  /* `container`'s content replaced by `nodes`, the keyboard's focus kept: a link or button focused in it is focused
+     again in the new content (the same tag, address and id, in the same row, the nth such). The pages redraw their
+     lists every few seconds, changed or not (a leaderboard every 2 s): a keyboard's user who had tabbed to a bot was
+     left on the page's body, and Enter opened nothing. */
+  function redraw(container, ...nodes) {
+    const focused = document.activeElement;
+    const inside = focused instanceof HTMLElement && focused !== container && container.contains(focused);
+    const rowOf = (node) => {
+      const row = node.closest("[data-match], [data-bot], [data-game]");
+      return row && container.contains(row) ? [row.dataset.match, row.dataset.bot, row.dataset.game].join(" ") : null;
+    };
+    const key = inside ? [focused.tagName, focused.getAttribute("href"), focused.id, rowOf(focused)] : null;
+    const alike = (node) => key !== null && node.tagName === key[0] && node.getAttribute("href") === key[1] && node.id === key[2] && rowOf(node) === key[3];
+    const nth = inside ? [...container.querySelectorAll(focused.tagName)].filter(alike).indexOf(focused) : -1;
+    container.replaceChildren(...nodes);
+    if (nth < 0) return;
+    const again = [...container.querySelectorAll(key[0])].filter(alike)[nth];
+    if (again) again.focus({ preventScroll: true });
+  }
+
   async function fillNav() {
     const nav = document.getElementById("nav");
     if (!nav || document.body.dataset.local) return;
@@ -209,5 +229,5 @@ const Arena = (() => {
 
   document.addEventListener("DOMContentLoaded", fillNav);
 
-  return { UNPLAYED, el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, nameOf, seatResults, matchTable };
+  return { UNPLAYED, el, api, ApiError, num, when, ago, label, botLink, matchLink, verdictBadges, games, gameName, nameOf, seatResults, matchTable, redraw };
 })();

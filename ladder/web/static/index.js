@@ -48,14 +48,14 @@
         );
       })
     );
-    document.getElementById("games").replaceChildren(...cards);
+    Arena.redraw(document.getElementById("games"), ...cards);
     ended("games");
   }
 
   async function drawRecent() {
     try {
       const [matches] = await Promise.all([api("/api/matches?limit=10"), Arena.games()]); // the games' names
-      document.getElementById("recent").replaceChildren(Arena.matchTable(matches, { showGame: true }));
+      Arena.redraw(document.getElementById("recent"), Arena.matchTable(matches, { showGame: true }));
     } catch (e) {
       /* keep what is shown; the next poll tries again */
     }

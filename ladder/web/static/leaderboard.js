@@ -67,14 +67,14 @@
   async function refresh() {
     try {
       const [standings, recent] = await Promise.all([api(`/api/games/${game}/standings`), api(`/api/matches?game=${encodeURIComponent(game)}&limit=10`)]);
-      document.querySelector("#standings tbody").replaceChildren(...standings.map(row));
+      Arena.redraw(document.querySelector("#standings tbody"), ...standings.map(row));
       // No bot entered at all and bots entered but none rated yet read alike ("no rated bot yet"): each is told apart.
       document.getElementById("no-bot").hidden = standings.length > 0 || suspended.length > 0;
       document.getElementById("all-suspended").hidden = standings.length > 0 || !suspended.length;
       document.getElementById("empty").hidden = !standings.length || standings.some((r) => r.rank !== null);
       if (standings.length) document.getElementById("empty").textContent = unrated(standings.length);
       for (const r of standings) previous.set(r.bot, r.games);
-      document.getElementById("recent").replaceChildren(Arena.matchTable(recent));
+      Arena.redraw(document.getElementById("recent"), Arena.matchTable(recent));
       document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
       document.getElementById("live-status").classList.remove("stale");
       document.body.dataset.refreshes = String(Number(document.body.dataset.refreshes || 0) + 1);
