@@ -75,3 +75,29 @@ def test_a_panel_that_scrolls_sideways_takes_the_focus_and_scrolls_with_the_arro
         assert page.evaluate("document.body.dataset.step") == str(step)  # scrolled, not stepped
         page.set_viewport_size({"width": 1280, "height": 860})
         page.wait_for_function("() => !document.querySelector('#table .sub-panel[tabindex]')")
+
+
+#: The long piles of the table (more cards than drawn in a row: a summary, opened on a click), by where they are.
+LONG_PILES = "() => [...document.querySelectorAll('#table details.long-pile')].map((d) => [d.closest('[data-field]').dataset.field, d.open])"
+
+
+def test_a_long_pile_opened_stays_open_and_focused_as_the_replay_steps(page: Page, tmp_path: Path) -> None:
+    """A pile of more than 18 cards (the Assassination Game's movement hand) is folded under "49 cards": opened to be
+    followed step by step, it closed again at each step, and its summary lost the keyboard's focus."""
+    data = replay_data("assassination", 4, 1)
+    replay = tmp_path / "assassination.json"
+    replay.write_text(json.dumps(data))
+    with BackgroundServer(replay_app(replay)) as server:
+        page.goto(f"{server.url}#view=0&step=0")
+        page.wait_for_selector("body[data-step='0'][data-mode='0']")
+        assert page.evaluate(LONG_PILES), "no long pile at the deal"
+        pile = page.evaluate(LONG_PILES)[0][0]
+        page.focus(f"#table [data-field='{pile}'] details.long-pile > summary")
+        page.keyboard.press("Enter")
+        assert [pile, True] in page.evaluate(LONG_PILES)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector("body[data-step='1']")
+        assert [pile, True] in page.evaluate(LONG_PILES), "closed again by the step"
+        assert page.evaluate("document.activeElement.closest('[data-field]')?.dataset.field") == pile
+        page.keyboard.press("ArrowRight")  # the focus on the summary, the arrows still step
+        page.wait_for_selector("body[data-step='2']")

@@ -100,7 +100,29 @@
   function chips(key, list) {
     const row = el("span", { class: "chips" }, list.map(chip));
     if (list.length <= LONG_PILE) return row;
-    return el("details", { class: "long-pile" }, el("summary", {}, `${list.length} cards`), row);
+    return el("details", { class: "long-pile", dataset: { pile: key } }, el("summary", {}, `${list.length} cards`), row);
+  }
+
+  /* A long pile of the table by where it is: its seat's panel, its section and its field. */
+  function pileKey(details) {
+    const seat = details.closest("[data-seat]");
+    const section = details.closest(".sub-panel[data-field]");
+    return [seat ? seat.dataset.seat : "", section ? section.dataset.field : "", details.dataset.pile].join(" ");
+  }
+
+  /* The table drawn anew by `draw`, a long pile the spectator opened (a deck, the Assassination Game's movement hand)
+     open again and its summary focused again if it was: they closed at every step, and a pile followed step by step
+     was opened anew each time. */
+  function keepingPilesOpen(draw) {
+    const table = $("table");
+    const open = new Set([...table.querySelectorAll("details.long-pile[open]")].map(pileKey));
+    const focused = document.activeElement;
+    const focusedPile = focused && table.contains(focused) && focused.matches("details.long-pile > summary") ? pileKey(focused.parentElement) : null;
+    draw();
+    for (const pile of table.querySelectorAll("details.long-pile")) {
+      if (open.has(pileKey(pile))) pile.open = true;
+      if (pileKey(pile) === focusedPile) pile.querySelector(":scope > summary").focus({ preventScroll: true });
+    }
   }
 
   function scalar(key, v) {
@@ -559,7 +581,7 @@
     $("scrub").value = String(step);
     $("step-label").textContent = `step ${step} / ${last}`;
     $("table-title").textContent = mode === "all" ? "Table — everything" : `Table — as ${seatText(Number(mode))} saw it`;
-    $("table").replaceChildren(renderTable(frame));
+    keepingPilesOpen(() => $("table").replaceChildren(renderTable(frame)));
     reachScrollers();
     $("step-info").replaceChildren(renderStepInfo(frame));
     renderEvents();
