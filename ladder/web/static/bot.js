@@ -46,7 +46,7 @@
   async function drawCrosstable() {
     const rows = await api(`/api/bots/${encodeURIComponent(name)}/crosstable`);
     if (!rows.length) {
-      $("crosstable").replaceChildren(el("p", { class: "muted" }, "No finished match yet."));
+      $("crosstable").replaceChildren(el("p", { class: "muted" }, "No match counted yet: a match counts here once every match of its deal is over."));
       return;
     }
     const several = new Set(rows.map((r) => r.game)).size > 1;

@@ -185,7 +185,13 @@ const Arena = (() => {
         opts.showGame ? el("td", { class: "secondary" }, el("a", { href: `/games/${m.game}` }, nameOf(m.game))) : null,
         el("td", { class: "secondary" }, m.kind),
         el("td", { class: "secondary", title: when(m.finished_at) }, ago(m.finished_at)),
-        el("td", {}, UNPLAYED.includes(m.status) ? el("span", { class: "badge verdict" }, `${m.status}: ${m.error || "?"}`) : seatResults(m, opts.highlight)),
+        el(
+          "td",
+          {},
+          UNPLAYED.includes(m.status) ? el("span", { class: "badge verdict" }, `${m.status}: ${m.error || "?"}`) : seatResults(m, opts.highlight),
+          /* said, not only in a title (which a phone never shows): its seats alone read as a result gone missing */
+          m.settled || UNPLAYED.includes(m.status) ? null : el("span", { class: "muted small pending" }, " result once every match of its deal is over")
+        ),
         opts.extra ? el("td", {}, opts.extra.cell(m)) : null
       )
     );
