@@ -1,4 +1,5 @@
-"""A bot's page lists its newest 25 matches, and then older ones page by page (the API's ``before`` cursor)."""
+"""A bot's page lists its newest 25 matches, and then older ones page by page (the API's ``before`` cursor); a match
+whose twin (the duplicate set's other match, the same deal) is still to play is listed saying when its result comes."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ladder = Ladder(config)
     now = time.time()
     with ladder.make() as db:
-        versions = alices_bots(db, ("one", "two"), now)
+        *versions, three, four = alices_bots(db, ("one", "two", "three", "four"), now)
         for i in range(PLAYED):  # each its own deal, so settled; ended in the order of their ids
             ended = now - (PLAYED - i) * 60
             match = Match(game=GAME, seed=i, num_players=2, kind="rated", status="done", deal=f"d{i}", created_at=ended, finished_at=ended)
@@ -34,6 +35,12 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             db.flush()
             for seat, version_id in enumerate(versions):
                 db.add(MatchSeat(match_id=match.id, seat=seat, bot_version_id=version_id, rank=seat + 1, score=None, verdicts=[]))
+        for status in ("done", "queued"):  # three's only match over, its twin (the same deal) still to play
+            match = Match(game=GAME, seed=1, num_players=2, kind="rated", status=status, deal="set", created_at=now, finished_at=now if status == "done" else None)
+            db.add(match)
+            db.flush()
+            for seat, version_id in enumerate((three, four)):
+                db.add(MatchSeat(match_id=match.id, seat=seat, bot_version_id=version_id, rank=seat + 1 if status == "done" else None, score=None, verdicts=[]))
         db.commit()
     with BackgroundServer(create_app(LadderState(ladder.make, ladder.store, config.data_dir))) as server:
         yield server.url
@@ -65,3 +72,18 @@ def test_the_older_matches_button_takes_the_keyboards_focus_to_the_first_older_m
     page.wait_for_function("n => document.querySelectorAll('#matches tbody tr').length === n", arg=PLAYED)
     focused = page.evaluate("(() => { const e = document.activeElement; const row = e.closest('tr'); return [e.getAttribute('href'), row && row.dataset.match]; })()")
     assert focused == [f"/matches/{PLAYED - 25}", str(PLAYED - 25)], "on the first of the older matches"
+
+
+def test_a_match_whose_twin_is_still_to_play_is_listed_saying_when_its_result_comes(page: Page, url: str) -> None:
+    """Its seats alone, the reason in a title a phone never shows, read as a result gone missing; and the head to head
+    said "No finished match yet." above the finished match."""
+    page.goto(f"{url}/bots/three")
+    page.wait_for_selector("body[data-ready='1']")
+    row = page.locator("#matches tbody tr")
+    assert row.count() == 1 and row.locator("a[href^='/matches/']").count() == 0
+    assert "result once every match of its deal is over" in row.inner_text()
+    said = page.inner_text("#crosstable")
+    assert "finished" not in said and "once every match of its deal is over" in said, said
+    page.goto(f"{url}/games/{GAME}")
+    page.wait_for_selector("body[data-refreshes='1']")
+    assert "result once every match of its deal is over" in page.inner_text("#recent tbody tr")
