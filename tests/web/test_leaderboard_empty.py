@@ -48,6 +48,9 @@ def test_bots_entered_below_the_smallest_table_are_said_to_play_exhibitions_and_
         said = page.inner_text("#empty")
         assert "2 bots are entered" in said and "smallest table seats 4" in said and "exhibitions" in said and "until 2 more join" in said, said
         assert page.is_hidden("#no-bot")
+        # "Games 0" and "Last match –" beside the exhibitions listed under them: the headers say what they count
+        titles = page.eval_on_selector_all("#standings thead th", "ths => Object.fromEntries(ths.map(th => [th.textContent, th.title]))")
+        assert "exhibitions" in titles["Games"] and "rating last changed" in titles["Last match"], titles
         page.goto(server.url + "/")
         page.wait_for_function(f"({CARD_SAYS})('assassination') !== undefined")
         assert page.evaluate(f"({CARD_SAYS})('assassination')") == "no rated bot yet"
