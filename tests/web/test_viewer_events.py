@@ -72,3 +72,17 @@ def test_the_events_list_follows_every_step_and_keeps_what_it_drew(page: Page, t
         page.select_option("#mode", "all")
         page.wait_for_selector("body[data-mode='all']")
         check(page, everything, 26)
+
+
+def test_the_events_list_says_its_numbers_are_the_logs_not_steps(page: Page, tmp_path: Path) -> None:
+    """Several events to a step: a spectator at step 100 of 395 read the list's last number, 397, as a step past the
+    match's end. The list says what its numbers count, and each number's title says it."""
+    replay = tmp_path / "glory.json"
+    replay.write_text(json.dumps(replay_data("glory", 4, 3)))
+    with BackgroundServer(replay_app(replay)) as server:
+        page.goto(f"{server.url}#view=all&step=30")
+        page.wait_for_selector("body[data-step='30']")
+        seqs = page.eval_on_selector_all("#events .seq", "ss => ss.map(s => [s.textContent, s.title])")
+        assert int(seqs[-1][0]) > 30, "the numbers are not the steps'"
+        assert all(title == f"event {seq} of the match's log" for seq, title in seqs), seqs[:3]
+        assert "not by step" in page.inner_text("#events-note")

@@ -480,7 +480,7 @@
     return el(
       "li",
       { class: "event", dataset: { seq: ev.seq, frame: at } },
-      el("span", { class: "seq" }, `${ev.seq}`),
+      el("span", { class: "seq", title: `event ${ev.seq} of the match's log` }, `${ev.seq}`),
       el("span", { class: "kind" }, label(kind)),
       " ",
       inline(body, rounds, kind),
