@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from ladder.accounts import add_user
 from ladder.api import LadderState, create_app
-from ladder.models import Bot, BotVersion, Rating, User
+from ladder.models import Bot, BotVersion, Match, MatchSeat, Rating, User
 from ladder.service import Ladder, LadderConfig
 from tests.web.conftest import BackgroundServer
 from tests.web.test_page_guards import Rows, rows  # noqa: F401  (rows: the fixture)
@@ -72,6 +72,18 @@ def test_a_game_whose_bots_are_all_suspended_says_so_and_how_they_come_back(tmp_
             db.add(version)
             db.flush()
             db.add(Rating(bot_version_id=version.id, game="glory", mu=25.0, sigma=25 / 3, games=0, updated_at=0.0))
+        # and a match of General's War, settled, whose two bots were retired since
+        played = Match(game="generals-war", seed=1, num_players=2, kind="rated", status="done", deal="d", created_at=0.0, finished_at=1.0)
+        db.add(played)
+        db.flush()
+        for seat, name in enumerate(("gone", "went")):
+            bot = Bot(name=name, owner_id=owner, created_at=0.0)
+            db.add(bot)
+            db.flush()
+            version = BotVersion(bot_id=bot.id, seq=1, version="1", status="retired", games=["generals-war"], language="python", path=name, created_at=0.0)
+            db.add(version)
+            db.flush()
+            db.add(MatchSeat(match_id=played.id, seat=seat, bot_version_id=version.id, rank=seat + 1, score=None, verdicts=[]))
         db.commit()
     with BackgroundServer(create_app(LadderState(ladder.make, ladder.store, config.data_dir))) as server:
         page.goto(f"{server.url}/games/glory")
@@ -81,9 +93,12 @@ def test_a_game_whose_bots_are_all_suspended_says_so_and_how_they_come_back(tmp_
         assert "2 bots are entered in this game, all suspended (crashy, silent; their pages say why)" in said, said
         assert "arena ladder submit" in said and "arena ladder reinstate NAME" in said, said
         assert page.locator("#all-suspended a.bot").evaluate_all("links => links.map(a => a.getAttribute('href'))") == ["/bots/crashy", "/bots/silent"]
-        page.goto(f"{server.url}/games/generals-war")  # a game none of them is entered in
+        page.goto(f"{server.url}/games/generals-war")  # a game none of them is entered in, whose bots that played left
         page.wait_for_selector("body[data-refreshes]")
         assert page.is_visible("#no-bot") and page.is_hidden("#all-suspended")
+        said = page.inner_text("#no-bot")
+        assert said.startswith("No bot is entered in this game now: those that played the matches below have left"), said
+        assert page.locator("#recent tbody tr").count() == 1
         page.goto(server.url + "/")
         page.wait_for_function(f"({CARD_SAYS})('glory') !== undefined")
         assert page.evaluate(f"({CARD_SAYS})('glory')") == "2 bots entered, all suspended"

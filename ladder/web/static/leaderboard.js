@@ -70,6 +70,10 @@
       Arena.redraw(document.querySelector("#standings tbody"), ...standings.map(row));
       // No bot entered at all and bots entered but none rated yet read alike ("no rated bot yet"): each is told apart.
       document.getElementById("no-bot").hidden = standings.length > 0 || suspended.length > 0;
+      /* its bots all withdrawn or retired, a game that was played has no bot entered now, not "yet" above its matches */
+      document.getElementById("no-bot-lead").textContent = recent.length
+        ? "No bot is entered in this game now: those that played the matches below have left the ladder."
+        : "No bot is entered in this game yet.";
       document.getElementById("all-suspended").hidden = standings.length > 0 || !suspended.length;
       document.getElementById("empty").hidden = !standings.length || standings.some((r) => r.rank !== null);
       if (standings.length) document.getElementById("empty").textContent = unrated(standings.length);
