@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from ladder.accounts import HOUSE
 from ladder.jobs import PIN_CPUS
 from ladder.models import Bot, BotVersion, Rating, User, name_is, no_bot
 from ladder.ratings import INITIAL
@@ -335,6 +336,17 @@ def unpacked(data: bytes, staging: Path, limits: Limits) -> BotManifest:
     return manifest
 
 
+def held_by(db: Session, owner_id: int) -> str:
+    """Whose a name taken by another is, and what to do: a copy of a sample bot submitted as it is (the first thing an
+    operator or author tries) is refused for a name of the house user's, which "another user" did not say."""
+    if db.scalar(select(User.name).where(User.id == owner_id)) == HOUSE:
+        return (
+            f"belongs to one of the ladder's sample bots (owned by {HOUSE!r}): "
+            "to submit a copy of it, give it a name of its own in its bot.toml"
+        )
+    return "belongs to another user: give your bot a name of its own in its bot.toml"
+
+
 def check_unlike_others(db: Session, owner: User, name: str) -> None:
     """A new bot name must not differ from a bot's only in case: "Random" beside "random" would pass for it on the
     leaderboard (and be one folder of the store on a file system that ignores case). Names are ASCII (NAME_RE), which
@@ -343,7 +355,9 @@ def check_unlike_others(db: Session, owner: User, name: str) -> None:
     if alike is None:
         return
     if alike.owner_id != owner.id:
-        raise SubmissionRefused(403, f"the bot name {name!r} differs only in case from {alike.name!r}, which belongs to another user")
+        raise SubmissionRefused(
+            403, f"the bot name {name!r} differs only in case from {alike.name!r}, which {held_by(db, alike.owner_id)}"
+        )
     raise SubmissionRefused(409, f"your bot is named {alike.name!r}: submit it under that name (names that differ only in case are one)")
 
 
@@ -365,7 +379,7 @@ def register(
         if bot is None:
             check_unlike_others(db, owner, manifest.name)
         elif bot.owner_id != owner.id:
-            raise SubmissionRefused(403, f"the bot name {manifest.name!r} belongs to another user")
+            raise SubmissionRefused(403, f"the bot name {manifest.name!r} {held_by(db, bot.owner_id)}")
         if bot is None:
             bot = Bot(name=manifest.name, owner_id=owner.id, created_at=time.time())
             db.add(bot)

@@ -68,13 +68,33 @@ def test_a_bot_name_that_differs_from_one_only_in_case_is_refused(ladder: Ladder
     with ladder.make() as db:
         before = db.scalar(select(func.count()).select_from(BotVersion))
     status, body = ladder.submit(bob, variant)
-    assert status == 403 and body["detail"] == f"the bot name {held.upper()!r} differs only in case from {held!r}, which belongs to another user"
+    assert status == 403 and body["detail"] == (
+        f"the bot name {held.upper()!r} differs only in case from {held!r}, which belongs to another user: "
+        "give your bot a name of its own in its bot.toml"
+    )
     status, body = ladder.submit(alice, variant)
     assert status == 409 and f"your bot is named {held!r}" in body["detail"], body
     with ladder.make() as db:
         assert db.scalar(select(func.count()).select_from(BotVersion)) == before
     assert sorted(p.name for p in ladder.ladder.store.iterdir() if not p.name.startswith(".")) == [held]
 
+
+def test_a_sample_bot_submitted_as_it_is_is_told_to_take_a_name_of_its_own(ladder: LadderFixture) -> None:
+    """The sample bots' names are the house user's: an operator trying the ladder with `arena ladder submit
+    sample_bots/generals_war_greedy` was told only that the name "belongs to another user", naming neither whose nor
+    what to do (docs/ladder.md: give it a name of its own in its bot.toml)."""
+    from ladder.accounts import house_user
+    from ladder.models import Bot
+
+    with ladder.make() as db:
+        db.add(Bot(name="gw-greedy", owner_id=house_user(db).id, created_at=0.0))
+        db.commit()
+    alice = ladder.user("alice")
+    status, body = ladder.submit(alice, GREEDY)
+    assert status == 403 and body["detail"] == (
+        "the bot name 'gw-greedy' belongs to one of the ladder's sample bots (owned by 'arena'): "
+        "to submit a copy of it, give it a name of its own in its bot.toml"
+    )
 
 
 def test_matches_are_duplicate_deals_and_new_bots_place_first(ladder: LadderFixture) -> None:
