@@ -49,6 +49,7 @@ def bot_archive(path: Path) -> bytes:
     A folder past the ladder's limits (files, bytes unpacked) is refused while it is read, not once all of it is zipped
     in memory: a folder of gigabytes took minutes to be refused."""
     if path.is_dir():
+        check_holds_a_bot(path)
         return zip_directory(path, Limits())
     if path.is_file():
         size, limit = path.stat().st_size, Limits().archive_bytes
@@ -58,6 +59,22 @@ def bot_archive(path: Path) -> bytes:
             raise UploadError(f"{path} is neither a bot directory nor a .zip of one: give the bot's folder, the one with its {MANIFEST}")
         return path.read_bytes()
     raise UploadError(f"{path}: no such directory or file")
+
+
+def check_holds_a_bot(path: Path) -> None:
+    """Refuse a folder whose zip the ladder would refuse for its manifest (UploadError), naming the bots in it: the
+    folder of the sample bots (or any folder of bots) was zipped whole and sent, and the answer, "no bot.toml at the
+    top of the archive", spoke of an archive the operator never made. The bot at the top, or in the folder's single
+    folder, is what the ladder takes (check_archive)."""
+    if (path / MANIFEST).is_file():
+        return
+    inside = sorted(child for child in path.iterdir() if child.name not in SKIPPED)
+    if len(inside) == 1 and (inside[0] / MANIFEST).is_file():
+        return
+    bots = [child.name for child in inside if (child / MANIFEST).is_file()]
+    shown = ", ".join(bots[:5]) + (f" and {len(bots) - 5} more" if len(bots) > 5 else "")
+    held = f" (the bots in it: {shown})" if bots else ""
+    raise UploadError(f"{path} has no {MANIFEST}: give the bot's folder, the one with its {MANIFEST}{held}")
 
 
 def zip_directory(path: Path, limits: Limits | None = None) -> bytes:

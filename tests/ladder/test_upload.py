@@ -132,7 +132,8 @@ def test_a_folder_past_the_limits_is_refused_before_it_is_read(tmp_path: Path, m
     assert added == ["bot.toml"]
     many = tmp_path / "many"
     many.mkdir()
-    for i in range(Limits().files + 5):
+    (many / "bot.toml").write_bytes(MANIFEST)
+    for i in range(Limits().files + 4):
         (many / f"f{i:05}").write_text("x")
     added.clear()
     with pytest.raises(UploadError, match=f"more than {Limits().files} files"):
@@ -346,3 +347,30 @@ def test_caches_and_version_control_are_left_out_of_a_zipped_folder(tmp_path: Pa
         (bot / folder / "f").write_text("x")
     (bot / "bot.toml").write_bytes(MANIFEST)
     assert sorted(zipfile.ZipFile(io.BytesIO(zip_directory(bot))).namelist()) == ["bot.toml", "src/f"]
+
+
+def test_a_folder_without_a_bot_is_refused_before_it_is_zipped_naming_the_bots_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`arena ladder submit sample_bots` (a folder of bots, not one) zipped all of it and sent it, and the ladder's
+    answer spoke of "the top of the archive" the operator never made. It is refused before any file is zipped, with
+    the bots it holds; a bot in the folder's single folder is still taken, as the ladder takes it."""
+    import ladder.upload as upload
+
+    zipped: list[str] = []
+    monkeypatch.setattr(upload, "_add_file", lambda zf, full, name: zipped.append(name))
+    with pytest.raises(UploadError) as refused:
+        upload.bot_archive(SAMPLE_BOTS)
+    assert str(refused.value).startswith(
+        f"{SAMPLE_BOTS} has no bot.toml: give the bot's folder, the one with its bot.toml (the bots in it: assassination_heuristic, "
+    ) and str(refused.value).endswith(" more)")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(UploadError, match=r"^.*/empty has no bot.toml: give the bot's folder, the one with its bot.toml$"):
+        upload.bot_archive(empty)
+    assert zipped == []
+    one = tmp_path / "one"
+    (one / "bot").mkdir(parents=True)
+    (one / "bot" / "bot.toml").write_bytes(MANIFEST)
+    upload.bot_archive(one)
+    assert zipped == ["bot/bot.toml"]
