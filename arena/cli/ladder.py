@@ -98,6 +98,9 @@ def open_ladder_db(data: Path, db: str | None, existing: bool = False, write: bo
         if isinstance(exc, NoSuchModuleError):  # postgres://, libpq's and Heroku's spelling: "Can't load plugin: sqlalchemy.dialects:postgres"
             scheme = config.db_url.partition(":")[0]
             reason = f"{scheme}:// names no database SQLAlchemy knows (PostgreSQL's is postgresql+psycopg://USER:PASSWORD@HOST/DB)"
+        folder = (sqlite_file_of(config.db_url) or Path("/")).parent
+        if not folder.is_dir():  # SQLite said only "unable to open database file", not which part of the path was wrong
+            reason = f"{reason}: its folder {folder} does not exist (SQLite makes the file, not its folder)"
         if isinstance(exc, CommandError):  # Alembic: a schema revision not among ladder/migrations
             reason = f"its schema is not one this version of Arena knows ({reason}); was it upgraded by a newer Arena?"
         try:
