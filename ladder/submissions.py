@@ -177,6 +177,14 @@ def with_unscheduled(outcome: Outcome, scheduled: list[str] | None) -> str:
 IN_PROGRESS = (".staging", ".validation")
 
 
+def as_bot(text: str, folder: Path) -> str:
+    """``text`` with the bot's folder of the ladder's (or the check's) written ``<bot>``, as resolved first (a manifest
+    names its folder so) and then as given: a store given relative left the ladder's working folder before "<bot>"."""
+    for form in dict.fromkeys((str(folder.resolve()), str(folder))):
+        text = text.replace(form, "<bot>")
+    return text
+
+
 def store_dirs(store: Path) -> tuple[Path, Path]:
     """The store's staging and validation folders, made if need be; StoreUnavailable if the store itself is gone, which
     is never made again here (the ladder makes it as it starts)."""
@@ -238,7 +246,7 @@ async def submit(
     except BaseException as exc:  # nothing of an archive that could not be read is kept
         shutil.rmtree(staging, ignore_errors=True)
         if isinstance(exc, (UploadError, ManifestError)):
-            raise SubmissionRefused(422, str(exc).replace(str(staging), "<bot>")) from None
+            raise SubmissionRefused(422, as_bot(str(exc), staging)) from None
         if not isinstance(exc, Exception):
             raise
         log_.exception("a submission's archive could not be read")

@@ -33,7 +33,7 @@ def check(
 ) -> None:
     """Check a bot as the ladder checks a submission (archive, manifest, one validation match per game); exit 1 if it would be rejected."""
     from arena.cli.stale import warn_stale_folder
-    from ladder.submissions import VALIDATION_TC, unknown_games, unpacked, validation_matches
+    from ladder.submissions import VALIDATION_TC, as_bot, unknown_games, unpacked, validation_matches
     from ladder.upload import Limits, UploadError, bot_archive, left_out
     from referee.core.game import OptionError
     from referee.server.manifest import ManifestError
@@ -65,7 +65,7 @@ def check(
             name, version, games = manifest.name, manifest.version, list(manifest.games)
             reason = unknown_games(manifest)
         except (UploadError, ManifestError) as exc:
-            reason = str(exc).replace(str(staging), "<bot>")
+            reason = as_bot(str(exc), staging)
         if not reason:
             if not as_json:
                 console.print(f"{escape(name)} {escape(version)}: archive and manifest pass; playing {len(games)} validation match{'es' * (len(games) > 1)}…")
@@ -73,7 +73,7 @@ def check(
                 reason, log = running.run(validation_matches(staging, games, Path(scratch) / "validation", sandbox))
                 # A traceback named the check's copy (/tmp/arena-check-…/bot/bot.py), a file gone once it has run: as
                 # the reason names it, <bot> is the bot's folder.
-                log = log.replace(str(staging), "<bot>")
+                log = as_bot(log, staging)
             except OptionError as exc:  # the sandbox broke since it was looked at: this machine's trouble, as above
                 fail(str(exc))
     if as_json:

@@ -63,6 +63,26 @@ def test_bad_uploads_are_told_why_and_leave_nothing(ladder: LadderFixture, entri
         assert db.scalars(select(BotVersion)).all() == []
 
 
+def test_a_refusal_names_the_bot_not_the_ladders_folders_when_its_store_is_given_relative(
+    ladder: LadderFixture, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`arena ladder serve --data arena-data` (a relative folder, as docs/ladder.md writes it): a manifest whose command
+    names a missing file was refused with "/home/op/<bot>/bot.toml: …", the ladder's working folder shown to the owner
+    before a placeholder, since the manifest names its folder resolved and only the relative form was hidden."""
+    from ladder.submissions import SubmissionRefused, submit
+
+    ladder.user("mallory")
+    with ladder.make() as db:
+        owner = db.scalars(select(User).where(User.name == "mallory")).one()
+    monkeypatch.chdir(tmp_path)
+    store = Path("relative-data") / "bots"
+    store.mkdir(parents=True)
+    with pytest.raises(SubmissionRefused) as refused:
+        asyncio.run(submit(ladder.make, store, owner, archive(("bot.toml", manifest("unbuilt"))), validate=False))
+    assert str(refused.value).startswith("<bot>/bot.toml: its command names bot.py, which is not in the bot's folder"), str(refused.value)
+    assert str(tmp_path) not in str(refused.value)
+
+
 def test_an_upload_over_the_size_limit_is_refused_with_413_and_leaves_nothing(ladder: LadderFixture) -> None:
     """The body is read only up to the limit (8 MiB): a bigger one is refused before it is stored or unpacked."""
     from ladder.upload import Limits
