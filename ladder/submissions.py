@@ -265,6 +265,7 @@ async def submit(
         reason, log, note = "", "", ""
         if validate:
             reason, log = await validation_matches(final, list(manifest.games), validation_root / f"{manifest.name}-{seq}", sandbox)
+            log = as_bot(log, final)  # a traceback names the store's folder, the ladder's own (arena bot check's says <bot>)
             if reason and not store.is_dir():  # the bot's folder went with the store during its matches: not the bot's fault
                 raise StoreUnavailable(store)
         with make() as db:

@@ -83,6 +83,16 @@ def test_a_refusal_names_the_bot_not_the_ladders_folders_when_its_store_is_given
     assert str(tmp_path) not in str(refused.value)
 
 
+def test_a_rejected_bots_log_names_its_folder_as_arena_bot_check_does(ladder: LadderFixture) -> None:
+    """A traceback in the validation log named the ladder's bot store (/srv/arena-data/bots/NAME/1/bot.py) where
+    `arena bot check`, whose log docs/ladder.md says `arena ladder submit` shows alike, names <bot>/bot.py."""
+    owner = ladder.user("mallory")
+    bot = archive(("bot.toml", manifest("tracing")), ("bot.py", 'raise RuntimeError("boom")\n'))
+    reply = ladder.client.post("/api/bots", content=bot, headers=owner)
+    assert reply.status_code == 422 and 'File "<bot>/bot.py", line 1' in reply.json()["log"], reply.text
+    assert str(ladder.ladder.store) not in reply.text
+
+
 def test_an_upload_over_the_size_limit_is_refused_with_413_and_leaves_nothing(ladder: LadderFixture) -> None:
     """The body is read only up to the limit (8 MiB): a bigger one is refused before it is stored or unpacked."""
     from ladder.upload import Limits
