@@ -332,6 +332,23 @@ def fill_queue(db: Session, rng: random.Random, target: int, games: list[str] | 
     return added
 
 
+def why_not_active(db: Session, name: str) -> str:
+    """Why a bot of that name has no active version, for a refused challenge: "no active bot named 'mine'" read as if
+    the name were mistyped to an owner whose bot the operator had retired, or the ladder suspended, and said not how
+    it comes back."""
+    latest = db.execute(
+        select(BotVersion.seq, BotVersion.status).join(Bot, Bot.id == BotVersion.bot_id).where(name_is(Bot.name, name))
+        .order_by(BotVersion.seq.desc()).limit(1)
+    ).first()
+    if latest is None:
+        return ""
+    back = {
+        "suspended": " for forfeiting (a new version, or the operator's `arena ladder reinstate`, brings it back)",
+        "retired": " (a new version brings it back)",
+    }.get(latest.status, "")
+    return f": its latest version, #{latest.seq}, is {latest.status}{back}"
+
+
 def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, seed: int) -> list[Match]:
     """A duplicate set between the owner's bot and an opponent, ahead of the ladder's own matches (not twice running: ladder/worker.py) and unrated (``UNRATED``)."""
     if bot == opponent:
@@ -344,7 +361,7 @@ def challenge(db: Session, owner_id: int, bot: str, opponent: str, game: str, se
             .where(name_is(Bot.name, name), BotVersion.status == "active")
         ).first()
         if row is None:
-            raise ScheduleError(f"no active bot named {name!r}")
+            raise ScheduleError(f"no active bot named {name!r}{why_not_active(db, name)}")
         if game not in row.games:
             raise ScheduleError(f"{name} does not play {game}")
         versions[name] = row

@@ -28,13 +28,20 @@ def refused(make: sessionmaker[Session], bot: str, opponent: str, game: str) -> 
 
 @pytest.mark.parametrize("status", ["suspended", "retired"])
 def test_a_bot_without_an_active_version_cannot_be_challenged(make: sessionmaker[Session], status: str) -> None:
-    """Its version left matchmaking (forfeits, a withdrawal): a challenge would seat it again."""
+    """Its version left matchmaking (forfeits, a withdrawal): a challenge would seat it again. The refusal says so and
+    how it comes back: "no active bot named 'bot1'" alone read as a mistyped name to an owner whose bot was retired."""
     _, gone = add_bots(make, ["generals-war"], 2)
     with make() as db:
         db.execute(update(BotVersion).where(BotVersion.id == gone).values(status=status))
         db.commit()
-    assert refused(make, "bot0", "bot1", "generals-war") == "no active bot named 'bot1'"
-    assert refused(make, "bot1", "bot0", "generals-war") == "no active bot named 'bot1'"
+    back = {
+        "suspended": " for forfeiting (a new version, or the operator's `arena ladder reinstate`, brings it back)",
+        "retired": " (a new version brings it back)",
+    }[status]
+    said = f"no active bot named 'bot1': its latest version, #1, is {status}{back}"
+    assert refused(make, "bot0", "bot1", "generals-war") == said
+    assert refused(make, "bot1", "bot0", "generals-war") == said
+    assert refused(make, "bot0", "nobody", "generals-war") == "no active bot named 'nobody'"
 
 
 def test_a_challenge_is_in_a_game_both_bots_play_and_two_can_play(make: sessionmaker[Session]) -> None:
