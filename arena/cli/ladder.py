@@ -455,7 +455,14 @@ def submit(
         data = bot_archive(bot)
     except UploadError as exc:
         fail(str(exc))
-    reply = as_owner(server, "/api/bots", token, "accepted", content=data)
+    try:
+        reply = as_owner(server, "/api/bots", token, "accepted", content=data)
+    except KeyboardInterrupt:  # it went silent: whether the ladder had the upload, and went on validating it, was not said
+        err.print(
+            "stopped waiting: the ladder may have the upload and go on validating it without you; "
+            "`arena ladder bot NAME` (the name in its bot.toml) says whether it joined", soft_wrap=True, markup=False,
+        )
+        raise
     from arena.cli.replay_text import printable, printable_log
 
     with ladder_answers(server):

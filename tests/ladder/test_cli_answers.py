@@ -75,6 +75,22 @@ def test_a_withdrawal_names_the_version_the_ladder_retired() -> None:
     assert [(s["method"], s["path"]) for s in sent] == [("POST", "/api/bots/gw-greedy/withdraw")]
 
 
+def test_a_submission_stopped_while_the_ladder_validates_it_says_it_may_still_join(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while `arena ladder submit` waited for the validation matches ended it without a word, and the ladder,
+    which had the upload, went on and put the bot on the ladder: the owner was not told to look."""
+    import arena.cli.ladder as cli
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "call", stopped)
+    result = runner.invoke(app, ["ladder", "submit", str(SAMPLE_BOTS / "random"), "--server", "http://127.0.0.1:9", "--token", "t"])
+    assert result.exit_code != 0 and (
+        "stopped waiting: the ladder may have the upload and go on validating it without you; "
+        "`arena ladder bot NAME` (the name in its bot.toml) says whether it joined"
+    ) in said(result), result.output
+
+
 def interrupt(seconds: float) -> None:
     raise KeyboardInterrupt
 
