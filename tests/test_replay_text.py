@@ -380,7 +380,8 @@ def test_the_text_ends_with_the_verdicts_in_words_their_detail_only_where_the_vi
     its decision and detail, another seat's view the kind alone (the detail may name the cards the seat tried)."""
     detail = "card 37 may not be chosen now"
     data = replay_data("generals-war", 2, 5)
-    data["seats"][0]["verdicts"] = [{"kind": "ILLEGAL_ACTION", "decision_index": 4, "detail": detail}]
+    # as arena match writes it: protobuf's JSON gives a 64-bit integer as a string
+    data["seats"][0]["verdicts"] = [{"kind": "ILLEGAL_ACTION", "decision_index": "4", "detail": detail}]
     path = tmp_path / "r.json"
     path.write_text(json.dumps(data))
     for view, told in (("all", True), ("0", True), ("1", False)):

@@ -278,13 +278,19 @@ def replay_summary(data: dict[str, Any], ident: Any = None) -> dict[str, Any]:
                 "rank": s.get("rank"),
                 "score": s.get("score"),
                 "verdicts": [
-                    {"kind": v.get("kind"), "decision": v.get("decision_index", v.get("decision")), "detail": v.get("detail", "")}
+                    {"kind": v.get("kind"), "decision": _decision(v.get("decision_index", v.get("decision"))), "detail": v.get("detail", "")}
                     for v in s.get("verdicts", [])
                 ],
             }
             for i, s in enumerate(data.get("seats", []))
         ],
     }
+
+
+def _decision(value: Any) -> Any:
+    """A verdict's decision index as a number: the replay file has it as protobuf's JSON writes a 64-bit integer, a
+    string ("4"), which `arena replay --text` took for no index and so left out of its verdicts."""
+    return int(value) if isinstance(value, str) and value.isdigit() else value
 
 
 class FrameCache:
