@@ -235,8 +235,10 @@ def test_a_kits_test_says_in_words_why_a_bot_drew_a_verdict(tmp_path: Path) -> N
     assert re.search(said, tests.stdout), tests.stdout[-3000:]
 
 @needs_node
-def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Path) -> None:
-    """docs/typescript.md's "Writing a bot" pasted over the bot.ts of a glory kit: its build and test pass."""
+def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/typescript.md's "Writing a bot" pasted over the bot.ts of a glory kit: its build and test pass, and its own
+    line of log (the guide named no way for a bot to log but console.log, bare and at every level) reaches the match's
+    log as the guide says, `[my-bot] DEBUG ...`, at ARENA_LOG_LEVEL=DEBUG."""
     guide = (ROOT / "docs" / "typescript.md").read_text()
     example = guide.split("## Writing a bot", 1)[1].split("```ts\n", 1)[1].split("```", 1)[0]
     bot = tmp_path / "my-bot"
@@ -246,6 +248,10 @@ def test_the_typescript_guides_example_builds_and_passes_over_a_kit(tmp_path: Pa
     for script in ("build", "test"):
         run = subprocess.run([NPM, "run", script], cwd=bot, capture_output=True, text=True, timeout=300)
         assert run.returncode == 0, f"npm run {script}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
+    monkeypatch.setenv("ARENA_LOG_LEVEL", "DEBUG")
+    match(tmp_path, "glory", bot, bot)
+    logs = "".join(p.read_text() for p in (tmp_path / "logs").glob("*my-bot*.log"))
+    assert re.search(r"^\[my-bot\] DEBUG decision \d+: healing$", logs, re.M), logs[-2000:]
 
 
 @pytest.mark.parametrize("lang", ["python", pytest.param("typescript", marks=needs_node)])  # a TypeScript kit is bundled when made
