@@ -194,6 +194,12 @@ export class BotDriver {
     this.timed.set(pending.requestId, { decisionIndex: pending.decisionIndex, timeLeftMs: pending.timeLeftMs, tookMs });
     if (this.timed.size > TIMED_ANSWERS) this.timed.delete(this.timed.keys().next().value as number);
     this.lateSince = tookMs > pending.timeLeftMs ? this.pendingSince + pending.timeLeftMs : null;
+    if (this.lateSince !== null) {
+      // Said now: the referee's STALE_REQUEST comes back only once the event loop is free, after a synchronous act
+      // has also thought through the requests queued meanwhile, and a bot timed out on each is forfeited and killed
+      // before it: a slow bot's log was empty, its verdict the only trace.
+      log.warning(`decision ${pending.decisionIndex}: act answered ${tookMs} ms after the request came, of the ${pending.timeLeftMs} ms it had: too late, the referee has timed it out`);
+    }
     // An action not sent goes with why as its note, which the referee quotes in its MALFORMED verdict: the verdict
     // said only "got none", and why was in the bot's log alone.
     const note = faults.length ? keptNote(`${UNSENT}${faults[0]}`) : request.noted;

@@ -239,6 +239,33 @@ test("a late answer's STALE_REQUEST is logged with its decision and how long it 
   ]);
 });
 
+test("an answer act gives past the time it had is logged as late at once, before any STALE_REQUEST", async () => {
+  // A synchronous act timed out on request after request was forfeited and killed before the STALE_REQUEST came back.
+  let now = 1000;
+  let think = 1400;
+  const bot = new (class extends Recorder {
+    override act(request: Request<"generals-war">): ActionOf<"generals-war"> {
+      now += think;
+      return super.act(request);
+    }
+  })();
+  const driver = new BotDriver(bot, undefined, () => now);
+  await driver.handle(START);
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => written.push(String(chunk)) > 0) as typeof process.stderr.write;
+  try {
+    assert.equal((await driver.handle(squadRequest(5, false))).length, 1); // 1400 ms of 1500: in time, nothing said
+    think = 2600;
+    assert.equal((await driver.handle(squadRequest(6, false))).length, 1); // still sent: the referee says it is stale
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.deepEqual(written, [
+    "[arena-sdk] WARNING decision 7: act answered 2600 ms after the request came, of the 1500 ms it had: too late, the referee has timed it out\n",
+  ]);
+});
+
 test("events are unwrapped to the game's events, and the result is kept", async () => {
   const bot = new Recorder();
   const driver = new BotDriver(bot);
