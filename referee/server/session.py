@@ -288,7 +288,7 @@ class MatchSession:
             detail += " before it connected to the referee" + (self._never_connected(s) or NEVER_CONNECTED.get(code, ""))
         self.seats[seat].gone = True
         self._check_ready()
-        self._submit(("resigned" if resigned else "ended", seat, detail))
+        self._submit(("ended", seat, (V.RESIGNED if resigned else V.CRASH, detail)))
 
     # --- the match loop -----------------------------------------------------------
 
@@ -507,13 +507,14 @@ class MatchSession:
             s.outbox = []
             if s.pending is not None:
                 self._send_request(s)
-        elif kind in ("ended", "resigned"):
+        elif kind == "ended":
             if s.link is not None:
                 s.link.close()
                 s.link = None
             if not self.finished and s.forfeited_at is None:
-                self._verdict(s, V.RESIGNED if kind == "resigned" else V.CRASH, payload)
-                self._forfeit(s, "resigned" if kind == "resigned" else "the bot's process ended")
+                verdict, detail = payload
+                self._verdict(s, verdict, detail)
+                self._forfeit(s, "resigned" if verdict == V.RESIGNED else "the bot's process ended")
         elif kind == "message":
             link, msg = payload
             if link is s.link:
