@@ -381,6 +381,9 @@ def serve(
 
         try:
             running.run(ladder.run(listening=listening))
+        except (KeyboardInterrupt, running.Terminated):  # Ctrl-C ended it without a word (SIGTERM's was only its name)
+            err.print("ladder stopped: the matches it was playing were handed back, and its next start plays them", soft_wrap=True, markup=False)
+            raise
         except (HoldLost, DatabaseReplaced) as exc:
             fail(f"the ladder stopped: {exc}", code=1)
         except (OSError, TimeoutError) as exc:

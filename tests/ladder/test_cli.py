@@ -368,6 +368,7 @@ def test_sigterm_stops_the_ladder_after_its_clean_up(tmp_path: Path) -> None:
         stop_if_running(serve)
     assert serve.returncode == 128 + signal.SIGTERM, out
     assert "Traceback" not in out, out
+    assert "ladder stopped: the matches it was playing were handed back" in out, out
     with sqlite3.connect(data / "ladder.db") as db:
         assert db.execute("select count(*) from matches where status = 'running'").fetchone()[0] == 0  # handed back
     store = str(data.resolve())

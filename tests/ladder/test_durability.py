@@ -99,6 +99,7 @@ def test_repeated_sigkill_loses_and_doubles_nothing(tmp_path: Path) -> None:
         stop_if_running(proc)
     said = (tmp_path / "ladders.log").read_text(errors="replace")
     assert proc.returncode in (0, 130, -signal.SIGINT), f"the last ladder ended with {proc.returncode}:\n{said[-3000:]}"
+    assert said.count("ladder stopped: the matches it was playing were handed back") == 1, "Ctrl-C ended the last ladder without a word"
     assert "Context impl" not in said and "Will assume" not in said, "Alembic's word on its dialect, at every start"
 
     make = sessions(make_engine(default_url(data)))
