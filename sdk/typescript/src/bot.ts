@@ -2,6 +2,7 @@
 
 import type {
   ActionOf,
+  AskedOf,
   ChoiceOf,
   DecisionOf,
   DecisionRequest,
@@ -122,6 +123,14 @@ export class Request<G extends GameId = GameId> {
   /** The constraints when the decision is of ``kind``, else undefined: `const squad = request.choiceFor("squadChoice")`. */
   choiceFor<K extends KindOf<G>>(kind: K): ChoiceOf<G, K> | undefined {
     return this.kind === kind ? (this.choice as unknown as ChoiceOf<G, K>) : undefined;
+  }
+
+  /**
+   * `{ kind, choice }` in one value whose `kind` narrows `choice`:
+   * `const asked = request.asked; switch (asked.kind) { case "squadChoice": asked.choice.maxCards ... }`.
+   */
+  get asked(): AskedOf<G> {
+    return { kind: this.kind, choice: this.choice } as unknown as AskedOf<G>;
   }
 
   /** The game's actions when the referee listed them all (at most 64); null when only `decision` describes them. */

@@ -52,6 +52,12 @@ export type ChoiceOf<G extends GameId, K extends string = KindOf<G>> = G extends
     : never
   : never;
 
+/**
+ * A decision's kind and its constraints as one value, a member per kind: a `switch` (or an `if`) on `kind` narrows
+ * `choice` to that kind's message, which `request.kind` and `request.choice`, two getters, cannot do.
+ */
+export type AskedOf<G extends GameId> = G extends GameId ? { [K in KindOf<G>]: { kind: K; choice: ChoiceOf<G, K> } }[KindOf<G>] : never;
+
 /** The envelope: `{ <game field>: <the game's action> }`. */
 export type EnvelopeAction = v1.Action;
 /** A game's action as a bot builds it (the games/* builders return these). */

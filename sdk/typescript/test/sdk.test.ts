@@ -115,6 +115,32 @@ test("a decision is answered with the same request id and the action in its game
   assert.equal(request.view.defender, undefined, "an unset optional field is undefined");
 });
 
+test("asked is the decision's kind and its constraints, and a switch on its kind narrows them", () => {
+  const squad = new Request<"generals-war">(squadRequest(3, false).decision!, START.start!);
+  const reveal = new Request<"generals-war">(
+    received({ decision: { requestId: 4, view: { generalsWar: { seat: 1 } }, decision: { generalsWar: { revealChoice: { revealable: [card(5, 9)] } } } } }).decision!,
+    START.start!,
+  );
+  // Checked by tsc --noEmit too (tests/test_typescript.py): each case reads only its own kind's fields.
+  const said = (request: Request<"generals-war">): string => {
+    const asked = request.asked;
+    switch (asked.kind) {
+      case "squadChoice":
+        // @ts-expect-error a squad's constraints have no revealable
+        void asked.choice.revealable;
+        return `squad of ${asked.choice.minCards}-${asked.choice.maxCards}`;
+      case "revealChoice":
+        return `reveal of ${asked.choice.revealable.map((c) => c.id).join(",")}`;
+      default:
+        return asked.kind;
+    }
+  };
+  assert.equal(said(squad), "squad of 1-2");
+  assert.equal(said(reveal), "reveal of 5");
+  assert.equal(squad.asked.kind, squad.kind);
+  assert.equal(squad.asked.choice, squad.choice);
+});
+
 test("listed actions are the game's actions", async () => {
   const bot = new Recorder();
   const driver = new BotDriver(bot);
