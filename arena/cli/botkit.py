@@ -227,11 +227,14 @@ void run(new __CLASS__());
 TS_TEST = """/**
  * Tests for __NAME__ (`npm test`, which builds first): the bot answers decisions recorded from
  * a real game of __GAME_NAME__ (fixtures.json, made by `arena bot new`) with one well-formed action
- * each, one of the listed actions when the referee listed them. `arena match` plays whole games.
+ * each, one of the listed actions when the referee listed them; then it plays a whole match in
+ * every seat as `arena match` runs it, and the referee, which checks every action, penalises none.
  */
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { isDeepStrictEqual } from "node:util";
@@ -266,6 +269,30 @@ test("every decision gets one well-formed action, a listed one when actions are 
     }
   }
 });
+
+/** `arena`: ARENA_COMMAND, else the Python of the environment that made this kit, else the shell's `arena`. */
+const PYTHON = __PYTHON__;
+const ARENA = process.env.ARENA_COMMAND ? [process.env.ARENA_COMMAND] : existsSync(PYTHON) ? [PYTHON, "-m", "arena.cli.main"] : ["arena"];
+
+test("it plays a whole match in every seat as arena match runs it, and no seat is penalised", (t) => {
+  const here = path.join(__dirname, "..");
+  const scratch = mkdtempSync(path.join(tmpdir(), "__NAME__-"));
+  t.after(() => rmSync(scratch, { recursive: true, force: true }));
+  const args = ["match", "__GAME__", ...Array<string>(__SEATS__).fill(here), "--seed", "7", "--json"];
+  const played = spawnSync(ARENA[0]!, [...ARENA.slice(1), ...args, "--replay", path.join(scratch, "replay.json"), "--log-dir", path.join(scratch, "logs")], {
+    encoding: "utf8",
+  });
+  if ((played.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+    t.skip(`no arena command (${ARENA.join(" ")}): set ARENA_COMMAND to Arena's arena to play whole matches here`);
+    return;
+  }
+  assert.equal(played.status, 0, `arena match failed:\\n${played.stderr}`);
+  const match = JSON.parse(played.stdout) as { seats: { seat: number; verdicts: { kind: string; detail: string }[]; log: string }[] };
+  for (const seat of match.seats) {
+    const log = existsSync(seat.log) ? readFileSync(seat.log, "utf8").slice(-2000) : "";
+    assert.deepEqual(seat.verdicts, [], `seat ${seat.seat} (seed 7): its log ends\\n${log}`);
+  }
+});
 """
 
 TS_README = """# __NAME__
@@ -278,7 +305,8 @@ legal action: make `act` in `bot.ts` smarter.
   (__DOCS__/typescript.md). `main.ts` runs it. `request.view` is what the seat knows: the `View` of
   __PROTO__, whose comments say what each field holds (its names in camelCase).
 - `bot.test.ts` checks the bot's answers to decisions recorded from a real game
-  (`fixtures.json`); `arena match` plays whole games.
+  (`fixtures.json`), then plays a whole match with the bot in every seat, as
+  `arena match` does (with the Arena that made the kit, or `ARENA_COMMAND`).
 - `npm run build` type-checks and bundles `main.ts` and `bot.test.ts` with the SDK
   (__SDK__) into `dist/`: one file each that needs only `node` at run time. Build again
   after every change: the referee runs `dist/main.js`. `npm test` builds first, so it
@@ -436,6 +464,8 @@ def create_kit(name: str, game: str, lang: str, directory: Path) -> list[Path]:
         "PROTO": str(ROOT / "proto" / "arena" / "v1" / f"{game.replace('-', '_')}.proto"),
         "RANDOM": shlex.quote(str(ROOT / "sample_bots" / "random")),  # in full: a kit is made anywhere
         "TEST_FILE": test_file(name),
+        "SEATS": str(seats_for(game)),
+        "PYTHON": json.dumps(sys.executable),  # the TypeScript kit's test plays a match with this environment's arena
     }
     if lang == "python":
         files = {
