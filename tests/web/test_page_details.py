@@ -303,6 +303,19 @@ def test_in_a_seats_view_its_hand_is_on_its_own_panel_which_says_you(page: Page,
     assert acting and all(any(ref.startswith(seat) for ref in to_act) for seat in acting), (acting, to_act)
 
 
+def test_a_card_chip_is_read_out_by_its_name_not_its_symbols(page: Page, shown: Shown) -> None:
+    """A screen reader read a chip's text, "Q♥", as "Q black heart suit": each chip is an image named by its card."""
+    page.goto(f"{shown.url}/matches/{shown.played}#view=0&step=1")
+    page.wait_for_selector("body[data-mode='0'][data-step='1'] .player[data-seat='0'] [data-field='hand'] [data-card]")
+    chips = page.eval_on_selector_all("[data-card]", "els => els.map(e => [e.dataset.card, e.getAttribute('role'), e.getAttribute('aria-label')])")
+    ranks = dict(zip("A23456789TJQK", "ace two three four five six seven eight nine ten jack queen king".split()))
+    suits = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+    assert chips and all(role == "img" for _, role, _ in chips), chips
+    assert all(label == ("joker" if card == "Jk" else f"{ranks[card[0]]} of {suits[card[1]]}") for card, _, label in chips), chips
+    label = chips[0][2]
+    assert page.get_by_role("img", name=label, exact=True).count() >= 1  # in the accessibility tree by that name
+
+
 def test_a_seats_frames_that_come_after_another_view_was_chosen_are_not_drawn_in_it(page: Page, shown: Shown) -> None:
     """Seat 0's frames held back, seat 1 chosen meanwhile: when seat 0's come, seat 1's view stays drawn from its own."""
     deal, _ = next(steps(replay_data(GAME, 2, 7)))  # the game as dealt (the generator plays on in the same object)

@@ -38,6 +38,14 @@ const Cards = (() => {
     return { rank: v.rank === "JOKER" ? -1 : RANK_ORDER.indexOf(v.rank), suit: SUITS[v.suit] ? v.suit : null, id: v.id === undefined ? null : v.id };
   }
 
+  /* Read out by its name: a screen reader read the chip's text, "Q♥", as "Q black heart suit" (the symbol's Unicode
+     name), and a title is not read everywhere. An image with a label is announced by its label alone. */
+  function named(node, name) {
+    node.title = name;
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", name);
+  }
+
   /* A chip: data-card holds the short name (as card_str writes it), data-card-id the id when the JSON had one. */
   function chip(v) {
     const c = parse(v);
@@ -45,13 +53,13 @@ const Cards = (() => {
     if (c.rank < 0) {
       node.className = "card joker";
       node.dataset.card = "Jk";
-      node.title = "joker";
+      named(node, "joker");
       node.textContent = "Jk\u2605";
     } else {
       const suit = SUITS[c.suit];
       node.className = "card" + (suit.red ? " red" : "");
       node.dataset.card = RANK_LETTER[c.rank] + suit.letter;
-      node.title = `${RANK_ORDER[c.rank].toLowerCase()} of ${suit.name}`;
+      named(node, `${RANK_ORDER[c.rank].toLowerCase()} of ${suit.name}`);
       const rank = document.createElement("b");
       rank.textContent = RANK_SHOWN[c.rank];
       node.append(rank, suit.symbol);
@@ -65,7 +73,7 @@ const Cards = (() => {
     if (!suit) return null;
     const node = document.createElement("span");
     node.className = "suit" + (suit.red ? " red" : "");
-    node.title = suit.name;
+    named(node, suit.name);
     node.textContent = suit.symbol;
     return node;
   }
