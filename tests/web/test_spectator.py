@@ -294,6 +294,16 @@ def test_the_assassination_board_puts_every_piece_and_the_president_in_their_roo
                 gone = [p["colour"] for p in state["pieces"] if p.get("room") is None]
                 shown = page.locator("#table .off-board")
                 assert (shown.count() == 1 and all(f"piece {c}" in shown.inner_text() for c in gone)) if gone else shown.count() == 0
+        # a piece's colour is no seat's (it is dealt in secret): the pieces are drawn alike, in no seat's colour
+        fills = set(page.eval_on_selector_all("#table .token.piece", "ts => ts.map(t => getComputedStyle(t).backgroundColor)"))
+        seat_colours = set(page.evaluate("""() => [...Array(8).keys()].map(i => {
+            const e = document.body.appendChild(document.createElement("span"));
+            e.style.color = `var(--s${i})`;
+            const colour = getComputedStyle(e).color;
+            e.remove();
+            return colour;
+        })"""))
+        assert len(fills) == 1 and seat_colours and not fills & seat_colours, (fills, seat_colours)
         # at a phone's width each place's name stays inside its place: "COURTYARD" ran over the hall's border
         page.set_viewport_size({"width": 390, "height": 844})
         over = page.eval_on_selector_all("#table .place-name", "names => names.filter(n => n.scrollWidth > n.clientWidth).map(n => n.textContent)")

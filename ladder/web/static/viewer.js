@@ -348,7 +348,7 @@
     for (const p of pieces) {
       if (typeof p.room !== "string" || !Number.isInteger(p.colour)) continue;
       const flags = ["injured", "detained"].filter((k) => p[k] === true).map((k) => ` ${k}`).join("");
-      put(p.room, el("span", { class: `token piece p${p.colour % 5}${flags}${p.colour === mine ? " mine" : ""}`, title: pieceTitle(p), dataset: { colour: p.colour } }, String(p.colour)));
+      put(p.room, el("span", { class: `token piece${flags}${p.colour === mine ? " mine" : ""}`, title: pieceTitle(p), dataset: { colour: p.colour } }, String(p.colour)));
     }
     const president = isDict(state.president) ? state.president : null;
     if (president && typeof president.room === "string") {
