@@ -102,4 +102,4 @@ def test_a_game_whose_bots_are_all_suspended_says_so_and_how_they_come_back(tmp_
         page.goto(server.url + "/")
         page.wait_for_function(f"({CARD_SAYS})('glory') !== undefined")
         assert page.evaluate(f"({CARD_SAYS})('glory')") == "2 bots entered, all suspended"
-        assert page.evaluate(f"({CARD_SAYS})('generals-war')") == "no bot entered yet"
+        assert page.evaluate(f"({CARD_SAYS})('generals-war')") == "no bot entered now: those that played have left"

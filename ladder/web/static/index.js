@@ -15,11 +15,24 @@
      suspended read "no bot entered yet". */
   const suspended = JSON.parse(document.body.dataset.suspended || "{}");
 
+  /* Games with a match shown: one with no bot entered now had bots that left, not "no bot entered yet" (as the
+     game's page says). Asked only of a card with no bot, until a match is found. */
+  const played = new Set();
+
+  async function lookForMatches(id) {
+    try {
+      if ((await api(`/api/matches?game=${encodeURIComponent(id)}&limit=1`)).length) played.add(id);
+    } catch (e) {
+      /* the next poll asks again */
+    }
+  }
+
   /* What a game's card says when it has no rated bot to list. */
   function noneRated(id, table) {
     if (table.length) return "no rated bot yet";
     const n = Object.hasOwn(suspended, id) ? suspended[id].length : 0;
-    return n ? `${n} bot${n === 1 ? "" : "s"} entered, ${n === 1 ? "" : "all "}suspended` : "no bot entered yet";
+    if (n) return `${n} bot${n === 1 ? "" : "s"} entered, ${n === 1 ? "" : "all "}suspended`;
+    return played.has(id) ? "no bot entered now: those that played have left" : "no bot entered yet";
   }
 
   async function drawGames() {
@@ -32,6 +45,7 @@
           /* the top three of before stay: a failed poll is not "no rated bot yet" */
         }
         const table = tables.get(g.id);
+        if (table && !table.length && !played.has(g.id)) await lookForMatches(g.id);
         const top = table && table.filter((r) => r.rank !== null).slice(0, 3);
         return el(
           "a",
