@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from arena.cli.ladder import matches_table, standings_table
+from arena.cli.ladder_watch import matches_table, standings_table
 from arena.cli.main import app
 from ladder.api import LadderState, create_app
 from tests.ladder.conftest import LadderFixture

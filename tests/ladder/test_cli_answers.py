@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from typer.testing import CliRunner
 
-from arena.cli.ladder import MAX_FOLLOWED, standings_table
+from arena.cli.ladder_watch import MAX_FOLLOWED, standings_table
 from arena.cli.main import app
 from tests.ladder.test_cli import folded, rendered
 from tests.support import SAMPLE_BOTS
@@ -99,7 +99,7 @@ def test_the_matches_listed_are_those_of_the_bot_and_game_asked_for(monkeypatch:
     """--bot and --game reach the ladder; --follow reads the most matches a look may, not the --limit printed first."""
     with stand_in((200, [])) as (server, sent):
         listed = runner.invoke(app, ["ladder", "matches", "--bot", "gw-greedy", "--game", "glory", "--limit", "5", "--server", server])
-        monkeypatch.setattr("arena.cli.ladder.time.sleep", interrupt)  # Ctrl-C at the first wait for news
+        monkeypatch.setattr("arena.cli.ladder_watch.time.sleep", interrupt)  # Ctrl-C at the first wait for news
         followed = runner.invoke(app, ["ladder", "matches", "--follow", "--limit", "5", "--server", server])
     assert listed.exit_code == 0 and followed.exit_code == 0, (listed.output, followed.output)
     assert sent[0]["query"] == {"bot": ["gw-greedy"], "game": ["glory"], "limit": ["5"]}
@@ -115,7 +115,7 @@ def test_a_watch_stops_at_a_refusal_and_tries_again_only_when_the_ladder_failed(
         if len(looks) > 6:  # a watch that never stops
             raise KeyboardInterrupt
 
-    monkeypatch.setattr("arena.cli.ladder.time.sleep", sleep)
+    monkeypatch.setattr("arena.cli.ladder_watch.time.sleep", sleep)
     answers = [(200, []), (200, []), (503, {"detail": "busy"}), (200, []), (404, {"detail": "unknown game 'glory'"})]
     with stand_in(*answers) as (server, sent):
         result = runner.invoke(app, ["ladder", "standings", "glory", "--watch", "--json", "--server", server])

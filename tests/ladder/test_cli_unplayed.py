@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console
 from typer.testing import CliRunner
 
-from arena.cli.ladder import match_line, matches_table
+from arena.cli.ladder_watch import match_line, matches_table
 from arena.cli.main import app
 from ladder.models import Match
 from tests.ladder.conftest import LadderFixture

@@ -105,7 +105,7 @@ def test_following_the_matches_prints_each_once_when_its_result_is_out(ladder: L
 
 
 def test_a_followed_match_is_one_line_with_its_verdicts() -> None:
-    from arena.cli.ladder import match_line
+    from arena.cli.ladder_watch import match_line
 
     seats = [
         {"seat": 0, "bot": "gw-greedy", "rank": 1, "verdicts": []},
@@ -117,7 +117,8 @@ def test_a_followed_match_is_one_line_with_its_verdicts() -> None:
 
 def test_a_watch_rides_out_a_ladder_that_cannot_be_reached_for_a_while(capsys: pytest.CaptureFixture[str]) -> None:
     """A restart of the ladder ended `--follow` and `--watch` with an error: now they say so once and go on."""
-    from arena.cli.ladder import Unreachable, Watcher, follow_matches
+    from arena.cli.ladder import Unreachable
+    from arena.cli.ladder_watch import Watcher, follow_matches
 
     def match(i: int) -> dict:  # type: ignore[type-arg]
         return {"id": i, "game": "glory", "kind": "rated", "status": "done", "settled": True, "seats": [{"seat": 0, "bot": "b", "rank": 1, "verdicts": []}]}
@@ -140,7 +141,7 @@ def test_a_watch_rides_out_a_ladder_that_cannot_be_reached_for_a_while(capsys: p
 def test_the_matches_table_says_the_verdicts_in_words() -> None:
     from rich.console import Console
 
-    from arena.cli.ladder import matches_table
+    from arena.cli.ladder_watch import matches_table
 
     seats = [{"seat": 0, "bot": "a", "rank": 1, "verdicts": []}, {"seat": 1, "bot": "b", "rank": 2, "verdicts": [{"kind": "ILLEGAL_ACTION"}]}]
     console = Console(width=200, record=True)
@@ -151,7 +152,7 @@ def test_the_matches_table_says_the_verdicts_in_words() -> None:
 
 def test_a_verdict_that_came_many_times_is_listed_once_with_how_many() -> None:
     """A bot sending illegal actions until its SDK gave up was listed "b: illegal action" once for each, four over."""
-    from arena.cli.ladder import match_line
+    from arena.cli.ladder_watch import match_line
 
     kinds = ["ILLEGAL_ACTION"] * 4 + ["TIMEOUT", "FORFEIT"]
     seats = [{"seat": 0, "bot": "a", "rank": 1, "verdicts": []}, {"seat": 1, "bot": "b", "rank": 2, "verdicts": [{"kind": k} for k in kinds]}]
