@@ -119,11 +119,11 @@ def test_a_bot_given_up_on_in_this_process_times_out_at_once_as_at_its_deadline(
     assert not record.result.seats[1].verdicts
 
 
-def npm_test_of_a_kit_whose_act(tmp_path: Path, body: str, passes: bool = False) -> str:
-    """The output of `npm test` in a Land & Castle TypeScript kit (in tmp_path/slip) whose act is ``body``: it must
+def npm_test_of_a_kit_whose_act(tmp_path: Path, body: str, passes: bool = False, game: str = "land-and-castle") -> str:
+    """The output of `npm test` in a TypeScript kit of ``game`` (in tmp_path/slip) whose act is ``body``: it must
     fail, or pass when ``passes``."""
     bot = tmp_path / "slip"
-    result = runner.invoke(app, ["bot", "new", "slip", "--game", "land-and-castle", "--lang", "typescript", "--dir", str(bot)])
+    result = runner.invoke(app, ["bot", "new", "slip", "--game", game, "--lang", "typescript", "--dir", str(bot)])
     assert result.exit_code == 0, result.output
     source = (bot / "bot.ts").read_text()
     (bot / "bot.ts").write_text(source.replace("    return randomAction(request, this.rng);", body))
@@ -181,3 +181,17 @@ def test_a_typescript_kits_bot_has_its_games_helpers_at_hand(tmp_path: Path) -> 
     if (claim) return landAndCastle.control(claim.battleLand);
     return randomAction(request, this.rng);"""
     npm_test_of_a_kit_whose_act(tmp_path, body, passes=True)
+
+
+@needs_node
+def test_a_typescript_kits_test_takes_a_listed_action_with_its_cards_in_another_order(tmp_path: Path) -> None:
+    """The test compared the action with the listed ones field by field: an attack with the cards [36, 51, 4], which the
+    referee takes (cards are a set), failed as 'not one of its 11 legal actions', the listed one being [4, 36, 51]."""
+    body = """    const many = request.legalActions?.find((a) => (a.attack?.cardIds.length ?? 0) > 1)?.attack;
+    if (many) {
+      console.log("attacking with the cards reversed");
+      return { attack: { target: many.target, cardIds: [...many.cardIds].reverse() } };
+    }
+    return randomAction(request, this.rng);"""
+    out = npm_test_of_a_kit_whose_act(tmp_path, body, passes=True, game="generals-and-assassins")
+    assert "# attacking with the cards reversed" in out, out[-3000:]
