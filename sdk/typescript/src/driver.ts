@@ -187,7 +187,8 @@ export class BotDriver {
     if (!pending || !start) return [];
     const request = new Request(pending, start, Math.max(0, Math.round(this.clock() - this.pendingSince)));
     const faults: string[] = [];
-    const action = wrap(await this.bot.act(request), start.game, faults);
+    // The decision named, as a rejection's line names it: `act returned {}` said what, not where.
+    const action = wrap(await this.bot.act(request), start.game, faults, `decision ${pending.decisionIndex}, asked for ${request.kind}`);
     this.answered = { request, action }; // its kinds are looked up only for a rejection's log line
     const tookMs = Math.round(this.clock() - this.pendingSince);
     this.timed.delete(pending.requestId); // re-inserted last: the map keeps the newest answers
@@ -219,12 +220,12 @@ export const UNSENT = "the SDK sent no action: ";
  * fields.ts), is logged as an error, naming the field, and becomes
  * the empty action, which the referee refuses as malformed, as the Python SDK does. Sent as it was, an action
  * that cannot be encoded would fail the stream (gRPC cancels a call whose message does not serialize), and the
- * bot would reconnect only to send it again.
+ * bot would reconnect only to send it again. `where` (the decision, for the driver) begins the error's line.
  */
-export function wrap(action: unknown, game: string, faults?: string[]): EnvelopeAction {
+export function wrap(action: unknown, game: string, faults?: string[], where?: string): EnvelopeAction {
   const field = gameField(game);
   const unsent = (fault: string): EnvelopeAction => {
-    log.error(`${fault}; sending no action`);
+    log.error(`${where ? `${where}: ` : ""}${fault}; sending no action`);
     faults?.push(fault);
     return {};
   };

@@ -356,7 +356,7 @@ test("an action that cannot be encoded is sent as no action, not left to fail th
   const { sent, logged } = await answerTo({ playSquad: 7 }); // encoding threw: "playSquad: object expected"
   assert.equal(sent.action?.requestId, 9);
   assert.equal(sent.action?.action?.game, undefined, "the empty action, which the referee refuses as malformed");
-  assert.match(logged, /ERROR act returned an action that cannot be sent as it is: generalsWar\.playSquad is 7, where an object \(arena\.v1\.generals_war\.PlaySquad\) belongs/);
+  assert.match(logged, /ERROR decision 7, asked for squadChoice: act returned an action that cannot be sent as it is: generalsWar\.playSquad is 7, where an object \(arena\.v1\.generals_war\.PlaySquad\) belongs/);
 });
 
 test("a field of the wrong type is refused before sending, naming the field and what belongs there", async () => {
@@ -375,7 +375,7 @@ test("a field of the wrong type is refused before sending, naming the field and 
     const { sent, logged } = await answerTo(action);
     assert.equal(sent.action?.requestId, 9);
     assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(action)}: the empty action`);
-    assert.match(logged, new RegExp(`ERROR act returned an action that cannot be sent as it is: ${said}; sending no action`));
+    assert.match(logged, new RegExp(`ERROR decision 7, asked for squadChoice: act returned an action that cannot be sent as it is: ${said}; sending no action`));
   }
   // What the encoding takes as it is still goes: a card id, an unset field, an enum by its name or number.
   assert.equal(wrap(gw.squad([card(3, 1)]), "generals-war").generalsWar?.playSquad?.cardIds?.[0], 3);
@@ -405,7 +405,7 @@ test("a name that is no field is refused before sending, naming it and the field
     const { sent, logged } = await answerTo(action);
     assert.equal(sent.action?.requestId, 9);
     assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(action)}: the empty action`);
-    assert.match(logged, new RegExp(`ERROR act returned an action that cannot be sent as it is: ${said}; sending no action`));
+    assert.match(logged, new RegExp(`ERROR decision 7, asked for squadChoice: act returned an action that cannot be sent as it is: ${said}; sending no action`));
   }
   const written: string[] = [];
   const write = process.stderr.write;
@@ -428,7 +428,7 @@ test("an action of another game, or of no kind, is sent as no action and said so
   for (const foreign of [{ buyLand: { landIds: [1] } }, { glory: { passTurn: {} } }, {}, { generalsWar: {} }]) {
     const { sent, logged } = await answerTo(foreign);
     assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(foreign)}: the empty action`);
-    assert.match(logged, /ERROR act returned .*, not an action of generals-war \(one of revealGenerals, chooseTarget, playSquad\); sending no action/);
+    assert.match(logged, /ERROR decision 7, asked for squadChoice: act returned .*, not an action of generals-war \(one of revealGenerals, chooseTarget, playSquad\); sending no action/);
   }
   // The game's field in snake case, or a decision's kind for the action's, is told the kinds that belong.
   for (const slip of [{ generals_war: gw.reveal() }, { squadChoice: {} }]) {
@@ -453,7 +453,7 @@ test("an action with several kinds set is sent as no action, the error naming th
     const { sent, logged } = await answerTo(action);
     assert.equal(sent.action?.requestId, 9);
     assert.equal(sent.action?.action?.game, undefined, `${JSON.stringify(action)}: the empty action`);
-    assert.match(logged, new RegExp(`ERROR act returned an action with ${said}; exactly one is needed; sending no action`));
+    assert.match(logged, new RegExp(`ERROR decision 7, asked for squadChoice: act returned an action with ${said}; exactly one is needed; sending no action`));
   }
   // A kind left unset is no kind: a decoded action names its kind, and the others may be there, undefined.
   const { sent, logged } = await answerTo({ kind: "chooseTarget", chooseTarget: { target: 1 }, playSquad: undefined });
@@ -481,10 +481,10 @@ test("what act returns that is no object is sent as no action, and the bot plays
     const { sent, logged } = await answerTo(slip);
     assert.equal(sent.action?.requestId, 9);
     assert.equal(sent.action?.action?.game, undefined, `${String(slip)}: the empty action`);
-    assert.match(logged, /ERROR act returned .*, not an action/);
+    assert.match(logged, /ERROR decision 7, asked for squadChoice: act returned .*, not an action/);
   }
   // A string quoted, as the Python SDK's repr: "act returned playSquad, not an action" read as if one had been.
-  assert.match((await answerTo("playSquad")).logged, /ERROR act returned "playSquad", not an action;/);
+  assert.match((await answerTo("playSquad")).logged, /ERROR decision 7, asked for squadChoice: act returned "playSquad", not an action;/);
 });
 
 test("the generator is seeded, and its draws stay in range", () => {
