@@ -195,3 +195,13 @@ def test_a_typescript_kits_test_takes_a_listed_action_with_its_cards_in_another_
     return randomAction(request, this.rng);"""
     out = npm_test_of_a_kit_whose_act(tmp_path, body, passes=True, game="generals-and-assassins")
     assert "# attacking with the cards reversed" in out, out[-3000:]
+
+
+@needs_node
+def test_a_typescript_kits_failing_match_shows_its_log_from_a_lines_start(tmp_path: Path) -> None:
+    """The end of the log was its last 2000 characters, cut anywhere: the first line shown read 'ction rejected: ...'."""
+    body = """    if (request.kind === "defenceChoice") return generalsAndAssassins.decline();
+    return randomAction(request, this.rng);"""
+    out = npm_test_of_a_kit_whose_act(tmp_path, body, game="generals-and-assassins")
+    assert "answered with decline" in out, out[-3000:]
+    assert re.search(r"its log ends\n\s*\[slip\] ", out), out[-3000:]
