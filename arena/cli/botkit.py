@@ -187,7 +187,8 @@ TS_BOT = """/**
  * __NAME__: a bot for __GAME_NAME__, made by `arena bot new`.
  *
  * request.view is what this seat knows now; request.kind names the decision and request.choice
- * holds its constraints (request.choiceFor("...") gives them typed); request.legalActions lists
+ * holds its constraints (request.choiceFor("...") gives them typed; `const asked = request.asked` and a
+ * `switch (asked.kind)` type asked.choice in each case); request.legalActions lists
  * every legal action when there are at most 64 (else null). `__FIELD__`, imported below, builds
  * actions and has the game's helpers (docs/typescript.md). This plays a random legal action: make it smarter.
  */
