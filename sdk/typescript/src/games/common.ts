@@ -69,7 +69,9 @@ function enumValue(values: Readonly<Record<string, number>>, numbers: ReadonlySe
   if (value === undefined || value === null) return 0;
   if (typeof value === "number" && numbers.has(value)) return value;
   if (typeof value === "string" && Object.hasOwn(values, value)) return values[value]!;
-  throw new RangeError(`not a card ${what}: ${JSON.stringify(value)} (a number or one of ${Object.keys(values).join(", ")})`);
+  // "(a number or one of ...)" told a bot's `rank: 15` that a number was what belonged: which numbers is said.
+  const [least, most] = [Math.min(...numbers), Math.max(...numbers)];
+  throw new RangeError(`not a card ${what}: ${JSON.stringify(value)} (a whole number from ${least} to ${most}, or one of ${Object.keys(values).join(", ")})`);
 }
 
 /** The request typed for ``game``; throws when the match is of another game. */
