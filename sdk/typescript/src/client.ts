@@ -3,7 +3,7 @@
 import * as grpc from "@grpc/grpc-js";
 
 import type { Bot } from "./bot.js";
-import { BotDriver } from "./driver.js";
+import { BotDriver, failure } from "./driver.js";
 import { levelFrom, log } from "./log.js";
 import { protocol } from "./protocol.js";
 import type { MatchResult, RefereeMessage } from "./types.js";
@@ -190,10 +190,6 @@ function logResult(result: MatchResult): void {
   log.info(`match over: ${result.seats.map((s) => `seat ${s.seat} rank ${s.rank}`).join(", ")}`);
 }
 
-function describe(err: unknown): string {
-  return err instanceof Error ? (err.stack ?? err.message) : String(err);
-}
-
 /**
  * Several matches in a row: one JSON line per match on stdin ({address, match_id, token, seed}); the end of stdin ends.
  * The client of the last address is kept between matches (a pooled process's referee keeps its address): each
@@ -244,7 +240,7 @@ export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<voi
     try {
       await playFromControl(bot, options);
     } catch (err) {
-      log.error(`the bot failed: ${describe(err)}`);
+      log.error(failure(err));
       process.exit(1);
     }
     process.exit(0);
@@ -260,7 +256,7 @@ export async function run(bot: Bot<any>, options: PlayOptions = {}): Promise<voi
     result = await play(bot, env.ARENA_ADDRESS as string, env.ARENA_MATCH_ID as string, env.ARENA_TOKEN as string, options);
   } catch (err) {
     if (err instanceof MatchRefused) process.stderr.write(`${name}: refused by the referee: ${err.message}\n`);
-    else log.error(`the bot failed: ${describe(err)}`);
+    else log.error(failure(err));
     process.exit(1);
   }
   process.exit(result ? 0 : 1);

@@ -188,7 +188,15 @@ export class BotDriver {
     const request = new Request(pending, start, Math.max(0, Math.round(this.clock() - this.pendingSince)));
     const faults: string[] = [];
     // The decision named, as a rejection's line names it: `act returned {}` said what, not where.
-    const action = wrap(await this.bot.act(request), start.game, faults, `decision ${pending.decisionIndex}, asked for ${request.kind}`);
+    const where = `decision ${pending.decisionIndex}, asked for ${request.kind}`;
+    let returned: unknown;
+    try {
+      returned = await this.bot.act(request);
+    } catch (err) {
+      if (typeof err === "object" && err !== null && !THREW_AT.has(err)) THREW_AT.set(err, where);
+      throw err;
+    }
+    const action = wrap(returned, start.game, faults, where);
     this.answered = { request, action }; // its kinds are looked up only for a rejection's log line
     const tookMs = Math.round(this.clock() - this.pendingSince);
     this.timed.delete(pending.requestId); // re-inserted last: the map keeps the newest answers
@@ -206,6 +214,18 @@ export class BotDriver {
     const note = faults.length ? keptNote(`${UNSENT}${faults[0]}`) : request.noted;
     return [{ action: { requestId: pending.requestId, action, note } }];
   }
+}
+
+/** The decision at which `act` threw each error it threw (an object), for `failure`. */
+const THREW_AT = new WeakMap<object, string>();
+
+/**
+ * The line `run` logs for the error that ended the bot: `the bot failed at decision 10, asked for defenceChoice: Error: ...`
+ * when `act` threw it (the bot's log named the error and its line of bot.ts, but not the decision), then its stack.
+ */
+export function failure(err: unknown): string {
+  const at = typeof err === "object" && err !== null ? THREW_AT.get(err) : undefined;
+  return `the bot failed${at ? ` at ${at}` : ""}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
 }
 
 /** How the note of an action the SDK could not send begins (the referee's MALFORMED verdict quotes the note). */

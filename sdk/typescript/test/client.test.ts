@@ -10,6 +10,8 @@ import * as grpc from "@grpc/grpc-js";
 
 import { type ActionOf, Bot, generalsWar as gw, log, play, protocol, type Request } from "arena-sdk";
 
+import { failure } from "../src/driver.js";
+
 /**
  * A step of a stream's script: a message to send, milliseconds to wait, a status to fail with, a function to run
  * (awaited: it may move a test's clock, or wait for the bot), "read" (wait for the bot's next message), or "hold"
@@ -115,8 +117,16 @@ test("an exception in act ends play with that exception, not a silent wait for t
   const decision = { decision: { requestId: 3, decision: { generalsWar: { revealChoice: {} } } } };
   const referee = await scriptedReferee([{ send: START }, { send: decision }, "hold"]);
   try {
-    await assert.rejects(settledWithin(play(new Broken(), referee.address, "m", "t", { reconnectSeconds: 1 }), 30_000), /a bug in act/);
+    const failed = await settledWithin(play(new Broken(), referee.address, "m", "t", { reconnectSeconds: 1 }), 30_000).then(
+      () => assert.fail("play went on"),
+      (err: unknown) => err,
+    );
+    assert.match(String(failed), /a bug in act/);
     assert.equal(referee.hellos(), 1, "not connected again");
+    // run's last line names the decision, which the stack (the error's line of bot.ts) does not.
+    assert.match(failure(failed), /^the bot failed at decision 0, asked for revealChoice: Error: a bug in act\n +at /);
+    assert.equal(failure(new Error("elsewhere")).split("\n")[0], "the bot failed: Error: elsewhere");
+    assert.equal(failure("a string"), "the bot failed: a string");
   } finally {
     referee.close();
   }
