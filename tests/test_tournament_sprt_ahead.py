@@ -54,3 +54,36 @@ def test_a_match_that_fails_before_the_decision_still_stops_the_sprt(tmp_path: P
     config = TournamentConfig("generals-war", [GREEDY, RANDOM], games=40, seed=1, log_dir=tmp_path / "logs", concurrency=3)
     with pytest.raises(RuntimeError, match="game 3 failed"):
         asyncio.run(run_sprt(config, Sprt()))
+
+
+def test_an_sprt_stopped_part_way_counts_the_games_played_ahead_of_it_that_its_file_keeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test reads games in order: the first still playing, the five after it finished and saved. It said "stopped
+    after 0 of 6 games", and an author took the file to hold nothing, though it held five games that will not be
+    played again."""
+    import errno
+    import os
+
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    others_done = asyncio.Event()
+    finished: list[int] = []
+
+    async def umpire(_: _Player, game: ScheduledGame) -> PlayedGame:
+        if game.index == 0:  # the first game stops the tournament (a full disk), once every other has finished
+            await others_done.wait()
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(tmp_path / "replays" / "0.json"))
+        finished.append(game.index)
+        if len(finished) == 5:
+            others_done.set()
+        return PlayedGame(game, (1, 1), (0.5, 0.5), (False, False), f"m{game.index}")
+
+    monkeypatch.setattr(_Player, "_play", umpire)
+    save = tmp_path / "games.jsonl"
+    args = ["tournament", "generals-war", str(GREEDY), str(RANDOM), "--sprt", "-n", "6", "--seed", "1", "-j", "6"]
+    result = CliRunner().invoke(app, [*args, "--save", str(save), "--log-dir", str(tmp_path / "logs")])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.output.split())
+    assert f"stopped after 0 of 6 games the test has read, and 5 more played ahead of it: the games finished so far are kept in {save}" in said, said
+    assert len(save.read_text().splitlines()) == 1 + 5, "the header and the five games played ahead"

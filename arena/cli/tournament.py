@@ -187,11 +187,14 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         task = progress.add_task(fitted(bar, label, "", total, err.width), total=total)
 
         so_far = SoFar(len(labels))
-        reached = [0, total]  # games done, planned: for the line a stopped tournament ends with
+        reached = [0, total, 0]  # games done, planned, and (SPRT) played ahead of the test: for the line a stopped tournament ends with
         restored_report = [False]  # a report fell due among the saved games: said once, at the first game played afresh
 
+        def played_ahead(games: int) -> None:
+            reached[2] = games
+
         def advance(done: int, planned: int, played: Any) -> None:
-            reached[:] = [done, planned]
+            reached[:2] = [done, planned]
             note = f"  LLR {test.llr:+.2f}" if test is not None and test.pairs else ""
             description = fitted(bar, label, note, planned, err.width)
             if played.from_save:  # counted at once: the time left is estimated from the games played from here on
@@ -212,7 +215,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
 
         try:
             if test is not None:
-                result = running.run(run_sprt(config, test, advance))
+                result = running.run(run_sprt(config, test, advance, played_ahead))
             else:
                 result = running.run(run_tournament(config, advance))
         except SavedGamesError as exc:  # another tournament took the file since it was checked
@@ -220,7 +223,7 @@ card luck cancels. The result depends on the seed, never on --concurrency.
             fail(str(exc))
         except (KeyboardInterrupt, running.Terminated, OSError) as exc:
             progress.stop()  # how far it got: the progress bar that said so is gone, and into a file there was none
-            stopped = f"stopped after {reached[0]} of {reached[1]} games"
+            stopped = stopped_line(*reached)
             if save is not None:
                 err.print(f"{stopped}: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
             elif not isinstance(exc, OSError):
@@ -237,6 +240,16 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         print(json.dumps(data))
         return
     print_result(data, log_dir)
+
+
+def stopped_line(done: int, planned: int, ahead: int) -> str:
+    """How far a stopped tournament got. An SPRT reads its games in order: those played ahead of it under
+    --concurrency, which its --save file keeps as well, were not counted, and `stopped after 0 of 1000 games` was
+    said of a test with a dozen games kept."""
+    line = f"stopped after {done} of {planned} games"
+    if ahead:
+        line += f" the test has read, and {ahead} more played ahead of it"
+    return line
 
 
 def progress_bar(console: Console, disable: bool) -> tuple[Progress, BarColumn]:

@@ -363,13 +363,16 @@ def score_of(game: PlayedGame, bot: int) -> float:
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
 
 
-async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | None = None) -> TournamentResult:
+async def run_sprt(
+    config: TournamentConfig, test: Sprt, progress: Progress | None = None, ahead: Callable[[int], None] | None = None
+) -> TournamentResult:
     """Play duplicate pairs of bot 0 against bot 1 until ``test`` accepts H0 or H1, or ``config.games`` games.
 
     Up to ``concurrency`` matches run ahead of the test; the test reads pairs
     strictly in schedule order and stops at the first decision, so later
     matches that already ran (or failed) are discarded and the verdict does not depend on
-    the concurrency.
+    the concurrency. ``ahead`` is told how many finished matches the test has yet to read, each time that changes:
+    ``progress`` counts only those it has read, and a stopped SPRT's ``--save`` file holds the others too.
     """
     manifests = check(config, sprt=True)
     labels = unique_labels(manifests)
@@ -380,6 +383,11 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
     errors: dict[int, BaseException] = {}  # by index: a match played ahead of the decision that failed is no part of it
     changed = asyncio.Event()
     indices = itertools.count()
+    counted: list[PlayedGame] = []
+
+    def tell_ahead() -> None:
+        if ahead is not None:
+            ahead(sum(1 for i in results if i >= len(counted)))
 
     async def worker() -> None:
         while (i := next(indices)) < len(schedule):
@@ -389,10 +397,10 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
                 errors[i] = exc
                 changed.set()
                 return  # no more: a match that fails often fails the next too (every earlier match has its worker)
+            tell_ahead()
             changed.set()
 
     workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
-    counted: list[PlayedGame] = []
     try:
         while len(counted) < len(schedule) and test.decision() is None:
             i = len(counted)
@@ -406,6 +414,7 @@ async def run_sprt(config: TournamentConfig, test: Sprt, progress: Progress | No
             for g in pair:
                 counted.append(g)
                 player.count(g)
+            tell_ahead()
             test.add_pair(score_of(pair[0], 0), score_of(pair[1], 0))
     finally:
         for w in workers:
