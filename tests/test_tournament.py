@@ -680,7 +680,7 @@ def test_one_pair_or_one_game_gives_no_margin_and_no_likelihood_of_superiority()
     for counts, values in (([0, 0, 0, 1, 0], PENTANOMIAL), ([0, 1, 0], TRINOMIAL), ([0, 0, 1], TRINOMIAL)):
         one = estimate(counts, values)
         assert one is not None and one.samples == 1 and (one.margin, one.los) == (None, None), (counts, one)
-    assert elo_text(191.0, None, None) == "Elo +191 (± too wide to tell)"
+    assert elo_text(191.0, None, None) == "Elo +191 (± unknown: no two results differ)"
     two = estimate([0, 0, 1, 1, 0], PENTANOMIAL)
     assert two is not None and two.margin is not None and two.los is not None and 0.5 < two.los < 1
 
@@ -720,9 +720,9 @@ def test_an_unknown_sandbox_is_refused_before_any_match(tmp_path: Path) -> None:
 
 def test_an_even_match_reads_elo_plus_0_never_minus_0() -> None:
     """Two copies of one bot scored 50%: its Elo, a float just under 0, read "Elo -0"."""
-    assert elo_text(-0.0, None, None) == "Elo +0 (± too wide to tell)"
+    assert elo_text(-0.0, None, None) == "Elo +0 (± unknown: no two results differ)"
     assert elo_text(-0.4, 12.0, 0.49) == "Elo +0 ± 12 (95%), LOS 49.0%"
-    assert elo_text(-0.6, None, None) == "Elo -1 (± too wide to tell)"
+    assert elo_text(-0.6, None, 0.49) == "Elo -1 (± too wide to tell), LOS 49.0%"
 
 
 def test_report_every_prints_the_standings_so_far_between_games(tmp_path: Path) -> None:

@@ -423,7 +423,10 @@ def elo_text(elo: float | None, margin: float | None, los: float | None, score: 
         why = {1.0: "every result a win", 0.0: "every result a loss"}.get(score) if score is not None else None
         said = "Elo n/a" if why is None else f"Elo n/a ({why}: no finite estimate)"
     else:
-        said = f"Elo {round(elo) + 0:+d}" + (f" ± {margin:.0f} (95%)" if margin is not None else " (± too wide to tell)")
+        # No margin and no LOS: results all alike (one pair, or twenty all drawn), a spread of 0 to measure nothing by;
+        # "± too wide to tell" read as a huge margin. A margin alone is missing where the interval reaches 0% or 100%.
+        unknown = " (± unknown: no two results differ)" if los is None else " (± too wide to tell)"
+        said = f"Elo {round(elo) + 0:+d}" + (f" ± {margin:.0f} (95%)" if margin is not None else unknown)
     return said if los is None else f"{said}, LOS {los:.1%}"
 
 
