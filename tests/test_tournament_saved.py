@@ -166,6 +166,10 @@ def test_a_saved_tournament_goes_on_with_more_games_but_not_fewer(tmp_path: Path
     assert "games 4 there, 2 here (it may go on with more games, not fewer)" in refused(
         tmp_path, GREEDY, RANDOM, "-n", "2", "--seed", "3", "--save", str(save)
     )
+    # Its header still says 4: 6, more than 4 and fewer than the 8 played since, read the file's first 6 as the tournament.
+    assert "game 8 there, of a run made longer since it began; 6 here (it may go on with more games, not fewer)" in refused(
+        tmp_path, GREEDY, RANDOM, "-n", "6", "--seed", "3", "--save", str(save)
+    )
 
 
 def test_a_bot_whose_files_changed_since_is_another_bot(tmp_path: Path) -> None:

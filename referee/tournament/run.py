@@ -35,7 +35,7 @@ from referee.tournament.schedule import (
     fixed_schedule,
     rotations,
 )
-from referee.tournament.saved import SavedGames, describe, read_header, seeds_of
+from referee.tournament.saved import SavedGames, SavedGamesError, describe, read_header, seeds_of
 from referee.tournament.sprt import Sprt
 from referee.tournament.standings import GameResult, Standings, compute_standings
 
@@ -220,7 +220,16 @@ def open_saved(config: TournamentConfig, manifests: list[BotManifest], sprt: Spr
     if sprt is not None:  # another test: its pairs read against other bounds, a verdict reached could be undone
         settings |= {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, "sprt_model": sprt.model}
     written = [config.log_dir, config.save, *([config.replay_dir] if config.replay_dir is not None else [])]
-    return SavedGames(config.save, describe(settings, manifests, written, config.digests), hold)
+    saved = SavedGames(config.save, describe(settings, manifests, written, config.digests), hold)
+    # Its header names the --games it began with: a run made longer since left games past a shorter --games than
+    # that, which read the file's first games alone as the tournament (an SPRT decided at game 40 said inconclusive at 30).
+    if (last := saved.furthest) >= (planned := planned_games(config, sprt is not None)):
+        saved.close()
+        raise SavedGamesError(
+            f"{config.save} holds another tournament's games (game {last + 1} there, of a run made longer since it began;"
+            f" {planned} here (it may go on with more games, not fewer)): give another file, or delete it to start again"
+        )
+    return saved
 
 
 class _Player:

@@ -213,6 +213,11 @@ class SavedGames:
         """How many of the games held give a result (those that do not are played again)."""
         return sum(1 for game in self.games.values() if _usable(game))
 
+    @property
+    def furthest(self) -> int:
+        """The index of the last game held that gives a result; -1 when none does (a line of junk is no game)."""
+        return max((i for i, game in self.games.items() if _usable(game)), default=-1)
+
     def get(self, scheduled: ScheduledGame) -> dict[str, Any] | None:
         """The saved result of ``scheduled``, if this file has it (the same deal, the same bots in the same seats)."""
         game = self.games.get(scheduled.index)
