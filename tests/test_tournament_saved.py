@@ -606,6 +606,15 @@ def test_a_tournament_stopped_without_save_says_its_games_are_not_kept_and_how_t
     assert "stopped after 0 of 4 games: the games played so far are not kept; --save FILE keeps each finished game" in said, said
 
 
+def test_a_tournament_stopped_before_its_first_game_ended_says_its_file_keeps_none(tmp_path: Path) -> None:
+    """It said "the games finished so far are kept in games.jsonl" of a file that held no game."""
+    save = tmp_path / "games.jsonl"
+    command = [sys.executable, "-m", "arena.cli.main", "tournament", "generals-war", SLEEPY, RANDOM, "-n", "4", "--seed", "3", "--save", str(save)]
+    said = stopped_midway(tmp_path, command)
+    assert f"stopped after 0 of 4 games: none had finished, so {save} keeps none yet; the same command starts the tournament again" in said, said
+    assert not save.exists() or not save.read_text()
+
+
 def test_a_match_stopped_midway_says_no_replay_was_written_and_where_the_logs_are(tmp_path: Path) -> None:
     """`arena match` stopped by Ctrl-C or SIGTERM ended in silence: no replay, and no word of where the logs were."""
     replay = tmp_path / "r.json"

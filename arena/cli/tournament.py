@@ -224,7 +224,9 @@ card luck cancels. The result depends on the seed, never on --concurrency.
         except (KeyboardInterrupt, running.Terminated, OSError) as exc:
             progress.stop()  # how far it got: the progress bar that said so is gone, and into a file there was none
             stopped = stopped_line(*reached)
-            if save is not None:
+            if save is not None and not (saved_before or reached[0] or reached[2]):  # "kept in t.jsonl" sent one to an empty file
+                err.print(f"{stopped}: none had finished, so {save} keeps none yet; the same command starts the tournament again", soft_wrap=True, markup=False)
+            elif save is not None:
                 err.print(f"{stopped}: the games finished so far are kept in {save}; the same command goes on from there", soft_wrap=True, markup=False)
             elif not isinstance(exc, OSError):
                 err.print(
