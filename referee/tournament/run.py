@@ -396,7 +396,7 @@ async def run_sprt(
 
     def tell_ahead() -> None:
         if ahead is not None:
-            ahead(sum(1 for i in results if i >= len(counted)))
+            ahead(len(results) - len(counted))  # every match the test has read is among the results
 
     async def worker() -> None:
         while (i := next(indices)) < len(schedule):
