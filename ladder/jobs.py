@@ -459,11 +459,15 @@ def record_head(make: sessionmaker[Session], job: MatchJob, head: ReplayHead, lo
         lease = hashlib.sha256(job.owner.encode()).hexdigest()[:12]
         replay = Path(job.data_dir) / "replays" / f"{job.match_id}-{lease}-{uuid.uuid4().hex[:8]}.json"
         replay.parent.mkdir(exist_ok=True)  # not the data folder: one gone is told (ladder/grounds.py), not made again
+        # Written whole under another name, then renamed: a books process killed mid-write (SIGKILL, the OOM killer)
+        # with the next record already sent to it left an empty replay in the folder, where a .part is plainly no replay.
+        part = replay.with_name(replay.name + ".part")
         try:
-            replay.write_text(replay_json)
+            part.write_text(replay_json)
+            os.replace(part, replay)
         except BaseException:  # a full disk: an empty or half file, which no record names, was left at every try
             with contextlib.suppress(OSError):
-                replay.unlink(missing_ok=True)
+                part.unlink(missing_ok=True)
             raise
         root = Path(job.data_dir)  # named relative to it: a data folder moved keeps its replays and logs (ladder.datafiles)
         names = [stored_name(Path(log), root) for log in logs]
