@@ -379,8 +379,8 @@ async def run_sprt(
 
     Up to ``concurrency`` matches run ahead of the test; the test reads pairs
     strictly in schedule order and stops at the first decision, so later
-    matches that already ran (or failed) are discarded and the verdict does not depend on
-    the concurrency. ``ahead`` is told how many finished matches the test has yet to read, each time that changes:
+    matches that already ran (or failed) are left out of the result (a ``--save`` file keeps those that ran) and the
+    verdict does not depend on the concurrency. ``ahead`` is told how many finished matches the test has yet to read, each time that changes:
     ``progress`` counts only those it has read, and a stopped SPRT's ``--save`` file holds the others too.
     """
     manifests = check(config, sprt=True)
